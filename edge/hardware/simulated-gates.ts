@@ -1,0 +1,38 @@
+import type { GateDriverStatus, GateHardware, RelayBinding } from '../../shared/hardware.js';
+import type { Logger } from '../../shared/log.js';
+
+/**
+ * A gate relay that exists only in memory: logs and counts pulses and takes pulseMs like a real
+ * relay would. For the demo, for development, and for tests of everything above the driver.
+ */
+export class SimulatedGates implements GateHardware {
+  private readonly pulses = new Map<string, number>();
+  /** Every pulse, in order, for tests: gate id, relay binding, start time. */
+  readonly history: Array<{ gateId: string; relay: RelayBinding; at: number }> = [];
+
+  constructor(
+    private readonly log?: Logger,
+    /** Tests set 0 to skip the hold time. */
+    private readonly holdScale = 1,
+  ) {}
+
+  async pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }> {
+    const started = Date.now();
+    this.history.push({ gateId, relay, at: started });
+    this.pulses.set(gateId, (this.pulses.get(gateId) ?? 0) + 1);
+    this.log?.info({ gateId, channel: relay.channel, pulseMs: relay.pulseMs }, 'simulated relay pulse');
+    if (this.holdScale > 0) await new Promise((r) => setTimeout(r, relay.pulseMs * this.holdScale));
+    return { durationMs: Date.now() - started };
+  }
+
+  status(): GateDriverStatus[] {
+    return [...this.pulses].map(([gateId, pulses]) => ({
+      gateId,
+      driver: 'simulated',
+      state: 'simulated' as const,
+      pulses,
+    }));
+  }
+
+  async stop(): Promise<void> {}
+}

@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import { stringify as toYaml } from 'yaml';
+import { EventBus } from './bus.js';
+import { type Clock, systemClock } from './clock.js';
+import type { Config } from './config.js';
+import type { Core } from './core.js';
+import type { AppDatabase } from './db/database.js';
+import type { GateHardware } from './hardware.js';
+import { errorHandler, notFoundHandler } from './http/error-handler.js';
+import { ErrorStats } from './http/error-stats.js';
+import { createMetrics } from './http/metrics.js';
+import { type RouteInfo, RouteRegistrar } from './http/routes.js';
+import { type Logger, silentLogger } from './log.js';
+import { authenticate } from './modules/auth/routes.js';
+import { registerModuleRoutes } from './modules/index.js';
+import { registerPlatformRoutes, swaggerUiStatic } from './modules/platform/routes.js';
+import { createServices, type Services } from './services.js';
+import { ChangeCapture } from './sync/change-capture.js';
+import { Hlc } from './sync/hlc.js';
+
+export interface AppDeps {
+  db: AppDatabase;
+  config: Config;
+  gates: GateHardware;
+  clock?: Clock;
+  bus?: EventBus;
+  log?: Logger;
+}
+
+export interface YardApp {
+  app: Express;
+  core: Core;
+  services: Services;
+  /** Every registered route with its access rule (drives the auth tests and the docs). */
+  routes: RouteInfo[];
+  openapi(): Record<string, unknown>;
+  /** Starts background work (error-figure flushing). */
+  start(): void;
+  /** Flushes and stops background work. Does not close the database (the owner of db does). */
+  stop(): Promise<void>;
+}
+
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// When running from dist/, the UI files stay in the source tree beside it.
+const DEFAULT_UI_DIR = PROJECT_ROOT.endsWith('dist')
+  ? join(PROJECT_ROOT, '..', 'shared', 'ui', 'public')
+  : join(PROJECT_ROOT, 'shared', 'ui', 'public');
+
+/**
+ * The composition root: builds the express app and every service from explicit dependencies.
+ * edge/main.ts and cloud/main.ts wire real adapters; tests pass fakes and a temporary database.
+ */
+export function createApp(deps: AppDeps): YardApp {
+  const { config, db } = deps;
+  const clock = deps.clock ?? systemClock;
+  const log = deps.log ?? silentLogger();
+  const bus = deps.bus ?? new EventBus();
+  const hlc = new Hlc(clock, config.role === 'cloud' ? 'cloud' : config.siteId);
+  // An edge logs every change for the cloud. (The cloud's per-site routing arrives with the cloud role.)
+  const changes = new ChangeCapture(hlc, clock, () => (config.role === 'edge' ? ['cloud'] : []));
+  const dataDir = resolve(config.dataDir);
+  const paths = {
+    data: dataDir,
+    attachments: join(dataDir, 'attachments'),
+    ui: resolve(config.uiDir ?? DEFAULT_UI_DIR),
+  };
+  mkdirSync(paths.attachments, { recursive: true });
+
+  const core = {
+    config,
+    db,
+    kysely: db.kysely,
+    clock,
+    bus,
+    log,
+    hlc,
+    changes,
+    gates: deps.gates,
+    paths,
+  } as Core;
+  core.services = createServices(core);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.http.trustProxy);
+  app.set('query parser', 'simple');
+
+  const metrics = createMetrics();
+  const errorStats = new ErrorStats(db.kysely, clock);
+  app.use(
+    pinoHttp({
+      logger: log,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    }),
+  );
+  app.use(metrics.middleware);
+  app.use(errorStats.middleware);
+  app.use(express.json({ limit: config.http.jsonLimit }));
+  app.use(metricsKeyPrincipal(config), authenticate(core));
+  app.use('/docs', swaggerUiStatic());
+
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Token from POST /api/auth/login or /api/auth/driver-login',
+  });
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Api-Key',
+  });
+  const router = express.Router();
+  const registrar = new RouteRegistrar(router, registry, { validateResponses: config.validateResponses });
+
+  let document: Record<string, unknown> | undefined;
+  const openapi = () => {
+    document ??= new OpenApiGeneratorV31(registry.definitions).generateDocument({
+      openapi: '3.1.0',
+      info: {
+        title: 'Yard service API',
+        version: '0.1.0',
+        description:
+          'Yard management and gate service for freight yards. Errors are RFC 9457 problem+json with a stable `code`. ' +
+          'Lists take `limit` and `cursor` and answer `{items, nextCursor}`. Times are ISO 8601 UTC. Each operation lists the roles that may call it.',
+      },
+      servers: [{ url: '/' }],
+    }) as unknown as Record<string, unknown>;
+    return document;
+  };
+  let yamlText: string | undefined;
+  registerPlatformRoutes(
+    registrar,
+    core,
+    { json: openapi, yaml: () => (yamlText ??= toYaml(openapi())) },
+    () => metrics.registry.metrics(),
+    metrics.registry.contentType,
+  );
+  registerModuleRoutes(registrar, core);
+  app.use(router);
+  app.use(notFoundHandler);
+  app.use(errorHandler(log));
+
+  return {
+    app,
+    core,
+    services: core.services,
+    routes: registrar.table,
+    openapi,
+    start: () => errorStats.start(),
+    stop: () => errorStats.stop(),
+  };
+}
+
+/** Lets a Prometheus scraper use the configured metrics key as its bearer token, on /metrics only. */
+function metricsKeyPrincipal(config: Config): express.RequestHandler {
+  return (req, res, next) => {
+    if (
+      config.metricsKey &&
+      req.path === '/metrics' &&
+      req.get('authorization') === `Bearer ${config.metricsKey}`
+    ) {
+      res.locals.principal = {
+        kind: 'api-key',
+        id: 'metrics-key',
+        name: 'metrics scraper',
+        role: 'admin',
+        yardIds: [],
+      };
+      res.locals.skipAuth = true;
+    }
+    next();
+  };
+}

@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+
+/**
+ * The whole configuration, one zod schema with defaults. Sources, later wins:
+ * defaults < optional JSON config file (YARD_CONFIG_FILE) < environment variables (YARD_*).
+ * Every problem is reported at once; the result is frozen.
+ */
+export const configSchema = z.object({
+  role: z.enum(['edge', 'cloud']).default('edge'),
+  siteId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
+    .default('site-1'),
+  http: z
+    .object({
+      port: z.coerce.number().int().min(0).max(65535).default(8080),
+      host: z.string().default('0.0.0.0'),
+      jsonLimit: z.string().default('1mb'),
+      trustProxy: z.union([z.boolean(), z.string()]).default(false),
+    })
+    .prefault({}),
+  dataDir: z.string().default('./data'),
+  uiDir: z.string().optional(),
+  adminUser: z.string().min(1).default('admin'),
+  adminPassword: z.string().min(8, 'at least 8 characters').optional(),
+  log: z
+    .object({
+      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+      pretty: z.boolean().optional(),
+    })
+    .prefault({}),
+  auth: z
+    .object({
+      staffTokenTtlHours: z.coerce.number().positive().default(12),
+      driverTokenTtlHours: z.coerce.number().positive().default(16),
+      loginAttemptsPerWindow: z.coerce.number().int().positive().default(10),
+      loginWindowSec: z.coerce.number().int().positive().default(300),
+    })
+    .prefault({}),
+  metricsKey: z.string().min(16, 'at least 16 characters').optional(),
+  /** Check every response body against its schema (tests turn this on). */
+  validateResponses: z.boolean().default(false),
+});
+
+export type Config = Readonly<z.infer<typeof configSchema>>;
+
+/** Environment variable -> config path. Only these are read. */
+const ENV_MAP: Record<string, string> = {
+  YARD_ROLE: 'role',
+  YARD_SITE_ID: 'siteId',
+  YARD_HTTP_PORT: 'http.port',
+  YARD_HTTP_HOST: 'http.host',
+  YARD_HTTP_JSON_LIMIT: 'http.jsonLimit',
+  YARD_TRUST_PROXY: 'http.trustProxy',
+  YARD_DATA_DIR: 'dataDir',
+  YARD_UI_DIR: 'uiDir',
+  YARD_ADMIN_USER: 'adminUser',
+  YARD_ADMIN_PASSWORD: 'adminPassword',
+  YARD_LOG_LEVEL: 'log.level',
+  YARD_LOG_PRETTY: 'log.pretty',
+  YARD_STAFF_TOKEN_TTL_HOURS: 'auth.staffTokenTtlHours',
+  YARD_DRIVER_TOKEN_TTL_HOURS: 'auth.driverTokenTtlHours',
+  YARD_LOGIN_ATTEMPTS: 'auth.loginAttemptsPerWindow',
+  YARD_LOGIN_WINDOW_SEC: 'auth.loginWindowSec',
+  YARD_METRICS_KEY: 'metricsKey',
+};
+
+const BOOLEAN_PATHS = new Set(['log.pretty']);
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Configuration is not valid:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    node[part] ??= {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+function parseEnvValue(path: string, raw: string): unknown {
+  if (BOOLEAN_PATHS.has(path)) return raw === 'true' || raw === '1';
+  if (path === 'http.trustProxy') return raw === 'true' ? true : raw === 'false' ? false : raw;
+  return raw;
+}
+
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Record<string, unknown> = {},
+): Config {
+  const problems: string[] = [];
+  let input: Record<string, unknown> = {};
+  const file = env.YARD_CONFIG_FILE;
+  if (file) {
+    try {
+      input = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch (err) {
+      problems.push(`YARD_CONFIG_FILE ${file}: ${(err as Error).message}`);
+    }
+  }
+  for (const [name, path] of Object.entries(ENV_MAP)) {
+    const raw = env[name];
+    if (raw !== undefined && raw !== '') setPath(input, path, parseEnvValue(path, raw));
+  }
+  for (const [path, value] of Object.entries(overrides)) setPath(input, path, value);
+  const result = configSchema.safeParse(input);
+  if (!result.success) {
+    const envByPath = Object.fromEntries(Object.entries(ENV_MAP).map(([k, v]) => [v, k]));
+    for (const issue of result.error.issues) {
+      const path = issue.path.join('.');
+      const source = envByPath[path] ? ` (${envByPath[path]})` : '';
+      problems.push(`${path}${source}: ${issue.message}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(result.data!);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Config for secrets-free logging. */
+export function redactConfig(config: Config): Record<string, unknown> {
+  return {
+    ...config,
+    adminPassword: config.adminPassword ? '***' : undefined,
+    metricsKey: config.metricsKey ? '***' : undefined,
+  };
+}

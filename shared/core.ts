@@ -1,0 +1,27 @@
+import type { EventBus } from './bus.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppDatabase, Kdb } from './db/database.js';
+import type { GateHardware } from './hardware.js';
+import type { Logger } from './log.js';
+import type { Services } from './services.js';
+import type { ChangeCapture } from './sync/change-capture.js';
+import type { Hlc } from './sync/hlc.js';
+
+/**
+ * What every module service is built from. Assembled once by createApp; nothing here is a
+ * module-level singleton. `services` lets a service call another module's service.
+ */
+export interface Core {
+  config: Config;
+  db: AppDatabase;
+  kysely: Kdb;
+  clock: Clock;
+  bus: EventBus;
+  log: Logger;
+  hlc: Hlc;
+  changes: ChangeCapture;
+  gates: GateHardware;
+  paths: { data: string; attachments: string; ui: string };
+  services: Services;
+}

@@ -1,0 +1,106 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  CamelCasePlugin,
+  DeleteQueryNode,
+  InsertQueryNode,
+  Kysely,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  SqliteDialect,
+  type UnknownRow,
+  UpdateQueryNode,
+} from 'kysely';
+import { SYNCED_SQL_TABLES, toSnake } from '../sync/entities.js';
+import { migrate } from './migrate.js';
+import type { DB } from './tables.js';
+
+export type Kdb = Kysely<DB>;
+
+export interface AppDatabase {
+  /** Query builder for repos. Writes to synced tables through it are refused: use ChangeCapture. */
+  kysely: Kdb;
+  sqlite: Database.Database;
+  file: string;
+  close(): void;
+}
+
+/**
+ * Opens (creating if needed) the SQLite database and applies pending migrations.
+ * WAL + synchronous=FULL: an acknowledged write survives power loss on the gate box.
+ */
+export function openDatabase(file: string): AppDatabase {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  migrate(sqlite);
+  const kysely = new Kysely<DB>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    plugins: [new CamelCasePlugin(), new SyncedWriteGuard()],
+  });
+  let closed = false;
+  return {
+    kysely,
+    sqlite,
+    file,
+    close() {
+      if (closed) return;
+      closed = true;
+      // Fold the WAL back into the main file so a copied database file is complete.
+      sqlite.pragma('wal_checkpoint(TRUNCATE)');
+      sqlite.close();
+    },
+  };
+}
+
+/** The unguarded builder ChangeCapture writes synced rows with (same connection / transaction). */
+export function unguarded(db: Kdb): Kdb {
+  return db.withoutPlugins().withPlugin(new CamelCasePlugin());
+}
+
+export class SyncedWriteRefused extends Error {}
+
+/**
+ * Refuses INSERT/UPDATE/DELETE on synced tables unless made through ChangeCapture, so no write
+ * path can skip its change_log row.
+ */
+class SyncedWriteGuard implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node;
+    const table = writtenTable(node);
+    if (table && SYNCED_SQL_TABLES.has(toSnake(table))) {
+      throw new SyncedWriteRefused(`Write to synced table "${table}" must go through ChangeCapture`);
+    }
+    return node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+function tableNameOf(node: OperationNode | undefined): string | undefined {
+  if (!node) return undefined;
+  const n = node as unknown as {
+    kind: string;
+    table?: { identifier?: { name?: string } };
+    node?: OperationNode;
+  };
+  if (n.kind === 'TableNode') return n.table?.identifier?.name;
+  if (n.kind === 'AliasNode') return tableNameOf(n.node);
+  return undefined;
+}
+
+function writtenTable(node: RootOperationNode): string | undefined {
+  if (InsertQueryNode.is(node)) return tableNameOf(node.into);
+  if (UpdateQueryNode.is(node)) return tableNameOf(node.table);
+  if (DeleteQueryNode.is(node)) return tableNameOf(node.from.froms[0]);
+  return undefined;
+}

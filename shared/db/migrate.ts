@@ -1,0 +1,43 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import * as m0001 from './migrations/0001-initial.js';
+
+/** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
+  { version: 1, name: 'initial', up: m0001.up },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+/** Applies pending migrations, each in its own transaction, and records them. Returns the ones applied. */
+export function migrate(sqlite: BetterSqlite3.Database): number[] {
+  sqlite.exec(`CREATE TABLE IF NOT EXISTS schema_migration (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
+  const applied = new Set(
+    (sqlite.prepare('SELECT version FROM schema_migration').all() as { version: number }[]).map(
+      (r) => r.version,
+    ),
+  );
+  const newest = Math.max(0, ...applied);
+  if (newest > SCHEMA_VERSION) {
+    throw new Error(
+      `The database is at schema version ${newest}, newer than this program (${SCHEMA_VERSION}). Upgrade the program.`,
+    );
+  }
+  const done: number[] = [];
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    sqlite.transaction(() => {
+      sqlite.exec(migration.up);
+      sqlite
+        .prepare('INSERT INTO schema_migration (version, name, applied_at) VALUES (?, ?, ?)')
+        .run(migration.version, migration.name, Date.now());
+    })();
+    done.push(migration.version);
+  }
+  return done;
+}
+
+export function appliedVersion(sqlite: BetterSqlite3.Database): number {
+  const row = sqlite.prepare('SELECT max(version) AS v FROM schema_migration').get() as { v: number | null };
+  return row.v ?? 0;
+}

@@ -1,0 +1,327 @@
+/**
+ * Initial schema. Conventions: snake_case columns (Kysely's CamelCasePlugin maps them), ids are
+ * UUIDv7 text, times are integer epoch milliseconds (`bigint` so PostgreSQL takes the same DDL),
+ * JSON is text, booleans are integer 0/1. Every synced table carries `hlc` (its last change) and
+ * `version` (optimistic concurrency); shared tables also carry `field_hlc` (per-field HLCs, JSON).
+ * A shipped migration is never edited: add a new file instead.
+ */
+export const up = `
+CREATE TABLE change_log (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  peer TEXT NOT NULL,
+  entity TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  op TEXT NOT NULL CHECK (op IN ('upsert', 'delete')),
+  hlc TEXT NOT NULL,
+  origin TEXT NOT NULL,
+  schema_v INTEGER NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE INDEX change_log_peer_seq ON change_log (peer, seq);
+CREATE INDEX change_log_entity ON change_log (entity, entity_id);
+
+CREATE TABLE sync_cursor (
+  peer TEXT PRIMARY KEY,
+  acked_seq INTEGER NOT NULL DEFAULT 0,
+  applied_remote_seq INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE dead_letter (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  peer TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  entity TEXT NOT NULL,
+  entity_id TEXT NOT NULL,
+  error TEXT NOT NULL,
+  data TEXT NOT NULL,
+  at bigint NOT NULL
+);
+
+CREATE TABLE app_user (
+  id TEXT PRIMARY KEY,
+  username TEXT NOT NULL,
+  display_name TEXT,
+  role TEXT NOT NULL CHECK (role IN ('admin', 'dispatcher', 'gate', 'billing', 'viewer')),
+  yard_ids TEXT,
+  password_hash TEXT NOT NULL,
+  disabled INTEGER NOT NULL DEFAULT 0,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX app_user_username ON app_user (lower(username));
+
+CREATE TABLE api_key (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('admin', 'dispatcher', 'gate', 'billing', 'viewer')),
+  yard_ids TEXT,
+  secret_hash TEXT NOT NULL,
+  created_by TEXT,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  revoked_at bigint,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+
+CREATE TABLE auth_token (
+  token_hash TEXT PRIMARY KEY,
+  principal_kind TEXT NOT NULL CHECK (principal_kind IN ('user', 'driver')),
+  principal_id TEXT NOT NULL,
+  created_at bigint NOT NULL,
+  expires_at bigint NOT NULL,
+  revoked_at bigint
+);
+CREATE INDEX auth_token_principal ON auth_token (principal_kind, principal_id);
+
+CREATE TABLE yard (
+  id TEXT PRIMARY KEY,
+  code TEXT NOT NULL,
+  name TEXT NOT NULL,
+  time_zone TEXT NOT NULL,
+  address TEXT,
+  capacity INTEGER,
+  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'inactive')),
+  site_id TEXT NOT NULL,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX yard_code ON yard (lower(code));
+
+CREATE TABLE location (
+  id TEXT PRIMARY KEY,
+  yard_id TEXT NOT NULL REFERENCES yard (id),
+  kind TEXT NOT NULL CHECK (kind IN ('spot', 'door', 'zone', 'staging')),
+  name TEXT NOT NULL,
+  capacity INTEGER NOT NULL DEFAULT 1,
+  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'inactive')),
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX location_yard_name ON location (yard_id, lower(name));
+
+CREATE TABLE gate (
+  id TEXT PRIMARY KEY,
+  yard_id TEXT NOT NULL REFERENCES yard (id),
+  name TEXT NOT NULL,
+  direction TEXT NOT NULL CHECK (direction IN ('in', 'out', 'both')),
+  relay TEXT,
+  camera_ids TEXT NOT NULL DEFAULT '[]',
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX gate_yard_name ON gate (yard_id, lower(name));
+
+CREATE TABLE carrier (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  scac TEXT,
+  usdot TEXT,
+  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'blocked')),
+  blocked_reason TEXT,
+  contact TEXT,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX carrier_scac ON carrier (scac) WHERE scac IS NOT NULL;
+CREATE INDEX carrier_name ON carrier (lower(name));
+
+CREATE TABLE driver (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL CHECK (kind IN ('yard', 'carrier')),
+  carrier_id TEXT REFERENCES carrier (id),
+  first_name TEXT NOT NULL,
+  last_name TEXT NOT NULL,
+  phone TEXT,
+  license_number TEXT,
+  license_region TEXT,
+  license_expires_on TEXT,
+  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'blocked')),
+  blocked_reason TEXT,
+  driver_code TEXT,
+  pin_hash TEXT,
+  notes TEXT,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  field_hlc TEXT NOT NULL DEFAULT '{}',
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE UNIQUE INDEX driver_code ON driver (driver_code) WHERE driver_code IS NOT NULL;
+CREATE INDEX driver_license ON driver (license_number, license_region);
+CREATE INDEX driver_phone ON driver (phone);
+CREATE INDEX driver_carrier ON driver (carrier_id);
+
+CREATE TABLE truck (
+  id TEXT PRIMARY KEY,
+  carrier_id TEXT REFERENCES carrier (id),
+  unit_number TEXT,
+  plate TEXT,
+  plate_region TEXT,
+  vin TEXT,
+  status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'out_of_service', 'retired')),
+  yard_id TEXT REFERENCES yard (id),
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  field_hlc TEXT NOT NULL DEFAULT '{}',
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX truck_plate ON truck (plate);
+CREATE INDEX truck_carrier ON truck (carrier_id);
+CREATE INDEX truck_yard ON truck (yard_id);
+
+CREATE TABLE truck_inspection (
+  id TEXT PRIMARY KEY,
+  truck_id TEXT NOT NULL REFERENCES truck (id),
+  yard_id TEXT NOT NULL REFERENCES yard (id),
+  inspected_at bigint NOT NULL,
+  inspector_id TEXT,
+  result TEXT NOT NULL CHECK (result IN ('pass', 'fail')),
+  items TEXT NOT NULL DEFAULT '[]',
+  odometer INTEGER,
+  attachment_ids TEXT NOT NULL DEFAULT '[]',
+  notes TEXT,
+  created_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX truck_inspection_truck ON truck_inspection (truck_id, inspected_at);
+
+CREATE TABLE trailer (
+  id TEXT PRIMARY KEY,
+  carrier_id TEXT REFERENCES carrier (id),
+  number TEXT NOT NULL,
+  plate TEXT,
+  plate_region TEXT,
+  type TEXT NOT NULL DEFAULT 'dry_van' CHECK (type IN ('dry_van', 'reefer', 'flatbed', 'container', 'chassis', 'tanker', 'other')),
+  length_ft INTEGER,
+  load_status TEXT NOT NULL DEFAULT 'unknown' CHECK (load_status IN ('empty', 'loaded', 'unknown')),
+  seal_number TEXT,
+  yard_id TEXT REFERENCES yard (id),
+  location_id TEXT REFERENCES location (id),
+  arrived_at bigint,
+  notes TEXT,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  field_hlc TEXT NOT NULL DEFAULT '{}',
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX trailer_yard ON trailer (yard_id, id);
+CREATE INDEX trailer_carrier ON trailer (carrier_id, id);
+CREATE INDEX trailer_number ON trailer (lower(number));
+CREATE INDEX trailer_plate ON trailer (plate);
+
+CREATE TABLE gate_actuation (
+  id TEXT PRIMARY KEY,
+  gate_id TEXT NOT NULL REFERENCES gate (id),
+  yard_id TEXT NOT NULL REFERENCES yard (id),
+  requested_by TEXT,
+  requested_via TEXT NOT NULL CHECK (requested_via IN ('local', 'cloud')),
+  reason TEXT,
+  at bigint NOT NULL,
+  result TEXT NOT NULL CHECK (result IN ('ok', 'fault', 'refused')),
+  duration_ms INTEGER,
+  error TEXT,
+  created_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX gate_actuation_gate ON gate_actuation (gate_id, at);
+
+CREATE TABLE movement (
+  id TEXT PRIMARY KEY,
+  yard_id TEXT NOT NULL REFERENCES yard (id),
+  gate_id TEXT REFERENCES gate (id),
+  direction TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+  at bigint NOT NULL,
+  truck_id TEXT REFERENCES truck (id),
+  trailer_id TEXT REFERENCES trailer (id),
+  driver_id TEXT REFERENCES driver (id),
+  carrier_id TEXT REFERENCES carrier (id),
+  location_id TEXT REFERENCES location (id),
+  load_status TEXT CHECK (load_status IN ('empty', 'loaded', 'unknown')),
+  seal_number TEXT,
+  plate_read TEXT,
+  attachment_ids TEXT NOT NULL DEFAULT '[]',
+  actuation_id TEXT REFERENCES gate_actuation (id),
+  operator_id TEXT,
+  notes TEXT,
+  warnings TEXT NOT NULL DEFAULT '[]',
+  override_reason TEXT,
+  corrects_id TEXT REFERENCES movement (id),
+  created_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX movement_yard_at ON movement (yard_id, at);
+CREATE INDEX movement_trailer_at ON movement (trailer_id, at);
+CREATE INDEX movement_carrier_at ON movement (carrier_id, at);
+CREATE INDEX movement_at ON movement (at);
+
+-- Derived from movements in the same transaction; not synced (each side derives its own).
+CREATE TABLE visit (
+  id TEXT PRIMARY KEY,
+  yard_id TEXT NOT NULL REFERENCES yard (id),
+  unit_kind TEXT NOT NULL CHECK (unit_kind IN ('trailer', 'truck')),
+  trailer_id TEXT REFERENCES trailer (id),
+  truck_id TEXT REFERENCES truck (id),
+  carrier_id TEXT REFERENCES carrier (id),
+  in_movement_id TEXT NOT NULL REFERENCES movement (id),
+  out_movement_id TEXT REFERENCES movement (id),
+  in_at bigint NOT NULL,
+  out_at bigint
+);
+CREATE INDEX visit_yard_open ON visit (yard_id, out_at);
+CREATE INDEX visit_trailer ON visit (trailer_id, in_at);
+CREATE INDEX visit_truck ON visit (truck_id, in_at);
+CREATE INDEX visit_carrier ON visit (yard_id, carrier_id, in_at);
+
+CREATE TABLE attachment (
+  id TEXT PRIMARY KEY,
+  filename TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  ref_type TEXT,
+  ref_id TEXT,
+  created_by TEXT,
+  created_by_kind TEXT,
+  created_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX attachment_sha ON attachment (sha256);
+CREATE INDEX attachment_ref ON attachment (ref_type, ref_id);
+
+CREATE TABLE setting (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL,
+  scope TEXT NOT NULL CHECK (scope IN ('global', 'site')),
+  updated_by TEXT,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  hlc TEXT NOT NULL,
+  version INTEGER NOT NULL DEFAULT 1
+);
+
+-- Client and server error responses per yard and minute, for the dashboard. Not synced.
+CREATE TABLE http_error_stat (
+  yard_id TEXT NOT NULL,
+  minute bigint NOT NULL,
+  status INTEGER NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (yard_id, minute, status)
+);
+`;

@@ -1,0 +1,280 @@
+import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { Principal, Role } from '../auth/principal.js';
+import { STAFF } from '../auth/principal.js';
+import { Problem } from './common-schemas.js';
+import {
+  AppError,
+  BadRequestError,
+  ForbiddenError,
+  UnauthenticatedError,
+  ValidationError,
+} from './errors.js';
+import { zodIssuesToFieldErrors } from './validation.js';
+import type { z } from './zod.js';
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type AnyObject = z.ZodType<Record<string, unknown>>;
+
+/** Who may call: a list of roles, any authenticated principal, or anyone. */
+export type Access = readonly Role[] | 'any' | 'public';
+
+export interface RouteInput<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  /** The caller; null only on public routes. */
+  principal: Principal;
+  /** Parsed If-Match version (`"v3"` -> 3); undefined when absent or `*`. */
+  ifMatch: number | undefined;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteSpec<
+  P extends AnyObject,
+  Q extends AnyObject,
+  B extends z.ZodType,
+  R extends z.ZodType,
+> {
+  method: Method;
+  /** OpenAPI-style path, e.g. /api/carrier/{id}. */
+  path: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  access: Access;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Body media type for docs; multipart routes parse their own body. */
+  bodyType?: 'application/json' | 'multipart/form-data';
+  /** Success response. Omit schema for 204 or for routes that stream their own answer. */
+  response?: {
+    status?: number;
+    schema?: R;
+    description?: string;
+    contentType?: string;
+    headers?: Record<string, string>;
+  };
+  /** Problem statuses this route can answer besides 400/401/403 (documented in OpenAPI). */
+  errors?: number[];
+  /** Name of the path parameter that is a yard id (for per-yard error figures). */
+  yardParam?: string;
+  /** Express middleware run after the role check, before parsing (rate limits, multipart). */
+  middleware?: RequestHandler[];
+  handler: (
+    input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
+  ) => Promise<z.input<R> | undefined | void> | z.input<R> | undefined | void;
+}
+
+export interface RouteInfo {
+  method: Method;
+  path: string;
+  access: Access;
+  tag: string;
+  summary: string;
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad input (problem+json, code validation-failed or more specific)',
+  401: 'No valid token (unauthenticated)',
+  403: 'Role or yard scope does not allow this (forbidden)',
+  404: 'Not found',
+  409: 'Conflict with the current state',
+  412: 'If-Match does not match the current version (precondition-failed)',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable',
+  429: 'Too many requests (rate-limited)',
+  503: 'Hardware or dependency unavailable',
+  504: 'Site offline',
+};
+
+/**
+ * Registers routes on an express router and, from the same zod schemas, in the OpenAPI registry.
+ * Order of checks for every request: authenticate -> role -> parse params/query/body -> handler.
+ */
+export class RouteRegistrar {
+  readonly table: RouteInfo[] = [];
+
+  constructor(
+    private readonly router: Router,
+    private readonly registry: OpenAPIRegistry,
+    private readonly options: { validateResponses: boolean },
+  ) {}
+
+  add<
+    P extends AnyObject = z.ZodObject<{}>,
+    Q extends AnyObject = z.ZodObject<{}>,
+    B extends z.ZodType = z.ZodUndefined,
+    R extends z.ZodType = z.ZodUnknown,
+  >(spec: RouteSpec<P, Q, B, R>): void {
+    this.table.push({
+      method: spec.method,
+      path: spec.path,
+      access: spec.access,
+      tag: spec.tag,
+      summary: spec.summary,
+    });
+    this.registry.registerPath(this.openApiConfig(spec));
+    const authorizeStep = (_req: Request, res: Response, next: NextFunction) => {
+      authorize(spec.access, res.locals.principal as Principal | null);
+      next();
+    };
+    this.router[spec.method](
+      toExpressPath(spec.path),
+      authorizeStep,
+      ...(spec.middleware ?? []),
+      async (req: Request, res: Response) => {
+        const principal = res.locals.principal as Principal | null;
+        const params = parsePart('params', spec.params, req.params);
+        const query = parsePart('query', spec.query, req.query);
+        const body =
+          spec.body && spec.bodyType !== 'multipart/form-data'
+            ? parsePart('body', spec.body, req.body)
+            : req.body;
+        attributeYard(res, spec, params as Record<string, unknown>, query as Record<string, unknown>, body);
+        const result = await spec.handler({
+          params: params as z.output<P>,
+          query: query as z.output<Q>,
+          body: body as z.output<B>,
+          principal: principal as Principal,
+          ifMatch: parseIfMatch(req.get('if-match')),
+          req,
+          res,
+        });
+        if (res.headersSent || res.writableEnded) return;
+        const status = spec.response?.status ?? (result === undefined ? 204 : 200);
+        if (result === undefined || status === 204) {
+          res.status(status).end();
+          return;
+        }
+        if (this.options.validateResponses && spec.response?.schema) {
+          const check = spec.response.schema.safeParse(result);
+          if (!check.success) {
+            throw new Error(
+              `Response of ${spec.method.toUpperCase()} ${spec.path} does not match its schema: ${check.error.message}`,
+            );
+          }
+        }
+        res.status(status).json(result);
+      },
+    );
+  }
+
+  private openApiConfig(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>): RouteConfig {
+    const status = spec.response?.status ?? (spec.response?.schema ? 200 : 204);
+    const responses: RouteConfig['responses'] = {
+      [status]: {
+        description: spec.response?.description ?? (status === 204 ? 'Done, no content' : 'OK'),
+        ...(spec.response?.schema
+          ? {
+              content: {
+                [spec.response.contentType ?? 'application/json']: { schema: spec.response.schema },
+              },
+            }
+          : spec.response?.contentType
+            ? { content: { [spec.response.contentType]: { schema: { type: 'string', format: 'binary' } } } }
+            : {}),
+      },
+    };
+    const errorStatuses = new Set(spec.errors ?? []);
+    if (spec.params || spec.query || spec.body) errorStatuses.add(400);
+    if (spec.access !== 'public') {
+      errorStatuses.add(401);
+      errorStatuses.add(403);
+    }
+    for (const code of [...errorStatuses].sort()) {
+      responses[code] = {
+        description: ERROR_TEXT[code] ?? 'Error',
+        content: { 'application/problem+json': { schema: Problem } },
+      };
+    }
+    const roles = spec.access === 'public' ? [] : spec.access === 'any' ? ['any'] : [...spec.access];
+    return {
+      method: spec.method,
+      path: spec.path,
+      tags: [spec.tag],
+      summary: spec.summary,
+      description: [spec.description, rolesText(spec.access)].filter(Boolean).join('\n\n'),
+      security: spec.access === 'public' ? [] : [{ bearerAuth: [] }, { apiKey: [] }],
+      request: {
+        ...(spec.params ? { params: spec.params as z.ZodObject } : {}),
+        ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
+        ...(spec.body
+          ? {
+              body: {
+                required: true,
+                content: { [spec.bodyType ?? 'application/json']: { schema: spec.body } },
+              },
+            }
+          : {}),
+      },
+      responses,
+      'x-roles': roles,
+    } as RouteConfig;
+  }
+}
+
+function rolesText(access: Access): string {
+  if (access === 'public') return 'Access: public (no token).';
+  if (access === 'any') return 'Access: any signed-in principal.';
+  const isStaff = STAFF.every((r) => access.includes(r));
+  return `Access: ${isStaff ? ['staff', ...access.filter((r) => !STAFF.includes(r))].join(', ') : access.join(', ')}.`;
+}
+
+function authorize(access: Access, principal: Principal | null): Principal | null {
+  if (access === 'public') return principal;
+  if (!principal) throw new UnauthenticatedError();
+  if (access !== 'any' && !access.includes(principal.role)) {
+    throw new ForbiddenError(`Role ${principal.role} may not use this operation.`);
+  }
+  return principal;
+}
+
+function parsePart(
+  part: 'params' | 'query' | 'body',
+  schema: z.ZodType | undefined,
+  value: unknown,
+): unknown {
+  if (!schema) return value;
+  const result = schema.safeParse(value ?? (part === 'body' ? undefined : {}));
+  if (!result.success) throw new ValidationError(zodIssuesToFieldErrors(result.error.issues, part));
+  return result.data;
+}
+
+function parseIfMatch(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '*') return undefined;
+  const m = /^\s*(?:W\/)?"v(\d+)"\s*$/.exec(header);
+  if (!m) throw new BadRequestError('invalid-if-match', 'If-Match must be an ETag this API sent, like "v3".');
+  return Number(m[1]);
+}
+
+/** The ETag of a record version. */
+export function etagOf(version: number): string {
+  return `"v${version}"`;
+}
+
+function attributeYard(
+  res: Response,
+  spec: { yardParam?: string },
+  params: Record<string, unknown>,
+  query: Record<string, unknown>,
+  body: unknown,
+): void {
+  const fromBody =
+    body && typeof body === 'object' && !Array.isArray(body)
+      ? (body as Record<string, unknown>).yardId
+      : undefined;
+  const candidate =
+    (spec.yardParam ? params[spec.yardParam] : undefined) ?? params.yardId ?? query.yardId ?? fromBody;
+  if (typeof candidate === 'string') res.locals.yardId = candidate;
+}
+
+/** /api/x/{id} -> /api/x/:id; a trailing {fullPath} matches the rest of the path. */
+export function toExpressPath(path: string): string {
+  return path.replace(/\{fullPath\}$/, '*fullPath').replace(/\{(\w+)\}/g, ':$1');
+}
+
+export { AppError };

@@ -1,0 +1,112 @@
+import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { z } from '../../http/zod.js';
+
+export const StaffRoleEnum = z.enum(['admin', 'dispatcher', 'gate', 'billing', 'viewer']);
+export const RoleEnum = z.enum(['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver']);
+const YardScope = z
+  .array(Id)
+  .max(500)
+  .nullable()
+  .openapi({ description: 'Yards this principal may see; null = every yard' });
+
+export const LoginBody = z
+  .object({ username: z.string().min(1).max(100), password: z.string().min(1).max(200) })
+  .strict()
+  .openapi('LoginRequest');
+
+export const DriverLoginBody = z
+  .object({
+    driverCode: z.string().min(1).max(32),
+    pin: z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits'),
+  })
+  .strict()
+  .openapi('DriverLoginRequest');
+
+export const PrincipalOut = z
+  .object({
+    kind: z.enum(['user', 'driver', 'api-key']),
+    id: Id,
+    name: z.string(),
+    role: RoleEnum,
+    yardIds: z.array(Id).nullable(),
+    driverId: Id.optional(),
+  })
+  .openapi('Principal');
+
+export const TokenOut = z
+  .object({
+    token: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresAt: IsoDateTime,
+    principal: PrincipalOut,
+  })
+  .openapi('TokenResponse');
+
+export const UserOut = z
+  .object({
+    id: Id,
+    username: z.string(),
+    displayName: z.string().nullable(),
+    role: StaffRoleEnum,
+    yardIds: z.array(Id).nullable(),
+    disabled: z.boolean(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+    version: z.number().int(),
+  })
+  .openapi('User');
+
+const Username = z
+  .string()
+  .min(2)
+  .max(64)
+  .regex(/^[A-Za-z0-9._@-]+$/, 'letters, digits and . _ @ - only');
+const Password = z.string().min(10, 'at least 10 characters').max(200);
+
+export const UserCreate = z
+  .object({
+    username: Username,
+    displayName: z.string().max(120).optional(),
+    role: StaffRoleEnum,
+    yardIds: YardScope.optional(),
+    password: Password,
+  })
+  .strict()
+  .openapi('UserCreate');
+
+export const UserPatch = z
+  .object({
+    displayName: z.string().max(120).nullable().optional(),
+    role: StaffRoleEnum.optional(),
+    yardIds: YardScope.optional(),
+    password: Password.optional(),
+    disabled: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('UserPatch');
+
+export const UserListQuery = PageQuery.extend({ role: StaffRoleEnum.optional() });
+
+export const ApiKeyOut = z
+  .object({
+    id: Id,
+    name: z.string(),
+    role: StaffRoleEnum,
+    yardIds: z.array(Id).nullable(),
+    createdBy: z.string().nullable(),
+    createdAt: IsoDateTime,
+    revokedAt: IsoDateTime.nullable(),
+  })
+  .openapi('ApiKey');
+
+export const ApiKeyCreated = ApiKeyOut.extend({
+  key: z.string().openapi({ description: 'The secret key. Shown once; send it as X-Api-Key.' }),
+}).openapi('ApiKeyCreated');
+
+export const ApiKeyCreate = z
+  .object({ name: z.string().min(1).max(120), role: StaffRoleEnum, yardIds: YardScope.optional() })
+  .strict()
+  .openapi('ApiKeyCreate');
+
+export type UserOutT = z.infer<typeof UserOut>;
+export type ApiKeyOutT = z.infer<typeof ApiKeyOut>;

@@ -1,0 +1,308 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { Principal } from '../../auth/principal.js';
+import { hashSecret, newPassword, newToken, sha256Hex, verifySecret } from '../../auth/secrets.js';
+import { toIso, toIsoOrNull } from '../../clock.js';
+import type { Core } from '../../core.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { AppError, ConflictError, NotFoundError, UnauthenticatedError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import { type ApiKeyRow, AuthRepo, driverByCode, driverById, type UserRow } from './repo.js';
+import type { ApiKeyOutT, UserOutT } from './schema.js';
+
+const PRINCIPAL_CACHE_MS = 5_000;
+// A fixed hash to verify against when the username is unknown, so timing does not reveal which names exist.
+let dummyHash: Promise<string> | undefined;
+
+export class AuthService {
+  private readonly repo: AuthRepo;
+  /** token hash -> principal, for a few seconds: saves two queries per request. Cleared on local revocation. */
+  private readonly cache = new Map<string, { principal: Principal; until: number }>();
+
+  constructor(private readonly core: Core) {
+    this.repo = new AuthRepo(core.kysely);
+  }
+
+  /** On first start: create the configured admin, or one with a generated password that is returned once. */
+  async ensureAdmin(): Promise<{ created: boolean; username?: string; generatedPassword?: string }> {
+    if ((await this.repo.countUsers()) > 0) return { created: false };
+    const username = this.core.config.adminUser;
+    const password = this.core.config.adminPassword ?? newPassword();
+    await this.createUser({ username, role: 'admin', password, displayName: 'Administrator' });
+    return {
+      created: true,
+      username,
+      ...(this.core.config.adminPassword ? {} : { generatedPassword: password }),
+    };
+  }
+
+  async login(username: string, password: string) {
+    const user = await this.repo.userByUsername(username);
+    const ok = await verifySecret(password, user?.passwordHash ?? (await this.dummy()));
+    if (!user || !ok || user.disabled)
+      throw new UnauthenticatedError('Wrong username or password, or the user is disabled.');
+    return this.issueToken('user', user.id, this.core.config.auth.staffTokenTtlHours);
+  }
+
+  async driverLogin(driverCode: string, pin: string) {
+    const driver = await driverByCode(this.core.kysely, driverCode);
+    const ok = await verifySecret(pin, driver?.pinHash ?? (await this.dummy()));
+    if (!driver || !ok || driver.status !== 'active' || driver.kind !== 'yard') {
+      throw new UnauthenticatedError('Wrong driver code or PIN, or the driver is blocked.');
+    }
+    return this.issueToken('driver', driver.id, this.core.config.auth.driverTokenTtlHours);
+  }
+
+  async logout(principal: Principal): Promise<void> {
+    if (!principal.tokenHash) return; // API keys are revoked by an admin, not by logout
+    await this.repo.revokeToken(principal.tokenHash, this.core.clock.now());
+    this.cache.delete(principal.tokenHash);
+  }
+
+  /** The principal behind an Authorization / X-Api-Key header value, or null if it is not valid now. */
+  async resolveBearer(token: string): Promise<Principal | null> {
+    if (token.startsWith('yk.')) return this.resolveApiKey(token);
+    const tokenHash = sha256Hex(token);
+    const now = this.core.clock.now();
+    const cached = this.cache.get(tokenHash);
+    if (cached && cached.until > now) return cached.principal;
+    const row = await this.repo.tokenByHash(tokenHash);
+    if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
+    const principal = await this.principalOf(row.principalKind, row.principalId, tokenHash);
+    if (principal) this.cache.set(tokenHash, { principal, until: now + PRINCIPAL_CACHE_MS });
+    return principal;
+  }
+
+  async resolveApiKey(key: string): Promise<Principal | null> {
+    const m = /^yk\.([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(key);
+    if (!m) return null;
+    const row = await this.repo.apiKeyById(m[1]!);
+    if (!row || row.revokedAt !== null) return null;
+    const expected = Buffer.from(row.secretHash, 'hex');
+    const actual = Buffer.from(sha256Hex(m[2]!), 'hex');
+    if (!timingSafeEqual(expected, actual)) return null;
+    return { kind: 'api-key', id: row.id, name: row.name, role: row.role, yardIds: parseScope(row.yardIds) };
+  }
+
+  // --- users ---
+
+  async listUsers(opts: { limit: number; cursor?: string; role?: string }) {
+    const after = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
+    const rows = await this.repo.listUsers({
+      limit: opts.limit,
+      ...(after ? { after } : {}),
+      ...(opts.role ? { role: opts.role } : {}),
+    });
+    return toPage(rows, opts.limit, userOut, (r) => [r.id]);
+  }
+
+  async getUser(id: string): Promise<UserOutT> {
+    const row = await this.repo.userById(id);
+    if (!row) throw new NotFoundError('User', id);
+    return userOut(row);
+  }
+
+  async createUser(input: {
+    username: string;
+    displayName?: string | undefined;
+    role: UserRow['role'];
+    yardIds?: string[] | null | undefined;
+    password: string;
+  }): Promise<UserOutT> {
+    if (await this.repo.userByUsername(input.username)) {
+      throw new ConflictError('duplicate', `A user named ${input.username} already exists.`);
+    }
+    const now = this.core.clock.now();
+    const row = await this.core.changes.insert(this.core.kysely, 'appUser', {
+      id: newId(),
+      username: input.username,
+      displayName: input.displayName ?? null,
+      role: input.role,
+      yardIds: input.yardIds ? JSON.stringify(input.yardIds) : null,
+      passwordHash: await hashSecret(input.password),
+      disabled: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return userOut(row);
+  }
+
+  async updateUser(
+    id: string,
+    patch: {
+      displayName?: string | null | undefined;
+      role?: UserRow['role'] | undefined;
+      yardIds?: string[] | null | undefined;
+      password?: string | undefined;
+      disabled?: boolean | undefined;
+    },
+    expectedVersion?: number,
+  ): Promise<UserOutT> {
+    const passwordHash = patch.password ? await hashSecret(patch.password) : undefined;
+    const row = await this.core.changes.update(
+      this.core.kysely,
+      'appUser',
+      id,
+      {
+        ...(patch.displayName !== undefined ? { displayName: patch.displayName } : {}),
+        ...(patch.role ? { role: patch.role } : {}),
+        ...(patch.yardIds !== undefined
+          ? { yardIds: patch.yardIds ? JSON.stringify(patch.yardIds) : null }
+          : {}),
+        ...(passwordHash ? { passwordHash } : {}),
+        ...(patch.disabled !== undefined ? { disabled: patch.disabled ? 1 : 0 } : {}),
+      },
+      expectedVersion === undefined ? {} : { expectedVersion },
+    );
+    if (!row) throw new NotFoundError('User', id);
+    if (patch.disabled || patch.password || patch.role || patch.yardIds !== undefined)
+      await this.revokeSessionsOf('user', id);
+    return userOut(row);
+  }
+
+  /** Users are disabled, not deleted: movements and audits keep pointing at them. */
+  async disableUser(id: string, actor: Principal): Promise<UserOutT> {
+    if (actor.kind === 'user' && actor.id === id) {
+      throw new ConflictError('cannot-disable-self', 'You cannot disable your own user; ask another admin.');
+    }
+    return this.updateUser(id, { disabled: true });
+  }
+
+  async revokeSessionsOf(kind: 'user' | 'driver', id: string): Promise<void> {
+    await this.repo.revokeTokensOf(kind, id, this.core.clock.now());
+    for (const [hash, entry] of this.cache) if (entry.principal.id === id) this.cache.delete(hash);
+  }
+
+  // --- API keys ---
+
+  async listApiKeys(): Promise<ApiKeyOutT[]> {
+    return (await this.repo.listApiKeys()).map(apiKeyOut);
+  }
+
+  async createApiKey(
+    input: { name: string; role: ApiKeyRow['role']; yardIds?: string[] | null | undefined },
+    actor: Principal,
+  ) {
+    const id = newId();
+    const secret = newToken();
+    const now = this.core.clock.now();
+    const row = await this.core.changes.insert(this.core.kysely, 'apiKey', {
+      id,
+      name: input.name,
+      role: input.role,
+      yardIds: input.yardIds ? JSON.stringify(input.yardIds) : null,
+      secretHash: sha256Hex(secret),
+      createdBy: actor.name,
+      createdAt: now,
+      updatedAt: now,
+      revokedAt: null,
+    });
+    return { ...apiKeyOut(row), key: `yk.${id}.${secret}` };
+  }
+
+  async revokeApiKey(id: string): Promise<void> {
+    const row = await this.repo.apiKeyById(id);
+    if (!row) throw new NotFoundError('API key', id);
+    if (row.revokedAt !== null) return;
+    await this.core.changes.update(this.core.kysely, 'apiKey', id, { revokedAt: this.core.clock.now() });
+  }
+
+  // --- internals ---
+
+  private async issueToken(kind: 'user' | 'driver', principalId: string, ttlHours: number) {
+    const token = newToken();
+    const now = this.core.clock.now();
+    const expiresAt = now + ttlHours * 3_600_000;
+    await this.repo.insertToken({
+      tokenHash: sha256Hex(token),
+      principalKind: kind,
+      principalId,
+      createdAt: now,
+      expiresAt,
+    });
+    const principal = await this.principalOf(kind, principalId, sha256Hex(token));
+    if (!principal)
+      throw new AppError(500, 'internal-error', 'Internal server error', 'Principal vanished during login.');
+    return {
+      token,
+      tokenType: 'Bearer' as const,
+      expiresAt: toIso(expiresAt),
+      principal: principalOut(principal),
+    };
+  }
+
+  private async principalOf(
+    kind: 'user' | 'driver',
+    id: string,
+    tokenHash: string,
+  ): Promise<Principal | null> {
+    if (kind === 'user') {
+      const user = await this.repo.userById(id);
+      if (!user || user.disabled) return null;
+      return {
+        kind: 'user',
+        id,
+        name: user.username,
+        role: user.role,
+        yardIds: parseScope(user.yardIds),
+        tokenHash,
+      };
+    }
+    const driver = await driverById(this.core.kysely, id);
+    if (!driver || driver.status !== 'active') return null;
+    return {
+      kind: 'driver',
+      id,
+      name: `${driver.firstName} ${driver.lastName}`,
+      role: 'driver',
+      yardIds: null,
+      driverId: id,
+      tokenHash,
+    };
+  }
+
+  private dummy(): Promise<string> {
+    dummyHash ??= hashSecret('not-a-real-password');
+    return dummyHash;
+  }
+}
+
+function parseScope(value: string | null): string[] | null {
+  return value === null ? null : (JSON.parse(value) as string[]);
+}
+
+export function principalOut(p: Principal) {
+  return {
+    kind: p.kind,
+    id: p.id,
+    name: p.name,
+    role: p.role,
+    yardIds: p.yardIds,
+    ...(p.driverId ? { driverId: p.driverId } : {}),
+  };
+}
+
+function userOut(row: UserRow): UserOutT {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.displayName,
+    role: row.role,
+    yardIds: parseScope(row.yardIds),
+    disabled: row.disabled === 1,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+    version: row.version,
+  };
+}
+
+function apiKeyOut(row: ApiKeyRow): ApiKeyOutT {
+  return {
+    id: row.id,
+    name: row.name,
+    role: row.role,
+    yardIds: parseScope(row.yardIds),
+    createdBy: row.createdBy,
+    createdAt: toIso(row.createdAt),
+    revokedAt: toIsoOrNull(row.revokedAt),
+  };
+}

@@ -1,0 +1,4 @@
+import type { Core } from '../../core.js';
+import type { RouteRegistrar } from '../../http/routes.js';
+
+export function registerDriverRoutes(_r: RouteRegistrar, _core: Core): void {}

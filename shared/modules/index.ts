@@ -1,0 +1,30 @@
+import type { Core } from '../core.js';
+import type { RouteRegistrar } from '../http/routes.js';
+import { registerAttachmentRoutes } from './attachments/routes.js';
+import { registerAuthRoutes } from './auth/routes.js';
+import { registerCarrierRoutes } from './carriers/routes.js';
+import { registerDashboardRoutes } from './dashboard/routes.js';
+import { registerDriverRoutes } from './drivers/routes.js';
+import { registerHardwareRoutes } from './hardware/routes.js';
+import { registerMovementRoutes } from './movements/routes.js';
+import { registerSettingsRoutes } from './settings/routes.js';
+import { registerTrailerRoutes } from './trailers/routes.js';
+import { registerTruckRoutes } from './trucks/routes.js';
+import { registerUiAssetRoutes } from './ui-assets/routes.js';
+import { registerYardRoutes } from './yards/routes.js';
+
+/** Every domain module's routes, in registration order. */
+export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
+  registerAuthRoutes(r, core);
+  registerDashboardRoutes(r, core);
+  registerYardRoutes(r, core);
+  registerCarrierRoutes(r, core);
+  registerDriverRoutes(r, core);
+  registerTruckRoutes(r, core);
+  registerTrailerRoutes(r, core);
+  registerMovementRoutes(r, core);
+  registerAttachmentRoutes(r, core);
+  registerSettingsRoutes(r, core);
+  registerUiAssetRoutes(r, core);
+  registerHardwareRoutes(r, core);
+}

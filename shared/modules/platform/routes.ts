@@ -1,0 +1,263 @@
+import { createRequire } from 'node:module';
+import express from 'express';
+import type { Principal } from '../../auth/principal.js';
+import { canSeeYard, STAFF } from '../../auth/principal.js';
+import type { PublishedEvent } from '../../bus.js';
+import type { Core } from '../../core.js';
+import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
+import type { RouteRegistrar } from '../../http/routes.js';
+import { z } from '../../http/zod.js';
+
+const TAG = 'Platform';
+
+export const ReadyOut = z
+  .object({
+    status: z.enum(['ready', 'not-ready']),
+    role: z.enum(['edge', 'cloud']),
+    siteId: z.string(),
+    checks: z.object({
+      database: z.object({ ok: z.boolean(), error: z.string().optional() }),
+      migrations: z.object({ ok: z.boolean(), applied: z.number().int(), expected: z.number().int() }),
+      hardware: z.array(
+        z.object({
+          gateId: z.string(),
+          driver: z.string(),
+          state: z.enum(['ok', 'fault', 'simulated']),
+          error: z.string().optional(),
+          pulses: z.number().int(),
+        }),
+      ),
+      sync: z.object({ mode: z.string(), queued: z.number().int() }),
+    }),
+  })
+  .openapi('Readiness');
+
+export const SyncStatusOut = z
+  .object({
+    mode: z.enum(['standalone', 'linked', 'cloud']),
+    role: z.enum(['edge', 'cloud']),
+    siteId: z.string(),
+    lastSeq: z.number().int(),
+    ackedSeq: z.number().int(),
+    queued: z.number().int(),
+    deadLetters: z.number().int(),
+    clockSkewMs: z.number().int(),
+  })
+  .openapi('SyncStatus');
+
+export interface PlatformDocs {
+  json: () => object;
+  yaml: () => string;
+}
+
+export function registerPlatformRoutes(
+  r: RouteRegistrar,
+  core: Core,
+  docs: PlatformDocs,
+  metricsText: () => Promise<string>,
+  metricsContentType: string,
+): void {
+  r.add({
+    method: 'get',
+    path: '/healthz',
+    tag: TAG,
+    summary: 'Liveness: the process is up',
+    access: 'public',
+    response: { schema: z.object({ status: z.literal('ok') }) },
+    handler: () => ({ status: 'ok' as const }),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/readyz',
+    tag: TAG,
+    summary: 'Readiness: database open, migrations applied; hardware and sync state for information',
+    description:
+      'Answers 503 only when the database or migrations are not usable; a hardware fault shows in the body but keeps 200 (the rest of the API still serves).',
+    access: 'public',
+    response: { schema: ReadyOut },
+    errors: [503],
+    handler: async ({ res }) => {
+      const body = await readiness(core);
+      if (body.status !== 'ready') res.status(503);
+      return body;
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/metrics',
+    tag: TAG,
+    summary: 'Prometheus metrics (admin token, or the metrics key as bearer token)',
+    access: ['admin'],
+    response: { contentType: 'text/plain', description: 'Prometheus text format' },
+    handler: async ({ res }) => {
+      res.type(metricsContentType).send(await metricsText());
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/v3/api-docs',
+    tag: TAG,
+    summary: 'OpenAPI 3.1 document, JSON',
+    access: 'public',
+    response: { contentType: 'application/json', description: 'OpenAPI document' },
+    handler: ({ res }) => {
+      res.json(docs.json());
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/v3/api-docs.yaml',
+    tag: TAG,
+    summary: 'OpenAPI 3.1 document, YAML',
+    access: 'public',
+    response: { contentType: 'application/yaml', description: 'OpenAPI document' },
+    handler: ({ res }) => {
+      res.type('application/yaml').send(docs.yaml());
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/docs',
+    tag: TAG,
+    summary: 'Interactive API documentation (Swagger UI)',
+    access: 'public',
+    response: { contentType: 'text/html', description: 'HTML page' },
+    handler: ({ res }) => {
+      res.type('html').send(DOCS_HTML);
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/events',
+    tag: TAG,
+    summary: 'Server-sent events: live updates, filtered to what the caller may see',
+    description:
+      'text/event-stream. Each event has an id (resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data. Drivers receive only events addressed to them; staff with a yard scope only their yards.',
+    access: 'any',
+    response: { contentType: 'text/event-stream', description: 'event stream' },
+    handler: ({ req, res, principal }) => {
+      streamEvents(core, principal, req, res);
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/sync/status',
+    tag: TAG,
+    summary: 'Sync link state, queue depth, acknowledged position, dead letters and clock skew',
+    access: STAFF,
+    response: { schema: SyncStatusOut },
+    handler: () => syncStatus(core),
+  });
+}
+
+/** Static files of Swagger UI, served under /docs/ (mounted by createApp). */
+export function swaggerUiStatic(): express.RequestHandler {
+  const require = createRequire(import.meta.url);
+  const dir = (require('swagger-ui-dist') as { absolutePath(): string }).absolutePath();
+  return express.static(dir, { index: false, maxAge: '1d' });
+}
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Yard service API</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="/docs/swagger-ui.css"></head>
+<body><div id="swagger-ui"></div>
+<script src="/docs/swagger-ui-bundle.js"></script>
+<script>window.ui = SwaggerUIBundle({ url: '/v3/api-docs', dom_id: '#swagger-ui', persistAuthorization: true });</script>
+</body></html>`;
+
+async function readiness(core: Core) {
+  let database: { ok: boolean; error?: string } = { ok: true };
+  let applied = 0;
+  try {
+    core.db.sqlite.prepare('SELECT 1').get();
+    applied = appliedVersion(core.db.sqlite);
+  } catch (err) {
+    database = { ok: false, error: (err as Error).message };
+  }
+  const migrations = { ok: applied === SCHEMA_VERSION, applied, expected: SCHEMA_VERSION };
+  const sync = await syncStatus(core).catch(() => ({ mode: 'standalone' as const, queued: 0 }));
+  return {
+    status: database.ok && migrations.ok ? ('ready' as const) : ('not-ready' as const),
+    role: core.config.role,
+    siteId: core.config.siteId,
+    checks: {
+      database,
+      migrations,
+      hardware: core.gates.status(),
+      sync: { mode: sync.mode, queued: sync.queued },
+    },
+  };
+}
+
+async function syncStatus(core: Core) {
+  const peer = 'cloud';
+  const last = await core.kysely
+    .selectFrom('changeLog')
+    .select((eb) => eb.fn.max('seq').as('seq'))
+    .where('peer', '=', peer)
+    .executeTakeFirst();
+  const cursor = await core.kysely
+    .selectFrom('syncCursor')
+    .selectAll()
+    .where('peer', '=', peer)
+    .executeTakeFirst();
+  const dead = await core.kysely
+    .selectFrom('deadLetter')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const lastSeq = Number(last?.seq ?? 0);
+  const ackedSeq = cursor?.ackedSeq ?? 0;
+  return {
+    mode: core.config.role === 'cloud' ? ('cloud' as const) : ('standalone' as const),
+    role: core.config.role,
+    siteId: core.config.siteId,
+    lastSeq,
+    ackedSeq,
+    queued: Math.max(0, lastSeq - ackedSeq),
+    deadLetters: Number(dead.n),
+    clockSkewMs: Math.round(core.hlc.maxSkewMs),
+  };
+}
+
+function mayReceive(principal: Principal, event: PublishedEvent): boolean {
+  if (principal.role === 'driver') return event.driverId === principal.id;
+  if (event.driverId && !event.yardId) return principal.yardIds === null;
+  if (event.yardId) return canSeeYard(principal, event.yardId);
+  return principal.yardIds === null;
+}
+
+function streamEvents(core: Core, principal: Principal, req: express.Request, res: express.Response): void {
+  res.status(200).set({
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+  res.flushHeaders();
+  const send = (event: PublishedEvent) => {
+    if (!mayReceive(principal, event)) return;
+    res.write(
+      `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq: undefined })}\n\n`,
+    );
+  };
+  res.write('retry: 3000\n: connected\n\n');
+  const lastId = Number(req.get('last-event-id') ?? Number.NaN);
+  if (Number.isFinite(lastId)) for (const event of core.bus.since(lastId)) send(event);
+  const unsubscribe = core.bus.subscribe(send);
+  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  heartbeat.unref();
+  const close = () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+  };
+  req.on('close', close);
+  res.on('close', close);
+}

@@ -1,0 +1,155 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Clock } from '../clock.js';
+import { type Kdb, unguarded } from '../db/database.js';
+import { SCHEMA_VERSION } from '../db/migrate.js';
+import type { DB } from '../db/tables.js';
+import { PreconditionFailedError } from '../http/errors.js';
+import { SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable } from './entities.js';
+import type { Hlc } from './hlc.js';
+
+type Row<T extends SyncedTable> = Selectable<DB[T]>;
+/** What a caller provides on insert: the row without the columns ChangeCapture owns. */
+export type NewRow<T extends SyncedTable> = Omit<Insertable<DB[T]>, 'hlc' | 'version' | 'fieldHlc'>;
+export type RowPatch<T extends SyncedTable> = Omit<Updateable<DB[T]>, 'hlc' | 'version' | 'fieldHlc'>;
+
+// Kysely's generics cannot follow a table name chosen at run time; the public methods are typed,
+// the bodies use this loose view.
+// biome-ignore lint/suspicious/noExplicitAny: see above
+type Loose = any;
+
+/**
+ * The one way to write a synced record. Each call writes the row and its change_log row in the
+ * same transaction (opening one if the caller has none), stamps the row's HLC and version, and for
+ * shared records the per-field HLCs that the last-writer-wins merge needs (SYNC.md).
+ */
+export class ChangeCapture {
+  constructor(
+    private readonly hlc: Hlc,
+    private readonly clock: Clock,
+    /** Peers that need this side's changes: ['cloud'] on an edge, site ids on the cloud. */
+    private readonly peersFor: (entity: SyncedEntity, row: Record<string, unknown>) => string[],
+  ) {}
+
+  async insert<T extends SyncedTable>(db: Kdb, table: T, row: NewRow<T>): Promise<Row<T>> {
+    return this.inTransaction(db, async (trx) => {
+      const entity = entityOf(table);
+      const hlc = this.hlc.next();
+      const values: Record<string, unknown> = { ...row, hlc, version: 1 };
+      if (entity.ownership === 'shared') {
+        values.fieldHlc = JSON.stringify(Object.fromEntries(Object.keys(row).map((k) => [k, hlc])));
+      }
+      const written = (await (unguarded(trx) as Loose)
+        .insertInto(table)
+        .values(values)
+        .returningAll()
+        .executeTakeFirstOrThrow()) as Row<T>;
+      await this.log(trx, entity, 'upsert', written as Record<string, unknown>, hlc);
+      return written;
+    });
+  }
+
+  /**
+   * Updates the fields in `patch` that differ from the stored row. Returns the row after the
+   * write (unchanged and unlogged if nothing differed), or undefined if there is no such row.
+   * With `expectedVersion`, a stale version is 412 and nothing is written.
+   */
+  async update<T extends SyncedTable>(
+    db: Kdb,
+    table: T,
+    key: string,
+    patch: RowPatch<T>,
+    options: { expectedVersion?: number } = {},
+  ): Promise<Row<T> | undefined> {
+    return this.inTransaction(db, async (trx) => {
+      const entity = entityOf(table);
+      const loose = unguarded(trx) as Loose;
+      const current = (await loose
+        .selectFrom(table)
+        .selectAll()
+        .where(entity.key, '=', key)
+        .executeTakeFirst()) as Record<string, unknown> | undefined;
+      if (!current) return undefined;
+      if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
+        throw new PreconditionFailedError(current.version as number);
+      }
+      const changed = Object.entries(patch as Record<string, unknown>).filter(
+        ([k, v]) => v !== undefined && current[k] !== v,
+      );
+      if (changed.length === 0) return current as Row<T>;
+      const hlc = this.hlc.next();
+      const values: Record<string, unknown> = {
+        ...Object.fromEntries(changed),
+        hlc,
+        version: (current.version as number) + 1,
+      };
+      if ('updatedAt' in current && !('updatedAt' in values)) values.updatedAt = this.clock.now();
+      if (entity.ownership === 'shared') {
+        const fieldHlc = JSON.parse(String(current.fieldHlc ?? '{}')) as Record<string, string>;
+        for (const [k] of changed) fieldHlc[k] = hlc;
+        values.fieldHlc = JSON.stringify(fieldHlc);
+      }
+      const written = (await loose
+        .updateTable(table)
+        .set(values)
+        .where(entity.key, '=', key)
+        .returningAll()
+        .executeTakeFirstOrThrow()) as Record<string, unknown>;
+      await this.log(trx, entity, 'upsert', written, hlc);
+      return written as Row<T>;
+    });
+  }
+
+  /** Deletes the row; the change_log row is the tombstone that carries the delete to peers. */
+  async delete<T extends SyncedTable>(db: Kdb, table: T, key: string): Promise<Row<T> | undefined> {
+    return this.inTransaction(db, async (trx) => {
+      const entity = entityOf(table);
+      const deleted = (await (unguarded(trx) as Loose)
+        .deleteFrom(table)
+        .where(entity.key, '=', key)
+        .returningAll()
+        .executeTakeFirst()) as Record<string, unknown> | undefined;
+      if (!deleted) return undefined;
+      await this.log(trx, entity, 'delete', deleted, this.hlc.next());
+      return deleted as Row<T>;
+    });
+  }
+
+  private async log(
+    trx: Kdb,
+    entity: SyncedEntity,
+    op: 'upsert' | 'delete',
+    row: Record<string, unknown>,
+    hlc: string,
+  ): Promise<void> {
+    const entityId = String(row[entity.key]);
+    const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : row);
+    const peers = this.peersFor(entity, row);
+    if (peers.length === 0) return;
+    await unguarded(trx)
+      .insertInto('changeLog')
+      .values(
+        peers.map((peer) => ({
+          peer,
+          entity: entity.entity,
+          entityId,
+          op,
+          hlc,
+          origin: this.hlc.origin,
+          schemaV: SCHEMA_VERSION,
+          data,
+        })),
+      )
+      .execute();
+  }
+
+  private async inTransaction<R>(db: Kdb, work: (trx: Kdb) => Promise<R>): Promise<R> {
+    if (db.isTransaction) return work(db);
+    return db.transaction().execute(work);
+  }
+}
+
+function entityOf(table: string): SyncedEntity {
+  const entity = SYNCED_BY_TABLE.get(table);
+  if (!entity) throw new Error(`${table} is not a synced table`);
+  return entity;
+}

@@ -1,0 +1,49 @@
+import type { DB } from '../db/tables.js';
+
+/**
+ * Every record that syncs between edge and cloud (SYNC.md), with its conflict rule.
+ * This list drives change capture: writes to these tables are refused unless they go through
+ * ChangeCapture, which writes the change_log row in the same transaction.
+ */
+export type Ownership =
+  | 'edge-immutable' // insert if absent by id; never updated
+  | 'edge-mutable' // edge wins
+  | 'cloud' // cloud wins; a linked edge answers writes with 409 cloud-owned
+  | 'shared'; // per-field last-writer-wins by HLC
+
+export interface SyncedEntity {
+  entity: string;
+  table: keyof DB;
+  key: string;
+  ownership: Ownership;
+}
+
+export const SYNCED_ENTITIES = [
+  { entity: 'user', table: 'appUser', key: 'id', ownership: 'cloud' },
+  { entity: 'api_key', table: 'apiKey', key: 'id', ownership: 'cloud' },
+  { entity: 'yard', table: 'yard', key: 'id', ownership: 'cloud' },
+  { entity: 'location', table: 'location', key: 'id', ownership: 'cloud' },
+  { entity: 'gate', table: 'gate', key: 'id', ownership: 'edge-mutable' },
+  { entity: 'carrier', table: 'carrier', key: 'id', ownership: 'cloud' },
+  { entity: 'driver', table: 'driver', key: 'id', ownership: 'shared' },
+  { entity: 'truck', table: 'truck', key: 'id', ownership: 'shared' },
+  { entity: 'truck_inspection', table: 'truckInspection', key: 'id', ownership: 'edge-immutable' },
+  { entity: 'trailer', table: 'trailer', key: 'id', ownership: 'shared' },
+  { entity: 'gate_actuation', table: 'gateActuation', key: 'id', ownership: 'edge-immutable' },
+  { entity: 'movement', table: 'movement', key: 'id', ownership: 'edge-immutable' },
+  { entity: 'attachment', table: 'attachment', key: 'id', ownership: 'edge-immutable' },
+  { entity: 'setting', table: 'setting', key: 'name', ownership: 'edge-mutable' },
+] as const satisfies readonly SyncedEntity[];
+
+export type SyncedTable = (typeof SYNCED_ENTITIES)[number]['table'];
+
+export const SYNCED_BY_TABLE: ReadonlyMap<string, SyncedEntity> = new Map(
+  SYNCED_ENTITIES.map((e) => [e.table as string, e]),
+);
+
+export function toSnake(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** Snake-case table names, as they appear in SQL. */
+export const SYNCED_SQL_TABLES: ReadonlySet<string> = new Set(SYNCED_ENTITIES.map((e) => toSnake(e.table)));

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Express } from 'express';
+import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
+import { createApp, type YardApp } from '../../shared/app.js';
+import type { ManualClock } from '../../shared/clock.js';
+import { loadConfig } from '../../shared/config.js';
+import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+
+export const ADMIN = { username: 'admin', password: 'admin-password-1' };
+
+export interface TestApp extends YardApp {
+  db: AppDatabase;
+  dir: string;
+  gates: SimulatedGates;
+  /** Base URL of the app listening on 127.0.0.1 (real HTTP). */
+  url: string;
+  /** Bearer token of the first admin. */
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the app through createApp on a temporary SQLite file, listening on a free loopback port,
+ * with the first admin created and logged in. Responses are checked against their schemas.
+ */
+export async function startTestApp(
+  options: { clock?: ManualClock; config?: Record<string, unknown>; env?: Record<string, string> } = {},
+): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), 'yard-test-'));
+  const config = loadConfig(
+    {
+      YARD_DATA_DIR: dir,
+      YARD_ADMIN_USER: ADMIN.username,
+      YARD_ADMIN_PASSWORD: ADMIN.password,
+      ...options.env,
+    },
+    { validateResponses: true, ...options.config },
+  );
+  const db = openDatabase(join(dir, 'yard.db'));
+  const gates = new SimulatedGates(undefined, 0);
+  const yard = createApp({ db, config, gates, ...(options.clock ? { clock: options.clock } : {}) });
+  await yard.services.auth.ensureAdmin();
+  const server = await listen(yard.app);
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (login.status !== 200) throw new Error(`test admin login failed: ${login.status} ${await login.text()}`);
+  const { token } = (await login.json()) as { token: string };
+  return {
+    ...yard,
+    db,
+    dir,
+    gates,
+    url,
+    adminToken: token,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await yard.stop();
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function listen(app: Express) {
+  return new Promise<import('node:http').Server>((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
