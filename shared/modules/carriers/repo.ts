@@ -1,0 +1,54 @@
+import type { Selectable } from 'kysely';
+import type { Kdb } from '../../db/database.js';
+import type { CarrierTable } from '../../db/tables.js';
+
+export type CarrierRow = Selectable<CarrierTable>;
+
+/** Reads for carriers. Writes go through core.changes (ChangeCapture) in the service. */
+export class CarrierRepo {
+  constructor(private readonly db: Kdb) {}
+
+  byId(id: string): Promise<CarrierRow | undefined> {
+    return this.db.selectFrom('carrier').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byScac(scac: string): Promise<CarrierRow | undefined> {
+    return this.db.selectFrom('carrier').selectAll().where('scac', '=', scac).executeTakeFirst();
+  }
+
+  /** Ordered by id (creation order); keyset paging after `afterId`. */
+  list(opts: {
+    limit: number;
+    afterId?: string | undefined;
+    q?: string | undefined;
+    status?: string | undefined;
+  }) {
+    let q = this.db
+      .selectFrom('carrier')
+      .selectAll()
+      .orderBy('id')
+      .limit(opts.limit + 1);
+    if (opts.afterId) q = q.where('id', '>', opts.afterId);
+    if (opts.status) q = q.where('status', '=', opts.status as CarrierRow['status']);
+    if (opts.q) {
+      const like = `%${opts.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb.or([eb('name', 'like', eb.val(like)), eb('scac', 'like', eb.val(like))]));
+    }
+    return q.execute();
+  }
+
+  /** Whether any record refers to the carrier (then it can be blocked but not deleted). */
+  async isReferenced(id: string): Promise<boolean> {
+    const tables = ['driver', 'truck', 'trailer', 'movement'] as const;
+    for (const table of tables) {
+      const hit = await this.db
+        .selectFrom(table)
+        .select('id')
+        .where('carrierId', '=', id)
+        .limit(1)
+        .executeTakeFirst();
+      if (hit) return true;
+    }
+    return false;
+  }
+}

@@ -1,0 +1,59 @@
+import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { z } from '../../http/zod.js';
+
+export const CarrierStatus = z.enum(['active', 'blocked']);
+
+const Contact = z
+  .object({
+    name: z.string().max(120).optional(),
+    phone: z.string().max(40).optional(),
+    email: z.email().max(200).optional(),
+  })
+  .strict();
+
+export const CarrierOut = z
+  .object({
+    id: Id,
+    name: z.string(),
+    scac: z.string().nullable(),
+    usdot: z.string().nullable(),
+    status: CarrierStatus,
+    blockedReason: z.string().nullable(),
+    contact: Contact.nullable(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+    version: z.number().int(),
+  })
+  .openapi('Carrier');
+
+const Scac = z
+  .string()
+  .regex(/^[A-Za-z]{2,4}$/, 'must be 2 to 4 letters')
+  .transform((s) => s.toUpperCase());
+
+export const CarrierCreate = z
+  .object({
+    name: z.string().trim().min(1).max(200),
+    scac: Scac.nullable().optional(),
+    usdot: z
+      .string()
+      .regex(/^\d{1,8}$/, 'must be up to 8 digits')
+      .nullable()
+      .optional(),
+    status: CarrierStatus.optional(),
+    blockedReason: z.string().max(500).nullable().optional(),
+    contact: Contact.nullable().optional(),
+  })
+  .strict()
+  .openapi('CarrierCreate');
+
+export const CarrierPatch = CarrierCreate.partial().openapi('CarrierPatch');
+
+export const CarrierListQuery = PageQuery.extend({
+  q: z.string().trim().min(1).max(100).optional().openapi({ description: 'name or SCAC contains' }),
+  status: CarrierStatus.optional(),
+});
+
+export type CarrierOutT = z.infer<typeof CarrierOut>;
+export type CarrierCreateT = z.infer<typeof CarrierCreate>;
+export type CarrierPatchT = z.infer<typeof CarrierPatch>;
