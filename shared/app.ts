@@ -92,7 +92,6 @@ export function createApp(deps: AppDeps): YardApp {
   app.set('query parser', 'simple');
 
   const metrics = createMetrics();
-  const errorStats = new ErrorStats(db.kysely, clock);
   app.use(
     pinoHttp({
       logger: log,

@@ -3,6 +3,7 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase, Kdb } from './db/database.js';
 import type { GateHardware } from './hardware.js';
+import type { ErrorStats } from './http/error-stats.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
 import type { ChangeCapture } from './sync/change-capture.js';
@@ -22,6 +23,8 @@ export interface Core {
   hlc: Hlc;
   changes: ChangeCapture;
   gates: GateHardware;
+  /** 4xx/5xx counters per yard; call flush() before reading http_error_stat. */
+  errorStats: ErrorStats;
   paths: { data: string; attachments: string; ui: string };
   services: Services;
 }
