@@ -72,6 +72,7 @@ export function createApp(deps: AppDeps): YardApp {
   };
   mkdirSync(paths.attachments, { recursive: true });
 
+  const errorStats = new ErrorStats(db.kysely, clock);
   const core = {
     config,
     db,
@@ -82,6 +83,7 @@ export function createApp(deps: AppDeps): YardApp {
     hlc,
     changes,
     gates: deps.gates,
+    errorStats,
     paths,
   } as Core;
   core.services = createServices(core);
