@@ -187,6 +187,8 @@ export interface GateActuationTable extends Synced {
   result: 'ok' | 'fault' | 'refused';
   durationMs: number | null;
   error: string | null;
+  /** Set when a gate movement asked for the actuation (the movement is written first). */
+  movementId: string | null;
   createdAt: number;
 }
 

@@ -234,11 +234,13 @@ CREATE TABLE gate_actuation (
   result TEXT NOT NULL CHECK (result IN ('ok', 'fault', 'refused')),
   duration_ms INTEGER,
   error TEXT,
+  movement_id TEXT REFERENCES movement (id),
   created_at bigint NOT NULL,
   hlc TEXT NOT NULL,
   version INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX gate_actuation_gate ON gate_actuation (gate_id, at);
+CREATE INDEX gate_actuation_movement ON gate_actuation (movement_id) WHERE movement_id IS NOT NULL;
 
 CREATE TABLE movement (
   id TEXT PRIMARY KEY,
@@ -265,7 +267,7 @@ CREATE TABLE movement (
   hlc TEXT NOT NULL,
   version INTEGER NOT NULL DEFAULT 1
 );
-CREATE INDEX movement_yard_at ON movement (yard_id, at);
+CREATE INDEX movement_yard_at ON movement (yard_id, at, id);
 CREATE INDEX movement_trailer_at ON movement (trailer_id, at);
 CREATE INDEX movement_carrier_at ON movement (carrier_id, at);
 CREATE INDEX movement_at ON movement (at);
