@@ -103,6 +103,15 @@ export function createApp(deps: AppDeps): YardApp {
         res.setHeader('X-Request-Id', id);
         return id;
       },
+      // Method, URL, status and time are enough per request; headers stay out of the logs.
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: req.url,
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
       customLogLevel: (_req, res, err) =>
         err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
