@@ -1,4 +1,141 @@
+import { STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
-import type { RouteRegistrar } from '../../http/routes.js';
+import { IdParams, page } from '../../http/common-schemas.js';
+import { ValidationError } from '../../http/errors.js';
+import { etagOf, type RouteRegistrar } from '../../http/routes.js';
+import {
+  DriverBlockQuery,
+  DriverCheckOut,
+  DriverCheckQuery,
+  DriverCreate,
+  DriverListQuery,
+  DriverOut,
+  DriverPatch,
+  DriverSearchOut,
+  DriverSearchQuery,
+} from './schema.js';
 
-export function registerDriverRoutes(_r: RouteRegistrar, _core: Core): void {}
+const TAG = 'Driver Controller';
+
+export function registerDriverRoutes(r: RouteRegistrar, core: Core): void {
+  const drivers = core.services.drivers;
+
+  r.add({
+    method: 'get',
+    path: '/api/driver',
+    tag: TAG,
+    summary: 'List drivers',
+    access: STAFF,
+    query: DriverListQuery,
+    response: { schema: page(DriverOut) },
+    handler: ({ query }) => drivers.list(query),
+  });
+
+  // Registered before /api/driver/{id} so that "check" and "search" are not taken for ids.
+  r.add({
+    method: 'get',
+    path: '/api/driver/check',
+    tag: TAG,
+    summary: 'May this driver enter? By licenseNumber + licenseRegion, or by phone',
+    description:
+      'Refusal reasons: driver-blocked, license-expired (expiry date before today, UTC), carrier-blocked; ' +
+      'an unknown driver is {known: false, allowed: false, reasons: [not-registered]}.',
+    access: STAFF,
+    query: DriverCheckQuery,
+    response: { schema: DriverCheckOut },
+    handler: ({ query }) => {
+      const byLicense = query.licenseNumber !== undefined || query.licenseRegion !== undefined;
+      if (byLicense && (query.licenseNumber === undefined || query.licenseRegion === undefined)) {
+        const missing = query.licenseNumber === undefined ? 'licenseNumber' : 'licenseRegion';
+        throw new ValidationError([
+          { path: `query.${missing}`, message: 'licenseNumber and licenseRegion go together' },
+        ]);
+      }
+      if (!byLicense && query.phone === undefined) {
+        throw new ValidationError([
+          { path: 'query', message: 'give licenseNumber and licenseRegion, or phone' },
+        ]);
+      }
+      return drivers.check(query);
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/driver/search',
+    tag: TAG,
+    summary: 'Search drivers by name, phone or licence, best match first',
+    access: STAFF,
+    query: DriverSearchQuery,
+    response: { schema: DriverSearchOut },
+    handler: ({ query }) => drivers.search(query.q, query.limit),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/driver/{id}',
+    tag: TAG,
+    summary: 'One driver (a driver may read only itself)',
+    access: [...STAFF, 'driver'],
+    params: IdParams,
+    response: { schema: DriverOut },
+    errors: [404],
+    handler: async ({ params, principal, res }) => {
+      const driver = await drivers.getFor(principal, params.id);
+      res.setHeader('ETag', etagOf(driver.version));
+      return driver;
+    },
+  });
+
+  r.add({
+    method: 'post',
+    path: '/api/driver',
+    tag: TAG,
+    summary: 'Register a driver (gate staff register walk-ins)',
+    access: ['admin', 'gate'],
+    body: DriverCreate,
+    response: { status: 201, schema: DriverOut },
+    errors: [404, 409],
+    handler: async ({ body, res }) => {
+      const driver = await drivers.create(body);
+      res.setHeader('ETag', etagOf(driver.version));
+      res.setHeader('Location', `/api/driver/${driver.id}`);
+      return driver;
+    },
+  });
+
+  r.add({
+    method: 'patch',
+    path: '/api/driver/{id}',
+    tag: TAG,
+    summary: 'Update a driver, reset its PIN (send If-Match with the ETag you read)',
+    description: 'Blocking, a new PIN or a new driver code signs the driver out everywhere.',
+    access: ['admin'],
+    params: IdParams,
+    body: DriverPatch,
+    response: { schema: DriverOut },
+    errors: [404, 409, 412],
+    handler: async ({ params, body, ifMatch, res }) => {
+      const driver = await drivers.update(params.id, body, ifMatch);
+      res.setHeader('ETag', etagOf(driver.version));
+      return driver;
+    },
+  });
+
+  r.add({
+    method: 'delete',
+    path: '/api/driver/{id}',
+    tag: TAG,
+    summary: 'Block a driver (the record is kept) and sign it out everywhere',
+    access: ['admin'],
+    params: IdParams,
+    query: DriverBlockQuery,
+    response: { schema: DriverOut },
+    errors: [404, 412],
+    handler: async ({ params, query, ifMatch, res }) => {
+      const driver = await drivers.block(params.id, query.reason, ifMatch);
+      res.setHeader('ETag', etagOf(driver.version));
+      return driver;
+    },
+  });
+}
