@@ -1,0 +1,150 @@
+import type { Principal } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
+import type { Core } from '../../core.js';
+import type { Kdb } from '../../db/database.js';
+import type { RelayBinding } from '../../hardware.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { GateCreateT, GateOutT, GatePatchT } from './gate-schema.js';
+import { type GateRow, YardRepo } from './repo.js';
+import type { YardService } from './service.js';
+
+/** A gate row with its JSON columns parsed, for the hardware and movement modules. */
+export type GateRecord = Omit<GateRow, 'relay' | 'cameraIds'> & {
+  relay: RelayBinding | null;
+  cameraIds: string[];
+};
+
+export class GateService {
+  private readonly repo: YardRepo;
+
+  constructor(
+    private readonly core: Core,
+    private readonly yards: YardService,
+  ) {
+    this.repo = new YardRepo(core.kysely);
+  }
+
+  async list(
+    principal: Principal,
+    yardId: string,
+    opts: { limit: number; cursor?: string | undefined; direction?: GateRow['direction'] | undefined },
+  ) {
+    this.yards.assertInScope(principal, yardId);
+    await this.yards.getRow(yardId);
+    const after = opts.cursor ? (decodeCursor(opts.cursor, 2) as [string, string]) : undefined;
+    const rows = await this.repo.listGates({ ...opts, yardId, after });
+    return toPage(rows, opts.limit, gateOut, (r) => [r.name.toLowerCase(), r.id]);
+  }
+
+  async getRecord(yardId: string | undefined, gateId: string): Promise<GateRecord> {
+    const row = await this.repo.gateById(gateId);
+    if (!row || (yardId !== undefined && row.yardId !== yardId)) throw new NotFoundError('Gate', gateId);
+    return gateRecord(row);
+  }
+
+  async create(principal: Principal, yardId: string, input: GateCreateT): Promise<GateOutT> {
+    this.yards.assertInScope(principal, yardId);
+    await this.yards.getRow(yardId);
+    const now = this.core.clock.now();
+    const row = await this.core.kysely.transaction().execute(async (trx) => {
+      await assertNameFree(trx, yardId, input.name);
+      return this.core.changes.insert(trx, 'gate', {
+        id: newId(),
+        yardId,
+        name: input.name,
+        direction: input.direction,
+        relay: input.relay ? JSON.stringify(input.relay) : null,
+        cameraIds: JSON.stringify(input.cameraIds ?? []),
+        createdAt: now,
+        updatedAt: now,
+      });
+    });
+    return gateOut(row);
+  }
+
+  async update(
+    principal: Principal,
+    yardId: string,
+    gateId: string,
+    patch: GatePatchT,
+    expectedVersion?: number,
+  ): Promise<GateOutT> {
+    this.yards.assertInScope(principal, yardId);
+    const row = await this.core.kysely.transaction().execute(async (trx) => {
+      await getGateOfYard(trx, yardId, gateId);
+      if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, gateId);
+      return this.core.changes.update(
+        trx,
+        'gate',
+        gateId,
+        {
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.direction !== undefined ? { direction: patch.direction } : {}),
+          ...(patch.relay !== undefined ? { relay: patch.relay ? JSON.stringify(patch.relay) : null } : {}),
+          ...(patch.cameraIds !== undefined ? { cameraIds: JSON.stringify(patch.cameraIds) } : {}),
+        },
+        expectedVersion === undefined ? {} : { expectedVersion },
+      );
+    });
+    if (!row) throw new NotFoundError('Gate', gateId);
+    return gateOut(row);
+  }
+
+  /** A gate with movements or actuations stays for the audit trail. */
+  async delete(principal: Principal, yardId: string, gateId: string): Promise<void> {
+    this.yards.assertInScope(principal, yardId);
+    await this.core.kysely.transaction().execute(async (trx) => {
+      await getGateOfYard(trx, yardId, gateId);
+      const refs = await new YardRepo(trx).gateReferences(gateId);
+      if (refs.length > 0) {
+        throw new ConflictError(
+          'in-use',
+          `The gate has ${refs.join(' and ')} on record and is kept for the audit trail. ` +
+            'Rename it or remove its relay binding (relay: null) to take it out of service.',
+          { references: refs },
+        );
+      }
+      await this.core.changes.delete(trx, 'gate', gateId);
+    });
+  }
+}
+
+async function getGateOfYard(db: Kdb, yardId: string, gateId: string): Promise<GateRow> {
+  const row = await new YardRepo(db).gateById(gateId);
+  if (!row || row.yardId !== yardId) throw new NotFoundError('Gate', gateId);
+  return row;
+}
+
+async function assertNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
+  const existing = await new YardRepo(db).gateByName(yardId, name);
+  if (existing && existing.id !== exceptId) {
+    throw new ConflictError('duplicate', `The yard already has a gate named ${existing.name}.`, {
+      existingId: existing.id,
+    });
+  }
+}
+
+export function gateRecord(row: GateRow): GateRecord {
+  return {
+    ...row,
+    relay: row.relay ? (JSON.parse(row.relay) as RelayBinding) : null,
+    cameraIds: JSON.parse(row.cameraIds) as string[],
+  };
+}
+
+export function gateOut(row: GateRow): GateOutT {
+  const gate = gateRecord(row);
+  return {
+    id: gate.id,
+    yardId: gate.yardId,
+    name: gate.name,
+    direction: gate.direction,
+    relay: gate.relay,
+    cameraIds: gate.cameraIds,
+    createdAt: toIso(gate.createdAt),
+    updatedAt: toIso(gate.updatedAt),
+    version: gate.version,
+  };
+}

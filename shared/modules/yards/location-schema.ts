@@ -1,0 +1,49 @@
+import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { z } from '../../http/zod.js';
+import { ActiveStatus } from './schema.js';
+
+export const LocationKind = z.enum(['spot', 'door', 'zone', 'staging']);
+
+export const LocationOut = z
+  .object({
+    id: Id,
+    yardId: Id,
+    kind: LocationKind,
+    name: z.string(),
+    capacity: z.number().int(),
+    status: ActiveStatus,
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+    version: z.number().int(),
+  })
+  .openapi('Location');
+
+export const LocationCreate = z
+  .object({
+    kind: LocationKind,
+    name: z.string().trim().min(1).max(80).openapi({ description: 'unique in the yard (case-insensitive)' }),
+    capacity: z
+      .number()
+      .int()
+      .min(1)
+      .max(10_000)
+      .optional()
+      .openapi({ description: 'units it holds; default 1' }),
+    status: ActiveStatus.optional(),
+  })
+  .strict()
+  .openapi('LocationCreate');
+
+export const LocationPatch = LocationCreate.partial().openapi('LocationPatch');
+
+export const LocationParams = z.object({ id: Id, locationId: Id });
+
+export const LocationListQuery = PageQuery.extend({
+  kind: LocationKind.optional(),
+  status: ActiveStatus.optional(),
+  q: z.string().trim().min(1).max(80).optional().openapi({ description: 'name contains' }),
+});
+
+export type LocationOutT = z.infer<typeof LocationOut>;
+export type LocationCreateT = z.infer<typeof LocationCreate>;
+export type LocationPatchT = z.infer<typeof LocationPatch>;

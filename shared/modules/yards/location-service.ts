@@ -1,0 +1,138 @@
+import type { Principal } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
+import type { Core } from '../../core.js';
+import type { Kdb } from '../../db/database.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { LocationCreateT, LocationOutT, LocationPatchT } from './location-schema.js';
+import { type LocationRow, YardRepo } from './repo.js';
+import type { YardService } from './service.js';
+
+export class LocationService {
+  private readonly repo: YardRepo;
+
+  constructor(
+    private readonly core: Core,
+    private readonly yards: YardService,
+  ) {
+    this.repo = new YardRepo(core.kysely);
+  }
+
+  async list(
+    principal: Principal,
+    yardId: string,
+    opts: {
+      limit: number;
+      cursor?: string | undefined;
+      kind?: LocationRow['kind'] | undefined;
+      status?: LocationRow['status'] | undefined;
+      q?: string | undefined;
+    },
+  ) {
+    this.yards.assertInScope(principal, yardId);
+    await this.yards.getRow(yardId);
+    const after = opts.cursor ? (decodeCursor(opts.cursor, 2) as [string, string]) : undefined;
+    const rows = await this.repo.listLocations({ ...opts, yardId, after });
+    return toPage(rows, opts.limit, locationOut, (r) => [r.name.toLowerCase(), r.id]);
+  }
+
+  /** The location; 404 when it does not exist or belongs to another yard. */
+  getRow(yardId: string, locationId: string): Promise<LocationRow> {
+    return getLocationOfYard(this.core.kysely, yardId, locationId);
+  }
+
+  async create(principal: Principal, yardId: string, input: LocationCreateT): Promise<LocationOutT> {
+    this.yards.assertInScope(principal, yardId);
+    await this.yards.getRow(yardId);
+    const now = this.core.clock.now();
+    const row = await this.core.kysely.transaction().execute(async (trx) => {
+      await assertNameFree(trx, yardId, input.name);
+      return this.core.changes.insert(trx, 'location', {
+        id: newId(),
+        yardId,
+        kind: input.kind,
+        name: input.name,
+        capacity: input.capacity ?? 1,
+        status: input.status ?? 'active',
+        createdAt: now,
+        updatedAt: now,
+      });
+    });
+    return locationOut(row);
+  }
+
+  async update(
+    principal: Principal,
+    yardId: string,
+    locationId: string,
+    patch: LocationPatchT,
+    expectedVersion?: number,
+  ): Promise<LocationOutT> {
+    this.yards.assertInScope(principal, yardId);
+    const row = await this.core.kysely.transaction().execute(async (trx) => {
+      await getLocationOfYard(trx, yardId, locationId);
+      if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, locationId);
+      return this.core.changes.update(
+        trx,
+        'location',
+        locationId,
+        {
+          ...(patch.kind !== undefined ? { kind: patch.kind } : {}),
+          ...(patch.name !== undefined ? { name: patch.name } : {}),
+          ...(patch.capacity !== undefined ? { capacity: patch.capacity } : {}),
+          ...(patch.status !== undefined ? { status: patch.status } : {}),
+        },
+        expectedVersion === undefined ? {} : { expectedVersion },
+      );
+    });
+    if (!row) throw new NotFoundError('Location', locationId);
+    return locationOut(row);
+  }
+
+  /** A location that trailers stand on or movements name stays: set it inactive instead. */
+  async delete(principal: Principal, yardId: string, locationId: string): Promise<void> {
+    this.yards.assertInScope(principal, yardId);
+    await this.core.kysely.transaction().execute(async (trx) => {
+      await getLocationOfYard(trx, yardId, locationId);
+      const refs = await new YardRepo(trx).locationReferences(locationId);
+      if (refs.length > 0) {
+        throw new ConflictError(
+          'in-use',
+          `The location is referred to by ${refs.join(' and ')}. Set its status to inactive instead.`,
+          { references: refs },
+        );
+      }
+      await this.core.changes.delete(trx, 'location', locationId);
+    });
+  }
+}
+
+async function getLocationOfYard(db: Kdb, yardId: string, locationId: string): Promise<LocationRow> {
+  const row = await new YardRepo(db).locationById(locationId);
+  if (!row || row.yardId !== yardId) throw new NotFoundError('Location', locationId);
+  return row;
+}
+
+async function assertNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
+  const existing = await new YardRepo(db).locationByName(yardId, name);
+  if (existing && existing.id !== exceptId) {
+    throw new ConflictError('duplicate', `The yard already has a location named ${existing.name}.`, {
+      existingId: existing.id,
+    });
+  }
+}
+
+export function locationOut(row: LocationRow): LocationOutT {
+  return {
+    id: row.id,
+    yardId: row.yardId,
+    kind: row.kind,
+    name: row.name,
+    capacity: row.capacity,
+    status: row.status,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+    version: row.version,
+  };
+}

@@ -1,0 +1,206 @@
+import { type Selectable, sql } from 'kysely';
+import type { Kdb } from '../../db/database.js';
+import type { GateTable, LocationTable, YardTable } from '../../db/tables.js';
+
+export type YardRow = Selectable<YardTable>;
+export type GateRow = Selectable<GateTable>;
+export type LocationRow = Selectable<LocationTable>;
+
+function likeContains(text: string): string {
+  return `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Reads for yards, gates and locations. Writes go through core.changes in the services. */
+export class YardRepo {
+  constructor(private readonly db: Kdb) {}
+
+  yardById(id: string): Promise<YardRow | undefined> {
+    return this.db.selectFrom('yard').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  yardByCode(code: string): Promise<YardRow | undefined> {
+    return this.db
+      .selectFrom('yard')
+      .selectAll()
+      .where(sql<string>`lower(code)`, '=', code.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** Ordered by code (unique); keyset paging after `afterCode`. `yardIds` limits to a scope. */
+  listYards(opts: {
+    limit: number;
+    afterCode?: string | undefined;
+    yardIds: string[] | null;
+    q?: string | undefined;
+    status?: YardRow['status'] | undefined;
+  }): Promise<YardRow[]> {
+    let q = this.db
+      .selectFrom('yard')
+      .selectAll()
+      .orderBy('code')
+      .limit(opts.limit + 1);
+    if (opts.afterCode !== undefined) q = q.where('code', '>', opts.afterCode);
+    if (opts.yardIds !== null) {
+      if (opts.yardIds.length === 0) return Promise.resolve([]);
+      q = q.where('id', 'in', opts.yardIds);
+    }
+    if (opts.status) q = q.where('status', '=', opts.status);
+    if (opts.q) {
+      const like = likeContains(opts.q);
+      q = q.where((eb) =>
+        eb.or([
+          eb('name', 'like', sql<string>`${like} escape '\\'`),
+          eb('code', 'like', sql<string>`${like} escape '\\'`),
+        ]),
+      );
+    }
+    return q.execute();
+  }
+
+  async yardIds(within: string[] | null): Promise<string[]> {
+    if (within !== null && within.length === 0) return [];
+    let q = this.db.selectFrom('yard').select('id').orderBy('code');
+    if (within !== null) q = q.where('id', 'in', within);
+    return (await q.execute()).map((r) => r.id);
+  }
+
+  gateById(id: string): Promise<GateRow | undefined> {
+    return this.db.selectFrom('gate').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  gateByName(yardId: string, name: string): Promise<GateRow | undefined> {
+    return this.db
+      .selectFrom('gate')
+      .selectAll()
+      .where('yardId', '=', yardId)
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** Ordered by lower(name), id; keyset paging after `after`. */
+  listGates(opts: {
+    yardId: string;
+    limit: number;
+    after?: [string, string] | undefined;
+    direction?: GateRow['direction'] | undefined;
+  }): Promise<GateRow[]> {
+    let q = this.db
+      .selectFrom('gate')
+      .selectAll()
+      .where('yardId', '=', opts.yardId)
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .limit(opts.limit + 1);
+    if (opts.after) q = q.where(sql<boolean>`(lower(name), id) > (${opts.after[0]}, ${opts.after[1]})`);
+    if (opts.direction) q = q.where('direction', '=', opts.direction);
+    return q.execute();
+  }
+
+  locationById(id: string): Promise<LocationRow | undefined> {
+    return this.db.selectFrom('location').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  locationByName(yardId: string, name: string): Promise<LocationRow | undefined> {
+    return this.db
+      .selectFrom('location')
+      .selectAll()
+      .where('yardId', '=', yardId)
+      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+      .executeTakeFirst();
+  }
+
+  /** Ordered by lower(name), id; keyset paging after `after`. */
+  listLocations(opts: {
+    yardId: string;
+    limit: number;
+    after?: [string, string] | undefined;
+    kind?: LocationRow['kind'] | undefined;
+    status?: LocationRow['status'] | undefined;
+    q?: string | undefined;
+  }): Promise<LocationRow[]> {
+    let q = this.db
+      .selectFrom('location')
+      .selectAll()
+      .where('yardId', '=', opts.yardId)
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .limit(opts.limit + 1);
+    if (opts.after) q = q.where(sql<boolean>`(lower(name), id) > (${opts.after[0]}, ${opts.after[1]})`);
+    if (opts.kind) q = q.where('kind', '=', opts.kind);
+    if (opts.status) q = q.where('status', '=', opts.status);
+    if (opts.q) q = q.where('name', 'like', sql<string>`${likeContains(opts.q)} escape '\\'`);
+    return q.execute();
+  }
+
+  /** Names of the kinds of record that still refer to the yard (empty when it can be deleted). */
+  async yardReferences(yardId: string): Promise<string[]> {
+    const found: string[] = [];
+    const byYardId = [
+      ['location', 'locations'],
+      ['gate', 'gates'],
+      ['trailer', 'trailers'],
+      ['truck', 'trucks'],
+      ['movement', 'movements'],
+      ['gateActuation', 'gate actuations'],
+      ['truckInspection', 'truck inspections'],
+      ['visit', 'visits'],
+    ] as const;
+    for (const [table, label] of byYardId) {
+      const hit = await this.db
+        .selectFrom(table)
+        .select('yardId')
+        .where('yardId', '=', yardId)
+        .limit(1)
+        .executeTakeFirst();
+      if (hit) found.push(label);
+    }
+    // User and API key scopes are JSON arrays of yard ids.
+    for (const [table, label] of [
+      ['appUser', 'user scopes'],
+      ['apiKey', 'API key scopes'],
+    ] as const) {
+      const hit = await this.db
+        .selectFrom(table)
+        .select('id')
+        .where('yardIds', 'like', likeContains(`"${yardId}"`))
+        .limit(1)
+        .executeTakeFirst();
+      if (hit) found.push(label);
+    }
+    return found;
+  }
+
+  async gateReferences(gateId: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const [table, label] of [
+      ['movement', 'movements'],
+      ['gateActuation', 'gate actuations'],
+    ] as const) {
+      const hit = await this.db
+        .selectFrom(table)
+        .select('id')
+        .where('gateId', '=', gateId)
+        .limit(1)
+        .executeTakeFirst();
+      if (hit) found.push(label);
+    }
+    return found;
+  }
+
+  async locationReferences(locationId: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const [table, label] of [
+      ['trailer', 'trailers'],
+      ['movement', 'movements'],
+    ] as const) {
+      const hit = await this.db
+        .selectFrom(table)
+        .select('id')
+        .where('locationId', '=', locationId)
+        .limit(1)
+        .executeTakeFirst();
+      if (hit) found.push(label);
+    }
+    return found;
+  }
+}
