@@ -1,0 +1,138 @@
+/**
+ * Demo data, loaded through the public HTTP API (the same contract any client uses), only into
+ * an empty edge. A yard with gates and locations, carriers, drivers, trailers and a few movements.
+ */
+interface Seeded {
+  drivers: Array<{ code: string; pin: string; name: string }>;
+}
+
+const YARD_DRIVERS = [
+  { firstName: 'Maria', lastName: 'Lopez', driverCode: 'J101', pin: '1111' },
+  { firstName: 'Sam', lastName: 'Okafor', driverCode: 'J102', pin: '2222' },
+  { firstName: 'Lee', lastName: 'Chen', driverCode: 'J103', pin: '3333' },
+];
+
+export async function seedDemoData(
+  baseUrl: string,
+  username: string,
+  password: string,
+  progress: (step: string) => void,
+): Promise<Seeded> {
+  const api = await client(baseUrl, username, password);
+  const drivers = YARD_DRIVERS.map((d) => ({
+    code: d.driverCode,
+    pin: d.pin,
+    name: `${d.firstName} ${d.lastName}`,
+  }));
+  const existing = await api('GET', '/api/yard');
+  if (existing.items.length > 0) {
+    progress('already loaded');
+    return { drivers };
+  }
+
+  const yard = await api('POST', '/api/yard', {
+    code: 'DAL1',
+    name: 'Dallas Cross-Dock',
+    timeZone: 'America/Chicago',
+    capacity: 120,
+    address: { line1: '1200 Freight Way', city: 'Dallas', region: 'TX', postalCode: '75212', country: 'US' },
+  });
+  progress(`yard ${yard.code}`);
+  const relay = { driver: 'simulated', channel: 1, pulseMs: 500, activeLow: false };
+  const inGate = await api('POST', `/api/yard/${yard.id}/gate`, {
+    name: 'North gate (in)',
+    direction: 'in',
+    relay,
+  });
+  await api('POST', `/api/yard/${yard.id}/gate`, {
+    name: 'South gate (out)',
+    direction: 'out',
+    relay: { ...relay, channel: 2 },
+  });
+  const locations = [];
+  for (let i = 1; i <= 12; i++)
+    locations.push(
+      await api('POST', `/api/yard/${yard.id}/location`, {
+        kind: 'spot',
+        name: `S${String(i).padStart(2, '0')}`,
+      }),
+    );
+  for (let i = 1; i <= 6; i++)
+    await api('POST', `/api/yard/${yard.id}/location`, { kind: 'door', name: `Door ${i}` });
+  await api('POST', `/api/yard/${yard.id}/location`, { kind: 'staging', name: 'Staging lane' });
+  progress('gates and locations');
+
+  const carriers = [];
+  for (const c of [
+    { name: 'Lone Star Logistics', scac: 'LSLG', usdot: '1234567' },
+    { name: 'Prairie Haulers', scac: 'PRHL', usdot: '2345678' },
+    { name: 'Gulf Coast Carriers', scac: 'GCCA', usdot: '3456789' },
+  ]) {
+    carriers.push(await api('POST', '/api/carrier', c));
+  }
+  progress('carriers');
+
+  for (const d of YARD_DRIVERS)
+    await api('POST', '/api/driver', { kind: 'yard', ...d, phone: '+12145550100' });
+  const carrierDriver = await api('POST', '/api/driver', {
+    kind: 'carrier',
+    carrierId: carriers[0].id,
+    firstName: 'Dale',
+    lastName: 'Brooks',
+    phone: '+12145550123',
+    licenseNumber: 'TX1234567',
+    licenseRegion: 'TX',
+    licenseExpiresOn: '2029-05-31',
+  });
+  progress('drivers');
+
+  const types = ['dry_van', 'reefer', 'dry_van', 'flatbed', 'container', 'dry_van'];
+  for (let i = 0; i < 6; i++) {
+    await api('POST', '/api/trailer', {
+      carrierId: carriers[i % carriers.length].id,
+      number: `${carriers[i % carriers.length].scac}${5300 + i}`,
+      type: types[i],
+      lengthFt: 53,
+    });
+  }
+  progress('trailers');
+
+  for (let i = 0; i < 4; i++) {
+    const carrier = carriers[i % carriers.length];
+    await api('POST', '/api/movement', {
+      yardId: yard.id,
+      gateId: inGate.id,
+      direction: 'in',
+      trailer: { number: `${carrier.scac}${5300 + i}` },
+      truck: { plate: `TX${8100 + i}`, plateRegion: 'TX', carrierId: carrier.id },
+      carrierId: carrier.id,
+      ...(i === 0 ? { driverId: carrierDriver.id } : {}),
+      locationId: locations[i].id,
+      loadStatus: i % 2 ? 'empty' : 'loaded',
+    });
+  }
+  progress('trailers checked in');
+  return { drivers };
+}
+
+type Api = (method: string, path: string, body?: unknown) => Promise<any>;
+
+async function client(baseUrl: string, username: string, password: string): Promise<Api> {
+  const login = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (login.status !== 200) throw new Error(`admin login failed (${login.status})`);
+  const { token } = (await login.json()) as { token: string };
+  return async (method, path, body) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
