@@ -247,3 +247,256 @@ describe('yards', () => {
     expect(await yards.listYardIdsInScope({ ...viewer, yardIds: null })).toContain(y.id);
   });
 });
+
+async function seedMovement(yardId: string, fields: { gateId?: string; locationId?: string }) {
+  const now = t.core.clock.now();
+  await t.core.changes.insert(t.core.kysely, 'movement', {
+    id: newId(),
+    yardId,
+    direction: 'in',
+    at: now,
+    createdAt: now,
+    gateId: fields.gateId ?? null,
+    locationId: fields.locationId ?? null,
+  });
+}
+
+describe('gates', () => {
+  it('creates with relay defaults, lists by name, updates, deletes', async () => {
+    const y = await makeYard();
+    const cam = newId();
+    const g = await admin.post(`/api/yard/${y.id}/gate`, {
+      name: 'North In',
+      direction: 'in',
+      relay: { driver: 'serial-lcus', channel: 1, device: '/dev/ttyUSB0' },
+      cameraIds: [cam],
+    });
+    expect(g.status).toBe(201);
+    expect(g.body).toMatchObject({
+      yardId: y.id,
+      name: 'North In',
+      direction: 'in',
+      relay: { driver: 'serial-lcus', channel: 1, pulseMs: 500, activeLow: false, device: '/dev/ttyUSB0' },
+      cameraIds: [cam],
+      version: 1,
+    });
+    expect(g.headers.get('location')).toBe(`/api/yard/${y.id}/gate/${g.body.id}`);
+    const stored = rows(t.db, 'SELECT relay, camera_ids FROM gate WHERE id = ?', g.body.id)[0];
+    expect(JSON.parse(stored.relay)).toMatchObject({ pulseMs: 500, activeLow: false });
+    expect(JSON.parse(stored.camera_ids)).toEqual([cam]);
+
+    const manual = await admin.post(`/api/yard/${y.id}/gate`, { name: 'east out', direction: 'out' });
+    expect(manual.body).toMatchObject({ relay: null, cameraIds: [] });
+    await admin.post(`/api/yard/${y.id}/gate`, { name: 'Aux', direction: 'both' });
+    const first = await admin.get(`/api/yard/${y.id}/gate?limit=2`);
+    expect(first.body.items.map((i: any) => i.name)).toEqual(['Aux', 'east out']);
+    const second = await admin.get(`/api/yard/${y.id}/gate?limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.items.map((i: any) => i.name)).toEqual(['North In']);
+    expect((await admin.get(`/api/yard/${y.id}/gate?direction=out`)).body.items).toHaveLength(1);
+
+    const patched = await admin.patch(
+      `/api/yard/${y.id}/gate/${g.body.id}`,
+      { relay: { driver: 'gpio', channel: 17, pulseMs: 1200, activeLow: true }, direction: 'both' },
+      { 'if-match': '"v1"' },
+    );
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      direction: 'both',
+      relay: { driver: 'gpio', channel: 17, pulseMs: 1200, activeLow: true },
+      version: 2,
+    });
+    expect(patched.body.relay.device).toBeUndefined();
+    expect(
+      (await admin.patch(`/api/yard/${y.id}/gate/${g.body.id}`, { name: 'x' }, { 'if-match': '"v1"' }))
+        .status,
+    ).toBe(412);
+
+    const record = await t.services.yards.getGateRow(y.id, g.body.id);
+    expect(record.relay).toEqual({ driver: 'gpio', channel: 17, pulseMs: 1200, activeLow: true });
+    expect(record.cameraIds).toEqual([cam]);
+    expect((await t.services.yards.getGateRow(undefined, g.body.id)).id).toBe(g.body.id);
+
+    expect((await admin.delete(`/api/yard/${y.id}/gate/${manual.body.id}`)).status).toBe(204);
+    expect(rows(t.db, 'SELECT id FROM gate WHERE id = ?', manual.body.id)).toHaveLength(0);
+    const log = rows(
+      t.db,
+      "SELECT op FROM change_log WHERE entity = 'gate' AND entity_id IN (?, ?) ORDER BY seq",
+      g.body.id,
+      manual.body.id,
+    );
+    expect(log.map((l) => l.op)).toEqual(['upsert', 'upsert', 'upsert', 'delete']);
+  });
+
+  it('bad relay binding and duplicate names are refused and write nothing', async () => {
+    const y = await makeYard();
+    await admin.post(`/api/yard/${y.id}/gate`, { name: 'Main', direction: 'in' });
+    const before = [count('gate'), logCount()];
+    const bad = await admin.post(`/api/yard/${y.id}/gate`, {
+      name: '',
+      direction: 'sideways',
+      relay: { driver: 'usb-magic', channel: -1, pulseMs: 50, activeLow: 'no' },
+      cameraIds: ['not-a-uuid'],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.path)).toEqual(
+      expect.arrayContaining([
+        'body.name',
+        'body.direction',
+        'body.relay.driver',
+        'body.relay.channel',
+        'body.relay.pulseMs',
+        'body.relay.activeLow',
+        'body.cameraIds[0]',
+      ]),
+    );
+    const tooLong = await admin.post(`/api/yard/${y.id}/gate`, {
+      name: 'G2',
+      direction: 'in',
+      relay: { driver: 'gpio', channel: 1, pulseMs: 5001 },
+    });
+    expect(tooLong.body.errors.map((e: any) => e.path)).toEqual(['body.relay.pulseMs']);
+    const dup = await admin.post(`/api/yard/${y.id}/gate`, { name: 'MAIN', direction: 'out' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('duplicate');
+    expect([count('gate'), logCount()]).toEqual(before);
+
+    // The same name in another yard is fine.
+    const other = await makeYard();
+    expect((await admin.post(`/api/yard/${other.id}/gate`, { name: 'Main', direction: 'in' })).status).toBe(
+      201,
+    );
+  });
+
+  it('a gate of another yard is 404; unknown yard 404; referenced gate is in use', async () => {
+    const a = await makeYard();
+    const b = await makeYard();
+    const gate = (await admin.post(`/api/yard/${a.id}/gate`, { name: 'G', direction: 'in' })).body;
+    expect((await admin.patch(`/api/yard/${b.id}/gate/${gate.id}`, { name: 'x' })).status).toBe(404);
+    expect((await admin.delete(`/api/yard/${b.id}/gate/${gate.id}`)).status).toBe(404);
+    await expect(t.services.yards.getGateRow(b.id, gate.id)).rejects.toMatchObject({ status: 404 });
+    expect((await admin.get(`/api/yard/${UNKNOWN}/gate`)).status).toBe(404);
+    expect((await admin.post(`/api/yard/${UNKNOWN}/gate`, { name: 'G', direction: 'in' })).status).toBe(404);
+    expect((await admin.patch(`/api/yard/${a.id}/gate/not-a-uuid`, { name: 'x' })).status).toBe(400);
+
+    await seedMovement(a.id, { gateId: gate.id });
+    const before = [count('gate'), logCount()];
+    const del = await admin.delete(`/api/yard/${a.id}/gate/${gate.id}`);
+    expect(del.status).toBe(409);
+    expect(del.body).toMatchObject({ code: 'in-use', references: ['movements'] });
+    expect([count('gate'), logCount()]).toEqual(before);
+  });
+
+  it('roles: staff list gates, only admins write them', async () => {
+    const y = await makeYard();
+    const gateUser = await clientWithRole(admin, 'gate');
+    const before = logCount();
+    expect((await gateUser.get(`/api/yard/${y.id}/gate`)).status).toBe(200);
+    expect((await gateUser.post(`/api/yard/${y.id}/gate`, { name: 'G', direction: 'in' })).status).toBe(403);
+    const dispatcher = await clientWithRole(admin, 'dispatcher');
+    expect((await dispatcher.post(`/api/yard/${y.id}/gate`, { name: 'G', direction: 'in' })).status).toBe(
+      403,
+    );
+    const driver = await driverClient();
+    expect((await driver.get(`/api/yard/${y.id}/gate`)).status).toBe(403);
+    expect(logCount()).toBe(before);
+  });
+});
+
+describe('locations', () => {
+  it('creates with defaults, lists by name with filters, updates, deletes', async () => {
+    const y = await makeYard();
+    const door = await admin.post(`/api/yard/${y.id}/location`, { kind: 'door', name: 'Door 1' });
+    expect(door.status).toBe(201);
+    expect(door.body).toMatchObject({
+      yardId: y.id,
+      kind: 'door',
+      capacity: 1,
+      status: 'active',
+      version: 1,
+    });
+    await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'a-01' });
+    await admin.post(`/api/yard/${y.id}/location`, { kind: 'zone', name: 'B Zone', capacity: 40 });
+    const first = await admin.get(`/api/yard/${y.id}/location?limit=2`);
+    expect(first.body.items.map((i: any) => i.name)).toEqual(['a-01', 'B Zone']);
+    const second = await admin.get(`/api/yard/${y.id}/location?limit=2&cursor=${first.body.nextCursor}`);
+    expect(second.body.items.map((i: any) => i.name)).toEqual(['Door 1']);
+    expect((await admin.get(`/api/yard/${y.id}/location?kind=zone`)).body.items[0].capacity).toBe(40);
+    expect((await admin.get(`/api/yard/${y.id}/location?q=door`)).body.items).toHaveLength(1);
+
+    const patched = await admin.patch(`/api/yard/${y.id}/location/${door.body.id}`, { status: 'inactive' });
+    expect(patched.body).toMatchObject({ status: 'inactive', version: 2 });
+    expect((await admin.get(`/api/yard/${y.id}/location?status=inactive`)).body.items).toHaveLength(1);
+    expect((await t.services.yards.getLocationRow(y.id, door.body.id)).name).toBe('Door 1');
+
+    expect((await admin.delete(`/api/yard/${y.id}/location/${door.body.id}`)).status).toBe(204);
+    const log = rows(
+      t.db,
+      "SELECT op FROM change_log WHERE entity = 'location' AND entity_id = ? ORDER BY seq",
+      door.body.id,
+    );
+    expect(log.map((l) => l.op)).toEqual(['upsert', 'upsert', 'delete']);
+  });
+
+  it('bad input 400, duplicate name (any case) 409, other yard 404; nothing written', async () => {
+    const y = await makeYard();
+    const other = await makeYard();
+    const spot = (await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'S-1' })).body;
+    const before = [count('location'), logCount()];
+    const bad = await admin.post(`/api/yard/${y.id}/location`, { kind: 'bay', name: ' ', capacity: 0 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.map((e: any) => e.path)).toEqual(['body.kind', 'body.name', 'body.capacity']);
+    const dup = await admin.post(`/api/yard/${y.id}/location`, { kind: 'door', name: 's-1' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.code).toBe('duplicate');
+    await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'S-2' });
+    const rename = await admin.patch(`/api/yard/${y.id}/location/${spot.id}`, { name: 'S-2' });
+    expect(rename.status).toBe(409);
+    expect((await admin.patch(`/api/yard/${other.id}/location/${spot.id}`, { capacity: 2 })).status).toBe(
+      404,
+    );
+    expect((await admin.delete(`/api/yard/${other.id}/location/${spot.id}`)).status).toBe(404);
+    await expect(t.services.yards.getLocationRow(other.id, spot.id)).rejects.toMatchObject({ status: 404 });
+    expect((await admin.get(`/api/yard/${UNKNOWN}/location`)).status).toBe(404);
+    expect([count('location') - 1, logCount() - 1]).toEqual(before); // only S-2 was added
+  });
+
+  it('a location trailers stand on is in use', async () => {
+    const y = await makeYard();
+    const spot = (await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'Busy' })).body;
+    const now = t.core.clock.now();
+    await t.core.changes.insert(t.core.kysely, 'trailer', {
+      id: newId(),
+      number: `TR${seq}`,
+      yardId: y.id,
+      locationId: spot.id,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const del = await admin.delete(`/api/yard/${y.id}/location/${spot.id}`);
+    expect(del.status).toBe(409);
+    expect(del.body).toMatchObject({ code: 'in-use', references: ['trailers'] });
+    expect(del.body.detail).toContain('inactive');
+    expect(rows(t.db, 'SELECT id FROM location WHERE id = ?', spot.id)).toHaveLength(1);
+  });
+
+  it('roles: staff and drivers list; admins and dispatchers write', async () => {
+    const y = await makeYard();
+    const dispatcher = await clientWithRole(admin, 'dispatcher');
+    const created = await dispatcher.post(`/api/yard/${y.id}/location`, { kind: 'staging', name: 'Stage' });
+    expect(created.status).toBe(201);
+    const path = `/api/yard/${y.id}/location/${created.body.id}`;
+    expect((await dispatcher.patch(path, { capacity: 3 })).status).toBe(200);
+    const gateUser = await clientWithRole(admin, 'gate');
+    const before = logCount();
+    expect((await gateUser.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'X' })).status).toBe(403);
+    expect((await gateUser.patch(path, { capacity: 4 })).status).toBe(403);
+    expect((await gateUser.delete(path)).status).toBe(403);
+    expect(logCount()).toBe(before);
+    const driver = await driverClient();
+    const list = await driver.get(`/api/yard/${y.id}/location`);
+    expect(list.status).toBe(200);
+    expect(list.body.items).toHaveLength(1);
+    expect((await driver.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'Y' })).status).toBe(403);
+    expect((await dispatcher.delete(path)).status).toBe(204);
+  });
+});
