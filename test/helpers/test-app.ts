@@ -7,12 +7,14 @@ import { createApp, type YardApp } from '../../shared/app.js';
 import type { ManualClock } from '../../shared/clock.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+import type { GateHardware } from '../../shared/hardware.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
 export interface TestApp extends YardApp {
   db: AppDatabase;
   dir: string;
+  /** The simulated gates (not wired into the app when options.gates was given). */
   gates: SimulatedGates;
   /** Base URL of the app listening on 127.0.0.1 (real HTTP). */
   url: string;
@@ -26,7 +28,13 @@ export interface TestApp extends YardApp {
  * with the first admin created and logged in. Responses are checked against their schemas.
  */
 export async function startTestApp(
-  options: { clock?: ManualClock; config?: Record<string, unknown>; env?: Record<string, string> } = {},
+  options: {
+    clock?: ManualClock;
+    config?: Record<string, unknown>;
+    env?: Record<string, string>;
+    /** Gate hardware for the app (e.g. a faulting fake); default the simulated gates in `gates`. */
+    gates?: GateHardware;
+  } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'yard-test-'));
   const config = loadConfig(
@@ -40,7 +48,12 @@ export async function startTestApp(
   );
   const db = openDatabase(join(dir, 'yard.db'));
   const gates = new SimulatedGates(undefined, 0);
-  const yard = createApp({ db, config, gates, ...(options.clock ? { clock: options.clock } : {}) });
+  const yard = createApp({
+    db,
+    config,
+    gates: options.gates ?? gates,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   await yard.services.auth.ensureAdmin();
   const server = await listen(yard.app);
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

@@ -1,4 +1,75 @@
+import { canSeeYard, STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
+import { page } from '../../http/common-schemas.js';
+import { ForbiddenError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
+import {
+  ActuateBody,
+  ActuationListQuery,
+  GateActuationOut,
+  GateIdParams,
+  HardwareStatusOut,
+} from './schema.js';
 
-export function registerHardwareRoutes(_r: RouteRegistrar, _core: Core): void {}
+const TAG = 'Hardware';
+
+export function registerHardwareRoutes(r: RouteRegistrar, core: Core): void {
+  const hardware = core.services.hardware;
+
+  r.add({
+    method: 'post',
+    path: '/api/hardware/gate/{gateId}/actuate',
+    tag: TAG,
+    summary: 'Actuate a gate: one pulse of its relay; every request is audited, refusals and faults included',
+    description:
+      '409 `gate-busy` while another actuation of the gate runs, 409 `no-relay` for a manual gate, ' +
+      '429 `rate-limited` above setting `gate.maxActuationsPerMinute` pulses per gate and minute, ' +
+      '503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record.',
+    access: ['admin', 'gate'],
+    params: GateIdParams,
+    body: ActuateBody,
+    response: { schema: GateActuationOut, description: 'The actuation record (result ok)' },
+    errors: [404, 409, 429, 503],
+    handler: async ({ params, body, principal, res }) => {
+      const gate = await hardware.gateRow(params.gateId);
+      res.locals.yardId = gate.yardId;
+      if (!canSeeYard(principal, gate.yardId)) {
+        throw new ForbiddenError('Your yard scope does not include this gate.');
+      }
+      const { actuation, error } = await hardware.attempt(gate, {
+        requestedBy: principal.name,
+        requestedVia: 'local',
+        reason: body.reason,
+      });
+      if (error) {
+        const retryAfter = error.extra?.retryAfterSec;
+        if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+        throw error;
+      }
+      return actuation;
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/hardware/gate/{gateId}/actuations',
+    tag: TAG,
+    summary: 'Actuation audit log of a gate, newest first',
+    access: STAFF,
+    params: GateIdParams,
+    query: ActuationListQuery,
+    response: { schema: page(GateActuationOut) },
+    errors: [404],
+    handler: ({ params, query, principal }) => hardware.list(params.gateId, principal, query),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/hardware/status',
+    tag: TAG,
+    summary: "Each gate driver's state (ok, fault, simulated) and every gate with a relay",
+    access: STAFF,
+    response: { schema: HardwareStatusOut },
+    handler: ({ principal }) => hardware.status(principal),
+  });
+}

@@ -1,5 +1,220 @@
+import type { Principal } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
+import type { RelayBinding } from '../../hardware.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { AppError, ConflictError, HardwareFaultError, NotFoundError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import { type GateActuationRow, type GateRow, HardwareRepo } from './repo.js';
+import type { GateActuationOutT, HardwareStatusOutT } from './schema.js';
+import { isPositiveInt, settingValue } from './setting-value.js';
 
+export interface ActuationRequest {
+  requestedBy: string | null;
+  requestedVia: 'local' | 'cloud';
+  reason?: string | null | undefined;
+  /** The gate movement that asked for this pulse. */
+  movementId?: string | null | undefined;
+}
+
+/** An audited actuation and, unless it pulsed, the error that explains why not. */
+export interface ActuationAttempt {
+  actuation: GateActuationOutT;
+  error?: AppError;
+}
+
+const DEFAULT_MAX_PER_MINUTE = 10;
+const MINUTE_MS = 60_000;
+
+/**
+ * Gate actuation: one relay pulse per request, one at a time per gate, at most
+ * `gate.maxActuationsPerMinute` pulses per gate and minute; every request leaves a gate_actuation row.
+ */
 export class HardwareService {
-  constructor(private readonly core: Core) {}
+  readonly repo: HardwareRepo;
+  private readonly busyGates = new Set<string>();
+
+  constructor(private readonly core: Core) {
+    this.repo = new HardwareRepo(core.kysely);
+  }
+
+  /** Pulses the gate's relay; throws (after auditing) when refused or faulted. */
+  async actuate(gateId: string, request: ActuationRequest): Promise<GateActuationOutT> {
+    const { actuation, error } = await this.attempt(await this.gateRow(gateId), request);
+    if (error) throw error;
+    return actuation;
+  }
+
+  async gateRow(gateId: string, principal?: Principal): Promise<GateRow> {
+    const gate = await this.repo.gateById(gateId);
+    if (!gate || (principal && !visible(principal, gate.yardId))) throw new NotFoundError('Gate', gateId);
+    return gate;
+  }
+
+  /** Like actuate, but reports a refusal or fault in the answer instead of throwing. */
+  async attempt(gate: GateRow, request: ActuationRequest): Promise<ActuationAttempt> {
+    const at = this.core.clock.now();
+    const relay = parseRelay(gate.relay);
+    if (!relay) {
+      return this.refuse(gate, request, at, new ConflictError('no-relay', `Gate ${gate.name} has no relay.`));
+    }
+    // Checked and set with no await in between: the second of two concurrent requests sees it.
+    if (this.busyGates.has(gate.id)) {
+      const busy = new ConflictError('gate-busy', `Gate ${gate.name} is being actuated; try again shortly.`);
+      return this.refuse(gate, request, at, busy);
+    }
+    this.busyGates.add(gate.id);
+    try {
+      const limited = await this.rateLimit(gate, at);
+      if (limited) return this.refuse(gate, request, at, limited);
+      try {
+        const { durationMs } = await this.core.gates.pulse(gate.id, relay);
+        return { actuation: await this.record(gate, request, at, 'ok', durationMs, null) };
+      } catch (err) {
+        const fault =
+          err instanceof HardwareFaultError
+            ? err
+            : new HardwareFaultError(`Relay driver failed: ${(err as Error).message ?? String(err)}`);
+        const actuation = await this.record(gate, request, at, 'fault', null, fault.detail);
+        return { actuation, error: fault };
+      }
+    } finally {
+      this.busyGates.delete(gate.id);
+    }
+  }
+
+  async list(
+    gateId: string,
+    principal: Principal,
+    opts: { limit: number; cursor?: string | undefined; result?: GateActuationRow['result'] | undefined },
+  ) {
+    await this.gateRow(gateId, principal);
+    const after = opts.cursor ? decodeCursor(opts.cursor, 2) : undefined;
+    const rows = await this.repo.list({
+      gateId,
+      limit: opts.limit,
+      result: opts.result,
+      after: after ? { at: Number(after[0]), id: String(after[1]) } : undefined,
+    });
+    return toPage(rows, opts.limit, actuationOut, (r) => [r.at, r.id]);
+  }
+
+  async status(principal: Principal): Promise<HardwareStatusOutT> {
+    const drivers = this.core.gates.status();
+    const gates = await this.repo.gatesWithRelay(principal.yardIds);
+    const latest = new Map((await this.repo.latestPerGate(gates.map((g) => g.id))).map((a) => [a.gateId, a]));
+    return {
+      drivers: drivers.map((d) => ({ ...d, ...(d.error === undefined ? {} : { error: d.error }) })),
+      gates: gates.map((gate) => {
+        const relay = parseRelay(gate.relay);
+        const last = latest.get(gate.id);
+        const driver = drivers.find((d) => d.gateId === gate.id);
+        return {
+          gateId: gate.id,
+          yardId: gate.yardId,
+          name: gate.name,
+          driver: relay?.driver ?? 'unknown',
+          channel: relay?.channel ?? 0,
+          state: driver?.state ?? (last?.result === 'fault' ? 'fault' : 'idle'),
+          busy: this.busyGates.has(gate.id),
+          lastActuation: last ? { at: toIso(last.at), result: last.result, error: last.error } : null,
+        };
+      }),
+    };
+  }
+
+  private async rateLimit(gate: GateRow, at: number): Promise<AppError | undefined> {
+    const max = await settingValue(
+      this.core,
+      'gate.maxActuationsPerMinute',
+      isPositiveInt,
+      DEFAULT_MAX_PER_MINUTE,
+    );
+    const recent = await this.repo.pulsesSince(gate.id, at - MINUTE_MS);
+    if (recent.length < max) return undefined;
+    const freesAt = (recent[recent.length - max]?.at ?? at) + MINUTE_MS;
+    const retryAfterSec = Math.max(1, Math.ceil((freesAt - at) / 1000));
+    return new AppError(
+      429,
+      'rate-limited',
+      'Too many requests',
+      `Gate ${gate.name} was actuated ${recent.length} times in the last minute (limit ${max}). Try again in ${retryAfterSec} s.`,
+      undefined,
+      { retryAfterSec },
+    );
+  }
+
+  private async refuse(
+    gate: GateRow,
+    request: ActuationRequest,
+    at: number,
+    error: AppError,
+  ): Promise<ActuationAttempt> {
+    const actuation = await this.record(gate, request, at, 'refused', null, `${error.code}: ${error.detail}`);
+    return { actuation, error };
+  }
+
+  private async record(
+    gate: GateRow,
+    request: ActuationRequest,
+    at: number,
+    result: GateActuationRow['result'],
+    durationMs: number | null,
+    error: string | null,
+  ): Promise<GateActuationOutT> {
+    const row = await this.core.changes.insert(this.core.kysely, 'gateActuation', {
+      id: newId(),
+      gateId: gate.id,
+      yardId: gate.yardId,
+      requestedBy: request.requestedBy,
+      requestedVia: request.requestedVia,
+      reason: request.reason ?? null,
+      at,
+      result,
+      durationMs: durationMs === null ? null : Math.round(durationMs),
+      error,
+      movementId: request.movementId ?? null,
+      createdAt: this.core.clock.now(),
+    });
+    return actuationOut(row);
+  }
+}
+
+function visible(principal: Principal, yardId: string): boolean {
+  return principal.yardIds === null || principal.yardIds.includes(yardId);
+}
+
+/** The gate's relay binding, or undefined for a manual gate (or one whose binding cannot be read). */
+export function parseRelay(text: string | null): RelayBinding | undefined {
+  if (!text) return undefined;
+  try {
+    const relay = JSON.parse(text) as Partial<RelayBinding> | null;
+    if (!relay || typeof relay.driver !== 'string' || typeof relay.channel !== 'number') return undefined;
+    return {
+      driver: relay.driver,
+      channel: relay.channel,
+      pulseMs: typeof relay.pulseMs === 'number' ? relay.pulseMs : 500,
+      activeLow: relay.activeLow === true,
+      ...(typeof relay.device === 'string' ? { device: relay.device } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export function actuationOut(row: GateActuationRow): GateActuationOutT {
+  return {
+    id: row.id,
+    gateId: row.gateId,
+    yardId: row.yardId,
+    requestedBy: row.requestedBy,
+    requestedVia: row.requestedVia,
+    reason: row.reason,
+    at: toIso(row.at),
+    result: row.result,
+    durationMs: row.durationMs,
+    error: row.error,
+    movementId: row.movementId,
+    createdAt: toIso(row.createdAt),
+  };
 }

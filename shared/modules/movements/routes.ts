@@ -1,4 +1,81 @@
+import { STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
-import type { RouteRegistrar } from '../../http/routes.js';
+import { IdParams, page } from '../../http/common-schemas.js';
+import { etagOf, type RouteRegistrar } from '../../http/routes.js';
+import {
+  MovementCreate,
+  MovementCreated,
+  MovementListQuery,
+  MovementOut,
+  VisitListQuery,
+  VisitOut,
+} from './schema.js';
 
-export function registerMovementRoutes(_r: RouteRegistrar, _core: Core): void {}
+const TAG = 'Movement Controller';
+
+export function registerMovementRoutes(r: RouteRegistrar, core: Core): void {
+  const movements = core.services.movements;
+
+  r.add({
+    method: 'post',
+    path: '/api/movement',
+    tag: TAG,
+    summary: 'Record a gate check-in or check-out',
+    description:
+      'Check-in puts the trailer (with location, load status, seal) and the truck in the yard and opens a visit; ' +
+      'check-out takes them out and closes the visit. An unknown trailer number or truck plate creates the unit. ' +
+      '409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); ' +
+      '409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. ' +
+      '`actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate ' +
+      'is busy or faults, and `actuation` reports what happened. `snapshot: true` records a warning until cameras are bound.',
+    access: ['admin', 'gate'],
+    body: MovementCreate,
+    response: { status: 201, schema: MovementCreated },
+    errors: [404, 409],
+    handler: async ({ body, principal, res }) => {
+      const movement = await movements.create(body, principal);
+      res.setHeader('ETag', etagOf(movement.version));
+      res.setHeader('Location', `/api/movement/${movement.id}`);
+      return movement;
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/movement',
+    tag: TAG,
+    summary: 'List movements, newest first',
+    access: STAFF,
+    query: MovementListQuery,
+    response: { schema: page(MovementOut) },
+    handler: ({ query, principal }) => movements.list(query, principal),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/movement/{id}',
+    tag: TAG,
+    summary: 'One movement',
+    access: STAFF,
+    params: IdParams,
+    response: { schema: MovementOut },
+    errors: [404],
+    handler: async ({ params, principal, res }) => {
+      const movement = await movements.get(params.id, principal);
+      res.setHeader('ETag', etagOf(movement.version));
+      return movement;
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/visit',
+    tag: TAG,
+    summary: 'Unit visits (in -> out) with dwell, newest first',
+    description: 'Dwell of an open visit (the unit is still in the yard) runs up to now.',
+    access: STAFF,
+    query: VisitListQuery,
+    response: { schema: page(VisitOut) },
+    handler: ({ query, principal }) => movements.listVisits(query, principal),
+  });
+}

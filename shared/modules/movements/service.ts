@@ -1,5 +1,201 @@
+import { Duration } from 'luxon';
+import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { toIso, toIsoOrNull } from '../../clock.js';
 import type { Core } from '../../core.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import type { ActuationAttempt } from '../hardware/service.js';
+import { isBoolean, settingValue } from '../hardware/setting-value.js';
+import { localDriverVerdict } from './driver-verdict.js';
+import { assertNotInFuture, type DriverVerdict, recordMovement } from './record.js';
+import { MovementRepo, type MovementRow, type VisitRow } from './repo.js';
+import type {
+  MovementCreatedT,
+  MovementCreateT,
+  MovementListQueryT,
+  MovementOutT,
+  VisitListQueryT,
+  VisitOutT,
+} from './schema.js';
+
+interface DriverCheckService {
+  checkById?: (driverId: string) => Promise<{ known: boolean; allowed: boolean; reasons: string[] }>;
+}
 
 export class MovementService {
-  constructor(private readonly core: Core) {}
+  readonly repo: MovementRepo;
+
+  constructor(private readonly core: Core) {
+    this.repo = new MovementRepo(core.kysely);
+  }
+
+  /** Records a check-in / check-out in one transaction; then, if asked, pulses the gate. */
+  async create(input: MovementCreateT, principal: Principal): Promise<MovementCreatedT> {
+    if (!canSeeYard(principal, input.yardId)) {
+      throw new ForbiddenError('Your yard scope does not include this yard.');
+    }
+    const now = this.core.clock.now();
+    const at = input.at ?? now;
+    assertNotInFuture(at, now);
+    const driver =
+      input.direction === 'in' && input.driverId ? await this.driverVerdict(input.driverId) : undefined;
+    const recorded = await this.core.kysely
+      .transaction()
+      .execute((trx) => recordMovement(this.core, trx, input, { principal, at, driver }));
+
+    let actuation: MovementCreatedT['actuation'] = null;
+    if (input.actuate && recorded.gate) {
+      actuation = await this.actuate(recorded.gate, recorded.movement, principal);
+    }
+    const out = movementOut(recorded.movement, actuation?.id ?? null);
+    this.core.bus.publish({ type: 'movement.created', yardId: out.yardId, data: out });
+    return { ...out, actuation, createdUnits: recorded.createdUnits };
+  }
+
+  async get(id: string, principal: Principal): Promise<MovementOutT> {
+    const row = await this.repo.movement(id);
+    if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError('Movement', id);
+    const [linked] = await this.core.services.hardware.repo.byMovement([row.id]);
+    return movementOut(row, linked?.id ?? null);
+  }
+
+  async list(query: MovementListQueryT, principal: Principal) {
+    const after = query.cursor ? decodeCursor(query.cursor, 2) : undefined;
+    const rows = await this.repo.list({
+      ...query,
+      yardIds: this.yardFilter(query.yardId, principal),
+      after: after ? { at: Number(after[0]), id: String(after[1]) } : undefined,
+    });
+    const pageRows = rows.slice(0, query.limit);
+    const linked = await this.core.services.hardware.repo.byMovement(pageRows.map((r) => r.id));
+    const actuationOf = new Map(linked.map((a) => [a.movementId, a.id]));
+    return toPage(
+      rows,
+      query.limit,
+      (r) => movementOut(r, actuationOf.get(r.id) ?? null),
+      (r) => [r.at, r.id],
+    );
+  }
+
+  async listVisits(query: VisitListQueryT, principal: Principal) {
+    const after = query.cursor ? decodeCursor(query.cursor, 2) : undefined;
+    const rows = await this.repo.listVisits({
+      ...query,
+      yardIds: this.yardFilter(query.yardId, principal),
+      after: after ? { at: Number(after[0]), id: String(after[1]) } : undefined,
+    });
+    const now = this.core.clock.now();
+    return toPage(
+      rows,
+      query.limit,
+      (r) => visitOut(r, now),
+      (r) => [r.inAt, r.id],
+    );
+  }
+
+  /** The yards a list may show: the asked one (if in scope), else the principal's scope (null = all). */
+  private yardFilter(yardId: string | undefined, principal: Principal): string[] | undefined {
+    if (yardId) {
+      if (!canSeeYard(principal, yardId))
+        throw new ForbiddenError('Your yard scope does not include this yard.');
+      return [yardId];
+    }
+    return principal.yardIds ?? undefined;
+  }
+
+  private async driverVerdict(driverId: string): Promise<DriverVerdict | undefined> {
+    const required = await settingValue(this.core, 'gate.requireDriverCheck', isBoolean, true);
+    if (!required) return undefined;
+    const drivers = this.core.services.drivers as unknown as DriverCheckService;
+    if (typeof drivers.checkById === 'function') {
+      const check = await drivers.checkById(driverId);
+      if (!check.known) throw new NotFoundError('Driver', driverId);
+      return { allowed: check.allowed, reasons: check.reasons };
+    }
+    return localDriverVerdict(this.core, driverId);
+  }
+
+  /** After the commit: the movement stands whatever the gate does; the answer reports it. */
+  private async actuate(
+    gate: Parameters<Core['services']['hardware']['attempt']>[0],
+    movement: MovementRow,
+    principal: Principal,
+  ): Promise<NonNullable<MovementCreatedT['actuation']>> {
+    let attempt: ActuationAttempt;
+    try {
+      attempt = await this.core.services.hardware.attempt(gate, {
+        requestedBy: principal.name,
+        requestedVia: 'local',
+        reason: `movement ${movement.direction}`,
+        movementId: movement.id,
+      });
+    } catch (err) {
+      this.core.log.error({ err, movementId: movement.id }, 'gate actuation for a movement failed');
+      return {
+        id: null,
+        result: 'fault',
+        code: 'internal-error',
+        error: 'The actuation could not be recorded.',
+      };
+    }
+    return {
+      id: attempt.actuation.id,
+      result: attempt.actuation.result,
+      code: attempt.error?.code ?? null,
+      error: attempt.error ? attempt.error.detail : null,
+    };
+  }
+}
+
+export function movementOut(row: MovementRow, linkedActuationId: string | null): MovementOutT {
+  return {
+    id: row.id,
+    yardId: row.yardId,
+    gateId: row.gateId,
+    direction: row.direction,
+    at: toIso(row.at),
+    truckId: row.truckId,
+    trailerId: row.trailerId,
+    driverId: row.driverId,
+    carrierId: row.carrierId,
+    locationId: row.locationId,
+    loadStatus: row.loadStatus,
+    sealNumber: row.sealNumber,
+    plateRead: row.plateRead,
+    attachmentIds: JSON.parse(row.attachmentIds) as string[],
+    actuationId: row.actuationId ?? linkedActuationId,
+    operatorId: row.operatorId,
+    notes: row.notes,
+    warnings: JSON.parse(row.warnings) as string[],
+    overrideReason: row.overrideReason,
+    correctsId: row.correctsId,
+    createdAt: toIso(row.createdAt),
+    version: row.version,
+  };
+}
+
+export function visitOut(row: VisitRow, now: number): VisitOutT {
+  const dwellMs = Math.max(0, (row.outAt ?? now) - row.inAt);
+  return {
+    id: row.id,
+    yardId: row.yardId,
+    unitKind: row.unitKind,
+    trailerId: row.trailerId,
+    truckId: row.truckId,
+    carrierId: row.carrierId,
+    inMovementId: row.inMovementId,
+    outMovementId: row.outMovementId,
+    inAt: toIso(row.inAt),
+    outAt: toIsoOrNull(row.outAt),
+    open: row.outAt === null,
+    dwellMs,
+    dwell: isoDuration(dwellMs),
+  };
+}
+
+/** Hours, minutes, seconds (no days: a day can be 23 or 25 hours in a yard's zone). */
+export function isoDuration(ms: number): string {
+  return Duration.fromMillis(Math.floor(ms / 1000) * 1000)
+    .shiftTo('hours', 'minutes', 'seconds')
+    .toISO();
 }

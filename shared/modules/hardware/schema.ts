@@ -1,0 +1,65 @@
+import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { z } from '../../http/zod.js';
+
+export const ActuationResult = z.enum(['ok', 'fault', 'refused']);
+
+export const GateActuationOut = z
+  .object({
+    id: Id,
+    gateId: Id,
+    yardId: Id,
+    requestedBy: z.string().nullable(),
+    requestedVia: z.enum(['local', 'cloud']),
+    reason: z.string().nullable(),
+    at: IsoDateTime,
+    result: ActuationResult,
+    durationMs: z.number().int().nullable(),
+    error: z.string().nullable().openapi({ description: 'why it was refused or what the driver reported' }),
+    movementId: Id.nullable().openapi({ description: 'the gate movement that asked for it, if any' }),
+    createdAt: IsoDateTime,
+  })
+  .openapi('GateActuation');
+
+export const ActuateBody = z
+  .object({ reason: z.string().trim().min(1).max(500).optional() })
+  .strict()
+  .openapi('GateActuateRequest');
+
+export const GateIdParams = z.object({ gateId: Id });
+
+export const ActuationListQuery = PageQuery.extend({ result: ActuationResult.optional() });
+
+const DriverState = z.enum(['ok', 'fault', 'simulated']);
+
+export const HardwareStatusOut = z
+  .object({
+    drivers: z.array(
+      z.object({
+        gateId: z.string(),
+        driver: z.string(),
+        state: DriverState,
+        error: z.string().optional(),
+        pulses: z.number().int(),
+      }),
+    ),
+    gates: z.array(
+      z.object({
+        gateId: Id,
+        yardId: Id,
+        name: z.string(),
+        driver: z.string(),
+        channel: z.number().int(),
+        state: z.enum(['ok', 'fault', 'simulated', 'idle']).openapi({
+          description: "the driver's state for this gate; idle: not pulsed since start",
+        }),
+        busy: z.boolean(),
+        lastActuation: z
+          .object({ at: IsoDateTime, result: ActuationResult, error: z.string().nullable() })
+          .nullable(),
+      }),
+    ),
+  })
+  .openapi('HardwareStatus');
+
+export type GateActuationOutT = z.infer<typeof GateActuationOut>;
+export type HardwareStatusOutT = z.infer<typeof HardwareStatusOut>;

@@ -1,0 +1,287 @@
+import type { Principal } from '../../auth/principal.js';
+import type { Core } from '../../core.js';
+import type { Kdb } from '../../db/database.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { GateRow } from '../hardware/repo.js';
+import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from './repo.js';
+import type { MovementCreateT } from './schema.js';
+
+/** What the driver check said, found before the transaction (other services use their own connection). */
+export interface DriverVerdict {
+  allowed: boolean;
+  reasons: string[];
+}
+
+export interface Recorded {
+  movement: MovementRow;
+  gate: GateRow | undefined;
+  createdUnits: { trailerId: string | null; truckId: string | null };
+}
+
+type Unit<R> = { row: R; isNew: false } | { row: undefined; isNew: true };
+
+/**
+ * Records one gate movement inside the caller's transaction: every check first, then the writes
+ * (movement, trailer / truck state, visit), so a refused movement writes nothing.
+ */
+export async function recordMovement(
+  core: Core,
+  trx: Kdb,
+  input: MovementCreateT,
+  ctx: { principal: Principal; at: number; driver: DriverVerdict | undefined },
+): Promise<Recorded> {
+  const repo = new MovementRepo(trx);
+  const { at } = ctx;
+  const warnings: string[] = [];
+
+  if (!(await repo.yard(input.yardId))) throw new NotFoundError('Yard', input.yardId);
+  const gate = input.gateId ? await repo.gate(input.gateId) : undefined;
+  if (input.gateId) {
+    if (!gate || gate.yardId !== input.yardId) throw new NotFoundError('Gate in this yard', input.gateId);
+    if (gate.direction !== 'both' && gate.direction !== input.direction) {
+      throw new ConflictError(
+        'gate-direction',
+        `Gate ${gate.name} is for direction "${gate.direction}" only.`,
+        {
+          gateDirection: gate.direction,
+        },
+      );
+    }
+  }
+  if (input.locationId) {
+    const location = await repo.location(input.locationId);
+    if (!location || location.yardId !== input.yardId) {
+      throw new NotFoundError('Location in this yard', input.locationId);
+    }
+  }
+  for (const carrierId of new Set([input.carrierId, input.trailer?.carrierId, input.truck?.carrierId])) {
+    if (carrierId && !(await repo.carrier(carrierId))) throw new NotFoundError('Carrier', carrierId);
+  }
+  const driver = input.driverId ? await repo.driver(input.driverId) : undefined;
+  if (input.driverId && !driver) throw new NotFoundError('Driver', input.driverId);
+  const missing = await repo.missingAttachments(input.attachmentIds ?? []);
+  if (missing[0]) throw new NotFoundError('Attachment', missing[0]);
+  if (input.correctsId && !(await repo.movement(input.correctsId))) {
+    throw new NotFoundError('Movement', input.correctsId);
+  }
+
+  const trailer = input.trailer ? await findTrailer(repo, input) : undefined;
+  const truck = input.truck ? await findTruck(repo, input) : undefined;
+  if (trailer) checkUnitState('trailer', trailer.row, input, warnings);
+  if (truck) checkUnitState('truck', truck.row, input, warnings);
+
+  let overrideReason: string | null = null;
+  if (ctx.driver && !ctx.driver.allowed) {
+    if (!input.override) {
+      throw new ConflictError(
+        'driver-not-allowed',
+        `The driver check refuses this driver: ${ctx.driver.reasons.join(', ')}. Send override {reason} to admit anyway.`,
+        { reasons: ctx.driver.reasons },
+      );
+    }
+    overrideReason = input.override.reason;
+    warnings.push(`driver-override: ${ctx.driver.reasons.join(', ')}`);
+  }
+  if (input.snapshot) warnings.push('snapshot-unavailable: no cameras bound');
+
+  // --- writes ---
+  const now = core.clock.now();
+  const checkIn = input.direction === 'in';
+  const carrierId =
+    input.carrierId ?? trailer?.row?.carrierId ?? truck?.row?.carrierId ?? driver?.carrierId ?? null;
+  const trailerId = trailer ? await writeTrailer(core, trx, trailer, input, at, now) : null;
+  const truckId = truck ? await writeTruck(core, trx, truck, input, now) : null;
+
+  const movement = await core.changes.insert(trx, 'movement', {
+    id: newId(),
+    yardId: input.yardId,
+    gateId: input.gateId ?? null,
+    direction: input.direction,
+    at,
+    truckId,
+    trailerId,
+    driverId: input.driverId ?? null,
+    carrierId,
+    locationId: input.locationId ?? null,
+    loadStatus: input.loadStatus ?? null,
+    sealNumber: input.sealNumber ?? null,
+    plateRead: input.plateRead ?? null,
+    attachmentIds: JSON.stringify(input.attachmentIds ?? []),
+    actuationId: null,
+    operatorId: ctx.principal.id,
+    notes: input.notes ?? null,
+    warnings: JSON.stringify(warnings),
+    overrideReason,
+    correctsId: input.correctsId ?? null,
+    createdAt: now,
+  });
+
+  const trailerUnit = trailerId ? ({ kind: 'trailer', trailerId } as const) : undefined;
+  const truckUnit = truckId ? ({ kind: 'truck', truckId } as const) : undefined;
+  if (checkIn) {
+    // A forced check-in ends the unit's previous stay (it left unrecorded).
+    const forcedOut = warnings.some((w) => w.startsWith('already-in-yard'));
+    if (forcedOut && trailerUnit) await repo.closeVisits(trailerUnit, null, at);
+    if (forcedOut && truckUnit) await repo.closeVisits(truckUnit, null, at);
+    await repo.openVisit({
+      id: newId(),
+      yardId: input.yardId,
+      unitKind: trailerId ? 'trailer' : 'truck',
+      trailerId,
+      truckId,
+      carrierId,
+      inMovementId: movement.id,
+      inAt: at,
+    });
+  } else {
+    if (trailerUnit) await repo.closeVisits(trailerUnit, movement.id, at);
+    if (truckUnit) await repo.closeVisits(truckUnit, movement.id, at);
+  }
+  return {
+    movement,
+    gate,
+    createdUnits: {
+      trailerId: trailer?.isNew ? trailerId : null,
+      truckId: truck?.isNew ? truckId : null,
+    },
+  };
+}
+
+async function findTrailer(repo: MovementRepo, input: MovementCreateT): Promise<Unit<TrailerRow>> {
+  const ref = input.trailer!;
+  if (ref.id) {
+    const row = await repo.trailer(ref.id);
+    if (!row) throw new NotFoundError('Trailer', ref.id);
+    return { row, isNew: false };
+  }
+  const candidates = await repo.trailersByNumber(ref.number!, ref.carrierId ?? input.carrierId);
+  const row = preferByYard(candidates, input);
+  return row ? { row, isNew: false } : { row: undefined, isNew: true };
+}
+
+async function findTruck(repo: MovementRepo, input: MovementCreateT): Promise<Unit<TruckRow>> {
+  const ref = input.truck!;
+  if (ref.id) {
+    const row = await repo.truck(ref.id);
+    if (!row) throw new NotFoundError('Truck', ref.id);
+    return { row, isNew: false };
+  }
+  const row = preferByYard(await repo.trucksByPlate(normalPlate(ref.plate!), ref.plateRegion), input);
+  return row ? { row, isNew: false } : { row: undefined, isNew: true };
+}
+
+/** Of several units with the same number / plate, the one this movement most likely means. */
+function preferByYard<R extends { yardId: string | null }>(rows: R[], input: MovementCreateT): R | undefined {
+  const wanted = (r: R) => (input.direction === 'out' ? r.yardId === input.yardId : r.yardId === null);
+  return rows.find(wanted) ?? rows[0];
+}
+
+function checkUnitState(
+  kind: 'trailer' | 'truck',
+  row: { id: string; yardId: string | null } | undefined,
+  input: MovementCreateT,
+  warnings: string[],
+): void {
+  const label =
+    kind === 'trailer'
+      ? `Trailer ${input.trailer?.number ?? row?.id}`
+      : `Truck ${input.truck?.plate ?? row?.id}`;
+  const yardId = row?.yardId ?? null;
+  if (input.direction === 'in' && yardId !== null) {
+    const detail = `${label} is already in yard ${yardId}.`;
+    if (!input.force)
+      throw new ConflictError('already-in-yard', `${detail} Send force: true to record anyway.`, {
+        unit: kind,
+        yardId,
+      });
+    warnings.push(`already-in-yard: ${detail}`);
+  }
+  if (input.direction === 'out' && yardId !== input.yardId) {
+    const detail = `${label} is not in this yard.`;
+    if (!input.force)
+      throw new ConflictError('not-in-yard', `${detail} Send force: true to record anyway.`, {
+        unit: kind,
+        yardId,
+      });
+    warnings.push(`not-in-yard: ${detail}`);
+  }
+}
+
+async function writeTrailer(
+  core: Core,
+  trx: Kdb,
+  unit: Unit<TrailerRow>,
+  input: MovementCreateT,
+  at: number,
+  now: number,
+): Promise<string> {
+  const ref = input.trailer!;
+  const checkIn = input.direction === 'in';
+  const presence = {
+    yardId: checkIn ? input.yardId : null,
+    locationId: checkIn ? (input.locationId ?? null) : null,
+    arrivedAt: checkIn ? at : null,
+  };
+  if (unit.isNew) {
+    const row = await core.changes.insert(trx, 'trailer', {
+      id: newId(),
+      carrierId: ref.carrierId ?? input.carrierId ?? null,
+      number: ref.number!,
+      plate: ref.plate ?? null,
+      ...(ref.type ? { type: ref.type } : {}),
+      ...(input.loadStatus ? { loadStatus: input.loadStatus } : {}),
+      sealNumber: input.sealNumber ?? null,
+      ...presence,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return row.id;
+  }
+  await core.changes.update(trx, 'trailer', unit.row.id, {
+    ...presence,
+    ...(input.loadStatus ? { loadStatus: input.loadStatus } : {}),
+    ...(input.sealNumber ? { sealNumber: input.sealNumber } : {}),
+  });
+  return unit.row.id;
+}
+
+async function writeTruck(
+  core: Core,
+  trx: Kdb,
+  unit: Unit<TruckRow>,
+  input: MovementCreateT,
+  now: number,
+): Promise<string> {
+  const yardId = input.direction === 'in' ? input.yardId : null;
+  if (unit.isNew) {
+    const ref = input.truck!;
+    const row = await core.changes.insert(trx, 'truck', {
+      id: newId(),
+      carrierId: ref.carrierId ?? input.carrierId ?? null,
+      unitNumber: ref.unitNumber ?? null,
+      plate: normalPlate(ref.plate!),
+      plateRegion: ref.plateRegion ?? null,
+      vin: null,
+      yardId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return row.id;
+  }
+  await core.changes.update(trx, 'truck', unit.row.id, { yardId });
+  return unit.row.id;
+}
+
+/** Plates are stored and matched in upper case without surrounding spaces. */
+export function normalPlate(plate: string): string {
+  return plate.trim().toUpperCase();
+}
+
+export function assertNotInFuture(at: number, now: number): void {
+  if (at > now + 5 * 60_000) {
+    throw new ValidationError([
+      { path: 'body.at', message: 'must not be more than 5 minutes in the future' },
+    ]);
+  }
+}
