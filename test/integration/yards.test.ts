@@ -256,6 +256,8 @@ async function seedMovement(yardId: string, fields: { gateId?: string; locationI
     direction: 'in',
     at: now,
     createdAt: now,
+    attachmentIds: '[]',
+    warnings: '[]',
     gateId: fields.gateId ?? null,
     locationId: fields.locationId ?? null,
   });
@@ -389,14 +391,14 @@ describe('gates', () => {
   it('roles: staff list gates, only admins write them', async () => {
     const y = await makeYard();
     const gateUser = await clientWithRole(admin, 'gate');
+    const dispatcher = await clientWithRole(admin, 'dispatcher');
+    const driver = await driverClient();
     const before = logCount();
     expect((await gateUser.get(`/api/yard/${y.id}/gate`)).status).toBe(200);
     expect((await gateUser.post(`/api/yard/${y.id}/gate`, { name: 'G', direction: 'in' })).status).toBe(403);
-    const dispatcher = await clientWithRole(admin, 'dispatcher');
     expect((await dispatcher.post(`/api/yard/${y.id}/gate`, { name: 'G', direction: 'in' })).status).toBe(
       403,
     );
-    const driver = await driverClient();
     expect((await driver.get(`/api/yard/${y.id}/gate`)).status).toBe(403);
     expect(logCount()).toBe(before);
   });
