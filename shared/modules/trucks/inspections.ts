@@ -1,0 +1,109 @@
+import type { Principal } from '../../auth/principal.js';
+import { canSeeYard } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
+import type { Core } from '../../core.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { InspectionRow, TruckRepo } from './repo.js';
+import type { InspectionCreateT, InspectionItemT, InspectionOutT } from './schema.js';
+import { canSeeUnit } from './yard-scope.js';
+
+// Clocks of handhelds drift; an inspection a little in the future is accepted, a day ahead is a typo.
+const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
+
+/** Truck inspections: recorded at the edge, never changed afterwards. */
+export class TruckInspections {
+  constructor(
+    private readonly core: Core,
+    private readonly repo: TruckRepo,
+  ) {}
+
+  async list(principal: Principal, truckId: string, opts: { limit: number; cursor?: string | undefined }) {
+    await this.visibleTruck(principal, truckId);
+    let after: { inspectedAt: number; id: string } | undefined;
+    if (opts.cursor) {
+      const [inspectedAt, id] = decodeCursor(opts.cursor, 2);
+      if (typeof inspectedAt !== 'number' || typeof id !== 'string') {
+        throw new BadRequestError('invalid-cursor', 'The cursor is not one this API issued for this list.');
+      }
+      after = { inspectedAt, id };
+    }
+    const rows = await this.repo.inspections({
+      truckId,
+      limit: opts.limit,
+      after,
+      yardIds: principal.yardIds,
+    });
+    return toPage(rows, opts.limit, inspectionOut, (r) => [r.inspectedAt, r.id]);
+  }
+
+  async last(principal: Principal, truckId: string): Promise<InspectionOutT> {
+    await this.visibleTruck(principal, truckId);
+    const [latest] = await this.repo.inspections({ truckId, limit: 1, yardIds: principal.yardIds });
+    if (!latest) throw new NotFoundError(`Inspection of truck ${truckId}`);
+    return inspectionOut(latest);
+  }
+
+  async create(principal: Principal, truckId: string, input: InspectionCreateT): Promise<InspectionOutT> {
+    await this.visibleTruck(principal, truckId);
+    const now = this.core.clock.now();
+    const inspectedAt = input.inspectedAt ?? now;
+    const errors = duplicateCodes(input.items);
+    if (inspectedAt > now + FUTURE_TOLERANCE_MS)
+      errors.push({ path: 'body.inspectedAt', message: 'must not be in the future' });
+    if (errors.length > 0) throw new ValidationError(errors);
+    if (!canSeeYard(principal, input.yardId))
+      throw new ForbiddenError(`You may not see yard ${input.yardId}.`);
+    if (!(await this.repo.yardExists(input.yardId))) throw new NotFoundError('Yard', input.yardId);
+    const attachmentIds = [...new Set(input.attachmentIds ?? [])];
+    const [missing] = await this.repo.missingAttachments(attachmentIds);
+    if (missing) throw new NotFoundError('Attachment', missing);
+
+    const row = await this.core.changes.insert(this.core.kysely, 'truckInspection', {
+      id: newId(),
+      truckId,
+      yardId: input.yardId,
+      inspectedAt,
+      inspectorId: principal.id,
+      result: input.result,
+      items: JSON.stringify(input.items),
+      odometer: input.odometer ?? null,
+      attachmentIds: JSON.stringify(attachmentIds),
+      notes: input.notes ?? null,
+      createdAt: now,
+    });
+    return inspectionOut(row);
+  }
+
+  private async visibleTruck(principal: Principal, truckId: string): Promise<void> {
+    const truck = await this.repo.byId(truckId);
+    if (!truck || !canSeeUnit(principal, truck.yardId)) throw new NotFoundError('Truck', truckId);
+  }
+}
+
+function duplicateCodes(items: InspectionItemT[]): Array<{ path: string; message: string }> {
+  const seen = new Set<string>();
+  const errors: Array<{ path: string; message: string }> = [];
+  items.forEach((item, i) => {
+    if (seen.has(item.code)) errors.push({ path: `body.items[${i}].code`, message: 'code appears twice' });
+    seen.add(item.code);
+  });
+  return errors;
+}
+
+export function inspectionOut(row: InspectionRow): InspectionOutT {
+  return {
+    id: row.id,
+    truckId: row.truckId,
+    yardId: row.yardId,
+    inspectedAt: toIso(row.inspectedAt),
+    inspectorId: row.inspectorId,
+    result: row.result,
+    items: JSON.parse(row.items) as InspectionItemT[],
+    odometer: row.odometer,
+    attachmentIds: JSON.parse(row.attachmentIds) as string[],
+    notes: row.notes,
+    createdAt: toIso(row.createdAt),
+  };
+}
