@@ -23,7 +23,7 @@ export interface ActuationAttempt {
   error?: AppError;
 }
 
-const DEFAULT_MAX_PER_MINUTE = 10;
+const DEFAULT_MAX_PER_MINUTE = 12;
 const MINUTE_MS = 60_000;
 
 /**
