@@ -1,5 +1,168 @@
+import type { Principal } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { type FieldError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { zodIssuesToFieldErrors } from '../../http/validation.js';
+import {
+  definitionOf,
+  isSettingName,
+  SETTING_NAMES,
+  type SettingName,
+  type SettingValue,
+} from './registry.js';
+import { SettingRepo, type SettingRow } from './repo.js';
+import type { SettingOutT } from './schema.js';
 
+/** What a stored row means now: its value if it still passes the registry, else nothing. */
+interface Stored {
+  row: SettingRow;
+  value: unknown;
+  valid: boolean;
+}
+
+/**
+ * Settings from the registry, stored values over defaults. Stored values are cached in memory;
+ * writes through this service invalidate the cache, and whoever writes the table another way
+ * (sync apply) calls invalidate().
+ */
 export class SettingsService {
-  constructor(private readonly core: Core) {}
+  readonly repo: SettingRepo;
+  private cache: Map<string, Stored> | null = null;
+  private generation = 0;
+
+  constructor(private readonly core: Core) {
+    this.repo = new SettingRepo(core.kysely);
+  }
+
+  /** The value in force: the stored one, else the registry default. */
+  async get<K extends SettingName>(name: K): Promise<SettingValue<K>> {
+    const stored = (await this.stored()).get(name);
+    return (stored?.valid ? stored.value : definitionOf(name).default) as SettingValue<K>;
+  }
+
+  invalidate(): void {
+    this.generation += 1;
+    this.cache = null;
+  }
+
+  async list(opts: { limit: number; cursor?: string | undefined }) {
+    const after = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
+    const names = SETTING_NAMES.filter((n) => after === undefined || n > after).slice(0, opts.limit + 1);
+    const stored = await this.stored();
+    return toPage(
+      names,
+      opts.limit,
+      (name) => settingOut(name, stored.get(name)),
+      (name) => [name],
+    );
+  }
+
+  async getOne(name: string): Promise<SettingOutT> {
+    if (!isSettingName(name)) throw new NotFoundError('Setting', name);
+    return settingOut(name, (await this.stored()).get(name));
+  }
+
+  /**
+   * Stores several settings in one transaction. Every name and value is checked first; any
+   * problem is one 400 listing each bad setting, and nothing is stored. null resets to the default.
+   */
+  async update(principal: Principal, input: Record<string, unknown>): Promise<SettingOutT[]> {
+    const errors: FieldError[] = [];
+    const accepted: Array<{ name: SettingName; value: unknown }> = [];
+    for (const [name, raw] of Object.entries(input)) {
+      const part = `body.settings.${name}`;
+      if (!isSettingName(name)) {
+        errors.push({ path: part, message: 'unknown setting', code: 'unknown-setting' });
+        continue;
+      }
+      if (raw === null) {
+        accepted.push({ name, value: null });
+        continue;
+      }
+      const parsed = definitionOf(name).schema.safeParse(raw);
+      if (parsed.success) accepted.push({ name, value: parsed.data });
+      else errors.push(...zodIssuesToFieldErrors(parsed.error.issues, part));
+    }
+    if (errors.length > 0)
+      throw new ValidationError(errors, 'Some settings are unknown or invalid; nothing was stored.');
+
+    const now = this.core.clock.now();
+    try {
+      await this.core.kysely.transaction().execute(async (trx) => {
+        const repo = new SettingRepo(trx);
+        for (const { name, value } of accepted) {
+          const existing = await repo.byName(name);
+          if (value === null) {
+            if (existing) await this.core.changes.delete(trx, 'setting', name);
+            continue;
+          }
+          const json = JSON.stringify(value);
+          const scope = definitionOf(name).scope;
+          if (!existing) {
+            await this.core.changes.insert(trx, 'setting', {
+              name,
+              value: json,
+              scope,
+              updatedBy: principal.id,
+              createdAt: now,
+              updatedAt: now,
+            });
+          } else if (existing.value !== json || existing.scope !== scope) {
+            await this.core.changes.update(trx, 'setting', name, {
+              value: json,
+              scope,
+              updatedBy: principal.id,
+              updatedAt: now,
+            });
+          }
+        }
+      });
+    } finally {
+      this.invalidate();
+    }
+    const names = accepted.map((a) => a.name);
+    this.core.bus.publish({ type: 'settings.changed', data: { names } });
+    const stored = await this.stored();
+    return names.map((name) => settingOut(name, stored.get(name)));
+  }
+
+  private async stored(): Promise<Map<string, Stored>> {
+    if (this.cache) return this.cache;
+    const generation = this.generation;
+    const map = new Map<string, Stored>();
+    for (const row of await this.repo.all()) {
+      if (!isSettingName(row.name)) continue; // a setting this version no longer knows
+      map.set(row.name, this.interpret(row.name, row));
+    }
+    // A write that landed while reading makes this snapshot stale: use it once, do not keep it.
+    if (generation === this.generation) this.cache = map;
+    return map;
+  }
+
+  private interpret(name: SettingName, row: SettingRow): Stored {
+    try {
+      const parsed = definitionOf(name).schema.safeParse(JSON.parse(row.value));
+      if (parsed.success) return { row, value: parsed.data, valid: true };
+    } catch {
+      // not JSON: treated like a value that fails the schema
+    }
+    this.core.log.warn({ setting: name }, 'stored setting value is not valid; using the default');
+    return { row, value: undefined, valid: false };
+  }
+}
+
+function settingOut(name: SettingName, stored: Stored | undefined): SettingOutT {
+  const definition = definitionOf(name);
+  const inForce = stored?.valid === true;
+  return {
+    name,
+    value: inForce ? stored.value : definition.default,
+    default: definition.default,
+    isDefault: !inForce,
+    scope: definition.scope,
+    description: definition.description,
+    updatedAt: stored ? toIso(stored.row.updatedAt) : null,
+    updatedBy: stored ? stored.row.updatedBy : null,
+  };
 }
