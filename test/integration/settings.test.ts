@@ -198,6 +198,14 @@ describe('settings', () => {
     expect((await admin.get('/api/settings?cursor=garbage')).body.code).toBe('invalid-cursor');
   });
 
+  it('the routes are in the OpenAPI document under Settings Controller', async () => {
+    const doc = (await admin.as(undefined).get('/v3/api-docs')).body;
+    expect(doc.paths['/api/settings'].get.tags).toEqual(['Settings Controller']);
+    expect(doc.paths['/api/settings'].put.tags).toEqual(['Settings Controller']);
+    expect(doc.paths['/api/settings/{name}'].get.tags).toEqual(['Settings Controller']);
+    expect(doc.components.schemas).toHaveProperty('SettingsUpdate');
+  });
+
   it('roles: staff read, only admins write', async () => {
     const viewer = await clientWithRole(admin, 'viewer');
     const dispatcher = await clientWithRole(admin, 'dispatcher');

@@ -81,6 +81,7 @@ describe('yards', () => {
     expect(second.body.items.map((y: any) => y.code)).toEqual(['CHI-3']);
     expect(second.body.nextCursor).toBeNull();
     expect((await admin.get('/api/yard?status=inactive&q=joliet')).body.items).toHaveLength(1);
+    expect((await admin.get('/api/yard?q=%25')).body.items).toHaveLength(0); // % is literal
 
     const got = await admin.get(`/api/yard/${a.body.id}`);
     expect(got.status).toBe(200);
@@ -141,6 +142,9 @@ describe('yards', () => {
     expect((await admin.get('/api/yard/not-a-uuid')).status).toBe(400);
     expect((await admin.get(`/api/yard/${UNKNOWN}`)).status).toBe(404);
     expect((await admin.patch(`/api/yard/${UNKNOWN}`, { name: 'x' })).status).toBe(404);
+    const extra = await admin.patch(`/api/yard/${UNKNOWN}`, { name: 'x', code2: 'y' });
+    expect(extra.status).toBe(400);
+    expect(extra.body.errors[0].path).toBe('body');
     expect((await admin.delete(`/api/yard/${UNKNOWN}`)).status).toBe(404);
     expect((await admin.get('/api/yard?cursor=garbage')).body.code).toBe('invalid-cursor');
   });
@@ -235,6 +239,21 @@ describe('yards', () => {
     );
     expect(log.map((l) => l.op)).toEqual(['upsert', 'upsert', 'delete']);
     expect(JSON.parse(log[1].data).name).toBe('Logged Yard');
+  });
+
+  it('every yard, gate and location route is in the OpenAPI document under Yard Controller', async () => {
+    const doc = (await admin.as(undefined).get('/v3/api-docs')).body;
+    for (const [path, methods] of [
+      ['/api/yard', ['get', 'post']],
+      ['/api/yard/{id}', ['get', 'patch', 'delete']],
+      ['/api/yard/{id}/gate', ['get', 'post']],
+      ['/api/yard/{id}/gate/{gateId}', ['patch', 'delete']],
+      ['/api/yard/{id}/location', ['get', 'post']],
+      ['/api/yard/{id}/location/{locationId}', ['patch', 'delete']],
+    ] as const) {
+      for (const method of methods) expect(doc.paths[path][method].tags).toEqual(['Yard Controller']);
+    }
+    expect(doc.components.schemas).toHaveProperty('RelayBinding');
   });
 
   it('service methods other modules call', async () => {
