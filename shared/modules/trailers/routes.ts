@@ -1,4 +1,76 @@
+import { STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
-import type { RouteRegistrar } from '../../http/routes.js';
+import { IdParams, page } from '../../http/common-schemas.js';
+import { etagOf, type RouteRegistrar } from '../../http/routes.js';
+import { TrailerCreate, TrailerListQuery, TrailerOut, TrailerPatch } from './schema.js';
+import { trailerOut } from './service.js';
 
-export function registerTrailerRoutes(_r: RouteRegistrar, _core: Core): void {}
+const TAG = 'Trailer Controller';
+
+export function registerTrailerRoutes(r: RouteRegistrar, core: Core): void {
+  const trailers = core.services.trailers;
+
+  r.add({
+    method: 'get',
+    path: '/api/trailer',
+    tag: TAG,
+    summary: 'List trailers',
+    access: STAFF,
+    query: TrailerListQuery,
+    response: { schema: page(TrailerOut) },
+    handler: ({ query, principal }) => trailers.list(principal, query),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/trailer/{id}',
+    tag: TAG,
+    summary: 'One trailer',
+    access: STAFF,
+    params: IdParams,
+    response: { schema: TrailerOut },
+    errors: [404],
+    handler: async ({ params, principal, res }) => {
+      const trailer = trailerOut(await trailers.getFor(principal, params.id));
+      res.setHeader('ETag', etagOf(trailer.version));
+      return trailer;
+    },
+  });
+
+  r.add({
+    method: 'post',
+    path: '/api/trailer',
+    tag: TAG,
+    summary: 'Create a trailer (outside any yard; gate movements bring it in)',
+    access: ['admin', 'gate'],
+    body: TrailerCreate,
+    response: { status: 201, schema: TrailerOut },
+    errors: [404, 409],
+    handler: async ({ body, res }) => {
+      const trailer = await trailers.create(body);
+      res.setHeader('ETag', etagOf(trailer.version));
+      res.setHeader('Location', `/api/trailer/${trailer.id}`);
+      return trailer;
+    },
+  });
+
+  r.add({
+    method: 'patch',
+    path: '/api/trailer/{id}',
+    tag: TAG,
+    summary: 'Update a trailer (send If-Match with the ETag you read)',
+    description:
+      'yardId is set by gate movements only. locationId may change while the trailer is in a yard, ' +
+      'to a location of that yard (409 not-in-yard otherwise).',
+    access: ['admin', 'dispatcher', 'gate'],
+    params: IdParams,
+    body: TrailerPatch,
+    response: { schema: TrailerOut },
+    errors: [404, 409, 412],
+    handler: async ({ params, body, principal, ifMatch, res }) => {
+      const trailer = await trailers.update(principal, params.id, body, ifMatch);
+      res.setHeader('ETag', etagOf(trailer.version));
+      return trailer;
+    },
+  });
+}

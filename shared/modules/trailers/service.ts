@@ -1,5 +1,131 @@
+import type { Principal } from '../../auth/principal.js';
+import { toIso, toIsoOrNull } from '../../clock.js';
 import type { Core } from '../../core.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
+import { TrailerRepo, type TrailerRow } from './repo.js';
+import type { TrailerCreateT, TrailerListQueryT, TrailerOutT, TrailerPatchT } from './schema.js';
 
 export class TrailerService {
-  constructor(private readonly core: Core) {}
+  readonly repo: TrailerRepo;
+
+  constructor(private readonly core: Core) {
+    this.repo = new TrailerRepo(core.kysely);
+  }
+
+  async list(principal: Principal, query: TrailerListQueryT) {
+    assertYardFilterAllowed(principal, query.yardId);
+    const afterId = query.cursor ? String(decodeCursor(query.cursor, 1)[0]) : undefined;
+    const rows = await this.repo.list({ ...query, afterId, scope: principal.yardIds });
+    return toPage(rows, query.limit, trailerOut, (r) => [r.id]);
+  }
+
+  /** A trailer inside a yard the principal may not see is answered as not found. */
+  async getFor(principal: Principal, id: string): Promise<TrailerRow> {
+    const row = await this.getRow(id);
+    if (!canSeeUnit(principal, row.yardId)) throw new NotFoundError('Trailer', id);
+    return row;
+  }
+
+  async getRow(id: string): Promise<TrailerRow> {
+    const row = await this.repo.byId(id);
+    if (!row) throw new NotFoundError('Trailer', id);
+    return row;
+  }
+
+  trailerOut(row: TrailerRow): TrailerOutT {
+    return trailerOut(row);
+  }
+
+  /** A new trailer is outside any yard: gate check-ins put it in one. */
+  async create(input: TrailerCreateT): Promise<TrailerOutT> {
+    const carrierId = input.carrierId ?? null;
+    await this.assertUsable(carrierId, input.number);
+    const now = this.core.clock.now();
+    const row = await this.core.changes.insert(this.core.kysely, 'trailer', {
+      id: newId(),
+      carrierId,
+      number: input.number,
+      plate: input.plate ?? null,
+      plateRegion: input.plateRegion ?? null,
+      type: input.type ?? 'dry_van',
+      lengthFt: input.lengthFt ?? null,
+      loadStatus: input.loadStatus ?? 'unknown',
+      sealNumber: input.sealNumber ?? null,
+      yardId: null,
+      locationId: null,
+      arrivedAt: null,
+      notes: input.notes ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    return trailerOut(row);
+  }
+
+  async update(principal: Principal, id: string, patch: TrailerPatchT, expectedVersion?: number) {
+    const current = await this.getFor(principal, id);
+    const carrierId = patch.carrierId !== undefined ? patch.carrierId : current.carrierId;
+    const number = patch.number ?? current.number;
+    if (carrierId !== current.carrierId || number !== current.number) {
+      await this.assertUsable(carrierId, number, id, current.carrierId);
+    }
+    if (patch.locationId) {
+      if (current.yardId === null) {
+        throw new ConflictError(
+          'not-in-yard',
+          'The trailer is not in a yard, so it has no location to change.',
+        );
+      }
+      await this.core.services.yards.getLocationRow(current.yardId, patch.locationId);
+    }
+    const row = await this.core.changes.update(
+      this.core.kysely,
+      'trailer',
+      id,
+      patch,
+      expectedVersion === undefined ? {} : { expectedVersion },
+    );
+    if (!row) throw new NotFoundError('Trailer', id);
+    return trailerOut(row);
+  }
+
+  /** The carrier exists and has no other trailer with this number. */
+  private async assertUsable(
+    carrierId: string | null,
+    number: string,
+    exceptId?: string,
+    currentCarrierId?: string | null,
+  ): Promise<void> {
+    if (carrierId && carrierId !== currentCarrierId) await this.core.services.carriers.getRow(carrierId);
+    const holder = await this.repo.byNumber(carrierId, number);
+    if (holder && holder.id !== exceptId) {
+      throw new ConflictError('duplicate', `The carrier already has trailer ${number}.`, {
+        existingId: holder.id,
+      });
+    }
+  }
+}
+
+export function trailerOut(row: TrailerRow): TrailerOutT {
+  return {
+    id: row.id,
+    carrierId: row.carrierId,
+    number: row.number,
+    plate: row.plate,
+    plateRegion: row.plateRegion,
+    type: row.type,
+    lengthFt: row.lengthFt,
+    loadStatus: row.loadStatus,
+    sealNumber: row.sealNumber,
+    yardId: row.yardId,
+    locationId: row.locationId,
+    inYard: row.yardId !== null,
+    arrivedAt: toIsoOrNull(row.arrivedAt),
+    notes: row.notes,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+    version: row.version,
+  };
 }

@@ -55,7 +55,7 @@ export class TruckInspections {
     if (errors.length > 0) throw new ValidationError(errors);
     if (!canSeeYard(principal, input.yardId))
       throw new ForbiddenError(`You may not see yard ${input.yardId}.`);
-    if (!(await this.repo.yardExists(input.yardId))) throw new NotFoundError('Yard', input.yardId);
+    await this.core.services.yards.getRow(input.yardId);
     const attachmentIds = [...new Set(input.attachmentIds ?? [])];
     const [missing] = await this.repo.missingAttachments(attachmentIds);
     if (missing) throw new NotFoundError('Attachment', missing);

@@ -59,10 +59,6 @@ export class TruckRepo {
     return q.execute();
   }
 
-  yardExists(yardId: string): Promise<boolean> {
-    return this.db.selectFrom('yard').select('id').where('id', '=', yardId).executeTakeFirst().then(Boolean);
-  }
-
   async missingAttachments(ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const found = await this.db.selectFrom('attachment').select('id').where('id', 'in', ids).execute();

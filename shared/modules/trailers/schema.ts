@@ -1,0 +1,85 @@
+import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { z } from '../../http/zod.js';
+import { Plate, PlateRegion } from '../trucks/schema.js';
+
+export const TrailerType = z.enum([
+  'dry_van',
+  'reefer',
+  'flatbed',
+  'container',
+  'chassis',
+  'tanker',
+  'other',
+]);
+export const LoadStatus = z.enum(['empty', 'loaded', 'unknown']);
+
+/** Trailer numbers are stored trimmed, uppercase, with single spaces: "abcu  123" is "ABCU 123". */
+export function normalizeTrailerNumber(value: string): string {
+  return value.trim().replace(/\s+/g, ' ').toUpperCase();
+}
+
+export const TrailerOut = z
+  .object({
+    id: Id,
+    carrierId: Id.nullable(),
+    number: z.string(),
+    plate: z.string().nullable(),
+    plateRegion: z.string().nullable(),
+    type: TrailerType,
+    lengthFt: z.number().int().nullable(),
+    loadStatus: LoadStatus,
+    sealNumber: z.string().nullable(),
+    yardId: Id.nullable().openapi({ description: 'The yard the trailer is in (set by gate movements)' }),
+    locationId: Id.nullable(),
+    inYard: z.boolean(),
+    arrivedAt: IsoDateTime.nullable(),
+    notes: z.string().nullable(),
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+    version: z.number().int(),
+  })
+  .openapi('Trailer');
+
+const trailerFields = {
+  carrierId: Id.nullable().optional(),
+  number: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .transform(normalizeTrailerNumber)
+    .openapi({ description: 'Unique per carrier', example: 'ABCU 123456 7' }),
+  plate: Plate.nullable().optional(),
+  plateRegion: PlateRegion.nullable().optional(),
+  type: TrailerType.optional(),
+  lengthFt: z.number().int().min(10).max(65).nullable().optional(),
+  loadStatus: LoadStatus.optional(),
+  sealNumber: z.string().trim().min(1).max(40).nullable().optional(),
+  notes: z.string().trim().max(2000).nullable().optional(),
+};
+
+export const TrailerCreate = z.object(trailerFields).strict().openapi('TrailerCreate');
+
+export const TrailerPatch = z
+  .object({
+    ...trailerFields,
+    locationId: Id.nullable().openapi({
+      description: 'Only while the trailer is in a yard, and only a location of that yard; null clears it',
+    }),
+  })
+  .partial()
+  .strict()
+  .openapi('TrailerPatch');
+
+export const TrailerListQuery = PageQuery.extend({
+  yardId: Id.optional(),
+  carrierId: Id.optional(),
+  inYard: QueryBool.optional(),
+  loadStatus: LoadStatus.optional(),
+  q: z.string().trim().min(1).max(40).optional().openapi({ description: 'number or plate contains' }),
+});
+
+export type TrailerOutT = z.infer<typeof TrailerOut>;
+export type TrailerCreateT = z.infer<typeof TrailerCreate>;
+export type TrailerPatchT = z.infer<typeof TrailerPatch>;
+export type TrailerListQueryT = z.infer<typeof TrailerListQuery>;
