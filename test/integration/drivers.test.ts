@@ -369,4 +369,20 @@ describe('drivers: update, block, access', () => {
     expect((await self.get('/api/driver')).status).toBe(403);
     expect((await self.get('/api/driver/check?phone=%2B4917011112222')).status).toBe(403);
   });
+
+  it('every driver route is in the OpenAPI document; service helpers for other modules', async () => {
+    const doc = (await admin.as(undefined).get('/v3/api-docs')).body;
+    for (const [path, methods] of [
+      ['/api/driver', ['get', 'post']],
+      ['/api/driver/check', ['get']],
+      ['/api/driver/search', ['get']],
+      ['/api/driver/{id}', ['get', 'patch', 'delete']],
+    ] as const) {
+      for (const method of methods) expect(doc.paths[path][method].tags).toEqual(['Driver Controller']);
+    }
+    expect(doc.components.schemas.Driver.properties).not.toHaveProperty('pinHash');
+    const d = await driver({ firstName: 'Row', lastName: 'Reader' });
+    expect((await t.services.drivers.getRow(d.id)).firstName).toBe('Row');
+    await expect(t.services.drivers.getRow(UNKNOWN_ID)).rejects.toMatchObject({ status: 404 });
+  });
 });

@@ -281,4 +281,18 @@ describe('trailers', () => {
     expect(plan).toMatch(/USING (COVERING )?INDEX trailer_yard/);
     expect(plan).not.toMatch(/TEMP B-TREE/);
   });
+
+  it('every trailer route is in the OpenAPI document; getRow and trailerOut for other modules', async () => {
+    const doc = (await admin.as(undefined).get('/v3/api-docs')).body;
+    for (const [path, methods] of [
+      ['/api/trailer', ['get', 'post']],
+      ['/api/trailer/{id}', ['get', 'patch']],
+    ] as const) {
+      for (const method of methods) expect(doc.paths[path][method].tags).toEqual(['Trailer Controller']);
+    }
+    const tr = await trailer({ number: 'ROW-1' });
+    const trailers = t.services.trailers;
+    expect(trailers.trailerOut(await trailers.getRow(tr.id))).toEqual(tr);
+    await expect(trailers.getRow(UNKNOWN_ID)).rejects.toMatchObject({ status: 404 });
+  });
 });

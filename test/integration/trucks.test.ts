@@ -335,3 +335,20 @@ describe('truck inspections', () => {
     expect((await admin.delete(`/api/truck/${tr.id}/inspections`)).status).toBe(404);
   });
 });
+
+describe('trucks: docs and service helpers', () => {
+  it('every truck route is in the OpenAPI document; getRow for other modules', async () => {
+    const doc = (await admin.as(undefined).get('/v3/api-docs')).body;
+    for (const [path, methods] of [
+      ['/api/truck', ['get', 'post']],
+      ['/api/truck/{id}', ['get', 'patch']],
+      ['/api/truck/{truckId}/inspections', ['get', 'post']],
+      ['/api/truck/{truckId}/last-inspection', ['get']],
+    ] as const) {
+      for (const method of methods) expect(doc.paths[path][method].tags).toEqual(['Truck Controller']);
+    }
+    const tr = await truck({ plate: 'ROW1' });
+    expect((await t.services.trucks.getRow(tr.id)).plate).toBe('ROW1');
+    await expect(t.services.trucks.getRow(UNKNOWN_ID)).rejects.toMatchObject({ status: 404 });
+  });
+});
