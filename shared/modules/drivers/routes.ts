@@ -39,7 +39,8 @@ export function registerDriverRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'May this driver enter? By licenseNumber + licenseRegion, or by phone',
     description:
       'Refusal reasons: driver-blocked, license-expired (expiry date before today, UTC), carrier-blocked; ' +
-      'an unknown driver is {known: false, allowed: false, reasons: [not-registered]}.',
+      'an unknown driver is {known: false, allowed: false, reasons: [not-registered]}. ' +
+      'With both forms the licence is tried first, then the phone; several matches: the newest record.',
     access: STAFF,
     query: DriverCheckQuery,
     response: { schema: DriverCheckOut },
