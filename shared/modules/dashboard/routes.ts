@@ -1,4 +1,76 @@
+import { STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import type { RouteRegistrar } from '../../http/routes.js';
+import {
+  ErrorFiguresOut,
+  ErrorWindowQuery,
+  MovementFiguresOut,
+  MovementFiguresQuery,
+  TrailerFiguresOut,
+  TruckFiguresOut,
+  YardFilterQuery,
+} from './schema.js';
 
-export function registerDashboardRoutes(_r: RouteRegistrar, _core: Core): void {}
+const TAG = 'Dashboard Controller';
+
+export function registerDashboardRoutes(r: RouteRegistrar, core: Core): void {
+  const dashboard = core.services.dashboard;
+
+  r.add({
+    method: 'get',
+    path: '/api/dashboard/movement',
+    tag: TAG,
+    summary: 'Gate movements in/out over time',
+    description:
+      "With `yardId`, hour and day buckets follow the yard's time zone (DST days have 23 or 25 hours); " +
+      'without it they are UTC and cover every yard in your scope. `from`/`to` widen to whole buckets. ' +
+      'At most 31 days with hour buckets, 366 with day buckets.',
+    access: STAFF,
+    query: MovementFiguresQuery,
+    response: { schema: MovementFiguresOut },
+    errors: [404],
+    handler: ({ query, principal }) => dashboard.movements(query, principal),
+  });
+
+  for (const kind of ['4xx', '5xx'] as const) {
+    r.add({
+      method: 'get',
+      path: `/api/dashboard/yard/error${kind}`,
+      tag: TAG,
+      summary: `Per yard: ${kind === '4xx' ? 'client-error (4xx)' : 'server-error (5xx)'} responses over a window`,
+      description:
+        'Counts per yard and status. The window defaults to the last `dashboard.errorWindowMinutes` (setting) ' +
+        'minutes; counts are per minute. Responses not attributable to a yard show under yardId null ' +
+        '(only to principals without a yard scope).',
+      access: STAFF,
+      query: ErrorWindowQuery,
+      response: { schema: ErrorFiguresOut },
+      errors: [404],
+      handler: ({ query, principal }) => dashboard.errors(kind, query, principal),
+    });
+  }
+
+  r.add({
+    method: 'get',
+    path: '/api/dashboard/yard/trailer',
+    tag: TAG,
+    summary: 'Per yard: trailers now in the yard, by load status and carrier, average dwell',
+    access: STAFF,
+    query: YardFilterQuery,
+    response: { schema: TrailerFiguresOut },
+    errors: [404],
+    handler: ({ query, principal }) => dashboard.trailers(query.yardId, principal),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/dashboard/yard/truck',
+    tag: TAG,
+    summary: 'Per yard: trucks now in the yard, average dwell',
+    access: STAFF,
+    query: YardFilterQuery,
+    response: { schema: TruckFiguresOut },
+    errors: [404],
+    handler: ({ query, principal }) => dashboard.trucks(query.yardId, principal),
+  });
+}

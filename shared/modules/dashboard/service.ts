@@ -1,5 +1,206 @@
+import { DateTime } from 'luxon';
+import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { isPositiveInt, settingValue } from '../hardware/setting-value.js';
+import { DashboardRepo, QUARTER_HOUR_MS } from './repo.js';
+import type {
+  ErrorFiguresOutT,
+  MovementFiguresOutT,
+  MovementFiguresQueryT,
+  TrailerFiguresOutT,
+  TruckFiguresOutT,
+} from './schema.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+const MAX_RANGE = { hour: 31 * DAY_MS, day: 366 * DAY_MS } as const;
+const DEFAULT_RANGE = { hour: DAY_MS, day: 30 * DAY_MS } as const;
+
+type Yard = Awaited<ReturnType<DashboardRepo['yards']>>[number];
 
 export class DashboardService {
-  constructor(private readonly core: Core) {}
+  readonly repo: DashboardRepo;
+
+  constructor(private readonly core: Core) {
+    this.repo = new DashboardRepo(core.kysely);
+  }
+
+  /**
+   * In/out counts per hour or day. With a yard, buckets follow the yard's time zone (a DST day
+   * has 23 or 25 hours); across yards they are UTC. Bounds widen to whole buckets.
+   */
+  async movements(query: MovementFiguresQueryT, principal: Principal): Promise<MovementFiguresOutT> {
+    const [yard] = query.yardId ? await this.yardsInView(principal, query.yardId) : [];
+    const zone = yard?.timeZone ?? 'UTC';
+    const to = query.to ?? this.core.clock.now();
+    const from = query.from ?? to - DEFAULT_RANGE[query.bucket];
+    checkRange(from, to, query.bucket);
+
+    const starts: number[] = [];
+    let cursor = DateTime.fromMillis(from, { zone }).startOf(query.bucket);
+    while (cursor.toMillis() < to) {
+      starts.push(cursor.toMillis());
+      cursor = cursor.plus(query.bucket === 'hour' ? { hours: 1 } : { days: 1 });
+    }
+    const end = cursor.toMillis();
+    const counts = starts.map(() => ({ in: 0, out: 0 }));
+    const groups = await this.repo.movementQuarterHours({
+      yardIds: yard ? [yard.id] : principal.yardIds,
+      from: starts[0] ?? from,
+      to: end,
+    });
+    for (const g of groups) {
+      const slot = counts[lastAtOrBefore(starts, Number(g.quarter) * QUARTER_HOUR_MS)];
+      if (slot) slot[g.direction] += Number(g.n);
+    }
+    return {
+      yardId: yard?.id ?? null,
+      timeZone: zone,
+      bucket: query.bucket,
+      from: toIso(starts[0] ?? from),
+      to: toIso(end),
+      totals: {
+        in: counts.reduce((sum, c) => sum + c.in, 0),
+        out: counts.reduce((sum, c) => sum + c.out, 0),
+      },
+      buckets: starts.map((start, i) => ({
+        start: toIso(start),
+        label: DateTime.fromMillis(start, { zone }).toFormat(
+          query.bucket === 'day' ? 'yyyy-MM-dd' : "yyyy-MM-dd'T'HH:mm",
+        ),
+        in: counts[i]!.in,
+        out: counts[i]!.out,
+      })),
+    };
+  }
+
+  /** 4xx or 5xx responses per yard and status over a window (default setting dashboard.errorWindowMinutes). */
+  async errors(
+    kind: '4xx' | '5xx',
+    query: { yardId?: string | undefined; from?: number | undefined; to?: number | undefined },
+    principal: Principal,
+  ): Promise<ErrorFiguresOutT> {
+    const yards = await this.yardsInView(principal, query.yardId);
+    const to = query.to ?? this.core.clock.now();
+    const windowMinutes = await settingValue(this.core, 'dashboard.errorWindowMinutes', isPositiveInt, 1440);
+    const from = query.from ?? to - windowMinutes * 60_000;
+    if (from >= to) throw new ValidationError([{ path: 'query.from', message: 'must be before to' }]);
+    await this.core.errorStats.flush(); // counts still in memory would be missing otherwise
+    const unattributed = !query.yardId && principal.yardIds === null;
+    const rows = await this.repo.errorCounts({
+      yardIds:
+        query.yardId || principal.yardIds ? [...yards.map((y) => y.id), ...(unattributed ? [''] : [])] : null,
+      from,
+      to,
+      minStatus: kind === '4xx' ? 400 : 500,
+      maxStatus: kind === '4xx' ? 499 : 599,
+    });
+    const byYard = new Map<string, Array<{ status: number; count: number }>>();
+    for (const r of rows) {
+      const list = byYard.get(r.yardId) ?? [];
+      list.push({ status: Number(r.status), count: Number(r.n) });
+      byYard.set(r.yardId, list);
+    }
+    const item = (yardId: string, yard: Yard | undefined) => {
+      const byStatus = byYard.get(yardId) ?? [];
+      return {
+        ...label(yard),
+        yardId: yard ? yard.id : null,
+        total: byStatus.reduce((sum, s) => sum + s.count, 0),
+        byStatus,
+      };
+    };
+    const items = yards.map((y) => item(y.id, y));
+    if (unattributed && byYard.has('')) items.push(item('', undefined));
+    return { from: toIso(from), to: toIso(to), items };
+  }
+
+  async trailers(yardId: string | undefined, principal: Principal): Promise<TrailerFiguresOutT> {
+    const yards = await this.yardsInView(principal, yardId);
+    const ids = yards.map((y) => y.id);
+    const [byStatus, byCarrier, visits] = await Promise.all([
+      this.repo.trailersByLoadStatus(ids),
+      this.repo.trailersByCarrier(ids),
+      this.repo.openTrailerVisits(ids),
+    ]);
+    const now = this.core.clock.now();
+    return {
+      items: yards.map((yard) => {
+        const loads = { empty: 0, loaded: 0, unknown: 0 };
+        for (const r of byStatus) if (r.yardId === yard.id) loads[r.loadStatus] += Number(r.n);
+        const open = visits.find((v) => v.yardId === yard.id);
+        return {
+          ...label(yard),
+          yardId: yard.id,
+          trailersInYard: loads.empty + loads.loaded + loads.unknown,
+          byLoadStatus: loads,
+          byCarrier: byCarrier
+            .filter((r) => r.yardId === yard.id)
+            .map((r) => ({ carrierId: r.carrierId, carrierName: r.carrierName, count: Number(r.n) })),
+          openVisits: Number(open?.n ?? 0),
+          averageDwellMs: meanDwell(now, open?.meanInAt),
+        };
+      }),
+    };
+  }
+
+  async trucks(yardId: string | undefined, principal: Principal): Promise<TruckFiguresOutT> {
+    const yards = await this.yardsInView(principal, yardId);
+    const inYard = await this.repo.trucksInYard(yards.map((y) => y.id));
+    const now = this.core.clock.now();
+    return {
+      items: yards.map((yard) => {
+        const row = inYard.find((r) => r.yardId === yard.id);
+        return {
+          ...label(yard),
+          yardId: yard.id,
+          trucksInYard: Number(row?.n ?? 0),
+          averageDwellMs: meanDwell(now, row?.meanInAt),
+        };
+      }),
+    };
+  }
+
+  /** The asked yard (404 unknown, 403 outside scope) or every yard the principal may see. */
+  private async yardsInView(principal: Principal, yardId?: string): Promise<Yard[]> {
+    if (yardId) {
+      if (!canSeeYard(principal, yardId))
+        throw new ForbiddenError('Your yard scope does not include this yard.');
+      const yards = await this.repo.yards([yardId]);
+      if (yards.length === 0) throw new NotFoundError('Yard', yardId);
+      return yards;
+    }
+    return this.repo.yards(principal.yardIds);
+  }
+}
+
+function checkRange(from: number, to: number, bucket: 'hour' | 'day'): void {
+  if (from >= to) throw new ValidationError([{ path: 'query.from', message: 'must be before to' }]);
+  if (to - from > MAX_RANGE[bucket]) {
+    const most = bucket === 'hour' ? '31 days with hour buckets' : '366 days with day buckets';
+    throw new ValidationError([{ path: 'query.from', message: `the range may span at most ${most}` }]);
+  }
+}
+
+/** Index of the last start <= t (starts ascending, t >= starts[0]). */
+function lastAtOrBefore(starts: number[], t: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] ?? Number.POSITIVE_INFINITY) <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function meanDwell(now: number, meanInAt: number | string | null | undefined): number | null {
+  if (meanInAt === null || meanInAt === undefined) return null;
+  return Math.max(0, Math.round(now - Number(meanInAt)));
+}
+
+function label(yard: Yard | undefined) {
+  return { yardCode: yard?.code ?? null, yardName: yard?.name ?? null };
 }
