@@ -1,5 +1,184 @@
+import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
+import {
+  ConflictError,
+  NotFoundError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../../http/errors.js';
+import { zodIssuesToFieldErrors } from '../../http/validation.js';
+import { newId } from '../../ids.js';
+import { BlobStore, type TempBlob } from './blob-store.js';
+import { type AttachmentLimits, attachmentLimits, isAllowedType } from './limits.js';
+import { AttachmentRepo, type AttachmentRow } from './repo.js';
+import { type AttachmentOutT, type AttachmentRefTypeT, AttachmentUploadFields } from './schema.js';
+import { sniffContentType } from './sniff.js';
+
+export interface AttachmentMeta {
+  filename: string;
+  refType?: AttachmentRefTypeT | undefined;
+  refId?: string | undefined;
+}
+
+/** Who stored it: a principal, or the system (e.g. a camera snapshot taken for a movement). */
+export type Creator = Pick<Principal, 'id' | 'kind' | 'yardIds'> | null;
 
 export class AttachmentService {
-  constructor(private readonly core: Core) {}
+  readonly repo: AttachmentRepo;
+  readonly blobs: BlobStore;
+
+  constructor(private readonly core: Core) {
+    this.repo = new AttachmentRepo(core.kysely);
+    this.blobs = new BlobStore(core.paths.attachments);
+  }
+
+  limits(): Promise<AttachmentLimits> {
+    return attachmentLimits(this.core);
+  }
+
+  /** An upload from POST /api/attachment: the temp file is stored or removed, never left behind. */
+  async storeUpload(
+    temp: TempBlob | undefined,
+    originalName: string | undefined,
+    rawFields: unknown,
+    principal: Principal,
+  ): Promise<AttachmentOutT> {
+    try {
+      const fields = AttachmentUploadFields.safeParse({ ...(rawFields as object) });
+      const errors = fields.success ? [] : zodIssuesToFieldErrors(fields.error.issues, 'body');
+      if (!temp) errors.push({ path: 'body.file', message: 'a file is required in the field "file"' });
+      if (errors.length > 0 || !temp || !fields.success) throw new ValidationError(errors);
+      return await this.store(temp, { ...fields.data, filename: originalName ?? '' }, principal);
+    } finally {
+      await this.blobs.discardTemp(temp?.path);
+    }
+  }
+
+  /** Bytes produced on the server (camera snapshots), subject to the same type rules. */
+  async storeBuffer(bytes: Buffer, meta: AttachmentMeta, creator: Creator): Promise<AttachmentOutT> {
+    const temp = await this.blobs.writeTempBuffer(bytes);
+    try {
+      return await this.store(temp, meta, creator);
+    } finally {
+      await this.blobs.discardTemp(temp.path);
+    }
+  }
+
+  /** The attachment and the path of its bytes, if the principal may read it. */
+  async forDownload(id: string, principal: Principal): Promise<{ row: AttachmentRow; path: string }> {
+    const row = await this.visibleRow(id, principal);
+    return { row, path: this.blobs.pathOf(row.sha256) };
+  }
+
+  /** Deletes the record; the bytes go too when no other record has the same content. */
+  async delete(id: string, principal: Principal): Promise<void> {
+    const row = await this.visibleRow(id, principal);
+    if (await this.repo.isListedAsEvidence(id)) {
+      throw new ConflictError(
+        'in-use',
+        'A movement or inspection lists this attachment as evidence; those records are immutable.',
+      );
+    }
+    await this.blobs.withContentLock(row.sha256, async () => {
+      await this.core.changes.delete(this.core.kysely, 'attachment', id);
+      if ((await this.repo.countBySha(row.sha256)) === 0) await this.blobs.remove(row.sha256);
+    });
+  }
+
+  private async store(temp: TempBlob, meta: AttachmentMeta, creator: Creator): Promise<AttachmentOutT> {
+    const { allowedTypes } = await this.limits();
+    if (temp.size === 0) throw new ValidationError([{ path: 'body.file', message: 'the file is empty' }]);
+    const contentType = sniffContentType(temp.head);
+    if (!contentType || !isAllowedType(contentType, allowedTypes)) {
+      throw new UnsupportedMediaTypeError(
+        `${contentType ? `Files of type ${contentType} are` : 'This kind of file is'} not accepted. Allowed: ${allowedTypes.join(', ')}.`,
+      );
+    }
+    if (meta.refType && meta.refId) await this.assertRefVisible(meta.refType, meta.refId, creator);
+    return this.blobs.withContentLock(temp.sha256, async () => {
+      const created = await this.blobs.commit(temp);
+      try {
+        const row = await this.core.changes.insert(this.core.kysely, 'attachment', {
+          id: newId(),
+          filename: safeFilename(meta.filename, contentType),
+          contentType,
+          size: temp.size,
+          sha256: temp.sha256,
+          refType: meta.refType ?? null,
+          refId: meta.refId ?? null,
+          createdBy: creator?.id ?? null,
+          createdByKind: creator?.kind ?? null,
+          createdAt: this.core.clock.now(),
+        });
+        return attachmentOut(row);
+      } catch (err) {
+        if (created) await this.blobs.remove(temp.sha256);
+        throw err;
+      }
+    });
+  }
+
+  private async assertRefVisible(refType: AttachmentRefTypeT, refId: string, creator: Creator) {
+    const target = await this.repo.refTarget(refType, refId);
+    const visible =
+      target !== undefined &&
+      (creator === null ||
+        !target.yardId ||
+        creator.yardIds === null ||
+        creator.yardIds.includes(target.yardId));
+    if (!visible) throw new ValidationError([{ path: 'body.refId', message: `no ${refType} with this id` }]);
+  }
+
+  /**
+   * Drivers see only what they uploaded; staff with a yard scope see attachments of records in their
+   * yards and those not tied to a yard. Anything else is "not found", so ids are not confirmed.
+   */
+  private async visibleRow(id: string, principal: Principal): Promise<AttachmentRow> {
+    const row = await this.repo.byId(id);
+    if (!row || !(await this.mayRead(row, principal))) throw new NotFoundError('Attachment', id);
+    return row;
+  }
+
+  private async mayRead(row: AttachmentRow, principal: Principal): Promise<boolean> {
+    if (principal.role === 'driver') return row.createdByKind === 'driver' && row.createdBy === principal.id;
+    if (principal.yardIds === null || !row.refType || !row.refId) return true;
+    const target = await this.repo.refTarget(row.refType as AttachmentRefTypeT, row.refId);
+    return !target?.yardId || canSeeYard(principal, target.yardId);
+  }
+}
+
+const EXTENSION: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/tiff': 'tiff',
+  'application/pdf': 'pdf',
+};
+
+/** The base name only, without control characters or path separators; never empty. */
+export function safeFilename(name: string, contentType: string): string {
+  const base = (name.split(/[/\\]/).pop() ?? '')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .trim()
+    .replace(/^\.+/, '')
+    .slice(0, 200);
+  return base || `attachment.${EXTENSION[contentType] ?? 'bin'}`;
+}
+
+export function attachmentOut(row: AttachmentRow): AttachmentOutT {
+  return {
+    id: row.id,
+    filename: row.filename,
+    contentType: row.contentType,
+    size: row.size,
+    sha256: row.sha256,
+    refType: row.refType,
+    refId: row.refId,
+    createdBy: row.createdBy,
+    createdByKind: row.createdByKind,
+    createdAt: toIso(row.createdAt),
+  };
 }
