@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../shared/auth/secrets.js';
@@ -170,6 +171,10 @@ describe('upload and download', () => {
       expect(up.status).toBe(201);
       expect(up.body.contentType).toBe(type);
       expect(up.body.filename).toBe(`Lieferschein-ä.${kind}`);
+      const { res } = await rawGet(`/api/attachment/${up.body.id}`);
+      expect(res.headers.get('content-disposition')).toContain(
+        `filename*=UTF-8''Lieferschein-%C3%A4.${kind}`,
+      );
     }
   });
 
@@ -194,6 +199,17 @@ describe('upload and download', () => {
       b.body.id,
     );
     expect(log.map((l) => l.op)).toEqual(['upsert', 'delete']);
+  });
+
+  it('stores server-made bytes (camera snapshots) under the same rules', async () => {
+    const bytes = fileOf('jpeg');
+    const stored = await t.core.services.attachments.storeBuffer(bytes, { filename: '' }, null);
+    expect(stored).toMatchObject({ filename: 'attachment.jpg', contentType: 'image/jpeg', createdBy: null });
+    expect(readFileSync(blobPath(sha(bytes))).equals(bytes)).toBe(true);
+    await expect(
+      t.core.services.attachments.storeBuffer(fileOf('text'), { filename: 'x.jpg' }, null),
+    ).rejects.toMatchObject({ status: 415 });
+    expect(tempFiles()).toEqual([]);
   });
 
   it('links to a record with refType + refId', async () => {
@@ -303,6 +319,42 @@ describe('refused uploads change nothing', () => {
     await expectRefused('--x\r\nbroken', 400, 'malformed-multipart', {
       'content-type': 'multipart/form-data; boundary=x',
     });
+  });
+
+  it('an upload cut off mid-stream leaves no temp file and no row', async () => {
+    const before = attachmentCount();
+    const { port } = new URL(t.url);
+    const boundary = 'cut-off-boundary';
+    let tempWhileUploading: string[] = [];
+    await new Promise<void>((resolve) => {
+      const req = request({
+        host: '127.0.0.1',
+        port,
+        path: '/api/attachment',
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.adminToken}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': '100000',
+        },
+      });
+      req.on('error', () => resolve());
+      req.on('response', () => resolve());
+      req.write(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\n` +
+          'Content-Type: image/jpeg\r\n\r\n',
+      );
+      req.write(fileOf('jpeg', randomBytes(5000)));
+      setTimeout(() => {
+        tempWhileUploading = tempFiles();
+        req.destroy();
+        resolve();
+      }, 100);
+    });
+    expect(tempWhileUploading).toHaveLength(1);
+    for (let i = 0; i < 50 && tempFiles().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(tempFiles()).toEqual([]);
+    expect(attachmentCount()).toBe(before);
   });
 
   it('malformed id is 400, unknown id 404', async () => {
