@@ -462,6 +462,15 @@ describe('bad input', () => {
 });
 
 describe('lists and access', () => {
+  it('the OpenAPI document lists the movement, visit, dashboard and hardware operations', async () => {
+    const doc = (await admin.get('/v3/api-docs')).body;
+    expect(doc.paths['/api/movement'].post.tags).toEqual(['Movement Controller']);
+    expect(doc.paths['/api/visit'].get).toBeDefined();
+    expect(doc.paths['/api/dashboard/yard/error5xx'].get.tags).toEqual(['Dashboard Controller']);
+    expect(doc.paths['/api/hardware/gate/{gateId}/actuate'].post.tags).toEqual(['Hardware']);
+    expect(doc.components.schemas).toHaveProperty('MovementCreate');
+  });
+
   it('lists movements newest first with filters and keyset paging', async () => {
     const all = await admin.get(`/api/movement?yardId=${yardId}&limit=500`);
     const ats = all.body.items.map((m: any) => m.at);
