@@ -59,6 +59,10 @@ function toAppError(err: unknown): AppError {
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))
     return sqliteConstraint(e.code, e.message ?? '');
   if (e?.status === 404) return new NotFoundError('Resource');
+  // Express's router rejects a path it cannot percent-decode (e.g. %zz) with a 400 error.
+  if (e?.status === 400 || err instanceof URIError) {
+    return new BadRequestError('malformed-url', 'The URL has an invalid percent-encoding.');
+  }
   return new AppError(
     500,
     'internal-error',

@@ -61,3 +61,11 @@ describe('platform', () => {
     expect(res.headers.get('x-request-id')).toBe('abc-123');
   });
 });
+
+describe('malformed URLs', () => {
+  it('a path that cannot be percent-decoded is 400 malformed-url, not 500', async () => {
+    const res = await new Client(t.url, t.adminToken).get('/api/carrier/%zz');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('malformed-url');
+  });
+});
