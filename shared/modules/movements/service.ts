@@ -7,6 +7,7 @@ import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { ActuationAttempt } from '../hardware/service.js';
 import { isBoolean, settingValue } from '../hardware/setting-value.js';
 import { localDriverVerdict } from './driver-verdict.js';
+import { GroupCommit } from './group-commit.js';
 import { assertNotInFuture, type DriverVerdict, recordMovement } from './record.js';
 import { MovementRepo, type MovementRow, type VisitRow } from './repo.js';
 import type {
@@ -24,9 +25,11 @@ interface DriverCheckService {
 
 export class MovementService {
   readonly repo: MovementRepo;
+  private readonly writes: GroupCommit;
 
   constructor(private readonly core: Core) {
     this.repo = new MovementRepo(core.kysely);
+    this.writes = new GroupCommit(core.kysely);
   }
 
   /** Records a check-in / check-out in one transaction; then, if asked, pulses the gate. */
@@ -39,9 +42,9 @@ export class MovementService {
     assertNotInFuture(at, now);
     const driver =
       input.direction === 'in' && input.driverId ? await this.driverVerdict(input.driverId) : undefined;
-    const recorded = await this.core.kysely
-      .transaction()
-      .execute((trx) => recordMovement(this.core, trx, input, { principal, at, driver }));
+    const recorded = await this.writes.run((trx) =>
+      recordMovement(this.core, trx, input, { principal, at, driver }),
+    );
 
     let actuation: MovementCreatedT['actuation'] = null;
     if (input.actuate && recorded.gate) {
