@@ -287,6 +287,26 @@ describe('check-in and check-out', () => {
   });
 });
 
+describe('concurrent movements', () => {
+  it('share commits but stay separate: one check-in of a trailer wins, a refused one writes nothing', async () => {
+    const before = count('movement');
+    const same = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        admin.post('/api/movement', { yardId, direction: 'in', trailer: { number: 'RACE-1' } }),
+      ),
+    );
+    expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    const distinct = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        admin.post('/api/movement', { yardId, direction: 'in', truck: { plate: `RACE-T${i}` } }),
+      ),
+    );
+    expect(distinct.every((r) => r.status === 201)).toBe(true);
+    expect(count('movement')).toBe(before + 7);
+    expect(rows(t.db, "SELECT count(*) AS n FROM trailer WHERE number = 'RACE-1'")[0].n).toBe(1);
+  });
+});
+
 describe('driver check', () => {
   it('refuses a blocked driver, an expired licence and a blocked carrier with 409 and writes nothing', async () => {
     const blocked = await seedDriver({ status: 'blocked' });
