@@ -12,6 +12,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 const ALL_ROLES = ['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver'] as const;
 let t: TestApp;
 let anon: Client;
+const driverId = newId();
 const byRole = new Map<string, Client>();
 
 beforeAll(async () => {
@@ -23,7 +24,7 @@ beforeAll(async () => {
     byRole.set(role, await clientWithRole(admin, role));
   const now = Date.now();
   await t.core.changes.insert(t.core.kysely, 'driver', {
-    id: newId(),
+    id: driverId,
     kind: 'yard',
     carrierId: null,
     firstName: 'Jo',
@@ -94,7 +95,9 @@ describe('route table: authentication and roles', () => {
         // Logging out would revoke the shared token; it is covered in auth.test.ts.
         if (row.path === '/api/auth/logout') continue;
         const allowed = row.roles === 'any' || row.roles.includes(role);
-        const status = await statusOf(byRole.get(role)!, row.method, path);
+        // "R (self)": a driver may read its own record only; use its own id for the positive check.
+        const own = role === 'driver' && row.path === '/api/driver/{id}' ? `/api/driver/${driverId}` : path;
+        const status = await statusOf(byRole.get(role)!, row.method, own);
         if (allowed)
           expect([401, 403], `${label} as ${role} should pass the role check`).not.toContain(status);
         else expect(status, `${label} as ${role}`).toBe(403);
