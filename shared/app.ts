@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import { stringify as toYaml } from 'yaml';
 import { EventBus } from './bus.js';
 import { type Clock, systemClock } from './clock.js';
@@ -15,6 +13,7 @@ import type { GateHardware } from './hardware.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { ErrorStats } from './http/error-stats.js';
 import { createMetrics } from './http/metrics.js';
+import { requestLog } from './http/request-log.js';
 import { type RouteInfo, RouteRegistrar } from './http/routes.js';
 import { type Logger, silentLogger } from './log.js';
 import { authenticate } from './modules/auth/routes.js';
@@ -90,33 +89,13 @@ export function createApp(deps: AppDeps): YardApp {
 
   const app = express();
   app.disable('x-powered-by');
+  // Records carry their own ETags (versions); hashing every JSON body for a weak ETag costs more than it saves.
+  app.set('etag', false);
   app.set('trust proxy', config.http.trustProxy);
   app.set('query parser', 'simple');
 
   const metrics = createMetrics();
-  app.use(
-    pinoHttp({
-      logger: log,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      // Method, URL, status and time are enough per request; headers stay out of the logs.
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: req.url,
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    }),
-  );
+  app.use(requestLog(log));
   app.use(metrics.middleware);
   app.use(errorStats.middleware);
   app.use(express.json({ limit: config.http.jsonLimit }));

@@ -27,8 +27,12 @@ export interface AppDatabase {
   kysely: Kdb;
   sqlite: Database.Database;
   file: string;
+  /** Watch executed queries (SQL text and parameters): slow-query logging, tests counting queries. */
+  onQuery(listener: QueryListener): () => void;
   close(): void;
 }
+
+export type QueryListener = (sql: string, parameters: readonly unknown[], durationMs: number) => void;
 
 /**
  * Opens (creating if needed) the SQLite database and applies pending migrations.
@@ -42,8 +46,13 @@ export function openDatabase(file: string): AppDatabase {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   migrate(sqlite);
+  const listeners = new Set<QueryListener>();
   const kysely = new Kysely<DB>({
-    dialect: new SqliteDialect({ database: sqlite }),
+    log: (event) => {
+      if (listeners.size === 0) return;
+      for (const l of listeners) l(event.query.sql, event.query.parameters, event.queryDurationMillis);
+    },
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin(), new SyncedWriteGuard()],
   });
   let closed = false;
@@ -51,12 +60,37 @@ export function openDatabase(file: string): AppDatabase {
     kysely,
     sqlite,
     file,
+    onQuery(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     close() {
       if (closed) return;
       closed = true;
       // Fold the WAL back into the main file so a copied database file is complete.
       sqlite.pragma('wal_checkpoint(TRUNCATE)');
       sqlite.close();
+    },
+  };
+}
+
+/**
+ * Kysely prepares every statement anew; preparing costs more than running a small indexed query.
+ * Reuse prepared statements by SQL text (Kysely binds values as parameters, so the set of distinct
+ * texts is small). Oldest entries go first when the cache is full.
+ */
+function withStatementCache(sqlite: Database.Database, max = 2000) {
+  const cache = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = sqlite.prepare(sql);
+        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt as unknown as ReturnType<Database.Database['prepare']> & { reader: boolean };
     },
   };
 }

@@ -2,6 +2,7 @@ import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openap
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Principal, Role } from '../auth/principal.js';
 import { STAFF } from '../auth/principal.js';
+import { RawJson } from '../db/json-sql.js';
 import { Problem } from './common-schemas.js';
 import {
   AppError,
@@ -65,7 +66,7 @@ export interface RouteSpec<
   middleware?: RequestHandler[];
   handler: (
     input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
-  ) => Promise<z.input<R> | undefined | void> | z.input<R> | undefined | void;
+  ) => Promise<z.input<R> | RawJson | undefined | void> | z.input<R> | RawJson | undefined | void;
 }
 
 export interface RouteInfo {
@@ -150,15 +151,17 @@ export class RouteRegistrar {
           res.status(status).end();
           return;
         }
+        const raw = result instanceof RawJson ? result.text : undefined;
         if (this.options.validateResponses && spec.response?.schema) {
-          const check = spec.response.schema.safeParse(result);
+          const check = spec.response.schema.safeParse(raw === undefined ? result : JSON.parse(raw));
           if (!check.success) {
             throw new Error(
               `Response of ${spec.method.toUpperCase()} ${spec.path} does not match its schema: ${check.error.message}`,
             );
           }
         }
-        res.status(status).json(result);
+        if (raw !== undefined) res.status(status).type('application/json').send(raw);
+        else res.status(status).json(result);
       },
     );
   }

@@ -9,8 +9,17 @@ import type { Hlc } from './hlc.js';
 
 type Row<T extends SyncedTable> = Selectable<DB[T]>;
 /** What a caller provides on insert: the row without the columns ChangeCapture owns. */
-export type NewRow<T extends SyncedTable> = Omit<Insertable<DB[T]>, 'hlc' | 'version' | 'fieldHlc'>;
-export type RowPatch<T extends SyncedTable> = Omit<Updateable<DB[T]>, 'hlc' | 'version' | 'fieldHlc'>;
+export type NewRow<T extends SyncedTable> = Omit<
+  Insertable<DB[T]>,
+  'hlc' | 'version' | 'fieldHlc' | 'apiJson'
+>;
+export type RowPatch<T extends SyncedTable> = Omit<
+  Updateable<DB[T]>,
+  'hlc' | 'version' | 'fieldHlc' | 'apiJson'
+>;
+
+/** Columns SQLite derives from the others (generated): local read models, never part of a change. */
+const DERIVED_COLUMNS = ['apiJson'];
 
 // Kysely's generics cannot follow a table name chosen at run time; the public methods are typed,
 // the bodies use this loose view.
@@ -122,7 +131,7 @@ export class ChangeCapture {
     hlc: string,
   ): Promise<void> {
     const entityId = String(row[entity.key]);
-    const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : row);
+    const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : withoutDerived(row));
     const peers = this.peersFor(entity, row);
     if (peers.length === 0) return;
     await unguarded(trx)
@@ -146,6 +155,13 @@ export class ChangeCapture {
     if (db.isTransaction) return work(db);
     return db.transaction().execute(work);
   }
+}
+
+function withoutDerived(row: Record<string, unknown>): Record<string, unknown> {
+  if (!DERIVED_COLUMNS.some((c) => c in row)) return row;
+  const copy = { ...row };
+  for (const c of DERIVED_COLUMNS) delete copy[c];
+  return copy;
 }
 
 function entityOf(table: string): SyncedEntity {

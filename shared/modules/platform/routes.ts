@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import express from 'express';
 import type { Principal } from '../../auth/principal.js';
 import { canSeeYard, STAFF } from '../../auth/principal.js';
@@ -159,8 +160,9 @@ export function registerPlatformRoutes(
 
 /** Static files of Swagger UI, served under /docs/ (mounted by createApp). */
 export function swaggerUiStatic(): express.RequestHandler {
+  // Resolve the folder without loading the package: its entry point pulls in the whole UI bundle.
   const require = createRequire(import.meta.url);
-  const dir = (require('swagger-ui-dist') as { absolutePath(): string }).absolutePath();
+  const dir = dirname(require.resolve('swagger-ui-dist/package.json'));
   return express.static(dir, { index: false, maxAge: '1d' });
 }
 

@@ -22,25 +22,50 @@ export class TrailerRepo {
     return q.executeTakeFirst();
   }
 
-  /**
-   * One query, ordered by id with keyset paging. With `yardId` it is `yard_id = ? AND id > ?
-   * ORDER BY id LIMIT n`, which the trailer_yard (yard_id, id) index answers without sorting.
-   */
-  list(opts: {
-    limit: number;
-    afterId?: string | undefined;
-    yardId?: string | undefined;
-    carrierId?: string | undefined;
-    inYard?: boolean | undefined;
-    loadStatus?: TrailerRow['loadStatus'] | undefined;
-    q?: string | undefined;
-    scope: string[] | null;
-  }): Promise<TrailerRow[]> {
-    let q = this.db
-      .selectFrom('trailer')
+  /** The rows of one page, ordered by id (keyset paging after `afterId`). */
+  list(opts: TrailerFilter & { limit: number }): Promise<TrailerRow[]> {
+    return this.filtered(opts)
       .selectAll()
       .orderBy('id')
-      .limit(opts.limit + 1);
+      .limit(opts.limit + 1)
+      .execute();
+  }
+
+  /**
+   * The same page as a JSON array text, joined from each row's api_json (a generated column kept
+   * by SQLite: see the migration), with its row count and last id. Items equal trailerOut(row).
+   */
+  async listJson(
+    opts: TrailerFilter & { limit: number },
+  ): Promise<{ items: string; count: number; lastId: string | null }> {
+    const page = this.filtered(opts).select(['id', 'apiJson']).orderBy('id').limit(opts.limit).as('t');
+    const row = await this.db
+      .selectFrom(page)
+      .select([
+        sql<string>`'[' || coalesce(group_concat(t.api_json, ',' ORDER BY t.id), '') || ']'`.as('items'),
+        sql<number>`count(*)`.as('count'),
+        sql<string | null>`max(t.id)`.as('lastId'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { items: row.items, count: Number(row.count), lastId: row.lastId };
+  }
+
+  /** Whether a row matching the filter comes after `id` (is there a next page?). Index-only for yard filters. */
+  async existsAfter(opts: TrailerFilter, id: string): Promise<boolean> {
+    const hit = await this.filtered({ ...opts, afterId: id })
+      .select('id')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return hit !== undefined;
+  }
+
+  /**
+   * The filtered query. With `yardId` it is `yard_id = ? AND id > ? ORDER BY id`, which the
+   * trailer_yard (yard_id, id) index answers without sorting.
+   */
+  private filtered(opts: TrailerFilter) {
+    let q = this.db.selectFrom('trailer');
     if (opts.afterId) q = q.where('id', '>', opts.afterId);
     if (opts.yardId) q = q.where('yardId', '=', opts.yardId);
     if (opts.carrierId) q = q.where('carrierId', '=', opts.carrierId);
@@ -57,6 +82,16 @@ export class TrailerRepo {
         ]),
       );
     }
-    return q.execute();
+    return q;
   }
+}
+
+export interface TrailerFilter {
+  afterId?: string | undefined;
+  yardId?: string | undefined;
+  carrierId?: string | undefined;
+  inYard?: boolean | undefined;
+  loadStatus?: TrailerRow['loadStatus'] | undefined;
+  q?: string | undefined;
+  scope: string[] | null;
 }

@@ -1,7 +1,8 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { Core } from '../../core.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
+import { RawJson } from '../../db/json-sql.js';
+import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
@@ -18,8 +19,14 @@ export class TrailerService {
   async list(principal: Principal, query: TrailerListQueryT) {
     assertYardFilterAllowed(principal, query.yardId);
     const afterId = query.cursor ? String(decodeCursor(query.cursor, 1)[0]) : undefined;
-    const rows = await this.repo.list({ ...query, afterId, scope: principal.yardIds });
-    return toPage(rows, query.limit, trailerOut, (r) => [r.id]);
+    const filter = { ...query, afterId, scope: principal.yardIds };
+    const page = await this.repo.listJson(filter);
+    const more =
+      page.count === query.limit &&
+      page.lastId !== null &&
+      (await this.repo.existsAfter(filter, page.lastId));
+    const nextCursor = more ? JSON.stringify(encodeCursor([page.lastId!])) : 'null';
+    return new RawJson(`{"items":${page.items},"nextCursor":${nextCursor}}`);
   }
 
   /** A trailer inside a yard the principal may not see is answered as not found. */

@@ -33,6 +33,8 @@ function sendAsset(res: Response, asset: UiAsset): Promise<void> {
     // HTML names stay the same across releases, so revalidate it; other files may be cached a while.
     'Cache-Control': asset.isHtml ? 'no-cache' : 'public, max-age=3600',
     'X-Content-Type-Options': 'nosniff',
+    // The app does not hash bodies for ETags; send() answers If-None-Match from this header.
+    ETag: asset.etag,
   });
   return new Promise((resolve, reject) => {
     // root + relative path: send repeats its own traversal and dot-file checks as a second guard.

@@ -17,6 +17,8 @@ export interface UiAsset {
   /** The file's path relative to that root. */
   relativePath: string;
   isHtml: boolean;
+  /** Validator for conditional GETs: changes whenever the file's size or modification time does. */
+  etag: string;
 }
 
 /**
@@ -47,5 +49,6 @@ export async function resolveUiAsset(uiRoot: string, pathSegments: readonly stri
   if (relativePath.split(sep).some((s) => s.startsWith('.'))) throw notFound;
   const info = await stat(real).catch(() => undefined);
   if (!info?.isFile()) throw notFound;
-  return { root, relativePath, isHtml: /\.html?$/i.test(real) };
+  const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  return { root, relativePath, isHtml: /\.html?$/i.test(real), etag };
 }
