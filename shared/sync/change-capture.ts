@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
 import { type Kdb, unguarded } from '../db/database.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
+import { ShapeCache } from '../db/prepared.js';
 import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
 import { SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable } from './entities.js';
@@ -32,6 +33,9 @@ type Loose = any;
  * shared records the per-field HLCs that the last-writer-wins merge needs (SYNC.md).
  */
 export class ChangeCapture {
+  /** Compiled statements per table and column set: writes skip Kysely's rebuild/compile (see prepared.ts). */
+  private readonly shapes = new ShapeCache();
+
   constructor(
     private readonly hlc: Hlc,
     private readonly clock: Clock,
@@ -47,11 +51,18 @@ export class ChangeCapture {
       if (entity.ownership === 'shared') {
         values.fieldHlc = JSON.stringify(Object.fromEntries(Object.keys(row).map((k) => [k, hlc])));
       }
-      const written = (await (unguarded(trx) as Loose)
-        .insertInto(table)
-        .values(values)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as Row<T>;
+      const columns = Object.keys(values).filter((k) => values[k] !== undefined);
+      const [written] = (await this.shapes.run(
+        trx,
+        `insert|${table}|${columns.join(',')}`,
+        columns.map((c) => values[c]),
+        (ph) =>
+          (unguarded(trx) as Loose)
+            .insertInto(table)
+            .values(Object.fromEntries(columns.map((c, i) => [c, ph[i]])))
+            .returningAll(),
+      )) as Row<T>[];
+      if (!written) throw new Error(`insert into ${table} returned no row`);
       await this.log(trx, entity, 'upsert', written as Record<string, unknown>, hlc);
       return written;
     });
@@ -71,12 +82,9 @@ export class ChangeCapture {
   ): Promise<Row<T> | undefined> {
     return this.inTransaction(db, async (trx) => {
       const entity = entityOf(table);
-      const loose = unguarded(trx) as Loose;
-      const current = (await loose
-        .selectFrom(table)
-        .selectAll()
-        .where(entity.key, '=', key)
-        .executeTakeFirst()) as Record<string, unknown> | undefined;
+      const [current] = (await this.shapes.run(trx, `select|${table}`, [key], (ph) =>
+        (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
+      )) as Array<Record<string, unknown> | undefined>;
       if (!current) return undefined;
       if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
         throw new PreconditionFailedError(current.version as number);
@@ -97,12 +105,19 @@ export class ChangeCapture {
         for (const [k] of changed) fieldHlc[k] = hlc;
         values.fieldHlc = JSON.stringify(fieldHlc);
       }
-      const written = (await loose
-        .updateTable(table)
-        .set(values)
-        .where(entity.key, '=', key)
-        .returningAll()
-        .executeTakeFirstOrThrow()) as Record<string, unknown>;
+      const columns = Object.keys(values);
+      const [written] = (await this.shapes.run(
+        trx,
+        `update|${table}|${columns.join(',')}`,
+        [...columns.map((c) => values[c]), key],
+        (ph) =>
+          (unguarded(trx) as Loose)
+            .updateTable(table)
+            .set(Object.fromEntries(columns.map((c, i) => [c, ph[i]])))
+            .where(entity.key, '=', ph[columns.length])
+            .returningAll(),
+      )) as Array<Record<string, unknown>>;
+      if (!written) throw new Error(`${table} ${key} vanished inside its own transaction`);
       await this.log(trx, entity, 'upsert', written, hlc);
       return written as Row<T>;
     });
@@ -112,11 +127,9 @@ export class ChangeCapture {
   async delete<T extends SyncedTable>(db: Kdb, table: T, key: string): Promise<Row<T> | undefined> {
     return this.inTransaction(db, async (trx) => {
       const entity = entityOf(table);
-      const deleted = (await (unguarded(trx) as Loose)
-        .deleteFrom(table)
-        .where(entity.key, '=', key)
-        .returningAll()
-        .executeTakeFirst()) as Record<string, unknown> | undefined;
+      const [deleted] = (await this.shapes.run(trx, `delete|${table}`, [key], (ph) =>
+        (unguarded(trx) as Loose).deleteFrom(table).where(entity.key, '=', ph[0]).returningAll(),
+      )) as Array<Record<string, unknown> | undefined>;
       if (!deleted) return undefined;
       await this.log(trx, entity, 'delete', deleted, this.hlc.next());
       return deleted as Row<T>;
@@ -134,21 +147,26 @@ export class ChangeCapture {
     const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : withoutDerived(row));
     const peers = this.peersFor(entity, row);
     if (peers.length === 0) return;
-    await unguarded(trx)
-      .insertInto('changeLog')
-      .values(
-        peers.map((peer) => ({
-          peer,
-          entity: entity.entity,
-          entityId,
-          op,
-          hlc,
-          origin: this.hlc.origin,
-          schemaV: SCHEMA_VERSION,
-          data,
-        })),
-      )
-      .execute();
+    for (const peer of peers) {
+      await this.shapes.run(
+        trx,
+        'change_log',
+        [peer, entity.entity, entityId, op, hlc, this.hlc.origin, SCHEMA_VERSION, data],
+        ([p, e, id, o, h, origin, v, d]) =>
+          unguarded(trx)
+            .insertInto('changeLog')
+            .values({
+              peer: p!,
+              entity: e!,
+              entityId: id!,
+              op: o as 'upsert',
+              hlc: h!,
+              origin: origin!,
+              schemaV: v as unknown as number,
+              data: d!,
+            }),
+      );
+    }
   }
 
   private async inTransaction<R>(db: Kdb, work: (trx: Kdb) => Promise<R>): Promise<R> {

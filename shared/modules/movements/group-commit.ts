@@ -23,12 +23,15 @@ export class GroupCommit {
   run<R>(work: (trx: Kdb) => Promise<R>): Promise<R> {
     return new Promise<R>((resolve, reject) => {
       this.queue.push({ work, resolve, reject } as Pending<unknown>);
-      if (!this.running) void this.drain();
+      if (!this.running) {
+        this.running = true;
+        // Start on the next turn of the event loop, so requests read in the same I/O phase join this batch.
+        setImmediate(() => void this.drain());
+      }
     });
   }
 
   private async drain(): Promise<void> {
-    this.running = true;
     try {
       while (this.queue.length > 0) await this.writeBatch(this.queue.splice(0, MAX_BATCH));
     } finally {
