@@ -11,14 +11,14 @@ type Kdb = Kysely<DB>;
  * anything computed from an argument inside the builder would be frozen at the placeholder.
  */
 export function prepareQuery<A extends unknown[], R>(
-  compileWith: Kdb,
   build: (db: Kdb, ...args: A) => Compilable<R>,
 ): (executor: Kdb, ...args: A) => Promise<R[]> {
+  // Compiled by the first executor: every executor of the app shares one dialect and plugin set.
   let compiled: { query: CompiledQuery<R>; slots: Array<number | null> } | undefined;
   return async (executor, ...args) => {
     if (!compiled) {
       const placeholders = args.map((_, i) => placeholder(i)) as A;
-      const query = build(compileWith, ...placeholders).compile();
+      const query = build(executor, ...placeholders).compile();
       compiled = { query, slots: slotsOf(query.parameters, args.length) };
     }
     const { query, slots } = compiled;

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
+import { prepareQuery } from '../../db/prepared.js';
 import type { MovementTable, TrailerTable, TruckTable, VisitTable } from '../../db/tables.js';
 
 export type MovementRow = Selectable<MovementTable>;
@@ -9,6 +10,101 @@ export type TruckRow = Selectable<TruckTable>;
 
 type Keyset = { at: number; id: string };
 
+// The lookups of every gate movement, compiled once (see shared/db/prepared.ts).
+const first = <R>(rows: R[]): R | undefined => rows[0];
+const yardById = prepareQuery((db, id: string) =>
+  db.selectFrom('yard').select(['id', 'timeZone']).where('id', '=', id),
+);
+const gateById = prepareQuery((db, id: string) => db.selectFrom('gate').selectAll().where('id', '=', id));
+const locationById = prepareQuery((db, id: string) =>
+  db.selectFrom('location').select(['id', 'yardId']).where('id', '=', id),
+);
+const carrierById = prepareQuery((db, id: string) =>
+  db.selectFrom('carrier').select(['id', 'status']).where('id', '=', id),
+);
+const driverById = prepareQuery((db, id: string) => db.selectFrom('driver').selectAll().where('id', '=', id));
+const movementById = prepareQuery((db, id: string) =>
+  db.selectFrom('movement').selectAll().where('id', '=', id),
+);
+const trailerById = prepareQuery((db, id: string) =>
+  db.selectFrom('trailer').selectAll().where('id', '=', id),
+);
+const truckById = prepareQuery((db, id: string) => db.selectFrom('truck').selectAll().where('id', '=', id));
+const trailersByLowerNumber = prepareQuery((db, lowerNumber: string) =>
+  db
+    .selectFrom('trailer')
+    .selectAll()
+    .where(sql<string>`lower(number)`, '=', lowerNumber)
+    .orderBy('id')
+    .limit(10),
+);
+const trailersByLowerNumberOfCarrier = prepareQuery((db, lowerNumber: string, carrierId: string) =>
+  db
+    .selectFrom('trailer')
+    .selectAll()
+    .where(sql<string>`lower(number)`, '=', lowerNumber)
+    .where('carrierId', '=', carrierId)
+    .orderBy('id')
+    .limit(10),
+);
+const trucksByPlateOnly = prepareQuery((db, plate: string) =>
+  db.selectFrom('truck').selectAll().where('plate', '=', plate).orderBy('id').limit(10),
+);
+const trucksByPlateAndRegion = prepareQuery((db, plate: string, region: string) =>
+  db
+    .selectFrom('truck')
+    .selectAll()
+    .where('plate', '=', plate)
+    .where('plateRegion', '=', region)
+    .orderBy('id')
+    .limit(10),
+);
+
+const insertOpenVisit = prepareQuery(
+  (
+    db,
+    id: string,
+    yardId: string,
+    unitKind: 'trailer' | 'truck',
+    trailerId: string | null,
+    truckId: string | null,
+    carrierId: string | null,
+    inMovementId: string,
+    inAt: number,
+  ) =>
+    db
+      .insertInto('visit')
+      .values({
+        id,
+        yardId,
+        unitKind,
+        trailerId,
+        truckId,
+        carrierId,
+        inMovementId,
+        inAt,
+        outMovementId: null,
+        outAt: null,
+      }),
+);
+const closeTrailerVisits = prepareQuery(
+  (db, outMovementId: string | null, outAt: number, trailerId: string) =>
+    db
+      .updateTable('visit')
+      .set({ outMovementId, outAt })
+      .where('outAt', 'is', null)
+      .where('trailerId', '=', trailerId)
+      .where('unitKind', '=', 'trailer'),
+);
+const closeTruckVisits = prepareQuery((db, outMovementId: string | null, outAt: number, truckId: string) =>
+  db
+    .updateTable('visit')
+    .set({ outMovementId, outAt })
+    .where('outAt', 'is', null)
+    .where('truckId', '=', truckId)
+    .where('unitKind', '=', 'truck'),
+);
+
 /**
  * SQL of gate movements and visits. Construct with a transaction to read and write inside it.
  * Synced rows are written by the service through core.changes; `visit` (derived, not synced) here.
@@ -17,23 +113,23 @@ export class MovementRepo {
   constructor(private readonly db: Kdb) {}
 
   yard(id: string) {
-    return this.db.selectFrom('yard').select(['id', 'timeZone']).where('id', '=', id).executeTakeFirst();
+    return yardById(this.db, id).then(first);
   }
 
   gate(id: string) {
-    return this.db.selectFrom('gate').selectAll().where('id', '=', id).executeTakeFirst();
+    return gateById(this.db, id).then(first);
   }
 
   location(id: string) {
-    return this.db.selectFrom('location').select(['id', 'yardId']).where('id', '=', id).executeTakeFirst();
+    return locationById(this.db, id).then(first);
   }
 
   carrier(id: string) {
-    return this.db.selectFrom('carrier').select(['id', 'status']).where('id', '=', id).executeTakeFirst();
+    return carrierById(this.db, id).then(first);
   }
 
   driver(id: string) {
-    return this.db.selectFrom('driver').selectAll().where('id', '=', id).executeTakeFirst();
+    return driverById(this.db, id).then(first);
   }
 
   async missingAttachments(ids: string[]): Promise<string[]> {
@@ -44,32 +140,28 @@ export class MovementRepo {
   }
 
   movement(id: string): Promise<MovementRow | undefined> {
-    return this.db.selectFrom('movement').selectAll().where('id', '=', id).executeTakeFirst();
+    return movementById(this.db, id).then(first);
   }
 
   trailer(id: string): Promise<TrailerRow | undefined> {
-    return this.db.selectFrom('trailer').selectAll().where('id', '=', id).executeTakeFirst();
+    return trailerById(this.db, id).then(first);
   }
 
   trailersByNumber(number: string, carrierId: string | undefined): Promise<TrailerRow[]> {
-    let q = this.db
-      .selectFrom('trailer')
-      .selectAll()
-      .where(sql<string>`lower(number)`, '=', number.toLowerCase())
-      .orderBy('id')
-      .limit(10);
-    if (carrierId) q = q.where('carrierId', '=', carrierId);
-    return q.execute();
+    const lower = number.toLowerCase();
+    return carrierId
+      ? trailersByLowerNumberOfCarrier(this.db, lower, carrierId)
+      : trailersByLowerNumber(this.db, lower);
   }
 
   truck(id: string): Promise<TruckRow | undefined> {
-    return this.db.selectFrom('truck').selectAll().where('id', '=', id).executeTakeFirst();
+    return truckById(this.db, id).then(first);
   }
 
   trucksByPlate(plate: string, plateRegion: string | undefined): Promise<TruckRow[]> {
-    let q = this.db.selectFrom('truck').selectAll().where('plate', '=', plate).orderBy('id').limit(10);
-    if (plateRegion) q = q.where('plateRegion', '=', plateRegion);
-    return q.execute();
+    return plateRegion
+      ? trucksByPlateAndRegion(this.db, plate, plateRegion)
+      : trucksByPlateOnly(this.db, plate);
   }
 
   /** Newest first by (at, id). */
@@ -143,10 +235,17 @@ export class MovementRepo {
   }
 
   async openVisit(visit: Omit<VisitRow, 'outMovementId' | 'outAt'>): Promise<void> {
-    await this.db
-      .insertInto('visit')
-      .values({ ...visit, outMovementId: null, outAt: null })
-      .execute();
+    await insertOpenVisit(
+      this.db,
+      visit.id,
+      visit.yardId,
+      visit.unitKind,
+      visit.trailerId,
+      visit.truckId,
+      visit.carrierId,
+      visit.inMovementId,
+      visit.inAt,
+    );
   }
 
   /** Closes the unit's open visits (a trailer's, or a truck's own truck visits). */
@@ -155,11 +254,7 @@ export class MovementRepo {
     outMovementId: string | null,
     outAt: number,
   ): Promise<void> {
-    let q = this.db.updateTable('visit').set({ outMovementId, outAt }).where('outAt', 'is', null);
-    q =
-      unit.kind === 'trailer'
-        ? q.where('trailerId', '=', unit.trailerId).where('unitKind', '=', 'trailer')
-        : q.where('truckId', '=', unit.truckId).where('unitKind', '=', 'truck');
-    await q.execute();
+    if (unit.kind === 'trailer') await closeTrailerVisits(this.db, outMovementId, outAt, unit.trailerId);
+    else await closeTruckVisits(this.db, outMovementId, outAt, unit.truckId);
   }
 }

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
+import { ShapeCache } from '../../db/prepared.js';
 import type { TrailerTable } from '../../db/tables.js';
 import { likeContains } from '../drivers/repo.js';
 import { inScope } from '../trucks/repo.js';
@@ -22,68 +23,115 @@ export class TrailerRepo {
     return q.executeTakeFirst();
   }
 
-  /** The rows of one page, ordered by id (keyset paging after `afterId`). */
-  list(opts: TrailerFilter & { limit: number }): Promise<TrailerRow[]> {
-    return this.filtered(opts)
-      .selectAll()
-      .orderBy('id')
-      .limit(opts.limit + 1)
-      .execute();
-  }
-
   /**
    * The same page as a JSON array text, joined from each row's api_json (a generated column kept
    * by SQLite: see the migration), with its row count and last id. Items equal trailerOut(row).
+   * Compiled once per filter shape (shared/db/prepared.ts): this is the gate house's hottest list.
    */
   async listJson(
     opts: TrailerFilter & { limit: number },
   ): Promise<{ items: string; count: number; lastId: string | null }> {
-    const page = this.filtered(opts).select(['id', 'apiJson']).orderBy('id').limit(opts.limit).as('t');
-    const row = await this.db
-      .selectFrom(page)
-      .select([
-        sql<string>`'[' || coalesce(group_concat(t.api_json, ',' ORDER BY t.id), '') || ']'`.as('items'),
-        sql<number>`count(*)`.as('count'),
-        sql<string | null>`max(t.id)`.as('lastId'),
-      ])
-      .executeTakeFirstOrThrow();
-    return { items: row.items, count: Number(row.count), lastId: row.lastId };
+    const shape = shapeOf(derive(opts));
+    const [row] = await listShapes.run(this.db, `page|${shape.key}`, [...shape.values, opts.limit], (ph) => {
+      const page = this.filtered(shape.rebuild(ph))
+        .select(['id', 'apiJson'])
+        .orderBy('id')
+        .limit(ph.at(-1) as unknown as number)
+        .as('t');
+      return this.db
+        .selectFrom(page)
+        .select([
+          sql<string>`'[' || coalesce(group_concat(t.api_json, ',' ORDER BY t.id), '') || ']'`.as('items'),
+          sql<number>`count(*)`.as('count'),
+          sql<string | null>`max(t.id)`.as('lastId'),
+        ]);
+    });
+    return { items: row?.items ?? '[]', count: Number(row?.count ?? 0), lastId: row?.lastId ?? null };
   }
 
   /** Whether a row matching the filter comes after `id` (is there a next page?). Index-only for yard filters. */
   async existsAfter(opts: TrailerFilter, id: string): Promise<boolean> {
-    const hit = await this.filtered({ ...opts, afterId: id })
-      .select('id')
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
-    return hit !== undefined;
+    const shape = shapeOf(derive({ ...opts, afterId: id }));
+    const rows = await listShapes.run(this.db, `exists|${shape.key}`, shape.values, (ph) =>
+      this.filtered(shape.rebuild(ph)).select('id').orderBy('id').limit(1),
+    );
+    return rows.length > 0;
   }
 
   /**
    * The filtered query. With `yardId` it is `yard_id = ? AND id > ? ORDER BY id`, which the
    * trailer_yard (yard_id, id) index answers without sorting.
    */
-  private filtered(opts: TrailerFilter) {
+  private filtered(f: DerivedFilter) {
     let q = this.db.selectFrom('trailer');
-    if (opts.afterId) q = q.where('id', '>', opts.afterId);
-    if (opts.yardId) q = q.where('yardId', '=', opts.yardId);
-    if (opts.carrierId) q = q.where('carrierId', '=', opts.carrierId);
-    if (opts.loadStatus) q = q.where('loadStatus', '=', opts.loadStatus);
-    if (opts.inYard !== undefined) q = q.where('yardId', opts.inYard ? 'is not' : 'is', null);
-    if (opts.scope && !opts.yardId) q = q.where(inScope<'trailer'>(opts.scope));
-    if (opts.q) {
-      const numberLike = likeContains(opts.q.toLowerCase());
-      const plate = normalizePlate(opts.q);
+    if (f.afterId !== undefined) q = q.where('id', '>', f.afterId);
+    if (f.yardId !== undefined) q = q.where('yardId', '=', f.yardId);
+    if (f.carrierId !== undefined) q = q.where('carrierId', '=', f.carrierId);
+    if (f.loadStatus !== undefined) q = q.where('loadStatus', '=', f.loadStatus as TrailerRow['loadStatus']);
+    if (f.inYard !== undefined) q = q.where('yardId', f.inYard ? 'is not' : 'is', null);
+    if (f.scope !== undefined) q = q.where(inScope<'trailer'>(f.scope));
+    if (f.numberLike !== undefined) {
+      const numberLike = f.numberLike;
+      const plateLike = f.plateLike;
       q = q.where((eb) =>
         eb.or([
           sql<boolean>`lower(${eb.ref('number')}) like ${numberLike} escape '\\'`,
-          ...(plate ? [sql<boolean>`${eb.ref('plate')} like ${likeContains(plate)} escape '\\'`] : []),
+          ...(plateLike !== undefined
+            ? [sql<boolean>`${eb.ref('plate')} like ${plateLike} escape '\\'`]
+            : []),
         ]),
       );
     }
     return q;
   }
+}
+
+const listShapes = new ShapeCache();
+
+/** The filter with every value the SQL binds already computed (LIKE patterns, normalised plate). */
+interface DerivedFilter {
+  afterId?: string | undefined;
+  yardId?: string | undefined;
+  carrierId?: string | undefined;
+  loadStatus?: string | undefined;
+  inYard?: boolean | undefined;
+  scope?: string[] | undefined;
+  numberLike?: string | undefined;
+  plateLike?: string | undefined;
+}
+
+function derive(opts: TrailerFilter): DerivedFilter {
+  const plate = opts.q ? normalizePlate(opts.q) : undefined;
+  return {
+    afterId: opts.afterId,
+    yardId: opts.yardId,
+    carrierId: opts.carrierId,
+    loadStatus: opts.loadStatus,
+    inYard: opts.inYard,
+    scope: opts.scope && !opts.yardId ? opts.scope : undefined,
+    numberLike: opts.q ? likeContains(opts.q.toLowerCase()) : undefined,
+    plateLike: opts.q && plate ? likeContains(plate) : undefined,
+  };
+}
+
+const SCALARS = ['afterId', 'yardId', 'carrierId', 'loadStatus', 'numberLike', 'plateLike'] as const;
+
+/** The filter's shape (which parts are present), its bound values in order, and how to rebuild it from placeholders. */
+function shapeOf(f: DerivedFilter): {
+  key: string;
+  values: unknown[];
+  rebuild: (ph: string[]) => DerivedFilter;
+} {
+  const present = SCALARS.filter((k) => f[k] !== undefined);
+  const scope = f.scope ?? null;
+  const key = `${present.join(',')}|inYard=${f.inYard ?? '-'}|scope=${scope ? scope.length : '-'}`;
+  const values = [...present.map((k) => f[k]), ...(scope ?? [])];
+  const rebuild = (ph: string[]): DerivedFilter => ({
+    ...Object.fromEntries(present.map((k, i) => [k, ph[i]])),
+    inYard: f.inYard,
+    scope: scope ? ph.slice(present.length, present.length + scope.length) : undefined,
+  });
+  return { key, values, rebuild };
 }
 
 export interface TrailerFilter {
