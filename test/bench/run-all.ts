@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -10,6 +11,9 @@ import { seedBenchDatabase } from './seed.js';
  * The foundation's benchmarks (issue: "Performance"). Run with `npm run bench`.
  * Sizes: BENCH_TRAILERS (10000), BENCH_MOVEMENTS (1000000), BENCH_SECONDS per load run (10).
  */
+// The same Node flags the pm2 process file gives the edge in production.
+const PRODUCTION_NODE_ARGS: string[] = createRequire(import.meta.url)('../../deploy/ecosystem.config.cjs')
+  .apps[0].node_args;
 const TRAILERS = Number(process.env.BENCH_TRAILERS ?? 10_000);
 const MOVEMENTS = Number(process.env.BENCH_MOVEMENTS ?? 1_000_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -142,10 +146,10 @@ async function login(url: string): Promise<string> {
   return ((await res.json()) as { token: string }).token;
 }
 
-/** The production artifact (`node dist/edge/main.js`) on the seeded database. */
+/** The production artifact (`node <pm2 node_args> dist/edge/main.js`) on the seeded database. */
 async function startBuiltEdge() {
   const port = 30000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, ['dist/edge/main.js'], {
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_ARGS, 'dist/edge/main.js'], {
     env: { ...env, YARD_HTTP_PORT: String(port) },
     stdio: 'inherit',
   });
@@ -172,7 +176,9 @@ function rssOf(pid: number): number {
 async function coldStart(): Promise<number> {
   const port = 30000 + Math.floor(Math.random() * 20000);
   const { existsSync } = await import('node:fs');
-  const args = existsSync('dist/edge/main.js') ? ['dist/edge/main.js'] : ['--import', 'tsx', 'edge/main.ts'];
+  const args = existsSync('dist/edge/main.js')
+    ? [...PRODUCTION_NODE_ARGS, 'dist/edge/main.js']
+    : ['--import', 'tsx', 'edge/main.ts'];
   console.log(`Cold start: node ${args.join(' ')}`);
   const started = performance.now();
   const child = spawn(process.execPath, args, {

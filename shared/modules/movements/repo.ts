@@ -72,20 +72,18 @@ const insertOpenVisit = prepareQuery(
     inMovementId: string,
     inAt: number,
   ) =>
-    db
-      .insertInto('visit')
-      .values({
-        id,
-        yardId,
-        unitKind,
-        trailerId,
-        truckId,
-        carrierId,
-        inMovementId,
-        inAt,
-        outMovementId: null,
-        outAt: null,
-      }),
+    db.insertInto('visit').values({
+      id,
+      yardId,
+      unitKind,
+      trailerId,
+      truckId,
+      carrierId,
+      inMovementId,
+      inAt,
+      outMovementId: null,
+      outAt: null,
+    }),
 );
 const closeTrailerVisits = prepareQuery(
   (db, outMovementId: string | null, outAt: number, trailerId: string) =>
