@@ -6,7 +6,7 @@ module.exports = {
     {
       name: 'yard-edge',
       script: 'dist/edge/main.js',
-      cwd: __dirname + '/..',
+      cwd: `${__dirname}/..`,
       instances: 1, // one process owns the SQLite file and the relays
       exec_mode: 'fork',
       // Sized for a Pi 4 class box: a small young generation and a capped old generation keep the

@@ -66,8 +66,11 @@ export interface RouteSpec<
   middleware?: RequestHandler[];
   handler: (
     input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
-  ) => Promise<z.input<R> | RawJson | undefined | void> | z.input<R> | RawJson | undefined | void;
+  ) => Promise<HandlerResult<R>> | HandlerResult<R>;
 }
+
+/** A body to send as JSON, JSON text, or undefined when the handler answered itself (or for 204). */
+type HandlerResult<R extends z.ZodType> = z.input<R> | RawJson | undefined;
 
 export interface RouteInfo {
   method: Method;
@@ -106,8 +109,8 @@ export class RouteRegistrar {
   ) {}
 
   add<
-    P extends AnyObject = z.ZodObject<{}>,
-    Q extends AnyObject = z.ZodObject<{}>,
+    P extends AnyObject = z.ZodObject<Record<string, never>>,
+    Q extends AnyObject = z.ZodObject<Record<string, never>>,
     B extends z.ZodType = z.ZodUndefined,
     R extends z.ZodType = z.ZodUnknown,
   >(spec: RouteSpec<P, Q, B, R>): void {

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
 import { type Kdb, unguarded } from '../db/database.js';
+import { TableGenerations } from '../db/generations.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { ShapeCache } from '../db/prepared.js';
 import type { DB } from '../db/tables.js';
@@ -41,6 +42,8 @@ export class ChangeCapture {
     private readonly clock: Clock,
     /** Peers that need this side's changes: ['cloud'] on an edge, site ids on the cloud. */
     private readonly peersFor: (entity: SyncedEntity, row: Record<string, unknown>) => string[],
+    /** Write counters per table, for caches of rendered answers. */
+    readonly generations: TableGenerations = new TableGenerations(),
   ) {}
 
   async insert<T extends SyncedTable>(db: Kdb, table: T, row: NewRow<T>): Promise<Row<T>> {
@@ -143,6 +146,7 @@ export class ChangeCapture {
     row: Record<string, unknown>,
     hlc: string,
   ): Promise<void> {
+    this.generations.bump(entity.table);
     const entityId = String(row[entity.key]);
     const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : withoutDerived(row));
     const peers = this.peersFor(entity, row);

@@ -313,3 +313,32 @@ describe('trailer list rendering', () => {
     expect(Object.keys(list.body.items[0])).toEqual(Object.keys(one.body));
   });
 });
+
+describe('trailer list caching', () => {
+  it('answers 304 to a matching If-None-Match, and a new ETag (with the new data) after any trailer write', async () => {
+    const carrier = await admin.post('/api/carrier', { name: 'Etag Lines', scac: 'ETGL' });
+    const path = `/api/trailer?carrierId=${carrier.body.id}`;
+    await admin.post('/api/trailer', { carrierId: carrier.body.id, number: 'E1' });
+    const first = await admin.get(path);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await admin.get(path, { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe('');
+    await admin.post('/api/trailer', { carrierId: carrier.body.id, number: 'E2' });
+    const after = await admin.get(path, { 'if-none-match': etag });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(after.body.items.map((x: any) => x.number).sort()).toEqual(['E1', 'E2']);
+  });
+
+  it('a principal scoped to other yards never gets a page rendered for someone else', async () => {
+    const yard = await admin.post('/api/yard', { code: 'CACHEY', name: 'Cache yard', timeZone: 'UTC' });
+    const scoped = await clientWithRole(admin, 'viewer', { yardIds: [yard.body.id] });
+    const everyone = await admin.get('/api/trailer?limit=500');
+    const mine = await scoped.get('/api/trailer?limit=500');
+    expect(mine.status).toBe(200);
+    expect(mine.body.items.every((x: any) => x.yardId === null || x.yardId === yard.body.id)).toBe(true);
+    expect(mine.headers.get('etag')).not.toBe(everyone.headers.get('etag'));
+  });
+});

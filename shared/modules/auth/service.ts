@@ -248,7 +248,7 @@ export class AuthService {
       };
     }
     const driver = await driverById(this.core.kysely, id);
-    if (!driver || driver.status !== 'active') return null;
+    if (driver?.status !== 'active') return null;
     return {
       kind: 'driver',
       id,

@@ -18,7 +18,17 @@ export function registerTrailerRoutes(r: RouteRegistrar, core: Core): void {
     access: STAFF,
     query: TrailerListQuery,
     response: { schema: page(TrailerOut) },
-    handler: ({ query, principal }) => trailers.list(principal, query),
+    description:
+      'The answer has an ETag; send it as If-None-Match to get 304 Not Modified while no trailer changed.',
+    handler: async ({ query, principal, req, res }) => {
+      const page = await trailers.list(principal, query);
+      res.setHeader('ETag', page.etag);
+      if (req.get('if-none-match') === page.etag) {
+        res.status(304).end();
+        return;
+      }
+      return page.body;
+    },
   });
 
   r.add({

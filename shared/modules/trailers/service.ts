@@ -4,6 +4,7 @@ import type { Core } from '../../core.js';
 import { RawJson } from '../../db/json-sql.js';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { PageCache } from '../../http/page-cache.js';
 import { newId } from '../../ids.js';
 import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
 import { TrailerRepo, type TrailerRow } from './repo.js';
@@ -12,21 +13,29 @@ import type { TrailerCreateT, TrailerListQueryT, TrailerOutT, TrailerPatchT } fr
 export class TrailerService {
   readonly repo: TrailerRepo;
 
+  /** Rendered list pages, reused until the next trailer write (gate screens poll this list). */
+  private readonly pages: PageCache;
+
   constructor(private readonly core: Core) {
     this.repo = new TrailerRepo(core.kysely);
+    this.pages = new PageCache(core.changes.generations, 'trailer');
   }
 
-  async list(principal: Principal, query: TrailerListQueryT) {
+  /** A page of the list as JSON text, with an ETag that changes whenever any trailer changes. */
+  async list(principal: Principal, query: TrailerListQueryT): Promise<{ body: RawJson; etag: string }> {
     assertYardFilterAllowed(principal, query.yardId);
     const afterId = query.cursor ? String(decodeCursor(query.cursor, 1)[0]) : undefined;
     const filter = { ...query, afterId, scope: principal.yardIds };
-    const page = await this.repo.listJson(filter);
-    const more =
-      page.count === query.limit &&
-      page.lastId !== null &&
-      (await this.repo.existsAfter(filter, page.lastId));
-    const nextCursor = more ? JSON.stringify(encodeCursor([page.lastId!])) : 'null';
-    return new RawJson(`{"items":${page.items},"nextCursor":${nextCursor}}`);
+    const page = await this.pages.get(JSON.stringify(filter), async () => {
+      const rows = await this.repo.listJson(filter);
+      const more =
+        rows.count === query.limit &&
+        rows.lastId !== null &&
+        (await this.repo.existsAfter(filter, rows.lastId));
+      const nextCursor = more ? JSON.stringify(encodeCursor([rows.lastId!])) : 'null';
+      return `{"items":${rows.items},"nextCursor":${nextCursor}}`;
+    });
+    return { body: new RawJson(page.text), etag: page.etag };
   }
 
   /** A trailer inside a yard the principal may not see is answered as not found. */
