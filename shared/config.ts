@@ -39,6 +39,14 @@ export const configSchema = z.object({
     })
     .prefault({}),
   metricsKey: z.string().min(16, 'at least 16 characters').optional(),
+  /** Web Push (VAPID) for the drivers' web app; without keys no push is sent (SSE still is). */
+  push: z
+    .object({
+      vapidPublicKey: z.string().optional(),
+      vapidPrivateKey: z.string().optional(),
+      subject: z.string().default('mailto:yard-admin@example.invalid'),
+    })
+    .prefault({}),
   /** Check every response body against its schema (tests turn this on). */
   validateResponses: z.boolean().default(false),
 });
@@ -64,6 +72,9 @@ const ENV_MAP: Record<string, string> = {
   YARD_LOGIN_ATTEMPTS: 'auth.loginAttemptsPerWindow',
   YARD_LOGIN_WINDOW_SEC: 'auth.loginWindowSec',
   YARD_METRICS_KEY: 'metricsKey',
+  YARD_VAPID_PUBLIC_KEY: 'push.vapidPublicKey',
+  YARD_VAPID_PRIVATE_KEY: 'push.vapidPrivateKey',
+  YARD_VAPID_SUBJECT: 'push.subject',
 };
 
 const BOOLEAN_PATHS = new Set(['log.pretty']);
@@ -137,5 +148,6 @@ export function redactConfig(config: Config): Record<string, unknown> {
     ...config,
     adminPassword: config.adminPassword ? '***' : undefined,
     metricsKey: config.metricsKey ? '***' : undefined,
+    push: { ...config.push, vapidPrivateKey: config.push.vapidPrivateKey ? '***' : undefined },
   };
 }

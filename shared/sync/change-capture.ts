@@ -20,6 +20,9 @@ export type RowPatch<T extends SyncedTable> = Omit<
   'hlc' | 'version' | 'fieldHlc' | 'apiJson'
 >;
 
+/** Rows per multi-row INSERT: 100 rows x ~12 columns stays far below SQLite's 32,766 bound parameters. */
+const INSERT_CHUNK = 100;
+
 /** Columns SQLite derives from the others (generated): local read models, never part of a change. */
 const DERIVED_COLUMNS = ['apiJson'];
 
@@ -68,6 +71,42 @@ export class ChangeCapture {
       if (!written) throw new Error(`insert into ${table} returned no row`);
       await this.log(trx, entity, 'upsert', written as Record<string, unknown>, hlc);
       return written;
+    });
+  }
+
+  /**
+   * Inserts many rows of one table (same columns in every row) with their change_log rows, in
+   * chunks of one multi-row INSERT each: for high-rate inputs such as location pings.
+   */
+  async insertMany<T extends SyncedTable>(db: Kdb, table: T, rows: ReadonlyArray<NewRow<T>>): Promise<void> {
+    if (rows.length === 0) return;
+    await this.inTransaction(db, async (trx) => {
+      const entity = entityOf(table);
+      const columns = Object.keys(rows[0]!);
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => {
+          const values: Record<string, unknown> = { ...row, hlc: this.hlc.next(), version: 1 };
+          if (entity.ownership === 'shared') {
+            values.fieldHlc = JSON.stringify(Object.fromEntries(columns.map((k) => [k, values.hlc])));
+          }
+          return values;
+        });
+        const allColumns = Object.keys(chunk[0]!);
+        await this.shapes.run(
+          trx,
+          `insertMany|${table}|${chunk.length}|${allColumns.join(',')}`,
+          chunk.flatMap((values) => allColumns.map((c) => values[c] ?? null)),
+          (ph) =>
+            (unguarded(trx) as Loose)
+              .insertInto(table)
+              .values(
+                chunk.map((_, r) =>
+                  Object.fromEntries(allColumns.map((c, i) => [c, ph[r * allColumns.length + i]])),
+                ),
+              ),
+        );
+        await this.logMany(trx, entity, chunk);
+      }
     });
   }
 
@@ -169,6 +208,48 @@ export class ChangeCapture {
               schemaV: v as unknown as number,
               data: d!,
             }),
+      );
+    }
+  }
+
+  private async logMany(
+    trx: Kdb,
+    entity: SyncedEntity,
+    written: Array<Record<string, unknown>>,
+  ): Promise<void> {
+    this.generations.bump(entity.table);
+    const entries = written.flatMap((row) =>
+      this.peersFor(entity, row).map((peer) => [
+        peer,
+        entity.entity,
+        String(row[entity.key]),
+        'upsert',
+        row.hlc,
+        this.hlc.origin,
+        SCHEMA_VERSION,
+        JSON.stringify(withoutDerived(row)),
+      ]),
+    );
+    for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
+      const chunk = entries.slice(start, start + INSERT_CHUNK);
+      await this.shapes.run(trx, `change_log|${chunk.length}`, chunk.flat(), (ph) =>
+        unguarded(trx)
+          .insertInto('changeLog')
+          .values(
+            chunk.map((_, r) => {
+              const p = ph.slice(r * 8, r * 8 + 8);
+              return {
+                peer: p[0]!,
+                entity: p[1]!,
+                entityId: p[2]!,
+                op: p[3] as 'upsert',
+                hlc: p[4]!,
+                origin: p[5]!,
+                schemaV: p[6] as unknown as number,
+                data: p[7]!,
+              };
+            }),
+          ),
       );
     }
   }

@@ -93,6 +93,38 @@ describe('change capture', () => {
     expect(parseHlc(hlcs[0]!).origin).toBe('site-a');
   });
 
+  it('insertMany writes every row and one change_log row each, in chunks', async () => {
+    const now = clock.now();
+    const carriers = Array.from({ length: 250 }, (_, i) => ({
+      id: `01936b2e-8f3a-7c4d-9e5f-${String(i).padStart(12, '0')}`,
+      name: `Carrier ${i}`,
+      scac: null,
+      usdot: null,
+      status: 'active' as const,
+      blockedReason: null,
+      contact: null,
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await changes.insertMany(db.kysely, 'carrier', carriers);
+    expect(db.sqlite.prepare('SELECT count(*) AS n FROM carrier').get()).toEqual({ n: 250 });
+    const log = db.sqlite
+      .prepare("SELECT entity_id, data, hlc FROM change_log WHERE entity = 'carrier' ORDER BY seq")
+      .all() as Array<Record<string, string>>;
+    expect(log).toHaveLength(250);
+    expect(new Set(log.map((l) => l.hlc)).size).toBe(250);
+    const row = db.sqlite.prepare('SELECT * FROM carrier WHERE id = ?').get(log[137]!.entity_id) as Record<
+      string,
+      unknown
+    >;
+    expect(JSON.parse(log[137]!.data!)).toMatchObject({
+      id: row.id,
+      name: row.name,
+      hlc: row.hlc,
+      version: 1,
+    });
+  });
+
   it('a failed transaction leaves neither the row nor its change_log row', async () => {
     const now = clock.now();
     await expect(
