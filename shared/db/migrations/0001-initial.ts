@@ -18,7 +18,6 @@ CREATE TABLE change_log (
   data TEXT NOT NULL
 );
 CREATE INDEX change_log_peer_seq ON change_log (peer, seq);
-CREATE INDEX change_log_entity ON change_log (entity, entity_id);
 
 CREATE TABLE sync_cursor (
   peer TEXT PRIMARY KEY,

@@ -44,16 +44,28 @@ export class GroupCommit {
     let trx: Awaited<ReturnType<ReturnType<Kdb['startTransaction']>['execute']>> | undefined;
     try {
       trx = await this.db.startTransaction().execute();
-      for (const item of batch) {
-        const savepoint = await trx.savepoint('movement').execute();
+      if (batch.length === 1) {
+        // Alone in the batch: the transaction itself is the rollback unit, no savepoint needed.
+        const item = batch[0]!;
         try {
-          const value = await item.work(savepoint);
-          await savepoint.releaseSavepoint('movement').execute();
-          outcomes.push({ ok: true, value });
+          outcomes.push({ ok: true, value: await item.work(trx) });
         } catch (error) {
-          await savepoint.rollbackToSavepoint('movement').execute();
-          await savepoint.releaseSavepoint('movement').execute();
-          outcomes.push({ ok: false, error });
+          await trx.rollback().execute();
+          item.reject(error);
+          return;
+        }
+      } else {
+        for (const item of batch) {
+          const savepoint = await trx.savepoint('movement').execute();
+          try {
+            const value = await item.work(savepoint);
+            await savepoint.releaseSavepoint('movement').execute();
+            outcomes.push({ ok: true, value });
+          } catch (error) {
+            await savepoint.rollbackToSavepoint('movement').execute();
+            await savepoint.releaseSavepoint('movement').execute();
+            outcomes.push({ ok: false, error });
+          }
         }
       }
       await trx.commit().execute();
