@@ -112,6 +112,26 @@ export async function seedDemoData(
     });
   }
   progress('trailers checked in');
+
+  // A few jobs for the yard drivers: they are handed out as soon as a driver starts a session.
+  const inYard = (await api('GET', `/api/trailer?yardId=${yard.id}`)).items;
+  const doors = (await api('GET', `/api/yard/${yard.id}/location?limit=100`)).items.filter(
+    (l: { kind: string }) => l.kind === 'door',
+  );
+  const jobs = [
+    {
+      type: 'pull_to_door',
+      trailerId: inYard[0].id,
+      toLocationId: doors[0].id,
+      priority: 3,
+      notes: 'Live unload, dock 1',
+    },
+    { type: 'move', trailerId: inYard[1].id, toLocationId: locations[8].id, priority: 1 },
+    { type: 'pull_to_door', trailerId: inYard[2].id, toLocationId: doors[1].id, priority: 2 },
+    { type: 'inspect', trailerId: inYard[3].id, priority: 0, notes: 'Check reefer temperature' },
+  ];
+  await api('POST', '/api/yard-task', { tasks: jobs.map((j) => ({ yardId: yard.id, ...j })) });
+  progress('yard tasks queued');
   return { drivers };
 }
 

@@ -39,7 +39,7 @@ export interface YardApp {
   /** Every registered route with its access rule (drives the auth tests and the docs). */
   routes: RouteInfo[];
   openapi(): Record<string, unknown>;
-  /** Starts background work (error-figure flushing). */
+  /** Starts background work (error-figure flushing, location retention). */
   start(): void;
   /** Flushes and stops background work. Does not close the database (the owner of db does). */
   stop(): Promise<void>;
@@ -150,8 +150,15 @@ export function createApp(deps: AppDeps): YardApp {
     services: core.services,
     routes: registrar.table,
     openapi,
-    start: () => errorStats.start(),
-    stop: () => errorStats.stop(),
+    start: () => {
+      errorStats.start();
+      core.services.driverApp.start();
+    },
+    stop: async () => {
+      core.services.driverApp.stop();
+      await core.services.push.stop();
+      await errorStats.stop();
+    },
   };
 }
 

@@ -3,10 +3,13 @@ import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { DashboardService } from './modules/dashboard/service.js';
+import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverService } from './modules/drivers/service.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { MovementService } from './modules/movements/service.js';
+import { PushService } from './modules/push/service.js';
 import { SettingsService } from './modules/settings/service.js';
+import { TaskService } from './modules/tasks/service.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
 import { YardService } from './modules/yards/service.js';
@@ -24,6 +27,9 @@ export interface Services {
   attachments: AttachmentService;
   dashboard: DashboardService;
   hardware: HardwareService;
+  tasks: TaskService;
+  driverApp: DriverAppService;
+  push: PushService;
 }
 
 export function createServices(core: Core): Services {
@@ -39,5 +45,8 @@ export function createServices(core: Core): Services {
     attachments: new AttachmentService(core),
     dashboard: new DashboardService(core),
     hardware: new HardwareService(core),
+    tasks: new TaskService(core),
+    driverApp: new DriverAppService(core),
+    push: new PushService(core),
   };
 }

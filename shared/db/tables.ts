@@ -258,6 +258,80 @@ export interface HttpErrorStatTable {
   count: number;
 }
 
+export type TaskStatus = 'QUEUED' | 'ASSIGNED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED';
+export type TaskType = 'move' | 'pull_to_door' | 'return_to_spot' | 'shunt' | 'inspect' | 'other';
+
+export interface YardTaskTable extends Synced, Timestamps, Shared {
+  id: string;
+  yardId: string;
+  type: TaskType;
+  trailerId: string | null;
+  fromLocationId: string | null;
+  toLocationId: string | null;
+  priority: Generated<number>;
+  status: Generated<TaskStatus>;
+  driverId: string | null;
+  notes: string | null;
+  dueAt: number | null;
+  createdBy: string | null;
+  assignedAt: number | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  cancelledAt: number | null;
+  cancelReason: string | null;
+  billedCarrierId: string | null;
+}
+
+export interface TaskEventTable extends Synced {
+  id: string;
+  taskId: string;
+  yardId: string;
+  at: number;
+  actorId: string | null;
+  actorKind: 'user' | 'driver' | 'api-key' | 'system' | null;
+  fromStatus: TaskStatus | null;
+  toStatus: TaskStatus;
+  driverId: string | null;
+  reason: string | null;
+  lat: number | null;
+  lon: number | null;
+  createdAt: number;
+}
+
+export interface DriverSessionTable extends Synced, Timestamps {
+  id: string;
+  driverId: string;
+  yardId: string;
+  deviceId: string | null;
+  startedAt: number;
+  endedAt: number | null;
+  endReason: string | null;
+  lastCheckAt: number | null;
+  lastLat: number | null;
+  lastLon: number | null;
+  lastLocationAt: number | null;
+}
+
+export interface SessionLocationTable extends Synced {
+  id: string;
+  sessionId: string;
+  at: number;
+  lat: number;
+  lon: number;
+  accuracyM: number | null;
+  speed: number | null;
+  heading: number | null;
+  createdAt: number;
+}
+
+export interface PushTokenTable extends Synced, Timestamps {
+  id: string;
+  driverId: string;
+  deviceId: string;
+  platform: 'web' | 'android' | 'ios';
+  token: string;
+}
+
 export interface DB {
   changeLog: ChangeLogTable;
   syncCursor: SyncCursorTable;
@@ -279,4 +353,9 @@ export interface DB {
   attachment: AttachmentTable;
   setting: SettingTable;
   httpErrorStat: HttpErrorStatTable;
+  yardTask: YardTaskTable;
+  taskEvent: TaskEventTable;
+  driverSession: DriverSessionTable;
+  sessionLocation: SessionLocationTable;
+  pushToken: PushTokenTable;
 }

@@ -4,10 +4,12 @@ import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerCarrierRoutes } from './carriers/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
+import { registerDriverAppRoutes } from './driver-app/routes.js';
 import { registerDriverRoutes } from './drivers/routes.js';
 import { registerHardwareRoutes } from './hardware/routes.js';
 import { registerMovementRoutes } from './movements/routes.js';
 import { registerSettingsRoutes } from './settings/routes.js';
+import { registerTaskRoutes } from './tasks/routes.js';
 import { registerTrailerRoutes } from './trailers/routes.js';
 import { registerTruckRoutes } from './trucks/routes.js';
 import { registerUiAssetRoutes } from './ui-assets/routes.js';
@@ -27,4 +29,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerSettingsRoutes(r, core);
   registerUiAssetRoutes(r, core);
   registerHardwareRoutes(r, core);
+  // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
+  registerDriverAppRoutes(r, core);
+  registerTaskRoutes(r, core);
 }

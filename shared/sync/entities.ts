@@ -33,6 +33,11 @@ export const SYNCED_ENTITIES = [
   { entity: 'movement', table: 'movement', key: 'id', ownership: 'edge-immutable' },
   { entity: 'attachment', table: 'attachment', key: 'id', ownership: 'edge-immutable' },
   { entity: 'setting', table: 'setting', key: 'name', ownership: 'edge-mutable' },
+  { entity: 'yard_task', table: 'yardTask', key: 'id', ownership: 'shared' },
+  { entity: 'task_event', table: 'taskEvent', key: 'id', ownership: 'edge-immutable' },
+  { entity: 'driver_session', table: 'driverSession', key: 'id', ownership: 'edge-mutable' },
+  { entity: 'session_location', table: 'sessionLocation', key: 'id', ownership: 'edge-immutable' },
+  { entity: 'push_token', table: 'pushToken', key: 'id', ownership: 'edge-mutable' },
 ] as const satisfies readonly SyncedEntity[];
 
 export type SyncedTable = (typeof SYNCED_ENTITIES)[number]['table'];

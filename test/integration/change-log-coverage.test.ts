@@ -39,6 +39,53 @@ beforeAll(async () => {
   );
   expect((await admin.put('/api/settings', { settings: { 'ui.siteName': 'Dallas' } })).status).toBe(200);
   expect((await admin.post('/api/auth/api-key', { name: 'coverage', role: 'viewer' })).status).toBe(201);
+  // Yard tasking: a driver's session, pings, push token, and a task taken through its states.
+  const driver = await admin
+    .as(undefined)
+    .post('/api/auth/driver-login', { driverCode: 'J101', pin: '1111' });
+  expect(driver.status).toBe(200);
+  const jockey = admin.as(driver.body.token);
+  expect(
+    (await jockey.post('/api/yard-task/driver/session/start', { yardId: yard.id, deviceId: 'phone-1' }))
+      .status,
+  ).toBe(201);
+  const at = new Date().toISOString();
+  expect(
+    (
+      await jockey.post('/api/yard-task/driver/session/locations', {
+        points: [{ at, lat: 32.78, lon: -96.8 }],
+      })
+    ).status,
+  ).toBe(200);
+  const subscription = JSON.stringify({
+    endpoint: 'https://push.example.invalid/abc',
+    keys: {
+      p256dh: Buffer.alloc(65, 4).toString('base64url'),
+      auth: Buffer.alloc(16, 1).toString('base64url'),
+    },
+  });
+  const token = await jockey.post('/api/yard-task/driver/notification-token', {
+    deviceId: 'phone-1',
+    platform: 'web',
+    token: subscription,
+  });
+  expect(token.status).toBeLessThan(300);
+  const trailer = (await admin.get(`/api/trailer?yardId=${yard.id}`)).body.items[0];
+  const spot = (await admin.get(`/api/yard/${yard.id}/location`)).body.items.at(-1);
+  const task = await admin.post('/api/yard-task', {
+    yardId: yard.id,
+    type: 'move',
+    trailerId: trailer.id,
+    toLocationId: spot.id,
+  });
+  expect(task.status).toBe(201);
+  // Auto-dispatch gave the driver the most urgent queued task (the demo queues some).
+  const mine = (await jockey.get('/api/yard-task/driver/tasks')).body.items;
+  expect(mine).toHaveLength(1);
+  const started = await jockey.post('/api/yard-task/driver/start', { taskIds: [mine[0].id] });
+  expect(started.body.results[0].ok).toBe(true);
+  const completed = await jockey.post('/api/yard-task/driver/complete', { taskIds: [mine[0].id] });
+  expect(completed.body.results[0].ok).toBe(true);
   // Updates and deletes too, not only inserts.
   const carrier = (await admin.post('/api/carrier', { name: 'Short Lived' })).body;
   await admin.patch(`/api/carrier/${carrier.id}`, { name: 'Short Lived Inc' });

@@ -1,0 +1,64 @@
+import type { Principal } from '../../auth/principal.js';
+import { toIso } from '../../clock.js';
+import type { Core } from '../../core.js';
+import { ValidationError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import { PushTokenRepo, type PushTokenRow } from '../push/repo.js';
+import { parseWebPushToken } from '../push/schema.js';
+import { driverIdOf } from './acting-driver.js';
+import type { NotificationTokenBodyT } from './schema.js';
+
+/**
+ * Saves the push token of one of the driver's devices (one per driver and device). A token
+ * belongs to one driver at a time: yard phones are shared between shifts, so the previous
+ * driver's row for the same token is removed and its messages stop reaching the new driver.
+ */
+export async function savePushToken(core: Core, principal: Principal, input: NotificationTokenBodyT) {
+  const driverId = driverIdOf(principal);
+  const token = input.platform === 'web' ? normalisedWebToken(input.token) : input.token.trim();
+  const now = core.clock.now();
+  const saved = await core.kysely.transaction().execute(async (trx) => {
+    const repo = new PushTokenRepo(trx);
+    for (const other of await repo.withToken(token)) {
+      if (other.driverId !== driverId || other.deviceId !== input.deviceId) {
+        await core.changes.delete(trx, 'pushToken', other.id);
+      }
+    }
+    const existing = await repo.ofDevice(driverId, input.deviceId);
+    if (existing) {
+      return core.changes.update(trx, 'pushToken', existing.id, { platform: input.platform, token });
+    }
+    return core.changes.insert(trx, 'pushToken', {
+      id: newId(),
+      driverId,
+      deviceId: input.deviceId,
+      platform: input.platform,
+      token,
+      createdAt: now,
+      updatedAt: now,
+    });
+  });
+  if (!saved) throw new Error('push token vanished inside its own transaction');
+  return pushTokenOut(saved);
+}
+
+/** The subscription re-serialised compactly, so the same subscription is always the same token text. */
+function normalisedWebToken(token: string): string {
+  const parsed = parseWebPushToken(token);
+  if (!parsed.ok) {
+    throw new ValidationError(parsed.problems.map((message) => ({ path: 'body.token', message })));
+  }
+  const { endpoint, keys } = parsed.subscription;
+  return JSON.stringify({ endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } });
+}
+
+function pushTokenOut(row: PushTokenRow) {
+  return {
+    id: row.id,
+    driverId: row.driverId,
+    deviceId: row.deviceId,
+    platform: row.platform,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Selectable } from 'kysely';
+import type { Kdb } from '../../db/database.js';
+import type { DriverSessionTable } from '../../db/tables.js';
+
+export type DriverSessionRow = Selectable<DriverSessionTable>;
+
+/** Reads of driver sessions. Writes go through core.changes (driver_session is synced). */
+export class DriverSessionRepo {
+  constructor(private readonly db: Kdb) {}
+
+  /** The driver's open session (endedAt null); at most one exists, the newest wins if not. */
+  openOf(driverId: string): Promise<DriverSessionRow | undefined> {
+    return this.db
+      .selectFrom('driverSession')
+      .selectAll()
+      .where('driverId', '=', driverId)
+      .where('endedAt', 'is', null)
+      .orderBy('startedAt', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+  }
+
+  allOpenOf(driverId: string): Promise<DriverSessionRow[]> {
+    return this.db
+      .selectFrom('driverSession')
+      .selectAll()
+      .where('driverId', '=', driverId)
+      .where('endedAt', 'is', null)
+      .execute();
+  }
+}

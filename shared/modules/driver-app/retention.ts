@@ -1,0 +1,26 @@
+import type { AppDatabase } from '../../db/database.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Rows per DELETE, so one prune never holds the write lock for long on a busy gate box. */
+const PRUNE_CHUNK = 5000;
+
+/**
+ * Deletes location pings older than the retention window, straight through SQLite.
+ *
+ * This deliberately bypasses ChangeCapture: pings are immutable and each site keeps them only for
+ * a while. Dropping old ones is local housekeeping, not a change for peers: the cloud keeps
+ * (or prunes) its own copy on its own schedule, so no tombstones are logged. Per-row deletes
+ * through ChangeCapture would write a change_log row per ping: far too slow for millions of rows.
+ */
+export function pruneOldLocations(db: AppDatabase, now: number, retentionDays: number): number {
+  const cutoff = now - retentionDays * DAY_MS;
+  const chunk = db.sqlite.prepare(
+    'DELETE FROM session_location WHERE id IN (SELECT id FROM session_location WHERE at < ? LIMIT ?)',
+  );
+  let total = 0;
+  for (;;) {
+    const { changes } = chunk.run(cutoff, PRUNE_CHUNK);
+    total += changes;
+    if (changes < PRUNE_CHUNK) return total;
+  }
+}

@@ -1,0 +1,150 @@
+import type { Core } from '../../core.js';
+import type { RouteRegistrar } from '../../http/routes.js';
+import { driverIdOf } from './acting-driver.js';
+import { savePushToken } from './push-tokens.js';
+import {
+  DriverSessionOut,
+  DriverTaskList,
+  LastCheckBody,
+  LastCheckOut,
+  LocationsBody,
+  LocationsOut,
+  NotificationTokenBody,
+  PushTokenOut,
+  SessionEndBody,
+  SessionStartBody,
+  TaskBatchBody,
+  TaskBatchResult,
+  TaskCancelBatchBody,
+} from './schema.js';
+import { transitionBatch } from './task-batch.js';
+
+const TAG = 'Yard Tasking';
+const DRIVER = ['driver'] as const;
+const BASE = '/api/yard-task/driver';
+const BATCH_NOTE =
+  'Answers 200 with one result per task, in request order: `ok` with the task, or the error ' +
+  '(status, code, detail) that task met; the other tasks still proceed. A driver acts only on ' +
+  'tasks assigned to itself.';
+
+export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
+  const app = core.services.driverApp;
+
+  r.add({
+    method: 'post',
+    path: `${BASE}/session/start`,
+    tag: TAG,
+    summary: 'Drivers start a session',
+    description:
+      'Starts a session in the yard; an open session of the driver ends with endReason `replaced`.',
+    access: DRIVER,
+    body: SessionStartBody,
+    response: { status: 201, schema: DriverSessionOut },
+    errors: [404],
+    handler: ({ principal, body }) => app.startSession(principal, body),
+  });
+
+  r.add({
+    method: 'post',
+    path: `${BASE}/session/end`,
+    tag: TAG,
+    summary: 'Drivers end a session',
+    description: '409 `no-active-session` when the driver has no open session.',
+    access: DRIVER,
+    body: SessionEndBody,
+    response: { schema: DriverSessionOut },
+    errors: [409],
+    handler: ({ principal, body }) => app.endSession(principal, body?.reason),
+  });
+
+  r.add({
+    method: 'post',
+    path: `${BASE}/session/locations`,
+    tag: TAG,
+    summary: 'Drivers add session locations (batch)',
+    description:
+      'Up to 500 points in one batch, stored together. Points outside the active session are 400 ' +
+      '(errors name each bad point); no open session is 409 `no-active-session`. Counts as a heartbeat.',
+    access: DRIVER,
+    body: LocationsBody,
+    response: { schema: LocationsOut },
+    errors: [409],
+    handler: ({ principal, body }) => app.addLocations(principal, body),
+  });
+
+  r.add({
+    method: 'post',
+    path: `${BASE}/notification-token`,
+    tag: TAG,
+    summary: 'Save a push-notification token',
+    description:
+      'One token per driver and device (a later call replaces it). For `web` the token is the JSON ' +
+      'of the browser PushSubscription `{endpoint, keys: {p256dh, auth}}`.',
+    access: DRIVER,
+    body: NotificationTokenBody,
+    response: { schema: PushTokenOut },
+    handler: ({ principal, body }) => savePushToken(core, principal, body),
+  });
+
+  r.add({
+    method: 'post',
+    path: `${BASE}/last-check`,
+    tag: TAG,
+    summary: 'Driver device heartbeat',
+    description: `Keeps the driver from counting as offline (setting tasks.driverTimeoutSec). 409 \`no-active-session\` without an open session.`,
+    access: DRIVER,
+    body: LastCheckBody,
+    response: { schema: LastCheckOut },
+    errors: [409],
+    handler: ({ principal, body }) => app.lastCheck(principal, body),
+  });
+
+  r.add({
+    method: 'get',
+    path: `${BASE}/tasks`,
+    tag: TAG,
+    summary: 'Drivers retrieve a list of assigned tasks',
+    description: 'The driver’s ASSIGNED and IN_PROGRESS tasks, most urgent first, then oldest.',
+    access: DRIVER,
+    response: { schema: DriverTaskList },
+    handler: async ({ principal }) => ({
+      items: await core.services.tasks.tasksForDriver(driverIdOf(principal)),
+      nextCursor: null,
+    }),
+  });
+
+  const batches = [
+    {
+      path: 'start',
+      to: 'IN_PROGRESS',
+      summary: 'Drivers mark tasks as started',
+      extra: ' Starting needs an active session (`no-active-session`).',
+    },
+    { path: 'complete', to: 'COMPLETED', summary: 'Drivers mark tasks as completed', extra: '' },
+  ] as const;
+  for (const batch of batches) {
+    r.add({
+      method: 'post',
+      path: `${BASE}/${batch.path}`,
+      tag: TAG,
+      summary: batch.summary,
+      description: BATCH_NOTE + batch.extra,
+      access: DRIVER,
+      body: TaskBatchBody,
+      response: { schema: TaskBatchResult },
+      handler: ({ principal, body }) => transitionBatch(core, principal, batch.to, body),
+    });
+  }
+
+  r.add({
+    method: 'post',
+    path: `${BASE}/cancel`,
+    tag: TAG,
+    summary: 'Drivers cancel a task (with reason)',
+    description: BATCH_NOTE,
+    access: DRIVER,
+    body: TaskCancelBatchBody,
+    response: { schema: TaskBatchResult },
+    handler: ({ principal, body }) => transitionBatch(core, principal, 'CANCELLED', body),
+  });
+}

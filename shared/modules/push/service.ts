@@ -1,0 +1,93 @@
+import type { Core } from '../../core.js';
+import { PushTokenRepo, type PushTokenRow } from './repo.js';
+import type { PushMessage, PushPlatformT } from './schema.js';
+import type { PushOutcome, PushSender } from './sender.js';
+import { WebPushSender } from './web-push-sender.js';
+
+/**
+ * Push messages to a driver's devices. Delivery runs in the background: notify() resolves once the
+ * message is queued, so a slow or unreachable push service (an edge whose internet link is down)
+ * never slows or fails the task operation that caused it. Failures are logged; a token the push
+ * service calls gone is deleted.
+ */
+export class PushService {
+  readonly repo: PushTokenRepo;
+  private senders: Map<PushPlatformT, PushSender> | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+
+  constructor(private readonly core: Core) {
+    this.repo = new PushTokenRepo(core.kysely);
+  }
+
+  /** Never throws. */
+  notify(driverId: string, message: PushMessage): Promise<void> {
+    const delivery = this.deliver(driverId, message)
+      .catch((err: unknown) => {
+        this.core.log.error({ err, driverId }, 'push delivery failed');
+      })
+      .finally(() => this.inFlight.delete(delivery));
+    this.inFlight.add(delivery);
+    return Promise.resolve();
+  }
+
+  /** Resolves when every queued delivery has finished (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  stop(): Promise<void> {
+    return this.idle();
+  }
+
+  /** Replaces the senders built from config (a different provider, or a test double). */
+  useSenders(senders: PushSender[]): void {
+    this.senders = new Map(senders.map((s) => [s.platform, s]));
+  }
+
+  private async deliver(driverId: string, message: PushMessage): Promise<void> {
+    const tokens = await this.repo.ofDriver(driverId);
+    for (const token of tokens) {
+      const sender = this.sendersByPlatform().get(token.platform);
+      if (!sender) {
+        this.core.log.debug({ driverId, platform: token.platform }, 'no push provider configured; not sent');
+        continue;
+      }
+      const outcome = await sender.send(token.token, message);
+      await this.handle(token, outcome);
+    }
+  }
+
+  private async handle(token: PushTokenRow, outcome: PushOutcome): Promise<void> {
+    const context = { driverId: token.driverId, deviceId: token.deviceId, platform: token.platform };
+    if (outcome.status === 'sent') {
+      this.core.log.debug(context, 'push sent');
+    } else if (outcome.status === 'gone') {
+      this.core.log.info({ ...context, httpStatus: outcome.httpStatus }, 'push token gone; deleting it');
+      await this.forget(token);
+    } else {
+      this.core.log.warn(
+        { ...context, httpStatus: outcome.httpStatus, reason: outcome.reason },
+        'push failed',
+      );
+    }
+  }
+
+  /** Deletes the token unless the device registered a new one meanwhile. */
+  private async forget(token: PushTokenRow): Promise<void> {
+    await this.core.kysely.transaction().execute(async (trx) => {
+      const current = await new PushTokenRepo(trx).byId(token.id);
+      if (current?.token === token.token) await this.core.changes.delete(trx, 'pushToken', token.id);
+    });
+  }
+
+  private sendersByPlatform(): Map<PushPlatformT, PushSender> {
+    if (this.senders) return this.senders;
+    const { vapidPublicKey, vapidPrivateKey, subject } = this.core.config.push;
+    const senders: PushSender[] = [];
+    if (vapidPublicKey && vapidPrivateKey) {
+      senders.push(new WebPushSender({ publicKey: vapidPublicKey, privateKey: vapidPrivateKey, subject }));
+    }
+    this.senders = new Map(senders.map((s) => [s.platform, s]));
+    return this.senders;
+  }
+}

@@ -1,0 +1,231 @@
+import { canSeeYard, type Principal } from '../../auth/principal.js';
+import type { Core } from '../../core.js';
+import type { Kdb } from '../../db/database.js';
+import {
+  ConflictError,
+  ForbiddenError,
+  InvalidTransitionError,
+  NotFoundError,
+  PreconditionFailedError,
+} from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { RowPatch } from '../../sync/change-capture.js';
+import { TaskRefs } from './refs.js';
+import { type TaskRow, taskRepo } from './repo.js';
+import type { TaskCreateT, TaskPatchT, TaskPutT } from './schema.js';
+import { assertEditable, assertTransition } from './state-machine.js';
+import {
+  type Actor,
+  type Announcement,
+  actorOf,
+  announcement,
+  writeEvent,
+  writeTransition,
+} from './writes.js';
+
+export interface WriteOutcome {
+  rows: TaskRow[];
+  announcements: Announcement[];
+  /** Yards whose queue or drivers changed: run dispatch there after commit. */
+  yards: Set<string>;
+}
+
+/** Creates tasks, all or nothing: every task is checked before the first row is written. */
+export async function createTasks(
+  core: Core,
+  principal: Principal,
+  inputs: TaskCreateT[],
+  batch: boolean,
+): Promise<WriteOutcome> {
+  inputs.forEach((input, i) => {
+    if (!canSeeYard(principal, input.yardId)) {
+      throw new ForbiddenError(
+        `${batch ? `tasks[${i}]: ` : ''}Yard ${input.yardId} is outside your yard scope.`,
+      );
+    }
+  });
+  const actor = actorOf(principal);
+  return core.kysely.transaction().execute(async (trx) => {
+    const givenIds = inputs.flatMap((t) => (t.id ? [t.id] : []));
+    const [taken] = await taskRepo.byIds(trx, givenIds);
+    if (taken)
+      throw new ConflictError('duplicate', `A task with id ${taken.id} exists already.`, { id: taken.id });
+    const refs = new TaskRefs(trx);
+    for (const [i, input] of inputs.entries()) {
+      const label = batch ? `tasks[${i}]: ` : '';
+      await refs.yard(input.yardId, label);
+      await refs.fields(input.yardId, input, label);
+    }
+    const out: WriteOutcome = { rows: [], announcements: [], yards: new Set() };
+    for (const input of inputs) {
+      const created = await insertTask(core, trx, principal, actor, input);
+      out.announcements.push(announcement('task.created', created, null));
+      let row = created;
+      if (input.driverId) {
+        row = await writeTransition(
+          core,
+          trx,
+          created,
+          'ASSIGNED',
+          { driverId: input.driverId, assignedAt: core.clock.now() },
+          { actor, driverId: input.driverId },
+        );
+        out.announcements.push(announcement('task.assigned', row, input.driverId));
+      } else out.yards.add(input.yardId);
+      out.rows.push(row);
+    }
+    return out;
+  });
+}
+
+async function insertTask(core: Core, trx: Kdb, principal: Principal, actor: Actor, input: TaskCreateT) {
+  const now = core.clock.now();
+  const row = await core.changes.insert(trx, 'yardTask', {
+    id: input.id ?? newId(),
+    yardId: input.yardId,
+    type: input.type,
+    trailerId: input.trailerId ?? null,
+    fromLocationId: input.fromLocationId ?? null,
+    toLocationId: input.toLocationId ?? null,
+    priority: input.priority ?? 1,
+    status: 'QUEUED',
+    driverId: null,
+    notes: input.notes ?? null,
+    dueAt: input.dueAt ?? null,
+    createdBy: principal.id,
+    createdAt: now,
+    updatedAt: now,
+    assignedAt: null,
+    startedAt: null,
+    completedAt: null,
+    cancelledAt: null,
+    cancelReason: null,
+    billedCarrierId: null,
+  });
+  await writeEvent(core, trx, row, null, 'QUEUED', { actor, driverId: null });
+  return row;
+}
+
+/** PUT: the whole editable record (omitted nullable fields become null; omitted driverId stays). */
+export function replaceTask(core: Core, principal: Principal, id: string, body: TaskPutT, ifMatch?: number) {
+  return editTask(core, principal, id, ifMatch, {
+    fields: {
+      type: body.type,
+      priority: body.priority,
+      trailerId: body.trailerId ?? null,
+      fromLocationId: body.fromLocationId ?? null,
+      toLocationId: body.toLocationId ?? null,
+      notes: body.notes ?? null,
+      dueAt: body.dueAt ?? null,
+    },
+    driverId: body.driverId,
+  });
+}
+
+/** PATCH: the fields sent; `driverId` assigns or unassigns; `status: CANCELLED` cancels. */
+export function patchTask(core: Core, principal: Principal, id: string, body: TaskPatchT, ifMatch?: number) {
+  const { driverId, status, cancelReason, ...fields } = body;
+  return editTask(core, principal, id, ifMatch, {
+    fields,
+    driverId,
+    cancelReason: status === 'CANCELLED' ? cancelReason : undefined,
+  });
+}
+
+interface Edit {
+  fields: RowPatch<'yardTask'>;
+  driverId?: string | null | undefined;
+  cancelReason?: string | undefined;
+}
+
+async function editTask(
+  core: Core,
+  principal: Principal,
+  id: string,
+  ifMatch: number | undefined,
+  edit: Edit,
+): Promise<WriteOutcome> {
+  const actor = actorOf(principal);
+  return core.kysely.transaction().execute(async (trx) => {
+    const row = await loadForStaff(trx, principal, id);
+    if (ifMatch !== undefined && ifMatch !== row.version) throw new PreconditionFailedError(row.version);
+    assertEditable(row.status);
+    const changed = Object.fromEntries(
+      Object.entries(edit.fields).filter(([k, v]) => v !== undefined && row[k as keyof TaskRow] !== v),
+    ) as RowPatch<'yardTask'>;
+    const refs = new TaskRefs(trx);
+    await refs.fields(row.yardId, {
+      trailerId: changed.trailerId,
+      fromLocationId: changed.fromLocationId,
+      toLocationId: changed.toLocationId,
+    });
+    const out: WriteOutcome = { rows: [], announcements: [], yards: new Set([row.yardId]) };
+    const now = core.clock.now();
+    if (edit.cancelReason !== undefined) {
+      assertTransition(row.status, 'CANCELLED');
+      const written = await writeTransition(
+        core,
+        trx,
+        row,
+        'CANCELLED',
+        { ...changed, cancelledAt: now, cancelReason: edit.cancelReason },
+        { actor, driverId: row.driverId, reason: edit.cancelReason },
+      );
+      out.rows.push(written);
+      out.announcements.push(announcement('task.cancelled', written, row.driverId));
+      return out;
+    }
+    if (edit.driverId !== undefined && edit.driverId !== row.driverId) {
+      const to = edit.driverId === null ? 'QUEUED' : 'ASSIGNED';
+      assertTransition(row.status, to);
+      if (edit.driverId) await refs.driver(edit.driverId);
+      const written = await writeTransition(
+        core,
+        trx,
+        row,
+        to,
+        { ...changed, driverId: edit.driverId, assignedAt: edit.driverId ? now : null },
+        { actor, driverId: edit.driverId ?? row.driverId },
+      );
+      out.rows.push(written);
+      if (row.driverId) out.announcements.push(announcement('task.unassigned', written, row.driverId));
+      if (edit.driverId) out.announcements.push(announcement('task.assigned', written, edit.driverId));
+      return out;
+    }
+    const written = await core.changes.update(trx, 'yardTask', row.id, changed, {
+      expectedVersion: row.version,
+    });
+    if (!written) throw new NotFoundError('Task', id);
+    out.rows.push(written);
+    if (written.version !== row.version) {
+      out.announcements.push(announcement('task.updated', written, written.driverId, { push: false }));
+    }
+    return out;
+  });
+}
+
+/** DELETE: only a QUEUED task; its history goes with it (the change_log rows are tombstones). */
+export async function deleteTask(core: Core, principal: Principal, id: string, ifMatch?: number) {
+  return core.kysely.transaction().execute(async (trx) => {
+    const row = await loadForStaff(trx, principal, id);
+    if (ifMatch !== undefined && ifMatch !== row.version) throw new PreconditionFailedError(row.version);
+    if (row.status !== 'QUEUED') {
+      throw new InvalidTransitionError(
+        row.status,
+        'DELETED',
+        `Only a QUEUED task can be deleted; this one is ${row.status}.`,
+      );
+    }
+    for (const event of await taskRepo.eventIdsOf(trx, id))
+      await core.changes.delete(trx, 'taskEvent', event.id);
+    await core.changes.delete(trx, 'yardTask', id);
+    return row;
+  });
+}
+
+/** The task, or 404 when it does not exist or lies outside the principal's yard scope. */
+export async function loadForStaff(db: Kdb, principal: Principal, id: string): Promise<TaskRow> {
+  const row = await taskRepo.byId(db, id);
+  if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError('Task', id);
+  return row;
+}

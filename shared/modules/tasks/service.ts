@@ -1,0 +1,172 @@
+import { canSeeYard, type Principal } from '../../auth/principal.js';
+import type { Core } from '../../core.js';
+import type { TaskStatus } from '../../db/tables.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { Dispatcher, type DriverState } from './dispatch.js';
+import { createTasks, deleteTask, loadForStaff, patchTask, replaceTask, type WriteOutcome } from './edits.js';
+import { taskEventOut, taskOut } from './out.js';
+import { type TaskRow, taskRepo } from './repo.js';
+import type {
+  DriverAvailabilityT,
+  TaskCreateT,
+  TaskOutT,
+  TaskPatchT,
+  TaskPutT,
+  TaskSummaryT,
+} from './schema.js';
+import { yardSummary } from './summary.js';
+import { type TransitionOptions, transitionTask, type WorkTransition } from './transition.js';
+import { announce } from './writes.js';
+
+/**
+ * Yard tasks: the state machine (DOMAIN.md), assignment and auto-dispatch, summaries.
+ * Writes happen in edits.ts / transition.ts / dispatch.ts; this class runs the after-commit
+ * steps (events, push, dispatch) the same way for all of them.
+ */
+export class TaskService {
+  private readonly dispatcher: Dispatcher;
+
+  constructor(private readonly core: Core) {
+    this.dispatcher = new Dispatcher(core);
+  }
+
+  taskOut(row: TaskRow): TaskOutT {
+    return taskOut(row);
+  }
+
+  /** Staff see tasks of their yards; a driver only its own tasks (anything else is 404). */
+  async get(principal: Principal, id: string): Promise<TaskOutT> {
+    const row = await loadForStaff(this.core.kysely, principal, id);
+    if (principal.role === 'driver' && row.driverId !== principal.id) throw new NotFoundError('Task', id);
+    return taskOut(row);
+  }
+
+  async list(
+    principal: Principal,
+    q: {
+      limit: number;
+      cursor?: string | undefined;
+      yardId?: string | undefined;
+      status?: TaskStatus[] | undefined;
+      driverId?: string | undefined;
+    },
+  ) {
+    if (q.yardId !== undefined && !canSeeYard(principal, q.yardId)) {
+      throw new ForbiddenError(`Yard ${q.yardId} is outside your yard scope.`);
+    }
+    const afterId = q.cursor ? String(decodeCursor(q.cursor, 1)[0]) : undefined;
+    const yardIds = q.yardId !== undefined ? [q.yardId] : principal.yardIds;
+    const rows = await taskRepo.list(this.core.kysely, {
+      limit: q.limit,
+      afterId,
+      yardIds,
+      statuses: q.status,
+      driverId: q.driverId,
+    });
+    return toPage(rows, q.limit, taskOut, (r) => [r.id]);
+  }
+
+  async history(principal: Principal, id: string, q: { limit: number; cursor?: string | undefined }) {
+    await loadForStaff(this.core.kysely, principal, id);
+    const after = q.cursor ? decodeCursor(q.cursor, 2) : undefined;
+    const rows = await taskRepo.events(
+      this.core.kysely,
+      id,
+      q.limit,
+      after ? { at: Number(after[0]), id: String(after[1]) } : undefined,
+    );
+    return toPage(rows, q.limit, taskEventOut, (r) => [r.at, r.id]);
+  }
+
+  /** One task, or a batch (all or nothing). Unassigned new tasks are offered to dispatch at once. */
+  async create(principal: Principal, body: TaskCreateT | { tasks: TaskCreateT[] }) {
+    const batch = 'tasks' in body;
+    const outcome = await createTasks(this.core, principal, batch ? body.tasks : [body], batch);
+    const rows = await this.afterCommit(outcome);
+    return batch ? { items: rows.map(taskOut) } : taskOut(rows[0] as TaskRow);
+  }
+
+  async replace(principal: Principal, id: string, body: TaskPutT, ifMatch?: number): Promise<TaskOutT> {
+    return this.single(await replaceTask(this.core, principal, id, body, ifMatch));
+  }
+
+  async patch(principal: Principal, id: string, body: TaskPatchT, ifMatch?: number): Promise<TaskOutT> {
+    return this.single(await patchTask(this.core, principal, id, body, ifMatch));
+  }
+
+  async delete(principal: Principal, id: string, ifMatch?: number): Promise<void> {
+    const row = await deleteTask(this.core, principal, id, ifMatch);
+    this.core.bus.publish({ type: 'task.deleted', yardId: row.yardId, driverId: null, data: taskOut(row) });
+  }
+
+  /** Start, complete or cancel (the drivers' operations; staff may cancel through PATCH). */
+  async transition(
+    principal: Principal,
+    taskId: string,
+    to: WorkTransition,
+    opts: TransitionOptions = {},
+  ): Promise<TaskOutT> {
+    return this.single(await transitionTask(this.core, principal, taskId, to, opts));
+  }
+
+  /** Auto-assignment for one yard (when the setting tasks.autoAssign is on); never throws. */
+  dispatch(yardId: string): Promise<void> {
+    return this.dispatcher.dispatch(yardId);
+  }
+
+  async availabilityOf(yardId?: string): Promise<DriverAvailabilityT[]> {
+    return (await this.dispatcher.availabilityOf(yardId)).map(({ idleSince: _, ...d }) => d);
+  }
+
+  /** The organisation's yard drivers; scoped staff see drivers without a session or in their yards. */
+  async drivers(principal: Principal, yardId?: string): Promise<{ items: DriverAvailabilityT[] }> {
+    if (yardId !== undefined && !canSeeYard(principal, yardId)) {
+      throw new ForbiddenError(`Yard ${yardId} is outside your yard scope.`);
+    }
+    const all = await this.availabilityOf(yardId);
+    return { items: all.filter((d) => !d.session || canSeeYard(principal, d.session.yardId)) };
+  }
+
+  async tasksForDriver(driverId: string): Promise<TaskOutT[]> {
+    return (await taskRepo.openForDriver(this.core.kysely, driverId)).map(taskOut);
+  }
+
+  async summary(principal: Principal, yardId: string): Promise<TaskSummaryT> {
+    if (!canSeeYard(principal, yardId))
+      throw new ForbiddenError(`Yard ${yardId} is outside your yard scope.`);
+    const yard = await taskRepo.yard(this.core.kysely, yardId);
+    if (!yard) throw new NotFoundError('Yard', yardId);
+    return yardSummary(this.core, yard, await this.dispatcher.availabilityOf(yardId));
+  }
+
+  /** Every yard in the principal's scope; drivers counted in the yard of their open session. */
+  async summaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
+    const yards = await taskRepo.yardsIn(this.core.kysely, principal.yardIds);
+    const drivers = await this.dispatcher.availabilityOf();
+    const byYard = new Map<string, DriverState[]>();
+    for (const d of drivers) {
+      if (!d.session) continue;
+      byYard.set(d.session.yardId, [...(byYard.get(d.session.yardId) ?? []), d]);
+    }
+    const items = await Promise.all(yards.map((y) => yardSummary(this.core, y, byYard.get(y.id) ?? [])));
+    return { items };
+  }
+
+  private async single(outcome: WriteOutcome): Promise<TaskOutT> {
+    const [row] = await this.afterCommit(outcome);
+    return taskOut(row as TaskRow);
+  }
+
+  /**
+   * Events and push messages, then dispatch in the yards concerned (a task was queued or a
+   * driver freed). Answers the written rows as they are after dispatch.
+   */
+  private async afterCommit(outcome: WriteOutcome): Promise<TaskRow[]> {
+    announce(this.core, outcome.announcements);
+    if (outcome.yards.size === 0) return outcome.rows;
+    await Promise.all([...outcome.yards].map((y) => this.dispatcher.dispatch(y)));
+    const fresh = await Promise.all(outcome.rows.map((r) => taskRepo.byId(this.core.kysely, r.id)));
+    return fresh.map((row, i) => row ?? (outcome.rows[i] as TaskRow));
+  }
+}

@@ -1,0 +1,108 @@
+import type { Principal } from '../../auth/principal.js';
+import type { Core } from '../../core.js';
+import type { Kdb } from '../../db/database.js';
+import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
+import type { RowPatch } from '../../sync/change-capture.js';
+import type { WriteOutcome } from './edits.js';
+import { loadForStaff } from './edits.js';
+import { type TaskRow, taskRepo } from './repo.js';
+import { assertTransition } from './state-machine.js';
+import { actorOf, announcement, type TaskEventType, writeTransition } from './writes.js';
+
+export type WorkTransition = 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED';
+export interface TransitionOptions {
+  reason?: string | undefined;
+  lat?: number | undefined;
+  lon?: number | undefined;
+}
+
+/** Task types that move a trailer: completing one puts the trailer at the task's destination. */
+const MOVING_TYPES = new Set(['move', 'pull_to_door', 'return_to_spot', 'shunt']);
+
+const EVENT_OF: Record<WorkTransition, TaskEventType> = {
+  IN_PROGRESS: 'task.started',
+  COMPLETED: 'task.completed',
+  CANCELLED: 'task.cancelled',
+};
+
+/**
+ * Start, complete or cancel, checked and written in one transaction. The task is read inside the
+ * transaction, so of two concurrent requests for the same change the second finds the new status
+ * and gets 409 invalid-transition.
+ */
+export function transitionTask(
+  core: Core,
+  principal: Principal,
+  taskId: string,
+  to: WorkTransition,
+  opts: TransitionOptions,
+): Promise<WriteOutcome> {
+  const reason = opts.reason?.trim();
+  if (to === 'CANCELLED' && !reason) {
+    throw new ValidationError([{ path: 'reason', message: 'a cancellation needs a reason' }]);
+  }
+  return core.kysely.transaction().execute(async (trx) => {
+    const row =
+      principal.role === 'driver'
+        ? await loadOwn(trx, principal, taskId)
+        : await loadForStaff(trx, principal, taskId);
+    assertTransition(row.status, to);
+    const now = core.clock.now();
+    let patch: RowPatch<'yardTask'>;
+    if (to === 'IN_PROGRESS') {
+      await assertActiveSession(trx, row);
+      patch = { startedAt: now };
+    } else if (to === 'COMPLETED') {
+      patch = { completedAt: now, ...(await moveTrailer(core, trx, row)) };
+    } else {
+      patch = { cancelledAt: now, cancelReason: reason ?? null };
+    }
+    const written = await writeTransition(core, trx, row, to, patch, {
+      actor: actorOf(principal),
+      driverId: row.driverId,
+      reason,
+      lat: opts.lat,
+      lon: opts.lon,
+    });
+    // The driver who acted needs no push about their own action.
+    const push = !(principal.role === 'driver' && principal.id === row.driverId);
+    return {
+      rows: [written],
+      announcements: [announcement(EVENT_OF[to], written, row.driverId, { push })],
+      yards: new Set([row.yardId]),
+    };
+  });
+}
+
+/** A driver acts only on tasks assigned to them: 404 if unknown, 403 if someone else's. */
+async function loadOwn(db: Kdb, principal: Principal, taskId: string): Promise<TaskRow> {
+  const row = await loadForStaff(db, principal, taskId);
+  if (row.driverId !== (principal.driverId ?? principal.id)) {
+    throw new ForbiddenError('The task is not assigned to you.');
+  }
+  return row;
+}
+
+async function assertActiveSession(db: Kdb, row: TaskRow): Promise<void> {
+  const session = row.driverId ? await taskRepo.openSessionOf(db, row.driverId) : undefined;
+  if (session?.yardId !== row.yardId) {
+    throw new ConflictError(
+      'no-active-session',
+      'Starting a task needs an active driver session in the task’s yard. Start a session first.',
+    );
+  }
+}
+
+/**
+ * Completing a move puts the trailer at the destination (if it is still in the task's yard) and
+ * bills the move to the trailer's carrier.
+ */
+async function moveTrailer(core: Core, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
+  if (!row.trailerId || !MOVING_TYPES.has(row.type)) return {};
+  const trailer = await taskRepo.trailer(trx, row.trailerId);
+  if (!trailer) return {};
+  if (row.toLocationId && trailer.yardId === row.yardId) {
+    await core.changes.update(trx, 'trailer', trailer.id, { locationId: row.toLocationId });
+  }
+  return row.type === 'move' ? { billedCarrierId: trailer.carrierId } : {};
+}
