@@ -170,33 +170,32 @@ export class YardRepo {
     return found;
   }
 
-  async gateReferences(gateId: string): Promise<string[]> {
-    const found: string[] = [];
-    for (const [table, label] of [
+  gateReferences(gateId: string): Promise<string[]> {
+    return this.referencedBy('gateId', gateId, [
       ['movement', 'movements'],
       ['gateActuation', 'gate actuations'],
-    ] as const) {
-      const hit = await this.db
-        .selectFrom(table)
-        .select('id')
-        .where('gateId', '=', gateId)
-        .limit(1)
-        .executeTakeFirst();
-      if (hit) found.push(label);
-    }
-    return found;
+    ]);
   }
 
-  async locationReferences(locationId: string): Promise<string[]> {
-    const found: string[] = [];
-    for (const [table, label] of [
+  locationReferences(locationId: string): Promise<string[]> {
+    return this.referencedBy('locationId', locationId, [
       ['trailer', 'trailers'],
       ['movement', 'movements'],
-    ] as const) {
+    ]);
+  }
+
+  /** The labels of the tables that have at least one row with `column = value` (one indexed probe each). */
+  private async referencedBy(
+    column: 'gateId' | 'locationId',
+    value: string,
+    tables: ReadonlyArray<readonly ['movement' | 'gateActuation' | 'trailer', string]>,
+  ): Promise<string[]> {
+    const found: string[] = [];
+    for (const [table, label] of tables) {
       const hit = await this.db
         .selectFrom(table)
         .select('id')
-        .where('locationId', '=', locationId)
+        .where(column as never, '=', value as never)
         .limit(1)
         .executeTakeFirst();
       if (hit) found.push(label);
