@@ -2,7 +2,6 @@ import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openap
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Principal, Role } from '../auth/principal.js';
 import { STAFF } from '../auth/principal.js';
-import { RawJson } from '../db/json-sql.js';
 import { Problem } from './common-schemas.js';
 import {
   AppError,
@@ -11,6 +10,7 @@ import {
   UnauthenticatedError,
   ValidationError,
 } from './errors.js';
+import { RawJson } from './raw-json.js';
 import { zodIssuesToFieldErrors } from './validation.js';
 import type { z } from './zod.js';
 

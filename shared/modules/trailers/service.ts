@@ -1,10 +1,10 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { Core } from '../../core.js';
-import { RawJson } from '../../db/json-sql.js';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { PageCache } from '../../http/page-cache.js';
+import { RawJson } from '../../http/raw-json.js';
 import { newId } from '../../ids.js';
 import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
 import { TrailerRepo, type TrailerRow } from './repo.js';
