@@ -1,4 +1,4 @@
-import type { GateDriverStatus, GateHardware, RelayBinding } from '../../shared/hardware.js';
+import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '../../shared/hardware.js';
 import type { Logger } from '../../shared/log.js';
 
 /**
@@ -6,7 +6,7 @@ import type { Logger } from '../../shared/log.js';
  * relay would. For the demo, for development, and for tests of everything above the driver.
  */
 export class SimulatedGates implements GateHardware {
-  private readonly pulses = new Map<string, number>();
+  private readonly gates = new Map<string, { relay: RelayBinding; pulses: number }>();
   /** Every pulse, in order, for tests: gate id, relay binding, start time. */
   readonly history: Array<{ gateId: string; relay: RelayBinding; at: number }> = [];
 
@@ -16,19 +16,29 @@ export class SimulatedGates implements GateHardware {
     private readonly holdScale = 1,
   ) {}
 
+  async configure(gates: GateRelay[]): Promise<void> {
+    const listed = new Set(gates.map((g) => g.gateId));
+    for (const gateId of this.gates.keys()) if (!listed.has(gateId)) this.gates.delete(gateId);
+    for (const { gateId, relay } of gates) {
+      this.gates.set(gateId, { relay, pulses: this.gates.get(gateId)?.pulses ?? 0 });
+    }
+  }
+
   async pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }> {
     const started = Date.now();
     this.history.push({ gateId, relay, at: started });
-    this.pulses.set(gateId, (this.pulses.get(gateId) ?? 0) + 1);
+    const gate = this.gates.get(gateId);
+    this.gates.set(gateId, { relay, pulses: (gate?.pulses ?? 0) + 1 });
     this.log?.info({ gateId, channel: relay.channel, pulseMs: relay.pulseMs }, 'simulated relay pulse');
     if (this.holdScale > 0) await new Promise((r) => setTimeout(r, relay.pulseMs * this.holdScale));
     return { durationMs: Date.now() - started };
   }
 
   status(): GateDriverStatus[] {
-    return [...this.pulses].map(([gateId, pulses]) => ({
+    return [...this.gates].map(([gateId, { relay, pulses }]) => ({
       gateId,
-      driver: 'simulated',
+      driver: relay.driver,
+      channel: relay.channel,
       state: 'simulated' as const,
       pulses,
     }));

@@ -174,6 +174,11 @@ class SteeredGates implements GateHardware {
   pulses = 0;
   private release: (() => void) | undefined;
   private faulted = new Set<string>();
+  configured: string[] = [];
+
+  async configure(gates: Array<{ gateId: string }>): Promise<void> {
+    this.configured = gates.map((g) => g.gateId);
+  }
 
   async pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }> {
     if (this.mode === 'fault') {
@@ -197,7 +202,8 @@ class SteeredGates implements GateHardware {
   status(): GateDriverStatus[] {
     return [...this.faulted].map((gateId) => ({
       gateId,
-      driver: 'serial-lcus',
+      driver: 'serial-lcus' as const,
+      channel: 1,
       state: 'fault' as const,
       error: 'port gone',
       pulses: 0,

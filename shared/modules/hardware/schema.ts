@@ -29,19 +29,26 @@ export const GateIdParams = z.object({ gateId: Id });
 
 export const ActuationListQuery = PageQuery.extend({ result: ActuationResult.optional() });
 
-const DriverState = z.enum(['ok', 'fault', 'simulated']);
+const DriverState = z.enum(['ok', 'fault', 'opening', 'simulated']).openapi({
+  description: 'ok: device open; fault: device failed (retried in the background); opening: being opened',
+});
+
+/** One gate's driver as the relay hardware reports it (also in /readyz). */
+export const GateDriverStatusOut = z
+  .object({
+    gateId: z.string(),
+    driver: z.string(),
+    device: z.string().optional(),
+    channel: z.number().int(),
+    state: DriverState,
+    error: z.string().optional().openapi({ description: 'what the driver last reported when in fault' }),
+    pulses: z.number().int().openapi({ description: 'pulses since the edge started' }),
+  })
+  .openapi('GateDriverStatus');
 
 export const HardwareStatusOut = z
   .object({
-    drivers: z.array(
-      z.object({
-        gateId: z.string(),
-        driver: z.string(),
-        state: DriverState,
-        error: z.string().optional(),
-        pulses: z.number().int(),
-      }),
-    ),
+    drivers: z.array(GateDriverStatusOut),
     gates: z.array(
       z.object({
         gateId: Id,
@@ -49,7 +56,7 @@ export const HardwareStatusOut = z
         name: z.string(),
         driver: z.string(),
         channel: z.number().int(),
-        state: z.enum(['ok', 'fault', 'simulated', 'idle']).openapi({
+        state: z.enum(['ok', 'fault', 'opening', 'simulated', 'idle']).openapi({
           description: "the driver's state for this gate; idle: not pulsed since start",
         }),
         busy: z.boolean(),

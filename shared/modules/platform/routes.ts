@@ -8,6 +8,7 @@ import type { Core } from '../../core.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
+import { GateDriverStatusOut } from '../hardware/schema.js';
 
 const TAG = 'Platform';
 
@@ -19,15 +20,7 @@ export const ReadyOut = z
     checks: z.object({
       database: z.object({ ok: z.boolean(), error: z.string().optional() }),
       migrations: z.object({ ok: z.boolean(), applied: z.number().int(), expected: z.number().int() }),
-      hardware: z.array(
-        z.object({
-          gateId: z.string(),
-          driver: z.string(),
-          state: z.enum(['ok', 'fault', 'simulated']),
-          error: z.string().optional(),
-          pulses: z.number().int(),
-        }),
-      ),
+      hardware: z.array(GateDriverStatusOut),
       sync: z.object({ mode: z.string(), queued: z.number().int() }),
     }),
   })
