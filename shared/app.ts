@@ -5,6 +5,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-ope
 import express, { type Express } from 'express';
 import { stringify as toYaml } from 'yaml';
 import { EventBus } from './bus.js';
+import type { CameraSources } from './cameras/types.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import type { Core } from './core.js';
@@ -27,6 +28,7 @@ export interface AppDeps {
   db: AppDatabase;
   config: Config;
   gates: GateHardware;
+  cameras: CameraSources;
   clock?: Clock;
   bus?: EventBus;
   log?: Logger;
@@ -82,6 +84,7 @@ export function createApp(deps: AppDeps): YardApp {
     hlc,
     changes,
     gates: deps.gates,
+    cameras: deps.cameras,
     errorStats,
     paths,
   } as Core;

@@ -1,4 +1,5 @@
 import type { EventBus } from './bus.js';
+import type { CameraSources } from './cameras/types.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase, Kdb } from './db/database.js';
@@ -23,6 +24,7 @@ export interface Core {
   hlc: Hlc;
   changes: ChangeCapture;
   gates: GateHardware;
+  cameras: CameraSources;
   /** 4xx/5xx counters per yard; call flush() before reading http_error_stat. */
   errorStats: ErrorStats;
   paths: { data: string; attachments: string; ui: string };

@@ -1,11 +1,13 @@
 import type { Core } from './core.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
+import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverService } from './modules/drivers/service.js';
 import { HardwareService } from './modules/hardware/service.js';
+import { IntegrationService } from './modules/integrations/service.js';
 import { MovementService } from './modules/movements/service.js';
 import { PushService } from './modules/push/service.js';
 import { SettingsService } from './modules/settings/service.js';
@@ -30,6 +32,8 @@ export interface Services {
   tasks: TaskService;
   driverApp: DriverAppService;
   push: PushService;
+  cameras: CameraService;
+  integrations: IntegrationService;
 }
 
 export function createServices(core: Core): Services {
@@ -48,5 +52,7 @@ export function createServices(core: Core): Services {
     tasks: new TaskService(core),
     driverApp: new DriverAppService(core),
     push: new PushService(core),
+    cameras: new CameraService(core),
+    integrations: new IntegrationService(core),
   };
 }

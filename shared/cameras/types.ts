@@ -115,3 +115,9 @@ export interface CameraProviderKind<C = Record<string, unknown>> {
   secretFields: string[];
   connect(config: C, deps: { now: () => number }): CameraProvider;
 }
+
+/** The camera adapters an app is built with (DESIGN.md: the `cameras` dependency of createApp). */
+export interface CameraSources {
+  onvif: OnvifClient;
+  providers: readonly CameraProviderKind[];
+}

@@ -105,6 +105,33 @@ export interface GateTable extends Synced, Timestamps {
   cameraIds: Generated<string>;
 }
 
+export interface IntegrationTable extends Synced, Timestamps {
+  id: string;
+  kind: string;
+  name: string;
+  /** JSON, secrets included (masked by the API). */
+  config: string;
+  enabled: Generated<0 | 1>;
+}
+
+export interface CameraTable extends Synced, Timestamps {
+  id: string;
+  yardId: string;
+  name: string;
+  gateId: string | null;
+  source: 'onvif' | 'provider';
+  onvifXaddr: string | null;
+  onvifUsername: string | null;
+  onvifPassword: string | null;
+  onvifProfileToken: string | null;
+  onvifSnapshotUri: string | null;
+  /** JSON: manufacturer, model, firmware, serial as the device reported them. */
+  deviceInfo: string | null;
+  integrationId: string | null;
+  providerCameraId: string | null;
+  enabled: Generated<0 | 1>;
+}
+
 export interface CarrierTable extends Synced, Timestamps {
   id: string;
   name: string;
@@ -342,6 +369,8 @@ export interface DB {
   yard: YardTable;
   location: LocationTable;
   gate: GateTable;
+  camera: CameraTable;
+  integration: IntegrationTable;
   carrier: CarrierTable;
   driver: DriverTable;
   truck: TruckTable;

@@ -2,11 +2,13 @@ import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { registerCameraRoutes } from './cameras/routes.js';
 import { registerCarrierRoutes } from './carriers/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerDriverAppRoutes } from './driver-app/routes.js';
 import { registerDriverRoutes } from './drivers/routes.js';
 import { registerHardwareRoutes } from './hardware/routes.js';
+import { registerIntegrationRoutes } from './integrations/routes.js';
 import { registerMovementRoutes } from './movements/routes.js';
 import { registerSettingsRoutes } from './settings/routes.js';
 import { registerTaskRoutes } from './tasks/routes.js';
@@ -29,6 +31,8 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerSettingsRoutes(r, core);
   registerUiAssetRoutes(r, core);
   registerHardwareRoutes(r, core);
+  registerCameraRoutes(r, core);
+  registerIntegrationRoutes(r, core);
   // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
   registerDriverAppRoutes(r, core);
   registerTaskRoutes(r, core);

@@ -38,6 +38,10 @@ export const SYNCED_ENTITIES = [
   { entity: 'driver_session', table: 'driverSession', key: 'id', ownership: 'edge-mutable' },
   { entity: 'session_location', table: 'sessionLocation', key: 'id', ownership: 'edge-immutable' },
   { entity: 'push_token', table: 'pushToken', key: 'id', ownership: 'edge-mutable' },
+  { entity: 'integration', table: 'integration', key: 'id', ownership: 'cloud' },
+  // DOMAIN.md: ONVIF cameras belong to their edge, provider cameras to the cloud. Per-row ownership
+  // arrives with the cloud role; until then the edge that registered a camera owns it.
+  { entity: 'camera', table: 'camera', key: 'id', ownership: 'edge-mutable' },
 ] as const satisfies readonly SyncedEntity[];
 
 export type SyncedTable = (typeof SYNCED_ENTITIES)[number]['table'];

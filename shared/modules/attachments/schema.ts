@@ -3,7 +3,7 @@ import { z } from '../../http/zod.js';
 
 /** What an attachment may be attached to; each maps to a table checked on upload (see repo.ts). */
 export const AttachmentRefType = z
-  .enum(['movement', 'inspection', 'trailer', 'truck', 'driver', 'yard'])
+  .enum(['movement', 'inspection', 'trailer', 'truck', 'driver', 'yard', 'camera'])
   .openapi({ description: 'kind of record the file belongs to (refId is then required)' });
 
 export const AttachmentOut = z

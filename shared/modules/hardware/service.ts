@@ -33,9 +33,31 @@ const MINUTE_MS = 60_000;
 export class HardwareService {
   readonly repo: HardwareRepo;
   private readonly busyGates = new Set<string>();
+  private configuring: Promise<void> = Promise.resolve();
 
   constructor(private readonly core: Core) {
     this.repo = new HardwareRepo(core.kysely);
+  }
+
+  /**
+   * Hands every gate's relay binding to the hardware, which opens the devices and de-energises the
+   * relays. Run at start and after any gate write; a device fault shows in status(), it never throws.
+   */
+  async reconfigure(): Promise<void> {
+    const run = async () => {
+      const gates = await this.repo.gatesWithRelay(null);
+      const relays = gates.flatMap((g) => {
+        const relay = parseRelay(g.relay);
+        return relay ? [{ gateId: g.id, relay }] : [];
+      });
+      await this.core.gates.configure(relays);
+    };
+    // One at a time, and the last call always runs after the last write it follows.
+    const next = this.configuring.then(run, run);
+    this.configuring = next.catch((err: unknown) => {
+      this.core.log.error({ err }, 'configuring the gate relays failed');
+    });
+    await this.configuring;
   }
 
   /** Pulses the gate's relay; throws (after auditing) when refused or faulted. */
@@ -196,6 +218,8 @@ export function parseRelay(text: string | null): RelayBinding | undefined {
       pulseMs: typeof relay.pulseMs === 'number' ? relay.pulseMs : 500,
       activeLow: relay.activeLow === true,
       ...(typeof relay.device === 'string' ? { device: relay.device } : {}),
+      ...(typeof relay.baudRate === 'number' ? { baudRate: relay.baudRate } : {}),
+      ...(typeof relay.unitId === 'number' ? { unitId: relay.unitId } : {}),
     };
   } catch {
     return undefined;

@@ -3,6 +3,7 @@ import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import type { GateSnapshotResult } from '../cameras/service.js';
 import type { GateRow } from '../hardware/repo.js';
 import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from './repo.js';
 import type { MovementCreateT } from './schema.js';
@@ -29,7 +30,13 @@ export async function recordMovement(
   core: Core,
   trx: Kdb,
   input: MovementCreateT,
-  ctx: { principal: Principal; at: number; driver: DriverVerdict | undefined },
+  ctx: {
+    principal: Principal;
+    at: number;
+    driver: DriverVerdict | undefined;
+    /** Pictures taken for this movement before it is recorded (snapshot: true). */
+    snapshots?: GateSnapshotResult[] | undefined;
+  },
 ): Promise<Recorded> {
   const repo = new MovementRepo(trx);
   const { at } = ctx;
@@ -83,7 +90,15 @@ export async function recordMovement(
     overrideReason = input.override.reason;
     warnings.push(`driver-override: ${ctx.driver.reasons.join(', ')}`);
   }
-  if (input.snapshot) warnings.push('snapshot-unavailable: no cameras bound');
+  const snapshotIds: string[] = [];
+  if (input.snapshot) {
+    if (!gate) warnings.push('snapshot-unavailable: no gate given');
+    else if (!ctx.snapshots?.length) warnings.push(`snapshot-unavailable: gate ${gate.name} has no enabled cameras`);
+    for (const shot of ctx.snapshots ?? []) {
+      if (shot.attachmentId) snapshotIds.push(shot.attachmentId);
+      else warnings.push(`snapshot-failed: ${shot.cameraName}: ${shot.error}`);
+    }
+  }
 
   // --- writes ---
   const now = core.clock.now();
@@ -107,7 +122,7 @@ export async function recordMovement(
     loadStatus: input.loadStatus ?? null,
     sealNumber: input.sealNumber ?? null,
     plateRead: input.plateRead ?? null,
-    attachmentIds: JSON.stringify(input.attachmentIds ?? []),
+    attachmentIds: JSON.stringify([...(input.attachmentIds ?? []), ...snapshotIds]),
     actuationId: null,
     operatorId: ctx.principal.id,
     notes: input.notes ?? null,

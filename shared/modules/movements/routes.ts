@@ -27,7 +27,7 @@ export function registerMovementRoutes(r: RouteRegistrar, core: Core): void {
       '409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); ' +
       '409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. ' +
       '`actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate ' +
-      'is busy or faults, and `actuation` reports what happened. `snapshot: true` records a warning until cameras are bound.',
+      'is busy or faults, and `actuation` reports what happened. `snapshot: true` first takes a picture from each enabled camera of the gate (stored as attachments, listed in attachmentIds); a camera that fails is noted in warnings and never stops the gate.',
     access: ['admin', 'gate'],
     body: MovementCreate,
     response: { status: 201, schema: MovementCreated },

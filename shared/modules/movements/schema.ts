@@ -137,6 +137,16 @@ export const MovementCreated = MovementOut.extend({
   createdUnits: z.object({ trailerId: Id.nullable(), truckId: Id.nullable() }).openapi({
     description: 'units created by this movement (unknown number / plate)',
   }),
+  snapshots: z
+    .array(
+      z.object({
+        cameraId: Id,
+        cameraName: z.string(),
+        attachmentId: Id.nullable().openapi({ description: 'the picture, also listed in attachmentIds' }),
+        error: z.string().nullable().openapi({ description: 'why this camera gave no picture (also in warnings)' }),
+      }),
+    )
+    .openapi({ description: "one entry per enabled camera of the gate when snapshot was asked; empty otherwise" }),
 }).openapi('MovementCreated');
 
 export const MovementListQuery = PageQuery.extend({

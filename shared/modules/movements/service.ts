@@ -5,7 +5,8 @@ import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { ActuationAttempt } from '../hardware/service.js';
-import { isBoolean, settingValue } from '../hardware/setting-value.js';
+import type { GateSnapshotResult } from '../cameras/service.js';
+import { isBoolean, isPositiveInt, settingValue } from '../hardware/setting-value.js';
 import { localDriverVerdict } from './driver-verdict.js';
 import { GroupCommit } from './group-commit.js';
 import { assertNotInFuture, type DriverVerdict, recordMovement } from './record.js';
@@ -42,8 +43,12 @@ export class MovementService {
     assertNotInFuture(at, now);
     const driver =
       input.direction === 'in' && input.driverId ? await this.driverVerdict(input.driverId) : undefined;
+    // Pictures first, while the vehicle is still at the barrier; a camera that fails or is slow
+    // delays the gate by at most camera.movementSnapshotTimeoutMs and never stops it.
+    const snapshots =
+      input.snapshot && input.gateId ? await this.takeGateSnapshots(input.gateId, principal) : [];
     const recorded = await this.writes.run((trx) =>
-      recordMovement(this.core, trx, input, { principal, at, driver }),
+      recordMovement(this.core, trx, input, { principal, at, driver, snapshots }),
     );
 
     let actuation: MovementCreatedT['actuation'] = null;
@@ -52,7 +57,14 @@ export class MovementService {
     }
     const out = movementOut(recorded.movement, actuation?.id ?? null);
     this.core.bus.publish({ type: 'movement.created', yardId: out.yardId, data: out });
-    return { ...out, actuation, createdUnits: recorded.createdUnits };
+    return { ...out, actuation, createdUnits: recorded.createdUnits, snapshots };
+  }
+
+  private async takeGateSnapshots(gateId: string, principal: Principal): Promise<GateSnapshotResult[]> {
+    const gate = await this.core.services.hardware.repo.gateById(gateId);
+    if (!gate || !canSeeYard(principal, gate.yardId)) return []; // recordMovement answers the 404
+    const timeoutMs = await settingValue(this.core, 'camera.movementSnapshotTimeoutMs', isPositiveInt, 2000);
+    return this.core.services.cameras.gateSnapshots(gateId, timeoutMs);
   }
 
   async get(id: string, principal: Principal): Promise<MovementOutT> {

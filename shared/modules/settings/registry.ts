@@ -58,6 +58,19 @@ export const SETTINGS = {
     scope: 'site',
     description: 'Relay pulses one gate accepts per minute; more are refused and audited.',
   }),
+  'camera.snapshotTimeoutMs': define({
+    schema: z.number().int().min(500).max(30_000),
+    default: 5000,
+    scope: 'site',
+    description: 'How long GET /api/camera/{id}/snapshot and provider calls wait for a camera, in ms.',
+  }),
+  'camera.movementSnapshotTimeoutMs': define({
+    schema: z.number().int().min(200).max(10_000),
+    default: 2000,
+    scope: 'site',
+    description:
+      'How long a movement with snapshot: true waits for its cameras before recording and opening the gate without the missing pictures, in ms.',
+  }),
   'gate.requireDriverCheck': define({
     schema: z.boolean(),
     default: true,

@@ -13,22 +13,81 @@ export const RelayDriver = z.enum([
   'serial-modbus',
 ]);
 
+/** Channel numbering differs per board (shared/hardware.ts RelayBinding.channel). */
+const CHANNEL_RANGE: Record<z.infer<typeof RelayDriver>, [number, number]> = {
+  simulated: [0, 1023],
+  gpio: [0, 1023],
+  gpiod: [0, 1023],
+  'serial-lcus': [1, 255],
+  'serial-numato': [0, 31],
+  'serial-kmtronic': [1, 255],
+  'serial-modbus': [0, 65_535],
+};
+
 /** How the gate's relay is wired (shared/hardware.ts RelayBinding). */
 export const RelayBindingIn = z
   .object({
     driver: RelayDriver,
-    channel: z.number().int().min(0).max(1023).openapi({ description: 'relay channel or GPIO line' }),
+    channel: z
+      .number()
+      .int()
+      .min(0)
+      .max(65_535)
+      .openapi({
+        description:
+          'gpio/gpiod: line offset on the chip; serial-lcus, serial-kmtronic: relay number from 1; ' +
+          'serial-numato: relay index from 0 (0-31); serial-modbus: coil address from 0',
+      }),
     pulseMs: z.number().int().min(100).max(5000).default(500),
-    activeLow: z.boolean().default(false),
-    device: z
-      .string()
-      .trim()
-      .min(1)
-      .max(200)
+    activeLow: z
+      .boolean()
+      .default(false)
+      .openapi({ description: 'gpio/gpiod: the relay energises on a low output' }),
+    device: z.string().trim().min(1).max(200).optional().openapi({
+      description:
+        'serial-*: the serial device (prefer /dev/serial/by-id/...); gpio/gpiod: the GPIO chip label or name (default: the header chip)',
+    }),
+    baudRate: z
+      .number()
+      .int()
+      .refine(
+        (n) => [1200, 2400, 4800, 9600, 19_200, 38_400, 57_600, 115_200].includes(n),
+        'not a standard baud rate',
+      )
       .optional()
-      .openapi({ description: 'serial device path or GPIO chip, where the driver needs one' }),
+      .openapi({ description: 'serial-*: line speed, default 9600' }),
+    unitId: z
+      .number()
+      .int()
+      .min(1)
+      .max(247)
+      .optional()
+      .openapi({ description: 'serial-modbus: unit address, default 1' }),
   })
   .strict()
+  .superRefine((relay, ctx) => {
+    const [min, max] = CHANNEL_RANGE[relay.driver];
+    if (relay.channel < min || relay.channel > max) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['channel'],
+        message: `${relay.driver} channels are ${min} to ${max}`,
+      });
+    }
+    if (relay.driver.startsWith('serial-') && !relay.device) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['device'],
+        message: `${relay.driver} needs the serial device path`,
+      });
+    }
+    if (relay.unitId !== undefined && relay.driver !== 'serial-modbus') {
+      ctx.addIssue({ code: 'custom', path: ['unitId'], message: 'only serial-modbus has a unit address' });
+    }
+    if (relay.baudRate !== undefined && !relay.driver.startsWith('serial-')) {
+      ctx.addIssue({ code: 'custom', path: ['baudRate'], message: 'only serial boards have a baud rate' });
+    }
+  })
   .openapi('RelayBindingInput');
 
 export const RelayBindingOut = z
@@ -38,6 +97,8 @@ export const RelayBindingOut = z
     pulseMs: z.number().int(),
     activeLow: z.boolean(),
     device: z.string().optional(),
+    baudRate: z.number().int().optional(),
+    unitId: z.number().int().optional(),
   })
   .openapi('RelayBinding');
 

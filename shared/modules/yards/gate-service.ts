@@ -50,7 +50,7 @@ export class GateService {
     const now = this.core.clock.now();
     const row = await this.core.kysely.transaction().execute(async (trx) => {
       await assertNameFree(trx, yardId, input.name);
-      return this.core.changes.insert(trx, 'gate', {
+      const gate = await this.core.changes.insert(trx, 'gate', {
         id: newId(),
         yardId,
         name: input.name,
@@ -60,7 +60,10 @@ export class GateService {
         createdAt: now,
         updatedAt: now,
       });
+      if (input.cameraIds?.length) await this.core.services.cameras.bindToGate(trx, gate, input.cameraIds);
+      return gate;
     });
+    if (input.relay) await this.core.services.hardware.reconfigure();
     return gateOut(row);
   }
 
@@ -75,7 +78,7 @@ export class GateService {
     const row = await this.core.kysely.transaction().execute(async (trx) => {
       await getGateOfYard(trx, yardId, gateId);
       if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, gateId);
-      return this.core.changes.update(
+      const gate = await this.core.changes.update(
         trx,
         'gate',
         gateId,
@@ -87,8 +90,13 @@ export class GateService {
         },
         expectedVersion === undefined ? {} : { expectedVersion },
       );
+      if (gate && patch.cameraIds !== undefined) {
+        await this.core.services.cameras.bindToGate(trx, gate, patch.cameraIds);
+      }
+      return gate;
     });
     if (!row) throw new NotFoundError('Gate', gateId);
+    if (patch.relay !== undefined) await this.core.services.hardware.reconfigure();
     return gateOut(row);
   }
 
@@ -106,8 +114,11 @@ export class GateService {
           { references: refs },
         );
       }
+      // Cameras are not history: they stay registered, bound to no gate.
+      await this.core.services.cameras.unbindGate(trx, gateId);
       await this.core.changes.delete(trx, 'gate', gateId);
     });
+    await this.core.services.hardware.reconfigure();
   }
 }
 
