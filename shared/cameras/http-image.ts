@@ -172,8 +172,15 @@ function expectAccepted(
   target: Target,
   refusedMessage: string,
 ): AxiosResponse<Buffer> {
-  if (res.status === 401 || res.status === 403) {
+  if (res.status === 401) {
     throw new CameraError('unauthorized', `${target.where}: ${refusedMessage}`, res.status);
+  }
+  if (res.status === 403) {
+    throw new CameraError(
+      'unauthorized',
+      `${target.where} refused access (HTTP 403); check that this user may fetch snapshots.`,
+      res.status,
+    );
   }
   return res;
 }

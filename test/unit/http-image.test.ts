@@ -243,6 +243,14 @@ describe('fetchImage', () => {
     expect(err.message).not.toContain('tok-bad');
   });
 
+  it('403 for a user without snapshot rights: unauthorized, pointing at the permissions', async () => {
+    const cam = await serve((_req, res) => res.writeHead(403).end());
+    const err = await failure(fetchImage(cam.url, { auth: { type: 'basic', ...creds }, timeoutMs: 5000 }));
+    expect(err.failure).toBe('unauthorized');
+    expect(err.status).toBe(403);
+    expect(err.message).toMatch(/permission|may fetch/);
+  });
+
   it('no credentials against a protected camera: unauthorized', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds });
     const err = await failure(fetchImage(cam.url, { timeoutMs: 5000 }));
