@@ -144,6 +144,7 @@ class ApiKeyTokenProvider implements CameraProvider {
         throw rewrapImageError(e, {
           step,
           redactor: this.redactor,
+          url: url.href,
           unauthorizedHint: 'Check that the API key has camera read permission.',
           notFoundMeansUnknownCamera: true,
         });

@@ -7,14 +7,18 @@ import { z } from '../../http/zod.js';
  * masked on every read, while URLs are shown as they are.
  */
 export function providerUrl(description: string, example: string) {
-  return z
-    .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-    .max(2048)
-    .refine((u) => {
-      const parsed = new URL(u);
-      return parsed.username === '' && parsed.password === '';
-    }, 'must not contain a user name or password; put credentials in the auth fields')
-    .meta({ description, example });
+  return (
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .max(2048)
+      // zod runs refinements even after the URL check failed, so this one must cope with a non-URL.
+      .refine((u) => {
+        if (!URL.canParse(u)) return true;
+        const parsed = new URL(u);
+        return parsed.username === '' && parsed.password === '';
+      }, 'must not contain a user name or password; put credentials in the auth fields')
+      .meta({ description, example })
+  );
 }
 
 /** A write-only credential: accepted on writes, masked on every read (listed in secretFields). */

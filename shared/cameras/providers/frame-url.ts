@@ -183,7 +183,6 @@ class FrameUrlProvider implements CameraProvider {
     const label = `the signed frame URL on ${url.host}`;
     const redactor = this.redactor.with(url.href, url.search.slice(1));
     const step = this.step(`fetching the frame of camera ${JSON.stringify(cameraId)} from ${label}`);
-    const alias = { url: `${url.origin}${url.pathname}`, label };
     for (let attempt = 0; ; attempt++) {
       try {
         return await fetchImage(url.href, { timeoutMs: Math.max(1, deadline.remainingMs()) });
@@ -193,7 +192,7 @@ class FrameUrlProvider implements CameraProvider {
           await deadline.sleep(FRAME_POLL_MS[Math.min(attempt, FRAME_POLL_MS.length - 1)]!);
           if (!deadline.expired()) continue;
         }
-        throw this.frameError(e, step, redactor, alias, frame.expiresAt);
+        throw this.frameError(e, step, redactor, url.href, frame.expiresAt);
       }
     }
   }
@@ -202,7 +201,7 @@ class FrameUrlProvider implements CameraProvider {
     e: CameraError,
     step: Step,
     redactor: SecretRedactor,
-    urlAlias: { url: string; label: string },
+    url: string,
     expiresAt: string | null | undefined,
   ): unknown {
     if (e.failure === 'unauthorized') {
@@ -229,8 +228,8 @@ class FrameUrlProvider implements CameraProvider {
     return rewrapImageError(e, {
       step,
       redactor,
+      url,
       unauthorizedHint: 'Check the integration credentials.',
-      urlAlias,
     });
   }
 

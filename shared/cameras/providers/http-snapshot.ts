@@ -1,7 +1,8 @@
 import { z } from '../../http/zod.js';
 import { fetchImage } from '../http-image.js';
-import type { CameraProvider, CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
+import type { CameraError, CameraProvider, CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
 import { credentialName, providerUrl, secret } from './config-fields.js';
+import { droppedConnection, withoutUrl } from './image-errors.js';
 import { HINTS, isCameraError, SecretRedactor, type Step, stepError, urlForMessage } from './step-errors.js';
 
 const KIND = 'http-snapshot';
@@ -133,15 +134,25 @@ class HttpSnapshotProvider implements CameraProvider {
       });
     } catch (e) {
       if (!isCameraError(e)) throw e;
-      const hint =
-        e.failure === 'unauthorized'
-          ? `Check the ${this.config.auth.type} credentials in the integration settings against the camera's users.`
-          : e.failure === 'unreachable'
-            ? HINTS.unreachable
-            : e.failure === 'timeout'
-              ? HINTS.timeout
-              : 'Open the snapshot URL in a browser from this site to see what the camera answers.';
-      throw stepError(step, e.failure, e.message, hint, this.redactor, e.status);
+      throw stepError(
+        step,
+        droppedConnection(e) ? 'unreachable' : e.failure,
+        withoutUrl(e.message, camera.snapshotUrl, 'the camera'),
+        hintFor(e),
+        this.redactor,
+        e.status,
+      );
     }
   }
+}
+
+/**
+ * fetchImage words its errors for exactly this case, a camera at a URL, and most of them already
+ * say what to check; the others get one here.
+ */
+function hintFor(e: CameraError): string {
+  if (droppedConnection(e)) return HINTS.unreachable;
+  if (/\b(check|configure|set the auth type)\b/i.test(e.message)) return '';
+  if (e.failure === 'timeout') return HINTS.timeout;
+  return 'Open the snapshot URL in a browser from this site to see what the camera answers.';
 }

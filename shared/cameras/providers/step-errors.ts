@@ -49,7 +49,7 @@ export function stepError(
   redactor: SecretRedactor,
   status?: number,
 ): CameraError {
-  const text = `${step.kind}: ${step.action} failed: ${detail.replace(/\.+$/, '')}. ${hint}`;
+  const text = `${step.kind}: ${step.action} failed: ${detail.replace(/\.+$/, '')}.${hint ? ` ${hint}` : ''}`;
   return new CameraError(failure, redactor.redact(text), status);
 }
 
