@@ -134,7 +134,6 @@ class ApiKeyTokenProvider implements CameraProvider {
       `fetching the latest thumbnail of camera ${JSON.stringify(providerCameraId)} from ${urlForMessage(url.href)}`,
     );
     return withToken(this.tokens, deadline, async (token) => {
-      this.redactor.add(token);
       try {
         return await fetchImage(url.href, {
           timeoutMs: Math.max(1, deadline.remainingMs()),

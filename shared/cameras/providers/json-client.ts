@@ -132,8 +132,11 @@ export function timeoutError(step: Step, redactor: SecretRedactor): CameraError 
 
 /** Connection-level failures: nothing (or nothing usable) answered. */
 function transportError(e: unknown, step: Step, redactor: SecretRedactor): CameraError {
-  const code = isAxiosError(e) ? (e.code ?? e.cause?.name) : undefined;
-  if (code === 'ERR_FR_MAX_CONTENT_LENGTH_EXCEEDED' || code === 'ERR_BAD_RESPONSE') {
+  const cause = isAxiosError(e) ? (e.cause as { code?: unknown } | undefined) : undefined;
+  const code = isAxiosError(e)
+    ? (e.code ?? (typeof cause?.code === 'string' ? cause.code : undefined))
+    : undefined;
+  if (code === 'ERR_BAD_RESPONSE') {
     return stepError(
       step,
       'bad-response',
