@@ -2,9 +2,11 @@ import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApp, type YardApp } from '../shared/app.js';
+import { CAMERA_PROVIDER_KINDS } from '../shared/cameras/providers/index.js';
 import { type Config, ConfigError, loadConfig } from '../shared/config.js';
 import { type AppDatabase, openDatabase } from '../shared/db/database.js';
 import { createLogger, type Logger } from '../shared/log.js';
+import { NodeOnvifClient } from './cameras/onvif-client.js';
 import { SimulatedGates } from './hardware/simulated-gates.js';
 
 export interface RunningEdge {
@@ -28,7 +30,8 @@ export async function startEdge(
 ): Promise<RunningEdge> {
   const db = openDatabase(join(resolve(config.dataDir), 'yard.db'));
   const gates = new SimulatedGates(log);
-  const yard = createApp({ db, config, gates, log });
+  const cameras = { onvif: new NodeOnvifClient(), providers: CAMERA_PROVIDER_KINDS };
+  const yard = createApp({ db, config, gates, cameras, log });
   const admin = await yard.services.auth.ensureAdmin();
   yard.start();
   const server = await new Promise<Server>((ok, fail) => {

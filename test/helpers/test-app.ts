@@ -2,8 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
+import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
 import { createApp, type YardApp } from '../../shared/app.js';
+import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
+import type { CameraSources } from '../../shared/cameras/types.js';
 import type { ManualClock } from '../../shared/clock.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
@@ -34,6 +37,8 @@ export async function startTestApp(
     env?: Record<string, string>;
     /** Gate hardware for the app (e.g. a faulting fake); default the simulated gates in `gates`. */
     gates?: GateHardware;
+    /** Camera adapters; default the real ONVIF client (probing nowhere) and the real provider kinds. */
+    cameras?: CameraSources;
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'yard-test-'));
@@ -52,6 +57,11 @@ export async function startTestApp(
     db,
     config,
     gates: options.gates ?? gates,
+    cameras: options.cameras ?? {
+      // A probe to the loopback discard port finds nothing, quickly, without touching the LAN.
+      onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),
+      providers: CAMERA_PROVIDER_KINDS,
+    },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   await yard.services.auth.ensureAdmin();

@@ -38,6 +38,31 @@ beforeAll(async () => {
     200,
   );
   expect((await admin.put('/api/settings', { settings: { 'ui.siteName': 'Dallas' } })).status).toBe(200);
+  // Cameras and integrations: a provider integration, one camera of each source, bound to the gate.
+  const integration = await admin.post('/api/integration', {
+    kind: 'http-snapshot',
+    name: 'Dock cams',
+    config: {
+      auth: { type: 'basic', username: 'viewer', password: 'dock-secret' },
+      cameras: [{ id: 'dock-1', name: 'Dock 1', snapshotUrl: 'http://192.0.2.20/snap.jpg' }],
+    },
+  });
+  expect(integration.status).toBe(201);
+  const onvifCamera = await admin.post('/api/camera', {
+    yardId: yard.id,
+    name: 'Gate cam',
+    gateId: gate.id,
+    onvif: { xaddr: 'http://192.0.2.10/onvif/device_service', username: 'u', password: 'p' },
+    verify: false,
+  });
+  expect(onvifCamera.status).toBe(201);
+  const providerCamera = await admin.post('/api/camera', {
+    yardId: yard.id,
+    name: 'Dock 1',
+    provider: { integrationId: integration.body.id, providerCameraId: 'dock-1' },
+    verify: false,
+  });
+  expect(providerCamera.status).toBe(201);
   expect((await admin.post('/api/auth/api-key', { name: 'coverage', role: 'viewer' })).status).toBe(201);
   // Yard tasking: a driver's session, pings, push token, and a task taken through its states.
   const driver = await admin

@@ -223,7 +223,8 @@ describe('gate actuation on a steered driver', () => {
     t = await startTestApp({ gates });
     admin = new Client(t.url, t.adminToken);
     const yard = await seedYard(t, 'HW3');
-    gateId = (await seedGate(t, yard.id, 'East', { ...RELAY, driver: 'serial-lcus' })).id;
+    gateId = (await seedGate(t, yard.id, 'East', { ...RELAY, driver: 'serial-lcus', device: '/dev/ttyUSB0' }))
+      .id;
   });
   afterAll(() => t.close());
 

@@ -372,7 +372,7 @@ describe('gates, actuation, snapshot', () => {
     expect(res.status).toBe(201);
     expect(res.body.actuation).toMatchObject({ result: 'ok', code: null, error: null });
     expect(res.body.actuationId).toBe(res.body.actuation.id);
-    expect(res.body.warnings).toEqual(['snapshot-unavailable: no cameras bound']);
+    expect(res.body.warnings).toEqual(['snapshot-unavailable: gate Main has no enabled cameras']);
     expect(t.gates.history.at(-1)).toMatchObject({ gateId: bothGate });
     expect(
       rows(t.db, 'SELECT movement_id, result FROM gate_actuation WHERE id = ?', res.body.actuationId)[0],

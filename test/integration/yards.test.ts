@@ -285,7 +285,14 @@ async function seedMovement(yardId: string, fields: { gateId?: string; locationI
 describe('gates', () => {
   it('creates with relay defaults, lists by name, updates, deletes', async () => {
     const y = await makeYard();
-    const cam = newId();
+    const camera = await admin.post('/api/camera', {
+      yardId: y.id,
+      name: 'North cam',
+      onvif: { xaddr: 'http://192.0.2.10/onvif/device_service', username: 'u', password: 'p' },
+      verify: false,
+    });
+    expect(camera.status).toBe(201);
+    const cam: string = camera.body.id;
     const g = await admin.post(`/api/yard/${y.id}/gate`, {
       name: 'North In',
       direction: 'in',
@@ -305,6 +312,14 @@ describe('gates', () => {
     const stored = rows(t.db, 'SELECT relay, camera_ids FROM gate WHERE id = ?', g.body.id)[0];
     expect(JSON.parse(stored.relay)).toMatchObject({ pulseMs: 500, activeLow: false });
     expect(JSON.parse(stored.camera_ids)).toEqual([cam]);
+    expect(rows(t.db, 'SELECT gate_id FROM camera WHERE id = ?', cam)[0]?.gate_id).toBe(g.body.id);
+    const unknownCamera = await admin.post(`/api/yard/${y.id}/gate`, {
+      name: 'X',
+      direction: 'in',
+      cameraIds: [newId()],
+    });
+    expect(unknownCamera.status).toBe(404);
+    expect(rows(t.db, "SELECT id FROM gate WHERE name = 'X'")).toHaveLength(0);
 
     const manual = await admin.post(`/api/yard/${y.id}/gate`, { name: 'east out', direction: 'out' });
     expect(manual.body).toMatchObject({ relay: null, cameraIds: [] });
