@@ -93,7 +93,8 @@ export async function recordMovement(
   const snapshotIds: string[] = [];
   if (input.snapshot) {
     if (!gate) warnings.push('snapshot-unavailable: no gate given');
-    else if (!ctx.snapshots?.length) warnings.push(`snapshot-unavailable: gate ${gate.name} has no enabled cameras`);
+    else if (!ctx.snapshots?.length)
+      warnings.push(`snapshot-unavailable: gate ${gate.name} has no enabled cameras`);
     for (const shot of ctx.snapshots ?? []) {
       if (shot.attachmentId) snapshotIds.push(shot.attachmentId);
       else warnings.push(`snapshot-failed: ${shot.cameraName}: ${shot.error}`);

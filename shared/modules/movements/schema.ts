@@ -143,10 +143,15 @@ export const MovementCreated = MovementOut.extend({
         cameraId: Id,
         cameraName: z.string(),
         attachmentId: Id.nullable().openapi({ description: 'the picture, also listed in attachmentIds' }),
-        error: z.string().nullable().openapi({ description: 'why this camera gave no picture (also in warnings)' }),
+        error: z
+          .string()
+          .nullable()
+          .openapi({ description: 'why this camera gave no picture (also in warnings)' }),
       }),
     )
-    .openapi({ description: "one entry per enabled camera of the gate when snapshot was asked; empty otherwise" }),
+    .openapi({
+      description: 'one entry per enabled camera of the gate when snapshot was asked; empty otherwise',
+    }),
 }).openapi('MovementCreated');
 
 export const MovementListQuery = PageQuery.extend({
