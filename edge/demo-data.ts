@@ -17,6 +17,10 @@ export async function seedDemoData(
   username: string,
   password: string,
   progress: (step: string) => void,
+  options: {
+    /** An ONVIF camera to register at the north gate (the demo's simulated camera). */
+    camera?: { xaddr: string; username: string; password: string } | undefined;
+  } = {},
 ): Promise<Seeded> {
   const api = await client(baseUrl, username, password);
   const drivers = YARD_DRIVERS.map((d) => ({
@@ -61,6 +65,15 @@ export async function seedDemoData(
     await api('POST', `/api/yard/${yard.id}/location`, { kind: 'door', name: `Door ${i}` });
   await api('POST', `/api/yard/${yard.id}/location`, { kind: 'staging', name: 'Staging lane' });
   progress('gates and locations');
+  if (options.camera) {
+    await api('POST', '/api/camera', {
+      yardId: yard.id,
+      name: 'North gate camera',
+      gateId: inGate.id,
+      onvif: options.camera,
+    });
+    progress('a simulated ONVIF camera at the north gate');
+  }
 
   const carriers = [];
   for (const c of [

@@ -15,10 +15,15 @@ const config = loadConfigOrExit({
 });
 const edge = await startEdge(config);
 stopOnSignals(edge);
+const camera = await startSimulatedCamera(config.http.port + 1);
 
 try {
-  const seeded = await seedDemoData(edge.url, config.adminUser, password, (step) =>
-    console.log(`  demo data: ${step}`),
+  const seeded = await seedDemoData(
+    edge.url,
+    config.adminUser,
+    password,
+    (step) => console.log(`  demo data: ${step}`),
+    { camera },
   );
   console.log(`
 Yard service (edge, standalone) is running.
@@ -28,6 +33,8 @@ Yard service (edge, standalone) is running.
   OpenAPI        ${edge.url}/v3/api-docs
   Gate house UI  ${edge.url}/api/ui/assets/binary/index.html
   Health         ${edge.url}/readyz
+  Open the gate  POST ${edge.url}/api/hardware/gate/{gateId}/actuate   (simulated relay)
+  Gate camera    GET  ${edge.url}/api/camera/{id}/snapshot             (simulated ONVIF camera)
 
   Admin login    ${config.adminUser} / ${password}
 ${seeded.drivers.map((d) => `  Yard driver    code ${d.code}, PIN ${d.pin} (${d.name})`).join('\n')}
@@ -43,4 +50,24 @@ Data is in ${config.dataDir}. Stop with Ctrl+C.`);
   );
   await edge.stop();
   process.exit(1);
+}
+
+/**
+ * The demo's simulated camera: the in-repo fake ONVIF camera (SOAP and Digest on 127.0.0.1), so the
+ * demo exercises the real ONVIF client. Loaded by path at run time: it is a test fixture, not part
+ * of the built edge. A fixed port lets a restarted demo find it again.
+ */
+async function startSimulatedCamera(port: number) {
+  const credentials = { username: 'demo', password: 'demo-camera-pass' };
+  const fixture = new URL('../test/fixtures/fake-onvif-camera.ts', import.meta.url).href;
+  try {
+    const { startFakeOnvifCamera } = (await import(fixture)) as {
+      startFakeOnvifCamera(options: object): Promise<{ xaddr: string }>;
+    };
+    const fake = await startFakeOnvifCamera({ ...credentials, name: 'Demo Gate Camera', port });
+    return { xaddr: fake.xaddr, ...credentials };
+  } catch (err) {
+    console.warn(`  (no simulated camera: port ${port} is not free: ${(err as Error).message})`);
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { type FakeOnvifCamera, startFakeOnvifCamera } from '../fixtures/fake-onvif-camera.js';
-import { Client, rows } from '../helpers/http.js';
+import { Client, type Res, rows } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
@@ -266,7 +266,7 @@ describe('cameras of a gate and movements with snapshot: true', () => {
     expect(cameras).toHaveLength(2);
     spare.setBehaviour('hang');
     const pulsesBefore = t.gates.history.length;
-    let res: Awaited<ReturnType<Client['post']>>;
+    let res: Res;
     try {
       res = await admin.post('/api/movement', {
         yardId,
