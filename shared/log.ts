@@ -8,7 +8,16 @@ export function createLogger(options: { level: string; pretty?: boolean; name?: 
     name: options.name ?? 'yard',
     level: options.level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.password', '*.pin', '*.secret'],
+      paths: [
+        'req.headers.authorization',
+        'req.headers["x-api-key"]',
+        '*.password',
+        '*.pin',
+        '*.secret',
+        '*.apiKey',
+        '*.clientSecret',
+        '*.token',
+      ],
       censor: '***',
     },
     transport: pretty
