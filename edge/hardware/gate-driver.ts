@@ -26,9 +26,10 @@ export interface GateDriver {
   /** How operators recognise the device, e.g. "LCUS relay board on /dev/ttyUSB0". */
   readonly name: string;
   /**
-   * Opens the device if needed and drives every listed line (and every line dropped since the last
-   * call) to its de-energised state. Never rejects for an unavailable device: status() says fault
-   * and the driver retries in the background.
+   * Opens the device if needed and drives lines to their de-energised state: all of them when the
+   * device is (re)opened, otherwise those new or dropped since the last call. Lines already in use
+   * are left alone, so reconfiguring one gate never cuts short another gate's pulse. Never rejects
+   * for an unavailable device: status() says fault and the driver retries in the background.
    */
   open(lines: RelayLine[]): Promise<void>;
   /** Drives one line; rejects with a RelayFault when the device is faulted or the command fails. */
@@ -60,6 +61,11 @@ export function lineKey(line: RelayLine): string {
 export function droppedLines(previous: RelayLine[], next: RelayLine[]): RelayLine[] {
   const kept = new Set(next.map(lineKey));
   return previous.filter((line) => !kept.has(lineKey(line)));
+}
+
+/** Lines in `next` that `previous` did not list (to be driven de-energised when they are taken on). */
+export function addedLines(previous: RelayLine[], next: RelayLine[]): RelayLine[] {
+  return droppedLines(next, previous);
 }
 
 export function errorText(err: unknown): string {

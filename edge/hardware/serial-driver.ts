@@ -2,6 +2,7 @@ import { type OpenOptions, SerialPortStream } from '@serialport/stream';
 import type { Logger } from '../../shared/log.js';
 import { DeviceHealth, type ReopenDelay } from './device-health.js';
 import {
+  addedLines,
   type DeviceStatus,
   droppedLines,
   errorText,
@@ -78,13 +79,14 @@ export class SerialRelayDriver implements GateDriver {
 
   async open(lines: RelayLine[]): Promise<void> {
     const dropped = droppedLines(this.lines, lines);
+    const added = addedLines(this.lines, lines);
     this.lines = lines;
     for (const line of dropped) this.lineErrors.delete(lineKey(line));
     if (this.connecting) await this.connecting;
     if (!this.port && this.health.state === 'opening') return this.reconnect();
-    // While faulted the reconnect de-energises the current lines once the port is back.
+    // While faulted the reconnect de-energises every current line once the port is back.
     if (this.port && this.health.state === 'ok')
-      await this.deenergise([...dropped, ...lines]).catch(() => {});
+      await this.deenergise([...dropped, ...added]).catch(() => {});
   }
 
   async set(line: RelayLine, energised: boolean): Promise<void> {

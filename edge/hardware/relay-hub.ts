@@ -1,0 +1,333 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { SerialPort } from 'serialport';
+import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '../../shared/hardware.js';
+import { HardwareFaultError } from '../../shared/http/errors.js';
+import type { Logger } from '../../shared/log.js';
+import type { ReopenDelay } from './device-health.js';
+import { errorText, type GateDriver, lineKey, RelayFault, type RelayLine } from './gate-driver.js';
+import { GpioRelayDriver } from './gpio-driver.js';
+import { GpiodRelayDriver } from './gpiod-driver.js';
+import { detectGpiosetVersion, type GpiosetVersion } from './gpioset-cli.js';
+import { MisconfiguredDriver } from './misconfigured-driver.js';
+import { type SerialBinding, SerialRelayDriver } from './serial-driver.js';
+import { BOARD_NAMES, isSerialBoard, unaddressable } from './serial-protocols.js';
+import { SimulatedRelayDriver } from './simulated-driver.js';
+
+export interface RelayHubOptions {
+  log?: Logger | undefined;
+  /** serialport binding; default the platform's real one. Tests pass @serialport/binding-mock. */
+  serialBinding?: SerialBinding | undefined;
+  /** Where GPIO chips are listed (default /sys/class/gpio). */
+  gpioSysfsRoot?: string | undefined;
+  /** The libgpiod gpioset executable (default `gpioset` on PATH); gpiodetect is looked up next to it. */
+  gpiosetCommand?: string | undefined;
+  /** Background reopen backoff for a faulted device (default 1 s doubling to 30 s). */
+  reopenDelayMs?: ReopenDelay | undefined;
+  /** How long a Modbus board may take to answer (default 500 ms). */
+  modbusReplyTimeoutMs?: number | undefined;
+  /** Called as each relay command is issued to a device (benchmarks, diagnostics). */
+  onCommand?: ((command: RelayCommand) => void) | undefined;
+}
+
+export interface RelayCommand {
+  device: string;
+  channel: number;
+  energised: boolean;
+}
+
+interface ConfiguredGate {
+  relay: RelayBinding;
+  key: string;
+  line: RelayLine;
+  pulses: number;
+}
+
+const DEFAULT_BAUD_RATE = 9600;
+
+/**
+ * The edge's gate hardware: picks a GateDriver per gate from its relay binding and shares one driver
+ * per physical device (gates on two channels of one serial board share the open port). A pulse
+ * energises, holds pulseMs and always de-energises, also when the hold is cut short by stop().
+ */
+export class RelayHub implements GateHardware {
+  private readonly gates = new Map<string, ConfiguredGate>();
+  private readonly devices = new Map<string, { driver: GateDriver; signature: string }>();
+  private configuring: Promise<void> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly stopping = new AbortController();
+  private stopped = false;
+  private gpiosetVersion: Promise<GpiosetVersion> | undefined;
+
+  constructor(private readonly options: RelayHubOptions = {}) {}
+
+  configure(gates: GateRelay[]): Promise<void> {
+    const run = () => this.apply(gates);
+    const result = this.configuring.then(run, run);
+    this.configuring = result.catch(() => {});
+    return result;
+  }
+
+  async pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }> {
+    if (this.stopped) throw new HardwareFaultError('Gate relays are stopped: the edge is shutting down.');
+    const known = this.gates.get(gateId);
+    if (!known || !sameBinding(known.relay, relay)) {
+      const others = [...this.gates]
+        .filter(([id]) => id !== gateId)
+        .map(([id, g]) => ({ gateId: id, relay: g.relay }));
+      await this.configure([...others, { gateId, relay }]);
+    }
+    const gate = this.gates.get(gateId);
+    const driver = gate && this.devices.get(gate.key)?.driver;
+    if (!gate || !driver) throw new HardwareFaultError(`Gate ${gateId} has no relay configured.`);
+    // A faulted device rejects set() at once, with what failed and whether it is being retried.
+    const started = performance.now();
+    const pulse = this.energiseHoldRelease(driver, gate.line);
+    this.inFlight.add(pulse);
+    try {
+      await pulse;
+    } finally {
+      this.inFlight.delete(pulse);
+    }
+    gate.pulses++;
+    return { durationMs: performance.now() - started };
+  }
+
+  status(): GateDriverStatus[] {
+    return [...this.gates].map(([gateId, gate]) => {
+      const status = this.devices.get(gate.key)?.driver.status(gate.line) ?? { state: 'opening' as const };
+      return {
+        gateId,
+        driver: gate.relay.driver,
+        ...(gate.relay.device === undefined ? {} : { device: gate.relay.device }),
+        channel: gate.relay.channel,
+        state: status.state,
+        ...(status.error === undefined ? {} : { error: status.error }),
+        pulses: gate.pulses,
+      };
+    });
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stopping.abort();
+    await Promise.allSettled([...this.inFlight]);
+    await this.configuring;
+    await Promise.all([...this.devices.values()].map(({ driver }) => driver.close()));
+  }
+
+  /** The driver serving a gate (tests and diagnostics). */
+  driverOf(gateId: string): GateDriver | undefined {
+    const gate = this.gates.get(gateId);
+    return gate && this.devices.get(gate.key)?.driver;
+  }
+
+  private async energiseHoldRelease(driver: GateDriver, line: RelayLine): Promise<void> {
+    let failure: unknown;
+    try {
+      await driver.set(line, true);
+      await sleep(line.pulseMs, undefined, { signal: this.stopping.signal }).catch(() => {
+        this.options.log?.warn(
+          { device: driver.name, channel: line.channel },
+          'relay pulse cut short by shutdown',
+        );
+      });
+    } catch (err) {
+      failure = err;
+    } finally {
+      try {
+        await driver.set(line, false);
+      } catch (err) {
+        failure ??= new RelayFault(
+          `${errorText(err)} The relay may still be energised after the pulse; the edge de-energises it as soon as the device answers again.`,
+          err instanceof RelayFault && err.retrying,
+        );
+      }
+    }
+    if (failure) throw toHardwareFault(driver, failure);
+  }
+
+  private async apply(gates: GateRelay[]): Promise<void> {
+    if (this.stopped) return;
+    const wanted = new Map<
+      string,
+      { driver: () => GateDriver; signature: string; lines: Map<string, RelayLine> }
+    >();
+    const configured = new Map<string, ConfiguredGate>();
+    for (const { gateId, relay } of gates) {
+      const line = toLine(relay);
+      const plan = this.plan(gateId, relay, wanted);
+      const group = wanted.get(plan.key) ?? {
+        driver: plan.driver,
+        signature: plan.signature,
+        lines: new Map(),
+      };
+      if (!group.lines.has(lineKey(line))) group.lines.set(lineKey(line), line);
+      wanted.set(plan.key, group);
+      configured.set(gateId, { relay, key: plan.key, line, pulses: this.gates.get(gateId)?.pulses ?? 0 });
+    }
+    for (const [key, device] of [...this.devices]) {
+      const next = wanted.get(key);
+      if (next && next.signature === device.signature) continue;
+      this.devices.delete(key);
+      await device.driver.close();
+    }
+    this.gates.clear();
+    for (const [gateId, gate] of configured) this.gates.set(gateId, gate);
+    await Promise.all(
+      [...wanted].map(async ([key, group]) => {
+        let device = this.devices.get(key);
+        if (!device) {
+          device = { driver: group.driver(), signature: group.signature };
+          this.devices.set(key, device);
+        }
+        await device.driver.open([...group.lines.values()]);
+      }),
+    );
+  }
+
+  /** Which device a binding uses (its key), and how to create that device's driver. */
+  private plan(
+    gateId: string,
+    relay: RelayBinding,
+    wanted: Map<string, { signature: string }>,
+  ): { key: string; signature: string; driver: () => GateDriver } {
+    const { log, reopenDelayMs } = this.options;
+    const misconfigured = (problem: string) => ({
+      key: `misconfigured:${gateId}`,
+      signature: problem,
+      driver: () => new MisconfiguredDriver(`${relay.driver} relay of gate ${gateId}`, problem),
+    });
+    switch (relay.driver) {
+      case 'simulated': {
+        const key = `simulated:${relay.device ?? ''}`;
+        return {
+          key,
+          signature: key,
+          driver: () => {
+            const driver: SimulatedRelayDriver = new SimulatedRelayDriver(
+              log,
+              this.commandHook(() => driver.name),
+            );
+            return driver;
+          },
+        };
+      }
+      case 'gpio': {
+        // Each sysfs line is independent, so each is its own device: one failing line faults only its gate.
+        const key = `gpio:${relay.device ?? ''}:${relay.channel}`;
+        return {
+          key,
+          signature: key,
+          driver: () => {
+            const driver: GpioRelayDriver = new GpioRelayDriver({
+              device: relay.device,
+              sysfsRoot: this.options.gpioSysfsRoot,
+              reopenDelayMs,
+              log,
+              onCommand: this.commandHook(() => driver.name),
+            });
+            return driver;
+          },
+        };
+      }
+      case 'gpiod': {
+        const key = `gpiod:${relay.device ?? ''}:${relay.channel}`;
+        const command = this.options.gpiosetCommand ?? 'gpioset';
+        return {
+          key,
+          signature: key,
+          driver: () => {
+            const driver: GpiodRelayDriver = new GpiodRelayDriver({
+              device: relay.device,
+              command,
+              version: () => this.detectGpioset(command),
+              reopenDelayMs,
+              log,
+              onCommand: this.commandHook(() => driver.name),
+            });
+            return driver;
+          },
+        };
+      }
+      default: {
+        const kind = relay.driver;
+        if (!isSerialBoard(kind)) return misconfigured(`unknown relay driver "${kind}"`);
+        if (!relay.device)
+          return misconfigured(`${kind} needs relay.device, the serial port (e.g. /dev/ttyUSB0)`);
+        const unitId = kind === 'serial-modbus' ? (relay.unitId ?? 1) : undefined;
+        const problem = unaddressable(kind, relay.channel, unitId);
+        if (problem) return misconfigured(problem);
+        const key = `serial:${relay.device}`;
+        const baudRate = relay.baudRate ?? DEFAULT_BAUD_RATE;
+        const signature = `${kind}@${baudRate}`;
+        const sharing = wanted.get(key);
+        if (sharing && sharing.signature !== signature) {
+          return misconfigured(
+            `${relay.device} is configured as ${BOARD_NAMES[kind]} at ${baudRate} baud here but as ` +
+              `${sharing.signature.replace('@', ' at ')} baud for another gate; one port carries one board`,
+          );
+        }
+        return {
+          key,
+          signature,
+          driver: () => {
+            const driver: SerialRelayDriver = new SerialRelayDriver({
+              path: relay.device!,
+              kind,
+              baudRate,
+              binding: this.options.serialBinding ?? SerialPort.binding,
+              reopenDelayMs,
+              log,
+              modbusReplyTimeoutMs: this.options.modbusReplyTimeoutMs,
+              onCommand: this.commandHook(() => driver.name),
+            });
+            return driver;
+          },
+        };
+      }
+    }
+  }
+
+  private commandHook(device: () => string): ((line: RelayLine, energised: boolean) => void) | undefined {
+    const onCommand = this.options.onCommand;
+    if (!onCommand) return undefined;
+    return (line, energised) => onCommand({ device: device(), channel: line.channel, energised });
+  }
+
+  /** Detected once; a failure (gpioset missing) is retried on the next attempt. */
+  private detectGpioset(command: string): Promise<GpiosetVersion> {
+    this.gpiosetVersion ??= detectGpiosetVersion(command).catch((err: unknown) => {
+      this.gpiosetVersion = undefined;
+      throw err;
+    });
+    return this.gpiosetVersion;
+  }
+}
+
+function toLine(relay: RelayBinding): RelayLine {
+  return {
+    channel: relay.channel,
+    activeLow: relay.activeLow,
+    pulseMs: relay.pulseMs,
+    ...(relay.driver === 'serial-modbus' ? { unitId: relay.unitId ?? 1 } : {}),
+  };
+}
+
+function sameBinding(a: RelayBinding, b: RelayBinding): boolean {
+  return (
+    a.driver === b.driver &&
+    a.channel === b.channel &&
+    a.pulseMs === b.pulseMs &&
+    a.activeLow === b.activeLow &&
+    a.device === b.device &&
+    a.baudRate === b.baudRate &&
+    a.unitId === b.unitId
+  );
+}
+
+function toHardwareFault(driver: GateDriver, err: unknown): HardwareFaultError {
+  if (err instanceof HardwareFaultError) return err;
+  if (err instanceof RelayFault) return new HardwareFaultError(err.message);
+  return new HardwareFaultError(`${driver.name} failed: ${errorText(err)}`);
+}
