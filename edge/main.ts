@@ -7,7 +7,7 @@ import { type Config, ConfigError, loadConfig } from '../shared/config.js';
 import { type AppDatabase, openDatabase } from '../shared/db/database.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { NodeOnvifClient } from './cameras/onvif-client.js';
-import { SimulatedGates } from './hardware/simulated-gates.js';
+import { RelayHub } from './hardware/relay-hub.js';
 
 export interface RunningEdge {
   yard: YardApp;
@@ -29,11 +29,12 @@ export async function startEdge(
   log: Logger = createLogger({ ...config.log }),
 ): Promise<RunningEdge> {
   const db = openDatabase(join(resolve(config.dataDir), 'yard.db'));
-  const gates = new SimulatedGates(log);
+  // Each gate's relay binding picks its driver (GPIO, gpiod, serial board, simulated).
+  const gates = new RelayHub({ log });
   const cameras = { onvif: new NodeOnvifClient(), providers: CAMERA_PROVIDER_KINDS };
   const yard = createApp({ db, config, gates, cameras, log });
   const admin = await yard.services.auth.ensureAdmin();
-  yard.start();
+  await yard.start();
   const server = await new Promise<Server>((ok, fail) => {
     const s = yard.app.listen(config.http.port, config.http.host, () => ok(s));
     s.once('error', fail);

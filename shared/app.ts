@@ -41,8 +41,11 @@ export interface YardApp {
   /** Every registered route with its access rule (drives the auth tests and the docs). */
   routes: RouteInfo[];
   openapi(): Record<string, unknown>;
-  /** Starts background work (error-figure flushing, location retention). */
-  start(): void;
+  /**
+   * Starts background work (error-figure flushing, location retention) and hands the gates'
+   * relay bindings to the hardware, which de-energises every relay.
+   */
+  start(): Promise<void>;
   /** Flushes and stops background work. Does not close the database (the owner of db does). */
   stop(): Promise<void>;
 }
@@ -153,9 +156,10 @@ export function createApp(deps: AppDeps): YardApp {
     services: core.services,
     routes: registrar.table,
     openapi,
-    start: () => {
+    start: async () => {
       errorStats.start();
       core.services.driverApp.start();
+      await core.services.hardware.reconfigure();
     },
     stop: async () => {
       core.services.driverApp.stop();
