@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SerialPort } from 'serialport';
 import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '../../shared/hardware.js';
 import { HardwareFaultError } from '../../shared/http/errors.js';
@@ -54,7 +53,8 @@ export class RelayHub implements GateHardware {
   private readonly devices = new Map<string, { driver: GateDriver; signature: string }>();
   private configuring: Promise<void> = Promise.resolve();
   private readonly inFlight = new Set<Promise<unknown>>();
-  private readonly stopping = new AbortController();
+  /** Ends the holds in progress early (stop()); each resolves its pulse's hold at once. */
+  private readonly holds = new Set<() => void>();
   private stopped = false;
   private gpiosetVersion: Promise<GpiosetVersion> | undefined;
 
@@ -110,7 +110,7 @@ export class RelayHub implements GateHardware {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.stopping.abort();
+    for (const cut of this.holds) cut();
     await Promise.allSettled([...this.inFlight]);
     await this.configuring;
     await Promise.all([...this.devices.values()].map(({ driver }) => driver.close()));
@@ -126,12 +126,12 @@ export class RelayHub implements GateHardware {
     let failure: unknown;
     try {
       await driver.set(line, true);
-      await sleep(line.pulseMs, undefined, { signal: this.stopping.signal }).catch(() => {
+      if (!(await this.hold(line.pulseMs))) {
         this.options.log?.warn(
           { device: driver.name, channel: line.channel },
           'relay pulse cut short by shutdown',
         );
-      });
+      }
     } catch (err) {
       failure = err;
     } finally {
@@ -145,6 +145,22 @@ export class RelayHub implements GateHardware {
       }
     }
     if (failure) throw toHardwareFault(driver, failure);
+  }
+
+  /** Waits pulseMs; resolves false when stop() cut the hold short. */
+  private hold(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const cut = () => {
+        clearTimeout(timer);
+        this.holds.delete(cut);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.holds.delete(cut);
+        resolve(true);
+      }, ms);
+      this.holds.add(cut);
+    });
   }
 
   private async apply(gates: GateRelay[]): Promise<void> {
