@@ -155,12 +155,18 @@ describe('GPIO relays through sysfs (onoff) on a fake /sys/class/gpio', () => {
     expect(sysfs.levels.get(534)).toEqual([0, 1, 0]);
   });
 
-  it('EBUSY (line claimed by a kernel driver) names the likely cause', async () => {
+  it.each([
+    ['EBUSY', /claimed by a kernel driver or another program/],
+    ['EPERM', /add it to the gpio group/],
+    ['ENOENT', /this kernel has no sysfs GPIO export \(use driver gpiod\)/],
+    ['EINVAL', /the kernel does not know this GPIO number/],
+  ])('export failing with %s names the likely cause', async (code, hint) => {
     sysfs = installFakeSysfs(PI4_CHIPS);
-    sysfs.fail.set('export', 'EBUSY');
+    sysfs.fail.set('export', code);
     hub = new RelayHub({ reopenDelayMs: { min: 60_000, max: 60_000 } });
     await hub.configure([{ gateId: 'g', relay: gpio(4) }]);
-    expect(hub.status()[0]?.error).toMatch(/EBUSY.*claimed by a kernel driver or another program/);
+    expect(hub.status()[0]?.error).toMatch(new RegExp(`gpio516 failed \\(${code}`));
+    expect(hub.status()[0]?.error).toMatch(hint);
   });
 
   it('an exported line whose direction cannot be set (onoff ignores that) is caught by the level write', async () => {
