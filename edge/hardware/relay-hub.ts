@@ -88,7 +88,9 @@ export class RelayHub implements GateHardware {
     } finally {
       this.inFlight.delete(pulse);
     }
-    gate.pulses++;
+    // A configure() during the pulse may have replaced the gate's entry; count on the current one.
+    const current = this.gates.get(gateId);
+    if (current) current.pulses++;
     return { durationMs: performance.now() - started };
   }
 
