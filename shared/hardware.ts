@@ -49,6 +49,14 @@ export interface GateDriverStatus {
   pulses: number;
 }
 
+export interface SerialPortSeen {
+  path: string;
+  manufacturer?: string | undefined;
+  serialNumber?: string | undefined;
+  vendorId?: string | undefined;
+  productId?: string | undefined;
+}
+
 export interface GateHardware {
   /**
    * Makes these the gates the hardware serves: opens the devices they use and drives every relay to
@@ -63,6 +71,8 @@ export interface GateHardware {
    */
   pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }>;
   status(): GateDriverStatus[];
+  /** Serial ports the box can see, to help fill in relay.device; absent where there are none. */
+  serialPorts?(): Promise<SerialPortSeen[]>;
   /** Drive every relay to its de-energised state and close the devices. */
   stop(): Promise<void>;
 }

@@ -9,6 +9,7 @@ import { GpiodRelayDriver } from './gpiod-driver.js';
 import { detectGpiosetVersion, type GpiosetVersion } from './gpioset-cli.js';
 import { MisconfiguredDriver } from './misconfigured-driver.js';
 import { type SerialBinding, SerialRelayDriver } from './serial-driver.js';
+import { listSerialPorts, type SerialPortInfo } from './serial-ports.js';
 import { BOARD_NAMES, isSerialBoard, unaddressable } from './serial-protocols.js';
 import { SimulatedRelayDriver } from './simulated-driver.js';
 
@@ -59,6 +60,11 @@ export class RelayHub implements GateHardware {
   private gpiosetVersion: Promise<GpiosetVersion> | undefined;
 
   constructor(private readonly options: RelayHubOptions = {}) {}
+
+  /** The serial ports the box can see (never throws; works without udevadm). */
+  serialPorts(): Promise<SerialPortInfo[]> {
+    return listSerialPorts();
+  }
 
   configure(gates: GateRelay[]): Promise<void> {
     const run = () => this.apply(gates);

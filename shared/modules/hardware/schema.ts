@@ -49,6 +49,19 @@ export const GateDriverStatusOut = z
 export const HardwareStatusOut = z
   .object({
     drivers: z.array(GateDriverStatusOut),
+    serialPorts: z
+      .array(
+        z.object({
+          path: z.string(),
+          manufacturer: z.string().optional(),
+          serialNumber: z.string().optional(),
+          vendorId: z.string().optional(),
+          productId: z.string().optional(),
+        }),
+      )
+      .openapi({
+        description: 'serial ports the edge can see, for relay.device (prefer /dev/serial/by-id paths)',
+      }),
     gates: z.array(
       z.object({
         gateId: Id,

@@ -125,8 +125,12 @@ export class HardwareService {
     const drivers = this.core.gates.status();
     const gates = await this.repo.gatesWithRelay(principal.yardIds);
     const latest = new Map((await this.repo.latestPerGate(gates.map((g) => g.id))).map((a) => [a.gateId, a]));
+    const ports = (await this.core.gates.serialPorts?.()) ?? [];
     return {
       drivers: drivers.map((d) => ({ ...d, ...(d.error === undefined ? {} : { error: d.error }) })),
+      serialPorts: ports.map(
+        (p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as typeof p,
+      ),
       gates: gates.map((gate) => {
         const relay = parseRelay(gate.relay);
         const last = latest.get(gate.id);
