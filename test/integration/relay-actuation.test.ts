@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
  * serial driver, with an LCUS board emulated behind the serialport mock binding.
  */
 const PORT = '/dev/serial/by-id/usb-fake-lcus-actuation';
-const board = new FakeRelayBoard();
+const board = new FakeRelayBoard('serial-lcus');
 const binding = new FakeBoardBinding();
 binding.attach(PORT, board);
 const hub = new RelayHub({ serialBinding: binding, reopenDelayMs: { min: 20, max: 100 } });
@@ -63,6 +63,10 @@ describe('gate actuation on a serial relay board', () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ gateId, result: 'ok', reason: 'truck at the gate' });
     expect([...binding.written(PORT).subarray(before)]).toEqual([...frame(2, true), ...frame(2, false)]);
+    expect(board.commands.slice(-2)).toEqual([
+      { protocol: 'serial-lcus', channel: 2, energised: true },
+      { protocol: 'serial-lcus', channel: 2, energised: false },
+    ]);
     expect(board.isEnergised(2)).toBe(false);
     expect(rows(t.db, 'SELECT result FROM gate_actuation WHERE id = ?', res.body.id)[0].result).toBe('ok');
     const status = await admin.get('/api/hardware/status');
