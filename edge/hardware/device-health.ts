@@ -1,5 +1,5 @@
 import type { Logger } from '../../shared/log.js';
-import { errorText } from './gate-driver.js';
+import { errorText, RelayFault } from './gate-driver.js';
 
 export interface ReopenDelay {
   min: number;
@@ -30,6 +30,15 @@ export class DeviceHealth {
     private readonly log?: Logger,
   ) {
     this.delay = delays.min;
+  }
+
+  /** The refusal for a pulse while the device does not work: what failed, and that it is retried. */
+  unavailable(): RelayFault {
+    return new RelayFault(
+      `${this.device()} is not available: ${this.error ?? 'it is being opened'}. ` +
+        'The edge keeps retrying it in the background.',
+      true,
+    );
   }
 
   /** The device works (again). */

@@ -79,7 +79,7 @@ export class GpioRelayDriver implements GateDriver {
 
   async set(line: RelayLine, energised: boolean): Promise<void> {
     if (this.closed) throw new RelayFault(`${this.name} is closed (the edge is shutting down).`, false);
-    if (this.health.state !== 'ok') throw this.deviceFault();
+    if (this.health.state !== 'ok') throw this.health.unavailable();
     const output = this.outputs.get(lineKey(line));
     if (!output) throw new RelayFault(`${this.name}: line ${line.channel} is not configured.`, false);
     this.options.onCommand?.(line, energised);
@@ -87,7 +87,7 @@ export class GpioRelayDriver implements GateDriver {
       output.gpio.writeSync(rawLevel(line, energised));
     } catch (err) {
       this.health.fault(`writing gpio${output.number}/value failed (${errorText(err)})`);
-      throw this.deviceFault();
+      throw this.health.unavailable();
     }
   }
 
@@ -101,14 +101,6 @@ export class GpioRelayDriver implements GateDriver {
     this.health.close();
     if (this.connecting) await this.connecting;
     for (const { line } of [...this.outputs.values()]) this.release(line);
-  }
-
-  private deviceFault(): RelayFault {
-    return new RelayFault(
-      `${this.name} is not available: ${this.health.error ?? 'it is being set up'}. ` +
-        'The edge keeps retrying it in the background.',
-      true,
-    );
   }
 
   private reconnect(redriveExisting: boolean): Promise<void> {

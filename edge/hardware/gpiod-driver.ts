@@ -92,7 +92,7 @@ export class GpiodRelayDriver implements GateDriver {
 
   async set(line: RelayLine, energised: boolean): Promise<void> {
     if (this.closed) throw new RelayFault(`${this.name} is closed (the edge is shutting down).`, false);
-    if (this.health.state !== 'ok') throw this.deviceFault();
+    if (this.health.state !== 'ok') throw this.health.unavailable();
     this.options.onCommand?.(line, energised);
     const previous = this.running.get(lineKey(line));
     // A pulse process ends by itself after pulseMs (v2 de-energising first); let it, rather than
@@ -106,13 +106,13 @@ export class GpiodRelayDriver implements GateDriver {
       await this.replace(line, energised ? 'pulse' : 'hold');
     } catch (err) {
       this.health.fault(errorText(err));
-      throw this.deviceFault();
+      throw this.health.unavailable();
     }
     if (pulseFailed) {
       this.health.fault(
         `gpioset could not energise line ${line.channel} (${lastLine(pulseFailed.stderr) || describeExit(pulseFailed.proc)})`,
       );
-      throw this.deviceFault();
+      throw this.health.unavailable();
     }
   }
 
@@ -126,14 +126,6 @@ export class GpiodRelayDriver implements GateDriver {
     this.health.close();
     if (this.connecting) await this.connecting;
     for (const line of this.lines) await this.release(line);
-  }
-
-  private deviceFault(): RelayFault {
-    return new RelayFault(
-      `${this.name} is not available: ${this.health.error ?? 'it is being set up'}. ` +
-        'The edge keeps retrying it in the background.',
-      true,
-    );
   }
 
   private reconnect(restartAll: boolean): Promise<void> {

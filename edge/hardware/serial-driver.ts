@@ -92,7 +92,7 @@ export class SerialRelayDriver implements GateDriver {
   async set(line: RelayLine, energised: boolean): Promise<void> {
     if (this.closed) throw new RelayFault(`${this.name} is closed (the edge is shutting down).`, false);
     if (this.connecting && this.health.state === 'opening') await this.connecting;
-    if (this.health.state !== 'ok') throw this.deviceFault();
+    if (this.health.state !== 'ok') throw this.health.unavailable();
     await this.command(line, energised);
   }
 
@@ -119,14 +119,6 @@ export class SerialRelayDriver implements GateDriver {
     }
     if (port) await this.retire(port);
     this.port = undefined;
-  }
-
-  private deviceFault(): RelayFault {
-    return new RelayFault(
-      `${this.name} is not available: ${this.health.error ?? 'it is being opened'}. ` +
-        'The edge keeps reopening it in the background.',
-      true,
-    );
   }
 
   /** Opens the port and drives every relay de-energised; reports ok or fault through health. */
@@ -187,7 +179,7 @@ export class SerialRelayDriver implements GateDriver {
 
   private async send(line: RelayLine, energised: boolean): Promise<void> {
     const port = this.port;
-    if (!port) throw this.deviceFault();
+    if (!port) throw this.health.unavailable();
     const frame = this.frame(line, energised);
     this.received = Buffer.alloc(0);
     this.options.onCommand?.(line, energised);
@@ -197,7 +189,7 @@ export class SerialRelayDriver implements GateDriver {
       });
     } catch (err) {
       this.lost(port, `write failed (${errorText(err)}); check the USB cable and the board's power`);
-      throw this.deviceFault();
+      throw this.health.unavailable();
     }
     if (this.options.kind === 'serial-modbus') await this.modbusAnswer(port, line, frame);
   }
@@ -244,7 +236,7 @@ export class SerialRelayDriver implements GateDriver {
             port,
             `Modbus unit ${unit} sent an unreadable answer (${reply.reason}); check relay.baudRate`,
           );
-          reject(this.deviceFault());
+          reject(this.health.unavailable());
         });
       };
       const timer = setTimeout(
@@ -255,7 +247,7 @@ export class SerialRelayDriver implements GateDriver {
               `Modbus unit ${unit} did not answer within ${timeoutMs} ms; check the RS-485 wiring (A/B), ` +
                 "relay.unitId, relay.baudRate and the board's power",
             );
-            reject(this.deviceFault());
+            reject(this.health.unavailable());
           }),
         timeoutMs,
       );

@@ -123,7 +123,7 @@ describe('LCUS relay board on a socat pseudo-terminal', () => {
     expect(hub!.status()[0]?.error).toMatch(/was disconnected|cannot be opened/);
     const err = await hub!.pulse('north', relay).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(HardwareFaultError);
-    expect((err as Error).message).toMatch(/LCUS relay board on .* is not available: .*keeps reopening it/);
+    expect((err as Error).message).toMatch(/LCUS relay board on .* is not available: .*keeps retrying it/);
     expect(existsSync(edgePath)).toBe(false);
   });
 

@@ -177,7 +177,7 @@ describe('serial-modbus answers', () => {
     expect((err as Error).message).toMatch(
       /Modbus unit 1 did not answer within 100 ms; check the RS-485 wiring/,
     );
-    expect((err as Error).message).toMatch(/keeps reopening it in the background/);
+    expect((err as Error).message).toMatch(/keeps retrying it in the background/);
     expect(hub.status()[0]).toMatchObject({ state: 'fault', error: expect.stringMatching(/did not answer/) });
 
     board.silent = false;
@@ -211,7 +211,7 @@ describe('serial port loss', () => {
     expect(err).toBeInstanceOf(HardwareFaultError);
     expect((err as HardwareFaultError).status).toBe(503);
     expect((err as Error).message).toMatch(
-      /^LCUS relay board on \/dev\/ttyUSB0 is not available: .*\. The edge keeps reopening it in the background\.$/,
+      /^LCUS relay board on \/dev\/ttyUSB0 is not available: .*\. The edge keeps retrying it in the background\.$/,
     );
     expect(Date.now() - started).toBeLessThan(1_000);
 
