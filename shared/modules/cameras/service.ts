@@ -219,11 +219,7 @@ export class CameraService {
   }
 
   async providers() {
-    const integrations = await this.core.kysely
-      .selectFrom('integration')
-      .select(['id', 'name', 'kind', 'enabled'])
-      .orderBy('name')
-      .execute();
+    const integrations = await this.core.services.integrations.repo.summaries();
     return this.core.cameras.providers.map((k) => ({
       kind: k.kind,
       title: k.title,

@@ -36,6 +36,15 @@ export class IntegrationRepo {
     return q.execute();
   }
 
+  /** Every integration by name, without configs (for pickers that must not see secrets). */
+  summaries() {
+    return this.db
+      .selectFrom('integration')
+      .select(['id', 'name', 'kind', 'enabled'])
+      .orderBy('name')
+      .execute();
+  }
+
   enabled(): Promise<IntegrationRow[]> {
     return this.db.selectFrom('integration').selectAll().where('enabled', '=', 1).orderBy('name').execute();
   }
