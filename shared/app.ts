@@ -7,7 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { EventBus } from './bus.js';
 import type { CameraSources } from './cameras/types.js';
 import { type Clock, systemClock } from './clock.js';
-import type { Config } from './config.js';
+import { type Config, syncMode } from './config.js';
 import type { Core } from './core.js';
 import type { AppDatabase } from './db/database.js';
 import type { GateHardware } from './hardware.js';
@@ -23,6 +23,7 @@ import { registerPlatformRoutes, swaggerUiStatic } from './modules/platform/rout
 import { createServices, type Services } from './services.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
+import type { SyncParts } from './sync/runtime.js';
 
 export interface AppDeps {
   db: AppDatabase;
@@ -32,6 +33,11 @@ export interface AppDeps {
   clock?: Clock;
   bus?: EventBus;
   log?: Logger;
+  /**
+   * Builds the sync parts once the core exists (edge/sync and cloud/sync provide factories). Without
+   * it the app does no sync: a standalone edge, or a test that drives sync by hand.
+   */
+  sync?: (core: Core) => SyncParts;
 }
 
 export interface YardApp {
@@ -90,8 +96,11 @@ export function createApp(deps: AppDeps): YardApp {
     cameras: deps.cameras,
     errorStats,
     paths,
+    sync: { mode: syncMode(config) },
   } as Core;
   core.services = createServices(core);
+  if (deps.sync) core.sync = { mode: core.sync.mode, ...deps.sync(core) };
+  const syncComponents = [...(core.sync.runtime ? [core.sync.runtime] : []), ...(core.sync.components ?? [])];
 
   const app = express();
   app.disable('x-powered-by');
@@ -160,8 +169,10 @@ export function createApp(deps: AppDeps): YardApp {
       errorStats.start();
       core.services.driverApp.start();
       await core.services.hardware.reconfigure();
+      for (const c of syncComponents) await c.start();
     },
     stop: async () => {
+      for (const c of [...syncComponents].reverse()) await c.stop();
       core.services.driverApp.stop();
       await core.services.push.stop();
       await errorStats.stop();

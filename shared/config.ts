@@ -47,6 +47,46 @@ export const configSchema = z.object({
       subject: z.string().default('mailto:yard-admin@example.invalid'),
     })
     .prefault({}),
+  /**
+   * MQTT link (SYNC.md). An edge with a url is linked to a cloud; without one it is standalone and
+   * owns everything. A cloud with a url uses that broker (Mosquitto in production); without one it
+   * starts an embedded broker (Aedes) on `port`.
+   */
+  mqtt: z
+    .object({
+      url: z
+        .string()
+        .regex(/^(mqtts?|tcp|tls):\/\//, 'mqtt://host:port or mqtts://host:port')
+        .optional(),
+      /** Defaults: the site id at an edge, "cloud" at the cloud. */
+      username: z.string().min(1).optional(),
+      password: z.string().min(1).optional(),
+      caFile: z.string().optional(),
+      certFile: z.string().optional(),
+      keyFile: z.string().optional(),
+      rejectUnauthorized: z.boolean().default(true),
+      /** Embedded broker (cloud without url): where it listens. */
+      port: z.coerce.number().int().min(0).max(65535).default(1883),
+      host: z.string().default('0.0.0.0'),
+      keepaliveSec: z.coerce.number().int().min(5).max(600).default(30),
+    })
+    .prefault({}),
+  /** The cloud's HTTP base URL, for an edge's attachment uploads and downloads. */
+  cloudUrl: z.string().url().optional(),
+  sync: z
+    .object({
+      batchRows: z.coerce.number().int().min(1).max(500).default(500),
+      batchBytes: z.coerce.number().int().min(1024).max(262_144).default(262_144),
+      /** Batches in flight before waiting for an ack. */
+      window: z.coerce.number().int().min(1).max(64).default(8),
+      /** Resend from the last ack when no ack came within this time. */
+      ackTimeoutMs: z.coerce.number().int().positive().default(10_000),
+      /** Cloud -> edge commands (gate actuation, snapshots): no answer within this is 504 site-offline. */
+      commandTimeoutMs: z.coerce.number().int().positive().default(10_000),
+      /** Acknowledged change-log rows older than this are pruned. */
+      retentionDays: z.coerce.number().positive().default(30),
+    })
+    .prefault({}),
   /** Check every response body against its schema (tests turn this on). */
   validateResponses: z.boolean().default(false),
 });
@@ -75,9 +115,26 @@ const ENV_MAP: Record<string, string> = {
   YARD_VAPID_PUBLIC_KEY: 'push.vapidPublicKey',
   YARD_VAPID_PRIVATE_KEY: 'push.vapidPrivateKey',
   YARD_VAPID_SUBJECT: 'push.subject',
+  YARD_MQTT_URL: 'mqtt.url',
+  YARD_MQTT_USERNAME: 'mqtt.username',
+  YARD_MQTT_PASSWORD: 'mqtt.password',
+  YARD_MQTT_CA_FILE: 'mqtt.caFile',
+  YARD_MQTT_CERT_FILE: 'mqtt.certFile',
+  YARD_MQTT_KEY_FILE: 'mqtt.keyFile',
+  YARD_MQTT_REJECT_UNAUTHORIZED: 'mqtt.rejectUnauthorized',
+  YARD_MQTT_PORT: 'mqtt.port',
+  YARD_MQTT_HOST: 'mqtt.host',
+  YARD_MQTT_KEEPALIVE_SEC: 'mqtt.keepaliveSec',
+  YARD_CLOUD_URL: 'cloudUrl',
+  YARD_SYNC_BATCH_ROWS: 'sync.batchRows',
+  YARD_SYNC_BATCH_BYTES: 'sync.batchBytes',
+  YARD_SYNC_WINDOW: 'sync.window',
+  YARD_SYNC_ACK_TIMEOUT_MS: 'sync.ackTimeoutMs',
+  YARD_SYNC_COMMAND_TIMEOUT_MS: 'sync.commandTimeoutMs',
+  YARD_SYNC_RETENTION_DAYS: 'sync.retentionDays',
 };
 
-const BOOLEAN_PATHS = new Set(['log.pretty']);
+const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -149,5 +206,14 @@ export function redactConfig(config: Config): Record<string, unknown> {
     adminPassword: config.adminPassword ? '***' : undefined,
     metricsKey: config.metricsKey ? '***' : undefined,
     push: { ...config.push, vapidPrivateKey: config.push.vapidPrivateKey ? '***' : undefined },
+    mqtt: { ...config.mqtt, password: config.mqtt.password ? '***' : undefined },
   };
+}
+
+export type SyncMode = 'standalone' | 'linked' | 'cloud';
+
+/** standalone: an edge with no cloud (owns everything); linked: an edge with a cloud; cloud. */
+export function syncMode(config: Config): SyncMode {
+  if (config.role === 'cloud') return 'cloud';
+  return config.mqtt.url ? 'linked' : 'standalone';
 }

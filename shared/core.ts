@@ -9,6 +9,7 @@ import type { Logger } from './log.js';
 import type { Services } from './services.js';
 import type { ChangeCapture } from './sync/change-capture.js';
 import type { Hlc } from './sync/hlc.js';
+import type { SyncFacade } from './sync/runtime.js';
 
 /**
  * What every module service is built from. Assembled once by createApp; nothing here is a
@@ -28,5 +29,7 @@ export interface Core {
   /** 4xx/5xx counters per yard; call flush() before reading http_error_stat. */
   errorStats: ErrorStats;
   paths: { data: string; attachments: string; ui: string };
+  /** Sync mode and parts (change streams, remote commands); mode standalone has no parts. */
+  sync: SyncFacade;
   services: Services;
 }

@@ -2,12 +2,14 @@ import type BetterSqlite3 from 'better-sqlite3';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-yard-tasking.js';
 import * as m0003 from './migrations/0003-cameras-integrations.js';
+import * as m0004 from './migrations/0004-sync.js';
 
 /** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
   { version: 1, name: 'initial', up: m0001.up },
   { version: 2, name: 'yard-tasking', up: m0002.up },
   { version: 3, name: 'cameras-integrations', up: m0003.up },
+  { version: 4, name: 'sync', up: m0004.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

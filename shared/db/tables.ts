@@ -32,6 +32,54 @@ export interface SyncCursorTable {
   peer: string;
   ackedSeq: Generated<number>;
   appliedRemoteSeq: Generated<number>;
+  remoteStream: string | null;
+  ackedAt: number | null;
+  appliedAt: number | null;
+}
+
+export interface SiteTable {
+  id: string;
+  name: string;
+  mqttPasswordHash: string;
+  createdAt: number;
+  linkState: Generated<'never' | 'online' | 'offline'>;
+  linkChangedAt: number | null;
+  lastSeenAt: number | null;
+  reportedQueued: Generated<number>;
+  reportedSchemaV: number | null;
+  reportedVersion: string | null;
+  clockSkewMs: Generated<number>;
+}
+
+export interface SyncMetaTable {
+  name: string;
+  value: string;
+}
+
+export interface SyncTombstoneTable {
+  entity: string;
+  entityId: string;
+  hlc: string;
+}
+
+export interface SyncPendingTable {
+  id: Generated<number>;
+  peer: string;
+  seq: number;
+  schemaV: number;
+  entity: string;
+  entityId: string;
+  op: 'upsert' | 'delete';
+  hlc: string;
+  data: string;
+}
+
+export interface BlobUploadTable {
+  sha256: string;
+  uploadedAt: number | null;
+  attempts: Generated<number>;
+  nextAttemptAt: Generated<number>;
+  lastError: string | null;
 }
 
 export interface DeadLetterTable {
@@ -363,6 +411,11 @@ export interface DB {
   changeLog: ChangeLogTable;
   syncCursor: SyncCursorTable;
   deadLetter: DeadLetterTable;
+  site: SiteTable;
+  syncMeta: SyncMetaTable;
+  syncTombstone: SyncTombstoneTable;
+  syncPending: SyncPendingTable;
+  blobUpload: BlobUploadTable;
   appUser: AppUserTable;
   apiKey: ApiKeyTable;
   authToken: AuthTokenTable;

@@ -39,6 +39,7 @@ type Loose = any;
 export class ChangeCapture {
   /** Compiled statements per table and column set: writes skip Kysely's rebuild/compile (see prepared.ts). */
   private readonly shapes = new ShapeCache();
+  private readonly loggedListeners: Array<(peers: ReadonlySet<string>) => void> = [];
 
   constructor(
     private readonly hlc: Hlc,
@@ -48,6 +49,22 @@ export class ChangeCapture {
     /** Write counters per table, for caches of rendered answers. */
     readonly generations: TableGenerations = new TableGenerations(),
   ) {}
+
+  /**
+   * Called after change_log rows were written for these peers. The write's transaction may still be
+   * open: a listener must not read the log before `sqlite.inTransaction` is false (uncommitted rows
+   * could still roll back).
+   */
+  onLogged(listener: (peers: ReadonlySet<string>) => void): void {
+    this.loggedListeners.push(listener);
+  }
+
+  private notifyLogged(peers: Iterable<string>): void {
+    if (this.loggedListeners.length === 0) return;
+    const set = new Set(peers);
+    if (set.size === 0) return;
+    for (const l of this.loggedListeners) l(set);
+  }
 
   async insert<T extends SyncedTable>(db: Kdb, table: T, row: NewRow<T>): Promise<Row<T>> {
     return this.inTransaction(db, async (trx) => {
@@ -190,6 +207,7 @@ export class ChangeCapture {
     const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : withoutDerived(row));
     const peers = this.peersFor(entity, row);
     if (peers.length === 0) return;
+    this.notifyLogged(peers);
     for (const peer of peers) {
       await this.shapes.run(
         trx,
@@ -230,6 +248,7 @@ export class ChangeCapture {
         JSON.stringify(withoutDerived(row)),
       ]),
     );
+    this.notifyLogged(entries.map((e) => e[0] as string));
     for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
       const chunk = entries.slice(start, start + INSERT_CHUNK);
       await this.shapes.run(trx, `change_log|${chunk.length}`, chunk.flat(), (ph) =>

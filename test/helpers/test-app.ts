@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
-import { createApp, type YardApp } from '../../shared/app.js';
+import { type AppDeps, createApp, type YardApp } from '../../shared/app.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import type { CameraSources } from '../../shared/cameras/types.js';
 import type { ManualClock } from '../../shared/clock.js';
@@ -39,6 +39,15 @@ export async function startTestApp(
     gates?: GateHardware;
     /** Camera adapters; default the real ONVIF client (probing nowhere) and the real provider kinds. */
     cameras?: CameraSources;
+    /** Sync parts factory (see createApp); with it the app is started (yard.start()). */
+    sync?: AppDeps['sync'];
+    /** Run yard.start() (relays, background work, sync). Default: only when `sync` is given. */
+    start?: boolean;
+    /**
+     * Create the first admin and log in (default true). A linked edge gets its users from the cloud:
+     * pass false and log in once they have arrived.
+     */
+    login?: boolean;
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'yard-test-'));
@@ -63,17 +72,14 @@ export async function startTestApp(
       providers: CAMERA_PROVIDER_KINDS,
     },
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.sync ? { sync: options.sync } : {}),
   });
-  await yard.services.auth.ensureAdmin();
+  const login = options.login ?? true;
+  if (login) await yard.services.auth.ensureAdmin();
+  if (options.start ?? options.sync !== undefined) await yard.start();
   const server = await listen(yard.app);
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const login = await fetch(`${url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(ADMIN),
-  });
-  if (login.status !== 200) throw new Error(`test admin login failed: ${login.status} ${await login.text()}`);
-  const { token } = (await login.json()) as { token: string };
+  const token = login ? await loginAdmin(url) : '';
   return {
     ...yard,
     db,
@@ -89,6 +95,17 @@ export async function startTestApp(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Logs the test admin in; throws with the answer when that fails. */
+export async function loginAdmin(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (res.status !== 200) throw new Error(`test admin login failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
 }
 
 function listen(app: Express) {

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+
+/**
+ * The wire format of SYNC.md. Every message is JSON with `v: 1`. Messages that fail these schemas are
+ * logged and dropped: a malformed message never touches the database.
+ *
+ * Sequence ranges: change_log.seq is one counter shared by every peer's log (the cloud keeps a log
+ * per site in one table), so a peer's own rows are not contiguous. A batch therefore names the range
+ * of seqs it covers, `from..to`, and holds every row of that peer in the range. The first batch after
+ * an ack of `upTo` starts at `from = upTo + 1`; the next in flight starts at the previous `to + 1`.
+ * A receiver whose applied position is `p` applies a batch when `from <= p + 1` (rows `<= p` are
+ * duplicates) and treats `from > p + 1` as a gap.
+ *
+ * `stream` identifies the sender's change log (a random id made when its database was created). A
+ * receiver that sees a new stream from a peer starts that peer's applied position again at 0: the peer
+ * is a new appliance or a restored database, and its seqs started over.
+ */
+
+export const PROTOCOL_V = 1;
+
+export const topicsFor = (siteId: string) => ({
+  upChanges: `yards/${siteId}/up/changes`,
+  upAck: `yards/${siteId}/up/ack`,
+  downChanges: `yards/${siteId}/down/changes`,
+  downAck: `yards/${siteId}/down/ack`,
+  downCmd: `yards/${siteId}/down/cmd`,
+  upCmdResult: `yards/${siteId}/up/cmd-result`,
+  status: `yards/${siteId}/status`,
+});
+
+/** Topics the cloud subscribes to, for every site. */
+export const CLOUD_SUBSCRIPTIONS = ['yards/+/up/#', 'yards/+/status'];
+
+/** `yards/{siteId}/{rest}` -> {siteId, rest}, or undefined for anything else. */
+export function parseTopic(topic: string): { siteId: string; rest: string } | undefined {
+  const m = /^yards\/([A-Za-z0-9_-]{1,64})\/(.+)$/.exec(topic);
+  return m ? { siteId: m[1]!, rest: m[2]! } : undefined;
+}
+
+export const WireRow = z.object({
+  seq: z.number().int().positive(),
+  entity: z.string().min(1),
+  id: z.string().min(1),
+  op: z.enum(['upsert', 'delete']),
+  hlc: z.string().regex(/^\d{13}-[0-9a-f]{4}-.+$/),
+  data: z.record(z.string(), z.unknown()),
+});
+export type WireRow = z.infer<typeof WireRow>;
+
+export const Batch = z.object({
+  v: z.literal(PROTOCOL_V),
+  site: z.string(),
+  stream: z.string().min(1),
+  from: z.number().int().positive(),
+  to: z.number().int().positive(),
+  /** The newest schema version among the rows; a receiver on an older schema keeps the batch pending. */
+  schemaV: z.number().int().positive(),
+  rows: z.array(WireRow),
+});
+export type Batch = z.infer<typeof Batch>;
+
+export const Ack = z.object({
+  v: z.literal(PROTOCOL_V),
+  /** The stream being acknowledged (the sender's). An ack for another stream is ignored. */
+  stream: z.string().min(1),
+  upTo: z.number().int().min(0),
+});
+export type Ack = z.infer<typeof Ack>;
+
+export const CommandKind = z.enum(['actuate', 'snapshot', 'resync']);
+export type CommandKind = z.infer<typeof CommandKind>;
+
+export const Command = z.object({
+  v: z.literal(PROTOCOL_V),
+  id: z.string().min(1),
+  kind: CommandKind,
+  args: z.record(z.string(), z.unknown()),
+  /** Cloud epoch ms after which the command must not run (the cloud has already answered 504). */
+  deadline: z.number().int(),
+  /** Cloud epoch ms when it was sent; with the edge's clock this bounds the deadline check under skew. */
+  sentAt: z.number().int(),
+});
+export type Command = z.infer<typeof Command>;
+
+export const Problem = z.object({
+  status: z.number().int(),
+  code: z.string(),
+  title: z.string().optional(),
+  detail: z.string().optional(),
+});
+
+export const CommandResult = z.object({
+  v: z.literal(PROTOCOL_V),
+  id: z.string().min(1),
+  ok: z.boolean(),
+  result: z.unknown().optional(),
+  error: Problem.optional(),
+});
+export type CommandResult = z.infer<typeof CommandResult>;
+
+export const SiteStatus = z.object({
+  v: z.literal(PROTOCOL_V),
+  state: z.enum(['online', 'offline']),
+  schemaV: z.number().int(),
+  version: z.string(),
+  /** Rows of the edge's log the cloud has not acknowledged. */
+  queued: z.number().int().min(0),
+  /** Edge epoch ms when this was published (online) or connected (the will). */
+  at: z.number().int(),
+});
+export type SiteStatus = z.infer<typeof SiteStatus>;
+
+/** JSON.parse + schema check; undefined (never a throw) for anything malformed. */
+export function decode<T>(schema: z.ZodType<T>, payload: Buffer | string): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(payload.toString()));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

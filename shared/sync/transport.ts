@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Logger } from '../log.js';
+
+/**
+ * The MQTT link as the sync engine sees it. Only a transport: delivery may duplicate, reorder or drop
+ * messages, and the engine's change logs, acks and resends make up for all of it (SYNC.md).
+ */
+export interface SyncTransport {
+  /** Starts connecting (and reconnecting forever). Resolves at once: being offline is normal. */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  readonly connected: boolean;
+  /** Rejects when not connected; the engine resends from its log after reconnecting. */
+  publish(topic: string, payload: string | Buffer, options: { qos: 0 | 1; retain?: boolean }): Promise<void>;
+  onMessage(listener: (topic: string, payload: Buffer) => void): void;
+  onConnect(listener: () => void): void;
+  onDisconnect(listener: () => void): void;
+}
+
+export interface MqttTransportOptions {
+  url: string;
+  clientId: string;
+  username?: string | undefined;
+  password?: string | undefined;
+  caFile?: string | undefined;
+  certFile?: string | undefined;
+  keyFile?: string | undefined;
+  rejectUnauthorized?: boolean;
+  keepaliveSec?: number;
+  /** Subscribed on every connect (QoS 1). */
+  subscriptions: string[];
+  /** Last will, published by the broker when this client vanishes (retained). */
+  will?: { topic: string; payload: string } | undefined;
+  /** Milliseconds between reconnect attempts. */
+  reconnectMs?: number;
+  log: Logger;
+}
+
+/**
+ * mqtt.js with a persistent session (clean: false, QoS 1), MQTT 3.1.1 so that both Aedes and
+ * Mosquitto speak it. Nothing is trusted to mqtt.js's in-memory store: publish refuses while offline.
+ */
+export class MqttTransport implements SyncTransport {
+  private client: MqttClient | undefined;
+  private readonly messageListeners: Array<(topic: string, payload: Buffer) => void> = [];
+  private readonly connectListeners: Array<() => void> = [];
+  private readonly disconnectListeners: Array<() => void> = [];
+  private wasConnected = false;
+
+  constructor(private readonly options: MqttTransportOptions) {}
+
+  get connected(): boolean {
+    return this.client?.connected === true;
+  }
+
+  async start(): Promise<void> {
+    const o = this.options;
+    const clientOptions: IClientOptions = {
+      clientId: o.clientId,
+      clean: false,
+      protocolVersion: 4,
+      keepalive: o.keepaliveSec ?? 30,
+      reconnectPeriod: o.reconnectMs ?? 1_000,
+      connectTimeout: 10_000,
+      username: o.username,
+      password: o.password,
+      rejectUnauthorized: o.rejectUnauthorized ?? true,
+      // Our log is the queue: do not let mqtt.js pile up QoS 0 messages while offline.
+      queueQoSZero: false,
+      resubscribe: true,
+      ...(o.caFile ? { ca: readFileSync(o.caFile) } : {}),
+      ...(o.certFile ? { cert: readFileSync(o.certFile) } : {}),
+      ...(o.keyFile ? { key: readFileSync(o.keyFile) } : {}),
+      ...(o.will
+        ? { will: { topic: o.will.topic, payload: Buffer.from(o.will.payload), qos: 1, retain: true } }
+        : {}),
+    };
+    const client = mqtt.connect(o.url, clientOptions);
+    this.client = client;
+    client.on('connect', (connack) => {
+      this.wasConnected = true;
+      o.log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'mqtt connected');
+      // Subscribe on every connect: a broker that lost our session (restart without persistence)
+      // does not remember the subscriptions.
+      client.subscribe(
+        Object.fromEntries(o.subscriptions.map((topic) => [topic, { qos: 1 as const }])),
+        (err) => {
+          if (err) o.log.warn({ err: err.message }, 'mqtt subscribe failed');
+          for (const l of this.connectListeners) l();
+        },
+      );
+    });
+    client.on('close', () => {
+      if (!this.wasConnected) return;
+      this.wasConnected = false;
+      o.log.warn({ url: redactUrl(o.url) }, 'mqtt link down; retrying');
+      for (const l of this.disconnectListeners) l();
+    });
+    client.on('error', (err) => o.log.warn({ err: err.message }, 'mqtt error'));
+    client.on('message', (topic, payload) => {
+      for (const l of this.messageListeners) l(topic, payload);
+    });
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.endAsync(true);
+  }
+
+  async publish(
+    topic: string,
+    payload: string | Buffer,
+    options: { qos: 0 | 1; retain?: boolean },
+  ): Promise<void> {
+    const client = this.client;
+    if (!client?.connected) throw new Error('mqtt not connected');
+    await client.publishAsync(topic, payload, { qos: options.qos, retain: options.retain ?? false });
+  }
+
+  onMessage(listener: (topic: string, payload: Buffer) => void): void {
+    this.messageListeners.push(listener);
+  }
+  onConnect(listener: () => void): void {
+    this.connectListeners.push(listener);
+  }
+  onDisconnect(listener: () => void): void {
+    this.disconnectListeners.push(listener);
+  }
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
