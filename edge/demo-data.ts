@@ -1,6 +1,7 @@
 /**
  * Demo data, loaded through the public HTTP API (the same contract any client uses), only into
- * an empty edge. A yard with gates and locations, carriers, drivers, trailers and a few movements.
+ * an empty system. A yard with gates and locations, carriers, drivers, trailers, a few movements and
+ * yard tasks. With a cloud, the master data is made at the cloud and the yard's own records at the edge.
  */
 interface Seeded {
   drivers: Array<{ code: string; pin: string; name: string }>;
@@ -12,6 +13,9 @@ const YARD_DRIVERS = [
   { firstName: 'Lee', lastName: 'Chen', driverCode: 'J103', pin: '3333' },
 ];
 
+/**
+ * Standalone edge: everything through one API (the edge owns every record).
+ */
 export async function seedDemoData(
   baseUrl: string,
   username: string,
@@ -22,58 +26,57 @@ export async function seedDemoData(
     camera?: { xaddr: string; username: string; password: string } | undefined;
   } = {},
 ): Promise<Seeded> {
-  const api = await client(baseUrl, username, password);
-  const drivers = YARD_DRIVERS.map((d) => ({
-    code: d.driverCode,
-    pin: d.pin,
-    name: `${d.firstName} ${d.lastName}`,
-  }));
+  const api = await demoClient(baseUrl, username, password);
   const existing = await api('GET', '/api/yard');
   if (existing.items.length > 0) {
     progress('already loaded');
-    return { drivers };
+    return { drivers: demoDrivers() };
   }
+  const master = await seedMasterData(api, progress, {});
+  await seedSiteData(api, master, progress, options);
+  return { drivers: demoDrivers() };
+}
 
+export function demoDrivers(): Seeded['drivers'] {
+  return YARD_DRIVERS.map((d) => ({ code: d.driverCode, pin: d.pin, name: `${d.firstName} ${d.lastName}` }));
+}
+
+export interface MasterData {
+  // biome-ignore lint/suspicious/noExplicitAny: loose JSON answers of our own API
+  yard: any;
+  // biome-ignore lint/suspicious/noExplicitAny: loose JSON answers of our own API
+  carriers: any[];
+  // biome-ignore lint/suspicious/noExplicitAny: loose JSON answers of our own API
+  carrierDriver: any;
+}
+
+/**
+ * Records the cloud owns when an edge is linked (yard, locations, carriers) and shared ones
+ * (drivers, trailers): with a cloud they are made there and reach the edge by sync.
+ */
+export async function seedMasterData(
+  api: Api,
+  progress: (step: string) => void,
+  options: { siteId?: string },
+): Promise<MasterData> {
   const yard = await api('POST', '/api/yard', {
     code: 'DAL1',
     name: 'Dallas Cross-Dock',
     timeZone: 'America/Chicago',
     capacity: 120,
     address: { line1: '1200 Freight Way', city: 'Dallas', region: 'TX', postalCode: '75212', country: 'US' },
+    ...(options.siteId ? { siteId: options.siteId } : {}),
   });
   progress(`yard ${yard.code}`);
-  const relay = { driver: 'simulated', channel: 1, pulseMs: 500, activeLow: false };
-  const inGate = await api('POST', `/api/yard/${yard.id}/gate`, {
-    name: 'North gate (in)',
-    direction: 'in',
-    relay,
-  });
-  await api('POST', `/api/yard/${yard.id}/gate`, {
-    name: 'South gate (out)',
-    direction: 'out',
-    relay: { ...relay, channel: 2 },
-  });
-  const locations = [];
   for (let i = 1; i <= 12; i++)
-    locations.push(
-      await api('POST', `/api/yard/${yard.id}/location`, {
-        kind: 'spot',
-        name: `S${String(i).padStart(2, '0')}`,
-      }),
-    );
+    await api('POST', `/api/yard/${yard.id}/location`, {
+      kind: 'spot',
+      name: `S${String(i).padStart(2, '0')}`,
+    });
   for (let i = 1; i <= 6; i++)
     await api('POST', `/api/yard/${yard.id}/location`, { kind: 'door', name: `Door ${i}` });
   await api('POST', `/api/yard/${yard.id}/location`, { kind: 'staging', name: 'Staging lane' });
-  progress('gates and locations');
-  if (options.camera) {
-    await api('POST', '/api/camera', {
-      yardId: yard.id,
-      name: 'North gate camera',
-      gateId: inGate.id,
-      onvif: options.camera,
-    });
-    progress('a simulated ONVIF camera at the north gate');
-  }
+  progress('locations');
 
   const carriers = [];
   for (const c of [
@@ -109,6 +112,44 @@ export async function seedDemoData(
     });
   }
   progress('trailers');
+  return { yard, carriers, carrierDriver };
+}
+
+/**
+ * What happens at the yard itself, made at the edge: gates and the gate camera (edge-owned),
+ * trailers checked in through the gate, and jobs for the yard drivers.
+ */
+export async function seedSiteData(
+  api: Api,
+  master: MasterData,
+  progress: (step: string) => void,
+  options: { camera?: { xaddr: string; username: string; password: string } | undefined },
+): Promise<void> {
+  const { yard, carriers, carrierDriver } = master;
+  const relay = { driver: 'simulated', channel: 1, pulseMs: 500, activeLow: false };
+  const inGate = await api('POST', `/api/yard/${yard.id}/gate`, {
+    name: 'North gate (in)',
+    direction: 'in',
+    relay,
+  });
+  await api('POST', `/api/yard/${yard.id}/gate`, {
+    name: 'South gate (out)',
+    direction: 'out',
+    relay: { ...relay, channel: 2 },
+  });
+  progress('gates');
+  if (options.camera) {
+    await api('POST', '/api/camera', {
+      yardId: yard.id,
+      name: 'North gate camera',
+      gateId: inGate.id,
+      onvif: options.camera,
+    });
+    progress('a simulated ONVIF camera at the north gate');
+  }
+  const locations = (await api('GET', `/api/yard/${yard.id}/location?limit=100`)).items;
+  const spots = locations.filter((l: { kind: string }) => l.kind === 'spot');
+  const doors = locations.filter((l: { kind: string }) => l.kind === 'door');
 
   for (let i = 0; i < 4; i++) {
     const carrier = carriers[i % carriers.length];
@@ -120,7 +161,7 @@ export async function seedDemoData(
       truck: { plate: `TX${8100 + i}`, plateRegion: 'TX', carrierId: carrier.id },
       carrierId: carrier.id,
       ...(i === 0 ? { driverId: carrierDriver.id } : {}),
-      locationId: locations[i].id,
+      locationId: spots[i].id,
       loadStatus: i % 2 ? 'empty' : 'loaded',
     });
   }
@@ -128,9 +169,6 @@ export async function seedDemoData(
 
   // A few jobs for the yard drivers: they are handed out as soon as a driver starts a session.
   const inYard = (await api('GET', `/api/trailer?yardId=${yard.id}`)).items;
-  const doors = (await api('GET', `/api/yard/${yard.id}/location?limit=100`)).items.filter(
-    (l: { kind: string }) => l.kind === 'door',
-  );
   const jobs = [
     {
       type: 'pull_to_door',
@@ -139,20 +177,19 @@ export async function seedDemoData(
       priority: 3,
       notes: 'Live unload, dock 1',
     },
-    { type: 'move', trailerId: inYard[1].id, toLocationId: locations[8].id, priority: 1 },
+    { type: 'move', trailerId: inYard[1].id, toLocationId: spots[8].id, priority: 1 },
     { type: 'pull_to_door', trailerId: inYard[2].id, toLocationId: doors[1].id, priority: 2 },
     { type: 'inspect', trailerId: inYard[3].id, priority: 0, notes: 'Check reefer temperature' },
   ];
   await api('POST', '/api/yard-task', { tasks: jobs.map((j) => ({ yardId: yard.id, ...j })) });
   progress('yard tasks queued');
-  return { drivers };
 }
 
 // The demo reads a few fields of each answer; they are checked by the API's own schemas.
 // biome-ignore lint/suspicious/noExplicitAny: loose JSON answers of our own API
-type Api = (method: string, path: string, body?: unknown) => Promise<any>;
+export type Api = (method: string, path: string, body?: unknown) => Promise<any>;
 
-async function client(baseUrl: string, username: string, password: string): Promise<Api> {
+export async function demoClient(baseUrl: string, username: string, password: string): Promise<Api> {
   const login = await fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
