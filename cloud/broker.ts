@@ -1,6 +1,13 @@
-import { createServer, type Server } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { Aedes } from 'aedes';
+import type { Config } from '../shared/config.js';
+import type { Kdb } from '../shared/db/database.js';
 import type { Logger } from '../shared/log.js';
+import { SiteRepo } from '../shared/modules/sync/sites.js';
+import { CloudBrokerAuth } from './broker-auth.js';
 
 export interface BrokerAuth {
   /** True when this username/password may connect. */
@@ -9,66 +16,57 @@ export interface BrokerAuth {
   authorize(username: string, topic: string, action: 'publish' | 'subscribe'): boolean;
 }
 
+/** PEM files for a TLS listener (config mqtt.certFile / keyFile / caFile). */
+export interface BrokerTls {
+  certFile: string;
+  keyFile: string;
+  /** Extra CA certificates sent with the chain (an intermediate). */
+  caFile?: string | undefined;
+}
+
 export interface EmbeddedBroker {
   port: number;
+  /** mqtt://127.0.0.1:port, or mqtts:// with TLS. */
   url: string;
   aedes: Aedes;
   stop(): Promise<void>;
 }
 
 /**
- * An in-process MQTT broker (Aedes) for a cloud with no external broker, and for tests. Without `auth`
- * every client may do anything (tests only).
+ * An in-process MQTT broker (Aedes, MQTT 3.1.1) for a cloud with no external broker, and for tests.
+ * Without `auth` every client may do anything (tests only).
+ * A refused subscription gets a failure return code (0x80) and the client stays connected, as with
+ * Mosquitto; a refused publish makes Aedes drop the client, where Mosquitto acks and discards it.
+ * Either way nothing is delivered.
  */
 export async function startEmbeddedBroker(options: {
   port: number;
   host?: string;
-  auth?: BrokerAuth;
-  log?: Logger;
+  auth?: BrokerAuth | undefined;
+  tls?: BrokerTls | undefined;
+  log?: Logger | undefined;
 }): Promise<EmbeddedBroker> {
   const aedes = await Aedes.createBroker();
-  const auth = options.auth;
-  if (auth) {
-    aedes.authenticate = (client, username, password, done) => {
-      Promise.resolve(auth.authenticate(username, password?.toString()))
-        .then((ok) => {
-          if (ok) {
-            (client as unknown as { yardUser: string }).yardUser = username ?? '';
-            return done(null, true);
-          }
-          options.log?.warn({ username }, 'mqtt login refused');
-          const err = Object.assign(new Error('bad username or password'), { returnCode: 4 });
-          done(err as never, false);
-        })
-        .catch((err: Error) => done(err as never, false));
-    };
-    aedes.authorizePublish = (client, packet, done) => {
-      const user = (client as unknown as { yardUser?: string } | null)?.yardUser;
-      if (user !== undefined && auth.authorize(user, packet.topic, 'publish')) return done(null);
-      options.log?.warn({ user, topic: packet.topic }, 'mqtt publish refused');
-      done(new Error('not authorized'));
-    };
-    aedes.authorizeSubscribe = (client, sub, done) => {
-      const user = (client as unknown as { yardUser?: string }).yardUser;
-      if (user !== undefined && auth.authorize(user, sub.topic, 'subscribe')) return done(null, sub);
-      options.log?.warn({ user, topic: sub.topic }, 'mqtt subscribe refused');
-      done(new Error('not authorized'), null);
-    };
-  }
-  const sockets = new Set<import('node:net').Socket>();
-  const server: Server = createServer((socket) => {
+  if (options.auth) installAuth(aedes, options.auth, options.log);
+  const server = createListener(aedes, options.tls);
+  const sockets = new Set<Socket>();
+  // 'connection' gives the raw socket for TLS too, so stop() can cut every client.
+  server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
-    aedes.handle(socket);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '0.0.0.0', () => resolve());
+    server.listen(options.port, options.host ?? '0.0.0.0', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  server.on('error', (err) => options.log?.error({ err }, 'mqtt listener error'));
   const port = (server.address() as { port: number }).port;
   return {
     port,
-    url: `mqtt://127.0.0.1:${port}`,
+    url: `${options.tls ? 'mqtts' : 'mqtt'}://127.0.0.1:${port}`,
     aedes,
     async stop() {
       await new Promise<void>((resolve) => aedes.close(() => resolve()));
@@ -76,4 +74,94 @@ export async function startEmbeddedBroker(options: {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+function createListener(aedes: Aedes, tls: BrokerTls | undefined): Server {
+  if (!tls) return createServer((socket) => aedes.handle(socket));
+  const server = createTlsServer(
+    {
+      cert: readFileSync(tls.certFile),
+      key: readFileSync(tls.keyFile),
+      ...(tls.caFile ? { ca: readFileSync(tls.caFile) } : {}),
+      minVersion: 'TLSv1.2',
+    },
+    (socket) => aedes.handle(socket),
+  );
+  // A client that fails the handshake (wrong CA, plain MQTT on the TLS port) is just dropped.
+  server.on('tlsClientError', (_err, socket) => socket.destroy());
+  return server;
+}
+
+type AuthedClient = { yardUser?: string } | null;
+
+function installAuth(aedes: Aedes, auth: BrokerAuth, log: Logger | undefined): void {
+  aedes.authenticate = (client, username, password, done) => {
+    Promise.resolve(auth.authenticate(username, password?.toString('utf8')))
+      .then((ok) => {
+        if (ok) {
+          (client as unknown as { yardUser: string }).yardUser = username ?? '';
+          return done(null, true);
+        }
+        log?.warn({ username }, 'mqtt login refused');
+        // 4: bad user name or password (MQTT 3.1.1 CONNACK).
+        const err = Object.assign(new Error('bad username or password'), { returnCode: 4 });
+        done(err as never, false);
+      })
+      .catch((err: Error) => {
+        log?.error({ err, username }, 'mqtt login check failed');
+        const refusal = Object.assign(new Error('server unavailable'), { returnCode: 3 });
+        done(refusal as never, false);
+      });
+  };
+  aedes.authorizePublish = (client, packet, done) => {
+    const user = (client as unknown as AuthedClient)?.yardUser;
+    if (user !== undefined && auth.authorize(user, packet.topic, 'publish')) return done(null);
+    log?.warn({ user, topic: packet.topic }, 'mqtt publish refused');
+    done(new Error('not authorized'));
+  };
+  aedes.authorizeSubscribe = (client, sub, done) => {
+    const user = (client as unknown as AuthedClient)?.yardUser;
+    if (user !== undefined && auth.authorize(user, sub.topic, 'subscribe')) return done(null, sub);
+    log?.warn({ user, topic: sub.topic }, 'mqtt subscribe refused');
+    // null: SUBACK failure (0x80) for this filter, the client stays connected.
+    done(null, null);
+  };
+}
+
+export interface CloudBroker extends EmbeddedBroker {
+  /** How the cloud's own sync client logs in to this broker. */
+  cloudClient: { url: string; username: string; password: string };
+}
+
+/**
+ * The cloud's embedded broker (config without mqtt.url): listens on mqtt.host:mqtt.port, TLS when
+ * mqtt.certFile and mqtt.keyFile are set, sites checked against the `site` table, the cloud user
+ * against mqtt.username/password. Without a configured cloud password a random one is made for this
+ * process (only the in-process cloud client needs it).
+ */
+export async function startCloudBroker(options: {
+  config: Config;
+  kysely: Kdb;
+  log?: Logger | undefined;
+  /** Overrides config.mqtt.port (tests: 0). */
+  port?: number;
+}): Promise<CloudBroker> {
+  const { mqtt } = options.config;
+  const username = mqtt.username ?? 'cloud';
+  const password = mqtt.password ?? randomBytes(24).toString('base64url');
+  const sites = new SiteRepo(options.kysely, { reservedIds: [username] });
+  const auth = new CloudBrokerAuth({ sites, cloudUsername: username, cloudPassword: password });
+  const tls =
+    mqtt.certFile && mqtt.keyFile
+      ? { certFile: mqtt.certFile, keyFile: mqtt.keyFile, caFile: mqtt.caFile }
+      : undefined;
+  const broker = await startEmbeddedBroker({
+    port: options.port ?? mqtt.port,
+    host: mqtt.host,
+    auth,
+    tls,
+    log: options.log,
+  });
+  options.log?.info({ port: broker.port, tls: Boolean(tls) }, 'embedded mqtt broker listening');
+  return { ...broker, cloudClient: { url: broker.url, username, password } };
 }

@@ -1,0 +1,99 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { SiteRepo } from '../shared/modules/sync/sites.js';
+import type { BrokerAuth } from './broker.js';
+
+export interface CloudBrokerAuthOptions {
+  sites: Pick<SiteRepo, 'verifyPassword'>;
+  /** The cloud's own MQTT user (config mqtt.username, 'cloud' by default); may use `yards/#`. */
+  cloudUsername: string;
+  /** Without one the cloud user cannot log in. */
+  cloudPassword: string | undefined;
+  /** How long a verified site password is remembered (ms). */
+  cacheMs?: number;
+  now?: () => number;
+}
+
+const DEFAULT_CACHE_MS = 60_000;
+const MAX_CACHED = 10_000;
+
+/**
+ * Who may use the embedded broker, with the rules of deploy/mosquitto/acl:
+ * - the cloud user: `topic readwrite yards/#`;
+ * - a site (username = site id, password checked against its `$7$` hash): `pattern readwrite
+ *   yards/%u/#`, nothing else (so it can never read or write another site's topics);
+ * - anyone else, or a wrong password: refused at connect.
+ * `authorize` runs for every publish, so it is plain string checks, no lookups.
+ */
+export class CloudBrokerAuth implements BrokerAuth {
+  /** username -> sha256(password) of a recent successful login, so reconnect storms stay cheap. */
+  private readonly verified = new Map<string, { digest: Buffer; until: number }>();
+  private readonly cloudDigest: Buffer | undefined;
+  private readonly cacheMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly options: CloudBrokerAuthOptions) {
+    this.cloudDigest = options.cloudPassword === undefined ? undefined : digest(options.cloudPassword);
+    this.cacheMs = options.cacheMs ?? DEFAULT_CACHE_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  async authenticate(username: string | undefined, password: string | undefined): Promise<boolean> {
+    if (!username || password === undefined || password === '') return false;
+    const given = digest(password);
+    if (username === this.options.cloudUsername) {
+      return this.cloudDigest !== undefined && timingSafeEqual(given, this.cloudDigest);
+    }
+    if (!isSiteId(username)) return false;
+    const cached = this.verified.get(username);
+    if (cached && cached.until > this.now() && timingSafeEqual(given, cached.digest)) return true;
+    const ok = await this.options.sites.verifyPassword(username, password);
+    if (ok) this.remember(username, given);
+    return ok;
+  }
+
+  authorize(username: string, topic: string, _action: 'publish' | 'subscribe'): boolean {
+    const filter = stripSharePrefix(topic);
+    if (filter === undefined) return false;
+    if (username === this.options.cloudUsername) return isWithin(filter, 'yards');
+    return isSiteId(username) && isWithin(filter, `yards/${username}`);
+  }
+
+  /** Drops a remembered password (after rotating it, so the old one stops working at once). */
+  forget(username: string): void {
+    this.verified.delete(username);
+  }
+
+  private remember(username: string, given: Buffer): void {
+    if (this.verified.size >= MAX_CACHED) this.verified.clear();
+    this.verified.set(username, { digest: given, until: this.now() + this.cacheMs });
+  }
+}
+
+function digest(password: string): Buffer {
+  return createHash('sha256').update(password, 'utf8').digest();
+}
+
+/** Same rule as site ids: no '/', '+', '#', so `yards/<id>/` is exactly one literal level. */
+function isSiteId(username: string): boolean {
+  return /^[A-Za-z0-9_-]{1,64}$/.test(username);
+}
+
+/**
+ * True when the topic (or subscription filter) lies inside `<root>/#`. A filter with a wildcard
+ * above that (`yards/+/up/#`, `#`) is outside, as in Mosquitto's ACL check of subscriptions.
+ */
+function isWithin(filter: string, root: string): boolean {
+  return filter === root || filter.startsWith(`${root}/`);
+}
+
+/**
+ * Mosquitto checks a shared subscription (`$share/<group>/<filter>`) against the ACL by its filter;
+ * do the same. Undefined for a malformed share.
+ */
+function stripSharePrefix(topic: string): string | undefined {
+  if (!topic.startsWith('$share/')) return topic;
+  const rest = topic.slice('$share/'.length);
+  const slash = rest.indexOf('/');
+  if (slash <= 0) return undefined;
+  return rest.slice(slash + 1);
+}
