@@ -23,6 +23,7 @@ import { registerPlatformRoutes, swaggerUiStatic } from './modules/platform/rout
 import { createServices, type Services } from './services.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
+import { siteOfRow, writeGuard } from './sync/ownership.js';
 import type { SyncParts } from './sync/runtime.js';
 
 export interface AppDeps {
@@ -73,7 +74,13 @@ export function createApp(deps: AppDeps): YardApp {
   const bus = deps.bus ?? new EventBus();
   const hlc = new Hlc(clock, config.role === 'cloud' ? 'cloud' : config.siteId);
   // An edge logs every change for the cloud. (The cloud's per-site routing arrives with the cloud role.)
-  const changes = new ChangeCapture(hlc, clock, () => (config.role === 'edge' ? ['cloud'] : []));
+  const changes = new ChangeCapture(
+    hlc,
+    clock,
+    () => (config.role === 'edge' ? ['cloud'] : []),
+    // Who may write what: a linked edge refuses cloud-owned records, the cloud edge-owned ones.
+    writeGuard(syncMode(config), siteOfRow(db.sqlite)),
+  );
   const dataDir = resolve(config.dataDir);
   const paths = {
     data: dataDir,

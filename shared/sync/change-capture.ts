@@ -8,6 +8,7 @@ import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
 import { SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable } from './entities.js';
 import type { Hlc } from './hlc.js';
+import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
 
 type Row<T extends SyncedTable> = Selectable<DB[T]>;
 /** What a caller provides on insert: the row without the columns ChangeCapture owns. */
@@ -46,6 +47,11 @@ export class ChangeCapture {
     private readonly clock: Clock,
     /** Peers that need this side's changes: ['cloud'] on an edge, site ids on the cloud. */
     private readonly peersFor: (entity: SyncedEntity, row: Record<string, unknown>) => string[],
+    /**
+     * Who may write what in this sync mode (ownership.ts writeGuard): a refused write throws its
+     * 409 before anything is written. Default: every write allowed (a standalone edge).
+     */
+    private readonly guard: WriteGuard = allowEveryWrite,
     /** Write counters per table, for caches of rendered answers. */
     readonly generations: TableGenerations = new TableGenerations(),
   ) {}
@@ -59,6 +65,21 @@ export class ChangeCapture {
     this.loggedListeners.push(listener);
   }
 
+  /**
+   * Throws the 409 (`cloud-owned` / `edge-owned`) this side answers for a write to the table, if
+   * any. For services with side effects before their write (calling a camera, pulsing a relay):
+   * refuse up front. Camera and setting rows need `row` (their owner depends on source / scope).
+   */
+  assertMayWrite(table: SyncedTable, row?: Record<string, unknown>): void {
+    const refusal = this.guard(entityOf(table), row);
+    if (refusal) throw refusal;
+  }
+
+  /** Whether this side may write the table (or that row, for camera / setting). */
+  mayWrite(table: SyncedTable, row?: Record<string, unknown>): boolean {
+    return this.guard(entityOf(table), row) === undefined;
+  }
+
   private notifyLogged(peers: Iterable<string>): void {
     if (this.loggedListeners.length === 0) return;
     const set = new Set(peers);
@@ -69,6 +90,7 @@ export class ChangeCapture {
   async insert<T extends SyncedTable>(db: Kdb, table: T, row: NewRow<T>): Promise<Row<T>> {
     return this.inTransaction(db, async (trx) => {
       const entity = entityOf(table);
+      this.check(entity, row as Record<string, unknown>);
       const hlc = this.hlc.next();
       const values: Record<string, unknown> = { ...row, hlc, version: 1 };
       if (entity.ownership === 'shared') {
@@ -97,8 +119,10 @@ export class ChangeCapture {
    */
   async insertMany<T extends SyncedTable>(db: Kdb, table: T, rows: ReadonlyArray<NewRow<T>>): Promise<void> {
     if (rows.length === 0) return;
+    const entity = entityOf(table);
+    if (ownerDependsOnRow(entity)) for (const row of rows) this.check(entity, row as Record<string, unknown>);
+    else this.check(entity, rows[0] as Record<string, unknown>);
     await this.inTransaction(db, async (trx) => {
-      const entity = entityOf(table);
       const columns = Object.keys(rows[0]!);
       for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
         const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => {
@@ -145,6 +169,8 @@ export class ChangeCapture {
         (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
       )) as Array<Record<string, unknown> | undefined>;
       if (!current) return undefined;
+      this.check(entity, current);
+      if (ownerDependsOnRow(entity)) this.check(entity, { ...current, ...definedOnly(patch) });
       if (options.expectedVersion !== undefined && options.expectedVersion !== current.version) {
         throw new PreconditionFailedError(current.version as number);
       }
@@ -182,17 +208,51 @@ export class ChangeCapture {
     });
   }
 
-  /** Deletes the row; the change_log row is the tombstone that carries the delete to peers. */
+  /**
+   * Deletes the row; the change_log row carries the delete to peers. A shared record also gets a
+   * sync_tombstone row (same transaction): the delete wins over any later upsert of that id.
+   */
   async delete<T extends SyncedTable>(db: Kdb, table: T, key: string): Promise<Row<T> | undefined> {
     return this.inTransaction(db, async (trx) => {
       const entity = entityOf(table);
+      // The stored row decides (camera source, setting scope) and names the owning site in a
+      // refusal: read it first. A standalone edge, which refuses nothing, skips the read.
+      if (this.guard !== allowEveryWrite) {
+        const [current] = (await this.shapes.run(trx, `select|${table}`, [key], (ph) =>
+          (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
+        )) as Array<Record<string, unknown> | undefined>;
+        if (!current) return undefined;
+        this.check(entity, current);
+      }
       const [deleted] = (await this.shapes.run(trx, `delete|${table}`, [key], (ph) =>
         (unguarded(trx) as Loose).deleteFrom(table).where(entity.key, '=', ph[0]).returningAll(),
       )) as Array<Record<string, unknown> | undefined>;
       if (!deleted) return undefined;
-      await this.log(trx, entity, 'delete', deleted, this.hlc.next());
+      const hlc = this.hlc.next();
+      if (entity.ownership === 'shared') await this.tombstone(trx, entity, String(deleted[entity.key]), hlc);
+      await this.log(trx, entity, 'delete', deleted, hlc);
       return deleted as Row<T>;
     });
+  }
+
+  private check(entity: SyncedEntity, row: Record<string, unknown> | undefined): void {
+    const refusal = this.guard(entity, row);
+    if (refusal) throw refusal;
+  }
+
+  /** Records a deleted shared record; a later delete of the same id keeps the greater HLC. */
+  private async tombstone(trx: Kdb, entity: SyncedEntity, entityId: string, hlc: string): Promise<void> {
+    await this.shapes.run(trx, 'sync_tombstone', [entity.entity, entityId, hlc], ([e, id, h]) =>
+      unguarded(trx)
+        .insertInto('syncTombstone')
+        .values({ entity: e!, entityId: id!, hlc: h! })
+        .onConflict((oc) =>
+          oc
+            .columns(['entity', 'entityId'])
+            .doUpdateSet({ hlc: (eb) => eb.ref('excluded.hlc') })
+            .where('syncTombstone.hlc', '<', (eb) => eb.ref('excluded.hlc')),
+        ),
+    );
   }
 
   private async log(
@@ -277,6 +337,10 @@ export class ChangeCapture {
     if (db.isTransaction) return work(db);
     return db.transaction().execute(work);
   }
+}
+
+function definedOnly(patch: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
 }
 
 function withoutDerived(row: Record<string, unknown>): Record<string, unknown> {

@@ -1,7 +1,12 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SyncMode } from '../config.js';
+import { ConflictError } from '../http/errors.js';
 import type { SyncedEntity } from './entities.js';
 
 /** Which side may write a record when an edge is linked to a cloud (SYNC.md, DOMAIN.md). */
 export type Owner = 'edge' | 'cloud' | 'both';
+
+type AnyRow = Record<string, unknown>;
 
 /**
  * The owner of one row. Per table (entities.ts) except where DOMAIN.md splits a table:
@@ -10,7 +15,7 @@ export type Owner = 'edge' | 'cloud' | 'both';
  * - task_event and attachment: whoever made them ("creator, immutable"); both sides may insert.
  * Shared records (tasks, trucks, trailers, drivers) are written on both sides and merged per field.
  */
-export function ownerOf(entity: SyncedEntity, row: Record<string, unknown> | undefined): Owner {
+export function ownerOf(entity: SyncedEntity, row: AnyRow | undefined): Owner {
   switch (entity.entity) {
     case 'camera':
       return row?.source === 'provider' ? 'cloud' : 'edge';
@@ -28,4 +33,104 @@ export function ownerOf(entity: SyncedEntity, row: Record<string, unknown> | und
     default:
       return 'edge';
   }
+}
+
+/** Whether ownerOf needs the row (else the table alone decides). */
+export function ownerDependsOnRow(entity: SyncedEntity): boolean {
+  return entity.entity === 'camera' || entity.entity === 'setting';
+}
+
+/**
+ * Decides whether this side may write a row: undefined when it may, else the 409 to answer.
+ * ChangeCapture asks it for every insert (the new row), update (the stored row and the row as
+ * patched) and delete (the stored row), so no write path can get around it.
+ */
+export type WriteGuard = (entity: SyncedEntity, row: AnyRow | undefined) => ConflictError | undefined;
+
+/** A standalone edge (and a test without sync) owns everything. */
+export const allowEveryWrite: WriteGuard = () => undefined;
+
+/**
+ * The guard for a sync mode. A linked edge refuses cloud-owned records (409 `cloud-owned`), the
+ * cloud refuses edge-owned ones (409 `edge-owned`); records owned by both are written on both sides.
+ * `siteOf` names the site whose edge owns a row, for the cloud's answer (optional: the answer
+ * then says "the site's edge").
+ */
+export function writeGuard(mode: SyncMode, siteOf?: (row: AnyRow) => string | undefined): WriteGuard {
+  if (mode === 'standalone') return allowEveryWrite;
+  return (entity, row) => {
+    const owner = ownerOf(entity, row);
+    if (mode === 'linked' && owner === 'cloud') return cloudOwned(entity);
+    if (mode === 'cloud' && owner === 'edge') return edgeOwned(entity, row && siteOf?.(row));
+    return undefined;
+  };
+}
+
+function cloudOwned(entity: SyncedEntity): ConflictError {
+  const what = CLOUD_OWNED_NAMES[entity.entity] ?? `Records of kind ${entity.entity}`;
+  return new ConflictError(
+    'cloud-owned',
+    `${what} are managed in the cloud: this edge is linked to it and keeps a read-only copy. ` +
+      'Change it in the cloud dashboard; the change reaches this site with the next sync.',
+    { owner: 'cloud', entity: entity.entity },
+  );
+}
+
+function edgeOwned(entity: SyncedEntity, siteId: string | undefined): ConflictError {
+  const what = EDGE_OWNED_NAMES[entity.entity] ?? `Records of kind ${entity.entity}`;
+  const where = siteId ? `site ${siteId}'s edge` : "the site's edge";
+  return new ConflictError(
+    'edge-owned',
+    `${what} belong to the edge of the yard site, where they are made; the cloud keeps what the ` +
+      `edge sends. This record belongs to ${where}; change it there.`,
+    { owner: 'edge', entity: entity.entity, ...(siteId ? { siteId } : {}) },
+  );
+}
+
+const CLOUD_OWNED_NAMES: Record<string, string> = {
+  user: 'Users',
+  api_key: 'API keys',
+  yard: 'Yards',
+  location: 'Yard locations',
+  carrier: 'Carriers',
+  integration: 'Integrations',
+  setting: 'Global settings',
+  camera: 'Provider cameras',
+};
+
+const EDGE_OWNED_NAMES: Record<string, string> = {
+  gate: 'Gates',
+  truck_inspection: 'Truck inspections',
+  gate_actuation: 'Gate actuations',
+  movement: 'Gate movements',
+  setting: 'Site settings',
+  driver_session: 'Driver sessions',
+  session_location: 'Driver locations',
+  push_token: 'Push tokens',
+  camera: 'ONVIF cameras',
+};
+
+/**
+ * The site whose edge owns a row, read from the cloud's copy of the yards (synchronously, on the
+ * connection that may hold the write's open transaction). Only asked when a write is refused.
+ */
+export function siteOfRow(sqlite: BetterSqlite3.Database): (row: AnyRow) => string | undefined {
+  const query = (sql: string, id: unknown): string | undefined => {
+    if (typeof id !== 'string') return undefined;
+    const found = sqlite.prepare(sql).pluck().get(id);
+    return typeof found === 'string' ? found : undefined;
+  };
+  return (row) => {
+    if (row.yardId !== undefined) return query('SELECT site_id FROM yard WHERE id = ?', row.yardId);
+    if (row.gateId !== undefined) {
+      return query('SELECT y.site_id FROM gate g JOIN yard y ON y.id = g.yard_id WHERE g.id = ?', row.gateId);
+    }
+    if (row.sessionId !== undefined) {
+      return query(
+        'SELECT y.site_id FROM driver_session s JOIN yard y ON y.id = s.yard_id WHERE s.id = ?',
+        row.sessionId,
+      );
+    }
+    return undefined;
+  };
 }
