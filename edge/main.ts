@@ -34,6 +34,11 @@ export async function startEdge(
   const cameras = { onvif: new NodeOnvifClient(), providers: CAMERA_PROVIDER_KINDS };
   const yard = createApp({ db, config, gates, cameras, log });
   const admin = await yard.services.auth.ensureAdmin();
+  if (admin.awaitingSync) {
+    log.warn(
+      'no users yet: this edge is linked to a cloud, which owns the users; logins work once the first sync has brought them',
+    );
+  }
   await yard.start();
   const server = await new Promise<Server>((ok, fail) => {
     const s = yard.app.listen(config.http.port, config.http.host, () => ok(s));

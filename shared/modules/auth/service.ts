@@ -22,9 +22,19 @@ export class AuthService {
     this.repo = new AuthRepo(core.kysely);
   }
 
-  /** On first start: create the configured admin, or one with a generated password that is returned once. */
-  async ensureAdmin(): Promise<{ created: boolean; username?: string; generatedPassword?: string }> {
+  /**
+   * On first start: create the configured admin, or one with a generated password that is returned
+   * once. A linked edge creates no user: users are cloud-owned and arrive with the first sync
+   * (`awaitingSync` says none has arrived yet).
+   */
+  async ensureAdmin(): Promise<{
+    created: boolean;
+    username?: string;
+    generatedPassword?: string;
+    awaitingSync?: boolean;
+  }> {
     if ((await this.repo.countUsers()) > 0) return { created: false };
+    if (!this.core.changes.mayWrite('appUser')) return { created: false, awaitingSync: true };
     const username = this.core.config.adminUser;
     const password = this.core.config.adminPassword ?? newPassword();
     await this.createUser({ username, role: 'admin', password, displayName: 'Administrator' });

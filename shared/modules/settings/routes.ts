@@ -33,10 +33,13 @@ export function registerSettingsRoutes(r: RouteRegistrar, core: Core): void {
     description:
       'Body: `{"settings": {"tasks.autoAssign": false, "ui.siteName": "North Yard"}}`. Each value is ' +
       'checked against its setting; an unknown name or a bad value is 400 with one error per bad ' +
-      'setting (path body.settings.<name>) and nothing is stored.',
+      'setting (path body.settings.<name>) and nothing is stored. When an edge is linked to a cloud, ' +
+      'global settings are changed in the cloud (a linked edge answers 409 `cloud-owned`) and site ' +
+      'settings at the edge (the cloud answers 409 `edge-owned`); the 409 lists the settings in `settings`.',
     access: ['admin'],
     body: SettingsPut,
     response: { schema: SettingsPutResult },
+    errors: [409],
     handler: async ({ principal, body }) => ({ items: await settings.update(principal, body.settings) }),
   });
 

@@ -2,7 +2,7 @@ import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import { type FieldError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import {
   definitionOf,
@@ -86,6 +86,7 @@ export class SettingsService {
     }
     if (errors.length > 0)
       throw new ValidationError(errors, 'Some settings are unknown or invalid; nothing was stored.');
+    this.assertOwnedHere(accepted.map((a) => a.name));
 
     const now = this.core.clock.now();
     try {
@@ -125,6 +126,32 @@ export class SettingsService {
     this.core.bus.publish({ type: 'settings.changed', data: { names } });
     const stored = await this.stored();
     return names.map((name) => settingOut(name, stored.get(name)));
+  }
+
+  /**
+   * When linked, global settings are the cloud's and site settings each edge's (DOMAIN.md): one
+   * 409 naming every setting this side may not write, before anything is stored. (ChangeCapture
+   * refuses them too; this answers with the names and keeps a mixed request all or nothing.)
+   */
+  private assertOwnedHere(names: SettingName[]): void {
+    const refused = names.filter(
+      (name) => !this.core.changes.mayWrite('setting', { scope: definitionOf(name).scope }),
+    );
+    if (refused.length === 0) return;
+    const list = refused.join(', ');
+    if (definitionOf(refused[0]!).scope === 'global') {
+      throw new ConflictError(
+        'cloud-owned',
+        `Global settings are managed in the cloud: this edge is linked to it and keeps a read-only copy (${list}). ` +
+          'Change them in the cloud dashboard; nothing was stored.',
+        { owner: 'cloud', settings: refused },
+      );
+    }
+    throw new ConflictError(
+      'edge-owned',
+      `Site settings are set at each yard site's edge, not in the cloud (${list}). Change them on the site's edge; nothing was stored.`,
+      { owner: 'edge', settings: refused },
+    );
   }
 
   private async stored(): Promise<Map<string, Stored>> {

@@ -22,6 +22,10 @@ export class Dispatcher {
   constructor(private readonly core: Core) {}
 
   dispatch(yardId: string): Promise<void> {
+    // Not at the cloud: driver sessions and heartbeats live at the edge, so only the edge knows who
+    // is available. A task queued at the cloud is assigned by its yard's edge when it arrives there
+    // (the sync applier dispatches after applying); manual assignment at the cloud still works.
+    if (this.core.sync.mode === 'cloud') return Promise.resolve();
     const waiting = this.waiting.get(yardId);
     if (waiting) return waiting;
     const previous = this.chains.get(yardId) ?? Promise.resolve();
