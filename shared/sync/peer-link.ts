@@ -1,0 +1,400 @@
+import type { Core } from '../core.js';
+import { exclusive, type Outbox, type SendCursors, type StreamId } from './outbox.js';
+import { Ack, Batch, decode, PROTOCOL_V } from './protocol.js';
+import type { SyncTransport } from './transport.js';
+
+/** What the link needs from the change applier (applier.ts). */
+export interface BatchApplier {
+  apply(peer: string, batch: Batch): { upTo: number } | Promise<{ upTo: number }>;
+}
+
+export interface PeerLinkOptions {
+  core: Core;
+  /** The peer's name in change_log / sync_cursor: 'cloud' at an edge, the site id at the cloud. */
+  peer: string;
+  /** The site id our batches name. */
+  site: string;
+  transport: SyncTransport;
+  /** Where this side publishes its batches and its acks of the peer's batches. */
+  publishTo: { changes: string; ack: string };
+  outbox: Outbox;
+  cursors: SendCursors;
+  stream: StreamId;
+  applier: BatchApplier;
+  /**
+   * Called before sending from any position other than the next in line (connect, ack timeout, gap,
+   * regressed peer). Resolve false to hold sending: the cloud starts a resync and calls resumeAt().
+   */
+  beforeResend?: (from: number) => Promise<boolean>;
+}
+
+interface InFlight {
+  from: number;
+  to: number;
+}
+
+/** Batches from the peer waiting to be applied; beyond this they are dropped (the peer resends). */
+const MAX_RECEIVE_QUEUE = 64;
+/** Apply retries while another transaction holds the database. */
+const BUSY_RETRY_MS = 5;
+const BUSY_RETRY_FOR_MS = 5_000;
+
+/**
+ * One peer over a SyncTransport, both directions (SYNC.md "Apply, ack, resume").
+ *
+ * Sender: up to sync.window batches in flight, read from our change log; resend from the
+ * acknowledged position on (re)activation and when no ack came within sync.ackTimeoutMs. Acks only
+ * ever raise the position. A lower ack is either stale (reordered delivery) or a peer that went back
+ * (restored database): it is remembered, and if no ack moves us forward within the ack timeout, the
+ * peer is taken at its word and we resend from there.
+ *
+ * Receiver: batches are applied one at a time in arrival order; each is answered with an ack of the
+ * applied position, which also tells the sender where to resume after a gap.
+ *
+ * None of this trusts MQTT: duplicates, reordering and loss are absorbed by seqs, acks and resends.
+ */
+export class PeerLink {
+  private active = false;
+  private held = false;
+  private stopped = false;
+  private ackedSeq = 0;
+  private ackedAt: number | null = null;
+  private everAcked = false;
+  private inFlight: InFlight[] = [];
+  private nextFrom = 1;
+  /** Bumped by every reset: a pump that read the log before it does not publish what it read. */
+  private epoch = 0;
+  private lowAck: number | undefined;
+  private gapResentAt: number | undefined;
+  private ackTimer: NodeJS.Timeout | undefined;
+  private wakeScheduled = false;
+  private pumping = false;
+  private pumpAgain = false;
+  private receiveChain: Promise<void> = Promise.resolve();
+  private receiveQueued = 0;
+  private ackChain: Promise<void> = Promise.resolve();
+  private persistDirty = false;
+  private persistExact = false;
+  private persisting: Promise<void> | undefined;
+  /** Highest seq known to exist in our log (refreshed when an ack claims more). */
+  private knownTop = 0;
+
+  constructor(private readonly o: PeerLinkOptions) {}
+
+  get peer(): string {
+    return this.o.peer;
+  }
+
+  async start(): Promise<void> {
+    const cursor = await exclusive(this.o.core, () => this.o.cursors.get(this.o.peer));
+    this.ackedSeq = cursor?.ackedSeq ?? 0;
+    this.ackedAt = cursor?.ackedAt ?? null;
+    this.everAcked = this.ackedAt !== null;
+    this.nextFrom = this.ackedSeq + 1;
+    this.o.stream.onRotate(() => {
+      // Our log starts over for every peer (StreamId.rotate reset the stored positions).
+      this.ackedSeq = 0;
+      this.ackedAt = null;
+      this.lowAck = undefined;
+      if (this.active) void this.resendFrom(1, 'stream rotated');
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.deactivate();
+    await this.receiveChain;
+    await this.ackChain;
+    await this.persisting;
+  }
+
+  /** The peer is reachable: send from the acknowledged position. */
+  activate(reason: string): void {
+    if (this.stopped) return;
+    this.active = true;
+    void this.resendFrom(this.ackedSeq + 1, reason);
+  }
+
+  /** The peer is not reachable: forget what is in flight (it is resent on activation). */
+  deactivate(): void {
+    this.active = false;
+    this.reset();
+  }
+
+  get isActive(): boolean {
+    return this.active;
+  }
+
+  /** After a resync: the peer's position is `from - 1` on our stream; send from `from`. */
+  resumeAt(from: number): void {
+    this.ackedSeq = from - 1;
+    this.ackedAt = this.o.core.clock.now();
+    this.everAcked = true;
+    this.lowAck = undefined;
+    this.persist(true);
+    this.reset();
+    this.nextFrom = from;
+    this.held = false;
+    this.wake();
+  }
+
+  /** New rows may be in the log: send them soon. */
+  wake(): void {
+    if (this.wakeScheduled || !this.active) return;
+    this.wakeScheduled = true;
+    setImmediate(() => {
+      this.wakeScheduled = false;
+      void this.pump();
+    });
+  }
+
+  snapshot(): {
+    ackedSeq: number;
+    ackedAt: number | null;
+    inFlight: number;
+    held: boolean;
+    everAcked: boolean;
+  } {
+    return {
+      ackedSeq: this.ackedSeq,
+      ackedAt: this.ackedAt,
+      inFlight: this.inFlight.length,
+      held: this.held,
+      everAcked: this.everAcked,
+    };
+  }
+
+  // ---- receiver ----
+
+  receiveBatch(payload: Buffer): void {
+    const batch = decode(Batch, payload);
+    if (!batch || batch.site !== this.o.site || batch.to < batch.from) {
+      this.o.core.log.warn({ peer: this.o.peer }, 'malformed change batch dropped');
+      return;
+    }
+    if (this.receiveQueued >= MAX_RECEIVE_QUEUE) {
+      this.o.core.log.warn(
+        { peer: this.o.peer, from: batch.from },
+        'receive queue full; batch dropped (the peer resends)',
+      );
+      return;
+    }
+    this.receiveQueued += 1;
+    this.receiveChain = this.receiveChain.then(async () => {
+      try {
+        if (!this.stopped) await this.applyAndAck(batch);
+      } finally {
+        this.receiveQueued -= 1;
+      }
+    });
+  }
+
+  private async applyAndAck(batch: Batch): Promise<void> {
+    const deadline = Date.now() + BUSY_RETRY_FOR_MS;
+    let upTo: number;
+    for (;;) {
+      try {
+        upTo = (await this.o.applier.apply(this.o.peer, batch)).upTo;
+        break;
+      } catch (err) {
+        if ((err as Error).name === 'BusyError' && Date.now() < deadline && !this.stopped) {
+          await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+          continue;
+        }
+        this.o.core.log.error(
+          { peer: this.o.peer, from: batch.from, err: (err as Error).message },
+          'batch not applied',
+        );
+        return;
+      }
+    }
+    const ack: Ack = { v: PROTOCOL_V, stream: batch.stream, upTo };
+    await this.o.transport
+      .publish(this.o.publishTo.ack, JSON.stringify(ack), { qos: 1 })
+      .catch((err: Error) => this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
+  }
+
+  // ---- sender ----
+
+  receiveAck(payload: Buffer): void {
+    const ack = decode(Ack, payload);
+    if (!ack) {
+      this.o.core.log.warn({ peer: this.o.peer }, 'malformed ack dropped');
+      return;
+    }
+    this.ackChain = this.ackChain.then(() =>
+      this.handleAck(ack).catch((err: Error) =>
+        this.o.core.log.error({ peer: this.o.peer, err: err.message }, 'ack handling failed'),
+      ),
+    );
+  }
+
+  private async handleAck(ack: Ack): Promise<void> {
+    if (this.stopped) return;
+    const stream = await exclusive(this.o.core, () => this.o.stream.current());
+    if (ack.stream !== stream) return; // an ack of a stream we no longer send
+    const { upTo } = ack;
+    if (upTo > this.knownTop) {
+      this.knownTop = await exclusive(this.o.core, () => this.o.outbox.topSeq());
+      if (upTo > this.knownTop) return this.wentBackInTime(upTo);
+    }
+    if (upTo > this.ackedSeq) return this.progress(upTo);
+    if (upTo === this.ackedSeq) {
+      // No progress while the batch after it is in flight: the peer saw a gap (or this is a
+      // duplicate ack). Resend once per position; the ack timeout covers the rest.
+      const first = this.inFlight[0];
+      if (first && first.from === upTo + 1 && this.gapResentAt !== upTo) {
+        this.gapResentAt = upTo;
+        await this.resendFrom(upTo + 1, 'gap reported by peer');
+      }
+      return;
+    }
+    // Lower than acknowledged before: stale, or the peer went back. Judged at the ack timeout.
+    this.lowAck = upTo;
+    this.armAckTimer();
+  }
+
+  private progress(upTo: number): void {
+    this.ackedSeq = upTo;
+    this.ackedAt = this.o.core.clock.now();
+    this.everAcked = true;
+    this.lowAck = undefined;
+    this.gapResentAt = undefined;
+    this.persist(false);
+    this.inFlight = this.inFlight.filter((b) => b.to > upTo);
+    this.clearAckTimer();
+    const first = this.inFlight[0];
+    if (!first) {
+      this.nextFrom = Math.max(this.nextFrom, upTo + 1);
+    } else if (first.from > upTo + 1) {
+      void this.resendFrom(upTo + 1, 'hole after ack');
+      return;
+    } else {
+      this.armAckTimer();
+    }
+    this.wake();
+  }
+
+  private async wentBackInTime(upTo: number): Promise<void> {
+    this.o.core.log.error(
+      { peer: this.o.peer, ackedUpTo: upTo, ourLastSeq: this.knownTop },
+      'peer acknowledged changes this database does not have (restored from a backup?); starting a new stream and resending everything',
+    );
+    // rotate() resets every link's position (onRotate) and resends from the start.
+    await exclusive(this.o.core, () => this.o.stream.rotate());
+  }
+
+  private onAckTimeout(): void {
+    this.ackTimer = undefined;
+    if (!this.active || this.stopped) return;
+    if (this.lowAck !== undefined) {
+      const low = this.lowAck;
+      this.o.core.log.warn(
+        { peer: this.o.peer, ackedSeq: this.ackedSeq, peerAt: low },
+        'peer is behind what it acknowledged before (restored or replaced database); resending from its position',
+      );
+      this.lowAck = undefined;
+      this.ackedSeq = low;
+      this.persist(true);
+      void this.resendFrom(low + 1, 'peer went back');
+      return;
+    }
+    if (this.inFlight.length > 0) void this.resendFrom(this.ackedSeq + 1, 'ack timeout');
+  }
+
+  private reset(): void {
+    this.epoch += 1;
+    this.inFlight = [];
+    this.clearAckTimer();
+  }
+
+  private async resendFrom(from: number, reason: string): Promise<void> {
+    this.reset();
+    this.nextFrom = from;
+    if (!this.active) return;
+    this.o.core.log.debug({ peer: this.o.peer, from, reason }, 'sending from');
+    if (this.o.beforeResend) {
+      const epoch = this.epoch;
+      this.held = true;
+      const go = await this.o.beforeResend(from);
+      if (epoch !== this.epoch || !go) return;
+      this.held = false;
+    }
+    this.wake();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.pumpAgain = false;
+        await this.fillWindow();
+      } while (this.pumpAgain);
+    } catch (err) {
+      this.o.core.log.error({ peer: this.o.peer, err: (err as Error).message }, 'sending failed');
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private canSend(): boolean {
+    return this.active && !this.held && !this.stopped && this.o.transport.connected;
+  }
+
+  private async fillWindow(): Promise<void> {
+    const window = this.o.core.config.sync.window;
+    while (this.canSend() && this.inFlight.length < window) {
+      const epoch = this.epoch;
+      const from = this.nextFrom;
+      const batch = await exclusive(this.o.core, () => this.o.outbox.read(this.o.peer, this.o.site, from));
+      if (epoch !== this.epoch) continue; // reset while reading: read again from the new position
+      if (!batch || !this.canSend()) return;
+      this.inFlight.push({ from: batch.from, to: batch.to });
+      this.nextFrom = batch.to + 1;
+      if (batch.to > this.knownTop) this.knownTop = batch.to;
+      this.armAckTimer();
+      this.o.transport
+        .publish(this.o.publishTo.changes, batch.json, { qos: 1 })
+        .catch((err: Error) =>
+          this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'batch not sent'),
+        );
+    }
+  }
+
+  private armAckTimer(): void {
+    if (this.ackTimer || this.stopped) return;
+    this.ackTimer = setTimeout(() => this.onAckTimeout(), this.o.core.config.sync.ackTimeoutMs);
+    this.ackTimer.unref();
+  }
+
+  private clearAckTimer(): void {
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = undefined;
+  }
+
+  /** Stores the acknowledged position; writes coalesce while one is under way. */
+  private persist(exact: boolean): void {
+    this.persistDirty = true;
+    if (exact) this.persistExact = true;
+    this.persisting ??= this.flushPersist().finally(() => {
+      this.persisting = undefined;
+    });
+  }
+
+  private async flushPersist(): Promise<void> {
+    while (this.persistDirty) {
+      this.persistDirty = false;
+      await exclusive(this.o.core, () => {
+        const exact = this.persistExact;
+        this.persistExact = false;
+        this.o.cursors.save(this.o.peer, this.ackedSeq, this.ackedAt, exact);
+      }).catch((err: Error) =>
+        this.o.core.log.error({ peer: this.o.peer, err: err.message }, 'ack position not stored'),
+      );
+    }
+  }
+}
