@@ -55,6 +55,7 @@ export class CameraService {
   async create(input: CameraCreateT, principal: Principal): Promise<CameraOutT> {
     if (!canSeeYard(principal, input.yardId))
       throw new ForbiddenError('Your yard scope does not include this yard.');
+    this.assertOwnedHere({ source: input.onvif ? 'onvif' : 'provider', yardId: input.yardId }, input.gateId);
     if (!(await this.repo.yard(input.yardId))) throw new NotFoundError('Yard', input.yardId);
     await this.assertNameFree(input.yardId, input.name);
     if (input.gateId) await this.gateOfYard(this.core.kysely, input.yardId, input.gateId);
@@ -99,6 +100,7 @@ export class CameraService {
     expectedVersion?: number,
   ): Promise<CameraOutT> {
     const current = await this.visibleRow(id, principal);
+    this.assertOwnedHere(current, patch.gateId === current.gateId ? undefined : patch.gateId);
     if (patch.name !== undefined) await this.assertNameFree(current.yardId, patch.name, id);
     if (patch.gateId) await this.gateOfYard(this.core.kysely, current.yardId, patch.gateId);
     if (patch.onvif && current.source !== 'onvif') {
@@ -153,7 +155,8 @@ export class CameraService {
   }
 
   async delete(id: string, principal: Principal): Promise<void> {
-    await this.visibleRow(id, principal);
+    const current = await this.visibleRow(id, principal);
+    this.assertOwnedHere(current, current.gateId === null ? undefined : null);
     await this.core.kysely.transaction().execute(async (trx) => {
       const camera = await new CameraRepo(trx).byId(id);
       if (!camera) throw new NotFoundError('Camera', id);
@@ -355,6 +358,16 @@ export class CameraService {
   private async gateOfYard(db: Kdb, yardId: string, gateId: string): Promise<void> {
     const gate = await new CameraRepo(db).gate(gateId);
     if (!gate || gate.yardId !== yardId) throw new NotFoundError('Gate in this yard', gateId);
+  }
+
+  /**
+   * ONVIF cameras are their edge's, provider cameras the cloud's (ownership.ts): the other side
+   * answers 409 before any camera or provider is called. Moving a camera to or off a gate
+   * (`gateId` given, null = off) also edits that gate's camera list, which only the edge may write.
+   */
+  private assertOwnedHere(camera: { source: string; yardId: string }, gateId?: string | null): void {
+    this.core.changes.assertMayWrite('camera', camera);
+    if (gateId !== undefined) this.core.changes.assertMayWrite('gate', { yardId: camera.yardId });
   }
 
   private async visibleRow(id: string, principal: Principal): Promise<CameraRow> {

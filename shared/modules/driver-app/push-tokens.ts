@@ -15,6 +15,7 @@ import type { NotificationTokenBodyT } from './schema.js';
  */
 export async function savePushToken(core: Core, principal: Principal, input: NotificationTokenBodyT) {
   const driverId = driverIdOf(principal);
+  core.changes.assertMayWrite('pushToken'); // the edge's: the cloud answers 409 edge-owned
   const token = input.platform === 'web' ? normalisedWebToken(input.token) : input.token.trim();
   const now = core.clock.now();
   const saved = await core.kysely.transaction().execute(async (trx) => {

@@ -41,6 +41,7 @@ export class DriverAppService {
     input: { yardId: string; deviceId?: string | undefined },
   ): Promise<DriverSessionOutT> {
     const driverId = driverIdOf(principal);
+    this.assertSessionsHere();
     await this.core.services.yards.getRow(input.yardId);
     if (!canSeeYard(principal, input.yardId)) throw new ForbiddenError('That yard is outside your scope.');
     const now = this.core.clock.now();
@@ -79,6 +80,7 @@ export class DriverAppService {
 
   async endSession(principal: Principal, reason?: string): Promise<DriverSessionOutT> {
     const driverId = driverIdOf(principal);
+    this.assertSessionsHere();
     const ended = await this.core.kysely.transaction().execute(async (trx) => {
       const open = await this.openOrConflict(trx, driverId);
       return this.core.changes.update(trx, 'driverSession', open.id, {
@@ -98,6 +100,7 @@ export class DriverAppService {
    */
   async addLocations(principal: Principal, input: LocationsBodyT) {
     const driverId = driverIdOf(principal);
+    this.assertSessionsHere();
     const now = this.core.clock.now();
     const { open, session } = await this.core.kysely.transaction().execute(async (trx) => {
       const open = await this.openOrConflict(trx, driverId);
@@ -132,6 +135,7 @@ export class DriverAppService {
   /** Device heartbeat: keeps the driver from counting as offline. */
   async lastCheck(principal: Principal, input: LastCheckBodyT) {
     const driverId = driverIdOf(principal);
+    this.assertSessionsHere();
     const now = this.core.clock.now();
     const { open, session } = await this.core.kysely.transaction().execute(async (trx) => {
       const open = await this.openOrConflict(trx, driverId);
@@ -178,6 +182,15 @@ export class DriverAppService {
   stop(): void {
     clearInterval(this.retentionTimer);
     this.retentionTimer = undefined;
+  }
+
+  /**
+   * Driver sessions, pings and heartbeats are the edge's (the drivers' phones talk to the yard's
+   * edge): the cloud answers 409 edge-owned before looking for a session (else a driver would be
+   * told to start a session that the cloud cannot start either).
+   */
+  private assertSessionsHere(): void {
+    this.core.changes.assertMayWrite('driverSession');
   }
 
   private async openOrConflict(db: Kdb, driverId: string): Promise<DriverSessionRow> {

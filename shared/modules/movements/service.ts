@@ -38,6 +38,9 @@ export class MovementService {
     if (!canSeeYard(principal, input.yardId)) {
       throw new ForbiddenError('Your yard scope does not include this yard.');
     }
+    // Movements are the edge's (the cloud answers 409 edge-owned): refuse before any camera is
+    // called or relay pulsed, not when the movement row is written.
+    this.core.changes.assertMayWrite('movement', { yardId: input.yardId });
     const now = this.core.clock.now();
     const at = input.at ?? now;
     assertNotInFuture(at, now);

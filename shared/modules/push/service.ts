@@ -72,8 +72,12 @@ export class PushService {
     }
   }
 
-  /** Deletes the token unless the device registered a new one meanwhile. */
+  /**
+   * Deletes the token unless the device registered a new one meanwhile. The cloud leaves it: push
+   * tokens are the edge's, which drops it when its own next message finds it gone.
+   */
   private async forget(token: PushTokenRow): Promise<void> {
+    if (!this.core.changes.mayWrite('pushToken')) return;
     await this.core.kysely.transaction().execute(async (trx) => {
       const current = await new PushTokenRepo(trx).byId(token.id);
       if (current?.token === token.token) await this.core.changes.delete(trx, 'pushToken', token.id);
