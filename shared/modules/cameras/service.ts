@@ -14,6 +14,8 @@ import {
   ValidationError,
 } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { commandAtSiteOfYard, requestedBy, SnapshotResult } from '../../sync/commands.js';
+import type { Creator } from '../attachments/service.js';
 import { keepsSecret, SECRET_MASK } from '../integrations/secrets.js';
 import { cameraProblem } from './camera-errors.js';
 import { CameraRepo, type CameraRow } from './repo.js';
@@ -165,23 +167,66 @@ export class CameraService {
     });
   }
 
-  /** A picture from the camera now; with store, also kept as an attachment of the camera. */
+  /**
+   * A picture from the camera now; with store, also kept as an attachment of the camera. At the
+   * cloud an ONVIF camera is reached through its edge (a down/cmd command; with store the attachment
+   * is made at the edge and its row arrives by sync); provider cameras are called from here.
+   */
   async snapshot(
     id: string,
     principal: Principal,
     opts: { store?: boolean | undefined },
   ): Promise<{ snapshot: Snapshot; attachmentId: string | null }> {
     const camera = await this.visibleRow(id, principal);
+    if (this.core.config.role === 'cloud' && camera.source === 'onvif') {
+      return this.snapshotAtSite(camera, principal, opts.store === true);
+    }
+    return this.snapshotOf(camera, principal, opts.store === true);
+  }
+
+  /** Edge: a picture for a cloud command, stored as made by the cloud user (who passed the scope checks there). */
+  async snapshotFor(
+    id: string,
+    creator: Pick<Principal, 'id' | 'kind'>,
+    opts: { store: boolean },
+  ): Promise<{ snapshot: Snapshot; attachmentId: string | null }> {
+    const camera = await this.repo.byId(id);
+    if (!camera) throw new NotFoundError('Camera', id);
+    return this.snapshotOf(camera, { id: creator.id, kind: creator.kind, yardIds: null }, opts.store);
+  }
+
+  private async snapshotOf(
+    camera: CameraRow,
+    creator: NonNullable<Creator>,
+    store: boolean,
+  ): Promise<{ snapshot: Snapshot; attachmentId: string | null }> {
     if (!camera.enabled)
       throw new ConflictError('camera-disabled', `Camera ${camera.name} is disabled; enable it first.`);
     const snapshot = await this.take(camera, await this.core.services.integrations.timeoutMs());
-    if (!opts.store) return { snapshot, attachmentId: null };
+    if (!store) return { snapshot, attachmentId: null };
     const attachment = await this.core.services.attachments.storeBuffer(
       snapshot.bytes,
       { filename: snapshotName(camera, this.core.clock.now()), refType: 'camera', refId: camera.id },
-      principal,
+      creator,
     );
     return { snapshot, attachmentId: attachment.id };
+  }
+
+  /** Cloud: the camera's edge takes the picture; the bytes come back base64 in its answer. */
+  private async snapshotAtSite(camera: CameraRow, principal: Principal, store: boolean) {
+    const args = { cameraId: camera.id, store, requestedBy: requestedBy(principal) };
+    const result = await commandAtSiteOfYard(this.core, camera.yardId, 'snapshot', args, SnapshotResult);
+    const bytes = Buffer.from(result.base64, 'base64');
+    if (bytes.length !== result.bytes) {
+      throw new AppError(
+        502,
+        'bad-site-answer',
+        'Bad answer from the site',
+        `The edge sent ${bytes.length} of the picture's ${result.bytes} bytes; try again.`,
+      );
+    }
+    const snapshot: Snapshot = { bytes, contentType: result.contentType, elapsedMs: result.elapsedMs };
+    return { snapshot, attachmentId: result.attachmentId };
   }
 
   /**
@@ -274,6 +319,10 @@ export class CameraService {
         camera.providerCameraId!,
         timeoutMs,
       );
+    }
+    if (this.core.config.role === 'cloud') {
+      // The camera is on the yard's LAN: only its edge reaches it (snapshot() goes through the edge).
+      throw new ConflictError('edge-only', `Camera ${camera.name} is reached through the edge of its site.`);
     }
     const target = onvifTarget(camera);
     try {

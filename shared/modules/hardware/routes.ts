@@ -24,18 +24,21 @@ export function registerHardwareRoutes(r: RouteRegistrar, core: Core): void {
     description:
       '409 `gate-busy` while another actuation of the gate runs, 409 `no-relay` for a manual gate, ' +
       '429 `rate-limited` above setting `gate.maxActuationsPerMinute` pulses per gate and minute, ' +
-      '503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record.',
+      '503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record. ' +
+      "At the cloud the gate's edge pulses it and its answer (record or problem) is returned as is; " +
+      '504 `site-offline` when the edge did not answer in time (the gate will then not open later).',
     access: ['admin', 'gate'],
     params: GateIdParams,
     body: ActuateBody,
     response: { schema: GateActuationOut, description: 'The actuation record (result ok)' },
-    errors: [404, 409, 429, 503],
+    errors: [404, 409, 429, 503, 504],
     handler: async ({ params, body, principal, res }) => {
       const gate = await hardware.gateRow(params.gateId);
       res.locals.yardId = gate.yardId;
       if (!canSeeYard(principal, gate.yardId)) {
         throw new ForbiddenError('Your yard scope does not include this gate.');
       }
+      if (core.config.role === 'cloud') return hardware.actuateAtSite(gate, principal, body.reason);
       const { actuation, error } = await hardware.attempt(gate, {
         requestedBy: principal.name,
         requestedVia: 'local',
@@ -68,6 +71,8 @@ export function registerHardwareRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/hardware/status',
     tag: TAG,
     summary: "Each gate driver's state (ok, fault, simulated) and every gate with a relay",
+    description:
+      'At the cloud: no drivers or serial ports (those are at the sites); every gate with its last synced actuation.',
     access: STAFF,
     response: { schema: HardwareStatusOut },
     handler: ({ principal }) => hardware.status(principal),

@@ -5,8 +5,9 @@ import type { RelayBinding } from '../../hardware.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { AppError, ConflictError, HardwareFaultError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { commandAtSiteOfYard, requestedBy } from '../../sync/commands.js';
 import { type GateActuationRow, type GateRow, HardwareRepo } from './repo.js';
-import type { GateActuationOutT, HardwareStatusOutT } from './schema.js';
+import { GateActuationOut, type GateActuationOutT, type HardwareStatusOutT } from './schema.js';
 import { isPositiveInt, settingValue } from './setting-value.js';
 
 export interface ActuationRequest {
@@ -15,6 +16,11 @@ export interface ActuationRequest {
   reason?: string | null | undefined;
   /** The gate movement that asked for this pulse. */
   movementId?: string | null | undefined;
+  /**
+   * Asked right before the relay pulses; an error refuses the pulse (audited). A cloud command uses
+   * it to refuse once its deadline has passed (edge/sync/command-handler.ts).
+   */
+  guard?: () => AppError | undefined;
 }
 
 /** An audited actuation and, unless it pulsed, the error that explains why not. */
@@ -42,10 +48,11 @@ export class HardwareService {
   /**
    * Hands every gate's relay binding to the hardware, which opens the devices and de-energises the
    * relays. Run at start and after any gate write; a device fault shows in status(), it never throws.
+   * The cloud drives no relays: its gate rows are copies of the edges' (their relays are at the sites).
    */
   async reconfigure(): Promise<void> {
     const run = async () => {
-      const gates = await this.repo.gatesWithRelay(null);
+      const gates = this.atCloud ? [] : await this.repo.gatesWithRelay(null);
       const relays = gates.flatMap((g) => {
         const relay = parseRelay(g.relay);
         return relay ? [{ gateId: g.id, relay }] : [];
@@ -73,8 +80,25 @@ export class HardwareService {
     return gate;
   }
 
+  /**
+   * Cloud: the gate's edge pulses it (a down/cmd command) and its audited record is the answer; its
+   * refusals and faults come back as the edge's problem. Nothing is written here: the edge's audit
+   * row arrives with the next sync.
+   */
+  async actuateAtSite(gate: GateRow, principal: Principal, reason?: string): Promise<GateActuationOutT> {
+    const args = { gateId: gate.id, reason: reason ?? null, requestedBy: requestedBy(principal) };
+    return commandAtSiteOfYard(this.core, gate.yardId, 'actuate', args, GateActuationOut);
+  }
+
   /** Like actuate, but reports a refusal or fault in the answer instead of throwing. */
   async attempt(gate: GateRow, request: ActuationRequest): Promise<ActuationAttempt> {
+    if (this.atCloud) {
+      // Only a movement could get here at the cloud; the relay is at the site (actuateAtSite).
+      throw new ConflictError(
+        'edge-owned',
+        `Gate ${gate.name} is driven by the edge of its site; record the movement there.`,
+      );
+    }
     const at = this.core.clock.now();
     const relay = parseRelay(gate.relay);
     if (!relay) {
@@ -89,6 +113,8 @@ export class HardwareService {
     try {
       const limited = await this.rateLimit(gate, at);
       if (limited) return this.refuse(gate, request, at, limited);
+      const refused = request.guard?.();
+      if (refused) return this.refuse(gate, request, at, refused);
       try {
         const { durationMs } = await this.core.gates.pulse(gate.id, relay);
         return { actuation: await this.record(gate, request, at, 'ok', durationMs, null) };
@@ -121,11 +147,16 @@ export class HardwareService {
     return toPage(rows, opts.limit, actuationOut, (r) => [r.at, r.id]);
   }
 
+  /**
+   * At the cloud there are no local drivers or serial ports: every site's gates are listed with
+   * their last audited actuation (synced from the edge) and state idle / fault from it; busy is
+   * only known at the edge.
+   */
   async status(principal: Principal): Promise<HardwareStatusOutT> {
-    const drivers = this.core.gates.status();
+    const drivers = this.atCloud ? [] : this.core.gates.status();
     const gates = await this.repo.gatesWithRelay(principal.yardIds);
     const latest = new Map((await this.repo.latestPerGate(gates.map((g) => g.id))).map((a) => [a.gateId, a]));
-    const ports = (await this.core.gates.serialPorts?.()) ?? [];
+    const ports = this.atCloud ? [] : ((await this.core.gates.serialPorts?.()) ?? []);
     return {
       drivers: drivers.map((d) => ({ ...d, ...(d.error === undefined ? {} : { error: d.error }) })),
       serialPorts: ports.map(
@@ -147,6 +178,10 @@ export class HardwareService {
         };
       }),
     };
+  }
+
+  private get atCloud(): boolean {
+    return this.core.config.role === 'cloud';
   }
 
   private async rateLimit(gate: GateRow, at: number): Promise<AppError | undefined> {

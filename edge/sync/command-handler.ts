@@ -1,0 +1,260 @@
+import { performance } from 'node:perf_hooks';
+import type { z } from 'zod';
+import { toIso } from '../../shared/clock.js';
+import type { Core } from '../../shared/core.js';
+import { AppError, BadRequestError } from '../../shared/http/errors.js';
+import { ActuateArgs, SnapshotArgs, type SnapshotResult } from '../../shared/sync/commands.js';
+import { Command, type CommandResult, decode, PROTOCOL_V, topicsFor } from '../../shared/sync/protocol.js';
+import type { SyncComponent } from '../../shared/sync/runtime.js';
+import type { SyncTransport } from '../../shared/sync/transport.js';
+
+/**
+ * NEVER LATE: how an edge makes sure a cloud command (open a gate, take a picture) runs only while the
+ * cloud is still waiting for it, and never hours after the click.
+ *
+ * 1. The cloud publishes commands with QoS 0. Brokers keep nothing at QoS 0 for a client that is
+ *    offline, even with a persistent session: Aedes sends QoS 0 publishes only to connected
+ *    subscribers (aedes.js: publishes above QoS 0 go through `enqueueOffline`, QoS 0 ones skip it;
+ *    client.publish delivers QoS 0 without storing), and Mosquitto queues QoS 0 for offline sessions
+ *    only with `queue_qos0_messages true` (default false; the deploy config must keep it off). A command sent while
+ *    this edge is away is lost, and the cloud answers 504 site-offline.
+ * 2. A command can still arrive late on a live connection (a stalled TCP link retransmits for up to
+ *    about the keepalive interval, or a broker configured to queue QoS 0). So each command carries
+ *    the cloud's deadline and send time, both on the cloud's clock, and this edge's clock may be
+ *    minutes off. We do not trust our wall clock for the fine check: each command's `sentAt` minus
+ *    our monotonic time at arrival is a lower bound of (cloud clock - our monotonic clock), because
+ *    transit time is never negative. The largest such bound seen in the last hour (the fastest
+ *    delivery) gives a cloud time that is never ahead of the real one; a command is expired when
+ *    that time is past its deadline. This catches a command held up for longer than its budget
+ *    relative to the fastest recent delivery, whatever our wall clock says, and never refuses a
+ *    timely one (unless the cloud's clock stepped back, which refuses commands for at most an hour).
+ * 3. Without earlier commands to compare with (the first after a start, or a burst of stale ones)
+ *    the bound says little, so a coarse check on our own wall clock is added: past the deadline by
+ *    more than the 5 minutes of clock skew SYNC.md tolerates is expired. An edge more than 5 minutes
+ *    ahead of the cloud therefore refuses cloud commands, and says so in its log (fix its NTP).
+ * 4. The check runs when the command arrives and again right before the relay pulses. An expired
+ *    command is answered `command-expired` (if the link is up) and logged; it is never run.
+ * 5. A command id runs at most once: ids are remembered for longer than any command can live.
+ */
+const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+/** Offset samples older than this are dropped (clock drift and steps stay bounded). */
+const SAMPLE_WINDOW_MS = 60 * 60_000;
+const MAX_SAMPLES = 64;
+/** Longer than any command can be accepted (deadline + skew tolerance) after it was sent. */
+const SEEN_MEMORY_MS = 30 * 60_000;
+const MAX_SEEN = 10_000;
+
+export interface CommandHandlerOptions {
+  /** Monotonic milliseconds; default performance.now. */
+  monotonic?: () => number;
+}
+
+/** Edge side of the command channel: runs the cloud's actuate and snapshot commands (SYNC.md, down/cmd). */
+export class CommandHandler implements SyncComponent {
+  /** What happened to the commands received, for tests and the log. */
+  readonly stats = { received: 0, ran: 0, expired: 0, duplicates: 0 };
+  private readonly monotonic: () => number;
+  private readonly cloudClock: CloudClockBound;
+  /** Command id -> monotonic time it arrived. */
+  private readonly seen = new Map<string, number>();
+  private readonly topics;
+  private listening = false;
+  private running = false;
+
+  constructor(
+    private readonly core: Core,
+    private readonly transport: SyncTransport,
+    options: CommandHandlerOptions = {},
+  ) {
+    this.monotonic = options.monotonic ?? (() => performance.now());
+    this.cloudClock = new CloudClockBound();
+    this.topics = topicsFor(core.config.siteId);
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    if (this.listening) return;
+    this.listening = true;
+    this.transport.onMessage((topic, payload) => this.onMessage(topic, payload));
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+  }
+
+  private onMessage(topic: string, payload: Buffer): void {
+    if (!this.running || topic !== this.topics.downCmd) return;
+    const arrived = this.monotonic();
+    const command = decode(Command, payload);
+    if (!command) {
+      this.core.log.warn({ topic }, 'malformed command dropped');
+      return;
+    }
+    this.cloudClock.observe(command.sentAt, arrived);
+    // resync belongs to the change streams (edge/sync/edge-sync.ts).
+    if (command.kind === 'resync') return;
+    this.stats.received += 1;
+    if (this.seen.has(command.id)) {
+      this.stats.duplicates += 1;
+      this.core.log.warn({ commandId: command.id, kind: command.kind }, 'duplicate command ignored');
+      return;
+    }
+    this.remember(command.id, arrived);
+    this.handle(command).catch((err: unknown) => {
+      this.core.log.error({ err, commandId: command.id }, 'command handling failed');
+    });
+  }
+
+  private async handle(command: Command): Promise<void> {
+    const expired = this.expiry(command);
+    if (expired) {
+      this.stats.expired += 1;
+      await this.answer(command, { ok: false, error: problemOf(expired) });
+      return;
+    }
+    try {
+      const result = await this.run(command);
+      await this.answer(command, { ok: true, result });
+    } catch (err) {
+      if (!(err instanceof AppError)) {
+        this.core.log.error({ err, commandId: command.id, kind: command.kind }, 'command failed');
+      }
+      await this.answer(command, { ok: false, error: problemOf(err) });
+    }
+  }
+
+  private async run(command: Command): Promise<unknown> {
+    switch (command.kind) {
+      case 'actuate': {
+        const args = parseArgs(ActuateArgs, command.args);
+        this.core.log.info(
+          { commandId: command.id, gateId: args.gateId, by: args.requestedBy.name },
+          'gate actuation from the cloud',
+        );
+        const actuation = await this.core.services.hardware.actuate(args.gateId, {
+          requestedBy: args.requestedBy.name,
+          requestedVia: 'cloud',
+          reason: args.reason,
+          // Checked again right before the relay pulses: the last moment to refuse.
+          guard: () => this.expiry(command),
+        });
+        this.stats.ran += 1;
+        return actuation;
+      }
+      case 'snapshot': {
+        const args = parseArgs(SnapshotArgs, command.args);
+        const { snapshot, attachmentId } = await this.core.services.cameras.snapshotFor(
+          args.cameraId,
+          args.requestedBy,
+          { store: args.store },
+        );
+        this.stats.ran += 1;
+        const result: SnapshotResult = {
+          contentType: snapshot.contentType,
+          base64: snapshot.bytes.toString('base64'),
+          bytes: snapshot.bytes.length,
+          elapsedMs: snapshot.elapsedMs,
+          attachmentId,
+          takenAt: toIso(this.core.clock.now()),
+        };
+        return result;
+      }
+      default:
+        throw new BadRequestError('unknown-command', `This edge does not run ${command.kind} commands.`);
+    }
+  }
+
+  /** The 504 command-expired to answer when the command is past its deadline (see the file comment). */
+  private expiry(command: Command): AppError | undefined {
+    const cloudNow = this.cloudClock.atLeast(this.monotonic());
+    const wallNow = this.core.clock.now();
+    const lateByDelivery = cloudNow === undefined ? 0 : cloudNow - command.deadline;
+    const lateByWall = wallNow - command.deadline;
+    if (lateByDelivery <= 0 && lateByWall <= MAX_CLOCK_SKEW_MS) return undefined;
+    const ageSec = Math.round(Math.max(lateByDelivery, 0) / 1000);
+    this.core.log.warn(
+      { commandId: command.id, kind: command.kind, lateByDelivery, lateByWall },
+      lateByDelivery > 0
+        ? 'command expired before it could run; not run'
+        : 'command expired by this edge clock (more than 5 min past its deadline; is NTP working?); not run',
+    );
+    return new AppError(
+      504,
+      'command-expired',
+      'Command expired',
+      `The command reached this site after its deadline${ageSec > 0 ? ` (${ageSec} s late)` : ''}; it was not run and will not run later.`,
+    );
+  }
+
+  private async answer(
+    command: Command,
+    reply: Pick<CommandResult, 'ok' | 'result' | 'error'>,
+  ): Promise<void> {
+    const message: CommandResult = { v: PROTOCOL_V, id: command.id, ...reply };
+    if (!this.transport.connected) {
+      this.core.log.warn({ commandId: command.id, ok: reply.ok }, 'link down; command result not sent');
+      return;
+    }
+    try {
+      // QoS 1: a lost answer to an opened gate is a 504 for a gate that did open.
+      await this.transport.publish(this.topics.upCmdResult, JSON.stringify(message), { qos: 1 });
+    } catch (err) {
+      this.core.log.warn({ err: (err as Error).message, commandId: command.id }, 'command result not sent');
+    }
+  }
+
+  private remember(id: string, now: number): void {
+    for (const [old, at] of this.seen) {
+      if (this.seen.size < MAX_SEEN && now - at < SEEN_MEMORY_MS) break;
+      this.seen.delete(old);
+    }
+    this.seen.set(id, now);
+  }
+}
+
+/**
+ * A lower bound of the cloud's clock: the cloud's send time minus our monotonic arrival time is at
+ * most (cloud clock - monotonic clock), since transit takes time; the largest recent one is the best.
+ */
+class CloudClockBound {
+  private samples: Array<{ offset: number; at: number }> = [];
+
+  observe(sentAt: number, arrivedMono: number): void {
+    this.prune(arrivedMono);
+    this.samples.push({ offset: sentAt - arrivedMono, at: arrivedMono });
+    if (this.samples.length > MAX_SAMPLES) this.samples.shift();
+  }
+
+  /** Cloud epoch ms now, at least; undefined without a recent sample. */
+  atLeast(nowMono: number): number | undefined {
+    this.prune(nowMono);
+    if (this.samples.length === 0) return undefined;
+    return nowMono + Math.max(...this.samples.map((s) => s.offset));
+  }
+
+  private prune(nowMono: number): void {
+    this.samples = this.samples.filter((s) => nowMono - s.at <= SAMPLE_WINDOW_MS);
+  }
+}
+
+type Problem = NonNullable<CommandResult['error']>;
+
+function parseArgs<T>(schema: z.ZodType<T>, args: unknown): T {
+  const parsed = schema.safeParse(args);
+  if (parsed.success) return parsed.data;
+  const detail = parsed.error.issues
+    .map((i) => `${i.path.map(String).join('.') || 'args'}: ${i.message}`)
+    .join('; ');
+  throw new BadRequestError('validation-failed', `The command's arguments are not valid: ${detail}`);
+}
+
+function problemOf(err: unknown): Problem {
+  if (err instanceof AppError)
+    return { status: err.status, code: err.code, title: err.title, detail: err.detail };
+  return {
+    status: 500,
+    code: 'internal',
+    title: 'Internal error',
+    detail: 'The edge failed to run the command; its log has the details.',
+  };
+}

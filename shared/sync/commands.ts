@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import type { Principal } from '../auth/principal.js';
+import type { Core } from '../core.js';
+import { AppError, NotFoundError, SiteOfflineError } from '../http/errors.js';
+import type { CommandKind } from './protocol.js';
+
+/**
+ * The args and results of the cloud -> edge commands that run a yard's hardware (SYNC.md, down/cmd).
+ * Both sides parse with these: the edge the args it is asked to run, the cloud the result it answers
+ * its own client with. (`resync` belongs to the change streams and is not described here.)
+ */
+
+/** The cloud user on whose behalf a command runs: recorded at the edge (gate audit, attachment creator). */
+export const RequestedBy = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  kind: z.enum(['user', 'driver', 'api-key']),
+});
+export type RequestedBy = z.infer<typeof RequestedBy>;
+
+export const ActuateArgs = z.object({
+  gateId: z.string().min(1),
+  reason: z.string().max(500).nullish(),
+  requestedBy: RequestedBy,
+});
+export type ActuateArgs = z.infer<typeof ActuateArgs>;
+
+export const SnapshotArgs = z.object({
+  cameraId: z.string().min(1),
+  store: z.boolean().default(false),
+  requestedBy: RequestedBy,
+});
+export type SnapshotArgs = z.infer<typeof SnapshotArgs>;
+
+/** A picture taken at the edge; `bytes` is the length of the decoded base64, checked by the cloud. */
+export const SnapshotResult = z.object({
+  contentType: z.string().min(1),
+  base64: z.string(),
+  bytes: z.number().int().min(0),
+  elapsedMs: z.number().min(0),
+  /** The attachment made at the edge with store=true (its row reaches the cloud by sync). */
+  attachmentId: z.string().nullable(),
+  takenAt: z.string(),
+});
+export type SnapshotResult = z.infer<typeof SnapshotResult>;
+
+export function requestedBy(principal: Principal): RequestedBy {
+  return { id: principal.id, name: principal.name, kind: principal.kind };
+}
+
+/**
+ * Cloud: runs a command at the edge serving the yard and returns its result, parsed. Rejects with
+ * the edge's own problem, or 504 site-offline (core.sync.commands, cloud/sync/remote-commands.ts).
+ */
+export async function commandAtSiteOfYard<T>(
+  core: Core,
+  yardId: string,
+  kind: CommandKind,
+  args: Record<string, unknown>,
+  resultSchema: z.ZodType<T>,
+): Promise<T> {
+  const yard = await core.services.yards.repo.yardById(yardId);
+  if (!yard) throw new NotFoundError('Yard', yardId);
+  const commands = core.sync.commands;
+  if (!commands) {
+    throw new SiteOfflineError(
+      `This cloud has no command link to the yard's site ${yard.siteId} (MQTT is not configured); nothing was sent.`,
+    );
+  }
+  const result = await commands.send(yard.siteId, kind, args);
+  const parsed = resultSchema.safeParse(result);
+  if (!parsed.success) {
+    core.log.error(
+      { siteId: yard.siteId, kind, issues: parsed.error.issues },
+      'edge answered a command badly',
+    );
+    throw new AppError(
+      502,
+      'bad-site-answer',
+      'Bad answer from the site',
+      `The edge of site ${yard.siteId} answered the ${kind} command with something this cloud does not understand; check that both run the same version.`,
+    );
+  }
+  return parsed.data;
+}
