@@ -208,6 +208,9 @@ export function authenticate(core: Core): RequestHandler {
       res.locals.principal = null;
       let credential: string | undefined;
       if (header) {
+        // HTTP Basic carries a site's credentials (edge -> cloud attachment bytes), checked only by
+        // the routes that accept them (/api/sync/blob). It is no principal: other routes answer 401.
+        if (/^Basic\s/i.test(header)) return next();
         const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
         if (!m) return next(new UnauthenticatedError('Authorization must be "Bearer <token>".'));
         credential = m[1];
