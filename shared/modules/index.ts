@@ -11,6 +11,7 @@ import { registerHardwareRoutes } from './hardware/routes.js';
 import { registerIntegrationRoutes } from './integrations/routes.js';
 import { registerMovementRoutes } from './movements/routes.js';
 import { registerSettingsRoutes } from './settings/routes.js';
+import { registerSyncBlobRoutes } from './sync/blob-routes.js';
 import { registerTaskRoutes } from './tasks/routes.js';
 import { registerTrailerRoutes } from './trailers/routes.js';
 import { registerTruckRoutes } from './trucks/routes.js';
@@ -28,6 +29,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerTrailerRoutes(r, core);
   registerMovementRoutes(r, core);
   registerAttachmentRoutes(r, core);
+  registerSyncBlobRoutes(r, core);
   registerSettingsRoutes(r, core);
   registerUiAssetRoutes(r, core);
   registerHardwareRoutes(r, core);
