@@ -1,6 +1,7 @@
 import { STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import { IdParams } from '../../http/common-schemas.js';
+import { AppError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { sendAttachment } from './download.js';
 import { AttachmentOut, AttachmentUpload } from './schema.js';
@@ -41,13 +42,20 @@ export function registerAttachmentRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'Download a file (Range, If-None-Match; drivers only their own uploads)',
     description:
       'Answers the bytes with their detected Content-Type, ETag "<sha256>", and Content-Disposition: attachment. ' +
-      'Supports Range (206, 416) and If-None-Match (304).',
+      'Supports Range (206, 416) and If-None-Match (304). ' +
+      'A linked edge fetches bytes it does not hold (an attachment made at the cloud) from the cloud first ' +
+      '(502/504 cloud-unreachable when it cannot); the cloud answers 503 attachment-not-uploaded with Retry-After ' +
+      'while the site that stored the attachment has not uploaded its bytes yet.',
     access: [...STAFF, 'driver'],
     params: IdParams,
     response: { contentType: 'application/octet-stream', description: 'the file' },
-    errors: [404, 416],
+    errors: [404, 416, 502, 503, 504],
     handler: async ({ params, principal, res }) => {
-      const { row, path } = await attachments.forDownload(params.id, principal);
+      const { row, path } = await attachments.forDownload(params.id, principal).catch((err: unknown) => {
+        const retryAfter = err instanceof AppError ? err.extra?.retryAfterSec : undefined;
+        if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
+        throw err;
+      });
       await sendAttachment(res, row, path);
     },
   });

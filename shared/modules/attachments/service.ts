@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
@@ -9,6 +10,7 @@ import {
 } from '../../http/errors.js';
 import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import { newId } from '../../ids.js';
+import { BlobFetcher } from '../sync/blob-fetch.js';
 import { BlobStore, type TempBlob } from './blob-store.js';
 import { type AttachmentLimits, attachmentLimits, isAllowedType } from './limits.js';
 import { AttachmentRepo, type AttachmentRow } from './repo.js';
@@ -27,10 +29,13 @@ export type Creator = Pick<Principal, 'id' | 'kind' | 'yardIds'> | null;
 export class AttachmentService {
   readonly repo: AttachmentRepo;
   readonly blobs: BlobStore;
+  private readonly fetcher: BlobFetcher;
+  private readonly storedListeners = new Set<(row: AttachmentRow) => void>();
 
   constructor(private readonly core: Core) {
     this.repo = new AttachmentRepo(core.kysely);
     this.blobs = new BlobStore(core.paths.attachments);
+    this.fetcher = new BlobFetcher(core);
   }
 
   limits(): Promise<AttachmentLimits> {
@@ -65,10 +70,25 @@ export class AttachmentService {
     }
   }
 
-  /** The attachment and the path of its bytes, if the principal may read it. */
+  /**
+   * Runs `listener` after each attachment stored through this service (uploads, camera snapshots):
+   * the edge's uploader wakes up on it. Answers the function that removes the listener.
+   */
+  onStored(listener: (row: AttachmentRow) => void): () => void {
+    this.storedListeners.add(listener);
+    return () => this.storedListeners.delete(listener);
+  }
+
+  /**
+   * The attachment and the path of its bytes, if the principal may read it. Bytes not here (the
+   * record came through sync) are fetched from the cloud at a linked edge; at the cloud, bytes a
+   * site has not uploaded yet are 503 attachment-not-uploaded.
+   */
   async forDownload(id: string, principal: Principal): Promise<{ row: AttachmentRow; path: string }> {
     const row = await this.visibleRow(id, principal);
-    return { row, path: this.blobs.pathOf(row.sha256) };
+    const path = this.blobs.pathOf(row.sha256);
+    if (!(await isFile(path))) await this.fetcher.ensureLocal(row);
+    return { row, path };
   }
 
   /** Deletes the record; the bytes go too when no other record has the same content. */
@@ -111,12 +131,24 @@ export class AttachmentService {
           createdByKind: creator?.kind ?? null,
           createdAt: this.core.clock.now(),
         });
+        this.notifyStored(row);
         return attachmentOut(row);
       } catch (err) {
         if (created) await this.blobs.remove(temp.sha256);
         throw err;
       }
     });
+  }
+
+  /** A listener's failure must not undo a stored attachment. */
+  private notifyStored(row: AttachmentRow): void {
+    for (const listener of this.storedListeners) {
+      try {
+        listener(row);
+      } catch (err) {
+        this.core.log.error({ err, attachmentId: row.id }, 'attachment stored listener failed');
+      }
+    }
   }
 
   private async assertRefVisible(refType: AttachmentRefTypeT, refId: string, creator: Creator) {
@@ -146,6 +178,13 @@ export class AttachmentService {
     const target = await this.repo.refTarget(row.refType as AttachmentRefTypeT, row.refId);
     return !target?.yardId || canSeeYard(principal, target.yardId);
   }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 const EXTENSION: Record<string, string> = {
