@@ -24,6 +24,7 @@ import { createServices, type Services } from './services.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
 import { siteOfRow, writeGuard } from './sync/ownership.js';
+import { createRouting } from './sync/routing.js';
 import type { SyncParts } from './sync/runtime.js';
 
 export interface AppDeps {
@@ -73,11 +74,11 @@ export function createApp(deps: AppDeps): YardApp {
   const log = deps.log ?? silentLogger();
   const bus = deps.bus ?? new EventBus();
   const hlc = new Hlc(clock, config.role === 'cloud' ? 'cloud' : config.siteId);
-  // An edge logs every change for the cloud. (The cloud's per-site routing arrives with the cloud role.)
+  // An edge logs its changes for the cloud; the cloud logs each change for the sites that need it.
   const changes = new ChangeCapture(
     hlc,
     clock,
-    () => (config.role === 'edge' ? ['cloud'] : []),
+    createRouting({ sqlite: db.sqlite, role: config.role }).peersFor,
     // Who may write what: a linked edge refuses cloud-owned records, the cloud edge-owned ones.
     writeGuard(syncMode(config), siteOfRow(db.sqlite)),
   );

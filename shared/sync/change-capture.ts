@@ -80,7 +80,11 @@ export class ChangeCapture {
     return this.guard(entityOf(table), row) === undefined;
   }
 
-  private notifyLogged(peers: Iterable<string>): void {
+  /**
+   * Tells the listeners that log rows for these peers were written. Public for the sync applier,
+   * which writes forwarded rows into the log itself.
+   */
+  notifyLogged(peers: Iterable<string>): void {
     if (this.loggedListeners.length === 0) return;
     const set = new Set(peers);
     if (set.size === 0) return;

@@ -1,0 +1,174 @@
+import type { DerivedState } from './derived.js';
+import { SYNCED_ENTITIES, type SyncedEntity } from './entities.js';
+import { mergeShared } from './merge.js';
+import { ownerOf } from './ownership.js';
+import type { Fields, RowSql, TableShape } from './row-sql.js';
+
+/** One received change, as on the wire (WireRow without its seq). */
+export interface RowChange {
+  entity: string;
+  id: string;
+  op: 'upsert' | 'delete';
+  hlc: string;
+  data: Fields;
+}
+
+/** What applying one row did. */
+export interface RowEffect {
+  /** The row changed local data. */
+  changed: boolean;
+  /** An old change that a newer one already replaced (dead-letter retry only). */
+  superseded?: boolean;
+  entity?: SyncedEntity;
+  /** The row as now stored (upsert) or as it was before it was deleted (delete): for forwarding. */
+  stored?: Fields;
+}
+
+const UNCHANGED: RowEffect = { changed: false };
+
+/** A row that cannot be applied for a reason of its own (not a database error). */
+export class RowRejected extends Error {}
+
+const BY_NAME: ReadonlyMap<string, SyncedEntity> = new Map(SYNCED_ENTITIES.map((e) => [e.entity, e]));
+
+/**
+ * The conflict rules of SYNC.md for one received row, by the row's owner (ownership.ts) and this
+ * side's role:
+ * - the owner's side receiving (the cloud from an edge for edge-owned rows, an edge from the cloud
+ *   for cloud-owned rows): mutable records take the full row, deletes delete; immutable ones are
+ *   inserted if absent and never updated;
+ * - the other side receiving (a standalone edge's master data adopted by the cloud, the cloud
+ *   restoring an edge's own rows): insert if absent, otherwise the local copy wins; deletes ignored;
+ * - task events and attachments (their creator's, immutable): insert if absent; deletes delete;
+ * - shared records: per-field merge (merge.ts); a delete wins over everything and leaves a tombstone
+ *   that makes later upserts of the id no-ops.
+ * Site-scoped settings never sync (routing.ts); one that arrives anyway is ignored.
+ */
+export class RowRules {
+  constructor(
+    private readonly sql: RowSql,
+    private readonly derived: DerivedState,
+    private readonly role: 'edge' | 'cloud',
+  ) {}
+
+  /** Applies one change. Throws on a database error (constraint, foreign key) or a RowRejected. */
+  apply(change: RowChange, opts: { retry?: boolean } = {}): RowEffect {
+    const entity = BY_NAME.get(change.entity);
+    if (!entity) throw new RowRejected(`unknown entity "${change.entity}"`);
+    const shape = this.sql.shape(entity);
+    if (change.op === 'delete') return this.applyDelete(shape, change);
+
+    const data = withKey(shape, change);
+    if (entity.entity === 'setting' && data.scope === 'site') return UNCHANGED;
+    const owner = ownerOf(entity, data);
+    if (owner === 'both') {
+      if (entity.ownership === 'shared') return this.merge(shape, data);
+      if (entity.entity === 'task_event' && this.tombstoned('yard_task', data.taskId)) return UNCHANGED;
+      return this.insertIfAbsent(shape, data);
+    }
+    if (!this.ownerSide(owner) || entity.ownership === 'edge-immutable')
+      return this.insertIfAbsent(shape, data);
+    return this.overwrite(shape, data, opts.retry ? change.hlc : undefined);
+  }
+
+  /** Whether this side receives rows of this owner from the owner (the owner's word is final). */
+  private ownerSide(owner: 'edge' | 'cloud'): boolean {
+    return this.role === 'cloud' ? owner === 'edge' : owner === 'cloud';
+  }
+
+  private insertIfAbsent(shape: TableShape, data: Fields): RowEffect {
+    if (!this.sql.insert(shape, data, true)) return UNCHANGED;
+    if (shape.entity.entity === 'movement') this.derived.movementInserted(data);
+    return { changed: true, entity: shape.entity, stored: data };
+  }
+
+  /**
+   * The owner's full row. `retryHlc`: a dead letter being retried, which a newer change of the same
+   * row (a larger or equal stored hlc) has replaced meanwhile.
+   */
+  private overwrite(shape: TableShape, data: Fields, retryHlc: string | undefined): RowEffect {
+    const id = String(data[shape.keyField]);
+    const local = this.sql.select(shape, id);
+    if (!local) {
+      this.sql.insert(shape, data, false);
+      return { changed: true, entity: shape.entity, stored: data };
+    }
+    if (retryHlc !== undefined && String(local.hlc) >= retryHlc) return { changed: false, superseded: true };
+    if (sameValues(local, data)) return UNCHANGED;
+    this.sql.update(shape, id, data);
+    const stored = { ...local, ...data };
+    if (shape.entity.entity === 'user') this.derived.userChanged(local, stored);
+    return { changed: true, entity: shape.entity, stored };
+  }
+
+  private merge(shape: TableShape, data: Fields): RowEffect {
+    const id = String(data[shape.keyField]);
+    if (this.tombstoned(shape.entity.entity, id)) return UNCHANGED;
+    const local = this.sql.select(shape, id);
+    if (!local) {
+      this.sql.insert(shape, data, false);
+      return { changed: true, entity: shape.entity, stored: data };
+    }
+    const fields = shape.columns.map((c) => c.field);
+    const result = mergeShared(local, data, fields, shape.keyField, shape.entity.entity === 'yard_task');
+    if (result.kind === 'local') return UNCHANGED;
+    this.sql.update(shape, id, result.row);
+    const stored = { ...local, ...result.row };
+    if (shape.entity.entity === 'driver') this.derived.driverChanged(local, stored);
+    return { changed: true, entity: shape.entity, stored };
+  }
+
+  private applyDelete(shape: TableShape, change: RowChange): RowEffect {
+    const entity = shape.entity;
+    const local = this.sql.select(shape, change.id);
+    if (entity.ownership === 'shared') {
+      this.sql
+        .statement(
+          'tombstone|put',
+          () =>
+            'INSERT INTO sync_tombstone (entity, entity_id, hlc) VALUES (?, ?, ?) ON CONFLICT (entity, entity_id) DO UPDATE SET hlc = max(hlc, excluded.hlc)',
+        )
+        .run(entity.entity, change.id, change.hlc);
+    } else {
+      if (!local) return UNCHANGED;
+      // Site settings are this side's own; other rows are deleted by their owner or creator only.
+      if (entity.entity === 'setting' && local.scope === 'site') return UNCHANGED;
+      const owner = ownerOf(entity, local);
+      if (owner !== 'both' && !this.ownerSide(owner)) return UNCHANGED;
+    }
+    if (!local) return UNCHANGED;
+    if (entity.entity === 'yard_task') this.derived.taskDeleting(change.id);
+    this.sql.delete(shape, change.id);
+    return { changed: true, entity, stored: local };
+  }
+
+  private tombstoned(entity: string, id: unknown): boolean {
+    if (typeof id !== 'string') return false;
+    return (
+      this.sql
+        .statement('tombstone|get', () => 'SELECT 1 FROM sync_tombstone WHERE entity = ? AND entity_id = ?')
+        .get(entity, id) !== undefined
+    );
+  }
+}
+
+/** The change's data with its key set from the wire id (and refused if they disagree). */
+function withKey(shape: TableShape, change: RowChange): Fields {
+  const key = change.data[shape.keyField];
+  if (key === undefined) return { ...change.data, [shape.keyField]: change.id };
+  if (key !== change.id)
+    throw new RowRejected(`data.${shape.keyField} "${String(key)}" is not the row id "${change.id}"`);
+  return change.data;
+}
+
+/** Whether every field of `data` already has that value in `local`. */
+function sameValues(local: Fields, data: Fields): boolean {
+  for (const [k, v] of Object.entries(data)) {
+    if (!(k in local)) continue; // a field this table does not store
+    const stored = local[k];
+    if (Object.is(stored, v)) continue;
+    if (typeof v === 'boolean' && stored === (v ? 1 : 0)) continue;
+    return false;
+  }
+  return true;
+}

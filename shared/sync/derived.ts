@@ -1,0 +1,109 @@
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { Fields, RowSql } from './row-sql.js';
+
+/**
+ * Local state that the modules write beside a synced row and that does not sync itself; the
+ * applier keeps it up to date in the same transaction as the row, the way the module would have:
+ * - visits (derived read model) from gate movements, as shared/modules/movements/record.ts does;
+ * - sign-outs: a user disabled or given a new password, role or yard scope, and a driver blocked or
+ *   given a new PIN or driver code, lose their open sessions (auth tokens are local to each side);
+ * - a deleted yard task takes its task events with it (yard-task delete in tasks/edits.ts), also
+ *   the ones the deleting side never saw.
+ */
+export class DerivedState {
+  constructor(
+    private readonly sql: RowSql,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A movement row was newly stored: open or close visits like recordMovement. */
+  movementInserted(m: Fields): void {
+    const at = m.at as number;
+    const trailerId = typeof m.trailerId === 'string' ? m.trailerId : null;
+    const truckId = typeof m.truckId === 'string' ? m.truckId : null;
+    if (m.direction === 'in') {
+      // A forced check-in ends the unit's previous stay (it left unrecorded).
+      if (warningsOf(m).some((w) => w.startsWith('already-in-yard'))) {
+        if (trailerId) this.closeVisits('trailer', trailerId, null, at);
+        if (truckId) this.closeVisits('truck', truckId, null, at);
+      }
+      this.sql
+        .statement(
+          'visit|open',
+          () =>
+            'INSERT INTO visit (id, yard_id, unit_kind, trailer_id, truck_id, carrier_id, in_movement_id, in_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        )
+        .run(
+          newId(),
+          m.yardId,
+          trailerId ? 'trailer' : 'truck',
+          trailerId,
+          truckId,
+          m.carrierId ?? null,
+          m.id,
+          at,
+        );
+    } else {
+      if (trailerId) this.closeVisits('trailer', trailerId, m.id as string, at);
+      if (truckId) this.closeVisits('truck', truckId, m.id as string, at);
+    }
+  }
+
+  userChanged(before: Fields | undefined, after: Fields): void {
+    if (!before) return;
+    const signOut =
+      (after.disabled && !before.disabled) ||
+      before.passwordHash !== after.passwordHash ||
+      before.role !== after.role ||
+      before.yardIds !== after.yardIds;
+    if (signOut) this.revokeTokens('user', String(after.id));
+  }
+
+  driverChanged(before: Fields | undefined, after: Fields): void {
+    if (!before) return;
+    const signOut =
+      (after.status === 'blocked' && before.status !== 'blocked') ||
+      before.pinHash !== after.pinHash ||
+      before.driverCode !== after.driverCode;
+    if (signOut) this.revokeTokens('driver', String(after.id));
+  }
+
+  /** Before a yard task is deleted: its events go too (they reference it). */
+  taskDeleting(taskId: string): number {
+    return this.sql
+      .statement('task_event|by-task', () => 'DELETE FROM task_event WHERE task_id = ?')
+      .run(taskId).changes;
+  }
+
+  private closeVisits(kind: 'trailer' | 'truck', unitId: string, outMovementId: string | null, at: number) {
+    const column = kind === 'trailer' ? 'trailer_id' : 'truck_id';
+    this.sql
+      .statement(
+        `visit|close|${kind}`,
+        () =>
+          `UPDATE visit SET out_movement_id = ?, out_at = ? WHERE out_at IS NULL AND ${column} = ? AND unit_kind = '${kind}'`,
+      )
+      .run(outMovementId, at, unitId);
+  }
+
+  private revokeTokens(kind: 'user' | 'driver', id: string): void {
+    this.sql
+      .statement(
+        'auth_token|revoke',
+        () =>
+          'UPDATE auth_token SET revoked_at = ? WHERE principal_kind = ? AND principal_id = ? AND revoked_at IS NULL',
+      )
+      .run(this.clock.now(), kind, id);
+  }
+}
+
+function warningsOf(m: Fields): string[] {
+  if (typeof m.warnings !== 'string') return [];
+  try {
+    const parsed = JSON.parse(m.warnings) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((w): w is string => typeof w === 'string') : [];
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,180 @@
+import type Database from 'better-sqlite3';
+import type { SyncedEntity } from './entities.js';
+
+export interface Routing {
+  /** The peers whose change log gets this row (ChangeCapture's peersFor). */
+  peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[];
+  /** Drops the cached sites and yard -> site map (they also reload by themselves, see below). */
+  invalidate(): void;
+}
+
+/** Every site that needs a row: org-wide master data and units that move between yards. */
+const ORG_WIDE = new Set([
+  'user',
+  'api_key',
+  'carrier',
+  'driver',
+  'truck',
+  'trailer',
+  'integration',
+  'push_token',
+]);
+
+/** Attachment ref types whose target has a yard (the others are org-wide records). */
+const YARD_REFS: Record<string, string> = {
+  movement: 'movement',
+  inspection: 'truck_inspection',
+  camera: 'camera',
+};
+
+/** Bound on the session -> yard cache (a session's yard never changes). */
+const SESSION_CACHE_MAX = 50_000;
+
+/**
+ * Which peers need a row, for the change log (SYNC.md: the edge writes one log, the cloud one per site).
+ *
+ * Edge: the cloud needs every row except site-scoped settings. The `setting` table is keyed by name
+ * only, so the cloud cannot hold one value per site: a site setting stays at its edge.
+ *
+ * Cloud: the sites that need the row. A row with a yard goes to the site of that yard; a yard to
+ * its own site; a session location to the site of its session's yard; an attachment to the site of
+ * the yard of what it is attached to (movement, inspection, camera, yard), else to every site.
+ * Org-wide rows (users, API keys, carriers, drivers, integrations, push tokens, global settings) and
+ * trucks and trailers (they move between yards, so every site must recognise them at its gate) go
+ * to every registered site. Only sites in the `site` table get rows: a site registered later gets
+ * what it needs from a snapshot (writeSiteSnapshot).
+ *
+ * Lookups are synchronous better-sqlite3 reads on the same connection (they see the caller's open
+ * transaction), with the site list and the yard -> site map cached. The cache stays right without
+ * callers having to invalidate: temporary triggers (this connection only, never in the database
+ * file) stamp a random number into a temporary table on every write to `site` or to a yard's site.
+ * The stamp is part of the transaction, so a rolled-back write restores the old stamp and the cache
+ * (loaded inside that transaction, under the new stamp) reloads.
+ */
+export function createRouting(deps: { sqlite: Database.Database; role: 'edge' | 'cloud' }): Routing {
+  if (deps.role === 'edge') {
+    return {
+      peersFor: (entity, row) => (entity.entity === 'setting' && row.scope === 'site' ? [] : ['cloud']),
+      invalidate: () => {},
+    };
+  }
+  const cloud = new CloudRouting(deps.sqlite);
+  // Bound functions: ChangeCapture receives peersFor on its own.
+  return { peersFor: (entity, row) => cloud.peersFor(entity, row), invalidate: () => cloud.invalidate() };
+}
+
+class CloudRouting {
+  private sites: string[] = [];
+  private siteOfYard = new Map<string, string>();
+  private readonly yardOfSession = new Map<string, string>();
+  private stamp: number | undefined;
+  private readonly readStamp: Database.Statement;
+  private readonly readSites: Database.Statement;
+  private readonly readYards: Database.Statement;
+  private readonly readSessionYard: Database.Statement;
+  private readonly refYard = new Map<string, Database.Statement>();
+
+  constructor(private readonly sqlite: Database.Database) {
+    installStamp(sqlite);
+    this.readStamp = sqlite.prepare('SELECT n FROM temp.yard_routing_stamp').pluck();
+    this.readSites = sqlite.prepare('SELECT id FROM site ORDER BY id').pluck();
+    this.readYards = sqlite.prepare('SELECT id, site_id FROM yard').raw();
+    this.readSessionYard = sqlite.prepare('SELECT yard_id FROM driver_session WHERE id = ?').pluck();
+  }
+
+  peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[] {
+    this.refresh();
+    return routeAtCloud(entity, row, this.sites, (yardId) => this.siteOfYard.get(yardId), this.lookups);
+  }
+
+  invalidate(): void {
+    this.stamp = undefined;
+  }
+
+  private readonly lookups: RowLookups = {
+    yardOfSession: (sessionId) => {
+      let yardId = this.yardOfSession.get(sessionId);
+      if (yardId === undefined) {
+        yardId = this.readSessionYard.get(sessionId) as string | undefined;
+        if (yardId === undefined) return undefined;
+        if (this.yardOfSession.size >= SESSION_CACHE_MAX) this.yardOfSession.clear();
+        this.yardOfSession.set(sessionId, yardId);
+      }
+      return yardId;
+    },
+    yardOfRef: (table, id) => {
+      let stmt = this.refYard.get(table);
+      if (!stmt) {
+        stmt = this.sqlite.prepare(`SELECT yard_id FROM "${table}" WHERE id = ?`).pluck();
+        this.refYard.set(table, stmt);
+      }
+      return stmt.get(id) as string | undefined;
+    },
+  };
+
+  private refresh(): void {
+    const stamp = this.readStamp.get() as number;
+    if (stamp === this.stamp) return;
+    this.sites = this.readSites.all() as string[];
+    this.siteOfYard = new Map(this.readYards.all() as Array<[string, string]>);
+    this.stamp = stamp;
+  }
+}
+
+export interface RowLookups {
+  yardOfSession(sessionId: string): string | undefined;
+  /** yard_id of the row with this id in `table`. */
+  yardOfRef(table: string, id: string): string | undefined;
+}
+
+/** The cloud's routing rule for one row, given the registered sites and lookups (see createRouting). */
+export function routeAtCloud(
+  entity: SyncedEntity,
+  row: Record<string, unknown>,
+  sites: readonly string[],
+  siteOfYard: (yardId: string) => string | undefined,
+  lookups: RowLookups,
+): string[] {
+  const toYardSite = (yardId: unknown): string[] => {
+    if (typeof yardId !== 'string') return [];
+    const site = siteOfYard(yardId);
+    return site !== undefined && sites.includes(site) ? [site] : [];
+  };
+  switch (entity.entity) {
+    case 'setting':
+      return row.scope === 'site' ? [] : [...sites];
+    case 'yard':
+      return typeof row.siteId === 'string' && sites.includes(row.siteId) ? [row.siteId] : [];
+    case 'session_location':
+      return typeof row.sessionId === 'string' ? toYardSite(lookups.yardOfSession(row.sessionId)) : [];
+    case 'attachment': {
+      const refType = typeof row.refType === 'string' ? row.refType : undefined;
+      const refId = typeof row.refId === 'string' ? row.refId : undefined;
+      if (refType && refId && refType === 'yard') return toYardSite(refId);
+      const table = refType ? YARD_REFS[refType] : undefined;
+      const yardId = table && refId ? lookups.yardOfRef(table, refId) : undefined;
+      // Not derivable (no ref, an org-wide ref, or the target has not arrived): every site.
+      return yardId ? toYardSite(yardId) : [...sites];
+    }
+  }
+  if (ORG_WIDE.has(entity.entity)) return [...sites];
+  return toYardSite(row.yardId);
+}
+
+/** The temporary stamp table and triggers of the routing cache (idempotent per connection). */
+function installStamp(sqlite: Database.Database): void {
+  sqlite.exec(`
+    CREATE TEMP TABLE IF NOT EXISTS yard_routing_stamp (n INTEGER NOT NULL);
+    INSERT INTO temp.yard_routing_stamp (n) SELECT abs(random() % 9007199254740991) WHERE NOT EXISTS (SELECT 1 FROM temp.yard_routing_stamp);
+    CREATE TEMP TRIGGER IF NOT EXISTS yard_routing_site_ins AFTER INSERT ON main.site
+      BEGIN UPDATE temp.yard_routing_stamp SET n = abs(random() % 9007199254740991); END;
+    CREATE TEMP TRIGGER IF NOT EXISTS yard_routing_site_del AFTER DELETE ON main.site
+      BEGIN UPDATE temp.yard_routing_stamp SET n = abs(random() % 9007199254740991); END;
+    CREATE TEMP TRIGGER IF NOT EXISTS yard_routing_yard_ins AFTER INSERT ON main.yard
+      BEGIN UPDATE temp.yard_routing_stamp SET n = abs(random() % 9007199254740991); END;
+    CREATE TEMP TRIGGER IF NOT EXISTS yard_routing_yard_del AFTER DELETE ON main.yard
+      BEGIN UPDATE temp.yard_routing_stamp SET n = abs(random() % 9007199254740991); END;
+    CREATE TEMP TRIGGER IF NOT EXISTS yard_routing_yard_upd AFTER UPDATE OF id, site_id ON main.yard
+      BEGIN UPDATE temp.yard_routing_stamp SET n = abs(random() % 9007199254740991); END;
+  `);
+}
