@@ -1,9 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SiteRepo } from '../shared/modules/sync/sites.js';
+import { verifyMosquittoPassword } from '../shared/sync/mosquitto-password.js';
 import type { BrokerAuth } from './broker.js';
 
 export interface CloudBrokerAuthOptions {
-  sites: Pick<SiteRepo, 'verifyPassword'>;
+  sites: Pick<SiteRepo, 'passwordHash'>;
   /** The cloud's own MQTT user (config mqtt.username, 'cloud' by default); may use `yards/#`. */
   cloudUsername: string;
   /** Without one the cloud user cannot log in. */
@@ -23,10 +24,13 @@ const MAX_CACHED = 10_000;
  *   yards/%u/#`, nothing else (so it can never read or write another site's topics);
  * - anyone else, or a wrong password: refused at connect.
  * `authorize` runs for every publish, so it is plain string checks, no lookups.
+ * A login reads the site's stored hash (one indexed row) and remembers a verified password against
+ * that hash for a while, so reconnect storms skip the PBKDF2 and a rotated password (new hash)
+ * stops working at once.
  */
 export class CloudBrokerAuth implements BrokerAuth {
-  /** username -> sha256(password) of a recent successful login, so reconnect storms stay cheap. */
-  private readonly verified = new Map<string, { digest: Buffer; until: number }>();
+  /** username -> the stored hash and sha256(password) of a recent successful login. */
+  private readonly verified = new Map<string, { stored: string; digest: Buffer; until: number }>();
   private readonly cloudDigest: Buffer | undefined;
   private readonly cacheMs: number;
   private readonly now: () => number;
@@ -44,10 +48,14 @@ export class CloudBrokerAuth implements BrokerAuth {
       return this.cloudDigest !== undefined && timingSafeEqual(given, this.cloudDigest);
     }
     if (!isSiteId(username)) return false;
+    const stored = await this.options.sites.passwordHash(username);
+    if (stored === undefined) return false;
     const cached = this.verified.get(username);
-    if (cached && cached.until > this.now() && timingSafeEqual(given, cached.digest)) return true;
-    const ok = await this.options.sites.verifyPassword(username, password);
-    if (ok) this.remember(username, given);
+    if (cached?.stored === stored && cached.until > this.now() && timingSafeEqual(given, cached.digest)) {
+      return true;
+    }
+    const ok = verifyMosquittoPassword(password, stored);
+    if (ok) this.remember(username, stored, given);
     return ok;
   }
 
@@ -58,14 +66,9 @@ export class CloudBrokerAuth implements BrokerAuth {
     return isSiteId(username) && isWithin(filter, `yards/${username}`);
   }
 
-  /** Drops a remembered password (after rotating it, so the old one stops working at once). */
-  forget(username: string): void {
-    this.verified.delete(username);
-  }
-
-  private remember(username: string, given: Buffer): void {
+  private remember(username: string, stored: string, given: Buffer): void {
     if (this.verified.size >= MAX_CACHED) this.verified.clear();
-    this.verified.set(username, { digest: given, until: this.now() + this.cacheMs });
+    this.verified.set(username, { stored, digest: given, until: this.now() + this.cacheMs });
   }
 }
 

@@ -334,7 +334,10 @@ function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): stri
     lines.push('     --rotate-password --mosquitto-passwd /etc/mosquitto/passwd, then reload it.');
   }
   if (result.rotated)
-    lines.push('  The old password stops working now (within a minute at a running embedded broker).');
+    lines.push(
+      '  New logins with the old password are refused now (embedded broker) or after the reload (Mosquitto);',
+      '  a connection made before stays up until it drops: restart the old edge or the broker to cut it.',
+    );
   lines.push(
     `  The edge's link shows in GET /api/sync/status at the cloud once it connects to ${result.mqttUrl}.`,
   );
