@@ -1,3 +1,4 @@
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { verdict } from './lib.js';
@@ -72,4 +73,76 @@ export function finish(name: string, results: Record<string, unknown>, checks: C
   );
   console.log(`Details: ${file}`);
   process.exitCode = checks.every(([, ok]) => ok) ? 0 : 1;
+}
+
+/** A child process of the sync benchmarks (sync-node.ts, sync-raw-node.ts) and its IPC calls. */
+export interface BenchChild {
+  child: ChildProcess;
+  /** Calls a command of sync-node.ts; rejects with the child's error. */
+  call<T = unknown>(cmd: string, args?: object): Promise<T>;
+  /** Resolves with the next message that has `key`. */
+  next<T = unknown>(key: string): Promise<T>;
+  exit(): Promise<void>;
+}
+
+/** Forks a TypeScript module through tsx and waits for its `{ready: true}`. */
+export async function forkChild(module: string, env: NodeJS.ProcessEnv): Promise<BenchChild> {
+  const child = fork(module, [], {
+    env,
+    // BENCH_CPU_PROF=<dir>: every child writes a V8 CPU profile there when it exits.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const waiters: Array<{ key: string; resolve: (v: unknown) => void }> = [];
+  let seq = 0;
+  child.on('message', (msg: Record<string, unknown>) => {
+    if (typeof msg.id === 'number' && pending.has(msg.id)) {
+      const p = pending.get(msg.id)!;
+      pending.delete(msg.id);
+      if ('error' in msg) p.reject(new Error(`${module}: ${String(msg.error)}`));
+      else p.resolve(msg.result);
+      return;
+    }
+    for (const w of [...waiters]) {
+      if (w.key in msg) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(msg[w.key]);
+      }
+    }
+  });
+  const next = <T>(key: string) =>
+    new Promise<T>((resolve) => waiters.push({ key, resolve: resolve as never }));
+  await Promise.race([
+    next('ready'),
+    new Promise((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`${module} exited with ${code}`))),
+    ),
+  ]);
+  return {
+    child,
+    next,
+    call<T>(cmd: string, args: object = {}) {
+      const id = ++seq;
+      return new Promise<T>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as never, reject });
+        child.send({ id, cmd, args });
+      });
+    },
+    exit() {
+      return new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.send({ cmd: 'exit' });
+      });
+    },
+  };
 }

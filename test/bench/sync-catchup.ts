@@ -1,0 +1,227 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedBroker } from '../../cloud/broker.js';
+import { topicsFor } from '../../shared/sync/protocol.js';
+import { type BenchChild, type Check, finish, forkChild, ms, waitFor } from './sync-lib.js';
+import type { WorkloadRefs } from './sync-workload.js';
+
+/**
+ * Catch-up after a week offline (issue 5: "an edge with 150,000 queued changes drains to the cloud
+ * over loopback in under 15 s, and at least 40 % of the rate of raw mqtt.js QoS 1 publishing of the
+ * same bytes measured in the same run").
+ *
+ * Three processes, as in production: the edge and the cloud each run createApp with their real sync
+ * runtime (test/bench/sync-node.ts, own SQLite file, synchronous=FULL) and talk mqtt.js to an
+ * embedded Aedes broker that runs here, in the parent (which otherwise only waits).
+ *  1. The cloud registers the site and makes its master data (yard, spots, yard drivers, admin); the
+ *     edge links up and receives it.
+ *  2. The edge's link goes down; the edge writes a week of yard work through its services
+ *     (sync-workload.ts: location pings, gate movements, tasks) until BENCH_CATCHUP_CHANGES rows
+ *     are queued. It then restarts (a fresh app on the same database, as after a reboot).
+ *  3. Timed: from the edge's start() (link up) until its runtime reports nothing unacknowledged,
+ *     i.e. the cloud applied and acknowledged the last row. Then the cloud's applied position, dead
+ *     letters and per-entity counts and checksums (entityChecksums) on both sides are compared.
+ *  4. Raw baseline: the batch payloads the edge published (captured at the broker, first
+ *     transmissions) are published again by a bare mqtt.js client in its own process, QoS 1, with at
+ *     most sync.window (8) unacknowledged, to a bare mqtt.js subscriber in another process, through
+ *     the same broker: from the first publish until the subscriber has the last message.
+ * Reported: rows/s and MB/s of both and their ratio. Targets: drain < 15 s, ratio >= 40 %.
+ *
+ * Run: npx tsx test/bench/sync-catchup.ts
+ * BENCH_CATCHUP_CHANGES (150000) queued rows; BENCH_CATCHUP_DRIVERS (10) drivers in the workload.
+ */
+const CHANGES = Number(process.env.BENCH_CATCHUP_CHANGES ?? 150_000);
+const DRIVERS = Number(process.env.BENCH_CATCHUP_DRIVERS ?? 10);
+const TARGET_MS = 15_000;
+const TARGET_RATIO = 0.4;
+const WINDOW = 8;
+const SITE = 'bench-site';
+
+const dir = mkdtempSync(join(tmpdir(), 'yard-bench-catchup-'));
+const broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1' });
+const topics = topicsFor(SITE);
+const baseEnv = {
+  ...process.env,
+  YARD_MQTT_URL: broker.url,
+  YARD_LOG_LEVEL: 'warn',
+  YARD_ADMIN_USER: 'bench',
+  YARD_ADMIN_PASSWORD: 'bench-password-1',
+};
+const children: BenchChild[] = [];
+const results: Record<string, unknown> = {
+  changes: CHANGES,
+  drivers: DRIVERS,
+  processes: 'edge, cloud and broker in 3 processes',
+};
+const checks: Check[] = [];
+
+/** First transmission of each batch the edge publishes (by `from`), and how many were sent again. */
+const captured = new Map<number, Buffer>();
+let capturing = false;
+let resent = 0;
+let resentBytes = 0;
+broker.aedes.on('publish', (packet, client) => {
+  if (!capturing || !client || packet.topic !== topics.upChanges) return;
+  const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+  const from = Number(/"from":(\d+)/.exec(payload.subarray(0, 300).toString())?.[1]);
+  if (captured.has(from)) {
+    resent++;
+    resentBytes += payload.length;
+  } else captured.set(from, payload);
+});
+
+try {
+  const cloud = await forkChild('test/bench/sync-node.ts', {
+    ...baseEnv,
+    YARD_ROLE: 'cloud',
+    YARD_DATA_DIR: join(dir, 'cloud'),
+  });
+  children.push(cloud);
+  await cloud.call('start');
+  const refs = await cloud.call<WorkloadRefs>('seedSite', { siteId: SITE, drivers: DRIVERS, locations: 20 });
+
+  const edge = await forkChild('test/bench/sync-node.ts', {
+    ...baseEnv,
+    YARD_ROLE: 'edge',
+    YARD_SITE_ID: SITE,
+    YARD_DATA_DIR: join(dir, 'edge'),
+  });
+  children.push(edge);
+  await edge.call('start');
+  const arrived = await waitFor(
+    async () =>
+      (await edge.call<boolean>('has', { table: 'yard', ids: [refs.yardId] })) &&
+      (await edge.call<boolean>('has', { table: 'driver', ids: refs.driverIds })) &&
+      (await edge.call<boolean>('has', { table: 'location', ids: refs.locationIds })) &&
+      (await edge.call<boolean>('has', { table: 'app_user', ids: [refs.staff.id] })),
+    { timeoutMs: 30_000, intervalMs: 50 },
+  );
+  if (!arrived) throw new Error("the cloud's master data did not reach the edge within 30 s");
+  await waitFor(async () => (await edge.call<number>('queued')) === 0, { timeoutMs: 30_000, intervalMs: 50 });
+
+  console.log(`Edge offline: writing ${CHANGES} changes through the services...`);
+  await edge.call('stop');
+  const generated = await edge.call<{ rounds: number; rows: number; ms: number }>('generate', {
+    refs,
+    target: CHANGES,
+  });
+  console.log(
+    `  ${generated.rows} rows in the edge's log (${generated.rounds} rounds) in ${ms(generated.ms / 1000, 1)} s`,
+  );
+  await edge.call('reopen');
+  const queued = await edge.call<number>('queued');
+  const top = await edge.call<number>('topSeq');
+  results.generated = { ...generated, queued };
+
+  console.log(`Link up: draining ${queued} queued rows...`);
+  capturing = true;
+  const { at: startedAt } = await edge.call<{ at: number }>('start');
+  const drained = await edge.call<{ at: number | null; queued?: number }>('drained', { timeoutMs: 120_000 });
+  capturing = false;
+  if (drained.at === null) throw new Error(`the edge still had ${drained.queued} rows queued after 120 s`);
+  const drainMs = drained.at - startedAt;
+  const applied = await cloud.call<number>('applied', { peer: SITE });
+  const deadLetters = await cloud.call<number>('deadLetters');
+  const [cloudSums, edgeSums] = await Promise.all([
+    cloud.call<Record<string, { count: number; checksum: string }>>('checksums'),
+    edge.call<Record<string, { count: number; checksum: string }>>('checksums'),
+  ]);
+  const differing = Object.keys(edgeSums).filter(
+    (e) => JSON.stringify(edgeSums[e]) !== JSON.stringify(cloudSums[e]),
+  );
+  await edge.exit();
+  await cloud.exit();
+
+  const payloads = [...captured.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+  const bytes = payloads.reduce((n, p) => n + p.length, 0);
+  const sync = {
+    ms: drainMs,
+    rows: queued,
+    batches: payloads.length,
+    bytes,
+    resentBatches: resent,
+    resentBytes,
+    rowsPerSec: (queued / drainMs) * 1000,
+    mbPerSec: bytes / 1e6 / (drainMs / 1000),
+  };
+  console.log(
+    `  drained in ${ms(drainMs / 1000)} s: ${sync.rowsPerSec.toFixed(0)} rows/s, ${ms(sync.mbPerSec)} MB/s ` +
+      `(${payloads.length} batches, ${ms(bytes / 1e6)} MB, ${resent} resent)`,
+  );
+
+  console.log(`Raw mqtt.js QoS 1: the same ${payloads.length} payloads, window ${WINDOW}...`);
+  const raw = await rawPublish(payloads);
+  const rawRate = bytes / raw.ms;
+  const ratio = sync.ms > 0 ? raw.ms / sync.ms : Number.NaN;
+  results.sync = sync;
+  results.raw = { ...raw, rowsPerSec: (queued / raw.ms) * 1000, mbPerSec: rawRate / 1e3 };
+  results.ratio = ratio;
+  results.applied = {
+    cloudApplied: applied,
+    edgeTopSeq: top,
+    deadLetters,
+    differing,
+    cloud: cloudSums,
+    edge: edgeSums,
+  };
+  console.log(
+    `  raw: ${ms(raw.ms / 1000)} s, ${((queued / raw.ms) * 1000).toFixed(0)} rows/s, ${ms(rawRate / 1e3)} MB/s`,
+  );
+
+  checks.push([
+    `catch-up of ${queued} rows in ${ms(drainMs / 1000)} s < ${TARGET_MS / 1000} s`,
+    drainMs < TARGET_MS,
+  ]);
+  checks.push([
+    `sync rate ${ms(sync.mbPerSec)} MB/s = ${(ratio * 100).toFixed(0)} % of raw mqtt.js QoS 1 (${ms(rawRate / 1e3)} MB/s) >= ${TARGET_RATIO * 100} %`,
+    ratio >= TARGET_RATIO,
+  ]);
+  checks.push([`at least ${CHANGES} rows were queued (${queued})`, queued >= CHANGES]);
+  checks.push([`cloud applied up to the edge's last seq (${applied} >= ${top})`, applied >= top]);
+  checks.push([`no dead letters at the cloud (${deadLetters})`, deadLetters === 0]);
+  checks.push([
+    `same rows on both sides, count and checksum per entity (${differing.length ? `differing: ${differing.join(', ')}` : 'all equal'})`,
+    differing.length === 0,
+  ]);
+} finally {
+  for (const c of children) await c.exit();
+  await broker.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+finish('sync-catchup', results, checks);
+
+/** Publishes the payloads from one bare mqtt.js process to another through the broker. */
+async function rawPublish(payloads: Buffer[]): Promise<{ ms: number; publishMs: number; messages: number }> {
+  const file = join(dir, 'payloads.bin');
+  writeFileSync(
+    file,
+    Buffer.concat(
+      payloads.flatMap((p) => {
+        const length = Buffer.alloc(4);
+        length.writeUInt32BE(p.length);
+        return [length, p];
+      }),
+    ),
+  );
+  const env = {
+    ...process.env,
+    RAW_URL: broker.url,
+    RAW_TOPIC: 'yards/raw-bench/up/changes',
+    RAW_WINDOW: String(WINDOW),
+  };
+  const sub = await forkChild('test/bench/sync-raw-node.ts', { ...env, RAW_MODE: 'sub' });
+  const pub = await forkChild('test/bench/sync-raw-node.ts', { ...env, RAW_MODE: 'pub' });
+  children.push(sub, pub);
+  try {
+    sub.child.send({ expect: payloads.length });
+    const done = sub.next<{ at: number; count: number }>('done');
+    const published = pub.next<{ startedAt: number; endedAt: number }>('published');
+    pub.child.send({ go: file });
+    const [d, p] = await Promise.all([done, published]);
+    return { ms: d.at - p.startedAt, publishMs: p.endedAt - p.startedAt, messages: d.count };
+  } finally {
+    await pub.exit();
+    await sub.exit();
+  }
+}

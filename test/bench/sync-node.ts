@@ -1,0 +1,180 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cloudSync } from '../../cloud/sync/index.js';
+import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
+import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
+import { edgeSync } from '../../edge/sync/index.js';
+import { createApp, type YardApp } from '../../shared/app.js';
+import type { Principal } from '../../shared/auth/principal.js';
+import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
+import { loadConfig } from '../../shared/config.js';
+import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+import { DriverCreate } from '../../shared/modules/drivers/schema.js';
+import { SiteRepo } from '../../shared/modules/sync/sites.js';
+import { LocationCreate } from '../../shared/modules/yards/location-schema.js';
+import { YardCreate } from '../../shared/modules/yards/schema.js';
+import { entityChecksums } from '../../shared/sync/checksum.js';
+import { changeLogRows, type WorkloadRefs, writeOfflineWork } from './sync-workload.js';
+
+/**
+ * Child process of the sync benchmarks: one edge or cloud app (createApp on its own SQLite file in
+ * YARD_DATA_DIR, the real sync runtime from edge/sync or cloud/sync over mqtt.js to YARD_MQTT_URL),
+ * driven by the parent over IPC: `{id, cmd, args}` is answered with `{id, result}` or `{id, error}`.
+ * The app is built at boot but not started: `start` starts it (links up), `stop` stops it (link down),
+ * `reopen` builds a fresh app on the same database as a restarted process would.
+ * Times in answers are epoch milliseconds with sub-millisecond precision.
+ */
+const role = process.env.YARD_ROLE === 'cloud' ? 'cloud' : 'edge';
+const dataDir = process.env.YARD_DATA_DIR;
+if (!dataDir) throw new Error('YARD_DATA_DIR is required');
+mkdirSync(dataDir, { recursive: true });
+const now = () => performance.timeOrigin + performance.now();
+
+function build(): { yard: YardApp; db: AppDatabase } {
+  const config = loadConfig(process.env, { validateResponses: false });
+  const db = openDatabase(join(dataDir!, 'yard.db'));
+  const yard = createApp({
+    db,
+    config,
+    gates: new SimulatedGates(undefined, 0),
+    cameras: {
+      onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),
+      providers: CAMERA_PROVIDER_KINDS,
+    },
+    sync: role === 'cloud' ? cloudSync() : edgeSync(),
+  });
+  return { yard, db };
+}
+
+let node = build();
+let started = false;
+const core = () => node.yard.core;
+
+async function stopApp(): Promise<void> {
+  if (started) await node.yard.stop();
+  started = false;
+}
+
+/** The cloud's master data for one site: the site, its yard, spots and yard drivers. */
+async function seedSite(args: { siteId: string; drivers: number; locations: number }): Promise<unknown> {
+  const { services, kysely } = core();
+  const sites = new SiteRepo(kysely);
+  if (!(await sites.get(args.siteId))) {
+    await sites.create({ id: args.siteId, name: `Site ${args.siteId}`, password: 'bench-site-password' });
+  }
+  await services.auth.ensureAdmin();
+  const staff = await staffPrincipal();
+  const code =
+    args.siteId
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(-8)
+      .toUpperCase() || 'Y';
+  const yard = await services.yards.create(
+    staff,
+    YardCreate.parse({ code, name: `Yard ${args.siteId}`, timeZone: 'UTC', siteId: args.siteId }),
+  );
+  const locationIds: string[] = [];
+  for (let k = 0; k < args.locations; k++) {
+    const loc = await services.yards.locations.create(
+      staff,
+      yard.id,
+      LocationCreate.parse({ kind: 'spot', name: `S-${k}` }),
+    );
+    locationIds.push(loc.id);
+  }
+  const driverIds: string[] = [];
+  for (let k = 0; k < args.drivers; k++) {
+    const driver = await services.drivers.create(
+      DriverCreate.parse({
+        kind: 'yard',
+        firstName: 'Bench',
+        lastName: `Driver ${k}`,
+        driverCode: `${code}${k}`.slice(0, 20),
+        pin: '2468',
+      }),
+    );
+    driverIds.push(driver.id);
+  }
+  return { yardId: yard.id, locationIds, driverIds, staff } satisfies WorkloadRefs;
+}
+
+async function staffPrincipal(): Promise<Principal> {
+  const admin = await core()
+    .kysely.selectFrom('appUser')
+    .select(['id', 'username'])
+    .where('role', '=', 'admin')
+    .orderBy('createdAt')
+    .executeTakeFirst();
+  if (!admin) throw new Error('no admin user here (yet)');
+  return { kind: 'user', id: admin.id, name: admin.username, role: 'admin', yardIds: null };
+}
+
+/** Rows of a synced table with this key (0 or 1), read straight from SQLite. */
+function has(table: string, id: string): boolean {
+  return core().db.sqlite.prepare(`SELECT 1 FROM "${table}" WHERE id = ?`).get(id) !== undefined;
+}
+
+const commands: Record<string, (args: any) => unknown> = {
+  start: async () => {
+    const at = now();
+    await node.yard.start();
+    started = true;
+    return { at, ready: now() };
+  },
+  stop: () => stopApp(),
+  reopen: async () => {
+    await stopApp();
+    node.db.close();
+    node = build();
+  },
+  seedSite,
+  has: (args: { table: string; ids: string[] }) => args.ids.every((id) => has(args.table, id)),
+  staff: () => staffPrincipal(),
+  generate: async (args: { refs: WorkloadRefs; target: number }) => {
+    const t0 = now();
+    const out = await writeOfflineWork(core(), args.refs, { peer: 'cloud', target: args.target });
+    return { ...out, ms: now() - t0 };
+  },
+  logRows: (args: { peer: string }) => changeLogRows(core(), args.peer),
+  topSeq: () => Number(core().db.sqlite.prepare('SELECT max(seq) FROM change_log').pluck().get() ?? 0),
+  queued: () => core().sync.runtime?.queued() ?? Promise.resolve(-1),
+  /** Polls the runtime's queue every 2 ms until nothing is left unacknowledged. */
+  drained: async (args: { timeoutMs: number }) => {
+    const deadline = now() + args.timeoutMs;
+    const runtime = core().sync.runtime;
+    if (!runtime) throw new Error('no sync runtime');
+    while (now() < deadline) {
+      if ((await runtime.queued()) === 0) return { at: now() };
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    return { at: null, queued: await runtime.queued() };
+  },
+  /** The applied position for a peer (sync_cursor.applied_remote_seq). */
+  applied: (args: { peer: string }) =>
+    Number(
+      core()
+        .db.sqlite.prepare('SELECT applied_remote_seq FROM sync_cursor WHERE peer = ?')
+        .pluck()
+        .get(args.peer) ?? 0,
+    ),
+  deadLetters: () => Number(core().db.sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get()),
+  checksums: () => entityChecksums(core().db.sqlite),
+  cpu: () => process.cpuUsage(),
+  status: () => core().sync.runtime?.status(),
+};
+
+process.on('message', async (msg: { id: number; cmd: string; args?: unknown }) => {
+  if (msg.cmd === 'exit') {
+    await stopApp();
+    node.db.close();
+    process.exit(0);
+  }
+  const handler = commands[msg.cmd];
+  try {
+    if (!handler) throw new Error(`unknown command ${msg.cmd}`);
+    process.send?.({ id: msg.id, result: await handler(msg.args ?? {}) });
+  } catch (err) {
+    process.send?.({ id: msg.id, error: (err as Error).stack ?? String(err) });
+  }
+});
+process.send?.({ ready: true, pid: process.pid });
