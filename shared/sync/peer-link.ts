@@ -3,9 +3,12 @@ import { exclusive, type Outbox, type SendCursors, type StreamId } from './outbo
 import { Ack, Batch, decode, PROTOCOL_V } from './protocol.js';
 import type { SyncTransport } from './transport.js';
 
-/** What the link needs from the change applier (applier.ts). */
+/**
+ * What the link needs from the change applier (applier.ts). Synchronous: it runs while the link
+ * holds the database connection (exclusive()), so it must not wait for Kysely.
+ */
 export interface BatchApplier {
-  apply(peer: string, batch: Batch): { upTo: number } | Promise<{ upTo: number }>;
+  apply(peer: string, batch: Batch): { upTo: number };
 }
 
 export interface PeerLinkOptions {
@@ -26,6 +29,8 @@ export interface PeerLinkOptions {
    * regressed peer). Resolve false to hold sending: the cloud starts a resync and calls resumeAt().
    */
   beforeResend?: (from: number) => Promise<boolean>;
+  /** Called when an ack moved the acknowledged position forward. */
+  onProgress?: () => void;
 }
 
 interface InFlight {
@@ -189,29 +194,49 @@ export class PeerLink {
     });
   }
 
+  /**
+   * Runs `work` after the batches already received (a resync's position reset must not overtake
+   * them), retrying while another transaction holds the database.
+   */
+  runInReceiveOrder<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = this.receiveChain.then(() => this.withBusyRetry(work));
+    this.receiveChain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   private async applyAndAck(batch: Batch): Promise<void> {
-    const deadline = Date.now() + BUSY_RETRY_FOR_MS;
     let upTo: number;
-    for (;;) {
-      try {
-        upTo = (await this.o.applier.apply(this.o.peer, batch)).upTo;
-        break;
-      } catch (err) {
-        if ((err as Error).name === 'BusyError' && Date.now() < deadline && !this.stopped) {
-          await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
-          continue;
-        }
-        this.o.core.log.error(
-          { peer: this.o.peer, from: batch.from, err: (err as Error).message },
-          'batch not applied',
-        );
-        return;
-      }
+    try {
+      upTo = await this.withBusyRetry(() =>
+        exclusive(this.o.core, () => this.o.applier.apply(this.o.peer, batch).upTo),
+      );
+    } catch (err) {
+      this.o.core.log.error(
+        { peer: this.o.peer, from: batch.from, err: (err as Error).message },
+        'batch not applied',
+      );
+      return;
     }
     const ack: Ack = { v: PROTOCOL_V, stream: batch.stream, upTo };
     await this.o.transport
       .publish(this.o.publishTo.ack, JSON.stringify(ack), { qos: 1 })
       .catch((err: Error) => this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
+  }
+
+  /** The applier refuses to run inside another (Kysely) transaction with BusyError: try again shortly. */
+  private async withBusyRetry<T>(work: () => T | Promise<T>): Promise<T> {
+    const deadline = Date.now() + BUSY_RETRY_FOR_MS;
+    for (;;) {
+      try {
+        return await work();
+      } catch (err) {
+        if ((err as Error).name !== 'BusyError' || Date.now() >= deadline || this.stopped) throw err;
+        await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+      }
+    }
   }
 
   // ---- sender ----
@@ -261,6 +286,7 @@ export class PeerLink {
     this.lowAck = undefined;
     this.gapResentAt = undefined;
     this.persist(false);
+    this.o.onProgress?.();
     this.inFlight = this.inFlight.filter((b) => b.to > upTo);
     this.clearAckTimer();
     const first = this.inFlight[0];
@@ -316,7 +342,20 @@ export class PeerLink {
     if (this.o.beforeResend) {
       const epoch = this.epoch;
       this.held = true;
-      const go = await this.o.beforeResend(from);
+      let go: boolean;
+      try {
+        go = await this.o.beforeResend(from);
+      } catch (err) {
+        this.o.core.log.error(
+          { peer: this.o.peer, from, err: (err as Error).message },
+          'cannot prepare sending; retrying',
+        );
+        const retry = setTimeout(() => {
+          if (epoch === this.epoch && this.active) void this.resendFrom(from, reason);
+        }, this.o.core.config.sync.ackTimeoutMs);
+        retry.unref();
+        return;
+      }
       if (epoch !== this.epoch || !go) return;
       this.held = false;
     }

@@ -1,0 +1,191 @@
+import { toIsoOrNull } from '../../shared/clock.js';
+import type { Core } from '../../shared/core.js';
+import type { ChangeApplier } from '../../shared/sync/applier.js';
+import { parseHlc } from '../../shared/sync/hlc.js';
+import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
+import { CommandResult, decode, parseTopic, SiteStatus } from '../../shared/sync/protocol.js';
+import { LogPruner } from '../../shared/sync/prune.js';
+import type { SyncRuntime } from '../../shared/sync/runtime.js';
+import type { SyncTransport } from '../../shared/sync/transport.js';
+import { SiteLinks, type SiteSnapshot } from './site-links.js';
+import { SiteStatusTracker } from './site-status.js';
+
+export interface CloudSyncOptions {
+  transport: SyncTransport;
+  applier: ChangeApplier;
+  /** writeSiteSnapshot(core, siteId) in production. */
+  snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
+}
+
+/**
+ * The cloud's change streams: one PeerLink per site (cloud/sync/site-links.ts) over the topics of
+ * CLOUD_SUBSCRIPTIONS, the sites' retained status into the `site` table, and pruning. A site is sent
+ * rows only while its status says online; on each 'online' its link starts again from what the
+ * site acknowledged.
+ *
+ * One cloud node per broker: with several nodes, shared subscriptions ($share/cloud/yards/+/up/#)
+ * would spread a site's batches over nodes, each with its own view of the link; that needs per-site
+ * ownership of links and is not built here.
+ */
+export class CloudSync implements SyncRuntime {
+  private readonly stream: StreamId;
+  private readonly outbox: Outbox;
+  private readonly links: SiteLinks;
+  private readonly statuses: SiteStatusTracker;
+  private readonly pruner: LogPruner;
+  /** Status messages are handled one at a time per site, in arrival order. */
+  private readonly statusChains = new Map<string, Promise<void>>();
+  private listening = false;
+
+  constructor(
+    private readonly core: Core,
+    private readonly o: CloudSyncOptions,
+  ) {
+    this.stream = new StreamId(core.db.sqlite);
+    this.outbox = new Outbox(core.db.sqlite, core.config.sync, this.stream);
+    this.links = new SiteLinks({
+      core,
+      transport: o.transport,
+      outbox: this.outbox,
+      cursors: new SendCursors(core.db.sqlite),
+      stream: this.stream,
+      applier: o.applier,
+      snapshot: o.snapshot,
+    });
+    this.statuses = new SiteStatusTracker(core);
+    this.pruner = new LogPruner(core);
+  }
+
+  async start(): Promise<void> {
+    if (!this.listening) {
+      this.listening = true;
+      this.o.transport.onMessage((topic, payload) => this.onMessage(topic, payload));
+      // Statuses are retained: every (re)connect hands us each site's current one, which
+      // (re)activates its link. Until then nothing is sent.
+      this.o.transport.onDisconnect(() => {
+        void this.links.all().then((links) => {
+          for (const link of links) link.deactivate();
+        });
+      });
+      this.core.changes.onLogged((peers) => this.links.wake(peers));
+    }
+    await exclusive(this.core, () => this.stream.current());
+    const pending = await exclusive(this.core, () => this.o.applier.applyPending());
+    if (pending > 0) this.core.log.info({ rows: pending }, 'applied rows kept for a newer schema');
+    await this.pruner.start();
+    await this.o.transport.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.links.stop();
+    await this.pruner.stop();
+    await this.o.transport.stop();
+    await Promise.all(this.statusChains.values());
+  }
+
+  async queued(): Promise<number> {
+    const sites = await this.siteRows();
+    let total = 0;
+    for (const site of sites) total += site.queued;
+    return total;
+  }
+
+  async status() {
+    const sites = await this.siteRows();
+    const numbers = await exclusive(this.core, () => {
+      const sqlite = this.core.db.sqlite;
+      return {
+        lastSeq: this.outbox.topSeq(),
+        deadLetters: Number(sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get() ?? 0),
+      };
+    });
+    return {
+      mode: 'cloud' as const,
+      role: 'cloud' as const,
+      siteId: this.core.config.siteId,
+      lastSeq: numbers.lastSeq,
+      ackedSeq: 0,
+      queued: sites.reduce((n, s) => n + s.queued, 0),
+      deadLetters: numbers.deadLetters,
+      clockSkewMs: Math.round(this.core.hlc.maxSkewMs),
+      sites,
+    };
+  }
+
+  /** Every registered site with its link, queue, lag, dead letters and what it last reported. */
+  private async siteRows() {
+    const rows = await this.core.kysely.selectFrom('site').selectAll().orderBy('id').execute();
+    const now = this.core.clock.now();
+    return exclusive(this.core, () => {
+      const sqlite = this.core.db.sqlite;
+      const acked = sqlite.prepare('SELECT acked_seq FROM sync_cursor WHERE peer = ?').pluck();
+      const dead = sqlite.prepare('SELECT count(*) FROM dead_letter WHERE peer = ?').pluck();
+      return rows.map((site) => {
+        const ackedSeq = Number(acked.get(site.id) ?? 0);
+        const oldest = this.outbox.oldestQueuedHlc(site.id, ackedSeq);
+        return {
+          siteId: site.id,
+          name: site.name,
+          link: site.linkState,
+          lastSeenAt: toIsoOrNull(site.lastSeenAt),
+          // How long the oldest change waiting for the site has been waiting.
+          lagMs: oldest ? Math.max(0, now - parseHlc(oldest).ms) : 0,
+          queued: this.outbox.queued(site.id, ackedSeq),
+          reportedQueued: site.reportedQueued,
+          deadLetters: Number(dead.get(site.id) ?? 0),
+          clockSkewMs: site.clockSkewMs,
+          schemaV: site.reportedSchemaV,
+          version: site.reportedVersion,
+        };
+      });
+    });
+  }
+
+  private onMessage(topic: string, payload: Buffer): void {
+    const parsed = parseTopic(topic);
+    if (!parsed) return;
+    const { siteId, rest } = parsed;
+    if (rest === 'status') {
+      this.inStatusOrder(siteId, () => this.onStatus(siteId, payload));
+      return;
+    }
+    if (rest !== 'up/changes' && rest !== 'up/ack' && rest !== 'up/cmd-result') return;
+    void this.links.get(siteId).then((link) => {
+      if (!link) return;
+      this.statuses.seen(siteId);
+      if (rest === 'up/changes') link.receiveBatch(payload);
+      else if (rest === 'up/ack') link.receiveAck(payload);
+      else {
+        const result = decode(CommandResult, payload);
+        if (result) this.links.resyncAnswered(siteId, result.id, result.ok);
+      }
+    });
+  }
+
+  private inStatusOrder(siteId: string, work: () => Promise<void>): void {
+    const next = (this.statusChains.get(siteId) ?? Promise.resolve())
+      .then(work)
+      .catch((err: Error) => this.core.log.error({ siteId, err: err.message }, 'site status not handled'));
+    this.statusChains.set(siteId, next);
+    void next.finally(() => {
+      if (this.statusChains.get(siteId) === next) this.statusChains.delete(siteId);
+    });
+  }
+
+  private async onStatus(siteId: string, payload: Buffer): Promise<void> {
+    const status = decode(SiteStatus, payload);
+    if (!status) {
+      this.core.log.warn({ siteId }, 'malformed site status dropped');
+      return;
+    }
+    const link = await this.links.get(siteId);
+    if (!link) return;
+    await this.statuses.record(siteId, status);
+    if (status.state === 'online') {
+      link.activate('site online');
+    } else {
+      link.deactivate();
+      this.links.siteOffline(siteId);
+    }
+  }
+}

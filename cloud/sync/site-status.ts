@@ -1,0 +1,70 @@
+import type { Core } from '../../shared/core.js';
+import type { SiteStatus } from '../../shared/sync/protocol.js';
+
+/** last_seen_at is written at most this often per site for ordinary traffic (batches, acks). */
+const SEEN_WRITE_EVERY_MS = 5_000;
+/** SYNC.md: a peer clock further ahead than this is logged (and shown), never a reason to stop. */
+const SKEW_WARN_MS = 5 * 60_000;
+
+/**
+ * Keeps the cloud's `site` rows up to date with what each edge says on `yards/{site}/status`
+ * (retained; the broker publishes the edge's will, state offline, when the edge vanishes):
+ * link state and when it changed, when we last heard from the site, its own queue depth, schema
+ * version, program version, and how far its clock is from ours.
+ */
+export class SiteStatusTracker {
+  private readonly lastSeenWrite = new Map<string, number>();
+
+  constructor(private readonly core: Core) {}
+
+  /** Stores a status message; returns the link state before it. */
+  async record(siteId: string, status: SiteStatus): Promise<'never' | 'online' | 'offline' | undefined> {
+    const now = this.core.clock.now();
+    const before = await this.core.kysely
+      .selectFrom('site')
+      .select(['linkState', 'clockSkewMs'])
+      .where('id', '=', siteId)
+      .executeTakeFirst();
+    if (!before) return undefined;
+    // `at` of an online status is the edge's clock when it published; a will carries the time the
+    // edge connected, which says nothing about skew now.
+    const skew = status.state === 'online' ? status.at - now : before.clockSkewMs;
+    if (status.state === 'online' && Math.abs(skew) > SKEW_WARN_MS) {
+      this.core.log.warn(
+        { siteId, clockSkewMs: skew },
+        'site clock is more than 5 minutes off the cloud clock',
+      );
+    }
+    await this.core.kysely
+      .updateTable('site')
+      .set({
+        linkState: status.state,
+        ...(before.linkState !== status.state ? { linkChangedAt: now } : {}),
+        ...(status.state === 'online' ? { lastSeenAt: now } : {}),
+        reportedQueued: status.queued,
+        reportedSchemaV: status.schemaV,
+        reportedVersion: status.version,
+        clockSkewMs: Math.round(skew),
+      })
+      .where('id', '=', siteId)
+      .execute();
+    if (status.state === 'online') this.lastSeenWrite.set(siteId, now);
+    if (before.linkState !== status.state) {
+      this.core.log.info({ siteId, from: before.linkState, to: status.state }, 'site link state changed');
+    }
+    return before.linkState;
+  }
+
+  /** The site sent something (a batch, an ack, a command result): remember when, cheaply. */
+  seen(siteId: string): void {
+    const now = this.core.clock.now();
+    if (now - (this.lastSeenWrite.get(siteId) ?? 0) < SEEN_WRITE_EVERY_MS) return;
+    this.lastSeenWrite.set(siteId, now);
+    void this.core.kysely
+      .updateTable('site')
+      .set({ lastSeenAt: now })
+      .where('id', '=', siteId)
+      .execute()
+      .catch((err: Error) => this.core.log.warn({ siteId, err: err.message }, 'last_seen_at not stored'));
+  }
+}

@@ -1,0 +1,240 @@
+import { z } from 'zod';
+import { toIsoOrNull } from '../../shared/clock.js';
+import type { Core } from '../../shared/core.js';
+import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
+import type { ChangeApplier } from '../../shared/sync/applier.js';
+import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
+import { PeerLink } from '../../shared/sync/peer-link.js';
+import {
+  Command,
+  type CommandResult,
+  decode,
+  PROTOCOL_V,
+  type SiteStatus,
+  topicsFor,
+} from '../../shared/sync/protocol.js';
+import { LogPruner, prunedUpTo } from '../../shared/sync/prune.js';
+import type { SyncRuntime } from '../../shared/sync/runtime.js';
+import type { SyncTransport } from '../../shared/sync/transport.js';
+
+/** The edge's peer name for the cloud (change_log.peer, sync_cursor.peer). */
+export const CLOUD_PEER = 'cloud';
+/** Status updates for a changed queue depth are published at most this often. */
+const STATUS_EVERY_MS = 3_000;
+
+const ResyncArgs = z.object({ stream: z.string().min(1), resumeFrom: z.number().int().positive() });
+
+export interface EdgeSyncOptions {
+  transport: SyncTransport;
+  applier: ChangeApplier;
+  /** The program version reported in the status message. */
+  version: string;
+  /** Milliseconds between status updates while the queue changes (tests shorten it). */
+  statusEveryMs?: number;
+}
+
+/**
+ * The change streams of a linked edge: one PeerLink to the cloud over `yards/{siteId}/...`
+ * (sends up/changes and up/ack, receives down/changes and down/ack), the retained status message
+ * (online on connect and as the queue changes, offline on a clean stop, the broker's will when the
+ * edge vanishes), the `resync` command, and pruning of acknowledged rows. Owns the transport: starts
+ * it last and stops it last, so the other sync components can share it.
+ */
+export class EdgeSync implements SyncRuntime {
+  private readonly topics;
+  private readonly stream: StreamId;
+  private readonly outbox: Outbox;
+  private readonly link: PeerLink;
+  private readonly pruner: LogPruner;
+  private listening = false;
+  private everConnected = false;
+  private statusTimer: NodeJS.Timeout | undefined;
+  private lastStatusAt = 0;
+  private warnedPruned = 0;
+
+  constructor(
+    private readonly core: Core,
+    private readonly o: EdgeSyncOptions,
+  ) {
+    this.topics = topicsFor(core.config.siteId);
+    this.stream = new StreamId(core.db.sqlite);
+    this.outbox = new Outbox(core.db.sqlite, core.config.sync, this.stream);
+    this.link = new PeerLink({
+      core,
+      peer: CLOUD_PEER,
+      site: core.config.siteId,
+      transport: o.transport,
+      publishTo: { changes: this.topics.upChanges, ack: this.topics.upAck },
+      outbox: this.outbox,
+      cursors: new SendCursors(core.db.sqlite),
+      stream: this.stream,
+      applier: o.applier,
+      beforeResend: (from) => this.warnIfPruned(from),
+      onProgress: () => this.statusSoon(),
+    });
+    this.pruner = new LogPruner(core);
+  }
+
+  async start(): Promise<void> {
+    if (!this.listening) {
+      this.listening = true;
+      this.o.transport.onMessage((topic, payload) => this.onMessage(topic, payload));
+      this.o.transport.onConnect(() => {
+        this.everConnected = true;
+        this.link.activate('connected');
+        void this.publishStatus();
+      });
+      this.o.transport.onDisconnect(() => this.link.deactivate());
+      this.core.changes.onLogged((peers) => {
+        if (!peers.has(CLOUD_PEER)) return;
+        this.link.wake();
+        this.statusSoon();
+      });
+    }
+    await this.link.start();
+    // Rows kept from a newer schema than the one we had: this program may understand them now.
+    const pending = await exclusive(this.core, () => this.o.applier.applyPending());
+    if (pending > 0) this.core.log.info({ rows: pending }, 'applied rows kept for a newer schema');
+    await this.pruner.start();
+    await this.o.transport.start();
+  }
+
+  async stop(): Promise<void> {
+    if (this.statusTimer) clearTimeout(this.statusTimer);
+    this.statusTimer = undefined;
+    if (this.o.transport.connected) {
+      // A clean stop says so itself; the will covers the other cases.
+      await this.publish('offline').catch(() => undefined);
+    }
+    await this.link.stop();
+    await this.pruner.stop();
+    await this.o.transport.stop();
+  }
+
+  async queued(): Promise<number> {
+    const { ackedSeq } = this.link.snapshot();
+    return exclusive(this.core, () => this.outbox.queued(CLOUD_PEER, ackedSeq));
+  }
+
+  async status() {
+    const link = this.link.snapshot();
+    const numbers = await exclusive(this.core, () => {
+      const sqlite = this.core.db.sqlite;
+      const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get() ?? 0);
+      return {
+        lastSeq: Number(
+          sqlite.prepare('SELECT max(seq) FROM change_log WHERE peer = ?').pluck().get(CLOUD_PEER) ?? 0,
+        ),
+        queued: this.outbox.queued(CLOUD_PEER, link.ackedSeq),
+        appliedRemoteSeq: Number(
+          sqlite
+            .prepare('SELECT applied_remote_seq FROM sync_cursor WHERE peer = ?')
+            .pluck()
+            .get(CLOUD_PEER) ?? 0,
+        ),
+        deadLetters: count('SELECT count(*) FROM dead_letter'),
+        pending: count('SELECT count(*) FROM sync_pending'),
+      };
+    });
+    const state: 'online' | 'offline' | 'never' = this.o.transport.connected
+      ? 'online'
+      : this.everConnected || link.everAcked
+        ? 'offline'
+        : 'never';
+    return {
+      mode: 'linked' as const,
+      role: 'edge' as const,
+      siteId: this.core.config.siteId,
+      link: state,
+      lastSeq: numbers.lastSeq,
+      ackedSeq: link.ackedSeq,
+      lastAckAt: toIsoOrNull(link.ackedAt),
+      queued: numbers.queued,
+      appliedRemoteSeq: numbers.appliedRemoteSeq,
+      pending: numbers.pending,
+      deadLetters: numbers.deadLetters,
+      clockSkewMs: Math.round(this.core.hlc.maxSkewMs),
+    };
+  }
+
+  private onMessage(topic: string, payload: Buffer): void {
+    if (topic === this.topics.downChanges) this.link.receiveBatch(payload);
+    else if (topic === this.topics.downAck) this.link.receiveAck(payload);
+    else if (topic === this.topics.downCmd) void this.onCommand(payload);
+  }
+
+  /** Only `resync`; actuate and snapshot are the command handler's (same topic). */
+  private async onCommand(payload: Buffer): Promise<void> {
+    const command = decode(Command, payload);
+    if (command?.kind !== 'resync') return;
+    const args = ResyncArgs.safeParse(command.args);
+    let result: CommandResult;
+    if (!args.success) {
+      result = {
+        v: PROTOCOL_V,
+        id: command.id,
+        ok: false,
+        error: { status: 400, code: 'validation-failed', detail: 'resync needs {stream, resumeFrom}' },
+      };
+    } else {
+      const { stream, resumeFrom } = args.data;
+      // In receive order: batches that arrived before the command are applied first.
+      await this.link.runInReceiveOrder(() =>
+        exclusive(this.core, () => this.o.applier.resetPosition(CLOUD_PEER, stream, resumeFrom - 1)),
+      );
+      this.core.log.info({ resumeFrom }, 'resync from the cloud: position reset to its snapshot');
+      result = { v: PROTOCOL_V, id: command.id, ok: true };
+    }
+    await this.o.transport
+      .publish(this.topics.upCmdResult, JSON.stringify(result), { qos: 1 })
+      .catch((err: Error) => this.core.log.debug({ err: err.message }, 'resync answer not sent'));
+  }
+
+  /** The cloud needs rows we pruned (its database went back): they are gone; say so loudly. */
+  private async warnIfPruned(from: number): Promise<boolean> {
+    const pruned = await exclusive(this.core, () => prunedUpTo(this.core.db.sqlite, CLOUD_PEER));
+    if (from <= pruned && this.warnedPruned !== from) {
+      this.warnedPruned = from;
+      this.core.log.error(
+        { from, prunedUpTo: pruned },
+        'the cloud needs changes this edge already pruned (cloud database restored?); sending what is left',
+      );
+    }
+    return true;
+  }
+
+  private statusSoon(): void {
+    if (this.statusTimer || !this.o.transport.connected) return;
+    const every = this.o.statusEveryMs ?? STATUS_EVERY_MS;
+    const delay = Math.max(0, this.lastStatusAt + every - Date.now());
+    this.statusTimer = setTimeout(() => {
+      this.statusTimer = undefined;
+      void this.publishStatus();
+    }, delay);
+    this.statusTimer.unref();
+  }
+
+  private async publishStatus(): Promise<void> {
+    await this.publish('online').catch((err: Error) =>
+      this.core.log.debug({ err: err.message }, 'status not published'),
+    );
+  }
+
+  private async publish(state: SiteStatus['state']): Promise<void> {
+    this.lastStatusAt = Date.now();
+    const status: SiteStatus = {
+      v: PROTOCOL_V,
+      state,
+      schemaV: SCHEMA_VERSION,
+      version: this.o.version,
+      queued: await this.queued(),
+      at: this.core.clock.now(),
+    };
+    await this.o.transport.publish(this.topics.status, JSON.stringify(status), { qos: 1, retain: true });
+  }
+}
+
+/** The status the broker publishes for us when we vanish (the MQTT will). */
+export function offlineStatus(version: string, at: number): SiteStatus {
+  return { v: PROTOCOL_V, state: 'offline', schemaV: SCHEMA_VERSION, version, queued: 0, at };
+}
