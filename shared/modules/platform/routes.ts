@@ -4,10 +4,15 @@ import express from 'express';
 import type { Principal } from '../../auth/principal.js';
 import { canSeeYard, STAFF } from '../../auth/principal.js';
 import type { PublishedEvent } from '../../bus.js';
+import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
+import { PageQuery, page } from '../../http/common-schemas.js';
+import { decodeCursor, toPage } from '../../http/cursor.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
+import { ChangeApplier } from '../../sync/applier.js';
+import { exclusive } from '../../sync/outbox.js';
 import { GateDriverStatusOut } from '../hardware/schema.js';
 
 const TAG = 'Platform';
@@ -26,6 +31,32 @@ export const ReadyOut = z
   })
   .openapi('Readiness');
 
+const LinkState = z.enum(['online', 'offline', 'never']);
+
+export const SiteSyncStatusOut = z
+  .object({
+    siteId: z.string(),
+    name: z.string(),
+    link: LinkState.openapi({
+      description: "What the site's retained status last said ('never': not yet heard from)",
+    }),
+    lastSeenAt: z.string().nullable(),
+    lagMs: z
+      .number()
+      .int()
+      .openapi({ description: 'Age of the oldest change waiting for the site (0 when none)' }),
+    queued: z.number().int().openapi({ description: 'Changes waiting to be sent to the site' }),
+    reportedQueued: z.number().int().openapi({ description: "The site's own queue, as it last reported" }),
+    deadLetters: z.number().int(),
+    clockSkewMs: z
+      .number()
+      .int()
+      .openapi({ description: 'Site clock minus cloud clock, from its last status' }),
+    schemaV: z.number().int().nullable(),
+    version: z.string().nullable(),
+  })
+  .openapi('SiteSyncStatus');
+
 export const SyncStatusOut = z
   .object({
     mode: z.enum(['standalone', 'linked', 'cloud']),
@@ -36,8 +67,42 @@ export const SyncStatusOut = z
     queued: z.number().int(),
     deadLetters: z.number().int(),
     clockSkewMs: z.number().int(),
+    /** Linked edge only. */
+    link: LinkState.optional(),
+    lastAckAt: z.string().nullable().optional(),
+    appliedRemoteSeq: z.number().int().optional(),
+    pending: z.number().int().optional().openapi({ description: 'Rows kept for a newer schema than ours' }),
+    /** Cloud only. */
+    sites: z.array(SiteSyncStatusOut).optional(),
   })
   .openapi('SyncStatus');
+
+export const DeadLetterOut = z
+  .object({
+    id: z.number().int(),
+    peer: z.string(),
+    seq: z.number().int(),
+    entity: z.string(),
+    entityId: z.string(),
+    error: z.string(),
+    data: z.unknown(),
+    at: z.string(),
+  })
+  .openapi('DeadLetter');
+
+const DeadLetterQuery = PageQuery.extend({ peer: z.string().min(1).max(64).optional() });
+
+export const DeadLetterRetryIn = z
+  .object({
+    peer: z.string().min(1).max(64).optional(),
+    ids: z.array(z.number().int().positive()).min(1).max(1000).optional(),
+  })
+  .strict()
+  .openapi('DeadLetterRetry');
+
+export const DeadLetterRetryOut = z
+  .object({ retried: z.number().int(), applied: z.number().int() })
+  .openapi('DeadLetterRetryResult');
 
 export interface PlatformDocs {
   json: () => object;
@@ -149,6 +214,71 @@ export function registerPlatformRoutes(
     response: { schema: SyncStatusOut },
     handler: () => syncStatus(core),
   });
+
+  r.add({
+    method: 'get',
+    path: '/api/sync/dead-letter',
+    tag: TAG,
+    summary: 'Synced rows that failed to apply (dead letters), oldest first',
+    access: ['admin'],
+    query: DeadLetterQuery,
+    response: { schema: page(DeadLetterOut) },
+    handler: ({ query }) => listDeadLetters(core, query),
+  });
+
+  // Made on first use: the applier prepares its statements once.
+  let applier: ChangeApplier | undefined;
+  r.add({
+    method: 'post',
+    path: '/api/sync/dead-letter/retry',
+    tag: TAG,
+    summary: "Apply dead letters again (all, one peer's, or some ids); the ones that apply are removed",
+    access: ['admin'],
+    body: DeadLetterRetryIn,
+    response: { schema: DeadLetterRetryOut },
+    handler: async ({ body }) => {
+      applier ??= new ChangeApplier(core);
+      const target = applier;
+      const filter = { ...(body.peer ? { peer: body.peer } : {}), ...(body.ids ? { ids: body.ids } : {}) };
+      return exclusive(core, () => target.retryDeadLetters(filter));
+    },
+  });
+}
+
+async function listDeadLetters(
+  core: Core,
+  query: { limit: number; cursor?: string | undefined; peer?: string | undefined },
+) {
+  const afterId = query.cursor ? Number(decodeCursor(query.cursor, 1)[0]) : 0;
+  let q = core.kysely.selectFrom('deadLetter').selectAll().where('id', '>', afterId);
+  if (query.peer) q = q.where('peer', '=', query.peer);
+  const rows = await q
+    .orderBy('id')
+    .limit(query.limit + 1)
+    .execute();
+  return toPage(
+    rows,
+    query.limit,
+    (row) => ({
+      id: row.id,
+      peer: row.peer,
+      seq: row.seq,
+      entity: row.entity,
+      entityId: row.entityId,
+      error: row.error,
+      data: parseJson(row.data),
+      at: toIso(row.at),
+    }),
+    (row) => [row.id],
+  );
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Static files of Swagger UI, served under /docs/ (mounted by createApp). */
@@ -178,7 +308,7 @@ async function readiness(core: Core) {
     database = { ok: false, error: (err as Error).message };
   }
   const migrations = { ok: applied === SCHEMA_VERSION, applied, expected: SCHEMA_VERSION };
-  const sync = await syncStatus(core).catch(() => ({ mode: 'standalone' as const, queued: 0 }));
+  const sync = await syncReadiness(core).catch(() => ({ mode: core.sync.mode, queued: 0 }));
   return {
     status: database.ok && migrations.ok ? ('ready' as const) : ('not-ready' as const),
     role: core.config.role,
@@ -192,7 +322,21 @@ async function readiness(core: Core) {
   };
 }
 
-async function syncStatus(core: Core) {
+async function syncReadiness(core: Core): Promise<{ mode: string; queued: number }> {
+  const runtime = core.sync.runtime;
+  if (runtime) return { mode: core.sync.mode, queued: await runtime.queued() };
+  const status = await standaloneStatus(core);
+  return { mode: status.mode, queued: status.queued };
+}
+
+/** The runtime's answer when sync runs (linked edge, cloud), else what the local log says. */
+async function syncStatus(core: Core): Promise<z.input<typeof SyncStatusOut>> {
+  const runtime = core.sync.runtime;
+  if (runtime) return (await runtime.status()) as z.input<typeof SyncStatusOut>;
+  return standaloneStatus(core);
+}
+
+async function standaloneStatus(core: Core) {
   const peer = 'cloud';
   const last = await core.kysely
     .selectFrom('changeLog')
@@ -211,7 +355,7 @@ async function syncStatus(core: Core) {
   const lastSeq = Number(last?.seq ?? 0);
   const ackedSeq = cursor?.ackedSeq ?? 0;
   return {
-    mode: core.config.role === 'cloud' ? ('cloud' as const) : ('standalone' as const),
+    mode: core.sync.mode,
     role: core.config.role,
     siteId: core.config.siteId,
     lastSeq,
