@@ -6,9 +6,11 @@ import { promisify } from 'node:util';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudBroker, startCloudBroker } from '../../cloud/broker.js';
+import { CloudBrokerAuth } from '../../cloud/broker-auth.js';
 import { ProvisionError, provisionSite } from '../../cloud/provision-site.js';
 import { type Config, loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../shared/http/errors.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { verifyMosquittoPassword } from '../../shared/sync/mosquitto-password.js';
 
@@ -244,6 +246,65 @@ describe('embedded broker over TLS', () => {
     } finally {
       await tlsBroker.stop();
     }
+  });
+});
+
+describe('topic rules', () => {
+  const auth = new CloudBrokerAuth({
+    sites: { passwordHash: async () => undefined },
+    cloudUsername: 'cloud',
+    cloudPassword: 'x',
+  });
+  it.each([
+    ['site-a', 'yards/site-a', true],
+    ['site-a', 'yards/site-a/up/changes', true],
+    ['site-a', 'yards/site-a/#', true],
+    ['site-a', 'yards/site-ab/up/changes', false],
+    ['site-a', 'yards/site-', false],
+    ['site-a', 'yards/+/up/changes', false],
+    ['site-a', 'yards', false],
+    ['site-a', '$SYS/broker/clients', false],
+    ['site-a', '$share/g/yards/site-a/#', true],
+    ['site-a', '$share/g/yards/site-b/#', false],
+    ['site-a', '$share/yards/site-a/#', false], // group 'yards', filter 'site-a/#'
+    ['site-a', '$share/', false],
+    ['cloud', 'yards/#', true],
+    ['cloud', '$share/cloud/yards/+/up/#', true],
+    ['cloud', 'yards/site-b/down/cmd', true],
+    ['cloud', '#', false],
+    ['cloud', 'other/topic', false],
+    ['bad+user', 'yards/bad+user/x', false],
+  ])('%s on %s: %s', (user, topic, allowed) => {
+    expect(auth.authorize(user, topic, 'publish')).toBe(allowed);
+    expect(auth.authorize(user, topic, 'subscribe')).toBe(allowed);
+  });
+});
+
+describe('SiteRepo', () => {
+  it('validates, refuses duplicates and reserved names, and rotates passwords', async () => {
+    const sites = new SiteRepo(db.kysely, { now: () => 1_700_000_000_000 });
+    const created = await sites.create({ id: 'repo-1', name: ' Repo yard ', password: 'long-enough-pw' });
+    expect(created).toMatchObject({ id: 'repo-1', name: 'Repo yard', createdAt: 1_700_000_000_000 });
+    expect(created).not.toHaveProperty('mqttPasswordHash');
+    expect((await sites.list()).map((s) => s.id)).toContain('repo-1');
+    await expect(sites.create({ id: 'repo-1', name: 'again', password: 'long-enough-pw' })).rejects.toThrow(
+      ConflictError,
+    );
+    for (const bad of [
+      { id: 'no/slash', name: 'x', password: 'long-enough-pw' },
+      { id: 'a'.repeat(65), name: 'x', password: 'long-enough-pw' },
+      { id: 'repo-2', name: '', password: 'long-enough-pw' },
+      { id: 'repo-2', name: 'x', password: 'short' },
+      { id: 'cloud', name: 'x', password: 'long-enough-pw' },
+    ]) {
+      await expect(sites.create(bad), JSON.stringify(bad)).rejects.toThrow(ValidationError);
+    }
+    expect(await sites.get('repo-2')).toBeUndefined();
+    await sites.setPassword('repo-1', 'another-long-pw');
+    expect(await sites.verifyPassword('repo-1', 'long-enough-pw')).toBe(false);
+    expect(await sites.verifyPassword('repo-1', 'another-long-pw')).toBe(true);
+    expect(await sites.verifyPassword('nobody', 'another-long-pw')).toBe(false);
+    await expect(sites.setPassword('nobody', 'another-long-pw')).rejects.toThrow(NotFoundError);
   });
 });
 
