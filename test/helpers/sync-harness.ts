@@ -7,7 +7,7 @@ import { entityChecksums } from '../../shared/sync/checksum.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { type Faults, FaultyTransport } from './faulty-transport.js';
 import { Client } from './http.js';
-import { loginAdmin, startTestApp, type TestApp } from './test-app.js';
+import { ADMIN, loginAdmin, startTestApp, type TestApp } from './test-app.js';
 import { waitFor } from './wait-for.js';
 
 export interface SyncNode {
@@ -74,11 +74,12 @@ export async function startSyncHarness(options: HarnessOptions = {}): Promise<Sy
     const node = await startNode('edge', siteId, url, config, options.faults);
     edges.push(node);
     if (options.login ?? true) {
-      const token = await waitFor(() => loginAdmin(node.app.url).catch(() => undefined), {
-        timeoutMs: 15_000,
-        what: `the cloud's admin user at edge ${siteId}`,
-      });
-      node.client.token = token;
+      // Wait for the row, then log in once: failed logins count against the login rate limit.
+      await waitFor(
+        () => node.app.db.sqlite.prepare('SELECT 1 FROM app_user WHERE username = ?').get(ADMIN.username),
+        { timeoutMs: 15_000, what: `the cloud's admin user at edge ${siteId}` },
+      );
+      node.client.token = await loginAdmin(node.app.url);
     }
     return node;
   };
