@@ -1,12 +1,14 @@
 import type Database from 'better-sqlite3';
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
-import { type RowChange, type RowEffect, RowRejected, RowRules } from './apply-rules.js';
+import { type DeadLetterPayload, type Received, RowApplier, Touched } from './apply-rows.js';
+import { RowRules } from './apply-rules.js';
 import { DerivedState } from './derived.js';
-import { parseHlc } from './hlc.js';
 import type { Batch } from './protocol.js';
 import { createRouting, type Routing } from './routing.js';
 import { RowSql } from './row-sql.js';
+
+export type { DeadLetterPayload } from './apply-rows.js';
 
 export interface ApplyOutcome {
   /** The peer's applied position after this call: ack {upTo}. */
@@ -33,46 +35,20 @@ export class BusyError extends Error {
   }
 }
 
-/** What dead_letter.data holds: the change as received, enough to apply it again. */
-export interface DeadLetterPayload {
-  op: 'upsert' | 'delete';
-  hlc: string;
-  data: Record<string, unknown>;
-}
-
-interface Received extends RowChange {
-  seq: number;
-}
-
-/** Effects of one transaction, published after it commits. */
-class Touched {
-  readonly tables = new Set<string>();
-  readonly yards = new Set<string>();
-  readonly queuedYards = new Set<string>();
-  readonly drivers = new Set<string>();
-  readonly forwardedTo = new Set<string>();
-  readonly entities = new Map<string, number>();
-  applied = 0;
-}
-
 /**
  * Applies a peer's change batches to the local database (SYNC.md "Apply, ack, resume"): one
  * better-sqlite3 transaction per batch, rows in seq order, duplicates skipped by the peer's applied
- * position, gaps refused, one savepoint per row so a failing row goes to dead_letter alone, rows of
- * a newer schema parked in sync_pending. Conflict rules: apply-rules.ts. At the cloud, a row that
- * other sites need (a driver edited at one site) is written to their change logs in the same
- * transaction.
+ * position, gaps refused, a failing row alone to dead_letter (apply-rows.ts), rows of a newer
+ * schema parked in sync_pending. Conflict rules: apply-rules.ts.
  *
- * Synchronous on purpose: better-sqlite3 statements prepared once, no Kysely, no awaits, so a week
- * of an edge's changes applies at tens of thousands of rows per second and nothing else can
- * interleave with a batch.
+ * Synchronous on purpose: statements prepared once, no Kysely, no awaits, so a week of an edge's
+ * changes applies at tens of thousands of rows per second and nothing can interleave with a batch.
  */
 export class ChangeApplier {
   private readonly sql: RowSql;
-  private readonly rules: RowRules;
-  private readonly routing: Routing;
+  private readonly rows: RowApplier;
   private readonly sqlite: Database.Database;
-  /** Our schema version. A constructor option only so tests can play an upgraded program. */
+  /** Our schema version. An option only so tests can play an upgraded program (applyPending). */
   private readonly schemaVersion: number;
 
   constructor(
@@ -81,22 +57,39 @@ export class ChangeApplier {
   ) {
     this.sqlite = core.db.sqlite;
     this.sql = new RowSql(this.sqlite);
-    this.rules = new RowRules(this.sql, new DerivedState(this.sql, core.clock), core.config.role);
-    this.routing = options.routing ?? createRouting({ sqlite: this.sqlite, role: core.config.role });
+    const rules = new RowRules(this.sql, new DerivedState(this.sql, core.clock), core.config.role);
+    const routing = options.routing ?? createRouting({ sqlite: this.sqlite, role: core.config.role });
+    this.rows = new RowApplier(core, this.sql, rules, routing);
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
   }
 
+  /** Synchronous: one transaction. Throws BusyError while an async (Kysely) transaction is open. */
   apply(peer: string, batch: Batch): ApplyOutcome {
-    this.assertIdle();
-    const touched = new Touched();
-    const outcome = this.sqlite.transaction(() => this.applyBatch(peer, batch, touched)).immediate();
-    this.afterCommit(peer, touched);
-    return outcome;
+    return this.applyMany(peer, [batch])[0]!;
   }
 
-  /** Re-applies dead letters (all, or those of one peer / ids); the ones that now apply are removed. */
+  /**
+   * Several batches of one peer, in order, in one transaction (one commit, so one disk flush, for a
+   * backlog that arrived together). The outcomes are as if each had been applied alone; ack the last.
+   */
+  applyMany(peer: string, batches: readonly Batch[]): ApplyOutcome[] {
+    this.assertIdle();
+    const touched = new Touched();
+    const outcomes = this.sqlite
+      .transaction(() => batches.map((batch) => this.applyBatch(peer, batch, touched)))
+      .immediate();
+    this.afterCommit(peer, touched);
+    return outcomes;
+  }
+
+  /**
+   * Re-applies dead letters (all, or those of one peer / ids), in their order, until a pass applies
+   * no more. The ones that now apply are removed, and so are those a newer change of the same row
+   * has replaced meanwhile (`applied` counts both); the others keep their letter with the new error.
+   */
   retryDeadLetters(filter: { peer?: string; ids?: number[] } = {}): { retried: number; applied: number } {
     this.assertIdle();
+    if (filter.ids?.length === 0) return { retried: 0, applied: 0 };
     const where: string[] = [];
     const params: unknown[] = [];
     if (filter.peer !== undefined) {
@@ -104,37 +97,28 @@ export class ChangeApplier {
       params.push(filter.peer);
     }
     if (filter.ids !== undefined) {
-      if (filter.ids.length === 0) return { retried: 0, applied: 0 };
       where.push(`id IN (${filter.ids.map(() => '?').join(', ')})`);
       params.push(...filter.ids);
     }
-    const sql = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id`;
+    const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id`;
     const byPeer = new Map<string, Touched>();
     const result = this.sqlite
       .transaction(() => {
-        const letters = this.sqlite.prepare(sql).all(...params) as Array<{
-          id: number;
-          peer: string;
-          seq: number;
-          entity: string;
-          entity_id: string;
-          data: string;
-        }>;
+        const letters = this.sqlite.prepare(select).all(...params) as LetterRow[];
         const remove = this.sql.statement('dead|remove', () => 'DELETE FROM dead_letter WHERE id = ?');
         const note = this.sql.statement(
           'dead|note',
           () => 'UPDATE dead_letter SET error = ?, at = ? WHERE id = ?',
         );
         let applied = 0;
-        // Letters may depend on each other (a movement on its gate): retry until a pass changes nothing.
         let open = letters;
-        for (let progress = true; progress && open.length > 0; ) {
+        for (let progress = open.length > 0; progress; ) {
           progress = false;
-          const failed: typeof open = [];
+          const failed: LetterRow[] = [];
           for (const letter of open) {
             const touched = byPeer.get(letter.peer) ?? new Touched();
             byPeer.set(letter.peer, touched);
-            const outcome = this.tryRow(letter.peer, toChange(letter), touched, true);
+            const outcome = this.rows.tryRow(letter.peer, fromLetter(letter), touched, true);
             if (outcome.ok) {
               remove.run(letter.id);
               applied += 1;
@@ -153,11 +137,14 @@ export class ChangeApplier {
     return result;
   }
 
-  /** Applies sync_pending rows whose schema_v <= our schema version (after an upgrade). Returns how many left the table. */
+  /**
+   * Applies sync_pending rows whose schema_v <= our schema version (after an upgrade), per peer in
+   * order; a row still too new holds back the peer's later rows. Returns how many left the table.
+   */
   applyPending(): number {
     this.assertIdle();
     const byPeer = new Map<string, Touched>();
-    const done = this.sqlite
+    const count = this.sqlite
       .transaction(() => {
         const rows = this.sql
           .statement('pending|all', () => 'SELECT * FROM sync_pending ORDER BY id')
@@ -165,9 +152,8 @@ export class ChangeApplier {
         const blocked = new Set<string>();
         const ready = new Map<string, Received[]>();
         const remove = this.sql.statement('pending|remove', () => 'DELETE FROM sync_pending WHERE id = ?');
-        let count = 0;
+        let taken = 0;
         for (const row of rows) {
-          // Per peer in order: a row still too new holds back everything after it.
           if (blocked.has(row.peer) || row.schema_v > this.schemaVersion) {
             blocked.add(row.peer);
             continue;
@@ -176,18 +162,18 @@ export class ChangeApplier {
           list.push(fromPending(row));
           ready.set(row.peer, list);
           remove.run(row.id);
-          count += 1;
+          taken += 1;
         }
         for (const [peer, changes] of ready) {
           const touched = new Touched();
           byPeer.set(peer, touched);
-          this.applyRows(peer, changes, touched);
+          this.rows.applyRows(peer, changes, touched);
         }
-        return count;
+        return taken;
       })
       .immediate();
     for (const [peer, touched] of byPeer) this.afterCommit(peer, touched);
-    return done;
+    return count;
   }
 
   /** Sets the peer's applied position (resync: the snapshot starts at resumeFrom). */
@@ -231,35 +217,19 @@ export class ChangeApplier {
       return outcome;
     }
     const fresh: Received[] = [];
-    for (const row of [...batch.rows].sort((a, b) => a.seq - b.seq)) {
+    for (const row of batch.rows) {
       if (row.seq <= position) outcome.duplicates += 1;
-      else
-        fresh.push({
-          seq: row.seq,
-          entity: row.entity,
-          id: row.id,
-          op: row.op,
-          hlc: row.hlc,
-          data: row.data,
-        });
+      else fresh.push(row);
     }
-    const lastSeq = fresh.at(-1)?.seq ?? 0;
-    const newPosition = Math.max(position, batch.to, lastSeq);
+    fresh.sort((a, b) => a.seq - b.seq);
+    const newPosition = Math.max(position, batch.to, fresh.at(-1)?.seq ?? 0);
 
     if (fresh.length > 0 && (batch.schemaV > this.schemaVersion || this.hasPending(peer))) {
       // A newer schema than ours (or older rows of this peer still parked): keep them, in order.
-      const park = this.sql.statement(
-        'pending|put',
-        () =>
-          'INSERT INTO sync_pending (peer, seq, schema_v, entity, entity_id, op, hlc, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      );
-      for (const row of fresh) {
-        this.receiveHlc(row.hlc);
-        park.run(peer, row.seq, batch.schemaV, row.entity, row.id, row.op, row.hlc, JSON.stringify(row.data));
-      }
+      this.park(peer, batch.schemaV, fresh);
       outcome.pending = fresh.length;
     } else {
-      const { applied, dead } = this.applyRows(peer, fresh, touched);
+      const { applied, dead } = this.rows.applyRows(peer, fresh, touched);
       outcome.applied = applied;
       outcome.deadLetters = dead;
     }
@@ -268,111 +238,16 @@ export class ChangeApplier {
     return outcome;
   }
 
-  /**
-   * Applies rows in order, each in its own savepoint. A row that fails on a foreign key is tried
-   * again after the others (its reference may come later in the same batch, e.g. a movement and its
-   * gate actuation reference each other); what still fails goes to dead_letter.
-   */
-  private applyRows(peer: string, rows: Received[], touched: Touched): { applied: number; dead: number } {
-    let applied = 0;
-    let dead = 0;
-    let deferred: Array<{ row: Received; error: string }> = [];
-    /** Last seq applied per record: an older deferred change of the same record is stale. */
-    const lastApplied = new Map<string, number>();
-    const attempt = (row: Received): { ok: boolean; error: string; foreignKey: boolean } => {
-      const outcome = this.tryRow(peer, row, touched, false);
-      if (!outcome.ok) return outcome;
-      if (outcome.changed) applied += 1;
-      lastApplied.set(`${row.entity}|${row.id}`, row.seq);
-      return { ok: true, error: '', foreignKey: false };
-    };
-    for (const row of rows) {
-      const outcome = attempt(row);
-      if (outcome.ok) continue;
-      if (outcome.foreignKey) deferred.push({ row, error: outcome.error });
-      else {
-        this.deadLetter(peer, row, outcome.error);
-        dead += 1;
-      }
-    }
-    // Until a pass applies nothing more: chains of references can arrive in any order.
-    for (let progress = deferred.length > 0; progress; ) {
-      progress = false;
-      const again: typeof deferred = [];
-      for (const entry of deferred) {
-        if ((lastApplied.get(`${entry.row.entity}|${entry.row.id}`) ?? 0) > entry.row.seq) continue;
-        const outcome = attempt(entry.row);
-        if (outcome.ok) progress = true;
-        else again.push({ row: entry.row, error: outcome.error });
-      }
-      deferred = again;
-    }
-    for (const { row, error } of deferred) {
-      this.deadLetter(peer, row, error);
-      dead += 1;
-    }
-    return { applied, dead };
-  }
-
-  /** One row in its own savepoint: all of its writes (forwarded log rows included) or none. */
-  private tryRow(
-    peer: string,
-    row: RowChange,
-    touched: Touched,
-    retry: boolean,
-  ): { ok: true; changed: boolean } | { ok: false; foreignKey: boolean; error: string } {
-    try {
-      this.receiveHlc(row.hlc);
-      const { effect, forwarded } = this.sqlite.transaction(() => {
-        const e = this.rules.apply(row, { retry });
-        return { effect: e, forwarded: e.changed ? this.forward(peer, row, e) : [] };
-      })();
-      if (effect.changed) this.record(touched, effect, forwarded);
-      return { ok: true, changed: effect.changed || effect.superseded === true };
-    } catch (err) {
-      const code = (err as { code?: unknown }).code;
-      const foreignKey = code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-      const message =
-        err instanceof RowRejected ? err.message : `${String(code ?? 'error')}: ${(err as Error).message}`;
-      return { ok: false, foreignKey, error: message };
-    }
-  }
-
-  /** At the cloud: the other sites that need the row get it in their change logs (same transaction). */
-  private forward(peer: string, row: RowChange, effect: RowEffect): string[] {
-    if (this.core.config.role !== 'cloud' || !effect.entity || !effect.stored) return [];
-    const peers = this.routing.peersFor(effect.entity, effect.stored).filter((p) => p !== peer);
-    if (peers.length === 0) return [];
-    const entity = effect.entity;
-    const data = row.op === 'delete' ? { [entity.key]: row.id } : withoutDerived(effect.stored);
-    const hlc = row.op === 'delete' ? row.hlc : String(effect.stored.hlc ?? row.hlc);
-    const log = this.sql.statement(
-      'change_log|forward',
+  private park(peer: string, schemaV: number, rows: readonly Received[]): void {
+    const put = this.sql.statement(
+      'pending|put',
       () =>
-        'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO sync_pending (peer, seq, schema_v, entity, entity_id, op, hlc, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
-    const origin = parseHlc(row.hlc).origin;
-    const json = JSON.stringify(data);
-    for (const p of peers) log.run(p, entity.entity, row.id, row.op, hlc, origin, SCHEMA_VERSION, json);
-    return peers;
-  }
-
-  private record(touched: Touched, effect: RowEffect, forwarded: string[]): void {
-    const entity = effect.entity;
-    const stored = effect.stored;
-    if (!entity || !stored) return;
-    touched.applied += 1;
-    touched.tables.add(entity.table);
-    // Visits are derived from movements in the same savepoint.
-    if (entity.entity === 'movement') touched.tables.add('visit');
-    touched.entities.set(entity.entity, (touched.entities.get(entity.entity) ?? 0) + 1);
-    if (typeof stored.yardId === 'string') touched.yards.add(stored.yardId);
-    if (entity.entity === 'yard_task') {
-      if (stored.status === 'QUEUED' && typeof stored.yardId === 'string')
-        touched.queuedYards.add(stored.yardId);
-      if (typeof stored.driverId === 'string') touched.drivers.add(stored.driverId);
+    for (const row of rows) {
+      this.core.hlc.receive(row.hlc);
+      put.run(peer, row.seq, schemaV, row.entity, row.id, row.op, row.hlc, JSON.stringify(row.data));
     }
-    for (const p of forwarded) touched.forwardedTo.add(p);
   }
 
   /** After commit: caches, live updates, forwarded rows announced, auto-dispatch at the edge. */
@@ -397,25 +272,6 @@ export class ChangeApplier {
         });
       }
     }
-  }
-
-  private deadLetter(peer: string, row: Received, error: string): void {
-    const payload: DeadLetterPayload = { op: row.op, hlc: row.hlc, data: row.data };
-    this.sql
-      .statement(
-        'dead|put',
-        () =>
-          'INSERT INTO dead_letter (peer, seq, entity, entity_id, error, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(peer, row.seq, row.entity, row.id, error, JSON.stringify(payload), this.core.clock.now());
-    this.core.log.warn(
-      { peer, seq: row.seq, entity: row.entity, id: row.id, error },
-      'sync row dead-lettered',
-    );
-  }
-
-  private receiveHlc(hlc: string): void {
-    this.core.hlc.receive(hlc);
   }
 
   private hasPending(peer: string): boolean {
@@ -443,6 +299,15 @@ export class ChangeApplier {
   }
 }
 
+interface LetterRow {
+  id: number;
+  peer: string;
+  seq: number;
+  entity: string;
+  entity_id: string;
+  data: string;
+}
+
 interface PendingRow {
   id: number;
   peer: string;
@@ -466,7 +331,7 @@ function fromPending(row: PendingRow): Received {
   };
 }
 
-function toChange(letter: { seq: number; entity: string; entity_id: string; data: string }): Received {
+function fromLetter(letter: LetterRow): Received {
   let payload: Partial<DeadLetterPayload> = {};
   try {
     payload = JSON.parse(letter.data) as Partial<DeadLetterPayload>;
@@ -481,10 +346,4 @@ function toChange(letter: { seq: number; entity: string; entity_id: string; data
     hlc: typeof payload.hlc === 'string' ? payload.hlc : '',
     data: payload.data && typeof payload.data === 'object' ? payload.data : {},
   };
-}
-
-function withoutDerived(row: Record<string, unknown>): Record<string, unknown> {
-  if (!('apiJson' in row)) return row;
-  const { apiJson: _, ...rest } = row;
-  return rest;
 }

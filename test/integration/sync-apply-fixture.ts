@@ -1,6 +1,8 @@
+import { expect } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import { type ApplyOutcome, ChangeApplier } from '../../shared/sync/applier.js';
+import { entityChecksums } from '../../shared/sync/checksum.js';
 import type { Batch } from '../../shared/sync/protocol.js';
 import { writeSiteSnapshot } from '../../shared/sync/snapshot.js';
 import { Client } from '../helpers/http.js';
@@ -145,4 +147,72 @@ export function total(outcomes: ApplyOutcome[]) {
     }),
     { applied: 0, duplicates: 0, deadLetters: 0, pending: 0 },
   );
+}
+
+export interface MasterData {
+  yardId: string;
+  spotId: string;
+  doorId: string;
+  carrierId: string;
+  driverId: string;
+  userId: string;
+}
+
+/** Master data made at the cloud over HTTP: a yard of SITE with a spot and a door, a carrier, a yard driver (code J01, PIN 2468), a gate user. */
+export async function cloudMasterData(pair: SyncPair): Promise<MasterData> {
+  const api = pair.cloudApi;
+  const yard = await api.post('/api/yard', {
+    code: 'NTH',
+    name: 'North',
+    timeZone: 'America/Chicago',
+    siteId: SITE,
+  });
+  expect(yard.status, yard.text).toBe(201);
+  const yardId = yard.body.id as string;
+  const spot = await api.post(`/api/yard/${yardId}/location`, { kind: 'spot', name: 'A-01' });
+  expect(spot.status, spot.text).toBe(201);
+  const door = await api.post(`/api/yard/${yardId}/location`, { kind: 'door', name: 'D-01' });
+  expect(door.status, door.text).toBe(201);
+  const carrier = await api.post('/api/carrier', { name: 'Acme Freight', scac: 'ACME' });
+  expect(carrier.status, carrier.text).toBe(201);
+  const driver = await api.post('/api/driver', {
+    kind: 'yard',
+    firstName: 'Jo',
+    lastName: 'Jockey',
+    driverCode: 'J01',
+    pin: '2468',
+  });
+  expect(driver.status, driver.text).toBe(201);
+  const user = await api.post('/api/user', {
+    username: 'gatekeeper',
+    password: 'gate-password-1',
+    role: 'gate',
+  });
+  expect(user.status, user.text).toBe(201);
+  return {
+    yardId,
+    spotId: spot.body.id,
+    doorId: door.body.id,
+    carrierId: carrier.body.id,
+    driverId: driver.body.id,
+    userId: user.body.id,
+  };
+}
+
+/** Checksums of these entities are equal on both sides (and the entities are not empty). */
+export function expectSameRows(pair: SyncPair, entities: string[]): void {
+  const cloud = entityChecksums(pair.cloud.db.sqlite);
+  const edge = entityChecksums(pair.edge.db.sqlite);
+  for (const e of entities) {
+    expect(edge[e], e).toEqual(cloud[e]);
+    expect(cloud[e]!.count, e).toBeGreaterThan(0);
+  }
+}
+
+/** One value of a query (first column of the first row). */
+export function one(app: TestApp, sql: string, ...args: unknown[]): unknown {
+  return app.db.sqlite
+    .prepare(sql)
+    .pluck()
+    .get(...args);
 }
