@@ -165,6 +165,10 @@ export function registerCameraRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/camera/{id}/snapshot',
     tag: TAG,
     summary: 'A JPEG from the camera now (store=true keeps it as an attachment)',
+    description:
+      "At the cloud an ONVIF camera's picture is taken by the edge of its site (store=true makes the " +
+      'attachment there; its record arrives by sync) and its problems are answered as the edge gave them; ' +
+      '504 `site-offline` when the edge did not answer in time. Provider cameras are called from where the request is.',
     access: STAFF,
     params: IdParams,
     query: SnapshotQuery,
