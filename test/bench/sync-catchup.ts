@@ -117,9 +117,14 @@ try {
   console.log(`Link up: draining ${queued} queued rows...`);
   capturing = true;
   const { at: startedAt } = await edge.call<{ at: number }>('start');
-  const drained = await edge.call<{ at: number | null; queued?: number }>('drained', { timeoutMs: 120_000 });
+  const drained = await edge.call<{ at: number | null; queued?: number }>('drained', {
+    peer: 'cloud',
+    timeoutMs: 120_000,
+  });
   capturing = false;
   if (drained.at === null) throw new Error(`the edge still had ${drained.queued} rows queued after 120 s`);
+  if (drained.queued !== 0)
+    throw new Error(`the cloud acknowledged the last row, yet ${drained.queued} are queued`);
   const drainMs = drained.at - startedAt;
   const applied = await cloud.call<number>('applied', { peer: SITE });
   const deadLetters = await cloud.call<number>('deadLetters');

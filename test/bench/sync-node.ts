@@ -10,6 +10,7 @@ import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
 import { DriverCreate } from '../../shared/modules/drivers/schema.js';
+import { MovementCreate } from '../../shared/modules/movements/schema.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { LocationCreate } from '../../shared/modules/yards/location-schema.js';
 import { YardCreate } from '../../shared/modules/yards/schema.js';
@@ -114,6 +115,33 @@ function has(table: string, id: string): boolean {
   return core().db.sqlite.prepare(`SELECT 1 FROM "${table}" WHERE id = ?`).get(id) !== undefined;
 }
 
+/** Tables being watched: id -> when this process first saw the row. */
+const watched = new Map<string, Map<string, number>>();
+
+/**
+ * Notes the arrival time of every new row of a table: polls `rowid > last` every millisecond (a
+ * cheap range read), so an arrival is timed to within about a millisecond of its commit.
+ */
+function watchTable(table: string): void {
+  if (watched.has(table)) return;
+  const seen = new Map<string, number>();
+  watched.set(table, seen);
+  const stmt = core()
+    .db.sqlite.prepare(`SELECT rowid, id FROM "${table}" WHERE rowid > ? ORDER BY rowid`)
+    .raw();
+  let last = Number(core().db.sqlite.prepare(`SELECT coalesce(max(rowid), 0) FROM "${table}"`).pluck().get());
+  const poll = () => {
+    const at = now();
+    for (const [rowid, id] of stmt.all(last) as Array<[number, string]>) {
+      last = rowid;
+      if (!seen.has(id)) seen.set(id, at);
+    }
+    timer = setTimeout(poll, 1);
+  };
+  let timer = setTimeout(poll, 1);
+  timer.unref();
+}
+
 const commands: Record<string, (args: any) => unknown> = {
   start: async () => {
     const at = now();
@@ -138,16 +166,26 @@ const commands: Record<string, (args: any) => unknown> = {
   logRows: (args: { peer: string }) => changeLogRows(core(), args.peer),
   topSeq: () => Number(core().db.sqlite.prepare('SELECT max(seq) FROM change_log').pluck().get() ?? 0),
   queued: () => core().sync.runtime?.queued() ?? Promise.resolve(-1),
-  /** Polls the runtime's queue every 2 ms until nothing is left unacknowledged. */
-  drained: async (args: { timeoutMs: number }) => {
+  /**
+   * Waits until the peer has acknowledged every row of its log: polls the stored acknowledged
+   * position every 2 ms (a point read; counting the queue that often would load the edge itself),
+   * then confirms with the runtime's own queue count.
+   */
+  drained: async (args: { peer: string; timeoutMs: number }) => {
+    const { sqlite } = core().db;
+    const top = Number(
+      sqlite.prepare('SELECT max(seq) FROM change_log WHERE peer = ?').pluck().get(args.peer) ?? 0,
+    );
+    const acked = sqlite.prepare('SELECT acked_seq FROM sync_cursor WHERE peer = ?').pluck();
     const deadline = now() + args.timeoutMs;
-    const runtime = core().sync.runtime;
-    if (!runtime) throw new Error('no sync runtime');
     while (now() < deadline) {
-      if ((await runtime.queued()) === 0) return { at: now() };
+      if (Number(acked.get(args.peer) ?? 0) >= top) {
+        const at = now();
+        return { at, queued: await core().sync.runtime?.queued() };
+      }
       await new Promise((r) => setTimeout(r, 2));
     }
-    return { at: null, queued: await runtime.queued() };
+    return { at: null, queued: await core().sync.runtime?.queued() };
   },
   /** The applied position for a peer (sync_cursor.applied_remote_seq). */
   applied: (args: { peer: string }) =>
@@ -160,6 +198,27 @@ const commands: Record<string, (args: any) => unknown> = {
   deadLetters: () => Number(core().db.sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get()),
   checksums: () => entityChecksums(core().db.sqlite),
   cpu: () => process.cpuUsage(),
+  /** A gate check-in of a new trailer, as POST /api/movement makes it; answers when committed. */
+  writeMovement: async (args: { yardId: string; number: string; staff: Principal }) => {
+    const created = await core().services.movements.create(
+      MovementCreate.parse({ yardId: args.yardId, direction: 'in', trailer: { number: args.number } }),
+      args.staff,
+    );
+    return { id: created.id, at: now() };
+  },
+  /** A dispatcher's new yard task, as POST /api/yard-task makes it; answers when committed. */
+  writeTask: async (args: { yardId: string; staff: Principal; notes: string }) => {
+    const created = await core().services.tasks.create(args.staff, {
+      yardId: args.yardId,
+      type: 'other',
+      priority: 1,
+      notes: args.notes,
+    });
+    if ('items' in created) throw new Error('one task asked, a batch answered');
+    return { id: created.id, at: now() };
+  },
+  watch: (args: { table: string }) => watchTable(args.table),
+  seen: (args: { table: string }) => Object.fromEntries(watched.get(args.table) ?? []),
   status: () => core().sync.runtime?.status(),
 };
 
