@@ -145,6 +145,12 @@ export class Outbox {
     };
   }
 
+  /** An empty batch `from..from - 1` (PeerLink's probe for the peer's position). */
+  probe(site: string, from: number): string {
+    const stream = JSON.stringify(this.stream.current());
+    return `{"v":${PROTOCOL_V},"site":${JSON.stringify(site)},"stream":${stream},"from":${from},"to":${from - 1},"schemaV":1,"rows":[]}`;
+  }
+
   /** Rows for `peer` after seq `after` (not yet acknowledged when `after` is the acked seq). */
   queued(peer: string, after: number): number {
     return Number(this.countAfter.get(peer, after) ?? 0);

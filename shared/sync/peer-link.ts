@@ -73,6 +73,8 @@ export class PeerLink {
   private gapResentAt: number | undefined;
   private ackTimer: NodeJS.Timeout | undefined;
   private wakeScheduled = false;
+  /** Set on activation: if there is nothing to send, send an empty batch (sendProbe). */
+  private probeDue = false;
   private pumping = false;
   private pumpAgain = false;
   private receiveChain: Promise<void> = Promise.resolve();
@@ -117,6 +119,7 @@ export class PeerLink {
   activate(reason: string): void {
     if (this.stopped) return;
     this.active = true;
+    this.probeDue = true;
     void this.resendFrom(this.ackedSeq + 1, reason);
   }
 
@@ -173,7 +176,9 @@ export class PeerLink {
 
   receiveBatch(payload: Buffer): void {
     const batch = decode(Batch, payload);
-    if (!batch || batch.site !== this.o.site || batch.to < batch.from) {
+    // `to = from - 1` with no rows is a probe (sendProbe): it is answered like any batch.
+    const empty = batch !== undefined && batch.rows.length === 0 && batch.to === batch.from - 1;
+    if (!batch || batch.site !== this.o.site || (batch.to < batch.from && !empty)) {
       this.o.core.log.warn({ peer: this.o.peer }, 'malformed change batch dropped');
       return;
     }
@@ -391,7 +396,12 @@ export class PeerLink {
       const from = this.nextFrom;
       const batch = await exclusive(this.o.core, () => this.o.outbox.read(this.o.peer, this.o.site, from));
       if (epoch !== this.epoch) continue; // reset while reading: read again from the new position
-      if (!batch || !this.canSend()) return;
+      if (!this.canSend()) return;
+      if (!batch) {
+        if (this.probeDue && this.inFlight.length === 0 && from > 1) this.sendProbe(from);
+        return;
+      }
+      this.probeDue = false;
       this.inFlight.push({ from: batch.from, to: batch.to });
       this.nextFrom = batch.to + 1;
       if (batch.to > this.knownTop) this.knownTop = batch.to;
@@ -402,6 +412,21 @@ export class PeerLink {
           this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'batch not sent'),
         );
     }
+  }
+
+  /**
+   * Nothing to resend after (re)activation: an empty batch still asks the peer where it is. Its
+   * ack finds a peer that went back (a new or restored database: a lower ack, judged at the ack
+   * timeout) or ahead of us (our database went back). Not tracked as in flight.
+   */
+  private sendProbe(from: number): void {
+    this.probeDue = false;
+    const json = this.o.outbox.probe(this.o.site, from);
+    this.o.transport
+      .publish(this.o.publishTo.changes, json, { qos: 1 })
+      .catch((err: Error) =>
+        this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'probe not sent'),
+      );
   }
 
   private armAckTimer(): void {
