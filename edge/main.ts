@@ -3,11 +3,17 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createApp, type YardApp } from '../shared/app.js';
 import { CAMERA_PROVIDER_KINDS } from '../shared/cameras/providers/index.js';
-import { type Config, ConfigError, loadConfig } from '../shared/config.js';
+import { type Config, syncMode } from '../shared/config.js';
 import { type AppDatabase, openDatabase } from '../shared/db/database.js';
 import { createLogger, type Logger } from '../shared/log.js';
+import { closeServer, listenHttp, loadConfigOrExit, startFailure, stopOnSignals } from '../shared/process.js';
 import { NodeOnvifClient } from './cameras/onvif-client.js';
 import { RelayHub } from './hardware/relay-hub.js';
+import { BlobUploader } from './sync/blob-uploader.js';
+import { CommandHandler } from './sync/command-handler.js';
+import { edgeSync } from './sync/index.js';
+
+export { loadConfigOrExit, stopOnSignals };
 
 export interface RunningEdge {
   yard: YardApp;
@@ -21,8 +27,10 @@ export interface RunningEdge {
 }
 
 /**
- * Starts the edge role: database (migrated), gate drivers, HTTP API. Components start in order and
- * stop in reverse: server drains, background work flushes, relays go to their safe state, SQLite closes.
+ * Starts the edge role: database (migrated), gate drivers, HTTP API and, when linked to a cloud
+ * (mqtt.url), the sync link: change streams, commands from the cloud, attachment uploads.
+ * Components start in order and stop in reverse: server drains, sync and background work stop,
+ * relays go to their safe state, SQLite closes.
  */
 export async function startEdge(
   config: Config,
@@ -32,7 +40,19 @@ export async function startEdge(
   // Each gate's relay binding picks its driver (GPIO, gpiod, serial board, simulated).
   const gates = new RelayHub({ log });
   const cameras = { onvif: new NodeOnvifClient(), providers: CAMERA_PROVIDER_KINDS };
-  const yard = createApp({ db, config, gates, cameras, log });
+  const linked = syncMode(config) === 'linked';
+  if (linked && !config.cloudUrl) {
+    log.warn('YARD_CLOUD_URL is not set: attachment bytes will not be uploaded to the cloud');
+  }
+  const sync = linked
+    ? edgeSync({
+        components: (core, transport) => [
+          new CommandHandler(core, transport),
+          ...(config.cloudUrl ? [new BlobUploader(core)] : []),
+        ],
+      })
+    : undefined;
+  const yard = createApp({ db, config, gates, cameras, log, ...(sync ? { sync } : {}) });
   const admin = await yard.services.auth.ensureAdmin();
   if (admin.awaitingSync) {
     log.warn(
@@ -40,14 +60,7 @@ export async function startEdge(
     );
   }
   await yard.start();
-  const server = await new Promise<Server>((ok, fail) => {
-    const s = yard.app.listen(config.http.port, config.http.host, () => ok(s));
-    s.once('error', fail);
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.http.port;
-  const host = config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
-  const url = `http://${host}:${port}`;
+  const { server, url } = await listenHttp(yard.app, config);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -74,51 +87,14 @@ export async function startEdge(
   };
 }
 
-/** Stop accepting, let in-flight requests finish (up to 5 s), then cut what is left (SSE streams). */
-async function closeServer(server: Server): Promise<void> {
-  const closed = new Promise<void>((r) => server.close(() => r()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), 5_000);
-  timer.unref();
-  await closed;
-  clearTimeout(timer);
-}
-
-/** SIGTERM/SIGINT stop the edge cleanly; a second signal exits at once. */
-export function stopOnSignals(edge: RunningEdge): void {
-  let signalled = false;
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      if (signalled) process.exit(1);
-      signalled = true;
-      edge.stop().then(
-        () => process.exit(0),
-        (err) => {
-          edge.log.error({ err }, 'unclean shutdown');
-          process.exit(1);
-        },
-      );
-    });
-  }
-}
-
-export function loadConfigOrExit(overrides: Record<string, unknown> = {}): Config {
-  try {
-    return loadConfig(process.env, overrides);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      console.error(`${err.message}\nSet the variables above (see README, "Configuration") and start again.`);
-      process.exit(2);
-    }
-    throw err;
-  }
-}
-
 async function main(): Promise<void> {
   const config = loadConfigOrExit({ role: 'edge' });
   const edge = await startEdge(config);
   stopOnSignals(edge);
-  edge.log.info({ url: edge.url, docs: `${edge.url}/docs`, siteId: config.siteId }, 'edge ready');
+  edge.log.info(
+    { url: edge.url, docs: `${edge.url}/docs`, siteId: config.siteId, sync: syncMode(config) },
+    'edge ready',
+  );
   if (edge.generatedAdmin) {
     console.log(
       `\nFirst start: created admin "${edge.generatedAdmin.username}" with one-time password: ${edge.generatedAdmin.password}\n` +
@@ -129,11 +105,7 @@ async function main(): Promise<void> {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((err) => {
-    console.error(
-      err instanceof Error && 'code' in err && err.code === 'EADDRINUSE'
-        ? `Port in use: ${err.message}. Set YARD_HTTP_PORT to a free port.`
-        : err,
-    );
+    console.error(startFailure(err));
     process.exit(1);
   });
 }

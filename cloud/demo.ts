@@ -1,0 +1,145 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { demoClient, demoDrivers, seedMasterData, seedSiteData } from '../edge/demo-data.js';
+import { startEdge } from '../edge/main.js';
+import { loadConfig } from '../shared/config.js';
+import { SiteRepo } from '../shared/modules/sync/sites.js';
+import { loadConfigOrExit, startFailure, stopOnSignals } from '../shared/process.js';
+import { startCloud } from './main.js';
+import { provisionSite } from './provision-site.js';
+
+/**
+ * `npm start`: the whole system on one machine, for a first look. A cloud (with the embedded MQTT
+ * broker), one edge site linked to it (a simulated gate relay and a simulated ONVIF camera), demo
+ * data, printed addresses and logins. The site is provisioned exactly as in production (a site
+ * record with MQTT credentials and an edge config file). Data under ./data (cloud/, edge/ and the
+ * edge's config file): delete the folder to start over. The admin password is a fixed demo one
+ * unless YARD_ADMIN_PASSWORD is set: do not expose a demo instance beyond your own machine.
+ */
+const DEMO_PASSWORD = 'demo-admin-pass';
+const SITE_ID = 'dal1';
+const password = process.env.YARD_ADMIN_PASSWORD ?? DEMO_PASSWORD;
+const logLevel = process.env.YARD_LOG_LEVEL ?? 'warn';
+const root = resolve(process.env.YARD_DATA_DIR ?? './data');
+const cloudConfig = loadConfigOrExit({
+  role: 'cloud',
+  dataDir: join(root, 'cloud'),
+  adminPassword: password,
+  log: { level: logLevel },
+});
+const step = (text: string) => console.log(`  ${text}`);
+
+try {
+  step(`starting the cloud (broker on port ${cloudConfig.mqtt.port})`);
+  const cloud = await startCloud(cloudConfig);
+  const edgeFile = join(root, `${SITE_ID}.edge.json`);
+  const known = await new SiteRepo(cloud.db.kysely).get(SITE_ID);
+  if (!known || !existsSync(edgeFile)) {
+    await provisionSite(cloud.db.kysely, cloudConfig, {
+      siteId: SITE_ID,
+      name: 'Dallas Cross-Dock',
+      mqttUrl: `mqtt://127.0.0.1:${cloud.broker?.port ?? cloudConfig.mqtt.port}`,
+      cloudUrl: cloud.url,
+      outDir: root,
+      rotatePassword: Boolean(known),
+    });
+    step(`site ${SITE_ID} provisioned: MQTT credentials in ${edgeFile}`);
+  }
+  const cloudApi = await demoClient(cloud.url, cloudConfig.adminUser, password);
+  const fresh = (await cloudApi('GET', '/api/yard')).items.length === 0;
+  const master = fresh
+    ? await seedMasterData(cloudApi, (s) => step(`cloud: ${s}`), { siteId: SITE_ID })
+    : undefined;
+
+  const edgeConfig = loadConfig(
+    { ...process.env, YARD_CONFIG_FILE: edgeFile },
+    { dataDir: join(root, 'edge'), http: { port: cloudConfig.http.port + 1 }, log: { level: logLevel } },
+  );
+  step('starting the edge; it receives its users, yard and master data from the cloud');
+  const edge = await startEdge(edgeConfig);
+  const both = {
+    log: cloud.log,
+    stop: async () => {
+      await edge.stop();
+      await cloud.stop();
+    },
+  };
+  stopOnSignals(both);
+  await waitUntil(
+    () => count(edge.db.sqlite, 'app_user') > 0 && count(edge.db.sqlite, 'location') >= 19,
+    30_000,
+    'the edge did not receive its master data from the cloud within 30 s',
+  );
+  if (master) {
+    const camera = await startSimulatedCamera(cloudConfig.http.port + 2);
+    const edgeApi = await demoClient(edge.url, cloudConfig.adminUser, password);
+    await seedSiteData(edgeApi, master, (s) => step(`edge: ${s}`), { camera });
+    await waitUntil(
+      () => count(cloud.db.sqlite, 'movement') >= 4,
+      30_000,
+      'the edge check-ins did not reach the cloud within 30 s',
+    );
+    step('the check-ins at the edge have reached the cloud');
+  } else {
+    await startSimulatedCamera(cloudConfig.http.port + 2);
+  }
+  console.log(`
+Yard service is running: a cloud, its MQTT broker, and one edge site (${SITE_ID}) linked to it.
+
+  Cloud dashboard API  ${cloud.url}/api            docs ${cloud.url}/docs
+  Edge (gate house)    ${edge.url}/api            docs ${edge.url}/docs
+  Gate house UI        ${edge.url}/api/ui/assets/binary/index.html
+  MQTT broker          mqtt://127.0.0.1:${cloud.broker?.port ?? cloudConfig.mqtt.port}  (embedded; sites log in with their own credentials)
+  Sync status          GET ${cloud.url}/api/sync/status   (each site: link, lag, queues)
+                       GET ${edge.url}/api/sync/status
+  Open a gate          POST ${cloud.url}/api/hardware/gate/{gateId}/actuate   (from the cloud, through the edge)
+  Gate camera          GET  ${cloud.url}/api/camera/{id}/snapshot             (ONVIF, through the edge)
+
+  Admin login (both)   ${cloudConfig.adminUser} / ${password}
+${demoDrivers()
+  .map((d) => `  Yard driver (edge)   code ${d.code}, PIN ${d.pin} (${d.name})`)
+  .join('\n')}
+
+Master data (yards, locations, carriers, users) is changed at the cloud; the edge answers 409
+cloud-owned. Gates, movements and driver sessions belong to the edge. Stop the edge's link (or the
+whole demo) and the edge keeps working; its changes reach the cloud when it is back.
+Data is in ${root}. Stop with Ctrl+C.`);
+} catch (err) {
+  console.error(`The demo could not start: ${startFailure(err)}`);
+  console.error(
+    `If ${root} holds data from another admin password, delete it or set YARD_ADMIN_PASSWORD. Ports: YARD_HTTP_PORT (cloud; the edge uses the next one), YARD_MQTT_PORT.`,
+  );
+  process.exit(1);
+}
+
+function count(sqlite: import('better-sqlite3').Database, table: string): number {
+  return (sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+}
+
+async function waitUntil(done: () => boolean, timeoutMs: number, failure: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(failure);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The demo's simulated camera: the in-repo fake ONVIF camera (SOAP and Digest on 127.0.0.1), so the
+ * demo exercises the real ONVIF client. Loaded by path at run time: it is a test fixture, not part of
+ * the built service. A fixed port lets a restarted demo find it again.
+ */
+async function startSimulatedCamera(port: number) {
+  const credentials = { username: 'demo', password: 'demo-camera-pass' };
+  const fixture = new URL('../test/fixtures/fake-onvif-camera.ts', import.meta.url).href;
+  try {
+    const { startFakeOnvifCamera } = (await import(fixture)) as {
+      startFakeOnvifCamera(options: object): Promise<{ xaddr: string }>;
+    };
+    const fake = await startFakeOnvifCamera({ ...credentials, name: 'Demo Gate Camera', port });
+    return { xaddr: fake.xaddr, ...credentials };
+  } catch (err) {
+    console.warn(`  (no simulated camera: port ${port} is not free: ${(err as Error).message})`);
+    return undefined;
+  }
+}
