@@ -254,6 +254,12 @@ export class ChangeApplier {
   private afterCommit(peer: string, touched: Touched): void {
     for (const table of touched.tables) this.core.changes.generations.bump(table);
     if (touched.forwardedTo.size > 0) this.core.changes.notifyLogged(touched.forwardedTo);
+    // Their tokens were revoked in the transaction; this also drops principals cached in memory.
+    for (const { kind, id } of touched.signedOut) {
+      this.core.services.auth.revokeSessionsOf(kind, id).catch((err: unknown) => {
+        this.core.log.error({ err, kind, id }, 'signing out after a synced change failed');
+      });
+    }
     if (touched.applied === 0) return;
     const entities = Object.fromEntries(touched.entities);
     const yardIds = [...touched.yards];

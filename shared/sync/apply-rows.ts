@@ -26,6 +26,7 @@ export class Touched {
   readonly drivers = new Set<string>();
   readonly forwardedTo = new Set<string>();
   readonly entities = new Map<string, number>();
+  readonly signedOut: Array<{ kind: 'user' | 'driver'; id: string }> = [];
   applied = 0;
 }
 
@@ -199,6 +200,7 @@ export class RowApplier {
       if (typeof stored.driverId === 'string') touched.drivers.add(stored.driverId);
     }
     for (const p of forwarded) touched.forwardedTo.add(p);
+    if (effect.signedOut) touched.signedOut.push(effect.signedOut);
   }
 }
 

@@ -22,6 +22,8 @@ export interface RowEffect {
   entity?: SyncedEntity;
   /** The row as now stored (upsert) or as it was before it was deleted (delete): for forwarding. */
   stored?: Fields;
+  /** A user or driver whose sessions this change ended (their cached principals must go). */
+  signedOut?: { kind: 'user' | 'driver'; id: string };
 }
 
 const UNCHANGED: RowEffect = { changed: false };
@@ -97,8 +99,13 @@ export class RowRules {
     if (sameValues(local, data)) return UNCHANGED;
     this.sql.update(shape, id, data);
     const stored = { ...local, ...data };
-    if (shape.entity.entity === 'user') this.derived.userChanged(local, stored);
-    return { changed: true, entity: shape.entity, stored };
+    const signedOut = shape.entity.entity === 'user' && this.derived.userChanged(local, stored);
+    return {
+      changed: true,
+      entity: shape.entity,
+      stored,
+      ...(signedOut ? { signedOut: { kind: 'user', id } } : {}),
+    };
   }
 
   private merge(shape: TableShape, data: Fields): RowEffect {
@@ -114,8 +121,13 @@ export class RowRules {
     if (result.kind === 'local') return UNCHANGED;
     this.sql.update(shape, id, result.row);
     const stored = { ...local, ...result.row };
-    if (shape.entity.entity === 'driver') this.derived.driverChanged(local, stored);
-    return { changed: true, entity: shape.entity, stored };
+    const signedOut = shape.entity.entity === 'driver' && this.derived.driverChanged(local, stored);
+    return {
+      changed: true,
+      entity: shape.entity,
+      stored,
+      ...(signedOut ? { signedOut: { kind: 'driver', id } } : {}),
+    };
   }
 
   private applyDelete(shape: TableShape, change: RowChange): RowEffect {

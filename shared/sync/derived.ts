@@ -50,23 +50,26 @@ export class DerivedState {
     }
   }
 
-  userChanged(before: Fields | undefined, after: Fields): void {
-    if (!before) return;
+  /** Returns whether the user's sessions were ended (the caller drops cached principals after commit). */
+  userChanged(before: Fields | undefined, after: Fields): boolean {
+    if (!before) return false;
     const signOut =
       (after.disabled && !before.disabled) ||
       before.passwordHash !== after.passwordHash ||
       before.role !== after.role ||
       before.yardIds !== after.yardIds;
     if (signOut) this.revokeTokens('user', String(after.id));
+    return Boolean(signOut);
   }
 
-  driverChanged(before: Fields | undefined, after: Fields): void {
-    if (!before) return;
+  driverChanged(before: Fields | undefined, after: Fields): boolean {
+    if (!before) return false;
     const signOut =
       (after.status === 'blocked' && before.status !== 'blocked') ||
       before.pinHash !== after.pinHash ||
       before.driverCode !== after.driverCode;
     if (signOut) this.revokeTokens('driver', String(after.id));
+    return signOut;
   }
 
   /** Before a yard task is deleted: its events go too (they reference it). */
