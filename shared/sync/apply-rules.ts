@@ -90,6 +90,7 @@ export class RowRules {
    */
   private overwrite(shape: TableShape, data: Fields, retryHlc: string | undefined): RowEffect {
     const id = String(data[shape.keyField]);
+    if (shape.entity.entity === 'push_token') this.replacePushTokens(data);
     const local = this.sql.select(shape, id);
     if (!local) {
       this.sql.insert(shape, data, false);
@@ -152,6 +153,20 @@ export class RowRules {
     if (entity.entity === 'yard_task') this.derived.taskDeleting(change.id);
     this.sql.delete(shape, change.id);
     return { changed: true, entity, stored: local };
+  }
+
+  /**
+   * One push token per driver and device, and a token text belongs to one driver (shared yard
+   * phones): the cloud receives tokens from every site, so a device registered at another site
+   * before gives way to the newest registration, as savePushToken does at an edge.
+   */
+  private replacePushTokens(data: Fields): void {
+    this.sql
+      .statement(
+        'push_token|replace',
+        () => 'DELETE FROM push_token WHERE id <> ? AND ((driver_id = ? AND device_id = ?) OR token = ?)',
+      )
+      .run(data.id, data.driverId ?? null, data.deviceId ?? null, data.token ?? null);
   }
 
   private tombstoned(entity: string, id: unknown): boolean {

@@ -9,16 +9,7 @@ export interface Routing {
 }
 
 /** Every site that needs a row: org-wide master data and units that move between yards. */
-const ORG_WIDE = new Set([
-  'user',
-  'api_key',
-  'carrier',
-  'driver',
-  'truck',
-  'trailer',
-  'integration',
-  'push_token',
-]);
+const ORG_WIDE = new Set(['user', 'api_key', 'carrier', 'driver', 'truck', 'trailer', 'integration']);
 
 /** Attachment ref types whose target has a yard (the others are org-wide records). */
 const YARD_REFS: Record<string, string> = {
@@ -39,9 +30,10 @@ const SESSION_CACHE_MAX = 50_000;
  * Cloud: the sites that need the row. A row with a yard goes to the site of that yard; a yard to
  * its own site; a session location to the site of its session's yard; an attachment to the site of
  * the yard of what it is attached to (movement, inspection, camera, yard), else to every site.
- * Org-wide rows (users, API keys, carriers, drivers, integrations, push tokens, global settings) and
- * trucks and trailers (they move between yards, so every site must recognise them at its gate) go
- * to every registered site. Only sites in the `site` table get rows: a site registered later gets
+ * Org-wide rows (users, API keys, carriers, drivers, integrations, global settings) and trucks and
+ * trailers (they move between yards, so every site must recognise them at its gate) go to every
+ * registered site. Push tokens go nowhere: a driver's phone registers at the site it works at, whose
+ * edge sends the pushes; the cloud keeps the copies it receives. Only sites in the `site` table get rows: a site registered later gets
  * what it needs from a snapshot (writeSiteSnapshot).
  *
  * Lookups are synchronous better-sqlite3 reads on the same connection (they see the caller's open
@@ -158,6 +150,7 @@ export function routeAtCloud(
     }
   }
   if (ORG_WIDE.has(entity.entity)) return [...sites];
+  if (entity.entity === 'push_token') return [];
   return toYardSite(row.yardId);
 }
 

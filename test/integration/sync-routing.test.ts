@@ -144,6 +144,52 @@ describe('cloud forwarding and snapshots', () => {
     }
   });
 
+  it('push tokens stay at the cloud: not forwarded, one per driver and device (the newest registration)', async () => {
+    const driver = await api.post('/api/driver', {
+      kind: 'yard',
+      firstName: 'Jo',
+      lastName: 'J',
+      driverCode: 'J1',
+    });
+    expect(driver.status, driver.text).toBe(201);
+    const applier = new ChangeApplier(cloud.core);
+    const before = Number(cloud.db.sqlite.prepare('SELECT max(seq) FROM change_log').pluck().get());
+    const token = (id: string, site: string, ms: number) => ({
+      v: 1 as const,
+      site,
+      stream: `stream-${site}`,
+      from: 1,
+      to: 1,
+      schemaV: 1,
+      rows: [
+        {
+          seq: 1,
+          entity: 'push_token',
+          id,
+          op: 'upsert' as const,
+          hlc: `${String(ms).padStart(13, '0')}-0000-${site}`,
+          data: {
+            id,
+            driverId: driver.body.id,
+            deviceId: 'phone-1',
+            platform: 'android',
+            token: `tok-${site}`,
+            createdAt: ms,
+            updatedAt: ms,
+            hlc: `${String(ms).padStart(13, '0')}-0000-${site}`,
+            version: 1,
+          },
+        },
+      ],
+    });
+    const now = cloud.core.clock.now();
+    expect(applier.apply('site-a', token('p-a', 'site-a', now)).applied).toBe(1);
+    expect(applier.apply('site-b', token('p-b', 'site-b', now + 1)).applied).toBe(1);
+    expect(cloud.db.sqlite.prepare('SELECT id FROM push_token').pluck().all()).toEqual(['p-b']);
+    expect(cloud.db.sqlite.prepare('SELECT peer, entity FROM change_log WHERE seq > ?').all(before)).toEqual([]);
+    expect(cloud.db.sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get()).toBe(0);
+  });
+
   it('a snapshot puts what a new site needs into its log; a fresh edge applying it holds exactly that', async () => {
     await api.post('/api/carrier', { name: 'Acme', scac: 'ACME' });
     await api.post(`/api/yard/${yardA}/location`, { kind: 'spot', name: 'A-1' });
