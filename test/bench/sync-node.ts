@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cloudSync } from '../../cloud/sync/index.js';
 import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
@@ -91,7 +91,6 @@ async function seedSite(args: { siteId: string; drivers: number; locations: numb
         firstName: 'Bench',
         lastName: `Driver ${k}`,
         driverCode: `${code}${k}`.slice(0, 20),
-        pin: '2468',
       }),
     );
     driverIds.push(driver.id);
@@ -164,6 +163,7 @@ const commands: Record<string, (args: any) => unknown> = {
     return { ...out, ms: now() - t0 };
   },
   logRows: (args: { peer: string }) => changeLogRows(core(), args.peer),
+  logTotal: () => Number(core().db.sqlite.prepare('SELECT count(*) FROM change_log').pluck().get()),
   topSeq: () => Number(core().db.sqlite.prepare('SELECT max(seq) FROM change_log').pluck().get() ?? 0),
   queued: () => core().sync.runtime?.queued() ?? Promise.resolve(-1),
   /**
@@ -216,6 +216,21 @@ const commands: Record<string, (args: any) => unknown> = {
     });
     if ('items' in created) throw new Error('one task asked, a batch answered');
     return { id: created.id, at: now() };
+  },
+  /** The rows of the peer's log it has not acknowledged, as [entity, id, op, hlc, schemaV, data] JSON. */
+  exportLog: (args: { peer: string; file: string }) => {
+    const { sqlite } = core().db;
+    const acked = Number(
+      sqlite.prepare('SELECT acked_seq FROM sync_cursor WHERE peer = ?').pluck().get(args.peer) ?? 0,
+    );
+    const rows = sqlite
+      .prepare(
+        'SELECT entity, entity_id, op, hlc, schema_v, data FROM change_log WHERE peer = ? AND seq > ? ORDER BY seq',
+      )
+      .raw()
+      .all(args.peer, acked);
+    writeFileSync(args.file, JSON.stringify(rows));
+    return rows.length;
   },
   watch: (args: { table: string }) => watchTable(args.table),
   seen: (args: { table: string }) => Object.fromEntries(watched.get(args.table) ?? []),
