@@ -41,13 +41,21 @@ export class CloudBrokerAuth implements BrokerAuth {
     this.now = options.now ?? Date.now;
   }
 
-  async authenticate(username: string | undefined, password: string | undefined): Promise<boolean> {
+  async authenticate(
+    username: string | undefined,
+    password: string | undefined,
+    clientId?: string,
+  ): Promise<boolean> {
     if (!username || password === undefined || password === '') return false;
     const given = digest(password);
     if (username === this.options.cloudUsername) {
       return this.cloudDigest !== undefined && timingSafeEqual(given, this.cloudDigest);
     }
     if (!isSiteId(username)) return false;
+    // A site may only use its own client ids: otherwise site A could connect as `edge-B` and take
+    // over B's persistent session (the broker drops the older connection of a client id). Site ids
+    // never contain ':', so `edge-<id>` and `edge-<id>:<anything>` cannot collide between sites.
+    if (clientId !== undefined && !isOwnClientId(username, clientId)) return false;
     const stored = await this.options.sites.passwordHash(username);
     if (stored === undefined) return false;
     const cached = this.verified.get(username);
@@ -99,4 +107,9 @@ function stripSharePrefix(topic: string): string | undefined {
   const slash = rest.indexOf('/');
   if (slash <= 0) return undefined;
   return rest.slice(slash + 1);
+}
+
+/** The client ids a site may connect with: `edge-<siteId>`, or `edge-<siteId>:<suffix>` for tools. */
+export function isOwnClientId(siteId: string, clientId: string): boolean {
+  return clientId === `edge-${siteId}` || clientId.startsWith(`edge-${siteId}:`);
 }

@@ -11,7 +11,11 @@ import { CloudBrokerAuth } from './broker-auth.js';
 
 export interface BrokerAuth {
   /** True when this username/password may connect. */
-  authenticate(username: string | undefined, password: string | undefined): boolean | Promise<boolean>;
+  authenticate(
+    username: string | undefined,
+    password: string | undefined,
+    clientId?: string,
+  ): boolean | Promise<boolean>;
   /** True when this (authenticated) user may publish or subscribe on the topic (filter). */
   authorize(username: string, topic: string, action: 'publish' | 'subscribe'): boolean;
 }
@@ -96,7 +100,7 @@ type AuthedClient = { yardUser?: string } | null;
 
 function installAuth(aedes: Aedes, auth: BrokerAuth, log: Logger | undefined): void {
   aedes.authenticate = (client, username, password, done) => {
-    Promise.resolve(auth.authenticate(username, password?.toString('utf8')))
+    Promise.resolve(auth.authenticate(username, password?.toString('utf8'), client.id))
       .then((ok) => {
         if (ok) {
           (client as unknown as { yardUser: string }).yardUser = username ?? '';

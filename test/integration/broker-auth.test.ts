@@ -48,7 +48,7 @@ function connect(
     protocolVersion: 4,
     reconnectPeriod: 0,
     connectTimeout: 5_000,
-    clientId: `${username}-${clients.length}`,
+    clientId: `edge-${username}:${clients.length}`,
     ...extra,
   });
   clients.push(client);
@@ -111,6 +111,23 @@ describe('embedded broker: site credentials and topic rules', () => {
     expect(await refusal('site-c', edgePassword('site-a'))).toMatch(/bad user ?name or password/i);
     expect(await refusal('cloud', 'not-the-cloud-password')).toMatch(/bad user ?name or password/i);
     expect(await refusal('yards/#', CLOUD_PASSWORD)).toMatch(/bad user ?name or password/i);
+  });
+
+  it("refuses a site that connects with another site's client id (no session takeover)", async () => {
+    const b = await connect('site-b', edgePassword('site-b'), broker.url, { clientId: 'edge-site-b' });
+    const taken = await connect('site-a', edgePassword('site-a'), broker.url, {
+      clientId: 'edge-site-b',
+    }).then(
+      (c) => {
+        c.end(true);
+        return 'connected';
+      },
+      (err: Error) => err.message,
+    );
+    expect(taken).toMatch(/bad user ?name or password/i);
+    expect(b.connected).toBe(true);
+    const own = await connect('site-a', edgePassword('site-a'), broker.url, { clientId: 'edge-site-a' });
+    expect(own.connected).toBe(true);
   });
 
   it('refuses a site subscriptions outside its own topics', async () => {

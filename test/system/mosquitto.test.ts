@@ -133,7 +133,7 @@ function connect(username: string, password: string, extra: mqtt.IClientOptions 
     protocolVersion: 4,
     reconnectPeriod: 0,
     connectTimeout: 5_000,
-    clientId: `${username}-${clients.length}`,
+    clientId: `edge-${username}:${clients.length}`,
     ...extra,
   });
   clients.push(client);
