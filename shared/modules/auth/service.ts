@@ -118,6 +118,8 @@ export class AuthService {
     yardIds?: string[] | null | undefined;
     password: string;
   }): Promise<UserOutT> {
+    // Ownership first (a linked edge answers cloud-owned), before the duplicate check.
+    this.core.changes.assertMayWrite('appUser');
     if (await this.repo.userByUsername(input.username)) {
       throw new ConflictError('duplicate', `A user named ${input.username} already exists.`);
     }
@@ -147,6 +149,8 @@ export class AuthService {
     },
     expectedVersion?: number,
   ): Promise<UserOutT> {
+    // Before hashing a new password: a refused write costs nothing.
+    this.core.changes.assertMayWrite('appUser');
     const passwordHash = patch.password ? await hashSecret(patch.password) : undefined;
     const row = await this.core.changes.update(
       this.core.kysely,
@@ -171,6 +175,7 @@ export class AuthService {
 
   /** Users are disabled, not deleted: movements and audits keep pointing at them. */
   async disableUser(id: string, actor: Principal): Promise<UserOutT> {
+    this.core.changes.assertMayWrite('appUser');
     if (actor.kind === 'user' && actor.id === id) {
       throw new ConflictError('cannot-disable-self', 'You cannot disable your own user; ask another admin.');
     }
@@ -192,6 +197,7 @@ export class AuthService {
     input: { name: string; role: ApiKeyRow['role']; yardIds?: string[] | null | undefined },
     actor: Principal,
   ) {
+    this.core.changes.assertMayWrite('apiKey');
     const id = newId();
     const secret = newToken();
     const now = this.core.clock.now();
@@ -209,7 +215,9 @@ export class AuthService {
     return { ...apiKeyOut(row), key: `yk.${id}.${secret}` };
   }
 
+  /** An already revoked key is left as is (204); at a linked edge every revoke is cloud-owned. */
   async revokeApiKey(id: string): Promise<void> {
+    this.core.changes.assertMayWrite('apiKey');
     const row = await this.repo.apiKeyById(id);
     if (!row) throw new NotFoundError('API key', id);
     if (row.revokedAt !== null) return;

@@ -35,6 +35,8 @@ export class CarrierService {
   }
 
   async create(input: CarrierCreateT): Promise<CarrierOutT> {
+    // Ownership first (a linked edge answers cloud-owned), before duplicate or in-use checks.
+    this.core.changes.assertMayWrite('carrier');
     if (input.scac) await this.assertScacFree(input.scac);
     const now = this.core.clock.now();
     const row = await this.core.changes.insert(this.core.kysely, 'carrier', {
@@ -52,6 +54,7 @@ export class CarrierService {
   }
 
   async update(id: string, patch: CarrierPatchT, expectedVersion?: number): Promise<CarrierOutT> {
+    this.core.changes.assertMayWrite('carrier');
     if (patch.scac) await this.assertScacFree(patch.scac, id);
     const row = await this.core.changes.update(
       this.core.kysely,
@@ -75,6 +78,7 @@ export class CarrierService {
 
   /** A carrier with history (drivers, units, movements) is kept for the record: block it instead. */
   async delete(id: string): Promise<void> {
+    this.core.changes.assertMayWrite('carrier');
     await this.getRow(id);
     if (await this.repo.isReferenced(id)) {
       throw new ConflictError(

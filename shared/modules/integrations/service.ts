@@ -78,6 +78,8 @@ export class IntegrationService {
   }
 
   async create(input: IntegrationCreateT): Promise<IntegrationOutT> {
+    // Ownership first (a linked edge answers cloud-owned), before kind, duplicate or in-use checks.
+    this.core.changes.assertMayWrite('integration');
     const kind = this.kindOf(input.kind, 'body.kind');
     const config = parseConfig(kind, input.config);
     await this.assertNameFree(input.name);
@@ -95,6 +97,7 @@ export class IntegrationService {
   }
 
   async update(id: string, patch: IntegrationPatchT, expectedVersion?: number): Promise<IntegrationOutT> {
+    this.core.changes.assertMayWrite('integration');
     const current = await this.getRow(id);
     const kind = this.kindOf(current.kind, 'kind');
     if (patch.name !== undefined) await this.assertNameFree(patch.name, id);
@@ -118,6 +121,7 @@ export class IntegrationService {
   }
 
   async delete(id: string): Promise<void> {
+    this.core.changes.assertMayWrite('integration');
     await this.getRow(id);
     const cameras = await this.repo.cameraCount(id);
     if (cameras > 0) {

@@ -45,6 +45,9 @@ export class GateService {
   }
 
   async create(principal: Principal, yardId: string, input: GateCreateT): Promise<GateOutT> {
+    // Ownership first (the cloud answers edge-owned, naming the yard's site), before scope,
+    // duplicate or in-use checks.
+    this.core.changes.assertMayWrite('gate', { yardId });
     this.yards.assertInScope(principal, yardId);
     await this.yards.getRow(yardId);
     const now = this.core.clock.now();
@@ -74,6 +77,7 @@ export class GateService {
     patch: GatePatchT,
     expectedVersion?: number,
   ): Promise<GateOutT> {
+    this.core.changes.assertMayWrite('gate', { yardId });
     this.yards.assertInScope(principal, yardId);
     const row = await this.core.kysely.transaction().execute(async (trx) => {
       await getGateOfYard(trx, yardId, gateId);
@@ -102,6 +106,7 @@ export class GateService {
 
   /** A gate with movements or actuations stays for the audit trail. */
   async delete(principal: Principal, yardId: string, gateId: string): Promise<void> {
+    this.core.changes.assertMayWrite('gate', { yardId });
     this.yards.assertInScope(principal, yardId);
     await this.core.kysely.transaction().execute(async (trx) => {
       await getGateOfYard(trx, yardId, gateId);

@@ -43,6 +43,8 @@ export class LocationService {
   }
 
   async create(principal: Principal, yardId: string, input: LocationCreateT): Promise<LocationOutT> {
+    // Ownership first (a linked edge answers cloud-owned), before scope, duplicate or in-use checks.
+    this.core.changes.assertMayWrite('location');
     this.yards.assertInScope(principal, yardId);
     await this.yards.getRow(yardId);
     const now = this.core.clock.now();
@@ -69,6 +71,7 @@ export class LocationService {
     patch: LocationPatchT,
     expectedVersion?: number,
   ): Promise<LocationOutT> {
+    this.core.changes.assertMayWrite('location');
     this.yards.assertInScope(principal, yardId);
     const row = await this.core.kysely.transaction().execute(async (trx) => {
       await getLocationOfYard(trx, yardId, locationId);
@@ -92,6 +95,7 @@ export class LocationService {
 
   /** A location that trailers stand on or movements name stays: set it inactive instead. */
   async delete(principal: Principal, yardId: string, locationId: string): Promise<void> {
+    this.core.changes.assertMayWrite('location');
     this.yards.assertInScope(principal, yardId);
     await this.core.kysely.transaction().execute(async (trx) => {
       await getLocationOfYard(trx, yardId, locationId);

@@ -72,6 +72,8 @@ export class YardService {
   }
 
   async create(principal: Principal, input: YardCreateT): Promise<YardOutT> {
+    // Ownership first (a linked edge answers cloud-owned), before scope, duplicate or in-use checks.
+    this.core.changes.assertMayWrite('yard');
     if (principal.yardIds !== null) {
       throw new ForbiddenError('Only principals without a yard scope may create yards.');
     }
@@ -100,6 +102,7 @@ export class YardService {
     patch: YardPatchT,
     expectedVersion?: number,
   ): Promise<YardOutT> {
+    this.core.changes.assertMayWrite('yard');
     this.assertInScope(principal, id);
     const row = await this.core.kysely.transaction().execute(async (trx) => {
       if (!(await new YardRepo(trx).yardById(id))) throw new NotFoundError('Yard', id);
@@ -128,6 +131,7 @@ export class YardService {
 
   /** A yard with locations, gates or history is kept for the record: set it inactive instead. */
   async delete(principal: Principal, id: string): Promise<void> {
+    this.core.changes.assertMayWrite('yard');
     this.assertInScope(principal, id);
     await this.core.kysely.transaction().execute(async (trx) => {
       const repo = new YardRepo(trx);
