@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedBroker } from '../../cloud/broker.js';
 import { topicsFor } from '../../shared/sync/protocol.js';
+import { sqliteFloor } from './sync-floor.js';
 import { type BenchChild, type Check, finish, forkChild, ms, waitFor } from './sync-lib.js';
 import type { WorkloadRefs } from './sync-workload.js';
 
@@ -26,6 +27,8 @@ import type { WorkloadRefs } from './sync-workload.js';
  *     transmissions) are published again by a bare mqtt.js client in its own process, QoS 1, with at
  *     most sync.window (8) unacknowledged, to a bare mqtt.js subscriber in another process, through
  *     the same broker: from the first publish until the subscriber has the last message.
+ *  5. Floor (no target): the same batches written by plain better-sqlite3 into a fresh database
+ *     (sync-floor.ts), to show what any durable receiver costs on this machine.
  * Reported: rows/s and MB/s of both and their ratio. Targets: drain < 15 s, ratio >= 40 %.
  *
  * Run: npx tsx test/bench/sync-catchup.ts
@@ -174,6 +177,13 @@ try {
     `  raw: ${ms(raw.ms / 1000)} s, ${((queued / raw.ms) * 1000).toFixed(0)} rows/s, ${ms(rawRate / 1e3)} MB/s`,
   );
 
+  console.log('Floor: the same batches written by plain better-sqlite3, one transaction each...');
+  const floor = sqliteFloor(payloads, join(dir, 'floor', 'floor.db'));
+  results.floor = { ...floor, rowsPerSec: (floor.rows / floor.ms) * 1000, mbPerSec: bytes / 1e3 / floor.ms };
+  console.log(
+    `  floor: ${ms(floor.ms / 1000)} s, ${((floor.rows / floor.ms) * 1000).toFixed(0)} rows/s, ${ms(bytes / 1e3 / floor.ms)} MB/s ` +
+      `(= ${((raw.ms / floor.ms) * 100).toFixed(0)} % of raw)`,
+  );
   checks.push([
     `catch-up of ${queued} rows in ${ms(drainMs / 1000)} s < ${TARGET_MS / 1000} s`,
     drainMs < TARGET_MS,
