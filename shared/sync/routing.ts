@@ -24,8 +24,10 @@ const SESSION_CACHE_MAX = 50_000;
 /**
  * Which peers need a row, for the change log (SYNC.md: the edge writes one log, the cloud one per site).
  *
- * Edge: the cloud needs every row except site-scoped settings. The `setting` table is keyed by name
- * only, so the cloud cannot hold one value per site: a site setting stays at its edge.
+ * Edge: every row goes to the cloud, site-scoped settings included: SYNC.md has the cloud store what
+ * an edge sends, and the log stays a complete record of the edge's writes. The cloud's `setting`
+ * table is keyed by name only, though, so it cannot hold one value per site: its applier ignores
+ * site settings (apply-rules.ts), and each site's own values stay at its edge.
  *
  * Cloud: the sites that need the row. A row with a yard goes to the site of that yard; a yard to
  * its own site; a session location to the site of its session's yard; an attachment to the site of
@@ -46,7 +48,7 @@ const SESSION_CACHE_MAX = 50_000;
 export function createRouting(deps: { sqlite: Database.Database; role: 'edge' | 'cloud' }): Routing {
   if (deps.role === 'edge') {
     return {
-      peersFor: (entity, row) => (entity.entity === 'setting' && row.scope === 'site' ? [] : ['cloud']),
+      peersFor: () => ['cloud'],
       invalidate: () => {},
     };
   }

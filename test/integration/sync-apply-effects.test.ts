@@ -29,7 +29,13 @@ describe('apply side effects', () => {
       trailer: { number: 'TR-7', carrierId: m.carrierId },
     });
     expect(checkIn.status, checkIn.text).toBe(201);
-    expect(total(pair.up()).applied).toBeGreaterThan(0);
+    // A site setting goes up with the rest but stays the edge's own: the cloud ignores it.
+    const siteSetting = await edge.put('/api/settings', { settings: { 'ui.siteName': 'North site' } });
+    expect(siteSetting.status, siteSetting.text).toBe(200);
+    expect(total(pair.up())).toMatchObject({ deadLetters: 0, applied: 2 }); // the trailer and the movement
+    expect(
+      pair.cloud.db.sqlite.prepare("SELECT count(*) FROM setting WHERE name = 'ui.siteName'").pluck().get(),
+    ).toBe(0);
     const after = await pair.cloudApi.get('/api/trailer?limit=10');
     expect(after.body.items.map((t: { number: string }) => t.number)).toEqual(['TR-7']);
     const applied = events.filter((e) => e.type === 'sync.applied');

@@ -70,7 +70,10 @@ describe('routing at the cloud', () => {
     ]);
     const edge = createRouting({ sqlite: cloud.db.sqlite, role: 'edge' });
     expect(edge.peersFor(entity('movement'), { id: 'm1', yardId: yardA })).toEqual(['cloud']);
-    expect(edge.peersFor(entity('setting'), { name: 'gate.requireDriverCheck', scope: 'site' })).toEqual([]);
+    // Logged for the cloud like every edge write; the cloud's applier ignores site settings.
+    expect(edge.peersFor(entity('setting'), { name: 'gate.requireDriverCheck', scope: 'site' })).toEqual([
+      'cloud',
+    ]);
   });
 
   it('follows new sites and yards moved between sites at once, and forgets a rolled-back move', async () => {
@@ -186,7 +189,9 @@ describe('cloud forwarding and snapshots', () => {
     expect(applier.apply('site-a', token('p-a', 'site-a', now)).applied).toBe(1);
     expect(applier.apply('site-b', token('p-b', 'site-b', now + 1)).applied).toBe(1);
     expect(cloud.db.sqlite.prepare('SELECT id FROM push_token').pluck().all()).toEqual(['p-b']);
-    expect(cloud.db.sqlite.prepare('SELECT peer, entity FROM change_log WHERE seq > ?').all(before)).toEqual([]);
+    expect(cloud.db.sqlite.prepare('SELECT peer, entity FROM change_log WHERE seq > ?').all(before)).toEqual(
+      [],
+    );
     expect(cloud.db.sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get()).toBe(0);
   });
 
