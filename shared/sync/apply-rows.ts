@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
-import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import { entityByName, type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
 import { parseHlc } from './hlc.js';
+import { ownerOf } from './ownership.js';
 import type { Routing } from './routing.js';
 import type { RowSql } from './row-sql.js';
 
@@ -159,8 +160,26 @@ export class RowApplier {
   private applyOne(peer: string, row: RowChange, retry: boolean): Done {
     // Every received change advances our clock (and records a peer running ahead).
     this.core.hlc.receive(row.hlc);
+    if (this.core.config.role === 'cloud') this.assertSiteOwnsRow(peer, row);
     const effect = this.rules.apply(row, { retry });
     return { row, effect, forwarded: effect.changed ? this.forward(peer, row, effect) : [] };
+  }
+
+  /**
+   * At the cloud: a site writes the records of its own yards only. The broker's ACL keeps a site to
+   * its own topics; this keeps its rows to its own yards (a gate, movement or session of another
+   * site's yard is refused, whatever the payload says).
+   */
+  private assertSiteOwnsRow(peer: string, row: RowChange): void {
+    if (row.op !== 'upsert') return;
+    const entity = entityByName(row.entity);
+    if (!entity || ownerOf(entity, row.data) !== 'edge') return;
+    const sites = this.routing.peersFor(entity, row.data);
+    if (sites.length > 0 && !sites.includes(peer)) {
+      throw new RowRejected(
+        `${row.entity} ${row.id} belongs to a yard of site ${sites.join(', ')}, not of ${peer}`,
+      );
+    }
   }
 
   /**

@@ -33,6 +33,10 @@ export class RowRejected extends Error {}
 
 const BY_NAME: ReadonlyMap<string, SyncedEntity> = new Map(SYNCED_ENTITIES.map((e) => [e.entity, e]));
 
+export function entityByName(name: string): SyncedEntity | undefined {
+  return BY_NAME.get(name);
+}
+
 /**
  * The conflict rules of SYNC.md for one received row, by the row's owner (ownership.ts) and this
  * side's role:

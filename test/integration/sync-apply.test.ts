@@ -266,6 +266,36 @@ describe('apply: dead letters and pending rows', () => {
     expectSameRows(pair, ['gate', 'movement', 'truck_inspection', 'trailer', 'truck']);
   });
 
+  it('a retried dead letter that a newer change of the row replaced is dropped, not applied', async () => {
+    const { m, edge, gateId } = await linkedEdge();
+    const [batch] = batchesFrom(pair.edge, 'cloud', 0);
+    // The gate's first version arrives broken (a direction the schema refuses): a dead letter.
+    const broken: Batch = {
+      ...batch!,
+      rows: batch!.rows.map((r) =>
+        r.entity === 'gate' ? { ...r, data: { ...r.data, direction: 'sideways' } } : r,
+      ),
+    };
+    expect(pair.cloudApplier.apply(SITE, broken).deadLetters).toBe(1);
+    pair.clock.advance(1000);
+    expect((await edge.patch(`/api/yard/${m.yardId}/gate/${gateId}`, { name: 'Renamed' })).status).toBe(200);
+    expect(
+      total(batchesFrom(pair.edge, 'cloud', batch!.to).map((b) => pair.cloudApplier.apply(SITE, b))),
+    ).toMatchObject({
+      applied: 1,
+      deadLetters: 0,
+    });
+    // The old version would now apply, but the stored row is newer: the letter goes, the row stays.
+    const letterData = JSON.parse(String(one(pair.cloud, 'SELECT data FROM dead_letter')));
+    pair.cloud.db.sqlite
+      .prepare('UPDATE dead_letter SET data = ?')
+      .run(JSON.stringify({ ...letterData, data: { ...letterData.data, direction: 'both' } }));
+    expect(pair.cloudApplier.retryDeadLetters({ peer: SITE })).toEqual({ retried: 1, applied: 1 });
+    expect(one(pair.cloud, 'SELECT count(*) FROM dead_letter')).toBe(0);
+    expect(one(pair.cloud, 'SELECT name FROM gate WHERE id = ?', gateId)).toBe('Renamed');
+    expectSameRows(pair, ['gate']);
+  });
+
   it('rows of an unknown entity or with bad data are dead letters; a movement before the units it names still applies', async () => {
     const { m, edge, gateId } = await linkedEdge();
     const moved = await checkIn(edge, m, gateId);

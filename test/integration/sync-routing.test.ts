@@ -195,6 +195,45 @@ describe('cloud forwarding and snapshots', () => {
     expect(cloud.db.sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get()).toBe(0);
   });
 
+  it('a site writes only its own yards’ records: a gate for another site’s yard is a dead letter', () => {
+    const applier = new ChangeApplier(cloud.core);
+    const now = cloud.core.clock.now();
+    const hlc = `${String(now).padStart(13, '0')}-0000-site-a`;
+    const gate = (id: string, yardId: string, seq: number) => ({
+      seq,
+      entity: 'gate',
+      id,
+      op: 'upsert' as const,
+      hlc,
+      data: {
+        id,
+        yardId,
+        name: id,
+        direction: 'both',
+        cameraIds: '[]',
+        createdAt: now,
+        updatedAt: now,
+        hlc,
+        version: 1,
+      },
+    });
+    const outcome = applier.apply('site-a', {
+      v: 1,
+      site: 'site-a',
+      stream: 'stream-a',
+      from: 1,
+      to: 2,
+      schemaV: 1,
+      rows: [gate('g-own', yardA, 1), gate('g-foreign', yardB, 2)],
+    });
+    expect(outcome).toMatchObject({ applied: 1, deadLetters: 1, upTo: 2 });
+    expect(cloud.db.sqlite.prepare('SELECT id FROM gate').pluck().all()).toEqual(['g-own']);
+    expect(cloud.db.sqlite.prepare('SELECT entity_id, error FROM dead_letter').get()).toEqual({
+      entity_id: 'g-foreign',
+      error: 'gate g-foreign belongs to a yard of site site-b, not of site-a',
+    });
+  });
+
   it('a snapshot puts what a new site needs into its log; a fresh edge applying it holds exactly that', async () => {
     await api.post('/api/carrier', { name: 'Acme', scac: 'ACME' });
     await api.post(`/api/yard/${yardA}/location`, { kind: 'spot', name: 'A-1' });
