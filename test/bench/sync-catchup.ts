@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedBroker } from '../../cloud/broker.js';
@@ -117,6 +117,9 @@ try {
   const top = await edge.call<number>('topSeq');
   results.generated = { ...generated, queued };
 
+  // The cloud as it is before the drain, for the apply-only figure below.
+  mkdirSync(join(dir, 'cloud-before'));
+  await cloud.call('backup', { file: join(dir, 'cloud-before', 'yard.db') });
   console.log(`Link up: draining ${queued} queued rows...`);
   capturing = true;
   const { at: startedAt } = await edge.call<{ at: number }>('start');
@@ -177,6 +180,17 @@ try {
     `  raw: ${ms(raw.ms / 1000)} s, ${((queued / raw.ms) * 1000).toFixed(0)} rows/s, ${ms(rawRate / 1e3)} MB/s`,
   );
 
+  console.log('Apply only: the same batches through ChangeApplier on the cloud database as it was...');
+  const applyOnly = await applyWithoutMqtt();
+  results.applyOnly = {
+    ...applyOnly,
+    rowsPerSec: (applyOnly.rows / (applyOnly.decodeMs + applyOnly.applyMs)) * 1000,
+  };
+  console.log(
+    `  decode (JSON + zod) ${ms(applyOnly.decodeMs / 1000)} s, apply ${ms(applyOnly.applyMs / 1000)} s: ` +
+      `${((applyOnly.rows / (applyOnly.decodeMs + applyOnly.applyMs)) * 1000).toFixed(0)} rows/s`,
+  );
+
   console.log('Floor: the same batches written by plain better-sqlite3, one transaction each...');
   const floor = sqliteFloor(payloads, join(dir, 'floor', 'floor.db'));
   results.floor = { ...floor, rowsPerSec: (floor.rows / floor.ms) * 1000, mbPerSec: bytes / 1e3 / floor.ms };
@@ -202,9 +216,35 @@ try {
 } finally {
   for (const c of children) await c.exit();
   await broker.stop();
-  rmSync(dir, { recursive: true, force: true });
+  // BENCH_CATCHUP_KEEP=1 keeps the databases and payloads for a closer look (profiling).
+  if (process.env.BENCH_CATCHUP_KEEP) console.log(`Kept: ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }
 finish('sync-catchup', results, checks);
+
+/** The receiver's cost alone: a cloud process on the pre-drain copy applies the payloads file. */
+async function applyWithoutMqtt() {
+  // On a copy: cloud-before stays as it was (BENCH_CATCHUP_KEEP, for a closer look).
+  cpSync(join(dir, 'cloud-before'), join(dir, 'cloud-apply'), { recursive: true });
+  const node = await forkChild('test/bench/sync-node.ts', {
+    ...baseEnv,
+    YARD_ROLE: 'cloud',
+    YARD_DATA_DIR: join(dir, 'cloud-apply'),
+  });
+  children.push(node);
+  try {
+    return await node.call<{ batches: number; rows: number; decodeMs: number; applyMs: number }>(
+      'applyOnly',
+      {
+        file: join(dir, 'payloads.bin'),
+        peer: SITE,
+        group: WINDOW,
+      },
+    );
+  } finally {
+    await node.exit();
+  }
+}
 
 /** Publishes the payloads from one bare mqtt.js process to another through the broker. */
 async function rawPublish(payloads: Buffer[]): Promise<{ ms: number; publishMs: number; messages: number }> {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cloudSync } from '../../cloud/sync/index.js';
 import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
@@ -14,7 +14,9 @@ import { MovementCreate } from '../../shared/modules/movements/schema.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { LocationCreate } from '../../shared/modules/yards/location-schema.js';
 import { YardCreate } from '../../shared/modules/yards/schema.js';
+import { ChangeApplier } from '../../shared/sync/applier.js';
 import { entityChecksums } from '../../shared/sync/checksum.js';
+import { Batch, decode } from '../../shared/sync/protocol.js';
 import { changeLogRows, type WorkloadRefs, writeOfflineWork } from './sync-workload.js';
 
 /**
@@ -231,6 +233,36 @@ const commands: Record<string, (args: any) => unknown> = {
       .all(args.peer, acked);
     writeFileSync(args.file, JSON.stringify(rows));
     return rows.length;
+  },
+  /** A consistent copy of the database (better-sqlite3 online backup). */
+  backup: (args: { file: string }) =>
+    core()
+      .db.sqlite.backup(args.file)
+      .then(() => undefined),
+  /**
+   * Applies batch payloads (a file of uint32 length + bytes, as sync-catchup.ts writes them) with
+   * the real ChangeApplier, in groups of `group` per transaction as the link does for a backlog:
+   * the receiver's cost without MQTT. Decoding (JSON + zod) and applying are timed apart.
+   */
+  applyOnly: (args: { file: string; peer: string; group: number }) => {
+    const all = readFileSync(args.file);
+    const payloads: Buffer[] = [];
+    for (let at = 0; at < all.length; at += 4 + all.readUInt32BE(at)) {
+      payloads.push(all.subarray(at + 4, at + 4 + all.readUInt32BE(at)));
+    }
+    const t0 = now();
+    const batches = payloads.map((p) => decode(Batch, p));
+    const t1 = now();
+    if (batches.some((b) => b === undefined)) throw new Error('a payload did not decode');
+    const applier = new ChangeApplier(core());
+    let rows = 0;
+    for (let i = 0; i < batches.length; i += args.group) {
+      const group = batches.slice(i, i + args.group) as Batch[];
+      applier.applyMany(args.peer, group);
+      rows += group.reduce((n, b) => n + b.rows.length, 0);
+    }
+    const t2 = now();
+    return { batches: batches.length, rows, decodeMs: t1 - t0, applyMs: t2 - t1 };
   },
   watch: (args: { table: string }) => watchTable(args.table),
   seen: (args: { table: string }) => Object.fromEntries(watched.get(args.table) ?? []),
