@@ -11,6 +11,7 @@ import {
   ValidationError,
 } from './errors.js';
 import { RawJson } from './raw-json.js';
+import { routeOwnership } from './route-ownership.js';
 import { zodIssuesToFieldErrors } from './validation.js';
 import type { z } from './zod.js';
 
@@ -186,14 +187,18 @@ export class RouteRegistrar {
       },
     };
     const errorStatuses = new Set(spec.errors ?? []);
+    // Writes of owned records answer 409 cloud-owned / edge-owned on the side that does not own them.
+    const ownership = routeOwnership(spec.method, spec.path);
+    if (ownership) errorStatuses.add(409);
     if (spec.params || spec.query || spec.body) errorStatuses.add(400);
     if (spec.access !== 'public') {
       errorStatuses.add(401);
       errorStatuses.add(403);
     }
     for (const code of [...errorStatuses].sort()) {
+      const text = ERROR_TEXT[code] ?? 'Error';
       responses[code] = {
-        description: ERROR_TEXT[code] ?? 'Error',
+        description: code === 409 && ownership ? `${text}. Also ${ownership.text}` : text,
         content: { 'application/problem+json': { schema: Problem } },
       };
     }
@@ -219,6 +224,7 @@ export class RouteRegistrar {
       },
       responses,
       'x-roles': roles,
+      ...(ownership ? { 'x-ownership': { entities: ownership.entities, codes: ownership.codes } } : {}),
     } as RouteConfig;
   }
 }
