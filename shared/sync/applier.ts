@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
-import { type DeadLetterPayload, type Received, RowApplier, Touched } from './apply-rows.js';
+import { Backlog } from './apply-backlog.js';
+import { type Received, RowApplier, Touched } from './apply-rows.js';
 import { RowRules } from './apply-rules.js';
 import { DerivedState } from './derived.js';
 import type { Batch } from './protocol.js';
@@ -47,6 +48,7 @@ export class BusyError extends Error {
 export class ChangeApplier {
   private readonly sql: RowSql;
   private readonly rows: RowApplier;
+  private readonly backlog: Backlog;
   private readonly sqlite: Database.Database;
   /** Our schema version. An option only so tests can play an upgraded program (applyPending). */
   private readonly schemaVersion: number;
@@ -61,6 +63,7 @@ export class ChangeApplier {
     const routing = options.routing ?? createRouting({ sqlite: this.sqlite, role: core.config.role });
     this.rows = new RowApplier(core, this.sql, rules, routing);
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
+    this.backlog = new Backlog(this.sql, this.rows, core.clock, this.schemaVersion);
   }
 
   /** Synchronous: one transaction. Throws BusyError while an async (Kysely) transaction is open. */
@@ -89,50 +92,8 @@ export class ChangeApplier {
    */
   retryDeadLetters(filter: { peer?: string; ids?: number[] } = {}): { retried: number; applied: number } {
     this.assertIdle();
-    if (filter.ids?.length === 0) return { retried: 0, applied: 0 };
-    const where: string[] = [];
-    const params: unknown[] = [];
-    if (filter.peer !== undefined) {
-      where.push('peer = ?');
-      params.push(filter.peer);
-    }
-    if (filter.ids !== undefined) {
-      where.push(`id IN (${filter.ids.map(() => '?').join(', ')})`);
-      params.push(...filter.ids);
-    }
-    const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id`;
     const byPeer = new Map<string, Touched>();
-    const result = this.sqlite
-      .transaction(() => {
-        const letters = this.sqlite.prepare(select).all(...params) as LetterRow[];
-        const remove = this.sql.statement('dead|remove', () => 'DELETE FROM dead_letter WHERE id = ?');
-        const note = this.sql.statement(
-          'dead|note',
-          () => 'UPDATE dead_letter SET error = ?, at = ? WHERE id = ?',
-        );
-        let applied = 0;
-        let open = letters;
-        for (let progress = open.length > 0; progress; ) {
-          progress = false;
-          const failed: LetterRow[] = [];
-          for (const letter of open) {
-            const touched = byPeer.get(letter.peer) ?? new Touched();
-            byPeer.set(letter.peer, touched);
-            const outcome = this.rows.tryRow(letter.peer, fromLetter(letter), touched, true);
-            if (outcome.ok) {
-              remove.run(letter.id);
-              applied += 1;
-              progress = true;
-            } else {
-              failed.push(letter);
-              note.run(outcome.error, this.core.clock.now(), letter.id);
-            }
-          }
-          open = failed;
-        }
-        return { retried: letters.length, applied };
-      })
-      .immediate();
+    const result = this.sqlite.transaction(() => this.backlog.retryDeadLetters(filter, byPeer)).immediate();
     for (const [peer, touched] of byPeer) this.afterCommit(peer, touched);
     return result;
   }
@@ -144,34 +105,7 @@ export class ChangeApplier {
   applyPending(): number {
     this.assertIdle();
     const byPeer = new Map<string, Touched>();
-    const count = this.sqlite
-      .transaction(() => {
-        const rows = this.sql
-          .statement('pending|all', () => 'SELECT * FROM sync_pending ORDER BY id')
-          .all() as PendingRow[];
-        const blocked = new Set<string>();
-        const ready = new Map<string, Received[]>();
-        const remove = this.sql.statement('pending|remove', () => 'DELETE FROM sync_pending WHERE id = ?');
-        let taken = 0;
-        for (const row of rows) {
-          if (blocked.has(row.peer) || row.schema_v > this.schemaVersion) {
-            blocked.add(row.peer);
-            continue;
-          }
-          const list = ready.get(row.peer) ?? [];
-          list.push(fromPending(row));
-          ready.set(row.peer, list);
-          remove.run(row.id);
-          taken += 1;
-        }
-        for (const [peer, changes] of ready) {
-          const touched = new Touched();
-          byPeer.set(peer, touched);
-          this.rows.applyRows(peer, changes, touched);
-        }
-        return taken;
-      })
-      .immediate();
+    const count = this.sqlite.transaction(() => this.backlog.applyPending(byPeer)).immediate();
     for (const [peer, touched] of byPeer) this.afterCommit(peer, touched);
     return count;
   }
@@ -224,9 +158,10 @@ export class ChangeApplier {
     fresh.sort((a, b) => a.seq - b.seq);
     const newPosition = Math.max(position, batch.to, fresh.at(-1)?.seq ?? 0);
 
-    if (fresh.length > 0 && (batch.schemaV > this.schemaVersion || this.hasPending(peer))) {
+    if (fresh.length > 0 && (batch.schemaV > this.schemaVersion || this.backlog.hasPending(peer))) {
       // A newer schema than ours (or older rows of this peer still parked): keep them, in order.
-      this.park(peer, batch.schemaV, fresh);
+      for (const row of fresh) this.core.hlc.receive(row.hlc);
+      this.backlog.park(peer, batch.schemaV, fresh);
       outcome.pending = fresh.length;
     } else {
       const { applied, dead } = this.rows.applyRows(peer, fresh, touched);
@@ -236,18 +171,6 @@ export class ChangeApplier {
     this.writeCursor(peer, batch.stream, newPosition);
     outcome.upTo = newPosition;
     return outcome;
-  }
-
-  private park(peer: string, schemaV: number, rows: readonly Received[]): void {
-    const put = this.sql.statement(
-      'pending|put',
-      () =>
-        'INSERT INTO sync_pending (peer, seq, schema_v, entity, entity_id, op, hlc, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
-    for (const row of rows) {
-      this.core.hlc.receive(row.hlc);
-      put.run(peer, row.seq, schemaV, row.entity, row.id, row.op, row.hlc, JSON.stringify(row.data));
-    }
   }
 
   /** After commit: caches, live updates, forwarded rows announced, auto-dispatch at the edge. */
@@ -280,14 +203,6 @@ export class ChangeApplier {
     }
   }
 
-  private hasPending(peer: string): boolean {
-    return (
-      this.sql
-        .statement('pending|any', () => 'SELECT 1 FROM sync_pending WHERE peer = ? LIMIT 1')
-        .get(peer) !== undefined
-    );
-  }
-
   private writeCursor(peer: string, stream: string, position: number): void {
     this.sql
       .statement(
@@ -303,53 +218,4 @@ export class ChangeApplier {
   private assertIdle(): void {
     if (this.sqlite.inTransaction) throw new BusyError();
   }
-}
-
-interface LetterRow {
-  id: number;
-  peer: string;
-  seq: number;
-  entity: string;
-  entity_id: string;
-  data: string;
-}
-
-interface PendingRow {
-  id: number;
-  peer: string;
-  seq: number;
-  schema_v: number;
-  entity: string;
-  entity_id: string;
-  op: 'upsert' | 'delete';
-  hlc: string;
-  data: string;
-}
-
-function fromPending(row: PendingRow): Received {
-  return {
-    seq: row.seq,
-    entity: row.entity,
-    id: row.entity_id,
-    op: row.op,
-    hlc: row.hlc,
-    data: JSON.parse(row.data) as Record<string, unknown>,
-  };
-}
-
-function fromLetter(letter: LetterRow): Received {
-  let payload: Partial<DeadLetterPayload> = {};
-  try {
-    payload = JSON.parse(letter.data) as Partial<DeadLetterPayload>;
-  } catch {
-    // Unreadable: applying it fails again and the letter stays.
-  }
-  return {
-    seq: letter.seq,
-    entity: letter.entity,
-    id: letter.entity_id,
-    op: payload.op === 'delete' ? 'delete' : 'upsert',
-    hlc: typeof payload.hlc === 'string' ? payload.hlc : '',
-    data: payload.data && typeof payload.data === 'object' ? payload.data : {},
-  };
 }

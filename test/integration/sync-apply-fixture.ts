@@ -216,3 +216,27 @@ export function one(app: TestApp, sql: string, ...args: unknown[]): unknown {
     .pluck()
     .get(...args);
 }
+
+/** Master data down to the edge, admin logged in there, a gate made at the edge. */
+export async function linkedEdge(pair: SyncPair): Promise<{ m: MasterData; edge: Client; gateId: string }> {
+  const m = await cloudMasterData(pair);
+  expect(total(pair.down()).deadLetters).toBe(0);
+  const edge = await pair.loginEdge();
+  const gate = await edge.post(`/api/yard/${m.yardId}/gate`, { name: 'Main', direction: 'both' });
+  expect(gate.status, gate.text).toBe(201);
+  return { m, edge, gateId: gate.body.id };
+}
+
+export async function checkIn(edge: Client, m: MasterData, gateId: string, trailer = 'TR-1', plate = 'TX1') {
+  const res = await edge.post('/api/movement', {
+    yardId: m.yardId,
+    gateId,
+    direction: 'in',
+    trailer: { number: trailer, carrierId: m.carrierId },
+    truck: { plate, plateRegion: 'TX' },
+    driverId: m.driverId,
+    locationId: m.spotId,
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; trailerId: string; truckId: string };
+}
