@@ -201,3 +201,47 @@ export class SendCursors {
     (exact ? this.setStmt : this.raiseStmt).run(peer, ackedSeq, ackedAt);
   }
 }
+
+/**
+ * Stores a link's acknowledged position (read from the link when the write runs, so the newest
+ * wins); writes coalesce while one is under way: one fsync per burst of acks, not one per ack.
+ */
+export class AckWriter {
+  private dirty = false;
+  private exact = false;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly core: Core,
+    private readonly cursors: SendCursors,
+    private readonly peer: string,
+    private readonly position: () => { ackedSeq: number; ackedAt: number | null },
+  ) {}
+
+  /** `exact`: store the position even if lower than the stored one (the peer went back). */
+  save(exact: boolean): void {
+    this.dirty = true;
+    if (exact) this.exact = true;
+    this.running ??= this.flush().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  async flushed(): Promise<void> {
+    await this.running;
+  }
+
+  private async flush(): Promise<void> {
+    while (this.dirty) {
+      this.dirty = false;
+      await exclusive(this.core, () => {
+        const exact = this.exact;
+        this.exact = false;
+        const { ackedSeq, ackedAt } = this.position();
+        this.cursors.save(this.peer, ackedSeq, ackedAt, exact);
+      }).catch((err: Error) =>
+        this.core.log.error({ peer: this.peer, err: err.message }, 'ack position not stored'),
+      );
+    }
+  }
+}

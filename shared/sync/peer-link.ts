@@ -1,15 +1,11 @@
 import type { Core } from '../core.js';
-import { exclusive, type Outbox, type SendCursors, type StreamId } from './outbox.js';
-import { Ack, Batch, decode, PROTOCOL_V } from './protocol.js';
-import type { SyncTransport } from './transport.js';
 
-/**
- * What the link needs from the change applier (applier.ts). Synchronous: it runs while the link
- * holds the database connection (exclusive()), so it must not wait for Kysely.
- */
-export interface BatchApplier {
-  apply(peer: string, batch: Batch): { upTo: number };
-}
+export type { BatchApplier } from './link-receiver.js';
+
+import { type BatchApplier, BatchReceiver } from './link-receiver.js';
+import { AckWriter, exclusive, type Outbox, type SendCursors, type StreamId } from './outbox.js';
+import { Ack, decode } from './protocol.js';
+import type { SyncTransport } from './transport.js';
 
 export interface PeerLinkOptions {
   core: Core;
@@ -37,12 +33,6 @@ interface InFlight {
   from: number;
   to: number;
 }
-
-/** Batches from the peer waiting to be applied; beyond this they are dropped (the peer resends). */
-const MAX_RECEIVE_QUEUE = 64;
-/** Apply retries while another transaction holds the database. */
-const BUSY_RETRY_MS = 5;
-const BUSY_RETRY_FOR_MS = 5_000;
 
 /**
  * One peer over a SyncTransport, both directions (SYNC.md "Apply, ack, resume").
@@ -77,16 +67,26 @@ export class PeerLink {
   private probeDue = false;
   private pumping = false;
   private pumpAgain = false;
-  private receiveChain: Promise<void> = Promise.resolve();
-  private receiveQueued = 0;
   private ackChain: Promise<void> = Promise.resolve();
-  private persistDirty = false;
-  private persistExact = false;
-  private persisting: Promise<void> | undefined;
+  private readonly ackWriter: AckWriter;
   /** Highest seq known to exist in our log (refreshed when an ack claims more). */
   private knownTop = 0;
 
-  constructor(private readonly o: PeerLinkOptions) {}
+  private readonly receiver: BatchReceiver;
+
+  constructor(private readonly o: PeerLinkOptions) {
+    this.ackWriter = new AckWriter(o.core, o.cursors, o.peer, () => ({
+      ackedSeq: this.ackedSeq,
+      ackedAt: this.ackedAt,
+    }));
+    this.receiver = new BatchReceiver({
+      core: o.core,
+      peer: o.peer,
+      site: o.site,
+      applier: o.applier,
+      ack: (ack) => o.transport.publish(o.publishTo.ack, JSON.stringify(ack), { qos: 1 }),
+    });
+  }
 
   get peer(): string {
     return this.o.peer;
@@ -110,9 +110,9 @@ export class PeerLink {
   async stop(): Promise<void> {
     this.stopped = true;
     this.deactivate();
-    await this.receiveChain;
+    await this.receiver.stop();
     await this.ackChain;
-    await this.persisting;
+    await this.ackWriter.flushed();
   }
 
   /** The peer is reachable: send from the acknowledged position. */
@@ -139,7 +139,7 @@ export class PeerLink {
     this.ackedAt = this.o.core.clock.now();
     this.everAcked = true;
     this.lowAck = undefined;
-    this.persist(true);
+    this.ackWriter.save(true);
     this.reset();
     this.nextFrom = from;
     this.held = false;
@@ -175,73 +175,12 @@ export class PeerLink {
   // ---- receiver ----
 
   receiveBatch(payload: Buffer): void {
-    const batch = decode(Batch, payload);
-    // `to = from - 1` with no rows is a probe (sendProbe): it is answered like any batch.
-    const empty = batch !== undefined && batch.rows.length === 0 && batch.to === batch.from - 1;
-    if (!batch || batch.site !== this.o.site || (batch.to < batch.from && !empty)) {
-      this.o.core.log.warn({ peer: this.o.peer }, 'malformed change batch dropped');
-      return;
-    }
-    if (this.receiveQueued >= MAX_RECEIVE_QUEUE) {
-      this.o.core.log.warn(
-        { peer: this.o.peer, from: batch.from },
-        'receive queue full; batch dropped (the peer resends)',
-      );
-      return;
-    }
-    this.receiveQueued += 1;
-    this.receiveChain = this.receiveChain.then(async () => {
-      try {
-        if (!this.stopped) await this.applyAndAck(batch);
-      } finally {
-        this.receiveQueued -= 1;
-      }
-    });
+    this.receiver.receive(payload);
   }
 
-  /**
-   * Runs `work` after the batches already received (a resync's position reset must not overtake
-   * them), retrying while another transaction holds the database.
-   */
+  /** Runs `work` after the batches already received (see BatchReceiver.runInOrder). */
   runInReceiveOrder<T>(work: () => T | Promise<T>): Promise<T> {
-    const run = this.receiveChain.then(() => this.withBusyRetry(work));
-    this.receiveChain = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
-  }
-
-  private async applyAndAck(batch: Batch): Promise<void> {
-    let upTo: number;
-    try {
-      upTo = await this.withBusyRetry(() =>
-        exclusive(this.o.core, () => this.o.applier.apply(this.o.peer, batch).upTo),
-      );
-    } catch (err) {
-      this.o.core.log.error(
-        { peer: this.o.peer, from: batch.from, err: (err as Error).message },
-        'batch not applied',
-      );
-      return;
-    }
-    const ack: Ack = { v: PROTOCOL_V, stream: batch.stream, upTo };
-    await this.o.transport
-      .publish(this.o.publishTo.ack, JSON.stringify(ack), { qos: 1 })
-      .catch((err: Error) => this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
-  }
-
-  /** The applier refuses to run inside another (Kysely) transaction with BusyError: try again shortly. */
-  private async withBusyRetry<T>(work: () => T | Promise<T>): Promise<T> {
-    const deadline = Date.now() + BUSY_RETRY_FOR_MS;
-    for (;;) {
-      try {
-        return await work();
-      } catch (err) {
-        if ((err as Error).name !== 'BusyError' || Date.now() >= deadline || this.stopped) throw err;
-        await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
-      }
-    }
+    return this.receiver.runInOrder(work);
   }
 
   // ---- sender ----
@@ -290,7 +229,7 @@ export class PeerLink {
     this.everAcked = true;
     this.lowAck = undefined;
     this.gapResentAt = undefined;
-    this.persist(false);
+    this.ackWriter.save(false);
     this.o.onProgress?.();
     this.inFlight = this.inFlight.filter((b) => b.to > upTo);
     this.clearAckTimer();
@@ -326,7 +265,7 @@ export class PeerLink {
       );
       this.lowAck = undefined;
       this.ackedSeq = low;
-      this.persist(true);
+      this.ackWriter.save(true);
       void this.resendFrom(low + 1, 'peer went back');
       return;
     }
@@ -438,27 +377,5 @@ export class PeerLink {
   private clearAckTimer(): void {
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ackTimer = undefined;
-  }
-
-  /** Stores the acknowledged position; writes coalesce while one is under way. */
-  private persist(exact: boolean): void {
-    this.persistDirty = true;
-    if (exact) this.persistExact = true;
-    this.persisting ??= this.flushPersist().finally(() => {
-      this.persisting = undefined;
-    });
-  }
-
-  private async flushPersist(): Promise<void> {
-    while (this.persistDirty) {
-      this.persistDirty = false;
-      await exclusive(this.o.core, () => {
-        const exact = this.persistExact;
-        this.persistExact = false;
-        this.o.cursors.save(this.o.peer, this.ackedSeq, this.ackedAt, exact);
-      }).catch((err: Error) =>
-        this.o.core.log.error({ peer: this.o.peer, err: err.message }, 'ack position not stored'),
-      );
-    }
   }
 }

@@ -58,13 +58,13 @@ describe('outbox', () => {
       from = batch.to + 1;
     }
     expect(batches.map((b) => b.rows.length)).toEqual([2, 2]);
-    expect(batches.flatMap((b) => b.rows.map((r) => r.seq))).toEqual(seqs.a);
+    expect(batches.flatMap((b) => b.rows.map((r) => r.seq))).toEqual(seqs.a!);
     expect(batches[0]!.from).toBe(1);
     expect(batches[1]!.from).toBe(batches[0]!.to + 1);
     // The stored JSON travels as it is.
     expect(batches[0]!.rows[0]!.data).toEqual({ id: 'c1', name: 'Carrier "1" é' });
     expect(outbox.queued('a', 0)).toBe(4);
-    expect(outbox.queued('a', seqs.a[1]!)).toBe(2);
+    expect(outbox.queued('a', seqs.a![1]!)).toBe(2);
   });
 
   it('keeps a batch under batchBytes; a row larger than that travels alone', () => {

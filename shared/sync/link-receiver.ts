@@ -1,0 +1,115 @@
+import type { Core } from '../core.js';
+import { exclusive } from './outbox.js';
+import { type Ack, Batch, decode, PROTOCOL_V } from './protocol.js';
+
+/**
+ * What the link needs from the change applier (applier.ts). Synchronous: it runs while the link
+ * holds the database connection (exclusive()), so it must not wait for Kysely.
+ */
+export interface BatchApplier {
+  apply(peer: string, batch: Batch): { upTo: number };
+}
+
+export interface BatchReceiverOptions {
+  core: Core;
+  peer: string;
+  /** The site id the peer's batches must name. */
+  site: string;
+  applier: BatchApplier;
+  /** Publishes our ack of the peer's batch. */
+  ack: (ack: Ack) => Promise<void>;
+}
+
+/** Batches from the peer waiting to be applied; beyond this they are dropped (the peer resends). */
+const MAX_QUEUE = 64;
+/** Apply retries while another transaction holds the database. */
+const BUSY_RETRY_MS = 5;
+const BUSY_RETRY_FOR_MS = 5_000;
+
+/**
+ * The receiving half of a PeerLink: batches are decoded (malformed ones logged and dropped),
+ * applied one at a time in arrival order, and each is answered with an ack of the applied position
+ * (which also tells the sender where to resume after a gap). Duplicates and gaps are the
+ * applier's to judge; the ack always says where we are.
+ */
+export class BatchReceiver {
+  private chain: Promise<void> = Promise.resolve();
+  private queued = 0;
+  private stopped = false;
+
+  constructor(private readonly o: BatchReceiverOptions) {}
+
+  receive(payload: Buffer): void {
+    const batch = decode(Batch, payload);
+    // `to = from - 1` with no rows is a probe (PeerLink.sendProbe): it is answered like any batch.
+    const empty = batch !== undefined && batch.rows.length === 0 && batch.to === batch.from - 1;
+    if (!batch || batch.site !== this.o.site || (batch.to < batch.from && !empty)) {
+      this.o.core.log.warn({ peer: this.o.peer }, 'malformed change batch dropped');
+      return;
+    }
+    if (this.queued >= MAX_QUEUE) {
+      this.o.core.log.warn(
+        { peer: this.o.peer, from: batch.from },
+        'receive queue full; batch dropped (the peer resends)',
+      );
+      return;
+    }
+    this.queued += 1;
+    this.chain = this.chain.then(async () => {
+      try {
+        if (!this.stopped) await this.applyAndAck(batch);
+      } finally {
+        this.queued -= 1;
+      }
+    });
+  }
+
+  /**
+   * Runs `work` after the batches already received (a resync's position reset must not overtake
+   * them), retrying while another transaction holds the database.
+   */
+  runInOrder<T>(work: () => T | Promise<T>): Promise<T> {
+    const run = this.chain.then(() => this.withBusyRetry(work));
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.chain;
+  }
+
+  private async applyAndAck(batch: Batch): Promise<void> {
+    let upTo: number;
+    try {
+      upTo = await this.withBusyRetry(() =>
+        exclusive(this.o.core, () => this.o.applier.apply(this.o.peer, batch).upTo),
+      );
+    } catch (err) {
+      this.o.core.log.error(
+        { peer: this.o.peer, from: batch.from, err: (err as Error).message },
+        'batch not applied',
+      );
+      return;
+    }
+    await this.o
+      .ack({ v: PROTOCOL_V, stream: batch.stream, upTo })
+      .catch((err: Error) => this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
+  }
+
+  /** The applier refuses to run inside another (Kysely) transaction with BusyError: try again shortly. */
+  private async withBusyRetry<T>(work: () => T | Promise<T>): Promise<T> {
+    const deadline = Date.now() + BUSY_RETRY_FOR_MS;
+    for (;;) {
+      try {
+        return await work();
+      } catch (err) {
+        if ((err as Error).name !== 'BusyError' || Date.now() >= deadline || this.stopped) throw err;
+        await new Promise((r) => setTimeout(r, BUSY_RETRY_MS));
+      }
+    }
+  }
+}
