@@ -175,7 +175,11 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
   }
 }
 
-/** The edge's problem as this cloud answers it: same status and code, so a client sees what the edge said. */
+/**
+ * The edge's problem as this cloud answers it: same status and code, so a client sees what the edge
+ * said. A wait the edge named (429 rate-limited) is kept as `retryAfterSec`, which the route
+ * registrar turns into the Retry-After header, as the edge itself would have answered.
+ */
 function edgeProblem(siteId: string, result: CommandResult): AppError {
   const error = result.error;
   if (!error || !Number.isInteger(error.status) || error.status < 400 || error.status > 599) {
@@ -186,5 +190,12 @@ function edgeProblem(siteId: string, result: CommandResult): AppError {
       `Site ${siteId} refused the command without a usable reason.`,
     );
   }
-  return new AppError(error.status, error.code, error.title ?? 'Error at the site', error.detail);
+  return new AppError(
+    error.status,
+    error.code,
+    error.title ?? 'Error at the site',
+    error.detail,
+    undefined,
+    error.retryAfterSec === undefined ? undefined : { retryAfterSec: error.retryAfterSec },
+  );
 }

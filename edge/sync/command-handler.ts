@@ -249,8 +249,19 @@ function parseArgs<T>(schema: z.ZodType<T>, args: unknown): T {
 }
 
 function problemOf(err: unknown): Problem {
-  if (err instanceof AppError)
-    return { status: err.status, code: err.code, title: err.title, detail: err.detail };
+  if (err instanceof AppError) {
+    // A rate limit's wait travels with the problem, so the cloud's client gets Retry-After too.
+    const retryAfter = err.extra?.retryAfterSec;
+    return {
+      status: err.status,
+      code: err.code,
+      title: err.title,
+      detail: err.detail,
+      ...(typeof retryAfter === 'number' && Number.isFinite(retryAfter)
+        ? { retryAfterSec: Math.max(0, Math.ceil(retryAfter)) }
+        : {}),
+    };
+  }
   return {
     status: 500,
     code: 'internal',

@@ -96,6 +96,14 @@ const ERROR_TEXT: Record<number, string> = {
   504: 'Site offline',
 };
 
+/** Set on every 429 (see setRetryAfter); the problem's `retryAfterSec` says the same. */
+const RETRY_AFTER_HEADER = {
+  'Retry-After': {
+    description: 'Seconds to wait before trying again',
+    schema: { type: 'integer' as const, minimum: 0 },
+  },
+};
+
 /**
  * Registers routes on an express router and, from the same zod schemas, in the OpenAPI registry.
  * Order of checks for every request: authenticate -> role -> parse params/query/body -> handler.
@@ -140,15 +148,21 @@ export class RouteRegistrar {
             ? parsePart('body', spec.body, req.body)
             : req.body;
         attributeYard(res, spec, params as Record<string, unknown>, query as Record<string, unknown>, body);
-        const result = await spec.handler({
-          params: params as z.output<P>,
-          query: query as z.output<Q>,
-          body: body as z.output<B>,
-          principal: principal as Principal,
-          ifMatch: parseIfMatch(req.get('if-match')),
-          req,
-          res,
-        });
+        let result: HandlerResult<R>;
+        try {
+          result = await spec.handler({
+            params: params as z.output<P>,
+            query: query as z.output<Q>,
+            body: body as z.output<B>,
+            principal: principal as Principal,
+            ifMatch: parseIfMatch(req.get('if-match')),
+            req,
+            res,
+          });
+        } catch (err) {
+          setRetryAfter(res, err);
+          throw err;
+        }
         if (res.headersSent || res.writableEnded) return;
         const status = spec.response?.status ?? (result === undefined ? 204 : 200);
         if (result === undefined || status === 204) {
@@ -200,6 +214,7 @@ export class RouteRegistrar {
       responses[code] = {
         description: code === 409 && ownership ? `${text}. Also ${ownership.text}` : text,
         content: { 'application/problem+json': { schema: Problem } },
+        ...(code === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
       };
     }
     const roles = spec.access === 'public' ? [] : spec.access === 'any' ? ['any'] : [...spec.access];
@@ -261,6 +276,18 @@ function parseIfMatch(header: string | undefined): number | undefined {
   const m = /^\s*(?:W\/)?"v(\d+)"\s*$/.exec(header);
   if (!m) throw new BadRequestError('invalid-if-match', 'If-Match must be an ETag this API sent, like "v3".');
   return Number(m[1]);
+}
+
+/**
+ * A problem that names a wait (`retryAfterSec`: a rate limit here, or one an edge answered a cloud
+ * command with) also sets Retry-After, on every route, not only where a handler remembers to.
+ */
+function setRetryAfter(res: Response, err: unknown): void {
+  if (!(err instanceof AppError) || res.headersSent) return;
+  const sec = err.extra?.retryAfterSec;
+  if (typeof sec === 'number' && Number.isFinite(sec)) {
+    res.setHeader('Retry-After', String(Math.max(0, Math.ceil(sec))));
+  }
 }
 
 /** The ETag of a record version. */

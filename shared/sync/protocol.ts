@@ -87,6 +87,11 @@ export const Problem = z.object({
   code: z.string(),
   title: z.string().optional(),
   detail: z.string().optional(),
+  /**
+   * Seconds until a retry may succeed (a 429 rate-limited at the edge): the cloud answers it as its
+   * own Retry-After. Optional, so a side that does not know it ignores it (zod drops unknown keys).
+   */
+  retryAfterSec: z.number().int().min(0).optional(),
 });
 
 export const CommandResult = z.object({
