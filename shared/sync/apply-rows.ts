@@ -1,4 +1,4 @@
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { entityByName, type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
@@ -125,6 +125,7 @@ export class RowApplier {
       if (effect.changed) this.record(touched, effect, forwarded);
       return { ok: true, changed: effect.changed || effect.superseded === true };
     } catch (err) {
+      if (!isRowError(err)) throw err;
       const code = (err as { code?: unknown }).code;
       const foreignKey = code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
       const message =
@@ -152,7 +153,8 @@ export class RowApplier {
   private tryGroup(peer: string, group: readonly Received[]): Done[] | undefined {
     try {
       return this.sqlite.transaction(() => group.map((row) => this.applyOne(peer, row, false)))();
-    } catch {
+    } catch (err) {
+      if (!isRowError(err)) throw err;
       return undefined;
     }
   }
@@ -222,6 +224,19 @@ export class RowApplier {
     if (effect.signedOut) touched.signedOut.push(effect.signedOut);
   }
 }
+
+/**
+ * Whether an error is the row's fault (a constraint, a value SQLite cannot store, a refused or
+ * malformed change): the row goes to dead_letter. Anything else (disk full, I/O error, a locked or
+ * corrupt database) is the database's: it propagates, the whole transaction rolls back, nothing is
+ * acknowledged, and the batch is applied again later.
+ */
+function isRowError(err: unknown): boolean {
+  if (!(err instanceof Database.SqliteError)) return err instanceof Error;
+  return err.code.startsWith('SQLITE_CONSTRAINT') || ROW_SQLITE_CODES.has(err.code);
+}
+
+const ROW_SQLITE_CODES = new Set(['SQLITE_MISMATCH', 'SQLITE_TOOBIG', 'SQLITE_RANGE']);
 
 function withoutDerived(row: Record<string, unknown>): Record<string, unknown> {
   if (!('apiJson' in row)) return row;

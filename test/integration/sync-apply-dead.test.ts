@@ -131,6 +131,45 @@ describe('apply: dead letters and pending rows', () => {
     expect(one(pair.cloud, "SELECT count(*) FROM carrier WHERE id = 'c-bad'")).toBe(0);
   });
 
+  it('a full disk is not the rows’ fault: nothing is applied or dead-lettered, and the batch applies later', () => {
+    const now = pair.clock.now();
+    const hlc = `${String(now).padStart(13, '0')}-0000-${SITE}`;
+    // Carriers a standalone edge made before it was linked, with long contacts: they need new pages.
+    const rows = Array.from({ length: 50 }, (_, i) => {
+      const id = `carrier-${i}`;
+      const data = {
+        id,
+        name: `C${i}`,
+        contact: 'x'.repeat(4000),
+        createdAt: now,
+        updatedAt: now,
+        hlc,
+        version: 1,
+      };
+      return { seq: i + 1, entity: 'carrier', id, op: 'upsert' as const, hlc, data };
+    });
+    const batch: Batch = {
+      v: 1,
+      site: SITE,
+      stream: 'edge-stream',
+      from: 1,
+      to: rows.length,
+      schemaV: 1,
+      rows,
+    };
+    const sqlite = pair.cloud.db.sqlite;
+    sqlite.pragma(`max_page_count = ${Number(sqlite.pragma('page_count', { simple: true }))}`);
+    try {
+      expect(() => pair.cloudApplier.apply(SITE, batch)).toThrow(/full/i);
+    } finally {
+      sqlite.pragma('max_page_count = 1073741823');
+    }
+    expect(one(pair.cloud, 'SELECT count(*) FROM dead_letter')).toBe(0);
+    expect(one(pair.cloud, 'SELECT count(*) FROM sync_cursor WHERE peer = ?', SITE)).toBe(0);
+    expect(one(pair.cloud, "SELECT count(*) FROM carrier WHERE id LIKE 'carrier-%'")).toBe(0);
+    expect(pair.cloudApplier.apply(SITE, batch)).toMatchObject({ applied: 50, deadLetters: 0, upTo: 50 });
+  });
+
   it('keeps rows of a newer schema pending, in order, and applies them after an upgrade', async () => {
     const { m, edge, gateId } = await linkedEdge(pair);
     await checkIn(edge, m, gateId);
