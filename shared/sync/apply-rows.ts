@@ -231,7 +231,7 @@ export class RowApplier {
  * corrupt database) is the database's: it propagates, the whole transaction rolls back, nothing is
  * acknowledged, and the batch is applied again later.
  */
-function isRowError(err: unknown): boolean {
+export function isRowError(err: unknown): boolean {
   if (!(err instanceof Database.SqliteError)) return err instanceof Error;
   return err.code.startsWith('SQLITE_CONSTRAINT') || ROW_SQLITE_CODES.has(err.code);
 }
