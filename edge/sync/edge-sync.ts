@@ -22,6 +22,9 @@ export const CLOUD_PEER = 'cloud';
 /** Status updates for a changed queue depth are published at most this often. */
 const STATUS_EVERY_MS = 3_000;
 
+/** A resync command this far past its deadline (beyond any tolerated clock skew) is not applied. */
+const STALE_RESYNC_MS = 5 * 60_000;
+
 const ResyncArgs = z.object({ stream: z.string().min(1), resumeFrom: z.number().int().positive() });
 
 export interface EdgeSyncOptions {
@@ -167,6 +170,11 @@ export class EdgeSync implements SyncRuntime {
   private async onCommand(payload: Buffer): Promise<void> {
     const command = decode(Command, payload);
     if (command?.kind !== 'resync') return;
+    if (this.core.clock.now() > command.deadline + STALE_RESYNC_MS) {
+      // Queued for us by the broker while we were away; the cloud repeats a resync it still wants.
+      this.core.log.info({ commandId: command.id }, 'old resync command ignored');
+      return;
+    }
     const args = ResyncArgs.safeParse(command.args);
     let result: CommandResult;
     if (!args.success) {

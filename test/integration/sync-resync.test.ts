@@ -107,6 +107,42 @@ describe('sync: resync and restarted streams', () => {
   });
 });
 
+describe('sync: the resync command at the edge', () => {
+  it('answers ok after resetting its position, refuses bad arguments, ignores an expired command', async () => {
+    h = await startSyncHarness();
+    const edge = h.edges[0]!;
+    await h.converged(edge);
+    const answers: Array<{ id: string; ok: boolean; error?: { code: string } }> = [];
+    h.cloud.transport.onMessage((topic, payload) => {
+      if (topic === 'yards/site-a/up/cmd-result') answers.push(JSON.parse(String(payload)));
+    });
+    const position = () => count(edge.app, "SELECT applied_remote_seq FROM sync_cursor WHERE peer = 'cloud'");
+    const stream = meta(h.cloud, 'stream');
+    const at = position();
+    const send = (id: string, args: Record<string, unknown>, deadline = Date.now() + 5_000) =>
+      h!.cloud.transport.publish(
+        'yards/site-a/down/cmd',
+        JSON.stringify({ v: 1, id, kind: 'resync', args, deadline, sentAt: Date.now() }),
+        { qos: 1 },
+      );
+    // In this order, from one publisher on one topic: the expired one arrives (and is dropped on
+    // arrival) before the bad one, whose answer we wait for.
+    await send('good', { stream, resumeFrom: at });
+    await send('expired', { stream, resumeFrom: at + 100 }, Date.now() - 60 * 60_000);
+    await send('bad', { stream, resumeFrom: 'soon' });
+    await waitFor(() => ['good', 'bad'].every((id) => answers.some((a) => a.id === id)), {
+      what: "the edge's answers",
+    });
+    expect(answers.find((a) => a.id === 'good')).toMatchObject({ ok: true });
+    expect(answers.find((a) => a.id === 'bad')).toMatchObject({
+      ok: false,
+      error: { code: 'validation-failed' },
+    });
+    expect(answers.some((a) => a.id === 'expired')).toBe(false);
+    expect(position()).toBe(at - 1);
+  });
+});
+
 describe('sync: dead letters over the API', () => {
   it('lists dead letters page by page and retries them', async () => {
     h = await startSyncHarness();
