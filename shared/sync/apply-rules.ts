@@ -48,7 +48,7 @@ export function entityByName(name: string): SyncedEntity | undefined {
  * - task events and attachments (their creator's, immutable): insert if absent; deletes delete;
  * - shared records: per-field merge (merge.ts); a delete wins over everything and leaves a tombstone
  *   that makes later upserts of the id no-ops.
- * Site-scoped settings never sync (routing.ts); one that arrives anyway is ignored.
+ * Site-scoped settings are each edge's own: the cloud ignores the ones edges log (routing.ts).
  */
 export class RowRules {
   constructor(
