@@ -223,11 +223,13 @@ describe('per-field merge of shared records', () => {
       let clock = 1;
       const replicas = origins.map((origin) => {
         let row = base;
-        for (let i = rand(4); i > 0; i--)
-          row = edit(row, patches[rand(patches.length)]!(), h((clock += 1 + rand(3)), origin));
+        for (let i = rand(4); i > 0; i--) {
+          clock += 1 + rand(3);
+          row = edit(row, patches[rand(patches.length)]!(), h(clock, origin));
+        }
         return row;
       });
-      // Everyone receives everyone's row, in two different orders: the results agree.
+      // Everyone receives everyone's row, in three different orders: the results agree.
       const [a, b, c] = replicas as [Fields, Fields, Fields];
       const one = receive(receive(a, b), c);
       const two = receive(receive(c, a), b);
