@@ -29,6 +29,8 @@ export class FaultLink implements SyncTransport {
   /** Inbound messages lost to blackhole or kill. */
   lostIn = 0;
   private killed = false;
+  /** Rejects the publishes still waiting for the broker: a dead process waits for nothing. */
+  private readonly abandon = new Set<(err: Error) => void>();
   private readonly listeners: Array<(topic: string, payload: Buffer) => void> = [];
 
   constructor(private readonly inner: SyncTransport) {
@@ -52,6 +54,8 @@ export class FaultLink implements SyncTransport {
   /** Synchronous: from this call on the node neither sends nor receives anything. */
   kill(): Promise<void> {
     this.killed = true;
+    for (const reject of this.abandon) reject(new Error('process killed'));
+    this.abandon.clear();
     return this.inner.stop();
   }
 
@@ -66,7 +70,16 @@ export class FaultLink implements SyncTransport {
       if (!this.inner.connected) throw new Error('mqtt not connected');
       return;
     }
-    await this.inner.publish(topic, text, options);
+    let abandon: (err: Error) => void = () => undefined;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        abandon = reject;
+        this.abandon.add(reject);
+        this.inner.publish(topic, text, options).then(resolve, reject);
+      });
+    } finally {
+      this.abandon.delete(abandon);
+    }
   }
 
   onMessage(listener: (topic: string, payload: Buffer) => void): void {

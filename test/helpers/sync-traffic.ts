@@ -203,11 +203,20 @@ export function visits(sqlite: Database.Database, yardIds?: string[]): unknown[]
 
 /** Nothing left to send either way: each side's acknowledged position covers its log for the other. */
 export function queuesEmpty(cloud: Database.Database, edge: Database.Database, siteId: string): boolean {
+  const q = queues(cloud, edge, siteId);
+  return q.up.acked >= q.up.top && q.down.acked >= q.down.top;
+}
+
+/** Each direction's last seq written and acknowledged position (up: edge -> cloud). */
+export function queues(cloud: Database.Database, edge: Database.Database, siteId: string) {
   const top = (db: Database.Database, peer: string) =>
     scalar(db, 'SELECT coalesce(max(seq), 0) FROM change_log WHERE peer = ?', peer);
   const acked = (db: Database.Database, peer: string) =>
     scalar(db, 'SELECT coalesce(max(acked_seq), 0) FROM sync_cursor WHERE peer = ?', peer);
-  return acked(edge, 'cloud') >= top(edge, 'cloud') && acked(cloud, siteId) >= top(cloud, siteId);
+  return {
+    up: { top: top(edge, 'cloud'), acked: acked(edge, 'cloud') },
+    down: { top: top(cloud, siteId), acked: acked(cloud, siteId) },
+  };
 }
 
 /**
@@ -223,8 +232,9 @@ export async function settled(
   await waitFor(
     () => {
       // The cheap check first: checksums read every row, and polling them would slow the sync down.
-      if (!queuesEmpty(world.cloud.sqlite, edge.sqlite, edge.siteId)) {
-        diff = { queues: 'not empty' };
+      const q = queues(world.cloud.sqlite, edge.sqlite, edge.siteId);
+      if (q.up.acked < q.up.top || q.down.acked < q.down.top) {
+        diff = { queues: JSON.stringify(q) };
         return false;
       }
       diff = differing(world.cloud.sqlite, edge.sqlite, options.entities);

@@ -1,27 +1,14 @@
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../cloud/broker.js';
-import { cloudNodeId, cloudSync, cloudTransport } from '../../cloud/sync/index.js';
-import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
-import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
-import { edgeSync, edgeTransport } from '../../edge/sync/index.js';
-import { createApp, type YardApp } from '../../shared/app.js';
-import type { PublishedEvent } from '../../shared/bus.js';
-import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
-import { loadConfig } from '../../shared/config.js';
-import type { Core } from '../../shared/core.js';
-import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
-import { createLogger } from '../../shared/log.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
-import type { SyncTransport } from '../../shared/sync/transport.js';
-import { FaultLink } from './fault-link.js';
-import { type Faults, FaultyTransport } from './faulty-transport.js';
-import { Client } from './http.js';
-import { ADMIN, loginAdmin } from './test-app.js';
+import type { Faults } from './faulty-transport.js';
+import { WorldNode } from './sync-world-node.js';
+import { TcpProxy } from './tcp-proxy.js';
 import { waitFor } from './wait-for.js';
+
+export { WorldNode } from './sync-world-node.js';
 
 /**
  * A cloud and edges over a real in-process MQTT broker (Aedes), like sync-harness.ts, but every node
@@ -36,6 +23,7 @@ import { waitFor } from './wait-for.js';
  *   trigger calling a JavaScript function), i.e. in the middle of whatever transaction wrote it.
  * - `world.killBroker()` cuts every client's socket at once and stops the broker (its sessions and
  *   retained messages are lost); `startBroker()` brings a new one up on the same port.
+ * - Each edge reaches the broker through its own TcpProxy: `cut()` is a network outage.
  * Set SYNC_WORLD_LOG=debug to see the nodes' logs.
  */
 export interface WorldOptions {
@@ -48,203 +36,14 @@ export interface WorldOptions {
 
 const DEFAULT_CONFIG = { 'sync.ackTimeoutMs': 1_500, 'sync.commandTimeoutMs': 3_000 };
 
-interface Running {
-  yard: YardApp;
-  db: AppDatabase;
-  server: Server;
-}
-
-export class WorldNode {
-  link!: FaultLink;
-  faulty: FaultyTransport | undefined;
-  client!: Client;
-  /** Org-wide `sync.applied` events of the current run: each is one commit that changed rows. */
-  readonly applied: PublishedEvent[] = [];
-  private running: Running | undefined;
-  private disposing: Promise<void> | undefined;
-  private clientId = '';
-
-  constructor(
-    private readonly world: SyncWorld,
-    readonly role: 'cloud' | 'edge',
-    readonly siteId: string,
-    readonly dir: string,
-  ) {}
-
-  get dbFile(): string {
-    return join(this.dir, 'yard.db');
-  }
-  get app(): Running & { core: Core } {
-    if (!this.running) throw new Error(`${this.siteId} is not running`);
-    return { ...this.running, core: this.running.yard.core };
-  }
-  get sqlite(): Database.Database {
-    return this.app.db.sqlite;
-  }
-
-  async start(options: { login?: boolean } = {}): Promise<void> {
-    const env: Record<string, string> = {
-      YARD_DATA_DIR: this.dir,
-      YARD_ROLE: this.role,
-      YARD_MQTT_URL: this.world.url,
-      YARD_ADMIN_USER: ADMIN.username,
-      YARD_ADMIN_PASSWORD: ADMIN.password,
-    };
-    if (this.role === 'edge') env.YARD_SITE_ID = this.siteId;
-    const config = loadConfig(env, { validateResponses: true, ...this.world.config });
-    const db = openDatabase(this.dbFile);
-    const level = process.env.SYNC_WORLD_LOG;
-    const log = level ? createLogger({ level, name: `${this.role}:${this.siteId}` }) : undefined;
-    const transport = (core: Core): SyncTransport => {
-      const cloud = this.role === 'cloud';
-      const nodeId = cloud ? cloudNodeId(core) : '';
-      this.clientId = cloud ? `cloud-${nodeId}` : `edge-${this.siteId}`;
-      const mqtt = cloud
-        ? cloudTransport(core.config, core.log, nodeId)
-        : edgeTransport(core.config, core.log);
-      const faults = this.world.options.faults?.(this.role, this.siteId);
-      this.faulty = faults ? new FaultyTransport(mqtt, { ...faults }) : undefined;
-      this.link = new FaultLink(this.faulty ?? mqtt);
-      return this.link;
-    };
-    const yard = createApp({
-      db,
-      config,
-      gates: new SimulatedGates(undefined, 0),
-      cameras: {
-        onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),
-        providers: CAMERA_PROVIDER_KINDS,
-      },
-      ...(log ? { log } : {}),
-      sync: this.role === 'cloud' ? cloudSync({ transport }) : edgeSync({ transport }),
-    });
-    this.applied.length = 0;
-    yard.core.bus.subscribe((event) => {
-      if (event.type === 'sync.applied' && event.yardId === null) this.applied.push(event);
-    });
-    if (this.role === 'cloud') await yard.services.auth.ensureAdmin();
-    await yard.start();
-    const server = await listen(yard);
-    this.running = { yard, db, server };
-    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    this.client = new Client(url);
-    if (options.login ?? true) await this.login();
-  }
-
-  /** Logs the admin in (at an edge once the cloud's users have arrived). */
-  async login(): Promise<void> {
-    await waitFor(
-      () => this.sqlite.prepare('SELECT 1 FROM app_user WHERE username = ?').get(ADMIN.username),
-      {
-        timeoutMs: 15_000,
-        what: `the admin user at ${this.siteId}`,
-      },
-    );
-    this.client.token = await loginAdmin(this.client.baseUrl);
-  }
-
-  /** A clean stop (the data directory stays). */
-  async stop(): Promise<void> {
-    await this.disposing;
-    const running = this.running;
-    this.running = undefined;
-    if (!running) return;
-    await closeServer(running.server);
-    await running.yard.stop();
-    running.db.close();
-  }
-
-  /**
-   * The process dies now (see the class comment). Synchronous up to the returned promise, which
-   * settles once the dead app's leftovers are gone and the database file holds the crash state.
-   * `inspect` sees the crash state before that (a read-only connection).
-   */
-  crash<T>(inspect?: (crashState: Database.Database) => T): { result: T | undefined; done: Promise<void> } {
-    const running = this.running;
-    if (!running) throw new Error(`${this.siteId} is not running`);
-    this.running = undefined;
-    void this.link.kill();
-    this.world.dropConnection(this.clientId);
-    running.server.closeAllConnections();
-    const crashFile = join(this.dir, 'crash-state.db');
-    rmSync(crashFile, { force: true });
-    const reader = new Database(this.dbFile, { readonly: true });
-    let result: T | undefined;
-    try {
-      reader.prepare('VACUUM INTO ?').run(crashFile);
-    } finally {
-      reader.close();
-    }
-    if (inspect) {
-      const state = new Database(crashFile, { readonly: true });
-      try {
-        result = inspect(state);
-      } finally {
-        state.close();
-      }
-    }
-    this.disposing = (async () => {
-      await closeServer(running.server);
-      await running.yard.stop();
-      running.db.close();
-      for (const suffix of ['', '-wal', '-shm']) rmSync(`${this.dbFile}${suffix}`, { force: true });
-      renameSync(crashFile, this.dbFile);
-    })();
-    return { result, done: this.disposing };
-  }
-
-  /**
-   * Runs `action` inside the n-th insert into `table` from now on, i.e. in the middle of whatever
-   * transaction wrote that row (a temporary trigger calling a JavaScript function). `action` must
-   * not use this node's connection.
-   */
-  onInsert(table: string, n: number, action: () => void): void {
-    const sqlite = this.sqlite;
-    let seen = 0;
-    sqlite.function('world_insert_hook', () => {
-      seen += 1;
-      if (seen === n) action();
-      return null;
-    });
-    sqlite.exec(
-      `CREATE TEMP TRIGGER world_insert_hook AFTER INSERT ON main.${table} BEGIN SELECT world_insert_hook(); END`,
-    );
-  }
-
-  /**
-   * Arms a crash inside the n-th insert into `table`. Resolves when the node is down, with how many
-   * rows of the table the crash state holds (fewer than were inserted when the transaction in
-   * flight was lost with the process).
-   */
-  crashAtInsert(table: string, n: number): Promise<{ committed: number }> {
-    return new Promise((resolve, reject) => {
-      this.onInsert(table, n, () => {
-        try {
-          const { result, done } = this.crash(
-            (state) => state.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number,
-          );
-          done.then(() => resolve({ committed: result ?? 0 }), reject);
-        } catch (err) {
-          reject(err);
-        }
-      });
-    });
-  }
-
-  /** Starts the node again on its database file (after crash() or stop()). */
-  async restart(options: { login?: boolean } = {}): Promise<void> {
-    await this.disposing;
-    this.disposing = undefined;
-    await this.start(options);
-  }
-}
-
 export class SyncWorld {
   readonly cloud: WorldNode;
   readonly edges: WorldNode[] = [];
   readonly config: Record<string, unknown>;
   private broker: EmbeddedBroker | undefined;
   private port = 0;
+  /** MQTT client ids the broker refuses (cut off). */
+  private readonly refused = new Set<string>();
   private readonly root = mkdtempSync(join(tmpdir(), 'yard-world-'));
 
   private constructor(readonly options: WorldOptions) {
@@ -277,6 +76,8 @@ export class SyncWorld {
       await sites.create({ id: siteId, name: `Site ${siteId}`, password: 'placeholder-password' });
     }
     const node = new WorldNode(this, 'edge', siteId, this.dirFor(siteId));
+    node.proxy = new TcpProxy(() => this.port);
+    await node.proxy.start();
     this.edges.push(node);
     await node.start(options);
     return node;
@@ -290,13 +91,28 @@ export class SyncWorld {
     clients?.[clientId]?.conn.destroy();
   }
 
-  /** The edge's link dies (its will says offline at the cloud); `restore` brings it back. */
+  /**
+   * The edge's network to the broker goes down (its connection dies, the broker publishes its will,
+   * reconnects fail) until `restore`; the edge's own MQTT client keeps retrying and carries on with
+   * its session once through (QoS 1 messages it had in flight are sent again).
+   */
   async cut(node: WorldNode): Promise<void> {
-    this.dropConnection(`edge-${node.siteId}`);
-    await node.link.stop();
+    node.proxy?.cut();
+    await waitFor(() => !node.link.connected, { what: `${node.siteId} cut off` });
   }
-  restore(node: WorldNode): Promise<void> {
-    return node.link.start();
+  async restore(node: WorldNode): Promise<void> {
+    node.proxy?.restore();
+  }
+
+  /** CONNECTs answered with "server unavailable" (`refuse`), per client id. */
+  readonly refusals = new Map<string, number>();
+
+  /** The broker answers this client's CONNECT with "server unavailable" until `admit`. */
+  refuse(clientId: string): void {
+    this.refused.add(clientId);
+  }
+  admit(clientId: string): void {
+    this.refused.delete(clientId);
   }
 
   /** Synchronous up to the promise: every socket is cut now, then the broker is stopped. */
@@ -313,11 +129,18 @@ export class SyncWorld {
   async startBroker(): Promise<void> {
     this.broker = await startEmbeddedBroker({ port: this.port, host: '127.0.0.1' });
     this.port = this.broker.port;
+    this.broker.aedes.authenticate = (client, _user, _password, done) => {
+      if (!this.refused.has(client.id)) return done(null, true);
+      this.refusals.set(client.id, (this.refusals.get(client.id) ?? 0) + 1);
+      // 3: server unavailable (MQTT 3.1.1 CONNACK); the client tries again later.
+      done(Object.assign(new Error('cut off'), { returnCode: 3 }) as never, false);
+    };
   }
 
   async close(): Promise<void> {
     for (const node of [...this.edges].reverse()) await node.stop().catch(() => undefined);
     await this.cloud.stop().catch(() => undefined);
+    for (const node of this.edges) await node.proxy?.stop();
     await this.killBroker();
     rmSync(this.root, { recursive: true, force: true });
   }
@@ -327,15 +150,4 @@ export class SyncWorld {
     mkdirSync(dir, { recursive: true });
     return dir;
   }
-}
-
-function listen(yard: YardApp): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = yard.app.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }

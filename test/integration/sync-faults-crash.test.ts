@@ -74,7 +74,7 @@ describe('a process killed between commit and ack, or in the middle of an apply'
     await expectSameState(world, edge);
     expect(scalar(edge.sqlite, 'SELECT count(*) FROM carrier WHERE id = ?', after.carrierId)).toBe(1);
     expect(edge.applied.length).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('the cloud dies in the middle of applying a batch of a large queue: restarted on what it committed, it takes the rest once', async () => {
     world = await SyncWorld.start({ config: { 'sync.ackTimeoutMs': 800 } });
@@ -101,5 +101,5 @@ describe('a process killed between commit and ack, or in the middle of an apply'
     expect(scalar(world.cloud.sqlite, 'SELECT count(*) FROM session_location')).toBe(
       scalar(edge.sqlite, 'SELECT count(*) FROM session_location'),
     );
-  });
+  }, 60_000);
 });
