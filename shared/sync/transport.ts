@@ -69,6 +69,9 @@ export class MqttTransport implements SyncTransport {
       // Our log is the queue: do not let mqtt.js pile up QoS 0 messages while offline.
       queueQoSZero: false,
       resubscribe: true,
+      // A refused CONNECT (broker restarting, password file not reloaded yet, auth backend down)
+      // must not end the retries: mqtt.js stops reconnecting after one unless told otherwise.
+      reconnectOnConnackError: true,
       ...(o.caFile ? { ca: readFileSync(o.caFile) } : {}),
       ...(o.certFile ? { cert: readFileSync(o.certFile) } : {}),
       ...(o.keyFile ? { key: readFileSync(o.keyFile) } : {}),
