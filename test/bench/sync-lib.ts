@@ -1,6 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { verdict } from './lib.js';
 
 /** Helpers shared by the sync benchmarks (test/bench/sync-*.ts). */
@@ -54,7 +54,11 @@ export type Check = [text: string, ok: boolean];
  * target was missed (the `bench` script chains the benchmarks on their exit codes).
  */
 export function finish(name: string, results: Record<string, unknown>, checks: Check[]): void {
-  console.log('\nResults');
+  console.log(
+    `\nResults (load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${cpus().length} cpus)`,
+  );
   for (const [text, ok] of checks) console.log(`  ${verdict(ok)}  ${text}`);
   mkdirSync('test/bench/results', { recursive: true });
   const file = `test/bench/results/${name}.json`;
@@ -63,7 +67,8 @@ export function finish(name: string, results: Record<string, unknown>, checks: C
     `${JSON.stringify(
       {
         at: new Date().toISOString(),
-        machine: { cpus: cpus().length, node: process.version },
+        // Other work on the machine skews every figure here: the load average says how much there was.
+        machine: { cpus: cpus().length, node: process.version, loadavg: loadavg() },
         results,
         checks,
       },
