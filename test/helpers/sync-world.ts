@@ -115,6 +115,12 @@ export class SyncWorld {
     this.refused.delete(clientId);
   }
 
+  /** The running broker (tests hook into its authorization). */
+  get aedes(): EmbeddedBroker['aedes'] {
+    if (!this.broker) throw new Error('the broker is not running');
+    return this.broker.aedes;
+  }
+
   /** Synchronous up to the promise: every socket is cut now, then the broker is stopped. */
   killBroker(): Promise<void> {
     const broker = this.broker;
@@ -137,9 +143,12 @@ export class SyncWorld {
     };
   }
 
+  /** Stops everything; a node whose stop hangs (a test found that) is left behind after 10 s. */
   async close(): Promise<void> {
-    for (const node of [...this.edges].reverse()) await node.stop().catch(() => undefined);
-    await this.cloud.stop().catch(() => undefined);
+    const stop = (node: WorldNode) =>
+      Promise.race([node.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 10_000).unref())]);
+    for (const node of [...this.edges].reverse()) await stop(node);
+    await stop(this.cloud);
     for (const node of this.edges) await node.proxy?.stop();
     await this.killBroker();
     rmSync(this.root, { recursive: true, force: true });
