@@ -95,7 +95,9 @@ export class BatchReceiver {
       );
       return;
     }
-    await this.o
+    // Not awaited: the broker's PUBACK may never come (the link died with the ack in flight), and
+    // the next batch, or stop() at SIGTERM, must not wait for it. Acks carry the whole position.
+    void this.o
       .ack({ v: PROTOCOL_V, stream: batch.stream, upTo })
       .catch((err: Error) => this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
   }
