@@ -22,6 +22,8 @@ export const CLOUD_PEER = 'cloud';
 /** Status updates for a changed queue depth are published at most this often. */
 const STATUS_EVERY_MS = 3_000;
 
+/** How long a stopping edge waits for the broker to take its offline status. */
+const OFFLINE_PUBLISH_WAIT_MS = 2_000;
 /** A resync command this far past its deadline (beyond any tolerated clock skew) is not applied. */
 const STALE_RESYNC_MS = 5 * 60_000;
 
@@ -106,8 +108,9 @@ export class EdgeSync implements SyncRuntime {
     if (this.statusTimer) clearTimeout(this.statusTimer);
     this.statusTimer = undefined;
     if (this.o.transport.connected) {
-      // A clean stop says so itself; the will covers the other cases.
-      await this.publish('offline').catch(() => undefined);
+      // A clean stop says so itself; the will covers the other cases. Bounded: a half-open link
+      // may never answer the publish.
+      await withTimeout(this.publish('offline'), OFFLINE_PUBLISH_WAIT_MS).catch(() => undefined);
     }
     await this.link.stop();
     await this.pruner.stop();
@@ -245,4 +248,12 @@ export class EdgeSync implements SyncRuntime {
 /** The status the broker publishes for us when we vanish (the MQTT will). */
 export function offlineStatus(version: string, at: number): SiteStatus {
   return { v: PROTOCOL_V, state: 'offline', schemaV: SCHEMA_VERSION, version, queued: 0, at };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
