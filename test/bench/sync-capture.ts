@@ -24,9 +24,9 @@ import { type Check, finish, ms, type Spread, spread } from './sync-lib.js';
  * Target: the logged write's p99 less than 1 ms above the unlogged one's, for every kind.
  *
  * Run: npx tsx test/bench/sync-capture.ts
- * BENCH_CAPTURE_N (1500) writes of each kind per variant after BENCH_CAPTURE_WARMUP (100).
+ * BENCH_CAPTURE_N (3000) writes of each kind per variant after BENCH_CAPTURE_WARMUP (100).
  */
-const N = Number(process.env.BENCH_CAPTURE_N ?? 1500);
+const N = Number(process.env.BENCH_CAPTURE_N ?? 3000);
 const WARMUP = Number(process.env.BENCH_CAPTURE_WARMUP ?? 100);
 const POINTS = Number(process.env.BENCH_CAPTURE_POINTS ?? 20);
 const TARGET_ADDED_P99_MS = 1;
