@@ -121,6 +121,13 @@ try {
   mkdirSync(join(dir, 'cloud-before'));
   await cloud.call('backup', { file: join(dir, 'cloud-before', 'yard.db') });
   console.log(`Link up: draining ${queued} queued rows...`);
+  // CPU seconds of each process during the drain (the parent's is the broker's): on 2 cores the three
+  // share, the sum bounds how fast the drain can be.
+  const cpuBefore = await Promise.all([
+    edge.call<NodeJS.CpuUsage>('cpu'),
+    cloud.call<NodeJS.CpuUsage>('cpu'),
+  ]);
+  const brokerBefore = process.cpuUsage();
   capturing = true;
   const { at: startedAt } = await edge.call<{ at: number }>('start');
   const drained = await edge.call<{ at: number | null; queued?: number }>('drained', {
@@ -132,6 +139,14 @@ try {
   if (drained.queued !== 0)
     throw new Error(`the cloud acknowledged the last row, yet ${drained.queued} are queued`);
   const drainMs = drained.at - startedAt;
+  const brokerCpu = process.cpuUsage(brokerBefore);
+  const cpuAfter = await Promise.all([edge.call<NodeJS.CpuUsage>('cpu'), cloud.call<NodeJS.CpuUsage>('cpu')]);
+  const cpuSec = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user - a.user + b.system - a.system) / 1e6;
+  const cpu = {
+    edgeSec: cpuSec(cpuBefore[0], cpuAfter[0]),
+    cloudSec: cpuSec(cpuBefore[1], cpuAfter[1]),
+    brokerSec: (brokerCpu.user + brokerCpu.system) / 1e6,
+  };
   const applied = await cloud.call<number>('applied', { peer: SITE });
   const deadLetters = await cloud.call<number>('deadLetters');
   const [cloudSums, edgeSums] = await Promise.all([
@@ -155,10 +170,14 @@ try {
     resentBytes,
     rowsPerSec: (queued / drainMs) * 1000,
     mbPerSec: bytes / 1e6 / (drainMs / 1000),
+    cpu,
   };
   console.log(
     `  drained in ${ms(drainMs / 1000)} s: ${sync.rowsPerSec.toFixed(0)} rows/s, ${ms(sync.mbPerSec)} MB/s ` +
       `(${payloads.length} batches, ${ms(bytes / 1e6)} MB, ${resent} resent)`,
+  );
+  console.log(
+    `  CPU during the drain: edge ${ms(cpu.edgeSec)} s, cloud ${ms(cpu.cloudSec)} s, broker ${ms(cpu.brokerSec)} s`,
   );
 
   console.log(`Raw mqtt.js QoS 1: the same ${payloads.length} payloads, window ${WINDOW}...`);
