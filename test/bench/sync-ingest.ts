@@ -24,9 +24,12 @@ import type { WorkloadRefs } from './sync-workload.js';
  * rows, and checks that every row arrived once (row counts per entity) with no dead letters.
  *
  * Run: npx tsx test/bench/sync-ingest.ts
+ * BENCH_INGEST_SITES (50), BENCH_INGEST_ROWS (3000) per site, BENCH_INGEST_ACK_TIMEOUT_MS (10000).
  */
 const SITES = Number(process.env.BENCH_INGEST_SITES ?? 50);
 const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 3000);
+/** The simulated edges' ack timeout: an edge's default (sync.ackTimeoutMs); raise it to see the cloud without resends. */
+const ACK_TIMEOUT_MS = Number(process.env.BENCH_INGEST_ACK_TIMEOUT_MS ?? 10_000);
 const DRIVERS = 5;
 const LOCATIONS = 10;
 const siteId = (k: number) => `ingest-${String(k).padStart(3, '0')}`;
@@ -41,7 +44,7 @@ const baseEnv = {
   YARD_ADMIN_PASSWORD: 'bench-password-1',
 };
 const children: BenchChild[] = [];
-const results: Record<string, unknown> = { sites: SITES, rowsPerSite: ROWS };
+const results: Record<string, unknown> = { sites: SITES, rowsPerSite: ROWS, ackTimeoutMs: ACK_TIMEOUT_MS };
 const checks: Check[] = [];
 type Counts = Record<string, { count: number }>;
 
@@ -113,6 +116,7 @@ try {
     SIM_SITES_FILE: sitesFile,
     SIM_TEMPLATE_SITE: siteId(0),
     SIM_KEEP_IDS: template.staff.id,
+    SIM_ACK_TIMEOUT_MS: String(ACK_TIMEOUT_MS),
   });
   children.push(sim);
   const before = await cloud.call<Counts>('checksums');
