@@ -26,6 +26,8 @@ export class FaultLink implements SyncTransport {
   readonly batches: SentBatch[] = [];
   /** Inbound messages handed to the app, per topic suffix after the site id (down/changes, up/ack...). */
   readonly delivered = new Map<string, number>();
+  /** Inbound commands (down/cmd) handed to the app, as received (a test can deliver one again). */
+  readonly commands: Array<{ topic: string; payload: Buffer }> = [];
   /** Inbound messages lost to blackhole or kill. */
   lostIn = 0;
   private killed = false;
@@ -118,6 +120,7 @@ export class FaultLink implements SyncTransport {
     }
     const key = topic.split('/').slice(2).join('/');
     this.delivered.set(key, (this.delivered.get(key) ?? 0) + 1);
+    if (key === 'down/cmd') this.commands.push({ topic, payload });
     for (const l of this.listeners) l(topic, payload);
   }
 

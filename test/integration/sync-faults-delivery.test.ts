@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Faults } from '../helpers/faulty-transport.js';
 import { cloudWork, edgeWork, expectSameState, prepareSite, scalar } from '../helpers/sync-traffic.js';
 import { SyncWorld } from '../helpers/sync-world.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * MQTT may deliver a message twice and out of order (SYNC.md): every message duplicated, or every
@@ -70,4 +71,30 @@ describe('sync: duplicated and reordered delivery under load', () => {
       expect(node.faulty!.counts.reordered).toBeGreaterThan(10);
     }
   }, 60_000);
+
+  it('a resync command delivered again later (its PUBACK lost with the link) does not send the edge back', async () => {
+    world = await SyncWorld.start();
+    const edge = world.edge();
+    // The first contact: the cloud sent the new edge a snapshot and a resync command.
+    const resync = edge.link.commands.find((c) => JSON.parse(c.payload.toString()).kind === 'resync');
+    expect(resync, 'the first-contact resync command').toBeDefined();
+    const s = await prepareSite(world, edge);
+    await cloudWork(world.cloud.client, s, 'R1');
+    await edgeWork(edge.client, s, 'R1');
+    await expectSameState(world, edge);
+    // Watch the edge's applied position of the cloud's stream: it must only go forward.
+    edge.sqlite.exec(`
+      CREATE TEMP TABLE rewinds (before INTEGER, after INTEGER);
+      CREATE TEMP TRIGGER watch_rewinds AFTER UPDATE OF applied_remote_seq ON main.sync_cursor
+      WHEN NEW.applied_remote_seq < OLD.applied_remote_seq
+      BEGIN INSERT INTO rewinds VALUES (OLD.applied_remote_seq, NEW.applied_remote_seq); END;`);
+    const answers = () => world!.cloud.link.delivered.get('up/cmd-result') ?? 0;
+    const answered = answers();
+    // The broker hands the edge the same command again (QoS 1 redelivery after a lost PUBACK).
+    await world.cloud.link.publish(resync!.topic, resync!.payload, { qos: 1 });
+    await waitFor(() => answers() > answered, { what: 'the edge answering the redelivered command' });
+    await cloudWork(world.cloud.client, s, 'R2');
+    await expectSameState(world, edge);
+    expect(edge.sqlite.prepare('SELECT * FROM rewinds').all()).toEqual([]);
+  }, 30_000);
 });
