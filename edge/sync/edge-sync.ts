@@ -56,6 +56,8 @@ export class EdgeSync implements SyncRuntime {
   private statusTimer: NodeJS.Timeout | undefined;
   private lastStatusAt = 0;
   private warnedPruned = 0;
+  /** Resync command ids carried out: MQTT delivers a command again when its PUBACK was lost. */
+  private readonly resyncsDone = new Set<string>();
 
   constructor(
     private readonly core: Core,
@@ -187,8 +189,12 @@ export class EdgeSync implements SyncRuntime {
         ok: false,
         error: { status: 400, code: 'validation-failed', detail: 'resync needs {stream, resumeFrom}' },
       };
+    } else if (this.resyncsDone.has(command.id)) {
+      // Done already: resetting again would send the position back behind the batches since.
+      result = { v: PROTOCOL_V, id: command.id, ok: true };
     } else {
       const { stream, resumeFrom } = args.data;
+      this.resyncsDone.add(command.id);
       // In receive order: batches that arrived before the command are applied first.
       await this.link.runInReceiveOrder(() =>
         exclusive(this.core, () => this.o.applier.resetPosition(CLOUD_PEER, stream, resumeFrom - 1)),
