@@ -43,7 +43,9 @@ export const WireRow = z.object({
   id: z.string().min(1),
   op: z.enum(['upsert', 'delete']),
   hlc: z.string().regex(/^\d{13}-[0-9a-f]{4}-.+$/),
-  data: z.record(z.string(), z.unknown()),
+  // A plain object; the applier checks every column against its table. (z.record walks every key,
+  // which costs seconds on a week's backlog of 150,000 rows.)
+  data: z.custom<Record<string, unknown>>(isPlainObject, 'an object'),
 });
 export type WireRow = z.infer<typeof WireRow>;
 
@@ -114,6 +116,10 @@ export const SiteStatus = z.object({
   at: z.number().int(),
 });
 export type SiteStatus = z.infer<typeof SiteStatus>;
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /** JSON.parse + schema check; undefined (never a throw) for anything malformed. */
 export function decode<T>(schema: z.ZodType<T>, payload: Buffer | string): T | undefined {
