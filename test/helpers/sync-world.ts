@@ -24,6 +24,7 @@ export { WorldNode } from './sync-world-node.js';
  * - `world.killBroker()` cuts every client's socket at once and stops the broker (its sessions and
  *   retained messages are lost); `startBroker()` brings a new one up on the same port.
  * - Each edge reaches the broker through its own TcpProxy: `cut()` is a network outage.
+ * - `refuse()` makes the broker answer a client's CONNECT with "server unavailable".
  * Set SYNC_WORLD_LOG=debug to see the nodes' logs.
  */
 export interface WorldOptions {
@@ -42,7 +43,7 @@ export class SyncWorld {
   readonly config: Record<string, unknown>;
   private broker: EmbeddedBroker | undefined;
   private port = 0;
-  /** MQTT client ids the broker refuses (cut off). */
+  /** MQTT client ids the broker turns away (`refuse`). */
   private readonly refused = new Set<string>();
   private readonly root = mkdtempSync(join(tmpdir(), 'yard-world-'));
 
@@ -139,7 +140,7 @@ export class SyncWorld {
       if (!this.refused.has(client.id)) return done(null, true);
       this.refusals.set(client.id, (this.refusals.get(client.id) ?? 0) + 1);
       // 3: server unavailable (MQTT 3.1.1 CONNACK); the client tries again later.
-      done(Object.assign(new Error('cut off'), { returnCode: 3 }) as never, false);
+      done(Object.assign(new Error('refused'), { returnCode: 3 }) as never, false);
     };
   }
 
