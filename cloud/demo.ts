@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { demoClient, demoDrivers, seedMasterData, seedSiteData } from '../edge/demo-data.js';
+import {
+  demoClient,
+  demoDrivers,
+  seedMasterData,
+  seedSiteData,
+  startSimulatedCamera,
+} from '../edge/demo-data.js';
 import { startEdge } from '../edge/main.js';
 import { loadConfig } from '../shared/config.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
@@ -121,25 +127,5 @@ async function waitUntil(done: () => boolean, timeoutMs: number, failure: string
   while (!done()) {
     if (Date.now() > deadline) throw new Error(failure);
     await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/**
- * The demo's simulated camera: the in-repo fake ONVIF camera (SOAP and Digest on 127.0.0.1), so the
- * demo exercises the real ONVIF client. Loaded by path at run time: it is a test fixture, not part of
- * the built service. A fixed port lets a restarted demo find it again.
- */
-async function startSimulatedCamera(port: number) {
-  const credentials = { username: 'demo', password: 'demo-camera-pass' };
-  const fixture = new URL('../test/fixtures/fake-onvif-camera.ts', import.meta.url).href;
-  try {
-    const { startFakeOnvifCamera } = (await import(fixture)) as {
-      startFakeOnvifCamera(options: object): Promise<{ xaddr: string }>;
-    };
-    const fake = await startFakeOnvifCamera({ ...credentials, name: 'Demo Gate Camera', port });
-    return { xaddr: fake.xaddr, ...credentials };
-  } catch (err) {
-    console.warn(`  (no simulated camera: port ${port} is not free: ${(err as Error).message})`);
-    return undefined;
   }
 }

@@ -208,3 +208,25 @@ export async function demoClient(baseUrl: string, username: string, password: st
     return text ? JSON.parse(text) : undefined;
   };
 }
+
+/**
+ * The demo's simulated camera: the in-repo fake ONVIF camera (SOAP and Digest on 127.0.0.1), so the
+ * demo exercises the real ONVIF client. Loaded by path at run time: it is a test fixture, not part
+ * of the built service. A fixed port lets a restarted demo find it again.
+ */
+export async function startSimulatedCamera(
+  port: number,
+): Promise<{ xaddr: string; username: string; password: string } | undefined> {
+  const credentials = { username: 'demo', password: 'demo-camera-pass' };
+  const fixture = new URL('../test/fixtures/fake-onvif-camera.ts', import.meta.url).href;
+  try {
+    const { startFakeOnvifCamera } = (await import(fixture)) as {
+      startFakeOnvifCamera(options: object): Promise<{ xaddr: string }>;
+    };
+    const fake = await startFakeOnvifCamera({ ...credentials, name: 'Demo Gate Camera', port });
+    return { xaddr: fake.xaddr, ...credentials };
+  } catch (err) {
+    console.warn(`  (no simulated camera: port ${port} is not free: ${(err as Error).message})`);
+    return undefined;
+  }
+}

@@ -1,4 +1,4 @@
-import { seedDemoData } from './demo-data.js';
+import { seedDemoData, startSimulatedCamera } from './demo-data.js';
 import { loadConfigOrExit, startEdge, stopOnSignals } from './main.js';
 
 /**
@@ -50,24 +50,4 @@ Data is in ${config.dataDir}. Stop with Ctrl+C.`);
   );
   await edge.stop();
   process.exit(1);
-}
-
-/**
- * The demo's simulated camera: the in-repo fake ONVIF camera (SOAP and Digest on 127.0.0.1), so the
- * demo exercises the real ONVIF client. Loaded by path at run time: it is a test fixture, not part
- * of the built edge. A fixed port lets a restarted demo find it again.
- */
-async function startSimulatedCamera(port: number) {
-  const credentials = { username: 'demo', password: 'demo-camera-pass' };
-  const fixture = new URL('../test/fixtures/fake-onvif-camera.ts', import.meta.url).href;
-  try {
-    const { startFakeOnvifCamera } = (await import(fixture)) as {
-      startFakeOnvifCamera(options: object): Promise<{ xaddr: string }>;
-    };
-    const fake = await startFakeOnvifCamera({ ...credentials, name: 'Demo Gate Camera', port });
-    return { xaddr: fake.xaddr, ...credentials };
-  } catch (err) {
-    console.warn(`  (no simulated camera: port ${port} is not free: ${(err as Error).message})`);
-    return undefined;
-  }
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import mqtt, { type MqttClient } from 'mqtt';
+import type mqtt from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudBroker, startCloudBroker } from '../../cloud/broker.js';
 import { CloudBrokerAuth } from '../../cloud/broker-auth.js';
@@ -13,6 +14,7 @@ import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../shared/http/errors.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { verifyMosquittoPassword } from '../../shared/sync/mosquitto-password.js';
+import { connectOnce } from '../helpers/mqtt-client.js';
 
 const CLOUD_PASSWORD = 'cloud-secret-for-tests';
 
@@ -42,21 +44,15 @@ function connect(
   url = broker.url,
   extra: mqtt.IClientOptions = {},
 ): Promise<MqttClient> {
-  const client = mqtt.connect(url, {
+  const { client, connected } = connectOnce(
+    url,
     username,
     password,
-    protocolVersion: 4,
-    reconnectPeriod: 0,
-    connectTimeout: 5_000,
-    clientId: `edge-${username}:${clients.length}`,
-    ...extra,
-  });
+    `edge-${username}:${clients.length}`,
+    extra,
+  );
   clients.push(client);
-  return new Promise((resolve, reject) => {
-    client.once('connect', () => resolve(client));
-    client.once('error', (err) => reject(err));
-    client.once('close', () => reject(new Error('connection closed before CONNACK')));
-  });
+  return connected;
 }
 
 async function refusal(username: string, password: string | undefined): Promise<string> {

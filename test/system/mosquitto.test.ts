@@ -9,6 +9,7 @@ import { provisionSite } from '../../cloud/provision-site.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
 import { verifyMosquittoPassword } from '../../shared/sync/mosquitto-password.js';
+import { connectOnce } from '../helpers/mqtt-client.js';
 
 /**
  * Debian's Mosquitto with the deploy/mosquitto config and ACL, and a password file written by our
@@ -127,21 +128,15 @@ function accepts(port: number): Promise<boolean> {
 }
 
 function connect(username: string, password: string, extra: mqtt.IClientOptions = {}): Promise<MqttClient> {
-  const client = mqtt.connect(`mqtt://127.0.0.1:${plainPort}`, {
+  const { client, connected } = connectOnce(
+    `mqtt://127.0.0.1:${plainPort}`,
     username,
     password,
-    protocolVersion: 4,
-    reconnectPeriod: 0,
-    connectTimeout: 5_000,
-    clientId: `edge-${username}:${clients.length}`,
-    ...extra,
-  });
+    `edge-${username}:${clients.length}`,
+    extra,
+  );
   clients.push(client);
-  return new Promise((resolve, reject) => {
-    client.once('connect', () => resolve(client));
-    client.once('error', (err) => reject(err));
-    client.once('close', () => reject(new Error('connection closed before CONNACK')));
-  });
+  return connected;
 }
 
 function edgePassword(siteId: string): string {
