@@ -23,7 +23,7 @@ import { registerPlatformRoutes, swaggerUiStatic } from './modules/platform/rout
 import { createServices, type Services } from './services.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
-import { siteOfRow, writeGuard } from './sync/ownership.js';
+import { heldYard, siteOfRow, writeGuard } from './sync/ownership.js';
 import { createRouting } from './sync/routing.js';
 import type { SyncParts } from './sync/runtime.js';
 
@@ -73,14 +73,14 @@ export function createApp(deps: AppDeps): YardApp {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? silentLogger();
   const bus = deps.bus ?? new EventBus();
-  const hlc = new Hlc(clock, config.role === 'cloud' ? 'cloud' : config.siteId);
+  const hlc = new Hlc(clock, config.role === 'cloud' ? 'cloud' : config.siteId, config.sync.maxClockAheadMs);
   // An edge logs its changes for the cloud; the cloud logs each change for the sites that need it.
   const changes = new ChangeCapture(
     hlc,
     clock,
     createRouting({ sqlite: db.sqlite, role: config.role }).peersFor,
     // Who may write what: a linked edge refuses cloud-owned records, the cloud edge-owned ones.
-    writeGuard(syncMode(config), siteOfRow(db.sqlite)),
+    writeGuard(syncMode(config), siteOfRow(db.sqlite), heldYard(db.sqlite)),
   );
   const dataDir = resolve(config.dataDir);
   const paths = {

@@ -85,6 +85,8 @@ export const configSchema = z.object({
       commandTimeoutMs: z.coerce.number().int().positive().default(10_000),
       /** Acknowledged change-log rows older than this are pruned. */
       retentionDays: z.coerce.number().positive().default(30),
+      /** A received change stamped further ahead of our clock than this is refused (SYNC.md "Trust"). */
+      maxClockAheadMs: z.coerce.number().int().min(1_000).default(300_000),
     })
     .prefault({}),
   /** Check every response body against its schema (tests turn this on). */
@@ -132,6 +134,7 @@ const ENV_MAP: Record<string, string> = {
   YARD_SYNC_ACK_TIMEOUT_MS: 'sync.ackTimeoutMs',
   YARD_SYNC_COMMAND_TIMEOUT_MS: 'sync.commandTimeoutMs',
   YARD_SYNC_RETENTION_DAYS: 'sync.retentionDays',
+  YARD_SYNC_MAX_CLOCK_AHEAD_MS: 'sync.maxClockAheadMs',
 };
 
 const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized']);

@@ -8,6 +8,7 @@ import { DerivedState } from './derived.js';
 import type { Batch } from './protocol.js';
 import { createRouting, type Routing } from './routing.js';
 import { RowSql } from './row-sql.js';
+import { SiteTrust } from './site-trust.js';
 
 export type { DeadLetterPayload } from './apply-rows.js';
 
@@ -61,7 +62,8 @@ export class ChangeApplier {
     this.sql = new RowSql(this.sqlite);
     const rules = new RowRules(this.sql, new DerivedState(this.sql, core.clock), core.config.role);
     const routing = options.routing ?? createRouting({ sqlite: this.sqlite, role: core.config.role });
-    this.rows = new RowApplier(core, this.sql, rules, routing);
+    const trust = core.config.role === 'cloud' ? new SiteTrust(this.sql, routing) : undefined;
+    this.rows = new RowApplier(core, this.sql, rules, routing, trust);
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
     this.backlog = new Backlog(this.sql, this.rows, core.clock, this.schemaVersion);
   }
@@ -160,6 +162,7 @@ export class ChangeApplier {
 
     if (fresh.length > 0 && (batch.schemaV > this.schemaVersion || this.backlog.hasPending(peer))) {
       // A newer schema than ours (or older rows of this peer still parked): keep them, in order.
+      // receive() ignores a clock too far ahead; the row is refused when it is applied.
       for (const row of fresh) this.core.hlc.receive(row.hlc);
       this.backlog.park(peer, batch.schemaV, fresh);
       outcome.pending = fresh.length;

@@ -1,11 +1,11 @@
 import Database from 'better-sqlite3';
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
-import { entityByName, type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
 import { parseHlc } from './hlc.js';
-import { ownerOf } from './ownership.js';
 import type { Routing } from './routing.js';
 import type { RowSql } from './row-sql.js';
+import type { SiteTrust } from './site-trust.js';
 
 /** A received change with its position in the peer's log. */
 export interface Received extends RowChange {
@@ -52,6 +52,8 @@ export class RowApplier {
     private readonly sql: RowSql,
     private readonly rules: RowRules,
     private readonly routing: Routing,
+    /** The cloud's check of what a site may write; none at an edge (it trusts its cloud). */
+    private readonly trust?: SiteTrust,
   ) {
     this.sqlite = sql.sqlite;
   }
@@ -160,27 +162,46 @@ export class RowApplier {
   }
 
   private applyOne(peer: string, row: RowChange, retry: boolean): Done {
-    // Every received change advances our clock (and records a peer running ahead).
+    this.assertClockWithinSkew(row);
+    // At the cloud every row a site sends passes its trust check first (site-trust.ts).
+    const change = this.trust ? this.trust.admit(peer, row) : row;
+    const effect = this.rules.apply(change, { retry });
+    // Only a change that applied advances our clock (and records a peer running ahead).
     this.core.hlc.receive(row.hlc);
-    if (this.core.config.role === 'cloud') this.assertSiteOwnsRow(peer, row);
-    const effect = this.rules.apply(row, { retry });
-    return { row, effect, forwarded: effect.changed ? this.forward(peer, row, effect) : [] };
+    return { row: change, effect, forwarded: effect.changed ? this.forward(peer, change, effect) : [] };
   }
 
   /**
-   * At the cloud: a site writes the records of its own yards only. The broker's ACL keeps a site to
-   * its own topics; this keeps its rows to its own yards (a gate, movement or session of another
-   * site's yard is refused, whatever the payload says).
+   * A change stamped further ahead of our clock than the allowed skew is refused: applied, its
+   * clocks would win every later merge, and our clock would follow it into the future (SYNC.md
+   * "Trust"). The change's hlc, the row's own hlc and its per-field clocks are all checked.
    */
-  private assertSiteOwnsRow(peer: string, row: RowChange): void {
-    if (row.op !== 'upsert') return;
-    const entity = entityByName(row.entity);
-    if (!entity || ownerOf(entity, row.data) !== 'edge') return;
-    const sites = this.routing.peersFor(entity, row.data);
-    if (sites.length > 0 && !sites.includes(peer)) {
-      throw new RowRejected(
-        `${row.entity} ${row.id} belongs to a yard of site ${sites.join(', ')}, not of ${peer}`,
-      );
+  private assertClockWithinSkew(row: RowChange): void {
+    const clocks = [row.hlc];
+    if (typeof row.data.hlc === 'string') clocks.push(row.data.hlc);
+    if (typeof row.data.fieldHlc === 'string') {
+      let fields: unknown;
+      try {
+        fields = JSON.parse(row.data.fieldHlc);
+      } catch {
+        throw new RowRejected(`[malformed] fieldHlc of ${row.entity} ${row.id} is not JSON`);
+      }
+      if (fields && typeof fields === 'object')
+        for (const v of Object.values(fields)) clocks.push(typeof v === 'string' ? v : String(v));
+    }
+    for (const hlc of clocks) {
+      let ahead: number;
+      try {
+        ahead = this.core.hlc.aheadBy(hlc);
+      } catch {
+        throw new RowRejected(`[malformed] ${row.entity} ${row.id} carries a malformed clock "${hlc}"`);
+      }
+      if (ahead > 0) {
+        throw new RowRejected(
+          `[clock-ahead] ${row.entity} ${row.id} is stamped ${Math.round(ahead / 1000)} s ahead of this side's ` +
+            `clock (at most ${Math.round(this.core.hlc.maxAheadMs / 1000)} s allowed): fix the sender's clock, then retry`,
+        );
+      }
     }
   }
 

@@ -6,9 +6,10 @@ import { SCHEMA_VERSION } from '../db/migrate.js';
 import { ShapeCache } from '../db/prepared.js';
 import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
-import { SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable } from './entities.js';
+import { LOCAL_SECRETS, SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable } from './entities.js';
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
+import type { SiteWrite } from './site-rules.js';
 
 type Row<T extends SyncedTable> = Selectable<DB[T]>;
 /** What a caller provides on insert: the row without the columns ChangeCapture owns. */
@@ -23,6 +24,8 @@ export type RowPatch<T extends SyncedTable> = Omit<
 
 /** Rows per multi-row INSERT: 100 rows x ~12 columns stays far below SQLite's 32,766 bound parameters. */
 const INSERT_CHUNK = 100;
+
+const INSERT: SiteWrite = { op: 'insert' };
 
 /** Columns SQLite derives from the others (generated): local read models, never part of a change. */
 const DERIVED_COLUMNS = ['apiJson'];
@@ -94,7 +97,7 @@ export class ChangeCapture {
   async insert<T extends SyncedTable>(db: Kdb, table: T, row: NewRow<T>): Promise<Row<T>> {
     return this.inTransaction(db, async (trx) => {
       const entity = entityOf(table);
-      this.check(entity, row as Record<string, unknown>);
+      this.check(entity, row as Record<string, unknown>, INSERT);
       const hlc = this.hlc.next();
       const values: Record<string, unknown> = { ...row, hlc, version: 1 };
       if (entity.ownership === 'shared') {
@@ -124,8 +127,9 @@ export class ChangeCapture {
   async insertMany<T extends SyncedTable>(db: Kdb, table: T, rows: ReadonlyArray<NewRow<T>>): Promise<void> {
     if (rows.length === 0) return;
     const entity = entityOf(table);
-    if (ownerDependsOnRow(entity)) for (const row of rows) this.check(entity, row as Record<string, unknown>);
-    else this.check(entity, rows[0] as Record<string, unknown>);
+    if (ownerDependsOnRow(entity) || entity.ownership === 'shared') {
+      for (const row of rows) this.check(entity, row as Record<string, unknown>, INSERT);
+    } else this.check(entity, rows[0] as Record<string, unknown>, INSERT);
     await this.inTransaction(db, async (trx) => {
       const columns = Object.keys(rows[0]!);
       for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
@@ -182,6 +186,7 @@ export class ChangeCapture {
         ([k, v]) => v !== undefined && current[k] !== v,
       );
       if (changed.length === 0) return current as Row<T>;
+      this.check(entity, current, { op: 'update', fields: changed.map(([k]) => k) });
       const hlc = this.hlc.next();
       const values: Record<string, unknown> = {
         ...Object.fromEntries(changed),
@@ -207,7 +212,7 @@ export class ChangeCapture {
             .returningAll(),
       )) as Array<Record<string, unknown>>;
       if (!written) throw new Error(`${table} ${key} vanished inside its own transaction`);
-      await this.log(trx, entity, 'upsert', written, hlc);
+      await this.log(trx, entity, 'upsert', written, hlc, current);
       return written as Row<T>;
     });
   }
@@ -226,7 +231,7 @@ export class ChangeCapture {
           (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
         )) as Array<Record<string, unknown> | undefined>;
         if (!current) return undefined;
-        this.check(entity, current);
+        this.check(entity, current, { op: 'delete' });
       }
       const [deleted] = (await this.shapes.run(trx, `delete|${table}`, [key], (ph) =>
         (unguarded(trx) as Loose).deleteFrom(table).where(entity.key, '=', ph[0]).returningAll(),
@@ -239,8 +244,8 @@ export class ChangeCapture {
     });
   }
 
-  private check(entity: SyncedEntity, row: Record<string, unknown> | undefined): void {
-    const refusal = this.guard(entity, row);
+  private check(entity: SyncedEntity, row: Record<string, unknown> | undefined, write?: SiteWrite): void {
+    const refusal = this.guard(entity, row, write);
     if (refusal) throw refusal;
   }
 
@@ -265,18 +270,30 @@ export class ChangeCapture {
     op: 'upsert' | 'delete',
     row: Record<string, unknown>,
     hlc: string,
+    previous?: Record<string, unknown>,
   ): Promise<void> {
     this.generations.bump(entity.table);
     const entityId = String(row[entity.key]);
-    const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : withoutDerived(row));
+    const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : syncedFields(entity, row));
     const peers = this.peersFor(entity, row);
-    if (peers.length === 0) return;
-    this.notifyLogged(peers);
-    for (const peer of peers) {
+    // A peer that held the row and no longer needs it (a user's scope moved to other sites) gets a
+    // delete, so it does not keep a login it should no longer have.
+    const dropped = previous ? this.peersFor(entity, previous).filter((p) => !peers.includes(p)) : [];
+    const writes: Array<[string, 'upsert' | 'delete', string]> = [
+      ...peers.map((p): [string, 'upsert' | 'delete', string] => [p, op, data]),
+      ...dropped.map((p): [string, 'upsert' | 'delete', string] => [
+        p,
+        'delete',
+        JSON.stringify({ [entity.key]: entityId }),
+      ]),
+    ];
+    if (writes.length === 0) return;
+    this.notifyLogged([...peers, ...dropped]);
+    for (const [peer, rowOp, rowData] of writes) {
       await this.shapes.run(
         trx,
         'change_log',
-        [peer, entity.entity, entityId, op, hlc, this.hlc.origin, SCHEMA_VERSION, data],
+        [peer, entity.entity, entityId, rowOp, hlc, this.hlc.origin, SCHEMA_VERSION, rowData],
         ([p, e, id, o, h, origin, v, d]) =>
           unguarded(trx)
             .insertInto('changeLog')
@@ -309,7 +326,7 @@ export class ChangeCapture {
         row.hlc,
         this.hlc.origin,
         SCHEMA_VERSION,
-        JSON.stringify(withoutDerived(row)),
+        JSON.stringify(syncedFields(entity, row)),
       ]),
     );
     this.notifyLogged(entries.map((e) => e[0] as string));
@@ -347,10 +364,16 @@ function definedOnly(patch: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
 }
 
-function withoutDerived(row: Record<string, unknown>): Record<string, unknown> {
-  if (!DERIVED_COLUMNS.some((c) => c in row)) return row;
+/**
+ * The fields of a row that travel: without derived columns and without secrets that stay on the
+ * side that uses them (LOCAL_SECRETS: an ONVIF camera's password never leaves its edge).
+ */
+function syncedFields(entity: SyncedEntity, row: Record<string, unknown>): Record<string, unknown> {
+  const local = LOCAL_SECRETS[entity.entity] ?? [];
+  if (!DERIVED_COLUMNS.some((c) => c in row) && !local.some((f) => row[f] != null)) return row;
   const copy = { ...row };
   for (const c of DERIVED_COLUMNS) delete copy[c];
+  for (const f of local) if (copy[f] != null) copy[f] = null;
   return copy;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { SYNCED_ENTITIES, toSnake } from './entities.js';
+import { LOCAL_SECRETS, SYNCED_ENTITIES, toSnake } from './entities.js';
 
 const MASK = (1n << 64n) - 1n;
 
@@ -11,7 +11,8 @@ const MASK = (1n << 64n) - 1n;
  *
  * Left out, because they are local to each side and never synced:
  * - generated columns (trailer.api_json, a rendered read model);
- * - site-scoped settings (they stay at their edge, routing.ts).
+ * - site-scoped settings (they stay at their edge, routing.ts);
+ * - secrets that stay on their side (entities.ts LOCAL_SECRETS: ONVIF passwords).
  * Everything else counts, hlc, field_hlc and version included: after a merge both sides must hold
  * the very same row. (Session locations are pruned by each side on its own schedule: compare them
  * before a retention prune.)
@@ -27,6 +28,7 @@ export function entityChecksums(
     )
       .filter((c) => c.hidden === 0)
       .map((c) => c.name)
+      .filter((name) => !(LOCAL_SECRETS[entity.entity] ?? []).some((f) => toSnake(f) === name))
       .sort();
     const where = entity.entity === 'setting' ? " WHERE scope <> 'site'" : '';
     const stmt = sqlite

@@ -44,6 +44,14 @@ export const SYNCED_ENTITIES = [
   { entity: 'camera', table: 'camera', key: 'id', ownership: 'edge-mutable' },
 ] as const satisfies readonly SyncedEntity[];
 
+/**
+ * Fields that never leave the side that stores them (sent as null): the cloud reaches an ONVIF
+ * camera only through its edge, so the camera's password stays on the yard box (SYNC.md "Trust").
+ */
+export const LOCAL_SECRETS: Readonly<Record<string, readonly string[]>> = {
+  camera: ['onvifPassword'],
+};
+
 export type SyncedTable = (typeof SYNCED_ENTITIES)[number]['table'];
 
 export const SYNCED_BY_TABLE: ReadonlyMap<string, SyncedEntity> = new Map(

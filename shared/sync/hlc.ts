@@ -1,9 +1,20 @@
 import type { Clock } from '../clock.js';
 
+/** How far ahead of our clock a received timestamp may be (SYNC.md "Trust"): 5 minutes by default. */
+export const DEFAULT_MAX_AHEAD_MS = 5 * 60_000;
+
+/** Largest epoch ms that fits the 13-digit field (year 2286). */
+const MAX_MS = 9_999_999_999_999;
+
 /**
  * Hybrid logical clock: `<epoch ms, 13 digits>-<counter, 4 hex>-<origin>`.
  * Strings compare in causal order with plain `<` (fixed-width fields), which is what the
  * per-field last-writer-wins merge needs.
+ *
+ * A received timestamp more than `maxAheadMs` ahead of our wall clock never advances the clock:
+ * one forged or broken row would otherwise drag every later write of ours into its future (and
+ * past the 13-digit field, which peers refuse as malformed). The applier refuses such rows
+ * (`aheadBy`); `receive` ignores them.
  */
 export class Hlc {
   private lastMs = 0;
@@ -14,6 +25,7 @@ export class Hlc {
   constructor(
     private readonly clock: Clock,
     readonly origin: string,
+    readonly maxAheadMs: number = DEFAULT_MAX_AHEAD_MS,
   ) {
     if (!/^[A-Za-z0-9_.:-]+$/.test(origin))
       throw new Error(`HLC origin "${origin}" has characters outside [A-Za-z0-9_.:-]`);
@@ -33,14 +45,24 @@ export class Hlc {
         this.counter = 0;
       }
     }
+    if (this.lastMs > MAX_MS) throw new Error('HLC past its 13-digit range');
     return format(this.lastMs, this.counter, this.origin);
   }
 
-  /** Advance past a timestamp received from a peer. */
+  /**
+   * How many ms a timestamp is ahead of our wall clock beyond the allowed skew (0 when within it),
+   * recording the skew for /api/sync/status either way. Throws on a malformed timestamp.
+   */
+  aheadBy(remote: string): number {
+    const ahead = parseHlc(remote).ms - this.clock.now();
+    this.maxSkewMs = Math.max(this.maxSkewMs, ahead);
+    return ahead > this.maxAheadMs ? ahead : 0;
+  }
+
+  /** Advance past a timestamp received from a peer (ignored when too far ahead, see above). */
   receive(remote: string): void {
+    if (this.aheadBy(remote) > 0) return;
     const parsed = parseHlc(remote);
-    const wall = this.clock.now();
-    this.maxSkewMs = Math.max(this.maxSkewMs, parsed.ms - wall);
     if (parsed.ms > this.lastMs) {
       this.lastMs = parsed.ms;
       this.counter = parsed.counter;

@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { SyncMode } from '../config.js';
 import { ConflictError } from '../http/errors.js';
 import type { SyncedEntity } from './entities.js';
+import { type OwnYard, type SiteWrite, sharedWriteRefusal } from './site-rules.js';
 
 /** Which side may write a record when an edge is linked to a cloud (SYNC.md, DOMAIN.md). */
 export type Owner = 'edge' | 'cloud' | 'both';
@@ -45,7 +46,11 @@ export function ownerDependsOnRow(entity: SyncedEntity): boolean {
  * ChangeCapture asks it for every insert (the new row), update (the stored row and the row as
  * patched) and delete (the stored row), so no write path can get around it.
  */
-export type WriteGuard = (entity: SyncedEntity, row: AnyRow | undefined) => ConflictError | undefined;
+export type WriteGuard = (
+  entity: SyncedEntity,
+  row: AnyRow | undefined,
+  write?: SiteWrite,
+) => ConflictError | undefined;
 
 /** A standalone edge (and a test without sync) owns everything. */
 export const allowEveryWrite: WriteGuard = () => undefined;
@@ -56,14 +61,39 @@ export const allowEveryWrite: WriteGuard = () => undefined;
  * `siteOf` names the site whose edge owns a row, for the cloud's answer (optional: the answer
  * then says "the site's edge").
  */
-export function writeGuard(mode: SyncMode, siteOf?: (row: AnyRow) => string | undefined): WriteGuard {
+export function writeGuard(
+  mode: SyncMode,
+  siteOf?: (row: AnyRow) => string | undefined,
+  ownYard: OwnYard = () => true,
+): WriteGuard {
   if (mode === 'standalone') return allowEveryWrite;
-  return (entity, row) => {
+  return (entity, row, write) => {
     const owner = ownerOf(entity, row);
     if (mode === 'linked' && owner === 'cloud') return cloudOwned(entity);
     if (mode === 'cloud' && owner === 'edge') return edgeOwned(entity, row && siteOf?.(row));
+    // A linked edge makes only the changes the cloud accepts from a site (site-rules.ts).
+    if (mode === 'linked' && entity.ownership === 'shared' && row && write) {
+      const refusal = sharedWriteRefusal(entity, row, write, ownYard);
+      if (refusal) return cloudOwnedField(entity, refusal);
+    }
     return undefined;
   };
+}
+
+/** A yard this database holds: at an edge, exactly the yards of its site. */
+export function heldYard(sqlite: BetterSqlite3.Database): OwnYard {
+  return (yardId) =>
+    typeof yardId === 'string' && sqlite.prepare('SELECT 1 FROM yard WHERE id = ?').get(yardId) !== undefined;
+}
+
+function cloudOwnedField(entity: SyncedEntity, refusal: string): ConflictError {
+  return new ConflictError(
+    'cloud-owned',
+    `This edge is linked to a cloud and ${refusal}: driver codes, PINs and blocks, and deleting ` +
+      'organisation-wide records, are managed in the cloud. Make the change in the cloud dashboard; ' +
+      'it reaches this site with the next sync.',
+    { owner: 'cloud', entity: entity.entity },
+  );
 }
 
 function cloudOwned(entity: SyncedEntity): ConflictError {

@@ -4,12 +4,17 @@ import type { SyncedEntity } from './entities.js';
 export interface Routing {
   /** The peers whose change log gets this row (ChangeCapture's peersFor). */
   peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[];
+  /** The site a yard belongs to (at the cloud; undefined at an edge or for an unknown yard). */
+  siteOfYard(yardId: string): string | undefined;
   /** Drops the cached sites and yard -> site map (they also reload by themselves, see below). */
   invalidate(): void;
 }
 
 /** Every site that needs a row: org-wide master data and units that move between yards. */
-const ORG_WIDE = new Set(['user', 'api_key', 'carrier', 'driver', 'truck', 'trailer', 'integration']);
+const ORG_WIDE = new Set(['carrier', 'driver', 'truck', 'trailer', 'integration']);
+
+/** Records with a yard scope (`yardIds`, JSON or null = every yard): only the sites they cover. */
+const SCOPED = new Set(['user', 'api_key']);
 
 /** Attachment ref types whose target has a yard (the others are org-wide records). */
 const YARD_REFS: Record<string, string> = {
@@ -49,12 +54,17 @@ export function createRouting(deps: { sqlite: Database.Database; role: 'edge' | 
   if (deps.role === 'edge') {
     return {
       peersFor: () => ['cloud'],
+      siteOfYard: () => undefined,
       invalidate: () => {},
     };
   }
   const cloud = new CloudRouting(deps.sqlite);
   // Bound functions: ChangeCapture receives peersFor on its own.
-  return { peersFor: (entity, row) => cloud.peersFor(entity, row), invalidate: () => cloud.invalidate() };
+  return {
+    peersFor: (entity, row) => cloud.peersFor(entity, row),
+    siteOfYard: (yardId) => cloud.siteOf(yardId),
+    invalidate: () => cloud.invalidate(),
+  };
 }
 
 class CloudRouting {
@@ -79,6 +89,11 @@ class CloudRouting {
   peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[] {
     this.refresh();
     return routeAtCloud(entity, row, this.sites, (yardId) => this.siteOfYard.get(yardId), this.lookups);
+  }
+
+  siteOf(yardId: string): string | undefined {
+    this.refresh();
+    return this.siteOfYard.get(yardId);
   }
 
   invalidate(): void {
@@ -152,8 +167,35 @@ export function routeAtCloud(
     }
   }
   if (ORG_WIDE.has(entity.entity)) return [...sites];
+  if (SCOPED.has(entity.entity)) return scopedSites(row.yardIds, sites, siteOfYard);
   if (entity.entity === 'push_token') return [];
   return toYardSite(row.yardId);
+}
+
+/**
+ * The sites a yard scope covers: every site for an unscoped user or key (null), else the sites of
+ * its yards. A password hash or key hash goes only where it can be used to log in (SYNC.md "Trust").
+ * An unreadable scope goes nowhere.
+ */
+function scopedSites(
+  yardIds: unknown,
+  sites: readonly string[],
+  siteOfYard: (yardId: string) => string | undefined,
+): string[] {
+  if (yardIds === null || yardIds === undefined) return [...sites];
+  let ids: unknown;
+  try {
+    ids = typeof yardIds === 'string' ? JSON.parse(yardIds) : yardIds;
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(ids)) return [];
+  const covered = new Set<string>();
+  for (const id of ids) {
+    const site = typeof id === 'string' ? siteOfYard(id) : undefined;
+    if (site !== undefined && sites.includes(site)) covered.add(site);
+  }
+  return [...covered];
 }
 
 /** The temporary stamp table and triggers of the routing cache (idempotent per connection). */

@@ -112,11 +112,11 @@ describe('apply: dead letters and pending rows', () => {
         { seq: next, entity: 'spaceship', id: 'x', op: 'upsert', hlc: movement.hlc, data: {} },
         {
           seq: next + 1,
-          entity: 'carrier',
-          id: 'c-bad',
+          entity: 'trailer',
+          id: 't-bad',
           op: 'upsert',
           hlc: movement.hlc,
-          data: { id: 'c-bad', name: null },
+          data: { id: 't-bad', number: null },
         },
       ],
       to: next + 1,
@@ -125,28 +125,28 @@ describe('apply: dead letters and pending rows', () => {
     expect(outcome).toMatchObject({ deadLetters: 2, upTo: next + 1 });
     expect(pair.cloud.db.sqlite.prepare('SELECT entity, error FROM dead_letter ORDER BY seq').all()).toEqual([
       { entity: 'spaceship', error: 'unknown entity "spaceship"' },
-      { entity: 'carrier', error: expect.stringContaining('NOT NULL') },
+      { entity: 'trailer', error: expect.stringContaining('NOT NULL') },
     ]);
     expect(one(pair.cloud, 'SELECT count(*) FROM movement WHERE id = ?', moved.id)).toBe(1);
-    expect(one(pair.cloud, "SELECT count(*) FROM carrier WHERE id = 'c-bad'")).toBe(0);
+    expect(one(pair.cloud, "SELECT count(*) FROM trailer WHERE id = 't-bad'")).toBe(0);
   });
 
   it('a full disk is not the rows’ fault: nothing is applied or dead-lettered, and the batch applies later', () => {
     const now = pair.clock.now();
     const hlc = `${String(now).padStart(13, '0')}-0000-${SITE}`;
-    // Carriers a standalone edge made before it was linked, with long contacts: they need new pages.
+    // Trailers registered at the gate, with long notes: they need new pages.
     const rows = Array.from({ length: 50 }, (_, i) => {
-      const id = `carrier-${i}`;
+      const id = `trailer-${i}`;
       const data = {
         id,
-        name: `C${i}`,
-        contact: 'x'.repeat(4000),
+        number: `T${i}`,
+        notes: 'x'.repeat(4000),
         createdAt: now,
         updatedAt: now,
         hlc,
         version: 1,
       };
-      return { seq: i + 1, entity: 'carrier', id, op: 'upsert' as const, hlc, data };
+      return { seq: i + 1, entity: 'trailer', id, op: 'upsert' as const, hlc, data };
     });
     const batch: Batch = {
       v: 1,
@@ -166,7 +166,7 @@ describe('apply: dead letters and pending rows', () => {
     }
     expect(one(pair.cloud, 'SELECT count(*) FROM dead_letter')).toBe(0);
     expect(one(pair.cloud, 'SELECT count(*) FROM sync_cursor WHERE peer = ?', SITE)).toBe(0);
-    expect(one(pair.cloud, "SELECT count(*) FROM carrier WHERE id LIKE 'carrier-%'")).toBe(0);
+    expect(one(pair.cloud, "SELECT count(*) FROM trailer WHERE id LIKE 'trailer-%'")).toBe(0);
     expect(pair.cloudApplier.apply(SITE, batch)).toMatchObject({ applied: 50, deadLetters: 0, upTo: 50 });
   });
 

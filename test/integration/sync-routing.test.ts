@@ -230,7 +230,7 @@ describe('cloud forwarding and snapshots', () => {
     expect(cloud.db.sqlite.prepare('SELECT id FROM gate').pluck().all()).toEqual(['g-own']);
     expect(cloud.db.sqlite.prepare('SELECT entity_id, error FROM dead_letter').get()).toEqual({
       entity_id: 'g-foreign',
-      error: 'gate g-foreign belongs to a yard of site site-b, not of site-a',
+      error: `[other-site] gate g-foreign is in yard ${yardB}, not a yard of site site-a`,
     });
   });
 

@@ -1,0 +1,229 @@
+import { entityByName, type RowChange, RowRejected } from './apply-rules.js';
+import type { SyncedEntity } from './entities.js';
+import { parseHlc } from './hlc.js';
+import { ownerOf } from './ownership.js';
+import type { Routing } from './routing.js';
+import type { Fields, RowSql } from './row-sql.js';
+import { CLOUD_ONLY_FIELDS, deleteRefusal, type OwnYard, sharedWriteRefusal } from './site-rules.js';
+
+/** Attachment ref types whose target row has a yard, and the table holding it. */
+const REF_TABLES: Record<string, string> = {
+  movement: 'movement',
+  inspection: 'truck_inspection',
+  camera: 'camera',
+};
+
+/** Shared records that sit in a yard; a site may place them only in its own yards. */
+const PLACED_FIELDS: Record<string, readonly string[]> = {
+  trailer: ['yardId', 'locationId'],
+  truck: ['yardId'],
+};
+
+/** A record without a yard (push tokens, org-wide attachments). */
+const NO_YARD = Symbol('no-yard');
+
+/**
+ * The cloud's gate for what a site sends (SYNC.md "Trust"). A site's MQTT credentials live on a
+ * box in a yard, so every row it sends is untrusted input. The cloud applies a site's row only
+ * where the conflict rules let that site write it:
+ * - cloud-owned records (users, API keys, yards, locations, carriers, integrations, global
+ *   settings, provider cameras): never, neither upsert nor delete. A formerly standalone edge's
+ *   own master data waits as dead letters until an admin adopts it (POST /api/sync/sites/{id}/adopt);
+ * - edge-owned records: only in the site's own yards, both as sent and as stored (a site cannot
+ *   take over another site's gate by sending it with its own yard id);
+ * - shared records: yard tasks of its own yards; trailers and trucks placed only in its own
+ *   yards (their other fields are organisation-wide and merge by field); drivers without the
+ *   cloud-only fields (PIN hash, driver code, block: site-rules.ts), which are stripped so a stale
+ *   or forged value can never win the merge; deletes as site-rules.ts allows.
+ * A refused row throws RowRejected with the rule's name first (`[cloud-owned] ...`): it becomes a
+ * dead letter naming the rule. Deletes are checked against the stored row exactly like upserts.
+ */
+export class SiteTrust {
+  constructor(
+    private readonly sql: RowSql,
+    private readonly routing: Routing,
+  ) {}
+
+  /** The change as the cloud may apply it from `site` (possibly with fields stripped), or throws. */
+  admit(site: string, change: RowChange): RowChange {
+    const entity = entityByName(change.entity);
+    if (!entity) return change; // the rules refuse unknown entities
+    const stored = this.sql.select(this.sql.shape(entity), change.id);
+    const incoming = change.op === 'upsert' ? change.data : undefined;
+    // Site settings stay at their edge; the rules ignore them (routing.ts).
+    if (entity.entity === 'setting' && (incoming ?? stored)?.scope !== 'global') return change;
+
+    const ownYard: OwnYard = (yardId) =>
+      typeof yardId === 'string' && this.routing.siteOfYard(yardId) === site;
+    const owners = [incoming, stored].filter((r) => r !== undefined).map((r) => ownerOf(entity, r));
+    if (owners.includes('cloud')) {
+      refuse(
+        'cloud-owned',
+        `${entity.entity} ${change.id} is managed at the cloud; site ${site} may not ${change.op} it. ` +
+          `An admin adopts a formerly standalone edge's records with POST /api/sync/sites/${site}/adopt.`,
+      );
+    }
+    if (change.op === 'delete' && !stored) {
+      // Nothing to delete here; a shared record's delete would otherwise leave a tombstone for an
+      // id the site never held (a pre-emptive delete of another site's future record).
+      if (entity.ownership === 'shared')
+        refuse('unknown-record', `no ${entity.entity} ${change.id} to delete`);
+      return change;
+    }
+    if (owners.includes('edge')) {
+      if (incoming) this.assertOwnRecord(site, entity, incoming, false, ownYard);
+      if (stored) this.assertOwnRecord(site, entity, stored, true, ownYard);
+      return entity.entity === 'camera' && incoming ? withoutLocalSecrets(change) : change;
+    }
+    if (entity.ownership !== 'shared') {
+      // Task events and attachments: immutable, made by either side.
+      this.assertEventOrAttachment(site, entity, change, incoming ?? stored!, ownYard);
+      return change;
+    }
+    if (change.op === 'delete') {
+      const refusal = deleteRefusal(entity, stored!, ownYard);
+      if (refusal) refuse('site-scope', refusal);
+      return change;
+    }
+    return this.admitShared(site, entity, change, stored, ownYard);
+  }
+
+  private admitShared(
+    site: string,
+    entity: SyncedEntity,
+    change: RowChange,
+    stored: Fields | undefined,
+    ownYard: OwnYard,
+  ): RowChange {
+    const data = change.data;
+    if (entity.entity === 'yard_task') {
+      if (!ownYard(data.yardId) || (stored && !ownYard(stored.yardId))) {
+        refuse('other-site', `yard task ${change.id} is not in a yard of site ${site}`);
+      }
+      return change;
+    }
+    if (!stored) {
+      // A new record: made at the site with the cloud-only fields at their defaults, in its yards.
+      const refusal = sharedWriteRefusal(entity, data, { op: 'insert' }, ownYard);
+      if (refusal) refuse('cloud-only-field', refusal);
+      const placed = PLACED_FIELDS[entity.entity];
+      if (placed && data.yardId != null && !ownYard(data.yardId)) {
+        refuse('other-site', `${entity.entity} ${change.id} placed in a yard of another site`);
+      }
+      return change;
+    }
+    const keep: string[] = [...(CLOUD_ONLY_FIELDS[entity.entity] ?? [])];
+    const placed = PLACED_FIELDS[entity.entity];
+    // A site places units only in its own yards. Its copy of a unit that stands in another site's
+    // yard still names that yard (with that site's older field clock): the cloud's placement stays.
+    if (placed && data.yardId != null && !ownYard(data.yardId)) keep.push(...placed);
+    return keep.length > 0 ? withStoredFields(change, keep, stored) : change;
+  }
+
+  private assertOwnRecord(
+    site: string,
+    entity: SyncedEntity,
+    row: Fields,
+    isStored: boolean,
+    ownYard: OwnYard,
+  ): void {
+    const yardId = this.yardOf(entity, row);
+    if (yardId === NO_YARD) {
+      // Push tokens: the site that last wrote the stored one owns it.
+      if (isStored && typeof row.hlc === 'string' && parseHlc(row.hlc).origin !== site) {
+        refuse('other-site', `${entity.entity} ${String(row[entity.key])} belongs to another site`);
+      }
+      return;
+    }
+    if (!ownYard(yardId)) {
+      refuse(
+        'other-site',
+        `${entity.entity} ${String(row[entity.key])} is in yard ${String(yardId ?? 'unknown')}, not a yard of site ${site}`,
+      );
+    }
+  }
+
+  private assertEventOrAttachment(
+    site: string,
+    entity: SyncedEntity,
+    change: RowChange,
+    row: Fields,
+    ownYard: OwnYard,
+  ): void {
+    const yardId = this.yardOf(entity, row);
+    if (yardId === NO_YARD) {
+      if (change.op === 'delete')
+        refuse('other-site', `${entity.entity} ${change.id} is not of site ${site}`);
+      return;
+    }
+    if (!ownYard(yardId))
+      refuse('other-site', `${entity.entity} ${change.id} is not in a yard of site ${site}`);
+    if (entity.entity === 'task_event' && typeof row.taskId === 'string') {
+      const task = this.sql.select(this.sql.shape(entityByName('yard_task')!), row.taskId);
+      if (task && task.yardId !== yardId) refuse('other-site', `task ${row.taskId} is in another yard`);
+    }
+  }
+
+  /** The yard a record sits in, read from the row or the record it belongs to. */
+  private yardOf(entity: SyncedEntity, row: Fields): unknown {
+    if (entity.entity === 'push_token') return NO_YARD;
+    if (entity.entity === 'session_location') {
+      return typeof row.sessionId === 'string' ? this.yardOfRow('driver_session', row.sessionId) : undefined;
+    }
+    if (entity.entity === 'attachment') {
+      const refType = typeof row.refType === 'string' ? row.refType : '';
+      if (refType === 'yard') return row.refId;
+      const table = REF_TABLES[refType];
+      if (!table || typeof row.refId !== 'string') return NO_YARD;
+      return this.yardOfRow(table, row.refId) ?? NO_YARD;
+    }
+    return row.yardId;
+  }
+
+  private yardOfRow(table: string, id: string): unknown {
+    return this.sql
+      .statement(`trust|yard-of|${table}`, () => `SELECT yard_id FROM "${table}" WHERE id = ?`)
+      .pluck()
+      .get(id);
+  }
+}
+
+function refuse(rule: string, detail: string): never {
+  throw new RowRejected(`[${rule}] ${detail}`);
+}
+
+/**
+ * The change with some fields (and their field clocks) set to the stored row's: the site's value
+ * for them can never win the merge, whatever clock it claims. When the site's copy already held
+ * the stored values (the usual case), the change is exactly as sent and both sides keep one version.
+ */
+function withStoredFields(change: RowChange, fields: readonly string[], stored: Fields): RowChange {
+  const data: Fields = { ...change.data };
+  const storedClocks = parseClocks(stored.fieldHlc);
+  const clocks = parseClocks(data.fieldHlc);
+  if (!storedClocks || !clocks)
+    refuse('malformed', `fieldHlc of ${change.entity} ${change.id} is not a JSON object`);
+  for (const f of fields) {
+    data[f] = stored[f];
+    clocks[f] = storedClocks[f] ?? String(stored.hlc);
+  }
+  data.fieldHlc = JSON.stringify(clocks);
+  return { ...change, data };
+}
+
+function parseClocks(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return {};
+  try {
+    const parsed = JSON.parse(String(value)) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** ONVIF passwords stay at the edge: the cloud reaches cameras only through it (and drops old copies). */
+function withoutLocalSecrets(change: RowChange): RowChange {
+  return { ...change, data: { ...change.data, onvifPassword: null } };
+}
