@@ -100,6 +100,15 @@ export class ChangeApplier {
     return result;
   }
 
+  /** At the cloud: an admin adopts a formerly standalone edge's master data (Backlog.adopt). */
+  adoptDeadLetters(peer: string, ids?: number[]): { adopted: number; applied: number } {
+    this.assertIdle();
+    const byPeer = new Map<string, Touched>();
+    const result = this.sqlite.transaction(() => this.backlog.adopt(peer, ids, byPeer)).immediate();
+    for (const [p, touched] of byPeer) this.afterCommit(p, touched);
+    return result;
+  }
+
   /**
    * Applies sync_pending rows whose schema_v <= our schema version (after an upgrade), per peer in
    * order; a row still too new holds back the peer's later rows. Returns how many left the table.

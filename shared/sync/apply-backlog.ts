@@ -66,6 +66,33 @@ export class Backlog {
   }
 
   /**
+   * An admin adopts a formerly standalone edge's own master data (its yards, locations, carriers,
+   * users...): the site's dead letters refused as cloud-owned (all, or some ids) are inserted where
+   * absent, as the cloud's own records from now on; then the site's other dead letters, which may
+   * have waited for them (a gate of an adopted yard), are retried.
+   */
+  adopt(peer: string, ids: number[] | undefined, byPeer: Map<string, Touched>): { adopted: number; applied: number } {
+    const idFilter = ids ? ` AND id IN (${ids.map(() => '?').join(', ')})` : '';
+    const letters = this.sql.sqlite
+      .prepare(
+        `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter WHERE peer = ? AND error LIKE '[cloud-owned]%'${idFilter} ORDER BY id`,
+      )
+      .all(peer, ...(ids ?? [])) as LetterRow[];
+    const touched = byPeer.get(peer) ?? new Touched();
+    byPeer.set(peer, touched);
+    const remove = this.sql.statement('dead|remove', () => 'DELETE FROM dead_letter WHERE id = ?');
+    let adopted = 0;
+    for (const letter of letters) {
+      const outcome = this.rows.tryRow(peer, fromLetter(letter), touched, true, true);
+      if (!outcome.ok) continue; // keeps its letter (e.g. a reference not adopted yet); retry below
+      remove.run(letter.id);
+      adopted += 1;
+    }
+    const { applied } = this.retryDeadLetters({ peer }, byPeer);
+    return { adopted, applied };
+  }
+
+  /**
    * Applies sync_pending rows whose schema_v <= our schema version, per peer in order; a row still
    * too new holds back the peer's later rows. Returns how many left the table.
    */

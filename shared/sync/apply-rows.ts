@@ -121,9 +121,9 @@ export class RowApplier {
    * One row in its own savepoint: all of its writes (forwarded log rows included) or none.
    * `retry`: a dead letter applied again (a newer change of the row may have replaced it).
    */
-  tryRow(peer: string, row: RowChange, touched: Touched, retry: boolean): Attempt {
+  tryRow(peer: string, row: RowChange, touched: Touched, retry: boolean, adopt = false): Attempt {
     try {
-      const { effect, forwarded } = this.sqlite.transaction(() => this.applyOne(peer, row, retry))();
+      const { effect, forwarded } = this.sqlite.transaction(() => this.applyOne(peer, row, retry, adopt))();
       if (effect.changed) this.record(touched, effect, forwarded);
       return { ok: true, changed: effect.changed || effect.superseded === true };
     } catch (err) {
@@ -161,10 +161,14 @@ export class RowApplier {
     }
   }
 
-  private applyOne(peer: string, row: RowChange, retry: boolean): Done {
+  /**
+   * `adopt`: an admin took this row of a formerly standalone edge as the cloud's own (Backlog.adopt):
+   * it skips the site trust check and is inserted if absent, as the rules do for a non-owner's row.
+   */
+  private applyOne(peer: string, row: RowChange, retry: boolean, adopt = false): Done {
     this.assertClockWithinSkew(row);
     // At the cloud every row a site sends passes its trust check first (site-trust.ts).
-    const change = this.trust ? this.trust.admit(peer, row) : row;
+    const change = this.trust && !adopt ? this.trust.admit(peer, row) : row;
     const effect = this.rules.apply(change, { retry });
     // Only a change that applied advances our clock (and records a peer running ahead).
     this.core.hlc.receive(row.hlc);

@@ -9,11 +9,13 @@ import type { Core } from '../../core.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
 import { PageQuery, page } from '../../http/common-schemas.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
 import { ChangeApplier } from '../../sync/applier.js';
 import { exclusive } from '../../sync/outbox.js';
 import { GateDriverStatusOut } from '../hardware/schema.js';
+import { SiteRepo } from '../sync/sites.js';
 
 const TAG = 'Platform';
 
@@ -103,6 +105,32 @@ export const DeadLetterRetryIn = z
 export const DeadLetterRetryOut = z
   .object({ retried: z.number().int(), applied: z.number().int() })
   .openapi('DeadLetterRetryResult');
+
+export const AdoptIn = z
+  .object({
+    ids: z
+      .array(z.number().int().positive())
+      .min(1)
+      .max(1000)
+      .optional()
+      .openapi({ description: 'Dead letter ids to adopt; all of the site\'s cloud-owned dead letters when left out.' }),
+  })
+  .strict()
+  .openapi('AdoptSiteRecords', {
+    description:
+      "Which of the site's refused master-data rows (dead letters naming the cloud-owned rule) to take as the cloud's own.",
+    example: {},
+  });
+
+export const AdoptOut = z
+  .object({
+    adopted: z.number().int().openapi({ description: 'Rows inserted as the cloud\'s own (where absent).' }),
+    applied: z
+      .number()
+      .int()
+      .openapi({ description: "The site's other dead letters that applied on the retry that follows." }),
+  })
+  .openapi('AdoptSiteRecordsResult');
 
 export interface PlatformDocs {
   json: () => object;
@@ -241,6 +269,35 @@ export function registerPlatformRoutes(
       const target = applier;
       const filter = { ...(body.peer ? { peer: body.peer } : {}), ...(body.ids ? { ids: body.ids } : {}) };
       return exclusive(core, () => target.retryDeadLetters(filter));
+    },
+  });
+
+  r.add({
+    method: 'post',
+    path: '/api/sync/sites/{siteId}/adopt',
+    tag: TAG,
+    summary: "Adopt a formerly standalone edge's master data as the cloud's own",
+    description:
+      'A site may never write cloud-owned records (users, API keys, yards, locations, carriers, integrations, ' +
+      'global settings): the ones it sends are refused as dead letters naming the `cloud-owned` rule. An edge ' +
+      'that ran standalone before it was linked sends its own master data that way. An unscoped admin who ' +
+      'checked them (GET /api/sync/dead-letter?peer=...) adopts them here: each is inserted where absent and ' +
+      "reaches the other sites that need it; then the site's other dead letters are retried. Cloud only.",
+    access: ['admin'],
+    params: z.object({ siteId: z.string().min(1).max(64) }),
+    body: AdoptIn,
+    response: { schema: AdoptOut },
+    handler: async ({ params, body, principal }) => {
+      if (core.config.role !== 'cloud') {
+        throw new ConflictError('not-cloud', 'Records are adopted at the cloud, from the sites linked to it.');
+      }
+      if (principal.yardIds !== null) {
+        throw new ForbiddenError('Adopting a site\'s records makes them organisation-wide: it needs an admin without a yard scope.');
+      }
+      if (!(await new SiteRepo(core.kysely).get(params.siteId))) throw new NotFoundError('Site', params.siteId);
+      applier ??= new ChangeApplier(core);
+      const target = applier;
+      return exclusive(core, () => target.adoptDeadLetters(params.siteId, body.ids));
     },
   });
 }
