@@ -71,7 +71,11 @@ export class Backlog {
    * absent, as the cloud's own records from now on; then the site's other dead letters, which may
    * have waited for them (a gate of an adopted yard), are retried.
    */
-  adopt(peer: string, ids: number[] | undefined, byPeer: Map<string, Touched>): { adopted: number; applied: number } {
+  adopt(
+    peer: string,
+    ids: number[] | undefined,
+    byPeer: Map<string, Touched>,
+  ): { adopted: number; applied: number } {
     const idFilter = ids ? ` AND id IN (${ids.map(() => '?').join(', ')})` : '';
     const letters = this.sql.sqlite
       .prepare(

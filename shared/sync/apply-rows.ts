@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import { syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
 import type { Routing } from './routing.js';
 import type { RowSql } from './row-sql.js';
@@ -218,7 +219,7 @@ export class RowApplier {
     const peers = this.routing.peersFor(effect.entity, effect.stored).filter((p) => p !== peer);
     if (peers.length === 0) return [];
     const entity = effect.entity;
-    const data = row.op === 'delete' ? { [entity.key]: row.id } : withoutDerived(effect.stored);
+    const data = row.op === 'delete' ? { [entity.key]: row.id } : syncedFields(entity, effect.stored);
     const hlc = row.op === 'delete' ? row.hlc : String(effect.stored.hlc ?? row.hlc);
     const log = this.sql.statement(
       'change_log|forward',
@@ -262,9 +263,3 @@ export function isRowError(err: unknown): boolean {
 }
 
 const ROW_SQLITE_CODES = new Set(['SQLITE_MISMATCH', 'SQLITE_TOOBIG', 'SQLITE_RANGE']);
-
-function withoutDerived(row: Record<string, unknown>): Record<string, unknown> {
-  if (!('apiJson' in row)) return row;
-  const { apiJson: _, ...rest } = row;
-  return rest;
-}

@@ -6,7 +6,7 @@ import { SCHEMA_VERSION } from '../db/migrate.js';
 import { ShapeCache } from '../db/prepared.js';
 import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
-import { LOCAL_SECRETS, SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable } from './entities.js';
+import { NEEDS, SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable, syncedFields } from './entities.js';
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
 import type { SiteWrite } from './site-rules.js';
@@ -26,9 +26,6 @@ export type RowPatch<T extends SyncedTable> = Omit<
 const INSERT_CHUNK = 100;
 
 const INSERT: SiteWrite = { op: 'insert' };
-
-/** Columns SQLite derives from the others (generated): local read models, never part of a change. */
-const DERIVED_COLUMNS = ['apiJson'];
 
 // Kysely's generics cannot follow a table name chosen at run time; the public methods are typed,
 // the bodies use this loose view.
@@ -288,6 +285,7 @@ export class ChangeCapture {
       ]),
     ];
     if (writes.length === 0) return;
+    if (op === 'upsert' && peers.length > 0) await this.logNeeded(trx, entity, row, peers);
     this.notifyLogged([...peers, ...dropped]);
     for (const [peer, rowOp, rowData] of writes) {
       await this.shapes.run(
@@ -308,6 +306,41 @@ export class ChangeCapture {
               data: d!,
             }),
       );
+    }
+  }
+
+  /** The record this row names that its receivers need too (entities.ts NEEDS), logged first. */
+  private async logNeeded(
+    trx: Kdb,
+    entity: SyncedEntity,
+    row: Record<string, unknown>,
+    peers: readonly string[],
+  ): Promise<void> {
+    const need = NEEDS[entity.entity];
+    const id = need ? row[need.field] : undefined;
+    if (!need || typeof id !== 'string') return;
+    const needed = (await unguarded(trx)
+      .selectFrom(need.table)
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst()) as Record<string, unknown> | undefined;
+    if (!needed) return;
+    const neededEntity = entityOf(need.table);
+    const data = JSON.stringify(syncedFields(neededEntity, needed));
+    for (const peer of peers) {
+      await unguarded(trx)
+        .insertInto('changeLog')
+        .values({
+          peer,
+          entity: need.entity,
+          entityId: id,
+          op: 'upsert',
+          hlc: String(needed.hlc),
+          origin: this.hlc.origin,
+          schemaV: SCHEMA_VERSION,
+          data,
+        })
+        .execute();
     }
   }
 
@@ -362,19 +395,6 @@ export class ChangeCapture {
 
 function definedOnly(patch: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-}
-
-/**
- * The fields of a row that travel: without derived columns and without secrets that stay on the
- * side that uses them (LOCAL_SECRETS: an ONVIF camera's password never leaves its edge).
- */
-function syncedFields(entity: SyncedEntity, row: Record<string, unknown>): Record<string, unknown> {
-  const local = LOCAL_SECRETS[entity.entity] ?? [];
-  if (!DERIVED_COLUMNS.some((c) => c in row) && !local.some((f) => row[f] != null)) return row;
-  const copy = { ...row };
-  for (const c of DERIVED_COLUMNS) delete copy[c];
-  for (const f of local) if (copy[f] != null) copy[f] = null;
-  return copy;
 }
 
 function entityOf(table: string): SyncedEntity {

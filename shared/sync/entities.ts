@@ -52,6 +52,15 @@ export const LOCAL_SECRETS: Readonly<Record<string, readonly string[]>> = {
   camera: ['onvifPassword'],
 };
 
+/**
+ * A record that names another one the receiver needs to use it: a peer that gets the record gets
+ * the named one too (logged just before it). A provider camera is useless to a site without its
+ * integration, and integrations go only to the sites that use them (routing.ts).
+ */
+export const NEEDS: Readonly<Record<string, { field: string; entity: string; table: 'integration' }>> = {
+  camera: { field: 'integrationId', entity: 'integration', table: 'integration' },
+};
+
 export type SyncedTable = (typeof SYNCED_ENTITIES)[number]['table'];
 
 export const SYNCED_BY_TABLE: ReadonlyMap<string, SyncedEntity> = new Map(
@@ -64,3 +73,19 @@ export function toSnake(name: string): string {
 
 /** Snake-case table names, as they appear in SQL. */
 export const SYNCED_SQL_TABLES: ReadonlySet<string> = new Set(SYNCED_ENTITIES.map((e) => toSnake(e.table)));
+
+/** Columns SQLite derives from the others (generated): local read models, never part of a change. */
+const DERIVED_COLUMNS = ['apiJson'];
+
+/**
+ * The fields of a row that travel to a peer: without derived columns, and with the secrets that
+ * stay on the side that uses them (LOCAL_SECRETS) sent as null.
+ */
+export function syncedFields(entity: SyncedEntity, row: Record<string, unknown>): Record<string, unknown> {
+  const local = LOCAL_SECRETS[entity.entity] ?? [];
+  if (!DERIVED_COLUMNS.some((c) => c in row) && !local.some((f) => row[f] != null)) return row;
+  const copy = { ...row };
+  for (const c of DERIVED_COLUMNS) delete copy[c];
+  for (const f of local) if (copy[f] != null) copy[f] = null;
+  return copy;
+}

@@ -11,7 +11,7 @@ export interface Routing {
 }
 
 /** Every site that needs a row: org-wide master data and units that move between yards. */
-const ORG_WIDE = new Set(['carrier', 'driver', 'truck', 'trailer', 'integration']);
+const ORG_WIDE = new Set(['carrier', 'driver', 'truck', 'trailer']);
 
 /** Records with a yard scope (`yardIds`, JSON or null = every yard): only the sites they cover. */
 const SCOPED = new Set(['user', 'api_key']);
@@ -76,6 +76,7 @@ class CloudRouting {
   private readonly readSites: Database.Statement;
   private readonly readYards: Database.Statement;
   private readonly readSessionYard: Database.Statement;
+  private readonly readIntegrationYards: Database.Statement;
   private readonly refYard = new Map<string, Database.Statement>();
 
   constructor(private readonly sqlite: Database.Database) {
@@ -84,6 +85,9 @@ class CloudRouting {
     this.readSites = sqlite.prepare('SELECT id FROM site ORDER BY id').pluck();
     this.readYards = sqlite.prepare('SELECT id, site_id FROM yard').raw();
     this.readSessionYard = sqlite.prepare('SELECT yard_id FROM driver_session WHERE id = ?').pluck();
+    this.readIntegrationYards = sqlite
+      .prepare('SELECT DISTINCT yard_id FROM camera WHERE integration_id = ?')
+      .pluck();
   }
 
   peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[] {
@@ -111,6 +115,7 @@ class CloudRouting {
       }
       return yardId;
     },
+    yardsUsingIntegration: (integrationId) => this.readIntegrationYards.all(integrationId) as string[],
     yardOfRef: (table, id) => {
       let stmt = this.refYard.get(table);
       if (!stmt) {
@@ -132,6 +137,8 @@ class CloudRouting {
 
 export interface RowLookups {
   yardOfSession(sessionId: string): string | undefined;
+  /** Yards with a camera that uses this integration. */
+  yardsUsingIntegration(integrationId: string): string[];
   /** yard_id of the row with this id in `table`. */
   yardOfRef(table: string, id: string): string | undefined;
 }
@@ -168,6 +175,12 @@ export function routeAtCloud(
   }
   if (ORG_WIDE.has(entity.entity)) return [...sites];
   if (SCOPED.has(entity.entity)) return scopedSites(row.yardIds, sites, siteOfYard);
+  if (entity.entity === 'integration') {
+    // Its secrets go only to the sites with a camera that uses it (a new camera brings it along:
+    // entities.ts NEEDS).
+    const id = typeof row.id === 'string' ? row.id : '';
+    return [...new Set(lookups.yardsUsingIntegration(id).flatMap(toYardSite))];
+  }
   if (entity.entity === 'push_token') return [];
   return toYardSite(row.yardId);
 }

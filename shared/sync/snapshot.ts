@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { BusyError } from './applier.js';
-import { SYNCED_ENTITIES, type SyncedEntity } from './entities.js';
+import { SYNCED_ENTITIES, type SyncedEntity, syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { type RowLookups, routeAtCloud } from './routing.js';
 import { RowSql } from './row-sql.js';
@@ -59,6 +59,11 @@ export function writeSiteSnapshot(core: Core, siteId: string): { from: number; t
   const lookups: RowLookups = {
     yardOfSession: (id) =>
       sqlite.prepare('SELECT yard_id FROM driver_session WHERE id = ?').pluck().get(id) as string | undefined,
+    yardsUsingIntegration: (id) =>
+      sqlite
+        .prepare('SELECT DISTINCT yard_id FROM camera WHERE integration_id = ?')
+        .pluck()
+        .all(id) as string[],
     yardOfRef: (table, id) =>
       sqlite.prepare(`SELECT yard_id FROM "${table}" WHERE id = ?`).pluck().get(id) as string | undefined,
   };
@@ -93,7 +98,7 @@ export function writeSiteSnapshot(core: Core, siteId: string): { from: number; t
               hlc,
               parseHlc(hlc).origin,
               SCHEMA_VERSION,
-              JSON.stringify(row),
+              JSON.stringify(syncedFields(entity, row)),
             );
             to = Number(lastInsertRowid);
             if (from === 0) from = to;

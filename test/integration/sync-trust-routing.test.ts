@@ -57,6 +57,52 @@ describe('what the cloud sends a site', () => {
     expect(login.status).toBe(401);
   });
 
+  it('an integration (with its secrets) reaches only the sites with a camera that uses it', async () => {
+    const made = await h.cloud.client.post('/api/integration', {
+      kind: 'http-snapshot',
+      name: 'Dock cams',
+      config: {
+        auth: { type: 'basic', username: 'viewer', password: 'dock-secret' },
+        cameras: [{ id: 'dock-1', name: 'Dock 1', snapshotUrl: 'http://192.0.2.20/snap.jpg' }],
+      },
+    });
+    expect(made.status, made.text).toBe(201);
+    const integrationId = made.body.id as string;
+    const inLog = (site: string) =>
+      count(
+        h.cloud.app,
+        "SELECT count(*) FROM change_log WHERE peer = ? AND entity = 'integration' AND entity_id = ?",
+        site,
+        integrationId,
+      );
+    expect(inLog('site-a')).toBe(0);
+    expect(inLog('site-b')).toBe(0);
+
+    const camera = await h.cloud.client.post('/api/camera', {
+      yardId: a.yardId,
+      name: 'Dock 1',
+      verify: false,
+      provider: { integrationId, providerCameraId: 'dock-1' },
+    });
+    expect(camera.status, camera.text).toBe(201);
+    await waitFor(
+      () => count(siteA().app, 'SELECT count(*) FROM camera WHERE id = ?', camera.body.id) === 1,
+      {
+        what: 'the provider camera at site-a',
+      },
+    );
+    expect(count(siteA().app, 'SELECT count(*) FROM integration WHERE id = ?', integrationId)).toBe(1);
+    // Later changes go to site-a, still not to site-b.
+    const renamed = await h.cloud.client.patch(`/api/integration/${integrationId}`, { name: 'Dock cameras' });
+    expect(renamed.status, renamed.text).toBe(200);
+    await waitFor(
+      () => count(siteA().app, "SELECT count(*) FROM integration WHERE name = 'Dock cameras'") === 1,
+      { what: 'the renamed integration at site-a' },
+    );
+    expect(inLog('site-b')).toBe(0);
+    expect(count(siteB().app, 'SELECT count(*) FROM integration WHERE id = ?', integrationId)).toBe(0);
+  });
+
   it('an ONVIF camera’s password stays at its edge', async () => {
     const made = await siteA().client.post('/api/camera', {
       yardId: a.yardId,
