@@ -6,7 +6,14 @@ import { SCHEMA_VERSION } from '../db/migrate.js';
 import { ShapeCache } from '../db/prepared.js';
 import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
-import { NEEDS, SYNCED_BY_TABLE, type SyncedEntity, type SyncedTable, syncedFields } from './entities.js';
+import {
+  NEEDS,
+  SYNCED_BY_TABLE,
+  type SyncedEntity,
+  type SyncedTable,
+  syncedFields,
+  WITHDRAWN_WHEN_UNNEEDED,
+} from './entities.js';
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
 import type { SiteWrite } from './site-rules.js';
@@ -275,7 +282,10 @@ export class ChangeCapture {
     const peers = this.peersFor(entity, row);
     // A peer that held the row and no longer needs it (a user's scope moved to other sites) gets a
     // delete, so it does not keep a login it should no longer have.
-    const dropped = previous ? this.peersFor(entity, previous).filter((p) => !peers.includes(p)) : [];
+    const dropped =
+      previous && WITHDRAWN_WHEN_UNNEEDED.has(entity.entity)
+        ? this.peersFor(entity, previous).filter((p) => !peers.includes(p))
+        : [];
     const writes: Array<[string, 'upsert' | 'delete', string]> = [
       ...peers.map((p): [string, 'upsert' | 'delete', string] => [p, op, data]),
       ...dropped.map((p): [string, 'upsert' | 'delete', string] => [

@@ -61,6 +61,13 @@ export const NEEDS: Readonly<Record<string, { field: string; entity: string; tab
   camera: { field: 'integrationId', entity: 'integration', table: 'integration' },
 };
 
+/**
+ * Credentials: when a change means a peer no longer needs one (a user's yard scope moved to other
+ * sites), that peer gets a delete, so the login stops working there. Other records a peer stops
+ * needing (a yard moved to another site) stay there as they were.
+ */
+export const WITHDRAWN_WHEN_UNNEEDED: ReadonlySet<string> = new Set(['user', 'api_key']);
+
 export type SyncedTable = (typeof SYNCED_ENTITIES)[number]['table'];
 
 export const SYNCED_BY_TABLE: ReadonlyMap<string, SyncedEntity> = new Map(
