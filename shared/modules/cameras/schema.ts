@@ -1,13 +1,7 @@
-import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { httpUrl, Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 
-const HttpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .max(500)
-  .refine(
-    (u) => !new URL(u).username && !new URL(u).password,
-    'put credentials in username/password, not in the URL',
-  );
+const HttpUrl = httpUrl(500, 'username and password');
 
 const OnvifOut = z.object({
   xaddr: z.string(),
