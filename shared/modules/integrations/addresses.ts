@@ -1,10 +1,11 @@
-import type { FieldError } from '../../http/errors.js';
+import { type FieldError, ValidationError } from '../../http/errors.js';
 import { fieldPath } from '../../http/validation.js';
 import {
   assertAddressAllowed,
   type OutboundPolicy,
   OutboundRefusedError,
 } from '../../net/outbound-policy.js';
+import { carriedSecrets, resendMessage, secretsToResend } from './secrets.js';
 
 /** Every http(s) URL string in a config (nested objects and arrays too), with its field path. */
 export function urlFields(
@@ -40,4 +41,27 @@ export async function refusedAddresses(
     }
   }
   return errors;
+}
+
+/** A config whose addresses moved to a new origin must carry its kept secrets again (secrets.ts). */
+export function assertSecretsFollowAddresses(
+  stored: Record<string, unknown>,
+  incoming: Record<string, unknown>,
+  next: Record<string, unknown>,
+  secretFields: readonly string[],
+): void {
+  const { moved, paths } = secretsToResend(
+    urlFields(stored).map((f) => f.url),
+    urlFields(next).map((f) => f.url),
+    carriedSecrets(incoming, next, secretFields),
+  );
+  if (paths.length === 0) return;
+  throw new ValidationError(
+    paths.map((path) => ({
+      path: fieldPath('body.config', path.split('.')),
+      message: resendMessage(moved),
+      code: 'secret-required',
+    })),
+    'The address changed: send the secrets again with it; nothing was stored.',
+  );
 }

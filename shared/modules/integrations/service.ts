@@ -5,12 +5,12 @@ import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { fieldPath, zodIssuesToFieldErrors } from '../../http/validation.js';
+import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import { newId } from '../../ids.js';
 import { ALLOW_LOCAL_SETTING, deviceAddressPolicy, type OutboundPolicy } from '../../net/outbound-policy.js';
 import { cameraProblem } from '../cameras/camera-errors.js';
 import { isBoolean, settingValue } from '../hardware/setting-value.js';
-import { refusedAddresses, urlFields } from './addresses.js';
+import { assertSecretsFollowAddresses, refusedAddresses, urlFields } from './addresses.js';
 import { IntegrationRepo, type IntegrationRow } from './repo.js';
 import type {
   IntegrationCreateT,
@@ -19,7 +19,7 @@ import type {
   ProviderCameraOutT,
   ProviderFailureOutT,
 } from './schema.js';
-import { carriedSecrets, keepStoredSecrets, maskSecrets, resendMessage, secretsToResend } from './secrets.js';
+import { keepStoredSecrets, maskSecrets } from './secrets.js';
 
 const DEFAULT_TIMEOUT_MS = 5000;
 const isTimeout = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 500;
@@ -318,29 +318,6 @@ export class IntegrationService {
       version: row.version,
     };
   }
-}
-
-/** A config whose addresses moved to a new origin must carry its kept secrets again (secrets.ts). */
-function assertSecretsFollowAddresses(
-  stored: Record<string, unknown>,
-  incoming: Record<string, unknown>,
-  next: Record<string, unknown>,
-  secretFields: readonly string[],
-): void {
-  const { moved, paths } = secretsToResend(
-    urlFields(stored).map((f) => f.url),
-    urlFields(next).map((f) => f.url),
-    carriedSecrets(incoming, next, secretFields),
-  );
-  if (paths.length === 0) return;
-  throw new ValidationError(
-    paths.map((path) => ({
-      path: fieldPath('body.config', path.split('.')),
-      message: resendMessage(moved),
-      code: 'secret-required',
-    })),
-    'The address changed: send the secrets again with it; nothing was stored.',
-  );
 }
 
 function parseConfig(kind: CameraProviderKind, config: Record<string, unknown>): Record<string, unknown> {
