@@ -180,7 +180,7 @@ export class IntegrationService {
   ): Promise<{ items: ProviderCameraOutT[]; failures: ProviderFailureOutT[] }> {
     const rows = (await this.repo.enabled()).filter((r) => this.kinds().some((k) => k.kind === r.kind));
     const seen = await Promise.all(rows.map((r) => this.visibleRegistrations(r.id, principal)));
-    const asked = rows.filter((_, i) => seen[i] === 'all' || seen[i]!.size > 0);
+    const asked = rows.filter((_, i) => seen[i] === 'all' || seen[i]!.length > 0);
     const results = await Promise.allSettled(asked.map((r) => this.providerCameras(r.id)));
     const items: ProviderCameraOutT[] = [];
     const failures: ProviderFailureOutT[] = [];
@@ -191,7 +191,7 @@ export class IntegrationService {
         for (const camera of result.value) {
           if (visible === 'all') items.push(camera);
           else {
-            const registered = camera.registeredCameraIds.filter((id) => visible.has(id));
+            const registered = camera.registeredCameraIds.filter((id) => visible.some((r) => r.id === id));
             if (registered.length > 0) items.push({ ...camera, registeredCameraIds: registered });
           }
         }
@@ -214,11 +214,8 @@ export class IntegrationService {
    */
   async snapshotFor(principal: Principal, integrationId: string, providerCameraId: string) {
     const visible = await this.visibleRegistrations(integrationId, principal);
-    if (visible !== 'all') {
-      const registered = await this.repo.registeredCameras(integrationId);
-      if (!registered.some((r) => r.providerCameraId === providerCameraId && visible.has(r.id))) {
-        throw new NotFoundError('Provider camera', providerCameraId);
-      }
+    if (visible !== 'all' && !visible.some((r) => r.providerCameraId === providerCameraId)) {
+      throw new NotFoundError('Provider camera', providerCameraId);
     }
     return this.snapshot(integrationId, providerCameraId);
   }
@@ -268,12 +265,12 @@ export class IntegrationService {
     return provider;
   }
 
-  /** 'all' for a principal who sees every yard, else the ids of this integration's yard cameras it sees. */
+  /** 'all' for a principal who sees every yard, else this integration's yard cameras in its yards. */
   private async visibleRegistrations(integrationId: string, principal: Principal) {
     // An unregistered provider camera has no yard: canSeeYard(p, null) holds only for an unscoped principal.
     if (canSeeYard(principal, null)) return 'all' as const;
     const registered = await this.repo.registeredCameras(integrationId);
-    return new Set(registered.filter((r) => canSeeYard(principal, r.yardId)).map((r) => r.id));
+    return registered.filter((r) => canSeeYard(principal, r.yardId));
   }
 
   /** Every URL in the config must pass the outbound address policy (400 on its field). */
