@@ -1,3 +1,5 @@
+import { ALLOW_LOCAL_SETTING } from '../shared/net/outbound-policy.js';
+
 /**
  * Demo data, loaded through the public HTTP API (the same contract any client uses), only into
  * an empty system. A yard with gates and locations, carriers, drivers, trailers, a few movements and
@@ -139,6 +141,8 @@ export async function seedSiteData(
   });
   progress('gates');
   if (options.camera) {
+    // The simulated camera listens on loopback, which a site must allow for cameras explicitly.
+    await api('PUT', '/api/settings', { settings: { [ALLOW_LOCAL_SETTING]: true } });
     await api('POST', '/api/camera', {
       yardId: yard.id,
       name: 'North gate camera',

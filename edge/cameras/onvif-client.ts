@@ -8,6 +8,7 @@ import onvif from 'node-onvif';
 import { fetchImage } from '../../shared/cameras/http-image.js';
 import {
   CameraError,
+  type DeviceCallOptions,
   type DiscoveredCamera,
   type OnvifClient,
   type OnvifDeviceInfo,
@@ -15,6 +16,7 @@ import {
   type OnvifTarget,
   type Snapshot,
 } from '../../shared/cameras/types.js';
+import { assertAddressAllowed, OutboundRefusedError } from '../../shared/net/outbound-policy.js';
 import { probeCameras, WS_DISCOVERY_ADDRESS, WS_DISCOVERY_PORT } from './onvif-discovery.js';
 
 export interface NodeOnvifClientOptions {
@@ -33,8 +35,16 @@ export class NodeOnvifClient implements OnvifClient {
     this.probePort = options.probePort ?? WS_DISCOVERY_PORT;
   }
 
-  async describe(target: OnvifTarget, opts: { timeoutMs: number }): Promise<OnvifDeviceInfo> {
+  async describe(target: OnvifTarget, opts: DeviceCallOptions): Promise<OnvifDeviceInfo> {
     const where = describeAddress(target.xaddr);
+    // node-onvif opens its own connections (no lookup hook), so the address is checked, resolved,
+    // just before; fetchImage below checks at connect time.
+    try {
+      await assertAddressAllowed(target.xaddr, opts.policy);
+    } catch (err) {
+      if (err instanceof OutboundRefusedError) throw new CameraError('address-refused', err.message);
+      throw err;
+    }
     let device: onvif.OnvifDevice;
     try {
       // A new device object per call: nothing is shared between cameras or calls.
@@ -80,15 +90,15 @@ export class NodeOnvifClient implements OnvifClient {
     };
   }
 
-  /** Digest at the camera's choice (Basic only if that is all it asks for), never node-onvif's fetch. */
-  async snapshot(
-    target: OnvifTarget & { snapshotUri: string },
-    opts: { timeoutMs: number },
-  ): Promise<Snapshot> {
+  /**
+   * Digest only (a camera asking for Basic is refused: nobody chose Basic for it), never
+   * node-onvif's fetch. The snapshot URI is the camera's own answer, so it is held to the policy too.
+   */
+  async snapshot(target: OnvifTarget & { snapshotUri: string }, opts: DeviceCallOptions): Promise<Snapshot> {
     const auth = target.username
       ? { type: 'digest' as const, username: target.username, password: target.password }
       : { type: 'none' as const };
-    return fetchImage(target.snapshotUri, { auth, timeoutMs: opts.timeoutMs });
+    return fetchImage(target.snapshotUri, { auth, timeoutMs: opts.timeoutMs, policy: opts.policy });
   }
 
   discover(opts: { timeoutMs: number }): Promise<DiscoveredCamera[]> {

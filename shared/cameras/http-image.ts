@@ -11,10 +11,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { parse as parseAuthHeader } from 'auth-header';
 import axios, { type AxiosResponse, isAxiosError } from 'axios';
+import {
+  type GuardedLookup,
+  type OutboundPolicy,
+  outboundRefusal,
+  requestGuard,
+} from '../net/outbound-policy.js';
 import { CameraError, type HttpAuth, type Snapshot } from './types.js';
 
 export interface FetchImageOptions {
   auth?: HttpAuth;
+  /** The addresses the request may connect to; a refused one is a CameraError 'address-refused'. */
+  policy: OutboundPolicy;
   /** The whole exchange, including a Digest challenge round trip: connect to last byte. */
   timeoutMs: number;
   /** Default 10 MiB; a larger answer is a 'bad-response'. */
@@ -30,9 +38,10 @@ const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH'
 /**
  * GETs `url` and returns the image bytes. Auth types:
  * - `basic` sends Basic on the first request (the operator chose it for this camera);
- * - `digest` sends nothing until the 401, then answers the scheme the server asked for: Digest
- *   when offered (strongest algorithm first), Basic only if Basic is all it offers. A password
- *   is never sent with Basic to a server that asked for Digest.
+ * - `digest` sends nothing until the 401, then answers a Digest challenge (strongest algorithm
+ *   first). It never falls back to Basic, which puts the password itself on the wire: a server
+ *   that asks only for Basic is refused ('unauthorized'), so changing what a server answers cannot
+ *   make us hand it the password. Basic is sent only when the operator chose `basic`.
  * - `bearer` sends the token.
  * Credentials embedded in the URL (`http://user:pass@host/...`) are treated as `digest` when no
  * auth is given, and are never passed on in the URL itself.
@@ -44,7 +53,8 @@ export async function fetchImage(url: string, opts: FetchImageOptions): Promise<
   const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
   const started = performance.now();
   try {
-    const res = await exchange(target, opts, maxBytes, controller.signal);
+    const { lookup } = requestGuard(target.url, opts.policy);
+    const res = await exchange(target, opts, maxBytes, controller.signal, lookup);
     return toSnapshot(res, target.where, performance.now() - started);
   } catch (err) {
     throw toCameraError(err, target.where, opts.timeoutMs, maxBytes);
@@ -95,6 +105,7 @@ async function exchange(
   opts: FetchImageOptions,
   maxBytes: number,
   signal: AbortSignal,
+  lookup: GuardedLookup,
 ): Promise<AxiosResponse<Buffer>> {
   const get = (authorization?: string) => {
     const headers: Record<string, string> = { Accept: 'image/*', ...opts.headers };
@@ -106,6 +117,7 @@ async function exchange(
       maxContentLength: maxBytes,
       // LAN cameras are reached directly; an HTTP(S)_PROXY meant for the internet must not capture them.
       proxy: false,
+      lookup,
       headers,
       signal,
     });
@@ -153,8 +165,13 @@ async function challengeResponse(
       if (attempt > 0 && !(digest.stale && attempt <= MAX_STALE_RETRIES)) break;
       res = await get(digestAuthorization(digest, auth, 'GET', target.requestUri));
     } else if (challenges.some((c) => c.scheme === 'basic')) {
-      if (attempt > 0) break;
-      res = await get(basicAuthorization(auth.username, auth.password));
+      throw new CameraError(
+        'unauthorized',
+        `${target.where} asks for HTTP Basic, which would send the password itself; the auth type is ` +
+          'digest, so it was not sent. If the camera offers nothing but Basic, set the auth type to basic ' +
+          '(over https where the camera supports it).',
+        401,
+      );
     } else {
       const offered = challenges.map((c) => c.scheme).join(', ') || 'none';
       throw new CameraError(
@@ -237,6 +254,8 @@ function isJpeg(bytes: Buffer): boolean {
 
 function toCameraError(err: unknown, where: string, timeoutMs: number, maxBytes: number): CameraError {
   if (err instanceof CameraError) return err;
+  const refused = outboundRefusal(err);
+  if (refused) return new CameraError('address-refused', refused.message);
   if (axios.isCancel(err)) {
     return new CameraError('timeout', `${where} did not send a complete image within ${timeoutMs} ms.`);
   }

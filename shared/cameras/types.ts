@@ -4,6 +4,7 @@
  * camera services by CameraProvider kinds (shared/cameras/providers, axios).
  */
 import type { z } from 'zod';
+import type { OutboundPolicy } from '../net/outbound-policy.js';
 
 /** JPEG (or other image) bytes from a camera, and how long the camera took to answer. */
 export interface Snapshot {
@@ -30,7 +31,9 @@ export type CameraFailure =
   /** It answered, but not with what we asked for (HTTP error, not an image, a SOAP fault). */
   | 'bad-response'
   /** The provider does not know this camera id. */
-  | 'not-found';
+  | 'not-found'
+  /** The outbound address policy refused the address (shared/net/outbound-policy.ts); nothing was sent. */
+  | 'address-refused';
 
 /** A camera or provider failed; `message` says what happened and what to check, with no secrets. */
 export class CameraError extends Error {
@@ -81,11 +84,17 @@ export interface DiscoveredCamera {
   scopes: string[];
 }
 
+/** How one call to a camera may go: its time budget and the addresses it may connect to. */
+export interface DeviceCallOptions {
+  timeoutMs: number;
+  policy: OutboundPolicy;
+}
+
 export interface OnvifClient {
   /** Reads device information and the media profiles with their snapshot and stream URIs. */
-  describe(target: OnvifTarget, opts: { timeoutMs: number }): Promise<OnvifDeviceInfo>;
-  /** Fetches snapshot bytes from snapshotUri with the camera's credentials (Digest or Basic as it asks). */
-  snapshot(target: OnvifTarget & { snapshotUri: string }, opts: { timeoutMs: number }): Promise<Snapshot>;
+  describe(target: OnvifTarget, opts: DeviceCallOptions): Promise<OnvifDeviceInfo>;
+  /** Fetches snapshot bytes from snapshotUri with the camera's credentials (Digest only; never Basic). */
+  snapshot(target: OnvifTarget & { snapshotUri: string }, opts: DeviceCallOptions): Promise<Snapshot>;
   /** WS-Discovery probe; answers collected for timeoutMs. */
   discover(opts: { timeoutMs: number }): Promise<DiscoveredCamera[]>;
 }
@@ -113,7 +122,8 @@ export interface CameraProviderKind<C = Record<string, unknown>> {
   configSchema: z.ZodType<C>;
   /** Top-level config keys (dotted paths for nested ones, e.g. `auth.password`) that are write-only. */
   secretFields: string[];
-  connect(config: C, deps: { now: () => number }): CameraProvider;
+  /** `policy`: the addresses the connection may reach (its URLs, and any URL the provider answers with). */
+  connect(config: C, deps: { now: () => number; policy: OutboundPolicy }): CameraProvider;
 }
 
 /** The camera adapters an app is built with (DESIGN.md: the `cameras` dependency of createApp). */

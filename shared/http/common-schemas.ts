@@ -71,3 +71,21 @@ export const Problem = z
   .openapi('Problem');
 
 export const IdParams = z.object({ id: Id });
+
+/**
+ * An http(s) URL with a host, without user:password in it: credentials go in their own write-only
+ * fields, which are masked on reads, while URLs are shown as they are. `credentials` says where.
+ */
+export function httpUrl(max: number, credentials: string) {
+  return (
+    z
+      .url({ protocol: /^https?$/, hostname: /./, error: 'must be an http:// or https:// URL with a host' })
+      .max(max)
+      // zod runs refinements even after the URL check failed, so this one must cope with a non-URL.
+      .refine((u) => {
+        if (!URL.canParse(u)) return true;
+        const parsed = new URL(u);
+        return parsed.username === '' && parsed.password === '';
+      }, `must not contain a user name or password; put credentials in ${credentials}`)
+  );
+}

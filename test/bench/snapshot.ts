@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchImage } from '../../shared/cameras/http-image.js';
+import { ALLOW_LOCAL_SETTING, deviceAddressPolicy } from '../../shared/net/outbound-policy.js';
 import { startFakeOnvifCamera } from '../fixtures/fake-onvif-camera.js';
 import { verdict } from './lib.js';
 
@@ -22,6 +23,7 @@ const dir = mkdtempSync(join(tmpdir(), 'yard-bench-snap-'));
 const port = 30000 + Math.floor(Math.random() * 20000);
 const base = `http://127.0.0.1:${port}`;
 
+const LOCAL = deviceAddressPolicy({ allowLoopbackAndLinkLocal: true });
 const camera = await startFakeOnvifCamera({
   username: 'bench',
   password: 'bench-cam-pass',
@@ -70,6 +72,8 @@ try {
     name: 'Snapshot bench',
     timeZone: 'UTC',
   });
+  // The fake camera is on loopback, which the site must allow for cameras.
+  await json(token, 'PUT', '/api/settings', { settings: { [ALLOW_LOCAL_SETTING]: true } });
   const cam = await json(token, 'POST', '/api/camera', {
     yardId: yard.id,
     name: 'Bench cam',
@@ -91,7 +95,7 @@ try {
     if (res.status !== 200 || body.length === 0) throw new Error(`snapshot answered ${res.status}`);
     const cameraMs = Number(res.headers.get('x-camera-elapsed-ms'));
     const t1 = performance.now();
-    await fetchImage(cam.onvif.snapshotUri, { auth, timeoutMs: 5000 });
+    await fetchImage(cam.onvif.snapshotUri, { auth, timeoutMs: 5000, policy: LOCAL });
     const straight = performance.now() - t1;
     if (i < 20) continue; // warm-up
     overhead.push(total - cameraMs);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
+import { ALLOW_LOCAL_SETTING } from '../../shared/net/outbound-policy.js';
 import { type FakeOnvifCamera, startFakeOnvifCamera } from '../fixtures/fake-onvif-camera.js';
 import { Client, type Res, rows } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -52,8 +53,13 @@ beforeAll(async () => {
       relay: { driver: 'simulated', channel: 1 },
     })
   ).body.id;
+  // The fake cameras listen on loopback: the site allows that explicitly (off by default).
   await admin.put('/api/settings', {
-    settings: { 'camera.snapshotTimeoutMs': 1500, 'camera.movementSnapshotTimeoutMs': 1000 },
+    settings: {
+      'camera.snapshotTimeoutMs': 1500,
+      'camera.movementSnapshotTimeoutMs': 1000,
+      [ALLOW_LOCAL_SETTING]: true,
+    },
   });
 });
 

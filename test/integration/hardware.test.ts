@@ -148,7 +148,7 @@ describe('gate actuation on simulated gates', () => {
     expect(res.body.gates.some((g: any) => g.name === 'Manual')).toBe(false);
   });
 
-  it('roles: admin and gate actuate, other staff read only; yard scope applies', async () => {
+  it('roles: admin and gate actuate, other staff read only; yard scope applies (drivers too)', async () => {
     const gateUser = await clientWithRole(admin, 'gate');
     expect((await gateUser.post(`/api/hardware/gate/${gateId}/actuate`, {})).status).toBe(200);
     for (const role of ['dispatcher', 'viewer', 'billing'] as const) {
@@ -164,6 +164,7 @@ describe('gate actuation on simulated gates', () => {
     expect((await scoped.get(`/api/hardware/gate/${gateId}/actuations`)).status).toBe(404);
     expect((await scoped.get('/api/hardware/status')).body.gates).toEqual([]);
     expect(actuationsOf(t, gateId)).toHaveLength(before);
+    expect((await scoped.get('/api/hardware/status')).body.drivers).toEqual([]);
     expect((await admin.as(undefined).get('/api/hardware/status')).status).toBe(401);
   });
 });
@@ -263,7 +264,11 @@ describe('gate actuation on a steered driver', () => {
     const status = await admin.get('/api/hardware/status');
     expect(status.body.drivers).toContainEqual(expect.objectContaining({ gateId, state: 'fault' }));
     expect(status.body.gates[0]).toMatchObject({ state: 'fault', lastActuation: { result: 'fault' } });
-    const ready = await admin.get('/readyz');
+    // Public readiness shows counts only: no gate ids, devices or channels.
+    const ready = await admin.as(undefined).get('/readyz');
     expect(ready.status).toBe(200);
+    expect(ready.body.checks.hardware).toEqual({ gates: 1, ok: 0, fault: 1, opening: 0, simulated: 0 });
+    expect(ready.text).not.toContain(gateId);
+    expect(ready.text).not.toContain('/dev/ttyUSB0');
   });
 });

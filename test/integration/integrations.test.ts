@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
+import { ALLOW_LOCAL_SETTING } from '../../shared/net/outbound-policy.js';
 import {
   FakeApiKeyTokenService,
   FakeFrameUrlService,
@@ -47,6 +48,8 @@ beforeAll(async () => {
   ]).start();
   t = await startTestApp({ clock });
   admin = new Client(t.url, t.adminToken);
+  // The fake providers listen on loopback: the site allows that explicitly (off by default).
+  expect((await admin.put('/api/settings', { settings: { [ALLOW_LOCAL_SETTING]: true } })).status).toBe(200);
 });
 
 afterAll(async () => {

@@ -90,7 +90,7 @@ async function seedRecords(seed: TestApp) {
     a.post('/api/integration', {
       kind: 'api-key-token',
       name: 'Dock cams',
-      config: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k'.repeat(24) },
+      config: { baseUrl: 'http://192.0.2.1:9', apiKey: 'k'.repeat(24) },
     }),
   );
   await created(
@@ -156,7 +156,7 @@ describe('a linked edge answers cloud-owned first', () => {
     const integrationBody = {
       kind: 'api-key-token',
       name: 'Dock cams',
-      config: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k'.repeat(24) },
+      config: { baseUrl: 'http://192.0.2.1:9', apiKey: 'k'.repeat(24) },
     };
     await expectOrder(
       seed,

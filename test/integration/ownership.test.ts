@@ -100,14 +100,14 @@ async function seedRecords(seed: TestApp) {
     a.post('/api/integration', {
       kind: 'api-key-token',
       name: 'Dock cams',
-      config: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k'.repeat(24) },
+      config: { baseUrl: 'http://192.0.2.1:9', apiKey: 'k'.repeat(24) },
     }),
   );
   const spareIntegration = await created(
     a.post('/api/integration', {
       kind: 'api-key-token',
       name: 'Spare',
-      config: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k'.repeat(24) },
+      config: { baseUrl: 'http://192.0.2.1:9', apiKey: 'k'.repeat(24) },
     }),
   );
   const providerCamera = await created(
@@ -118,7 +118,7 @@ async function seedRecords(seed: TestApp) {
       verify: false,
     }),
   );
-  const onvif = { xaddr: 'http://127.0.0.1:9/onvif/device_service', username: 'yard', password: 'secret-pw' };
+  const onvif = { xaddr: 'http://192.0.2.1:9/onvif/device_service', username: 'yard', password: 'secret-pw' };
   const onvifCamera = await created(
     a.post('/api/camera', { yardId: yard.id, name: 'Lane', onvif, verify: false }),
   );
@@ -220,7 +220,7 @@ describe('a linked edge', () => {
         {
           kind: 'api-key-token',
           name: 'New',
-          config: { baseUrl: 'http://127.0.0.1:9', apiKey: 'k'.repeat(24) },
+          config: { baseUrl: 'http://192.0.2.1:9', apiKey: 'k'.repeat(24) },
         },
       ],
       ['patch', `/api/integration/${s.integration.id}`, { enabled: false }],

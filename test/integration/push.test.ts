@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import webpush from 'web-push';
+import { newId } from '../../shared/ids.js';
+import { WebPushSender } from '../../shared/modules/push/web-push-sender.js';
+import type { OutboundPolicy } from '../../shared/net/outbound-policy.js';
 import { FakePushService } from '../fixtures/fake-push-service.js';
 import { clientWithRole, rows } from '../helpers/http.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -8,6 +11,17 @@ import { DriverAppWorld } from './driver-app-fixtures.js';
 const vapid = webpush.generateVAPIDKeys();
 const SUBJECT = 'mailto:yard-ops@example.com';
 const TOKEN_ROUTE = '/api/yard-task/driver/notification-token';
+const KEYS = { publicKey: vapid.publicKey, privateKey: vapid.privateKey, subject: SUBJECT };
+
+/**
+ * The fake push service runs on loopback over plain http, which the production endpoint policy
+ * (https, public addresses) refuses: these tests give the sender a policy allowing exactly that.
+ */
+const FAKE_PUSH_SERVICE_ONLY: OutboundPolicy = {
+  purpose: 'push endpoint',
+  protocols: ['http:'],
+  refusal: (address) => (address.range() === 'loopback' ? null : `${address} is not the test's push service`),
+};
 
 let t: TestApp;
 let w: DriverAppWorld;
@@ -20,6 +34,7 @@ beforeAll(async () => {
       push: { vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey, subject: SUBJECT },
     },
   });
+  t.services.push.useSenders([new WebPushSender(KEYS, { policy: FAKE_PUSH_SERVICE_ONLY })]);
   w = new DriverAppWorld(t);
 });
 afterAll(async () => {
@@ -112,7 +127,6 @@ describe('notification tokens', () => {
     const good = JSON.parse(pushService.subscribe().token);
     const bad = [
       'not json',
-      JSON.stringify({ ...good, endpoint: 'http://push.example.com/x' }),
       JSON.stringify({ ...good, keys: { ...good.keys, p256dh: 'AAAA' } }),
       JSON.stringify({ ...good, keys: { p256dh: good.keys.p256dh } }),
       JSON.stringify({ endpoint: 'ftp://x' }),
@@ -206,6 +220,16 @@ describe('Web Push delivery', () => {
     expect(tokenRows(d.id)).toHaveLength(2);
   });
 
+  it('redirects are not followed: a push service cannot send the message on to another address', async () => {
+    const d = await subscribedDriver();
+    pushService.answer(302, { Location: `${pushService.url}/elsewhere` });
+    await t.services.push.notify(d.id, { title: 'x', body: 'y' });
+    await t.services.push.idle();
+    expect(pushService.for(d.sub.id)).toHaveLength(1);
+    expect(pushService.received.filter((r) => r.subscriptionId.includes('elsewhere'))).toEqual([]);
+    expect(tokenRows(d.id)).toHaveLength(1);
+  });
+
   it('without VAPID keys nothing is sent', async () => {
     const plain = await startTestApp();
     try {
@@ -262,3 +286,77 @@ async function subscribedDriverInSession(yardId: string) {
   expect((await d.client.post('/api/yard-task/driver/session/start', { yardId })).status).toBe(201);
   return { ...d, sub };
 }
+
+describe('push endpoints are https on public addresses (production policy)', () => {
+  let prod: TestApp;
+  let pw: DriverAppWorld;
+  beforeAll(async () => {
+    prod = await startTestApp({
+      config: {
+        push: { vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey, subject: SUBJECT },
+      },
+    });
+    pw = new DriverAppWorld(prod);
+  });
+  afterAll(() => prod.close());
+
+  const withEndpoint = (endpoint: string) =>
+    JSON.stringify({ ...JSON.parse(pushService.subscribe().token), endpoint });
+
+  it('a driver cannot register an endpoint on loopback, the LAN, link-local or any special range', async () => {
+    const d = await pw.driver();
+    const refused = [
+      `${pushService.url}/push/x`,
+      'http://push.example.com/x',
+      'https://127.0.0.1/x',
+      'https://localhost/x',
+      'https://[::1]/x',
+      'https://[::ffff:127.0.0.1]/x',
+      'https://0.0.0.0/x',
+      'https://10.0.0.5/x',
+      'https://192.168.1.1/x',
+      'https://172.16.0.1/x',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[fe80::1]/x',
+      'https://[fd00::1]/x',
+      'https://100.64.0.1/x',
+      'https://224.0.0.1/x',
+    ];
+    for (const endpoint of refused) {
+      const res = await d.client.post(TOKEN_ROUTE, {
+        deviceId: 'p',
+        platform: 'web',
+        token: withEndpoint(endpoint),
+      });
+      expect(res.status, endpoint).toBe(400);
+      expect(res.body.code).toBe('validation-failed');
+      expect(res.body.errors.map((e: any) => e.path)).toEqual(['body.token']);
+    }
+    expect(rows(prod.db, 'SELECT id FROM push_token WHERE driver_id = ?', d.id)).toEqual([]);
+    const publicEndpoint = await d.client.post(TOKEN_ROUTE, {
+      deviceId: 'p',
+      platform: 'web',
+      token: withEndpoint('https://8.8.8.8/push/abc'),
+    });
+    expect(publicEndpoint.status, publicEndpoint.text).toBe(200);
+  });
+
+  it('a stored endpoint is checked again before sending: nothing reaches a loopback address', async () => {
+    const d = await pw.driver();
+    const sub = pushService.subscribe();
+    // A row from before this rule (or from a device that got through another way).
+    const now = prod.core.clock.now();
+    await prod.core.changes.insert(prod.core.kysely, 'pushToken', {
+      id: newId(),
+      driverId: d.id,
+      deviceId: 'old-phone',
+      platform: 'web',
+      token: sub.token,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await prod.services.push.notify(d.id, { title: 'x', body: 'y' });
+    await prod.services.push.idle();
+    expect(pushService.for(sub.id)).toEqual([]);
+  });
+});

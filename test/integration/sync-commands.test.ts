@@ -4,6 +4,7 @@ import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import type { GateDriverStatus, GateHardware } from '../../shared/hardware.js';
 import { HardwareFaultError } from '../../shared/http/errors.js';
+import { ALLOW_LOCAL_SETTING } from '../../shared/net/outbound-policy.js';
 import { type FakeOnvifCamera, startFakeOnvifCamera } from '../fixtures/fake-onvif-camera.js';
 import { rows } from '../helpers/http.js';
 import {
@@ -81,6 +82,10 @@ beforeAll(async () => {
     },
   });
   gateId = await createGate(edge, cloud, 'North in');
+  // The fake camera listens on loopback: the edge's site allows that explicitly (off by default).
+  expect((await edge.admin.put('/api/settings', { settings: { [ALLOW_LOCAL_SETTING]: true } })).status).toBe(
+    200,
+  );
   const cam = await edge.admin.post('/api/camera', {
     yardId: edge.yardId,
     name: 'Lane 1',

@@ -5,12 +5,16 @@ import { HttpSnapshotConfig, httpSnapshotKind } from '../../shared/cameras/provi
 import { CAMERA_PROVIDER_KINDS, providerKind } from '../../shared/cameras/providers/index.js';
 import { CameraError, type CameraFailure, type CameraProvider } from '../../shared/cameras/types.js';
 import { z } from '../../shared/http/zod.js';
+import { deviceAddressPolicy } from '../../shared/net/outbound-policy.js';
 import {
   FakeApiKeyTokenService,
   FakeFrameUrlService,
   type FakeProviderCamera,
   FakeSnapshotCameras,
 } from '../fixtures/fake-camera-provider.js';
+
+/** The fakes listen on loopback, which cameras may use only where the site allows it. */
+const LOCAL = deviceAddressPolicy({ allowLoopbackAndLinkLocal: true });
 
 const CAMERAS: FakeProviderCamera[] = [
   { id: 'cam-a', name: 'Gate 1 in', site: 'North yard' },
@@ -150,7 +154,7 @@ describe('http-snapshot', () => {
 
   it('lists the configured cameras', async () => {
     const fake = await started(new FakeSnapshotCameras({ type: 'none' }, ['gate-1', 'gate-2']));
-    const provider = httpSnapshotKind.connect(config({ type: 'none' }, fake), { now });
+    const provider = httpSnapshotKind.connect(config({ type: 'none' }, fake), { now, policy: LOCAL });
     expect(await provider.listCameras(TIMEOUT)).toEqual([
       { id: 'gate-1', name: 'Gate 1', location: 'North gate', online: null },
       { id: 'gate-2', name: 'Gate 2', location: null, online: null },
@@ -168,7 +172,7 @@ describe('http-snapshot', () => {
   for (const auth of authCases) {
     it(`fetches the bytes the camera served (${auth.type})`, async () => {
       const fake = await started(new FakeSnapshotCameras(auth, ['gate-1', 'gate-2']));
-      const provider = httpSnapshotKind.connect(config(auth, fake), { now });
+      const provider = httpSnapshotKind.connect(config(auth, fake), { now, policy: LOCAL });
       const one = await provider.snapshot('gate-1', TIMEOUT);
       const two = await provider.snapshot('gate-2', TIMEOUT);
       expect(one.bytes.equals(fake.last('gate-1')!)).toBe(true);
@@ -185,7 +189,7 @@ describe('http-snapshot', () => {
         auth.type === 'bearer'
           ? { type: 'bearer' as const, token: 'wrong-bearer-token-000' }
           : { ...auth, password: 'wrong-password-000' };
-      const provider = httpSnapshotKind.connect(config(wrong, fake), { now });
+      const provider = httpSnapshotKind.connect(config(wrong, fake), { now, policy: LOCAL });
       const error = await expectFailure(provider.snapshot('gate-1', TIMEOUT), 'unauthorized', [
         PASSWORD,
         TOKEN,
@@ -203,7 +207,7 @@ describe('http-snapshot', () => {
 
   it("an unknown camera id is 'not-found' without asking any camera", async () => {
     const fake = await started(new FakeSnapshotCameras({ type: 'none' }, ['gate-1', 'gate-2']));
-    const provider = httpSnapshotKind.connect(config({ type: 'none' }, fake), { now });
+    const provider = httpSnapshotKind.connect(config({ type: 'none' }, fake), { now, policy: LOCAL });
     const error = await expectFailure(provider.snapshot('gate-9', TIMEOUT), 'not-found', []);
     expect(error.message).toMatch(/gate-9/);
     expect(fake.requests).toEqual([]);
@@ -214,7 +218,7 @@ describe('http-snapshot', () => {
     const dead = await deadBaseUrl();
     const cfg = config({ type: 'none' }, fake);
     cfg.cameras[1]!.snapshotUrl = `${dead}/cgi-bin/snapshot.cgi?channel=2`;
-    const provider = httpSnapshotKind.connect(cfg, { now });
+    const provider = httpSnapshotKind.connect(cfg, { now, policy: LOCAL });
     const down = await expectFailure(provider.snapshot('gate-2', TIMEOUT), 'unreachable', []);
     expect(down.message).toMatch(/check/i);
 
@@ -230,7 +234,7 @@ describe('http-snapshot', () => {
     const cfg = config({ type: 'none' }, fake);
     cfg.cameras[0]!.snapshotUrl = `${fake.urlOf('gate-1')}&pwd=query-secret-123`;
     fake.fail({ status: 500 });
-    const provider = httpSnapshotKind.connect(cfg, { now });
+    const provider = httpSnapshotKind.connect(cfg, { now, policy: LOCAL });
     await expectFailure(provider.snapshot('gate-1', TIMEOUT), 'bad-response', ['query-secret-123']);
   });
 });
@@ -246,7 +250,7 @@ describe('api-key-token', () => {
   function connect(overrides: Partial<ApiKeyTokenConfig> = {}): CameraProvider {
     return apiKeyTokenKind.connect(
       ApiKeyTokenConfig.parse({ baseUrl: fake.baseUrl, apiKey: API_KEY, pageSize: 2, ...overrides }),
-      { now },
+      { now, policy: LOCAL },
     );
   }
 
@@ -367,9 +371,7 @@ describe('api-key-token', () => {
   it("provider down is 'unreachable'", async () => {
     const down = apiKeyTokenKind.connect(
       ApiKeyTokenConfig.parse({ baseUrl: await deadBaseUrl(), apiKey: API_KEY }),
-      {
-        now,
-      },
+      { now, policy: LOCAL },
     );
     const error = await expectFailure(down.snapshot('cam-a', TIMEOUT), 'unreachable', [API_KEY]);
     expect(error.message).toMatch(/getting an API token/);
@@ -456,7 +458,7 @@ describe('frame-url', () => {
         clientSecret: CLIENT_SECRET,
         ...overrides,
       }),
-      { now },
+      { now, policy: LOCAL },
     );
   }
 
@@ -603,7 +605,7 @@ describe('frame-url', () => {
         clientId: CLIENT_ID,
         clientSecret: CLIENT_SECRET,
       }),
-      { now },
+      { now, policy: LOCAL },
     );
     await expectFailure(down.listCameras(TIMEOUT), 'unreachable', [CLIENT_SECRET]);
 

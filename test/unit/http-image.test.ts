@@ -3,8 +3,12 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { digestResponse, fetchImage, parseChallenges } from '../../shared/cameras/http-image.js';
 import { CameraError } from '../../shared/cameras/types.js';
+import { deviceAddressPolicy } from '../../shared/net/outbound-policy.js';
 import { DigestGate, type DigestGateOptions } from '../fixtures/fake-onvif-camera.js';
 import { makeJpeg } from '../fixtures/jpeg.js';
+
+/** The fakes listen on loopback, which cameras may use only where the site allows it. */
+const LOCAL = deviceAddressPolicy({ allowLoopbackAndLinkLocal: true });
 
 interface TestServer {
   url: string;
@@ -138,7 +142,11 @@ describe('parseChallenges', () => {
 describe('fetchImage', () => {
   it('Digest MD5 with a base64 nonce: waits for the challenge, then answers it', async () => {
     const cam = await digestCamera({ realm: 'IP Camera', ...creds });
-    const snap = await fetchImage(cam.url, { auth: { type: 'digest', ...creds }, timeoutMs: 5000 });
+    const snap = await fetchImage(cam.url, {
+      policy: LOCAL,
+      auth: { type: 'digest', ...creds },
+      timeoutMs: 5000,
+    });
     expect(snap.bytes.equals(cam.jpeg)).toBe(true);
     expect(snap.contentType).toBe('image/jpeg');
     expect(snap.elapsedMs).toBeGreaterThan(0);
@@ -152,7 +160,11 @@ describe('fetchImage', () => {
 
   it.each(['SHA-256', 'MD5-sess', 'SHA-256-sess'] as const)('Digest %s', async (algorithm) => {
     const cam = await digestCamera({ realm: 'cam', ...creds, algorithms: [algorithm] });
-    const snap = await fetchImage(cam.url, { auth: { type: 'digest', ...creds }, timeoutMs: 5000 });
+    const snap = await fetchImage(cam.url, {
+      policy: LOCAL,
+      auth: { type: 'digest', ...creds },
+      timeoutMs: 5000,
+    });
     expect(snap.bytes.equals(cam.jpeg)).toBe(true);
     expect(cam.verdicts).toEqual(['missing', 'ok']);
     expect(cam.authorizations[1]).toContain(`algorithm=${algorithm},`);
@@ -160,20 +172,24 @@ describe('fetchImage', () => {
 
   it('picks SHA-256 when the camera offers SHA-256 and MD5', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds, algorithms: ['MD5', 'SHA-256'] });
-    await fetchImage(cam.url, { auth: { type: 'digest', ...creds }, timeoutMs: 5000 });
+    await fetchImage(cam.url, { policy: LOCAL, auth: { type: 'digest', ...creds }, timeoutMs: 5000 });
     expect(cam.authorizations[1]).toContain('algorithm=SHA-256');
   });
 
   it('never sends Basic to a camera that offers Basic and Digest', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds, offerBasic: true });
-    await fetchImage(cam.url, { auth: { type: 'digest', ...creds }, timeoutMs: 5000 });
+    await fetchImage(cam.url, { policy: LOCAL, auth: { type: 'digest', ...creds }, timeoutMs: 5000 });
     expect(cam.verdicts).toEqual(['missing', 'ok']);
     expect(cam.authorizations.some((a) => a?.startsWith('Basic'))).toBe(false);
   });
 
   it('answers a stale=true re-challenge with the new nonce', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds, staleOnce: true });
-    const snap = await fetchImage(cam.url, { auth: { type: 'digest', ...creds }, timeoutMs: 5000 });
+    const snap = await fetchImage(cam.url, {
+      policy: LOCAL,
+      auth: { type: 'digest', ...creds },
+      timeoutMs: 5000,
+    });
     expect(snap.bytes.equals(cam.jpeg)).toBe(true);
     expect(cam.verdicts).toEqual(['missing', 'stale', 'ok']);
     const nonceOf = (a: string | null | undefined) => /nonce="([^"]+)"/.exec(a ?? '')?.[1];
@@ -183,7 +199,11 @@ describe('fetchImage', () => {
   it('wrong password with Digest: unauthorized, says what to check, no secret in the message', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds });
     const err = await failure(
-      fetchImage(cam.url, { auth: { type: 'digest', username: 'admin', password: 'nope' }, timeoutMs: 5000 }),
+      fetchImage(cam.url, {
+        policy: LOCAL,
+        auth: { type: 'digest', username: 'admin', password: 'nope' },
+        timeoutMs: 5000,
+      }),
     );
     expect(err.failure).toBe('unauthorized');
     expect(err.status).toBe(401);
@@ -195,6 +215,7 @@ describe('fetchImage', () => {
   it('Basic auth type sends Basic on the first request', async () => {
     const cam = await basicCamera('admin', 'secret');
     const snap = await fetchImage(cam.url, {
+      policy: LOCAL,
       auth: { type: 'basic', username: 'admin', password: 'secret' },
       timeoutMs: 5000,
     });
@@ -205,7 +226,11 @@ describe('fetchImage', () => {
   it('Basic with a wrong password: unauthorized after one request', async () => {
     const cam = await basicCamera('admin', 'secret');
     const err = await failure(
-      fetchImage(cam.url, { auth: { type: 'basic', username: 'admin', password: 'guess' }, timeoutMs: 5000 }),
+      fetchImage(cam.url, {
+        policy: LOCAL,
+        auth: { type: 'basic', username: 'admin', password: 'guess' },
+        timeoutMs: 5000,
+      }),
     );
     expect(err.failure).toBe('unauthorized');
     expect(err.message).not.toContain('guess');
@@ -214,19 +239,26 @@ describe('fetchImage', () => {
 
   it('Basic auth type against a Digest camera: unauthorized, telling the operator to use digest', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds });
-    const err = await failure(fetchImage(cam.url, { auth: { type: 'basic', ...creds }, timeoutMs: 5000 }));
+    const err = await failure(
+      fetchImage(cam.url, { policy: LOCAL, auth: { type: 'basic', ...creds }, timeoutMs: 5000 }),
+    );
     expect(err.failure).toBe('unauthorized');
     expect(err.message).toMatch(/asks for Digest/);
     expect(cam.authorizations).toHaveLength(1);
   });
 
-  it('digest auth type answers Basic when Basic is the only scheme the camera asks for', async () => {
+  it('digest auth type never falls back to Basic: a server asking only for Basic gets no password', async () => {
     const cam = await basicCamera('admin', 'secret');
-    await fetchImage(cam.url, {
-      auth: { type: 'digest', username: 'admin', password: 'secret' },
-      timeoutMs: 5000,
-    });
-    expect(cam.authorizations).toEqual([null, `Basic ${Buffer.from('admin:secret').toString('base64')}`]);
+    const err = await failure(
+      fetchImage(cam.url, {
+        policy: LOCAL,
+        auth: { type: 'digest', username: 'admin', password: 'secret' },
+        timeoutMs: 5000,
+      }),
+    );
+    expect(err.failure).toBe('unauthorized');
+    expect(err.message).toMatch(/asks for HTTP Basic.*set the auth type to basic/);
+    expect(cam.authorizations).toEqual([null]);
   });
 
   it('bearer token', async () => {
@@ -234,10 +266,14 @@ describe('fetchImage', () => {
     const cam = await serve((req, res) =>
       req.headers.authorization === 'Bearer tok-123' ? sendJpeg(res, jpeg) : res.writeHead(401).end(),
     );
-    const snap = await fetchImage(cam.url, { auth: { type: 'bearer', token: 'tok-123' }, timeoutMs: 5000 });
+    const snap = await fetchImage(cam.url, {
+      policy: LOCAL,
+      auth: { type: 'bearer', token: 'tok-123' },
+      timeoutMs: 5000,
+    });
     expect(snap.bytes.equals(jpeg)).toBe(true);
     const err = await failure(
-      fetchImage(cam.url, { auth: { type: 'bearer', token: 'tok-bad' }, timeoutMs: 5000 }),
+      fetchImage(cam.url, { policy: LOCAL, auth: { type: 'bearer', token: 'tok-bad' }, timeoutMs: 5000 }),
     );
     expect(err.failure).toBe('unauthorized');
     expect(err.message).not.toContain('tok-bad');
@@ -245,7 +281,9 @@ describe('fetchImage', () => {
 
   it('403 for a user without snapshot rights: unauthorized, pointing at the permissions', async () => {
     const cam = await serve((_req, res) => res.writeHead(403).end());
-    const err = await failure(fetchImage(cam.url, { auth: { type: 'basic', ...creds }, timeoutMs: 5000 }));
+    const err = await failure(
+      fetchImage(cam.url, { policy: LOCAL, auth: { type: 'basic', ...creds }, timeoutMs: 5000 }),
+    );
     expect(err.failure).toBe('unauthorized');
     expect(err.status).toBe(403);
     expect(err.message).toMatch(/permission|may fetch/);
@@ -253,7 +291,7 @@ describe('fetchImage', () => {
 
   it('no credentials against a protected camera: unauthorized', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds });
-    const err = await failure(fetchImage(cam.url, { timeoutMs: 5000 }));
+    const err = await failure(fetchImage(cam.url, { policy: LOCAL, timeoutMs: 5000 }));
     expect(err.failure).toBe('unauthorized');
     expect(err.message).toMatch(/credentials/);
   });
@@ -261,7 +299,7 @@ describe('fetchImage', () => {
   it('credentials in the URL are answered as Digest and not sent in the URL', async () => {
     const cam = await digestCamera({ realm: 'cam', ...creds });
     const withCreds = cam.url.replace('http://', `http://admin:${encodeURIComponent(creds.password)}@`);
-    const snap = await fetchImage(withCreds, { timeoutMs: 5000 });
+    const snap = await fetchImage(withCreds, { policy: LOCAL, timeoutMs: 5000 });
     expect(snap.bytes.equals(cam.jpeg)).toBe(true);
     expect(cam.verdicts).toEqual(['missing', 'ok']);
   });
@@ -270,7 +308,7 @@ describe('fetchImage', () => {
     const cam = await serve((_req, res) =>
       res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>login</html>'),
     );
-    const err = await failure(fetchImage(cam.url, { timeoutMs: 5000 }));
+    const err = await failure(fetchImage(cam.url, { policy: LOCAL, timeoutMs: 5000 }));
     expect(err.failure).toBe('bad-response');
     expect(err.message).toMatch(/text\/html/);
   });
@@ -279,7 +317,9 @@ describe('fetchImage', () => {
     const cam = await serve((_req, res) =>
       res.writeHead(200, { 'Content-Type': 'image/jpeg' }).end('GIF89a....'),
     );
-    expect((await failure(fetchImage(cam.url, { timeoutMs: 5000 }))).failure).toBe('bad-response');
+    expect((await failure(fetchImage(cam.url, { policy: LOCAL, timeoutMs: 5000 }))).failure).toBe(
+      'bad-response',
+    );
   });
 
   it('JPEG bytes with no content type are accepted as image/jpeg', async () => {
@@ -288,14 +328,14 @@ describe('fetchImage', () => {
       res.removeHeader('Content-Type');
       res.writeHead(200).end(jpeg);
     });
-    const snap = await fetchImage(cam.url, { timeoutMs: 5000 });
+    const snap = await fetchImage(cam.url, { policy: LOCAL, timeoutMs: 5000 });
     expect(snap.contentType).toBe('image/jpeg');
     expect(snap.bytes.equals(jpeg)).toBe(true);
   });
 
   it('an HTTP error is a bad-response with the status; the query (which may hold a password) is not shown', async () => {
     const cam = await serve((_req, res) => res.writeHead(500).end('boom'));
-    const err = await failure(fetchImage(`${cam.url}&pwd=hunter2`, { timeoutMs: 5000 }));
+    const err = await failure(fetchImage(`${cam.url}&pwd=hunter2`, { policy: LOCAL, timeoutMs: 5000 }));
     expect(err.failure).toBe('bad-response');
     expect(err.status).toBe(500);
     expect(err.message).toContain('/onvif-http/snapshot');
@@ -305,10 +345,10 @@ describe('fetchImage', () => {
   it('an answer larger than maxBytes is a bad-response', async () => {
     const big = Buffer.concat([makeJpeg(), Buffer.alloc(50_000, 0x11)]);
     const cam = await serve((_req, res) => sendJpeg(res, big));
-    const err = await failure(fetchImage(cam.url, { timeoutMs: 5000, maxBytes: 20_000 }));
+    const err = await failure(fetchImage(cam.url, { policy: LOCAL, timeoutMs: 5000, maxBytes: 20_000 }));
     expect(err.failure).toBe('bad-response');
     expect(err.message).toMatch(/more than 20000 bytes/);
-    const ok = await fetchImage(cam.url, { timeoutMs: 5000, maxBytes: 100_000 });
+    const ok = await fetchImage(cam.url, { policy: LOCAL, timeoutMs: 5000, maxBytes: 100_000 });
     expect(ok.bytes.length).toBe(big.length);
   });
 
@@ -317,7 +357,7 @@ describe('fetchImage', () => {
       /* never answers */
     });
     const started = Date.now();
-    const err = await failure(fetchImage(cam.url, { timeoutMs: 300 }));
+    const err = await failure(fetchImage(cam.url, { policy: LOCAL, timeoutMs: 300 }));
     expect(err.failure).toBe('timeout');
     expect(err.message).toMatch(/300 ms/);
     expect(Date.now() - started).toBeLessThan(3000);
@@ -329,22 +369,24 @@ describe('fetchImage', () => {
       res.writeHead(200, { 'Content-Type': 'image/jpeg', 'Content-Length': jpeg.length + 100 });
       res.write(jpeg);
     });
-    expect((await failure(fetchImage(cam.url, { timeoutMs: 300 }))).failure).toBe('timeout');
+    expect((await failure(fetchImage(cam.url, { policy: LOCAL, timeoutMs: 300 }))).failure).toBe('timeout');
   });
 
   it('nothing listening: unreachable', async () => {
     const cam = await serve(() => {});
     await cam.close();
-    const err = await failure(fetchImage(cam.url, { timeoutMs: 5000 }));
+    const err = await failure(fetchImage(cam.url, { policy: LOCAL, timeoutMs: 5000 }));
     expect(err.failure).toBe('unreachable');
     expect(err.message).toMatch(/ECONNREFUSED/);
   });
 
   it('a malformed URL is refused before any request', async () => {
-    expect((await failure(fetchImage('not a url', { timeoutMs: 1000 }))).failure).toBe('unreachable');
-    expect((await failure(fetchImage('ftp://camera/snap.jpg', { timeoutMs: 1000 }))).failure).toBe(
+    expect((await failure(fetchImage('not a url', { policy: LOCAL, timeoutMs: 1000 }))).failure).toBe(
       'unreachable',
     );
+    expect(
+      (await failure(fetchImage('ftp://camera/snap.jpg', { policy: LOCAL, timeoutMs: 1000 }))).failure,
+    ).toBe('unreachable');
   });
 
   it('concurrent Digest fetches from cameras with different realms and passwords share no state', async () => {
@@ -364,6 +406,7 @@ describe('fetchImage', () => {
     const fetches = cams.flatMap((cam, i) =>
       Array.from({ length: 8 }, () =>
         fetchImage(cam.url, {
+          policy: LOCAL,
           auth: { type: 'digest', username: `user${i}`, password: `pass+/=${i}` },
           timeoutMs: 10_000,
         }).then((snap) => snap.bytes.equals(cam.jpeg)),

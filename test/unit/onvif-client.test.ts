@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { CameraError } from '../../shared/cameras/types.js';
+import { deviceAddressPolicy } from '../../shared/net/outbound-policy.js';
 import {
   type FakeOnvifCamera,
   type FakeOnvifCameraOptions,
@@ -8,6 +9,9 @@ import {
   startFakeOnvifCamera,
 } from '../fixtures/fake-onvif-camera.js';
 import { jpegComment } from '../fixtures/jpeg.js';
+
+/** The fakes listen on loopback, which cameras may use only where the site allows it. */
+const LOCAL = deviceAddressPolicy({ allowLoopbackAndLinkLocal: true });
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -40,7 +44,7 @@ const client = new NodeOnvifClient();
 describe('NodeOnvifClient.describe', () => {
   it('reads device information and the media profiles with snapshot and stream URIs', async () => {
     const cam = await camera({ manufacturer: 'Acme', model: 'GateCam 2', serialNumber: 'SN-42' });
-    const info = await client.describe(target(cam), { timeoutMs: 5000 });
+    const info = await client.describe(target(cam), { timeoutMs: 5000, policy: LOCAL });
     expect(info).toEqual({
       manufacturer: 'Acme',
       model: 'GateCam 2',
@@ -85,7 +89,7 @@ describe('NodeOnvifClient.describe', () => {
 
   it("works with a camera whose clock is hours off (WS-Security Created follows the camera's clock)", async () => {
     const cam = await camera({ clockOffsetMs: 3 * 3600_000 });
-    const info = await client.describe(target(cam), { timeoutMs: 5000 });
+    const info = await client.describe(target(cam), { timeoutMs: 5000, policy: LOCAL });
     expect(info.profiles.map((p) => p.snapshotUri)).toEqual([
       cam.snapshotUris.Profile_1,
       cam.snapshotUris.Profile_2,
@@ -96,7 +100,9 @@ describe('NodeOnvifClient.describe', () => {
     'wrong password: the NotAuthorized fault (HTTP %i) is unauthorized, with no secret in the message',
     async (authFaultStatus) => {
       const cam = await camera({ authFaultStatus });
-      const err = await failure(client.describe(target(cam, 'wrong-pass'), { timeoutMs: 5000 }));
+      const err = await failure(
+        client.describe(target(cam, 'wrong-pass'), { timeoutMs: 5000, policy: LOCAL }),
+      );
       expect(err.failure).toBe('unauthorized');
       expect(err.status).toBe(authFaultStatus);
       expect(err.message).toMatch(/check the username and password/);
@@ -108,7 +114,7 @@ describe('NodeOnvifClient.describe', () => {
     const cam = await camera();
     await cam.close();
     const started = Date.now();
-    const err = await failure(client.describe(target(cam), { timeoutMs: 10_000 }));
+    const err = await failure(client.describe(target(cam), { timeoutMs: 10_000, policy: LOCAL }));
     expect(err.failure).toBe('unreachable');
     expect(err.message).toMatch(/ECONNREFUSED/);
     expect(Date.now() - started).toBeLessThan(5000);
@@ -118,7 +124,7 @@ describe('NodeOnvifClient.describe', () => {
     const cam = await camera();
     cam.setBehaviour('hang');
     const started = Date.now();
-    const err = await failure(client.describe(target(cam), { timeoutMs: 500 }));
+    const err = await failure(client.describe(target(cam), { timeoutMs: 500, policy: LOCAL }));
     expect(err.failure).toBe('timeout');
     expect(err.message).toMatch(/500 ms/);
     expect(Date.now() - started).toBeLessThan(2500);
@@ -129,7 +135,7 @@ describe('NodeOnvifClient.describe', () => {
     const err = await failure(
       client.describe(
         { ...target(cam), xaddr: cam.xaddr.replace('device_service', 'nothing') },
-        { timeoutMs: 5000 },
+        { timeoutMs: 5000, policy: LOCAL },
       ),
     );
     expect(err.failure).toBe('bad-response');
@@ -139,7 +145,10 @@ describe('NodeOnvifClient.describe', () => {
 describe('NodeOnvifClient.snapshot', () => {
   it("returns exactly the camera's JPEG, answering Digest with a base64 nonce and never Basic", async () => {
     const cam = await camera();
-    const snap = await client.snapshot({ ...target(cam), snapshotUri: cam.snapshotUri }, { timeoutMs: 5000 });
+    const snap = await client.snapshot(
+      { ...target(cam), snapshotUri: cam.snapshotUri },
+      { timeoutMs: 5000, policy: LOCAL },
+    );
     expect(cam.served).toHaveLength(1);
     expect(snap.bytes.equals(cam.lastJpeg!)).toBe(true);
     expect(snap.contentType).toBe('image/jpeg');
@@ -150,7 +159,10 @@ describe('NodeOnvifClient.snapshot', () => {
   it('wrong password: unauthorized', async () => {
     const cam = await camera();
     const err = await failure(
-      client.snapshot({ ...target(cam, 'wrong-pass'), snapshotUri: cam.snapshotUri }, { timeoutMs: 5000 }),
+      client.snapshot(
+        { ...target(cam, 'wrong-pass'), snapshotUri: cam.snapshotUri },
+        { timeoutMs: 5000, policy: LOCAL },
+      ),
     );
     expect(err.failure).toBe('unauthorized');
     expect(err.message).not.toContain('wrong-pass');
@@ -163,7 +175,10 @@ describe('NodeOnvifClient.snapshot', () => {
     expect(
       (
         await failure(
-          client.snapshot({ ...target(down), snapshotUri: down.snapshotUri }, { timeoutMs: 5000 }),
+          client.snapshot(
+            { ...target(down), snapshotUri: down.snapshotUri },
+            { timeoutMs: 5000, policy: LOCAL },
+          ),
         )
       ).failure,
     ).toBe('unreachable');
@@ -172,8 +187,14 @@ describe('NodeOnvifClient.snapshot', () => {
     hung.setBehaviour('hang');
     const started = Date.now();
     expect(
-      (await failure(client.snapshot({ ...target(hung), snapshotUri: hung.snapshotUri }, { timeoutMs: 400 })))
-        .failure,
+      (
+        await failure(
+          client.snapshot(
+            { ...target(hung), snapshotUri: hung.snapshotUri },
+            { timeoutMs: 400, policy: LOCAL },
+          ),
+        )
+      ).failure,
     ).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(2500);
   });
@@ -189,7 +210,7 @@ describe('NodeOnvifClient.snapshot', () => {
         Array.from({ length: 5 }, async () => {
           const snap = await client.snapshot(
             { xaddr: cam.xaddr, username: `user${i}`, password: `pw+/=${i}`, snapshotUri: cam.snapshotUri },
-            { timeoutMs: 10_000 },
+            { timeoutMs: 10_000, policy: LOCAL },
           );
           return { i, snap };
         }),

@@ -1,4 +1,5 @@
 import { z } from '../../http/zod.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import { fetchImage } from '../http-image.js';
 import type { CameraProvider, CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
 import { providerUrl, secret } from './config-fields.js';
@@ -71,7 +72,7 @@ export const apiKeyTokenKind: CameraProviderKind<ApiKeyTokenConfig> = {
     'returns the latest JPEG. The token is cached until a minute before it expires.',
   configSchema: ApiKeyTokenConfig,
   secretFields: ['apiKey'],
-  connect: (config, deps) => new ApiKeyTokenProvider(config, deps.now),
+  connect: (config, deps) => new ApiKeyTokenProvider(config, deps.now, deps.policy),
 };
 
 class ApiKeyTokenProvider implements CameraProvider {
@@ -82,6 +83,7 @@ class ApiKeyTokenProvider implements CameraProvider {
   constructor(
     private readonly config: ApiKeyTokenConfig,
     private readonly now: () => number,
+    private readonly policy: OutboundPolicy,
   ) {
     this.base = config.baseUrl.replace(/\/+$/, '');
     this.redactor = new SecretRedactor([config.apiKey]);
@@ -105,6 +107,7 @@ class ApiKeyTokenProvider implements CameraProvider {
       const step = this.step(`listing cameras (page ${page}) from ${urlForMessage(url.href)}`);
       const answer = await withToken(this.tokens, deadline, (token) =>
         requestJson({
+          policy: this.policy,
           method: 'GET',
           url: url.href,
           headers: { 'x-verkada-auth': token },
@@ -137,6 +140,7 @@ class ApiKeyTokenProvider implements CameraProvider {
       try {
         return await fetchImage(url.href, {
           timeoutMs: Math.max(1, deadline.remainingMs()),
+          policy: this.policy,
           headers: { 'x-verkada-auth': token },
         });
       } catch (e) {
@@ -154,6 +158,7 @@ class ApiKeyTokenProvider implements CameraProvider {
   private async issueToken(deadline: Deadline, step: Step): Promise<IssuedToken> {
     const issuedAt = this.now();
     const answer = await requestJson({
+      policy: this.policy,
       method: 'POST',
       url: `${this.base}/token`,
       headers: { 'x-api-key': this.config.apiKey },

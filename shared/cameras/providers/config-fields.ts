@@ -1,24 +1,11 @@
+import { httpUrl } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 
 /** Zod pieces the provider config schemas share, with the descriptions the admin form shows. */
 
-/**
- * An http(s) URL without user:password in it: credentials belong in the secret fields, which are
- * masked on every read, while URLs are shown as they are.
- */
+/** An http(s) URL without user:password in it (credentials belong in the secret fields). */
 export function providerUrl(description: string, example: string) {
-  return (
-    z
-      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-      .max(2048)
-      // zod runs refinements even after the URL check failed, so this one must cope with a non-URL.
-      .refine((u) => {
-        if (!URL.canParse(u)) return true;
-        const parsed = new URL(u);
-        return parsed.username === '' && parsed.password === '';
-      }, 'must not contain a user name or password; put credentials in the auth fields')
-      .meta({ description, example })
-  );
+  return httpUrl(2048, 'the auth fields').meta({ description, example });
 }
 
 /** A write-only credential: accepted on writes, masked on every read (listed in secretFields). */

@@ -1,4 +1,5 @@
 import { z } from '../../http/zod.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import { fetchImage } from '../http-image.js';
 import type { CameraError, CameraProvider, CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
 import { credentialName, providerUrl, secret } from './config-fields.js';
@@ -74,7 +75,7 @@ export const frameUrlKind: CameraProviderKind<FrameUrlConfig> = {
     'may answer 404 for a moment until the frame is ready, so it is polled within the timeout).',
   configSchema: FrameUrlConfig,
   secretFields: ['clientSecret'],
-  connect: (config, deps) => new FrameUrlProvider(config, deps.now),
+  connect: (config, deps) => new FrameUrlProvider(config, deps.now, deps.policy),
 };
 
 class FrameUrlProvider implements CameraProvider {
@@ -86,6 +87,7 @@ class FrameUrlProvider implements CameraProvider {
   constructor(
     private readonly config: FrameUrlConfig,
     private readonly now: () => number,
+    private readonly policy: OutboundPolicy,
   ) {
     this.base = config.baseUrl.replace(/\/+$/, '');
     this.tokenUrl = config.tokenUrl ?? `${this.base}/oauth/token`;
@@ -109,6 +111,7 @@ class FrameUrlProvider implements CameraProvider {
       const step = this.step(`listing cameras (page ${page}) from ${urlForMessage(url.href)}`);
       const answer = await withToken(this.tokens, deadline, (token) =>
         requestJson({
+          policy: this.policy,
           method: 'GET',
           url: url.href,
           headers: { authorization: `Bearer ${token}` },
@@ -143,6 +146,7 @@ class FrameUrlProvider implements CameraProvider {
     );
     const frame = await withToken(this.tokens, deadline, (token) =>
       requestJson({
+        policy: this.policy,
         method: 'POST',
         url: frameRequestUrl,
         headers: { authorization: `Bearer ${token}` },
@@ -185,7 +189,10 @@ class FrameUrlProvider implements CameraProvider {
     const step = this.step(`fetching the frame of camera ${JSON.stringify(cameraId)} from ${label}`);
     for (let attempt = 0; ; attempt++) {
       try {
-        return await fetchImage(url.href, { timeoutMs: Math.max(1, deadline.remainingMs()) });
+        return await fetchImage(url.href, {
+          timeoutMs: Math.max(1, deadline.remainingMs()),
+          policy: this.policy,
+        });
       } catch (e) {
         if (!isCameraError(e)) throw e;
         if (e.status === 404 && !deadline.expired()) {
@@ -243,6 +250,7 @@ class FrameUrlProvider implements CameraProvider {
     const form: Record<string, string> = { grant_type: 'client_credentials' };
     if (this.config.scope) form.scope = this.config.scope;
     const answer = await requestJson({
+      policy: this.policy,
       method: 'POST',
       url: this.tokenUrl,
       headers: { authorization: `Basic ${basic}` },

@@ -1,4 +1,5 @@
 import { z } from '../../http/zod.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import { fetchImage } from '../http-image.js';
 import type { CameraError, CameraProvider, CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
 import { credentialName, providerUrl, secret } from './config-fields.js';
@@ -88,13 +89,16 @@ export const httpSnapshotKind: CameraProviderKind<HttpSnapshotConfig> = {
     "vendor's still-image endpoint.",
   configSchema: HttpSnapshotConfig,
   secretFields: ['auth.password', 'auth.token'],
-  connect: (config) => new HttpSnapshotProvider(config),
+  connect: (config, deps) => new HttpSnapshotProvider(config, deps.policy),
 };
 
 class HttpSnapshotProvider implements CameraProvider {
   private readonly redactor: SecretRedactor;
 
-  constructor(private readonly config: HttpSnapshotConfig) {
+  constructor(
+    private readonly config: HttpSnapshotConfig,
+    private readonly policy: OutboundPolicy,
+  ) {
     const { auth } = config;
     this.redactor = new SecretRedactor([
       auth.type === 'basic' || auth.type === 'digest' ? auth.password : undefined,
@@ -131,6 +135,7 @@ class HttpSnapshotProvider implements CameraProvider {
       return await fetchImage(camera.snapshotUrl, {
         auth: this.config.auth,
         timeoutMs: opts.timeoutMs,
+        policy: this.policy,
       });
     } catch (e) {
       if (!isCameraError(e)) throw e;
@@ -151,6 +156,7 @@ class HttpSnapshotProvider implements CameraProvider {
  * say what to check; the others get one here.
  */
 function hintFor(e: CameraError): string {
+  if (e.failure === 'address-refused') return '';
   if (droppedConnection(e)) return HINTS.unreachable;
   if (/\b(check|configure|set the auth type)\b/i.test(e.message)) return '';
   if (e.failure === 'timeout') return HINTS.timeout;

@@ -59,6 +59,8 @@ export function rewrapImageError(e: unknown, ctx: ImageErrorContext): CameraErro
         redactor,
         status,
       );
+    case 'address-refused':
+      return stepError(step, 'address-refused', e.message, '', redactor);
     default:
       break;
   }

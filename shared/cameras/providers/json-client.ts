@@ -1,5 +1,6 @@
 import axios, { type AxiosResponse, isAxiosError } from 'axios';
 import type { z } from 'zod';
+import { type OutboundPolicy, outboundRefusal, requestGuard } from '../../net/outbound-policy.js';
 import type { CameraError } from '../types.js';
 import type { Deadline } from './deadline.js';
 import { HINTS, httpStatusProblem, type SecretRedactor, type Step, stepError } from './step-errors.js';
@@ -14,6 +15,8 @@ export interface JsonRequest<T> {
   /** A JSON body, or a form body (OAuth 2.0 token requests are form-encoded). */
   body?: { json: unknown } | { form: Record<string, string> };
   deadline: Deadline;
+  /** The addresses the request may connect to. */
+  policy: OutboundPolicy;
   step: Step;
   redactor: SecretRedactor;
   /** The shape the answer must have; anything else is a 'bad-response'. */
@@ -105,9 +108,11 @@ async function send<T>(req: JsonRequest<T>): Promise<AxiosResponse<string>> {
     data = new URLSearchParams(req.body.form).toString();
   }
   try {
+    const { lookup } = requestGuard(req.url, req.policy);
     return await axios.request<string>({
       method: req.method,
       url: req.url,
+      lookup,
       headers,
       data,
       signal: abort.signal,
@@ -132,6 +137,8 @@ export function timeoutError(step: Step, redactor: SecretRedactor): CameraError 
 
 /** Connection-level failures: nothing (or nothing usable) answered. */
 function transportError(e: unknown, step: Step, redactor: SecretRedactor): CameraError {
+  const refused = outboundRefusal(e);
+  if (refused) return stepError(step, 'address-refused', refused.message, '', redactor);
   const cause = isAxiosError(e) ? (e.cause as { code?: unknown } | undefined) : undefined;
   const code = isAxiosError(e)
     ? (e.code ?? (typeof cause?.code === 'string' ? cause.code : undefined))

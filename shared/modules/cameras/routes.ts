@@ -84,9 +84,13 @@ export function registerCameraRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/camera/integration',
     tag: TAG,
     summary: 'Get all available integration cameras (from every enabled integration)',
+    description:
+      'A provider camera belongs to a yard only through the yard cameras registered for it: a caller ' +
+      'with a yard scope sees the provider cameras registered in its yards (registeredCameraIds lists ' +
+      'only those) and the failures of their integrations; unregistered ones only callers who see every yard.',
     access: STAFF,
     response: { schema: ProviderCameraList },
-    handler: () => integrations.allProviderCameras(),
+    handler: ({ principal }) => integrations.allProviderCameras(principal),
   });
 
   r.add({
@@ -94,12 +98,16 @@ export function registerCameraRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/camera/integration/{integrationId}/{providerCameraId}/snapshot',
     tag: TAG,
     summary: 'Get snapshot from camera provider integration',
+    description:
+      'A caller with a yard scope may take a picture only from a provider camera registered as a yard ' +
+      'camera in one of its yards (else 404); an unregistered provider camera only a caller who sees every yard.',
     access: STAFF,
     params: ProviderSnapshotParams,
     response: IMAGE,
     errors: [404, 409, 502, 504],
-    handler: async ({ params, res }) => {
-      sendImage(res, await integrations.snapshot(params.integrationId, params.providerCameraId), null);
+    handler: async ({ params, principal, res }) => {
+      const { integrationId, providerCameraId } = params;
+      sendImage(res, await integrations.snapshotFor(principal, integrationId, providerCameraId), null);
     },
   });
 

@@ -1,13 +1,7 @@
-import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { httpUrl, Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 
-const HttpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-  .max(500)
-  .refine(
-    (u) => !new URL(u).username && !new URL(u).password,
-    'put credentials in username/password, not in the URL',
-  );
+const HttpUrl = httpUrl(500, 'username and password');
 
 const OnvifOut = z.object({
   xaddr: z.string(),
@@ -52,7 +46,10 @@ export const CameraOut = z
 const OnvifIn = z
   .object({
     xaddr: HttpUrl.openapi({
-      description: 'device service address, e.g. http://192.168.1.20/onvif/device_service',
+      description:
+        'device service address, e.g. http://192.168.1.20/onvif/device_service. LAN addresses are fine; ' +
+        'loopback and link-local ones (127.0.0.0/8, ::1, 169.254.0.0/16, fe80::/10) are refused (400 ' +
+        'address-refused) unless the site setting network.allowLoopbackAndLinkLocal is true',
     }),
     username: z.string().min(1).max(100),
     password: z.string().min(1).max(200).openapi({ description: 'write-only' }),
@@ -89,9 +86,15 @@ export const CameraPatch = z
     name: z.string().trim().min(1).max(80).optional(),
     gateId: Id.nullable().optional(),
     enabled: z.boolean().optional(),
-    onvif: OnvifIn.partial().strict().optional().openapi({
-      description: 'fields to change; a password left out or sent masked keeps the stored one',
-    }),
+    onvif: OnvifIn.partial()
+      .strict()
+      .optional()
+      .openapi({
+        description:
+          'fields to change; a password left out or sent masked keeps the stored one, unless xaddr moves to ' +
+          'another scheme, host or port: then the password must be sent again (400 secret-required on ' +
+          'onvif.password), since a stored password is never sent to a new address',
+      }),
     provider: ProviderRef.partial().strict().optional(),
     verify: Verify,
   })

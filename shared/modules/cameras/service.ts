@@ -1,5 +1,5 @@
 import { canSeeYard, type Principal } from '../../auth/principal.js';
-import type { OnvifDeviceInfo, OnvifTarget, Snapshot } from '../../cameras/types.js';
+import type { DeviceCallOptions, OnvifDeviceInfo, OnvifTarget, Snapshot } from '../../cameras/types.js';
 import { CameraError } from '../../cameras/types.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
@@ -16,7 +16,8 @@ import {
 import { newId } from '../../ids.js';
 import { commandAtSiteOfYard, requestedBy, SnapshotResult } from '../../sync/commands.js';
 import type { Creator } from '../attachments/service.js';
-import { keepsSecret, SECRET_MASK } from '../integrations/secrets.js';
+import { refusedAddresses } from '../integrations/addresses.js';
+import { keepsSecret, resendMessage, SECRET_MASK, secretsToResend } from '../integrations/secrets.js';
 import { cameraProblem } from './camera-errors.js';
 import { CameraRepo, type CameraRow } from './repo.js';
 import type { CameraCreateT, CameraListQueryT, CameraOutT, CameraPatchT } from './schema.js';
@@ -64,6 +65,7 @@ export class CameraService {
 
     let onvif: OnvifFields | undefined;
     if (input.onvif) {
+      await this.assertXaddrAllowed(input.onvif.xaddr);
       const target = {
         xaddr: input.onvif.xaddr,
         username: input.onvif.username,
@@ -115,6 +117,10 @@ export class CameraService {
       throw new BadRequestError('wrong-source', 'This is an ONVIF camera; it has no provider settings.');
     }
 
+    if (patch.onvif?.xaddr !== undefined) {
+      assertPasswordFollowsXaddr(current, patch.onvif);
+      await this.assertXaddrAllowed(patch.onvif.xaddr);
+    }
     let onvif: OnvifFields | undefined;
     if (patch.onvif && Object.keys(patch.onvif).length > 0) {
       const target = {
@@ -327,16 +333,21 @@ export class CameraService {
     const target = onvifTarget(camera);
     try {
       let snapshotUri = camera.onvifSnapshotUri;
-      if (!snapshotUri) snapshotUri = await this.learnSnapshotUri(camera, target, timeoutMs);
-      return await this.core.cameras.onvif.snapshot({ ...target, snapshotUri }, { timeoutMs });
+      const opts = await this.callOptions(timeoutMs);
+      if (!snapshotUri) snapshotUri = await this.learnSnapshotUri(camera, target, opts);
+      return await this.core.cameras.onvif.snapshot({ ...target, snapshotUri }, opts);
     } catch (err) {
       throw cameraProblem(err, `Camera ${camera.name}`);
     }
   }
 
   /** A camera registered with verify: false gets its snapshot URI the first time it is reached. */
-  private async learnSnapshotUri(camera: CameraRow, target: OnvifTarget, timeoutMs: number): Promise<string> {
-    const info = await this.core.cameras.onvif.describe(target, { timeoutMs });
+  private async learnSnapshotUri(
+    camera: CameraRow,
+    target: OnvifTarget,
+    opts: DeviceCallOptions,
+  ): Promise<string> {
+    const info = await this.core.cameras.onvif.describe(target, opts);
     const { profile } = pickProfile(info, camera.onvifProfileToken ?? undefined);
     await this.core.changes.update(this.core.kysely, 'camera', camera.id, {
       onvifProfileToken: profile.token,
@@ -349,9 +360,10 @@ export class CameraService {
   private async readOnvif(target: OnvifTarget, profileToken: string | undefined): Promise<OnvifFields> {
     let info: OnvifDeviceInfo;
     try {
-      info = await this.core.cameras.onvif.describe(target, {
-        timeoutMs: await this.core.services.integrations.timeoutMs(),
-      });
+      info = await this.core.cameras.onvif.describe(
+        target,
+        await this.callOptions(await this.core.services.integrations.timeoutMs()),
+      );
     } catch (err) {
       throw cameraProblem(err, `The camera at ${target.xaddr}`);
     }
@@ -363,6 +375,18 @@ export class CameraService {
       snapshotUri: profile.snapshotUri,
       deviceInfo: deviceInfo(info),
     };
+  }
+
+  private async callOptions(timeoutMs: number): Promise<DeviceCallOptions> {
+    return { timeoutMs, policy: await this.core.services.integrations.devicePolicy() };
+  }
+
+  /** The outbound address policy for a camera address being stored (400 on body.onvif.xaddr). */
+  private async assertXaddrAllowed(xaddr: string): Promise<void> {
+    const policy = await this.core.services.integrations.devicePolicy();
+    const errors = await refusedAddresses([{ path: ['xaddr'], url: xaddr }], 'body.onvif', policy);
+    if (errors.length > 0)
+      throw new ValidationError(errors, 'The camera address is refused; nothing was stored.');
   }
 
   private async checkProvider(ref: { integrationId: string; providerCameraId: string }, verify: boolean) {
@@ -433,6 +457,20 @@ export class CameraService {
       });
     }
   }
+}
+
+/**
+ * The stored ONVIF password goes only to the address it was given with: a new xaddr on another
+ * origin needs the password sent again (secrets.ts), else 400 on body.onvif.password.
+ */
+function assertPasswordFollowsXaddr(current: CameraRow, patch: NonNullable<CameraPatchT['onvif']>): void {
+  const carried = keepsSecret(patch.password) && current.onvifPassword ? ['onvif.password'] : [];
+  const { moved, paths } = secretsToResend([current.onvifXaddr ?? ''], [patch.xaddr ?? ''], carried);
+  if (paths.length === 0) return;
+  throw new ValidationError(
+    [{ path: 'body.onvif.password', message: resendMessage(moved), code: 'secret-required' }],
+    'The camera address changed: send its password again; nothing was changed.',
+  );
 }
 
 interface OnvifFields extends OnvifTarget {

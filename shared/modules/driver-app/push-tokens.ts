@@ -16,7 +16,7 @@ import type { NotificationTokenBodyT } from './schema.js';
 export async function savePushToken(core: Core, principal: Principal, input: NotificationTokenBodyT) {
   const driverId = driverIdOf(principal);
   core.changes.assertMayWrite('pushToken'); // the edge's: the cloud answers 409 edge-owned
-  const token = input.platform === 'web' ? normalisedWebToken(input.token) : input.token.trim();
+  const token = input.platform === 'web' ? await checkedWebToken(core, input.token) : input.token.trim();
   const now = core.clock.now();
   const saved = await core.kysely.transaction().execute(async (trx) => {
     const repo = new PushTokenRepo(trx);
@@ -43,13 +43,19 @@ export async function savePushToken(core: Core, principal: Principal, input: Not
   return pushTokenOut(saved);
 }
 
-/** The subscription re-serialised compactly, so the same subscription is always the same token text. */
-function normalisedWebToken(token: string): string {
+/**
+ * The subscription re-serialised compactly, so the same subscription is always the same token text;
+ * its endpoint must be one the push sender may reach (a driver must not make the edge POST to its
+ * own loopback or LAN).
+ */
+async function checkedWebToken(core: Core, token: string): Promise<string> {
   const parsed = parseWebPushToken(token);
   if (!parsed.ok) {
     throw new ValidationError(parsed.problems.map((message) => ({ path: 'body.token', message })));
   }
   const { endpoint, keys } = parsed.subscription;
+  const refused = await core.services.push.webEndpointRefusal(endpoint);
+  if (refused) throw new ValidationError([refused], 'The push endpoint is refused; nothing was stored.');
   return JSON.stringify({ endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } });
 }
 

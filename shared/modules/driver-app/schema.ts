@@ -91,9 +91,15 @@ export const NotificationTokenBody = z
   .object({
     deviceId: z.string().trim().min(1).max(200),
     platform: PushPlatform,
-    token: z.string().min(1).max(4096).openapi({
-      description: 'web: the JSON of the browser PushSubscription; android/ios: the device token',
-    }),
+    token: z
+      .string()
+      .min(1)
+      .max(4096)
+      .openapi({
+        description:
+          'web: the JSON of the browser PushSubscription, whose endpoint must be https on a public address ' +
+          '(loopback, private, link-local and other special ranges are 400 on body.token); android/ios: the device token',
+      }),
   })
   .strict()
   .openapi('PushTokenSave');

@@ -13,10 +13,8 @@ export class HardwareRepo {
     return this.db.selectFrom('gate').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  gatesWithRelay(yardIds: string[] | null): Promise<GateRow[]> {
-    let q = this.db.selectFrom('gate').selectAll().where('relay', 'is not', null).orderBy('id');
-    if (yardIds) q = q.where('yardId', 'in', yardIds.length > 0 ? yardIds : ['']);
-    return q.execute();
+  gatesWithRelay(): Promise<GateRow[]> {
+    return this.db.selectFrom('gate').selectAll().where('relay', 'is not', null).orderBy('id').execute();
   }
 
   /** Pulses (ok or fault) of the gate since `since`, oldest first; refusals do not count. */

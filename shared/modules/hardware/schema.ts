@@ -33,7 +33,7 @@ const DriverState = z.enum(['ok', 'fault', 'opening', 'simulated']).openapi({
   description: 'ok: device open; fault: device failed (retried in the background); opening: being opened',
 });
 
-/** One gate's driver as the relay hardware reports it (also in /readyz). */
+/** One gate's driver as the relay hardware reports it (/readyz shows only counts by state). */
 export const GateDriverStatusOut = z
   .object({
     gateId: z.string(),

@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal.js';
+import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import type { RelayBinding } from '../../hardware.js';
@@ -52,7 +52,7 @@ export class HardwareService {
    */
   async reconfigure(): Promise<void> {
     const run = async () => {
-      const gates = this.atCloud ? [] : await this.repo.gatesWithRelay(null);
+      const gates = this.atCloud ? [] : await this.repo.gatesWithRelay();
       const relays = gates.flatMap((g) => {
         const relay = parseRelay(g.relay);
         return relay ? [{ gateId: g.id, relay }] : [];
@@ -153,8 +153,14 @@ export class HardwareService {
    * only known at the edge.
    */
   async status(principal: Principal): Promise<HardwareStatusOutT> {
-    const drivers = this.atCloud ? [] : this.core.gates.status();
-    const gates = await this.repo.gatesWithRelay(principal.yardIds);
+    const allGates = await this.repo.gatesWithRelay();
+    const gates = allGates.filter((g) => canSeeYard(principal, g.yardId));
+    // A driver is shown to whoever sees its gate's yard (one the database no longer knows: only to
+    // principals who see every yard); another yard's relay wiring is not a scoped user's business.
+    const yardOfGate = new Map(allGates.map((g) => [g.id, g.yardId]));
+    const drivers = this.atCloud
+      ? []
+      : this.core.gates.status().filter((d) => canSeeYard(principal, yardOfGate.get(d.gateId)));
     const latest = new Map((await this.repo.latestPerGate(gates.map((g) => g.id))).map((a) => [a.gateId, a]));
     const ports = this.atCloud ? [] : ((await this.core.gates.serialPorts?.()) ?? []);
     return {

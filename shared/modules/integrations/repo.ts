@@ -58,11 +58,11 @@ export class IntegrationRepo {
     return Number(row.n);
   }
 
-  /** Registered yard cameras per provider camera id of this integration. */
+  /** Registered yard cameras per provider camera id of this integration, with their yards. */
   registeredCameras(integrationId: string) {
     return this.db
       .selectFrom('camera')
-      .select(['id', 'providerCameraId'])
+      .select(['id', 'yardId', 'providerCameraId'])
       .where('integrationId', '=', integrationId)
       .execute();
   }

@@ -3,7 +3,9 @@ import { z } from '../../http/zod.js';
 
 const Config = z.record(z.string(), z.unknown()).openapi({
   description:
-    "The kind's settings; see GET /api/integration/camera-provider for each kind's schema. Secret fields read back masked as ********; send them masked or leave them out to keep the stored value.",
+    "The kind's settings; see GET /api/integration/camera-provider for each kind's schema. Secret fields read back masked as ********; send them masked or leave them out to keep the stored value, " +
+    'except when a URL in the config points at a scheme, host or port the stored config did not have: then every kept secret must be sent again (400 secret-required), since a stored secret is never sent to a new address. ' +
+    'URLs on loopback or link-local addresses are refused (400 address-refused) unless the site setting network.allowLoopbackAndLinkLocal is true.',
 });
 
 export const IntegrationOut = z
@@ -35,7 +37,8 @@ export const IntegrationPatch = z
     name: z.string().trim().min(1).max(120).optional(),
     enabled: z.boolean().optional(),
     config: Config.optional().openapi({
-      description: 'replaces the config whole, except secrets left out or sent masked',
+      description:
+        'replaces the config whole, except secrets left out or sent masked (kept, unless an address moved to a new host)',
     }),
   })
   .strict()

@@ -52,3 +52,49 @@ export function keepStoredSecrets(incoming: Json, stored: Json, secretFields: re
 export function keepsSecret(value: string | undefined): boolean {
   return value === undefined || value === SECRET_MASK;
 }
+
+/**
+ * The secret paths a write keeps from the stored config: left out or sent masked in `incoming`,
+ * and set in `next` (the config as it will be stored), so their value is the stored one.
+ */
+export function carriedSecrets(incoming: Json, next: Json, secretFields: readonly string[]): string[] {
+  return secretFields.filter((path) => {
+    const sent = getPath(incoming, path);
+    const kept = getPath(next, path);
+    return (sent === undefined || sent === SECRET_MASK) && kept !== undefined && kept !== null && kept !== '';
+  });
+}
+
+/** scheme://host:port of an http(s) URL, or undefined for anything else. */
+export function originOf(url: string): string | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
+}
+
+/**
+ * A secret is write-only only while it cannot be sent somewhere new: otherwise anyone allowed to
+ * edit the address, but not told the secret, could point it at a server of theirs and read it
+ * there. So a write that adds an origin (scheme, host, port) the stored addresses did not have must
+ * send every kept secret again; the same host on another path or the same origins rearranged may keep
+ * them. Returns the secrets that must be sent ([] when none).
+ */
+export function secretsToResend(
+  before: readonly string[],
+  after: readonly string[],
+  carried: readonly string[],
+): { moved: string[]; paths: string[] } {
+  const known = new Set(before.map(originOf));
+  const moved = [...new Set(after.map(originOf))].filter(
+    (o): o is string => o !== undefined && !known.has(o),
+  );
+  return { moved, paths: moved.length > 0 ? [...carried] : [] };
+}
+
+/** The message for a secret that must be sent again because its address moved. */
+export function resendMessage(moved: readonly string[]): string {
+  return (
+    `required again: the address changed to ${moved.join(', ')}, and a stored secret is never sent ` +
+    'to a new address (send the secret with the new address)'
+  );
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { canSeeYard, type Principal } from '../../auth/principal.js';
 import type { CameraProvider, CameraProviderKind, Snapshot } from '../../cameras/types.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
@@ -6,8 +7,10 @@ import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import { newId } from '../../ids.js';
+import { ALLOW_LOCAL_SETTING, deviceAddressPolicy, type OutboundPolicy } from '../../net/outbound-policy.js';
 import { cameraProblem } from '../cameras/camera-errors.js';
-import { settingValue } from '../hardware/setting-value.js';
+import { isBoolean, settingValue } from '../hardware/setting-value.js';
+import { assertSecretsFollowAddresses, refusedAddresses, urlFields } from './addresses.js';
 import { IntegrationRepo, type IntegrationRow } from './repo.js';
 import type {
   IntegrationCreateT,
@@ -28,7 +31,10 @@ const isTimeout = (v: unknown): v is number => typeof v === 'number' && Number.i
  */
 export class IntegrationService {
   readonly repo: IntegrationRepo;
-  private readonly connections = new Map<string, { version: number; provider: CameraProvider }>();
+  private readonly connections = new Map<
+    string,
+    { version: number; policy: OutboundPolicy; provider: CameraProvider }
+  >();
 
   constructor(private readonly core: Core) {
     this.repo = new IntegrationRepo(core.kysely);
@@ -82,6 +88,7 @@ export class IntegrationService {
     this.core.changes.assertMayWrite('integration');
     const kind = this.kindOf(input.kind, 'body.kind');
     const config = parseConfig(kind, input.config);
+    await this.assertAddressesAllowed(config);
     await this.assertNameFree(input.name);
     const now = this.core.clock.now();
     const row = await this.core.changes.insert(this.core.kysely, 'integration', {
@@ -101,10 +108,13 @@ export class IntegrationService {
     const current = await this.getRow(id);
     const kind = this.kindOf(current.kind, 'kind');
     if (patch.name !== undefined) await this.assertNameFree(patch.name, id);
-    const config =
-      patch.config === undefined
-        ? undefined
-        : parseConfig(kind, keepStoredSecrets(patch.config, JSON.parse(current.config), kind.secretFields));
+    let config: Record<string, unknown> | undefined;
+    if (patch.config !== undefined) {
+      const stored = JSON.parse(current.config) as Record<string, unknown>;
+      config = parseConfig(kind, keepStoredSecrets(patch.config, stored, kind.secretFields));
+      assertSecretsFollowAddresses(stored, patch.config, config, kind.secretFields);
+      await this.assertAddressesAllowed(config);
+    }
     const row = await this.core.changes.update(
       this.core.kysely,
       'integration',
@@ -141,7 +151,7 @@ export class IntegrationService {
     const timeoutMs = await this.timeoutMs();
     let cameras: Awaited<ReturnType<CameraProvider['listCameras']>>;
     try {
-      cameras = await this.provider(row).listCameras({ timeoutMs });
+      cameras = await (await this.provider(row)).listCameras({ timeoutMs });
     } catch (err) {
       throw cameraProblem(err, `Integration ${row.name}`);
     }
@@ -158,16 +168,34 @@ export class IntegrationService {
     }));
   }
 
-  /** Every enabled integration's cameras; an integration that fails is reported, the rest still listed. */
-  async allProviderCameras(): Promise<{ items: ProviderCameraOutT[]; failures: ProviderFailureOutT[] }> {
+  /**
+   * Every enabled integration's cameras; an integration that fails is reported, the rest still
+   * listed. Provider cameras have a yard only through the yard cameras registered for them: a
+   * principal with a yard scope gets the provider cameras registered in its yards (and only those
+   * registrations), and only their integrations are asked; the rest are for principals who see
+   * every yard.
+   */
+  async allProviderCameras(
+    principal: Principal,
+  ): Promise<{ items: ProviderCameraOutT[]; failures: ProviderFailureOutT[] }> {
     const rows = (await this.repo.enabled()).filter((r) => this.kinds().some((k) => k.kind === r.kind));
-    const results = await Promise.allSettled(rows.map((r) => this.providerCameras(r.id)));
+    const seen = await Promise.all(rows.map((r) => this.visibleRegistrations(r.id, principal)));
+    const asked = rows.filter((_, i) => seen[i] === 'all' || seen[i]!.length > 0);
+    const results = await Promise.allSettled(asked.map((r) => this.providerCameras(r.id)));
     const items: ProviderCameraOutT[] = [];
     const failures: ProviderFailureOutT[] = [];
     results.forEach((result, i) => {
-      const row = rows[i]!;
-      if (result.status === 'fulfilled') items.push(...result.value);
-      else {
+      const row = asked[i]!;
+      const visible = seen[rows.indexOf(row)]!;
+      if (result.status === 'fulfilled') {
+        for (const camera of result.value) {
+          if (visible === 'all') items.push(camera);
+          else {
+            const registered = camera.registeredCameraIds.filter((id) => visible.some((r) => r.id === id));
+            if (registered.length > 0) items.push({ ...camera, registeredCameraIds: registered });
+          }
+        }
+      } else {
         const problem = cameraProblem(result.reason, `Integration ${row.name}`);
         failures.push({
           integrationId: row.id,
@@ -180,6 +208,18 @@ export class IntegrationService {
     return { items, failures };
   }
 
+  /**
+   * A frame from a provider camera for a caller: with a yard scope, only of a provider camera
+   * registered as a yard camera in one of its yards (else 404, as if there were none).
+   */
+  async snapshotFor(principal: Principal, integrationId: string, providerCameraId: string) {
+    const visible = await this.visibleRegistrations(integrationId, principal);
+    if (visible !== 'all' && !visible.some((r) => r.providerCameraId === providerCameraId)) {
+      throw new NotFoundError('Provider camera', providerCameraId);
+    }
+    return this.snapshot(integrationId, providerCameraId);
+  }
+
   /** A frame from a provider camera; a disabled integration is refused with 409. */
   async snapshot(integrationId: string, providerCameraId: string, timeoutMs?: number): Promise<Snapshot> {
     const row = await this.getRow(integrationId);
@@ -190,7 +230,7 @@ export class IntegrationService {
       );
     }
     try {
-      return await this.provider(row).snapshot(providerCameraId, {
+      return await (await this.provider(row)).snapshot(providerCameraId, {
         timeoutMs: timeoutMs ?? (await this.timeoutMs()),
       });
     } catch (err) {
@@ -202,15 +242,41 @@ export class IntegrationService {
     return settingValue(this.core, 'camera.snapshotTimeoutMs', isTimeout, DEFAULT_TIMEOUT_MS);
   }
 
-  private provider(row: IntegrationRow): CameraProvider {
+  /**
+   * The addresses cameras and providers may be reached at (shared/net/outbound-policy.ts), with
+   * the site setting read each time, so turning it off takes effect at once.
+   */
+  async devicePolicy(): Promise<OutboundPolicy> {
+    const allow = await settingValue(this.core, ALLOW_LOCAL_SETTING, isBoolean, false);
+    return deviceAddressPolicy({ allowLoopbackAndLinkLocal: allow });
+  }
+
+  /** The live connection for the integration's current version and the policy now in force. */
+  private async provider(row: IntegrationRow): Promise<CameraProvider> {
+    const policy = await this.devicePolicy();
     const cached = this.connections.get(row.id);
-    if (cached && cached.version === row.version) return cached.provider;
+    if (cached && cached.version === row.version && cached.policy === policy) return cached.provider;
     const kind = this.kindOf(row.kind, 'kind');
     const provider = kind.connect(kind.configSchema.parse(JSON.parse(row.config)), {
       now: () => this.core.clock.now(),
+      policy,
     });
-    this.connections.set(row.id, { version: row.version, provider });
+    this.connections.set(row.id, { version: row.version, policy, provider });
     return provider;
+  }
+
+  /** 'all' for a principal who sees every yard, else this integration's yard cameras in its yards. */
+  private async visibleRegistrations(integrationId: string, principal: Principal) {
+    // An unregistered provider camera has no yard: canSeeYard(p, null) holds only for an unscoped principal.
+    if (canSeeYard(principal, null)) return 'all' as const;
+    const registered = await this.repo.registeredCameras(integrationId);
+    return registered.filter((r) => canSeeYard(principal, r.yardId));
+  }
+
+  /** Every URL in the config must pass the outbound address policy (400 on its field). */
+  private async assertAddressesAllowed(config: Record<string, unknown>): Promise<void> {
+    const errors = await refusedAddresses(urlFields(config), 'body.config', await this.devicePolicy());
+    if (errors.length > 0) throw new ValidationError(errors, 'An address is refused; nothing was stored.');
   }
 
   private kindOf(kind: string, path: string): CameraProviderKind {

@@ -10,8 +10,6 @@ export interface PushMessage {
   data?: Record<string, unknown>;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
 /** A base64url string that decodes to `bytes` bytes. */
 function base64UrlOfLength(bytes: number, what: string) {
   return z
@@ -21,17 +19,11 @@ function base64UrlOfLength(bytes: number, what: string) {
 }
 
 /**
- * The browser's PushSubscription (JSON). Push services are https; plain http is accepted only on
- * loopback, where development and tests run a local push service.
+ * The browser's PushSubscription (JSON). Where the endpoint may be (https, public addresses) is the
+ * outbound policy's to say (shared/net/outbound-policy.ts), checked on registration and on every send.
  */
 export const WebPushSubscription = z.object({
-  endpoint: z
-    .url({ error: 'endpoint must be a URL' })
-    .max(2000)
-    .refine((u) => {
-      const url = new URL(u);
-      return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-    }, 'endpoint must be an https URL'),
+  endpoint: z.url({ error: 'endpoint must be a URL' }).max(2000),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
     // An uncompressed P-256 public key is 65 bytes; the auth secret 16.

@@ -1,3 +1,4 @@
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { PushMessage, PushPlatformT } from './schema.js';
 
 /** How one delivery attempt ended. `gone`: the push service says the token is dead; forget it. */
@@ -9,5 +10,7 @@ export type PushOutcome =
 /** Delivers push messages to the devices of one platform (Web Push, FCM, APNs, or a test double). */
 export interface PushSender {
   readonly platform: PushPlatformT;
+  /** Where its tokens' endpoints may be, when tokens are addresses (Web Push); else undefined. */
+  readonly endpointPolicy?: OutboundPolicy;
   send(token: string, message: PushMessage): Promise<PushOutcome>;
 }

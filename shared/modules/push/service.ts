@@ -1,4 +1,6 @@
 import type { Core } from '../../core.js';
+import type { FieldError } from '../../http/errors.js';
+import { assertAddressAllowed, OutboundRefusedError, PUSH_ENDPOINTS } from '../../net/outbound-policy.js';
 import { PushTokenRepo, type PushTokenRow } from './repo.js';
 import type { PushMessage, PushPlatformT } from './schema.js';
 import type { PushOutcome, PushSender } from './sender.js';
@@ -37,6 +39,21 @@ export class PushService {
 
   stop(): Promise<void> {
     return this.idle();
+  }
+
+  /**
+   * Why a Web Push endpoint may not be registered (the web sender's endpoint policy: https to a
+   * public address), or null. Sending checks again, at connect time.
+   */
+  async webEndpointRefusal(endpoint: string): Promise<FieldError | null> {
+    const policy = this.sendersByPlatform().get('web')?.endpointPolicy ?? PUSH_ENDPOINTS;
+    try {
+      await assertAddressAllowed(endpoint, policy);
+      return null;
+    } catch (err) {
+      if (!(err instanceof OutboundRefusedError)) throw err;
+      return { path: 'body.token', message: `endpoint: ${err.message}`, code: 'address-refused' };
+    }
   }
 
   /** Replaces the senders built from config (a different provider, or a test double). */

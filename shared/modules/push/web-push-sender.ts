@@ -1,4 +1,6 @@
+import axios, { type AxiosResponse } from 'axios';
 import webpush from 'web-push';
+import { type OutboundPolicy, PUSH_ENDPOINTS, requestGuard } from '../../net/outbound-policy.js';
 import { type PushMessage, parseWebPushToken } from './schema.js';
 import type { PushOutcome, PushSender } from './sender.js';
 
@@ -14,19 +16,36 @@ const TTL_SEC = 600;
 /** Web Push allows about 4 KB of encrypted payload; beyond this the `data` part is left out. */
 const MAX_PLAINTEXT_BYTES = 3000;
 const REQUEST_TIMEOUT_MS = 10_000;
+/** A push service answers with a status and at most a short error text. */
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+export interface WebPushSenderOptions {
+  /**
+   * Where endpoints may be: default PUSH_ENDPOINTS (https, public addresses). Tests that run a
+   * local push service over plain http on loopback pass a policy that allows exactly that.
+   */
+  policy?: OutboundPolicy;
+  timeoutMs?: number;
+}
 
 /**
  * Web Push (RFC 8030/8291/8292) for the drivers' web app: `web-push` encrypts the payload
- * (aes128gcm) and signs the VAPID Authorization header; the request itself goes out with fetch,
- * which also reaches a plain-http push service on loopback in development and tests.
+ * (aes128gcm) and signs the VAPID Authorization header; the request itself goes out with axios,
+ * held to the endpoint policy at connect time (a driver chose the endpoint, and DNS may have
+ * changed since it was checked), with no redirects followed and no proxy.
  */
 export class WebPushSender implements PushSender {
   readonly platform = 'web' as const;
+  readonly endpointPolicy: OutboundPolicy;
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly keys: VapidKeys,
-    private readonly timeoutMs = REQUEST_TIMEOUT_MS,
-  ) {}
+    options: WebPushSenderOptions = {},
+  ) {
+    this.endpointPolicy = options.policy ?? PUSH_ENDPOINTS;
+    this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+  }
 
   async send(token: string, message: PushMessage): Promise<PushOutcome> {
     const parsed = parseWebPushToken(token);
@@ -48,15 +67,19 @@ export class WebPushSender implements PushSender {
     for (const [name, value] of Object.entries(details.headers)) {
       if (name.toLowerCase() !== 'content-length') headers[name] = String(value);
     }
-    let res: Response;
+    let res: AxiosResponse;
     try {
-      res = await fetch(details.endpoint, {
-        method: 'POST',
+      const { lookup } = requestGuard(details.endpoint, this.endpointPolicy);
+      res = await axios.post(details.endpoint, details.body ?? undefined, {
         headers,
-        body: details.body ?? null,
+        lookup,
+        maxRedirects: 0,
+        proxy: false,
+        maxContentLength: MAX_ANSWER_BYTES,
+        responseType: 'arraybuffer',
+        validateStatus: () => true,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      await res.arrayBuffer();
     } catch (err) {
       return { status: 'failed', reason: (err as Error).message };
     }

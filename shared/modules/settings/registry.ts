@@ -1,4 +1,5 @@
 import { z } from '../../http/zod.js';
+import { ALLOW_LOCAL_SETTING } from '../../net/outbound-policy.js';
 
 /**
  * Every setting the product knows. A setting that is not here cannot be stored; one that is
@@ -70,6 +71,15 @@ export const SETTINGS = {
     scope: 'site',
     description:
       'How long a movement with snapshot: true waits for its cameras before recording and opening the gate without the missing pictures, in ms.',
+  }),
+  [ALLOW_LOCAL_SETTING]: define({
+    schema: z.boolean(),
+    default: false,
+    scope: 'site',
+    description:
+      'Cameras and camera providers may be reached at loopback (127.0.0.0/8, ::1) and link-local ' +
+      'addresses (169.254.0.0/16, fe80::/10, where cloud hosts answer metadata requests). Off: those ' +
+      'addresses are refused. Private LAN ranges are always allowed.',
   }),
   'gate.requireDriverCheck': define({
     schema: z.boolean(),
