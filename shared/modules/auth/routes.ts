@@ -196,8 +196,9 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
 
 /**
  * Resolves `Authorization: Bearer <token>` or `X-Api-Key: <key>` into res.locals.principal
- * (null when absent). An invalid credential is 401 at once, even on public routes, so a client
- * with an expired token learns it instead of silently acting anonymously.
+ * (null when absent or not valid). A credential that is not valid leaves its 401 in
+ * res.locals.authError: routes that need a principal answer it (the registrar's role check), public
+ * ones ignore it, so a client holding an expired token can still log in again.
  */
 export function authenticate(core: Core): RequestHandler {
   return async (req, res, next) => {
@@ -212,7 +213,10 @@ export function authenticate(core: Core): RequestHandler {
         // the routes that accept them (/api/sync/blob). It is no principal: other routes answer 401.
         if (/^Basic\s/i.test(header)) return next();
         const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-        if (!m) return next(new UnauthenticatedError('Authorization must be "Bearer <token>".'));
+        if (!m) {
+          res.locals.authError = new UnauthenticatedError('Authorization must be "Bearer <token>".');
+          return next();
+        }
         credential = m[1];
       } else if (apiKey) {
         credential = apiKey.trim();
@@ -220,11 +224,10 @@ export function authenticate(core: Core): RequestHandler {
       if (credential === undefined) return next();
       const principal = await core.services.auth.resolveBearer(credential);
       if (!principal) {
-        return next(
-          new UnauthenticatedError(
-            'The token or API key is not valid (expired, revoked or unknown). Log in again.',
-          ),
+        res.locals.authError = new UnauthenticatedError(
+          'The token or API key is not valid (expired, revoked or unknown). Log in again.',
         );
+        return next();
       }
       res.locals.principal = principal;
       next();
