@@ -96,8 +96,9 @@ class EventStream {
 
 let t: TestApp;
 let admin: Client;
-const yardA = newId();
-const yardB = newId();
+// Real yards: a user can be scoped only to yards that exist.
+let yardA: string;
+let yardB: string;
 const open: EventStream[] = [];
 
 async function stream(token: string | undefined, lastEventId?: string): Promise<EventStream> {
@@ -136,6 +137,10 @@ const publish = (type: string, scope: { yardId?: string; driverId?: string } = {
 beforeAll(async () => {
   t = await startTestApp();
   admin = new Client(t.url, t.adminToken);
+  const yard = async (code: string) =>
+    (await admin.post('/api/yard', { code, name: code, timeZone: 'Europe/Berlin' })).body.id as string;
+  yardA = await yard('SSE-A');
+  yardB = await yard('SSE-B');
 });
 afterEach(() => {
   for (const s of open.splice(0)) s.close();

@@ -22,6 +22,12 @@ import { principalOut } from './service.js';
 
 const TAG = 'Auth and users';
 
+/** The admin scope rule (admin-scope.ts), for the OpenAPI text of the user and API key routes. */
+const ADMIN_SCOPE =
+  'An admin with a yard scope administers only users and API keys whose yardIds are a non-empty subset of its own ' +
+  'yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot ' +
+  'widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N).';
+
 /**
  * Login attempts per client address and account name; only failed attempts count, so a gate
  * clerk who logs in correctly is never locked out by the limit.
@@ -100,11 +106,12 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/user',
     tag: TAG,
     summary: 'List users',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     query: UserListQuery,
     response: { schema: z.object({ items: z.array(UserOut), nextCursor: z.string().nullable() }) },
-    handler: ({ query }) =>
-      auth.listUsers({
+    handler: ({ query, principal }) =>
+      auth.listUsers(principal, {
         limit: query.limit,
         ...(query.cursor ? { cursor: query.cursor } : {}),
         ...(query.role ? { role: query.role } : {}),
@@ -116,12 +123,13 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/user',
     tag: TAG,
     summary: 'Create a user',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     body: UserCreate,
     response: { status: 201, schema: UserOut },
     errors: [409],
-    handler: async ({ body, res }) => {
-      const user = await auth.createUser(body);
+    handler: async ({ body, res, principal }) => {
+      const user = await auth.createUser(principal, body);
       res.setHeader('ETag', etagOf(user.version));
       res.setHeader('Location', `/api/user/${user.id}`);
       return user;
@@ -134,13 +142,14 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     tag: TAG,
     summary:
       'Update a user (role, scope, password, disabled); revokes their open sessions on security changes',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     params: IdParams,
     body: UserPatch,
     response: { schema: UserOut },
     errors: [404, 412],
-    handler: async ({ params, body, ifMatch, res }) => {
-      const user = await auth.updateUser(params.id, body, ifMatch);
+    handler: async ({ params, body, ifMatch, res, principal }) => {
+      const user = await auth.updateUser(principal, params.id, body, ifMatch);
       res.setHeader('ETag', etagOf(user.version));
       return user;
     },
@@ -151,6 +160,7 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/user/{id}',
     tag: TAG,
     summary: 'Disable a user (kept for the audit trail) and revoke their sessions',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     params: IdParams,
     response: { schema: UserOut },
@@ -163,9 +173,10 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/api-key',
     tag: TAG,
     summary: 'List API keys (secrets are never shown again)',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     response: { schema: z.object({ items: z.array(ApiKeyOut) }) },
-    handler: async () => ({ items: await auth.listApiKeys() }),
+    handler: async ({ principal }) => ({ items: await auth.listApiKeys(principal) }),
   });
 
   r.add({
@@ -173,6 +184,7 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/api-key',
     tag: TAG,
     summary: 'Create an API key for a machine client; the key is in this response only',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     body: ApiKeyCreate,
     response: { status: 201, schema: ApiKeyCreated },
@@ -184,12 +196,13 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/api-key/{id}',
     tag: TAG,
     summary: 'Revoke an API key',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     params: IdParams,
     response: { status: 204 },
     errors: [404],
-    handler: async ({ params }) => {
-      await auth.revokeApiKey(params.id);
+    handler: async ({ params, principal }) => {
+      await auth.revokeApiKey(params.id, principal);
     },
   });
 }

@@ -6,6 +6,7 @@ import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { AppError, ConflictError, NotFoundError, UnauthenticatedError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { assertManages, assertMayGrant } from './admin-scope.js';
 import { type ApiKeyRow, AuthRepo, driverByCode, driverById, type UserRow } from './repo.js';
 import type { ApiKeyOutT, UserOutT } from './schema.js';
 
@@ -37,7 +38,7 @@ export class AuthService {
     if (!this.core.changes.mayWrite('appUser')) return { created: false, awaitingSync: true };
     const username = this.core.config.adminUser;
     const password = this.core.config.adminPassword ?? newPassword();
-    await this.createUser({ username, role: 'admin', password, displayName: 'Administrator' });
+    await this.insertUser({ username, role: 'admin', password, displayName: 'Administrator' });
     return {
       created: true,
       username,
@@ -95,9 +96,11 @@ export class AuthService {
 
   // --- users ---
 
-  async listUsers(opts: { limit: number; cursor?: string; role?: string }) {
+  /** The users the actor administers (admin-scope.ts). */
+  async listUsers(actor: Principal, opts: { limit: number; cursor?: string; role?: string }) {
     const after = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
     const rows = await this.repo.listUsers({
+      within: actor.yardIds,
       limit: opts.limit,
       ...(after ? { after } : {}),
       ...(opts.role ? { role: opts.role } : {}),
@@ -105,21 +108,21 @@ export class AuthService {
     return toPage(rows, opts.limit, userOut, (r) => [r.id]);
   }
 
-  async getUser(id: string): Promise<UserOutT> {
+  async getUser(actor: Principal, id: string): Promise<UserOutT> {
     const row = await this.repo.userById(id);
     if (!row) throw new NotFoundError('User', id);
+    assertManages(actor, parseScope(row.yardIds), 'User', id);
     return userOut(row);
   }
 
-  async createUser(input: {
-    username: string;
-    displayName?: string | undefined;
-    role: UserRow['role'];
-    yardIds?: string[] | null | undefined;
-    password: string;
-  }): Promise<UserOutT> {
-    // Ownership first (a linked edge answers cloud-owned), before the duplicate check.
+  async createUser(actor: Principal, input: NewUser): Promise<UserOutT> {
+    // Ownership first (a linked edge answers cloud-owned), then the scope it may grant.
     this.core.changes.assertMayWrite('appUser');
+    await assertMayGrant(this.core.kysely, actor, input.yardIds ?? null, 'body.yardIds');
+    return this.insertUser(input);
+  }
+
+  private async insertUser(input: NewUser): Promise<UserOutT> {
     if (await this.repo.userByUsername(input.username)) {
       throw new ConflictError('duplicate', `A user named ${input.username} already exists.`);
     }
@@ -139,6 +142,7 @@ export class AuthService {
   }
 
   async updateUser(
+    actor: Principal,
     id: string,
     patch: {
       displayName?: string | null | undefined;
@@ -151,6 +155,11 @@ export class AuthService {
   ): Promise<UserOutT> {
     // Before hashing a new password: a refused write costs nothing.
     this.core.changes.assertMayWrite('appUser');
+    const current = await this.repo.userById(id);
+    if (!current) throw new NotFoundError('User', id);
+    assertManages(actor, parseScope(current.yardIds), 'User', id);
+    if (patch.yardIds !== undefined)
+      await assertMayGrant(this.core.kysely, actor, patch.yardIds, 'body.yardIds');
     const passwordHash = patch.password ? await hashSecret(patch.password) : undefined;
     const row = await this.core.changes.update(
       this.core.kysely,
@@ -179,7 +188,7 @@ export class AuthService {
     if (actor.kind === 'user' && actor.id === id) {
       throw new ConflictError('cannot-disable-self', 'You cannot disable your own user; ask another admin.');
     }
-    return this.updateUser(id, { disabled: true });
+    return this.updateUser(actor, id, { disabled: true });
   }
 
   async revokeSessionsOf(kind: 'user' | 'driver', id: string): Promise<void> {
@@ -189,8 +198,9 @@ export class AuthService {
 
   // --- API keys ---
 
-  async listApiKeys(): Promise<ApiKeyOutT[]> {
-    return (await this.repo.listApiKeys()).map(apiKeyOut);
+  /** The keys the actor administers (admin-scope.ts). */
+  async listApiKeys(actor: Principal): Promise<ApiKeyOutT[]> {
+    return (await this.repo.listApiKeys(actor.yardIds)).map(apiKeyOut);
   }
 
   async createApiKey(
@@ -198,6 +208,7 @@ export class AuthService {
     actor: Principal,
   ) {
     this.core.changes.assertMayWrite('apiKey');
+    await assertMayGrant(this.core.kysely, actor, input.yardIds ?? null, 'body.yardIds');
     const id = newId();
     const secret = newToken();
     const now = this.core.clock.now();
@@ -216,10 +227,11 @@ export class AuthService {
   }
 
   /** An already revoked key is left as is (204); at a linked edge every revoke is cloud-owned. */
-  async revokeApiKey(id: string): Promise<void> {
+  async revokeApiKey(id: string, actor: Principal): Promise<void> {
     this.core.changes.assertMayWrite('apiKey');
     const row = await this.repo.apiKeyById(id);
     if (!row) throw new NotFoundError('API key', id);
+    assertManages(actor, parseScope(row.yardIds), 'API key', id);
     if (row.revokedAt !== null) return;
     await this.core.changes.update(this.core.kysely, 'apiKey', id, { revokedAt: this.core.clock.now() });
   }
@@ -282,6 +294,14 @@ export class AuthService {
     dummyHash ??= hashSecret('not-a-real-password');
     return dummyHash;
   }
+}
+
+interface NewUser {
+  username: string;
+  displayName?: string | undefined;
+  role: UserRow['role'];
+  yardIds?: string[] | null | undefined;
+  password: string;
 }
 
 function parseScope(value: string | null): string[] | null {
