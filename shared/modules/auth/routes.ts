@@ -5,6 +5,7 @@ import { IdParams } from '../../http/common-schemas.js';
 import { RateLimitedError, UnauthenticatedError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
+import { principalOut } from './out.js';
 import {
   ApiKeyCreate,
   ApiKeyCreated,
@@ -18,7 +19,6 @@ import {
   UserOut,
   UserPatch,
 } from './schema.js';
-import { principalOut } from './service.js';
 
 const TAG = 'Auth and users';
 

@@ -1,12 +1,14 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
 import { hashSecret, newPassword, newToken, sha256Hex, verifySecret } from '../../auth/secrets.js';
-import { toIso, toIsoOrNull } from '../../clock.js';
+import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { AppError, ConflictError, NotFoundError, UnauthenticatedError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { assertManages, assertMayGrant } from './admin-scope.js';
+import { LiveSessions } from './live-sessions.js';
+import { apiKeyOut, parseScope, principalOut, userOut } from './out.js';
 import { type ApiKeyRow, AuthRepo, driverByCode, driverById, type UserRow } from './repo.js';
 import type { ApiKeyOutT, UserOutT } from './schema.js';
 
@@ -18,9 +20,25 @@ export class AuthService {
   private readonly repo: AuthRepo;
   /** token hash -> principal, for a few seconds: saves two queries per request. Cleared on local revocation. */
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
+  /** Open event streams: ended here when their credential is revoked or their principal changes. */
+  readonly live = new LiveSessions();
 
   constructor(private readonly core: Core) {
     this.repo = new AuthRepo(core.kysely);
+    // A key revoked at the cloud arrives by sync (users' changes call revokeSessionsOf): check the
+    // open streams of API keys against the database again.
+    core.bus.subscribe((event) => {
+      const entities = (event.data as { entities?: Record<string, number> } | null)?.entities;
+      if (event.type !== 'sync.applied' || event.yardId || !entities?.api_key) return;
+      this.live
+        .recheck(
+          (p) => this.isCurrent(p),
+          (p) => p.kind === 'api-key',
+        )
+        .catch((err: unknown) => {
+          core.log.error({ err }, 'checking open event streams after a synced API key change failed');
+        });
+    });
   }
 
   /**
@@ -67,6 +85,28 @@ export class AuthService {
     if (!principal.tokenHash) return; // API keys are revoked by an admin, not by logout
     await this.repo.revokeToken(principal.tokenHash, this.core.clock.now());
     this.cache.delete(principal.tokenHash);
+    this.live.end((p) => p.tokenHash === principal.tokenHash, 'logged-out');
+  }
+
+  /**
+   * Whether a principal resolved earlier still stands, read from the database (no cache): its token
+   * unrevoked and unexpired, or its key unrevoked; its user or driver active, with the same role
+   * and yard scope. Open streams are checked with it.
+   */
+  async isCurrent(principal: Principal): Promise<boolean> {
+    if (principal.kind === 'api-key') {
+      const row = await this.repo.apiKeyById(principal.id);
+      return row !== undefined && row.revokedAt === null;
+    }
+    if (!principal.tokenHash) return false;
+    const token = await this.repo.tokenByHash(principal.tokenHash);
+    if (!token || token.revokedAt !== null || token.expiresAt <= this.core.clock.now()) return false;
+    const now = await this.principalOf(principal.kind, principal.id, principal.tokenHash);
+    return (
+      now !== null &&
+      now.role === principal.role &&
+      JSON.stringify(now.yardIds) === JSON.stringify(principal.yardIds)
+    );
   }
 
   /** The principal behind an Authorization / X-Api-Key header value, or null if it is not valid now. */
@@ -191,9 +231,11 @@ export class AuthService {
     return this.updateUser(actor, id, { disabled: true });
   }
 
+  /** Revokes every token of a user or driver and ends their open streams (also called by the sync applier). */
   async revokeSessionsOf(kind: 'user' | 'driver', id: string): Promise<void> {
     await this.repo.revokeTokensOf(kind, id, this.core.clock.now());
     for (const [hash, entry] of this.cache) if (entry.principal.id === id) this.cache.delete(hash);
+    this.live.end((p) => p.kind === kind && p.id === id, 'signed-out');
   }
 
   // --- API keys ---
@@ -234,6 +276,7 @@ export class AuthService {
     assertManages(actor, parseScope(row.yardIds), 'API key', id);
     if (row.revokedAt !== null) return;
     await this.core.changes.update(this.core.kysely, 'apiKey', id, { revokedAt: this.core.clock.now() });
+    this.live.end((p) => p.kind === 'api-key' && p.id === id, 'credential-revoked');
   }
 
   // --- internals ---
@@ -302,45 +345,4 @@ interface NewUser {
   role: UserRow['role'];
   yardIds?: string[] | null | undefined;
   password: string;
-}
-
-function parseScope(value: string | null): string[] | null {
-  return value === null ? null : (JSON.parse(value) as string[]);
-}
-
-export function principalOut(p: Principal) {
-  return {
-    kind: p.kind,
-    id: p.id,
-    name: p.name,
-    role: p.role,
-    yardIds: p.yardIds,
-    ...(p.driverId ? { driverId: p.driverId } : {}),
-  };
-}
-
-function userOut(row: UserRow): UserOutT {
-  return {
-    id: row.id,
-    username: row.username,
-    displayName: row.displayName,
-    role: row.role,
-    yardIds: parseScope(row.yardIds),
-    disabled: row.disabled === 1,
-    createdAt: toIso(row.createdAt),
-    updatedAt: toIso(row.updatedAt),
-    version: row.version,
-  };
-}
-
-function apiKeyOut(row: ApiKeyRow): ApiKeyOutT {
-  return {
-    id: row.id,
-    name: row.name,
-    role: row.role,
-    yardIds: parseScope(row.yardIds),
-    createdBy: row.createdBy,
-    createdAt: toIso(row.createdAt),
-    revokedAt: toIsoOrNull(row.revokedAt),
-  };
 }
