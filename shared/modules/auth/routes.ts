@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Core } from '../../core.js';
 import { IdParams } from '../../http/common-schemas.js';
-import { RateLimitedError, UnauthenticatedError } from '../../http/errors.js';
+import { UnauthenticatedError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
+import { loginLimiters } from './login-limits.js';
 import { principalOut } from './out.js';
 import {
   ApiKeyCreate,
@@ -28,30 +28,9 @@ const ADMIN_SCOPE =
   'yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot ' +
   'widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N).';
 
-/**
- * Login attempts per client address and account name; only failed attempts count, so a gate
- * clerk who logs in correctly is never locked out by the limit.
- */
-function loginLimiter(core: Core, accountField: 'username' | 'driverCode'): RequestHandler {
-  const { loginAttemptsPerWindow, loginWindowSec } = core.config.auth;
-  return rateLimit({
-    windowMs: loginWindowSec * 1000,
-    limit: loginAttemptsPerWindow,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    keyGenerator: (req) => {
-      const account = String(
-        (req.body as Record<string, unknown> | undefined)?.[accountField] ?? '',
-      ).toLowerCase();
-      return `${ipKeyGenerator(req.ip ?? 'unknown')}|${account}`;
-    },
-    handler: (_req, _res, next) => next(new RateLimitedError(loginWindowSec)),
-  });
-}
-
 export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
   const auth = core.services.auth;
+  const limits = loginLimiters(core);
 
   r.add({
     method: 'post',
@@ -60,9 +39,9 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'Log in with username and password; returns a bearer token',
     access: 'public',
     body: LoginBody,
-    middleware: [loginLimiter(core, 'username')],
+    middleware: limits.username,
     response: { schema: TokenOut },
-    errors: [429],
+    errors: [429, 503],
     handler: ({ body }) => auth.login(body.username, body.password),
   });
 
@@ -73,9 +52,9 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'Yard driver login with driver code and PIN; returns a bearer token',
     access: 'public',
     body: DriverLoginBody,
-    middleware: [loginLimiter(core, 'driverCode')],
+    middleware: limits.driverCode,
     response: { schema: TokenOut },
-    errors: [429],
+    errors: [429, 503],
     handler: ({ body }) => auth.driverLogin(body.driverCode, body.pin),
   });
 

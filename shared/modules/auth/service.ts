@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { HashGate } from '../../auth/hash-gate.js';
 import type { Principal } from '../../auth/principal.js';
 import { hashSecret, newPassword, newToken, sha256Hex, verifySecret } from '../../auth/secrets.js';
 import { toIso } from '../../clock.js';
@@ -22,9 +23,11 @@ export class AuthService {
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
   /** Open event streams: ended here when their credential is revoked or their principal changes. */
   readonly live = new LiveSessions();
+  private readonly hashing: HashGate;
 
   constructor(private readonly core: Core) {
     this.repo = new AuthRepo(core.kysely);
+    this.hashing = new HashGate(core.config.auth.hashConcurrency, core.config.auth.hashQueue);
     // A key revoked at the cloud arrives by sync (users' changes call revokeSessionsOf): check the
     // open streams of API keys against the database again.
     core.bus.subscribe((event) => {
@@ -66,7 +69,8 @@ export class AuthService {
 
   async login(username: string, password: string) {
     const user = await this.repo.userByUsername(username);
-    const ok = await verifySecret(password, user?.passwordHash ?? (await this.dummy()));
+    const stored = user?.passwordHash ?? (await this.dummy());
+    const ok = await this.hashing.run(() => verifySecret(password, stored));
     if (!user || !ok || user.disabled)
       throw new UnauthenticatedError('Wrong username or password, or the user is disabled.');
     return this.issueToken('user', user.id, this.core.config.auth.staffTokenTtlHours);
@@ -74,7 +78,8 @@ export class AuthService {
 
   async driverLogin(driverCode: string, pin: string) {
     const driver = await driverByCode(this.core.kysely, driverCode);
-    const ok = await verifySecret(pin, driver?.pinHash ?? (await this.dummy()));
+    const stored = driver?.pinHash ?? (await this.dummy());
+    const ok = await this.hashing.run(() => verifySecret(pin, stored));
     if (!driver || !ok || driver.status !== 'active' || driver.kind !== 'yard') {
       throw new UnauthenticatedError('Wrong driver code or PIN, or the driver is blocked.');
     }
@@ -173,7 +178,7 @@ export class AuthService {
       displayName: input.displayName ?? null,
       role: input.role,
       yardIds: input.yardIds ? JSON.stringify(input.yardIds) : null,
-      passwordHash: await hashSecret(input.password),
+      passwordHash: await this.hashSecret(input.password),
       disabled: 0,
       createdAt: now,
       updatedAt: now,
@@ -200,7 +205,7 @@ export class AuthService {
     assertManages(actor, parseScope(current.yardIds), 'User', id);
     if (patch.yardIds !== undefined)
       await assertMayGrant(this.core.kysely, actor, patch.yardIds, 'body.yardIds');
-    const passwordHash = patch.password ? await hashSecret(patch.password) : undefined;
+    const passwordHash = patch.password ? await this.hashSecret(patch.password) : undefined;
     const row = await this.core.changes.update(
       this.core.kysely,
       'appUser',
@@ -331,6 +336,11 @@ export class AuthService {
       driverId: id,
       tokenHash,
     };
+  }
+
+  /** Hashes a password or PIN within the bound on concurrent hashing (503 server-busy past it). */
+  hashSecret(secret: string): Promise<string> {
+    return this.hashing.run(() => hashSecret(secret));
   }
 
   private dummy(): Promise<string> {
