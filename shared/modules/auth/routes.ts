@@ -22,6 +22,11 @@ import {
 
 const TAG = 'Auth and users';
 
+const LOGIN_LIMITS =
+  'Failed attempts are limited per address and account, per address across accounts, and per account across ' +
+  'addresses (429 rate-limited, with Retry-After); while too many password checks wait, 503 server-busy with ' +
+  'Retry-After. A stale Authorization header is ignored here.';
+
 /** The admin scope rule (admin-scope.ts), for the OpenAPI text of the user and API key routes. */
 const ADMIN_SCOPE =
   'An admin with a yard scope administers only users and API keys whose yardIds are a non-empty subset of its own ' +
@@ -37,6 +42,7 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/login',
     tag: TAG,
     summary: 'Log in with username and password; returns a bearer token',
+    description: LOGIN_LIMITS,
     access: 'public',
     body: LoginBody,
     middleware: limits.username,
@@ -50,6 +56,7 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/driver-login',
     tag: TAG,
     summary: 'Yard driver login with driver code and PIN; returns a bearer token',
+    description: LOGIN_LIMITS,
     access: 'public',
     body: DriverLoginBody,
     middleware: limits.driverCode,
