@@ -121,7 +121,6 @@ export function createApp(deps: AppDeps): YardApp {
   app.use(requestLog(log));
   app.use(metrics.middleware);
   app.use(errorStats.middleware);
-  app.use(express.json({ limit: config.http.jsonLimit }));
   app.use(metricsKeyPrincipal(config), authenticate(core));
   app.use('/docs', swaggerUiStatic());
 
@@ -137,7 +136,11 @@ export function createApp(deps: AppDeps): YardApp {
     name: 'X-Api-Key',
   });
   const router = express.Router();
-  const registrar = new RouteRegistrar(router, registry, { validateResponses: config.validateResponses });
+  // JSON bodies are read per route, after authentication (routes.ts): never for an anonymous caller.
+  const registrar = new RouteRegistrar(router, registry, {
+    validateResponses: config.validateResponses,
+    jsonLimit: config.http.jsonLimit,
+  });
 
   let document: Record<string, unknown> | undefined;
   const openapi = () => {

@@ -17,7 +17,21 @@ export const configSchema = z.object({
       port: z.coerce.number().int().min(0).max(65535).default(8080),
       host: z.string().default('0.0.0.0'),
       jsonLimit: z.string().default('1mb'),
-      trustProxy: z.union([z.boolean(), z.string()]).default(false),
+      /**
+       * How many reverse proxies stand in front (0: none). The client address is the one the
+       * outermost of them saw: X-Forwarded-For entries further left are the client's own claims
+       * and are never trusted. true means 1 and false 0 (the former yes/no setting).
+       */
+      trustProxy: z
+        .union([
+          z.boolean().transform((trust) => (trust ? 1 : 0)),
+          z.coerce
+            .number({ error: 'the number of reverse proxies in front (0 = none), or true (1) / false (0)' })
+            .int()
+            .min(0)
+            .max(16),
+        ])
+        .default(0),
     })
     .prefault({}),
   dataDir: z.string().default('./data'),
@@ -34,8 +48,17 @@ export const configSchema = z.object({
     .object({
       staffTokenTtlHours: z.coerce.number().positive().default(12),
       driverTokenTtlHours: z.coerce.number().positive().default(16),
+      /** Failed logins per window: from one address for one account, ... */
       loginAttemptsPerWindow: z.coerce.number().int().positive().default(10),
+      /** ... from one address for any accounts (both login routes), ... */
+      loginAttemptsPerAddress: z.coerce.number().int().positive().default(30),
+      /** ... and for one account from any addresses. */
+      loginAttemptsPerAccount: z.coerce.number().int().positive().default(30),
       loginWindowSec: z.coerce.number().int().positive().default(300),
+      /** Password and PIN hashes (scrypt, ~16 MiB each) computed at once, ... */
+      hashConcurrency: z.coerce.number().int().min(1).max(64).default(2),
+      /** ... and waiting; past that a login is refused at once with 503 server-busy. */
+      hashQueue: z.coerce.number().int().min(0).max(10_000).default(32),
     })
     .prefault({}),
   metricsKey: z.string().min(16, 'at least 16 characters').optional(),
@@ -113,6 +136,10 @@ const ENV_MAP: Record<string, string> = {
   YARD_DRIVER_TOKEN_TTL_HOURS: 'auth.driverTokenTtlHours',
   YARD_LOGIN_ATTEMPTS: 'auth.loginAttemptsPerWindow',
   YARD_LOGIN_WINDOW_SEC: 'auth.loginWindowSec',
+  YARD_LOGIN_ATTEMPTS_PER_ADDRESS: 'auth.loginAttemptsPerAddress',
+  YARD_LOGIN_ATTEMPTS_PER_ACCOUNT: 'auth.loginAttemptsPerAccount',
+  YARD_HASH_CONCURRENCY: 'auth.hashConcurrency',
+  YARD_HASH_QUEUE: 'auth.hashQueue',
   YARD_METRICS_KEY: 'metricsKey',
   YARD_VAPID_PUBLIC_KEY: 'push.vapidPublicKey',
   YARD_VAPID_PRIVATE_KEY: 'push.vapidPrivateKey',

@@ -1,5 +1,11 @@
 import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { Principal, Role } from '../auth/principal.js';
 import { STAFF } from '../auth/principal.js';
 import { Problem } from './common-schemas.js';
@@ -8,6 +14,7 @@ import {
   BadRequestError,
   ForbiddenError,
   UnauthenticatedError,
+  UnsupportedMediaTypeError,
   ValidationError,
 } from './errors.js';
 import { RawJson } from './raw-json.js';
@@ -63,7 +70,12 @@ export interface RouteSpec<
   errors?: number[];
   /** Name of the path parameter that is a yard id (for per-yard error figures). */
   yardParam?: string;
-  /** Express middleware run after the role check, before parsing (rate limits, multipart). */
+  /**
+   * For callers that are no principal (sites with HTTP Basic on a public route): checks their
+   * credentials in the place of the role check, before anything of the request is read or parsed.
+   */
+  authenticate?: (req: Request, res: Response) => Promise<void> | void;
+  /** Express middleware run after the role check and the JSON body, before validation (rate limits, multipart). */
   middleware?: RequestHandler[];
   handler: (
     input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
@@ -106,16 +118,21 @@ const RETRY_AFTER_HEADER = {
 
 /**
  * Registers routes on an express router and, from the same zod schemas, in the OpenAPI registry.
- * Order of checks for every request: authenticate -> role -> parse params/query/body -> handler.
+ * Order of checks for every request: authenticate -> role -> JSON body (415 on another media type,
+ * then read and parsed) -> route middleware -> validate params/query/body -> handler. Nothing of
+ * the request is read before the caller is known, so an anonymous caller gets 401, never 400.
  */
 export class RouteRegistrar {
   readonly table: RouteInfo[] = [];
+  private readonly jsonBody: RequestHandler;
 
   constructor(
     private readonly router: Router,
     private readonly registry: OpenAPIRegistry,
-    private readonly options: { validateResponses: boolean },
-  ) {}
+    private readonly options: { validateResponses: boolean; jsonLimit: string },
+  ) {
+    this.jsonBody = jsonBodyParser(options.jsonLimit);
+  }
 
   add<
     P extends AnyObject = z.ZodObject<Record<string, never>>,
@@ -131,13 +148,16 @@ export class RouteRegistrar {
       summary: spec.summary,
     });
     this.registry.registerPath(this.openApiConfig(spec));
-    const authorizeStep = (_req: Request, res: Response, next: NextFunction) => {
-      authorize(spec.access, res.locals.principal as Principal | null);
+    const authorizeStep = async (req: Request, res: Response, next: NextFunction) => {
+      authorize(spec.access, res.locals.principal as Principal | null, res.locals.authError);
+      if (spec.authenticate) await spec.authenticate(req, res);
       next();
     };
+    const takesJson = spec.body !== undefined && spec.bodyType !== 'multipart/form-data';
     this.router[spec.method](
       toExpressPath(spec.path),
       authorizeStep,
+      ...(takesJson ? [this.jsonBody] : []),
       ...(spec.middleware ?? []),
       async (req: Request, res: Response) => {
         const principal = res.locals.principal as Principal | null;
@@ -251,13 +271,39 @@ function rolesText(access: Access): string {
   return `Access: ${isStaff ? ['staff', ...access.filter((r) => !STAFF.includes(r))].join(', ') : access.join(', ')}.`;
 }
 
-function authorize(access: Access, principal: Principal | null): Principal | null {
+/**
+ * Public routes ignore a credential that is not valid (authenticate() left its reason in
+ * `authError`): a client holding an expired token must still reach login, health and docs.
+ */
+function authorize(access: Access, principal: Principal | null, authError: unknown): Principal | null {
   if (access === 'public') return principal;
-  if (!principal) throw new UnauthenticatedError();
+  if (!principal) throw authError instanceof UnauthenticatedError ? authError : new UnauthenticatedError();
   if (access !== 'any' && !access.includes(principal.role)) {
     throw new ForbiddenError(`Role ${principal.role} may not use this operation.`);
   }
   return principal;
+}
+
+const JSON_TYPES = ['application/json', '+json'];
+
+/**
+ * The body of a route that takes JSON: another media type is 415 (a body-less request passes, and
+ * its validation names the missing body); JSON is read up to `limit` and parsed (malformed: 400).
+ */
+function jsonBodyParser(limit: string): RequestHandler {
+  const parse = express.json({ limit, type: JSON_TYPES });
+  return (req, res, next) => {
+    const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
+    if (hasBody && !req.is(JSON_TYPES)) {
+      next(
+        new UnsupportedMediaTypeError(
+          `Send the body as application/json (Content-Type was ${req.get('content-type') ?? 'missing'}).`,
+        ),
+      );
+      return;
+    }
+    parse(req, res, next);
+  };
 }
 
 function parsePart(

@@ -15,6 +15,8 @@ class EventStream {
   readonly events: SseEvent[] = [];
   status = 0;
   contentType = '';
+  /** The server ended the stream. */
+  ended = false;
   private connected = false;
   private readonly waiters = new Set<() => void>();
   private readonly abort = new AbortController();
@@ -56,6 +58,10 @@ class EventStream {
     return this.until(() => this.types().includes(type));
   }
 
+  untilEnded(): Promise<void> {
+    return this.until(() => this.ended);
+  }
+
   types(): string[] {
     return this.events.map((e) => e.event ?? '');
   }
@@ -77,6 +83,8 @@ class EventStream {
       }
       for (const check of [...this.waiters]) check();
     }
+    this.ended = true;
+    for (const check of [...this.waiters]) check();
   }
 
   private accept(block: string): void {
@@ -96,8 +104,9 @@ class EventStream {
 
 let t: TestApp;
 let admin: Client;
-const yardA = newId();
-const yardB = newId();
+// Real yards: a user can be scoped only to yards that exist.
+let yardA: string;
+let yardB: string;
 const open: EventStream[] = [];
 
 async function stream(token: string | undefined, lastEventId?: string): Promise<EventStream> {
@@ -136,6 +145,10 @@ const publish = (type: string, scope: { yardId?: string; driverId?: string } = {
 beforeAll(async () => {
   t = await startTestApp();
   admin = new Client(t.url, t.adminToken);
+  const yard = async (code: string) =>
+    (await admin.post('/api/yard', { code, name: code, timeZone: 'Europe/Berlin' })).body.id as string;
+  yardA = await yard('SSE-A');
+  yardB = await yard('SSE-B');
 });
 afterEach(() => {
   for (const s of open.splice(0)) s.close();
@@ -222,5 +235,76 @@ describe('GET /api/events', () => {
     publish('task.done-marker', { driverId: me.id });
     await s.untilEvent('task.done-marker');
     expect(s.events.map((e) => e.data.data)).toEqual([{ taskId: 'missed-but-mine' }, {}]);
+  });
+});
+
+describe('an open stream ends as soon as its credential stops being valid', () => {
+  async function endsAfter(
+    token: string,
+    action: () => Promise<unknown>,
+    to: { yardId?: string; driverId?: string } = { yardId: yardA },
+  ): Promise<EventStream> {
+    const s = await stream(token);
+    const bystander = await stream(t.adminToken);
+    publish('before', to);
+    await s.untilEvent('before');
+    await action();
+    await s.untilEnded();
+    expect(s.types().at(-1)).toBe('session.ended');
+    // Nothing more reaches it; other streams go on.
+    publish('after', to);
+    await bystander.untilEvent('after');
+    expect(bystander.ended).toBe(false);
+    expect(s.types()).not.toContain('after');
+    return s;
+  }
+
+  it('logout', async () => {
+    const viewer = await clientWithRole(admin, 'viewer');
+    const s = await endsAfter(viewer.token!, () => viewer.post('/api/auth/logout'));
+    expect(s.events.at(-1)?.data).toEqual({ type: 'session.ended', data: { reason: 'logged-out' } });
+  });
+
+  it('the user is disabled', async () => {
+    const viewer = await clientWithRole(admin, 'viewer');
+    const id = (await viewer.get('/api/auth/me')).body.id;
+    await endsAfter(viewer.token!, async () =>
+      expect((await admin.delete(`/api/user/${id}`)).status).toBe(200),
+    );
+  });
+
+  it('the password is changed', async () => {
+    const viewer = await clientWithRole(admin, 'viewer');
+    const id = (await viewer.get('/api/auth/me')).body.id;
+    await endsAfter(viewer.token!, () => admin.patch(`/api/user/${id}`, { password: 'a-changed-password' }));
+  });
+
+  it("the yard scope changes: no more of the old yard's events", async () => {
+    const viewer = await clientWithRole(admin, 'viewer', { yardIds: [yardA] });
+    const id = (await viewer.get('/api/auth/me')).body.id;
+    await endsAfter(viewer.token!, () => admin.patch(`/api/user/${id}`, { yardIds: [yardB] }));
+  });
+
+  it('the API key is revoked', async () => {
+    const key = (await admin.post('/api/auth/api-key', { name: 'board', role: 'viewer' })).body;
+    await endsAfter(key.key, () => admin.delete(`/api/auth/api-key/${key.id}`));
+  });
+
+  it('the API key is revoked at the cloud and the revocation arrives by sync', async () => {
+    const key = (await admin.post('/api/auth/api-key', { name: 'synced board', role: 'viewer' })).body;
+    await endsAfter(key.key, async () => {
+      // What the sync applier does: write the row, then announce the applied batch.
+      t.db.sqlite.prepare('UPDATE api_key SET revoked_at = ? WHERE id = ?').run(Date.now(), key.id);
+      t.core.bus.publish({
+        type: 'sync.applied',
+        yardId: null,
+        data: { peer: 'cloud', entities: { api_key: 1 } },
+      });
+    });
+  });
+
+  it('the driver is blocked', async () => {
+    const driver = await driverToken('SSE-BLOCK');
+    await endsAfter(driver.token, () => admin.delete(`/api/driver/${driver.id}`), { driverId: driver.id });
   });
 });

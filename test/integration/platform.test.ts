@@ -56,6 +56,42 @@ describe('platform', () => {
     expect(big.body.code).toBe('payload-too-large');
   });
 
+  it('a JSON route given another media type is 415 unsupported-media-type and changes nothing', async () => {
+    const users = () => t.db.sqlite.prepare('SELECT count(*) AS n FROM app_user').get() as { n: number };
+    const before = users().n;
+    const body = JSON.stringify({ username: 'typed-user', role: 'viewer', password: 'long-enough-pw' });
+    for (const type of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+    ]) {
+      const res = await admin.request('POST', '/api/user', body, { 'content-type': type });
+      expect(res.status, type).toBe(415);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body.code).toBe('unsupported-media-type');
+    }
+    const untyped = await fetch(`${t.url}/api/user`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.adminToken}` },
+      body: new TextEncoder().encode(body),
+    });
+    expect(untyped.status).toBe(415);
+    expect(users().n).toBe(before);
+    // JSON with a charset, or a +json type, is JSON.
+    const ok = await admin.request('POST', '/api/user', body, {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(ok.status).toBe(201);
+    const merge = await admin.request('PATCH', `/api/user/${ok.body.id}`, '{"displayName": "Typed"}', {
+      'content-type': 'application/merge-patch+json',
+    });
+    expect(merge.status).toBe(200);
+    // No body at all: the validation names the missing body.
+    const empty = await admin.request('POST', '/api/user', undefined);
+    expect(empty.status).toBe(400);
+    expect(empty.body.code).toBe('validation-failed');
+  });
+
   it('echoes a request id', async () => {
     const res = await admin.get('/healthz', { 'x-request-id': 'abc-123' });
     expect(res.headers.get('x-request-id')).toBe('abc-123');

@@ -55,14 +55,19 @@ function concretePath(path: string): string {
 }
 
 /** Status of a request; streams (SSE) are cut as soon as the status is known. */
-async function statusOf(client: Client, method: string, path: string): Promise<number> {
+async function statusOf(
+  client: Client,
+  method: string,
+  path: string,
+  send: { body?: string; contentType?: string } = {},
+): Promise<number> {
   const controller = new AbortController();
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const headers: Record<string, string> = { 'content-type': send.contentType ?? 'application/json' };
   if (client.token) headers.authorization = `Bearer ${client.token}`;
   const res = await fetch(`${t.url}${path}`, {
     method,
     headers,
-    body: ['POST', 'PUT', 'PATCH'].includes(method) ? '{}' : undefined,
+    body: ['POST', 'PUT', 'PATCH'].includes(method) ? (send.body ?? '{}') : undefined,
     signal: controller.signal,
   });
   const status = res.status;
@@ -104,4 +109,59 @@ describe('route table: authentication and roles', () => {
       }
     });
   }
+});
+
+describe('route table: authentication comes first, and only where it is needed', () => {
+  const publicRows = ROUTE_TABLE.filter((row) => row.roles === 'public');
+  const guardedRows = ROUTE_TABLE.filter((row) => row.roles !== 'public');
+
+  it('public routes ignore a stale or malformed credential (a client with an expired token can log in again)', async () => {
+    const stale = anon.as('expired-or-revoked-token');
+    const answers: string[] = [];
+    for (const row of publicRows) {
+      for (const client of [stale, anon.as('yk.not-a-key')]) {
+        const status = await statusOf(client, row.method, concretePath(row.path));
+        if (status === 401) answers.push(`${row.method} ${row.path} with ${client.token}`);
+      }
+    }
+    // Static files outside the route table: Swagger UI's assets.
+    const asset = await fetch(`${t.url}/docs/swagger-ui.css`, { headers: { authorization: 'Bearer stale' } });
+    if (asset.status !== 200) answers.push(`GET /docs/swagger-ui.css: ${asset.status}`);
+    expect(answers).toEqual([]);
+
+    const login = await stale.post('/api/auth/login', { username: 'admin', password: 'admin-password-1' });
+    expect(login.status).toBe(200);
+    const driver = await stale.post('/api/auth/driver-login', { driverCode: 'J100', pin: '4321' });
+    expect(driver.status).toBe(200);
+    const odd = await fetch(`${t.url}/healthz`, { headers: { authorization: 'Token abc' } });
+    expect(odd.status).toBe(200);
+  });
+
+  it('routes that need a principal still answer 401 for a bad credential, saying why', async () => {
+    const res = await anon.as('expired-or-revoked-token').get('/api/auth/me');
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({
+      code: 'unauthenticated',
+      detail: expect.stringContaining('Log in again'),
+    });
+    const malformed = await fetch(`${t.url}/api/auth/me`, { headers: { authorization: 'Token abc' } });
+    expect(malformed.status).toBe(401);
+  });
+
+  it('an anonymous request is 401 before any of it is read: bad ids, malformed JSON, another media type', async () => {
+    const notIds = (path: string) =>
+      path.replace('{fullPath}', 'index.html').replace(/\{\w+\}/g, () => 'not-a-valid-id');
+    const wrong: string[] = [];
+    for (const row of guardedRows) {
+      for (const send of [{ body: '{"broken": ' }, { body: 'x=1', contentType: 'text/plain' }]) {
+        const status = await statusOf(anon, row.method, notIds(row.path), send);
+        if (status !== 401)
+          wrong.push(`${row.method} ${row.path} (${send.contentType ?? 'json'}): ${status}`);
+        // A stale token is no principal either.
+        const stale = await statusOf(anon.as('stale'), row.method, notIds(row.path), send);
+        if (stale !== 401) wrong.push(`${row.method} ${row.path} with a stale token: ${stale}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
 });

@@ -335,6 +335,21 @@ describe('cloud blob endpoints', () => {
     expect(existsSync(blobPath(cloud, sha(bytes)))).toBe(false);
   });
 
+  it('credentials are checked before the input: an anonymous bad sha256 is 401, not 400', async () => {
+    for (const authorization of [undefined, basic(SITE, 'wrong-password'), 'Bearer stale-token']) {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      for (const method of ['GET', 'HEAD']) {
+        const res = await fetch(url('not-a-sha'), { method, headers });
+        expect(res.status, `${method} with ${authorization}`).toBe(401);
+      }
+      const upload = await patch('not-a-sha', pngOf(100), {
+        authorization: authorization ?? '',
+        'upload-offset': 'x',
+      });
+      expect(upload.status, `PATCH with ${authorization}`).toBe(401);
+    }
+  });
+
   it('bytes that do not hash to the sha256 are rejected with 422 and discarded', async () => {
     const claimed = sha(pngOf(4096));
     const res = await patch(claimed, pngOf(4096));

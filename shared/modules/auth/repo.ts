@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import type { ApiKeyTable, AppUserTable } from '../../db/tables.js';
 
@@ -29,12 +29,19 @@ export class AuthRepo {
     return Number(row.n);
   }
 
-  listUsers(opts: { limit: number; after?: string; role?: string }): Promise<UserRow[]> {
+  /** `within`: only users an admin of that scope manages (null: every user). */
+  listUsers(opts: {
+    limit: number;
+    after?: string;
+    role?: string;
+    within: string[] | null;
+  }): Promise<UserRow[]> {
     let q = this.db
       .selectFrom('appUser')
       .selectAll()
       .orderBy('id')
       .limit(opts.limit + 1);
+    if (opts.within !== null) q = q.where(scopeWithin(opts.within));
     if (opts.after) q = q.where('id', '>', opts.after);
     if (opts.role) q = q.where('role', '=', opts.role as UserRow['role']);
     return q.execute();
@@ -44,8 +51,11 @@ export class AuthRepo {
     return this.db.selectFrom('apiKey').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  listApiKeys(): Promise<ApiKeyRow[]> {
-    return this.db.selectFrom('apiKey').selectAll().orderBy('id').execute();
+  /** `within`: only keys an admin of that scope manages (null: every key). */
+  listApiKeys(within: string[] | null): Promise<ApiKeyRow[]> {
+    let q = this.db.selectFrom('apiKey').selectAll().orderBy('id');
+    if (within !== null) q = q.where(scopeWithin(within));
+    return q.execute();
   }
 
   async insertToken(row: {
@@ -87,6 +97,16 @@ export class AuthRepo {
   async deleteExpiredTokens(before: number): Promise<void> {
     await this.db.deleteFrom('authToken').where('expiresAt', '<', before).execute();
   }
+}
+
+/**
+ * Rows whose yard_ids is a non-empty subset of `yardIds`: isWithinScope (admin-scope.ts) in SQL,
+ * for lists that page in the database.
+ */
+function scopeWithin(yardIds: string[]): Expression<SqlBool> {
+  if (yardIds.length === 0) return sql<SqlBool>`0`;
+  return sql<SqlBool>`(yard_ids IS NOT NULL AND json_array_length(yard_ids) > 0 AND NOT EXISTS (
+    SELECT 1 FROM json_each(yard_ids) WHERE json_each.value NOT IN (${sql.join(yardIds)})))`;
 }
 
 /** The driver fields login and token resolution need (drivers are their own module's records). */

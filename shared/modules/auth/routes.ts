@@ -1,10 +1,11 @@
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Core } from '../../core.js';
 import { IdParams } from '../../http/common-schemas.js';
-import { RateLimitedError, UnauthenticatedError } from '../../http/errors.js';
+import { UnauthenticatedError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
+import { loginLimiters } from './login-limits.js';
+import { principalOut } from './out.js';
 import {
   ApiKeyCreate,
   ApiKeyCreated,
@@ -18,45 +19,35 @@ import {
   UserOut,
   UserPatch,
 } from './schema.js';
-import { principalOut } from './service.js';
 
 const TAG = 'Auth and users';
 
-/**
- * Login attempts per client address and account name; only failed attempts count, so a gate
- * clerk who logs in correctly is never locked out by the limit.
- */
-function loginLimiter(core: Core, accountField: 'username' | 'driverCode'): RequestHandler {
-  const { loginAttemptsPerWindow, loginWindowSec } = core.config.auth;
-  return rateLimit({
-    windowMs: loginWindowSec * 1000,
-    limit: loginAttemptsPerWindow,
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-7',
-    legacyHeaders: false,
-    keyGenerator: (req) => {
-      const account = String(
-        (req.body as Record<string, unknown> | undefined)?.[accountField] ?? '',
-      ).toLowerCase();
-      return `${ipKeyGenerator(req.ip ?? 'unknown')}|${account}`;
-    },
-    handler: (_req, _res, next) => next(new RateLimitedError(loginWindowSec)),
-  });
-}
+const LOGIN_LIMITS =
+  'Failed attempts are limited per address and account, per address across accounts, and per account across ' +
+  'addresses (429 rate-limited, with Retry-After); while too many password checks wait, 503 server-busy with ' +
+  'Retry-After. A stale Authorization header is ignored here.';
+
+/** The admin scope rule (admin-scope.ts), for the OpenAPI text of the user and API key routes. */
+const ADMIN_SCOPE =
+  'An admin with a yard scope administers only users and API keys whose yardIds are a non-empty subset of its own ' +
+  'yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot ' +
+  'widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N).';
 
 export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
   const auth = core.services.auth;
+  const limits = loginLimiters(core);
 
   r.add({
     method: 'post',
     path: '/api/auth/login',
     tag: TAG,
     summary: 'Log in with username and password; returns a bearer token',
+    description: LOGIN_LIMITS,
     access: 'public',
     body: LoginBody,
-    middleware: [loginLimiter(core, 'username')],
+    middleware: limits.username,
     response: { schema: TokenOut },
-    errors: [429],
+    errors: [429, 503],
     handler: ({ body }) => auth.login(body.username, body.password),
   });
 
@@ -65,11 +56,12 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/driver-login',
     tag: TAG,
     summary: 'Yard driver login with driver code and PIN; returns a bearer token',
+    description: LOGIN_LIMITS,
     access: 'public',
     body: DriverLoginBody,
-    middleware: [loginLimiter(core, 'driverCode')],
+    middleware: limits.driverCode,
     response: { schema: TokenOut },
-    errors: [429],
+    errors: [429, 503],
     handler: ({ body }) => auth.driverLogin(body.driverCode, body.pin),
   });
 
@@ -100,11 +92,12 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/user',
     tag: TAG,
     summary: 'List users',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     query: UserListQuery,
     response: { schema: z.object({ items: z.array(UserOut), nextCursor: z.string().nullable() }) },
-    handler: ({ query }) =>
-      auth.listUsers({
+    handler: ({ query, principal }) =>
+      auth.listUsers(principal, {
         limit: query.limit,
         ...(query.cursor ? { cursor: query.cursor } : {}),
         ...(query.role ? { role: query.role } : {}),
@@ -116,12 +109,13 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/user',
     tag: TAG,
     summary: 'Create a user',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     body: UserCreate,
     response: { status: 201, schema: UserOut },
     errors: [409],
-    handler: async ({ body, res }) => {
-      const user = await auth.createUser(body);
+    handler: async ({ body, res, principal }) => {
+      const user = await auth.createUser(principal, body);
       res.setHeader('ETag', etagOf(user.version));
       res.setHeader('Location', `/api/user/${user.id}`);
       return user;
@@ -134,13 +128,14 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     tag: TAG,
     summary:
       'Update a user (role, scope, password, disabled); revokes their open sessions on security changes',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     params: IdParams,
     body: UserPatch,
     response: { schema: UserOut },
     errors: [404, 412],
-    handler: async ({ params, body, ifMatch, res }) => {
-      const user = await auth.updateUser(params.id, body, ifMatch);
+    handler: async ({ params, body, ifMatch, res, principal }) => {
+      const user = await auth.updateUser(principal, params.id, body, ifMatch);
       res.setHeader('ETag', etagOf(user.version));
       return user;
     },
@@ -151,6 +146,7 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/user/{id}',
     tag: TAG,
     summary: 'Disable a user (kept for the audit trail) and revoke their sessions',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     params: IdParams,
     response: { schema: UserOut },
@@ -163,9 +159,10 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/api-key',
     tag: TAG,
     summary: 'List API keys (secrets are never shown again)',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     response: { schema: z.object({ items: z.array(ApiKeyOut) }) },
-    handler: async () => ({ items: await auth.listApiKeys() }),
+    handler: async ({ principal }) => ({ items: await auth.listApiKeys(principal) }),
   });
 
   r.add({
@@ -173,6 +170,7 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/api-key',
     tag: TAG,
     summary: 'Create an API key for a machine client; the key is in this response only',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     body: ApiKeyCreate,
     response: { status: 201, schema: ApiKeyCreated },
@@ -184,20 +182,22 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/auth/api-key/{id}',
     tag: TAG,
     summary: 'Revoke an API key',
+    description: ADMIN_SCOPE,
     access: ['admin'],
     params: IdParams,
     response: { status: 204 },
     errors: [404],
-    handler: async ({ params }) => {
-      await auth.revokeApiKey(params.id);
+    handler: async ({ params, principal }) => {
+      await auth.revokeApiKey(params.id, principal);
     },
   });
 }
 
 /**
  * Resolves `Authorization: Bearer <token>` or `X-Api-Key: <key>` into res.locals.principal
- * (null when absent). An invalid credential is 401 at once, even on public routes, so a client
- * with an expired token learns it instead of silently acting anonymously.
+ * (null when absent or not valid). A credential that is not valid leaves its 401 in
+ * res.locals.authError: routes that need a principal answer it (the registrar's role check), public
+ * ones ignore it, so a client holding an expired token can still log in again.
  */
 export function authenticate(core: Core): RequestHandler {
   return async (req, res, next) => {
@@ -212,7 +212,10 @@ export function authenticate(core: Core): RequestHandler {
         // the routes that accept them (/api/sync/blob). It is no principal: other routes answer 401.
         if (/^Basic\s/i.test(header)) return next();
         const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-        if (!m) return next(new UnauthenticatedError('Authorization must be "Bearer <token>".'));
+        if (!m) {
+          res.locals.authError = new UnauthenticatedError('Authorization must be "Bearer <token>".');
+          return next();
+        }
         credential = m[1];
       } else if (apiKey) {
         credential = apiKey.trim();
@@ -220,11 +223,10 @@ export function authenticate(core: Core): RequestHandler {
       if (credential === undefined) return next();
       const principal = await core.services.auth.resolveBearer(credential);
       if (!principal) {
-        return next(
-          new UnauthenticatedError(
-            'The token or API key is not valid (expired, revoked or unknown). Log in again.',
-          ),
+        res.locals.authError = new UnauthenticatedError(
+          'The token or API key is not valid (expired, revoked or unknown). Log in again.',
         );
+        return next();
       }
       res.locals.principal = principal;
       next();

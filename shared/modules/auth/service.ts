@@ -1,11 +1,15 @@
 import { timingSafeEqual } from 'node:crypto';
+import { HashGate } from '../../auth/hash-gate.js';
 import type { Principal } from '../../auth/principal.js';
 import { hashSecret, newPassword, newToken, sha256Hex, verifySecret } from '../../auth/secrets.js';
-import { toIso, toIsoOrNull } from '../../clock.js';
+import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { AppError, ConflictError, NotFoundError, UnauthenticatedError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { assertManages, assertMayGrant } from './admin-scope.js';
+import { LiveSessions } from './live-sessions.js';
+import { apiKeyOut, parseScope, principalOut, userOut } from './out.js';
 import { type ApiKeyRow, AuthRepo, driverByCode, driverById, type UserRow } from './repo.js';
 import type { ApiKeyOutT, UserOutT } from './schema.js';
 
@@ -17,9 +21,27 @@ export class AuthService {
   private readonly repo: AuthRepo;
   /** token hash -> principal, for a few seconds: saves two queries per request. Cleared on local revocation. */
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
+  /** Open event streams: ended here when their credential is revoked or their principal changes. */
+  readonly live = new LiveSessions();
+  private readonly hashing: HashGate;
 
   constructor(private readonly core: Core) {
     this.repo = new AuthRepo(core.kysely);
+    this.hashing = new HashGate(core.config.auth.hashConcurrency, core.config.auth.hashQueue);
+    // A key revoked at the cloud arrives by sync (users' changes call revokeSessionsOf): check the
+    // open streams of API keys against the database again.
+    core.bus.subscribe((event) => {
+      const entities = (event.data as { entities?: Record<string, number> } | null)?.entities;
+      if (event.type !== 'sync.applied' || event.yardId || !entities?.api_key) return;
+      this.live
+        .recheck(
+          (p) => this.isCurrent(p),
+          (p) => p.kind === 'api-key',
+        )
+        .catch((err: unknown) => {
+          core.log.error({ err }, 'checking open event streams after a synced API key change failed');
+        });
+    });
   }
 
   /**
@@ -37,7 +59,7 @@ export class AuthService {
     if (!this.core.changes.mayWrite('appUser')) return { created: false, awaitingSync: true };
     const username = this.core.config.adminUser;
     const password = this.core.config.adminPassword ?? newPassword();
-    await this.createUser({ username, role: 'admin', password, displayName: 'Administrator' });
+    await this.insertUser({ username, role: 'admin', password, displayName: 'Administrator' });
     return {
       created: true,
       username,
@@ -47,7 +69,8 @@ export class AuthService {
 
   async login(username: string, password: string) {
     const user = await this.repo.userByUsername(username);
-    const ok = await verifySecret(password, user?.passwordHash ?? (await this.dummy()));
+    const stored = user?.passwordHash ?? (await this.dummy());
+    const ok = await this.hashing.run(() => verifySecret(password, stored));
     if (!user || !ok || user.disabled)
       throw new UnauthenticatedError('Wrong username or password, or the user is disabled.');
     return this.issueToken('user', user.id, this.core.config.auth.staffTokenTtlHours);
@@ -55,7 +78,8 @@ export class AuthService {
 
   async driverLogin(driverCode: string, pin: string) {
     const driver = await driverByCode(this.core.kysely, driverCode);
-    const ok = await verifySecret(pin, driver?.pinHash ?? (await this.dummy()));
+    const stored = driver?.pinHash ?? (await this.dummy());
+    const ok = await this.hashing.run(() => verifySecret(pin, stored));
     if (!driver || !ok || driver.status !== 'active' || driver.kind !== 'yard') {
       throw new UnauthenticatedError('Wrong driver code or PIN, or the driver is blocked.');
     }
@@ -66,6 +90,28 @@ export class AuthService {
     if (!principal.tokenHash) return; // API keys are revoked by an admin, not by logout
     await this.repo.revokeToken(principal.tokenHash, this.core.clock.now());
     this.cache.delete(principal.tokenHash);
+    this.live.end((p) => p.tokenHash === principal.tokenHash, 'logged-out');
+  }
+
+  /**
+   * Whether a principal resolved earlier still stands, read from the database (no cache): its token
+   * unrevoked and unexpired, or its key unrevoked; its user or driver active, with the same role
+   * and yard scope. Open streams are checked with it.
+   */
+  async isCurrent(principal: Principal): Promise<boolean> {
+    if (principal.kind === 'api-key') {
+      const row = await this.repo.apiKeyById(principal.id);
+      return row !== undefined && row.revokedAt === null;
+    }
+    if (!principal.tokenHash) return false;
+    const token = await this.repo.tokenByHash(principal.tokenHash);
+    if (!token || token.revokedAt !== null || token.expiresAt <= this.core.clock.now()) return false;
+    const now = await this.principalOf(principal.kind, principal.id, principal.tokenHash);
+    return (
+      now !== null &&
+      now.role === principal.role &&
+      JSON.stringify(now.yardIds) === JSON.stringify(principal.yardIds)
+    );
   }
 
   /** The principal behind an Authorization / X-Api-Key header value, or null if it is not valid now. */
@@ -95,9 +141,11 @@ export class AuthService {
 
   // --- users ---
 
-  async listUsers(opts: { limit: number; cursor?: string; role?: string }) {
+  /** The users the actor administers (admin-scope.ts). */
+  async listUsers(actor: Principal, opts: { limit: number; cursor?: string; role?: string }) {
     const after = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
     const rows = await this.repo.listUsers({
+      within: actor.yardIds,
       limit: opts.limit,
       ...(after ? { after } : {}),
       ...(opts.role ? { role: opts.role } : {}),
@@ -105,21 +153,21 @@ export class AuthService {
     return toPage(rows, opts.limit, userOut, (r) => [r.id]);
   }
 
-  async getUser(id: string): Promise<UserOutT> {
+  async getUser(actor: Principal, id: string): Promise<UserOutT> {
     const row = await this.repo.userById(id);
     if (!row) throw new NotFoundError('User', id);
+    assertManages(actor, parseScope(row.yardIds), 'User', id);
     return userOut(row);
   }
 
-  async createUser(input: {
-    username: string;
-    displayName?: string | undefined;
-    role: UserRow['role'];
-    yardIds?: string[] | null | undefined;
-    password: string;
-  }): Promise<UserOutT> {
-    // Ownership first (a linked edge answers cloud-owned), before the duplicate check.
+  async createUser(actor: Principal, input: NewUser): Promise<UserOutT> {
+    // Ownership first (a linked edge answers cloud-owned), then the scope it may grant.
     this.core.changes.assertMayWrite('appUser');
+    await assertMayGrant(this.core.kysely, actor, input.yardIds ?? null, 'body.yardIds');
+    return this.insertUser(input);
+  }
+
+  private async insertUser(input: NewUser): Promise<UserOutT> {
     if (await this.repo.userByUsername(input.username)) {
       throw new ConflictError('duplicate', `A user named ${input.username} already exists.`);
     }
@@ -130,7 +178,7 @@ export class AuthService {
       displayName: input.displayName ?? null,
       role: input.role,
       yardIds: input.yardIds ? JSON.stringify(input.yardIds) : null,
-      passwordHash: await hashSecret(input.password),
+      passwordHash: await this.hashSecret(input.password),
       disabled: 0,
       createdAt: now,
       updatedAt: now,
@@ -139,6 +187,7 @@ export class AuthService {
   }
 
   async updateUser(
+    actor: Principal,
     id: string,
     patch: {
       displayName?: string | null | undefined;
@@ -151,7 +200,12 @@ export class AuthService {
   ): Promise<UserOutT> {
     // Before hashing a new password: a refused write costs nothing.
     this.core.changes.assertMayWrite('appUser');
-    const passwordHash = patch.password ? await hashSecret(patch.password) : undefined;
+    const current = await this.repo.userById(id);
+    if (!current) throw new NotFoundError('User', id);
+    assertManages(actor, parseScope(current.yardIds), 'User', id);
+    if (patch.yardIds !== undefined)
+      await assertMayGrant(this.core.kysely, actor, patch.yardIds, 'body.yardIds');
+    const passwordHash = patch.password ? await this.hashSecret(patch.password) : undefined;
     const row = await this.core.changes.update(
       this.core.kysely,
       'appUser',
@@ -179,18 +233,21 @@ export class AuthService {
     if (actor.kind === 'user' && actor.id === id) {
       throw new ConflictError('cannot-disable-self', 'You cannot disable your own user; ask another admin.');
     }
-    return this.updateUser(id, { disabled: true });
+    return this.updateUser(actor, id, { disabled: true });
   }
 
+  /** Revokes every token of a user or driver and ends their open streams (also called by the sync applier). */
   async revokeSessionsOf(kind: 'user' | 'driver', id: string): Promise<void> {
     await this.repo.revokeTokensOf(kind, id, this.core.clock.now());
     for (const [hash, entry] of this.cache) if (entry.principal.id === id) this.cache.delete(hash);
+    this.live.end((p) => p.kind === kind && p.id === id, 'signed-out');
   }
 
   // --- API keys ---
 
-  async listApiKeys(): Promise<ApiKeyOutT[]> {
-    return (await this.repo.listApiKeys()).map(apiKeyOut);
+  /** The keys the actor administers (admin-scope.ts). */
+  async listApiKeys(actor: Principal): Promise<ApiKeyOutT[]> {
+    return (await this.repo.listApiKeys(actor.yardIds)).map(apiKeyOut);
   }
 
   async createApiKey(
@@ -198,6 +255,7 @@ export class AuthService {
     actor: Principal,
   ) {
     this.core.changes.assertMayWrite('apiKey');
+    await assertMayGrant(this.core.kysely, actor, input.yardIds ?? null, 'body.yardIds');
     const id = newId();
     const secret = newToken();
     const now = this.core.clock.now();
@@ -216,12 +274,14 @@ export class AuthService {
   }
 
   /** An already revoked key is left as is (204); at a linked edge every revoke is cloud-owned. */
-  async revokeApiKey(id: string): Promise<void> {
+  async revokeApiKey(id: string, actor: Principal): Promise<void> {
     this.core.changes.assertMayWrite('apiKey');
     const row = await this.repo.apiKeyById(id);
     if (!row) throw new NotFoundError('API key', id);
+    assertManages(actor, parseScope(row.yardIds), 'API key', id);
     if (row.revokedAt !== null) return;
     await this.core.changes.update(this.core.kysely, 'apiKey', id, { revokedAt: this.core.clock.now() });
+    this.live.end((p) => p.kind === 'api-key' && p.id === id, 'credential-revoked');
   }
 
   // --- internals ---
@@ -278,49 +338,21 @@ export class AuthService {
     };
   }
 
+  /** Hashes a password or PIN within the bound on concurrent hashing (503 server-busy past it). */
+  hashSecret(secret: string): Promise<string> {
+    return this.hashing.run(() => hashSecret(secret));
+  }
+
   private dummy(): Promise<string> {
     dummyHash ??= hashSecret('not-a-real-password');
     return dummyHash;
   }
 }
 
-function parseScope(value: string | null): string[] | null {
-  return value === null ? null : (JSON.parse(value) as string[]);
-}
-
-export function principalOut(p: Principal) {
-  return {
-    kind: p.kind,
-    id: p.id,
-    name: p.name,
-    role: p.role,
-    yardIds: p.yardIds,
-    ...(p.driverId ? { driverId: p.driverId } : {}),
-  };
-}
-
-function userOut(row: UserRow): UserOutT {
-  return {
-    id: row.id,
-    username: row.username,
-    displayName: row.displayName,
-    role: row.role,
-    yardIds: parseScope(row.yardIds),
-    disabled: row.disabled === 1,
-    createdAt: toIso(row.createdAt),
-    updatedAt: toIso(row.updatedAt),
-    version: row.version,
-  };
-}
-
-function apiKeyOut(row: ApiKeyRow): ApiKeyOutT {
-  return {
-    id: row.id,
-    name: row.name,
-    role: row.role,
-    yardIds: parseScope(row.yardIds),
-    createdBy: row.createdBy,
-    createdAt: toIso(row.createdAt),
-    revokedAt: toIsoOrNull(row.revokedAt),
-  };
+interface NewUser {
+  username: string;
+  displayName?: string | undefined;
+  role: UserRow['role'];
+  yardIds?: string[] | null | undefined;
+  password: string;
 }

@@ -1,5 +1,4 @@
 import type { Principal } from '../../auth/principal.js';
-import { hashSecret } from '../../auth/secrets.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
@@ -96,7 +95,7 @@ export class DriverService {
       licenseRegion: input.licenseRegion ?? null,
     };
     await this.assertConsistent(merged);
-    const pinHash = input.pin ? await hashSecret(input.pin) : null;
+    const pinHash = input.pin ? await this.core.services.auth.hashSecret(input.pin) : null;
     const now = this.core.clock.now();
     const row = await this.core.changes.insert(this.core.kysely, 'driver', {
       id: newId(),
@@ -130,7 +129,7 @@ export class DriverService {
       licenseRegion: patch.licenseRegion !== undefined ? patch.licenseRegion : current.licenseRegion,
     };
     await this.assertConsistent(merged, id);
-    const pinHash = patch.pin ? await hashSecret(patch.pin) : patch.pin;
+    const pinHash = patch.pin ? await this.core.services.auth.hashSecret(patch.pin) : patch.pin;
     const { pin: _pin, ...fields } = patch;
     const unblocked = patch.status === 'active' && patch.blockedReason === undefined;
     const row = await this.core.changes.update(

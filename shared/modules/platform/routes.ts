@@ -235,7 +235,8 @@ export function registerPlatformRoutes(
     tag: TAG,
     summary: 'Server-sent events: live updates, filtered to what the caller may see',
     description:
-      'text/event-stream. Each event has an id (resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data. Drivers receive only events addressed to them; staff with a yard scope only their yards.',
+      'text/event-stream. Each event has an id (resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data. Drivers receive only events addressed to them; staff with a yard scope only their yards. ' +
+      'The stream ends, after a last `session.ended` event, as soon as its token or API key stops being valid (logout, revoked, expired, user disabled, password, role or yard scope changed): log in again before reconnecting.',
     access: 'any',
     response: { contentType: 'text/event-stream', description: 'event stream' },
     handler: ({ req, res, principal }) => {
@@ -446,6 +447,9 @@ function mayReceive(principal: Principal, event: PublishedEvent): boolean {
   return principal.yardIds === null;
 }
 
+/** How often an open stream sends a keep-alive and checks that its credential still stands. */
+const HEARTBEAT_MS = 15_000;
+
 function streamEvents(core: Core, principal: Principal, req: express.Request, res: express.Response): void {
   res.status(200).set({
     'Content-Type': 'text/event-stream',
@@ -464,11 +468,26 @@ function streamEvents(core: Core, principal: Principal, req: express.Request, re
   const lastId = Number(req.get('last-event-id') ?? Number.NaN);
   if (Number.isFinite(lastId)) for (const event of core.bus.since(lastId)) send(event);
   const unsubscribe = core.bus.subscribe(send);
-  const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  // The stream must not outlive its credential: logout, a revoked key, a disabled user or a changed
+  // role or scope ends it at once (AuthService.live); expiry and the rest at the next heartbeat.
+  const unregister = core.services.auth.live.add(principal, (reason) => end(reason));
+  const heartbeat = setInterval(() => {
+    res.write(': keep-alive\n\n');
+    core.services.auth.isCurrent(principal).then(
+      (ok) => ok || end('credential-expired'),
+      (err: unknown) => core.log.warn({ err }, 'checking an event stream credential failed'),
+    );
+  }, HEARTBEAT_MS);
   heartbeat.unref();
   const close = () => {
     clearInterval(heartbeat);
     unsubscribe();
+    unregister();
+  };
+  const end = (reason: string) => {
+    close();
+    if (res.writableEnded) return;
+    res.end(`event: session.ended\ndata: ${JSON.stringify({ type: 'session.ended', data: { reason } })}\n\n`);
   };
   req.on('close', close);
   res.on('close', close);

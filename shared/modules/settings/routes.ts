@@ -35,7 +35,8 @@ export function registerSettingsRoutes(r: RouteRegistrar, core: Core): void {
       'checked against its setting; an unknown name or a bad value is 400 with one error per bad ' +
       'setting (path body.settings.<name>) and nothing is stored. When an edge is linked to a cloud, ' +
       'global settings are changed in the cloud (a linked edge answers 409 `cloud-owned`) and site ' +
-      'settings at the edge (the cloud answers 409 `edge-owned`); the 409 lists the settings in `settings`.',
+      'settings at the edge (the cloud answers 409 `edge-owned`); the 409 lists the settings in `settings`. ' +
+      'Settings apply to a whole site or the organisation: an admin with a yard scope may not change them (403).',
     access: ['admin'],
     body: SettingsPut,
     response: { schema: SettingsPutResult },

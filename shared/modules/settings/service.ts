@@ -4,6 +4,7 @@ import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { zodIssuesToFieldErrors } from '../../http/validation.js';
+import { assertOrganisationWide } from '../auth/admin-scope.js';
 import {
   definitionOf,
   isSettingName,
@@ -68,6 +69,8 @@ export class SettingsService {
    * problem is one 400 listing each bad setting, and nothing is stored. null resets to the default.
    */
   async update(principal: Principal, input: Record<string, unknown>): Promise<SettingOutT[]> {
+    // Every setting applies to a whole site or to the organisation, beyond any one yard.
+    assertOrganisationWide(principal, 'Settings');
     const errors: FieldError[] = [];
     const accepted: Array<{ name: SettingName; value: unknown }> = [];
     for (const [name, raw] of Object.entries(input)) {

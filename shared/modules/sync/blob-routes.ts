@@ -33,8 +33,9 @@ const SITE_AUTH =
 
 /**
  * Attachment bytes between edges and the cloud (SYNC.md). Access is checked here rather than by the
- * registrar: its roles are for staff principals, and a site is not one. The routes are registered
- * as public so the Basic credentials reach the handler; without valid ones they answer 401.
+ * registrar's roles: they are for staff principals, and a site is not one. The routes are registered
+ * as public with their own `authenticate` step, which the registrar runs before it parses anything:
+ * without valid credentials they answer 401, whatever the sha256.
  */
 export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
   const service = new SyncBlobService(core);
@@ -51,11 +52,11 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       'an uploading site continues with PATCH from that offset. ' +
       `${SITE_AUTH} Staff bearer tokens with role admin may also read.`,
     access: 'public',
+    authenticate: (req, res) => authorizeBlobAccess(core, sites, req, res, { adminMayRead: true }),
     params: BlobParams,
     response: { contentType: 'application/octet-stream', description: 'the bytes' },
     errors: [401, 403, 404],
     handler: async ({ params, req, res }) => {
-      await authorizeBlobAccess(core, sites, req, res, { adminMayRead: true });
       const sha256 = params.sha256;
       if (req.method === 'HEAD') {
         setHeld(res, await service.held(sha256));
@@ -83,11 +84,11 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       'Answers 204 with `Upload-Offset` and `Upload-Complete`. Any sha256 is accepted (the bytes are addressed by their ' +
       `content, so nothing can be overwritten); the attachment's metadata may arrive before or after its bytes. ${SITE_AUTH}`,
     access: 'public',
+    authenticate: (req, res) => authorizeBlobAccess(core, sites, req, res, { adminMayRead: false }),
     params: BlobParams,
     response: { status: 204, description: 'Bytes held; see Upload-Offset and Upload-Complete' },
     errors: [401, 403, 404, 409, 413, 415, 422],
     handler: async ({ params, req, res }) => {
-      await authorizeBlobAccess(core, sites, req, res, { adminMayRead: false });
       if (!req.is(UPLOAD_TYPES)) {
         throw new UnsupportedMediaTypeError(`Send the bytes as ${UPLOAD_TYPES[0]}.`);
       }
