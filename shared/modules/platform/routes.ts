@@ -123,7 +123,9 @@ export const AdoptIn = z
       .min(1)
       .max(1000)
       .optional()
-      .openapi({ description: 'Dead letter ids to adopt; all of the site\'s cloud-owned dead letters when left out.' }),
+      .openapi({
+        description: "Dead letter ids to adopt; all of the site's cloud-owned dead letters when left out.",
+      }),
   })
   .strict()
   .openapi('AdoptSiteRecords', {
@@ -134,7 +136,7 @@ export const AdoptIn = z
 
 export const AdoptOut = z
   .object({
-    adopted: z.number().int().openapi({ description: 'Rows inserted as the cloud\'s own (where absent).' }),
+    adopted: z.number().int().openapi({ description: "Rows inserted as the cloud's own (where absent)." }),
     applied: z
       .number()
       .int()
@@ -300,12 +302,18 @@ export function registerPlatformRoutes(
     response: { schema: AdoptOut },
     handler: async ({ params, body, principal }) => {
       if (core.config.role !== 'cloud') {
-        throw new ConflictError('not-cloud', 'Records are adopted at the cloud, from the sites linked to it.');
+        throw new ConflictError(
+          'not-cloud',
+          'Records are adopted at the cloud, from the sites linked to it.',
+        );
       }
       if (principal.yardIds !== null) {
-        throw new ForbiddenError('Adopting a site\'s records makes them organisation-wide: it needs an admin without a yard scope.');
+        throw new ForbiddenError(
+          "Adopting a site's records makes them organisation-wide: it needs an admin without a yard scope.",
+        );
       }
-      if (!(await new SiteRepo(core.kysely).get(params.siteId))) throw new NotFoundError('Site', params.siteId);
+      if (!(await new SiteRepo(core.kysely).get(params.siteId)))
+        throw new NotFoundError('Site', params.siteId);
       applier ??= new ChangeApplier(core);
       const target = applier;
       return exclusive(core, () => target.adoptDeadLetters(params.siteId, body.ids));
