@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Core } from '../core.js';
 import { AppError, NotFoundError, SiteOfflineError } from '../http/errors.js';
-import type { CommandKind } from './protocol.js';
+import {
+  COMMAND_CLOCK_SKEW_MS,
+  type Command,
+  type CommandKind,
+  MAX_COMMAND_LIFETIME_MS,
+} from './protocol.js';
+import type { MessageMeta } from './transport.js';
 
 /**
  * The args and results of the cloud -> edge commands that run a yard's hardware (SYNC.md, down/cmd).
@@ -43,6 +49,30 @@ export const SnapshotResult = z.object({
   takenAt: z.string(),
 });
 export type SnapshotResult = z.infer<typeof SnapshotResult>;
+
+/**
+ * Why an edge must not act on a command at all, whatever its kind; undefined when it may (the
+ * deadline check comes after this, edge/sync/command-handler.ts). The cloud never sends a command
+ * like these, and only the cloud may publish on `down/cmd` (broker ACL), so each one is a replay or
+ * a forgery; refusing it must leave no trace in the edge's state (its clock samples, seen ids).
+ * - `retained`: delivered from the broker's retained store. The cloud never retains a command; a
+ *   stored one would run again on every reconnect.
+ * - `lifetime`: `deadline - sentAt` negative or above MAX_COMMAND_LIFETIME_MS.
+ * - `future`: sent at a time more than the tolerated clock skew ahead of this edge's clock.
+ */
+export type CommandRefusal = 'retained' | 'lifetime' | 'future';
+
+export function commandRefusal(
+  command: Pick<Command, 'sentAt' | 'deadline'>,
+  meta: MessageMeta | undefined,
+  edgeNow: number,
+): CommandRefusal | undefined {
+  if (meta?.retain) return 'retained';
+  const lifetime = command.deadline - command.sentAt;
+  if (lifetime < 0 || lifetime > MAX_COMMAND_LIFETIME_MS) return 'lifetime';
+  if (command.sentAt > edgeNow + COMMAND_CLOCK_SKEW_MS) return 'future';
+  return undefined;
+}
 
 export function requestedBy(principal: Principal): RequestedBy {
   return { id: principal.id, name: principal.name, kind: principal.kind };
