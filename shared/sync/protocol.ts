@@ -144,6 +144,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Why a received change batch (JSON-parsed, before the schema check, which would walk every row)
+ * is over BATCH_LIMITS; undefined when it is within them or not a batch at all (the schema says so).
+ */
+export function batchOverLimits(payloadBytes: number, message: unknown): string | undefined {
+  const rows = isPlainObject(message) && Array.isArray(message.rows) ? message.rows.length : 0;
+  if (rows > BATCH_LIMITS.rows) return `${rows} rows (at most ${BATCH_LIMITS.rows})`;
+  if (rows > 1 && payloadBytes > BATCH_LIMITS.bytes) {
+    return `${payloadBytes} bytes in ${rows} rows (at most ${BATCH_LIMITS.bytes}; only a single row may be larger)`;
+  }
+  return undefined;
+}
+
 /** JSON.parse + schema check; undefined (never a throw) for anything malformed. */
 export function decode<T>(schema: z.ZodType<T>, payload: Buffer | string): T | undefined {
   try {
