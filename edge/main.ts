@@ -24,6 +24,8 @@ export interface RunningEdge {
   /** The first admin's generated password, when this start created it (shown once). */
   generatedAdmin?: { username: string; password: string } | undefined;
   stop(): Promise<void>;
+  /** Every relay to its safe (de-energised) state: part of stop(), alone when a stop hangs. */
+  safeState(): Promise<void>;
 }
 
 /**
@@ -84,6 +86,7 @@ export async function startEdge(
       ? { username: admin.username!, password: admin.generatedPassword }
       : undefined,
     stop,
+    safeState: () => gates.stop(),
   };
 }
 
