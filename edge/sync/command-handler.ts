@@ -5,6 +5,7 @@ import type { Core } from '../../shared/core.js';
 import { AppError, BadRequestError } from '../../shared/http/errors.js';
 import {
   ActuateArgs,
+  COMMAND_REFUSALS,
   type CommandRefusal,
   commandRefusal,
   SnapshotArgs,
@@ -15,7 +16,6 @@ import {
   Command,
   type CommandResult,
   decode,
-  MAX_COMMAND_LIFETIME_MS,
   PROTOCOL_V,
   topicsFor,
 } from '../../shared/sync/protocol.js';
@@ -138,7 +138,7 @@ export class CommandHandler implements SyncComponent {
   private refuse(command: Command, refusal: CommandRefusal): void {
     this.stats.refused += 1;
     const { id: commandId, kind, sentAt, deadline } = command;
-    const { log, problem } = REFUSALS[refusal];
+    const { log, problem } = COMMAND_REFUSALS[refusal];
     this.core.log.warn({ commandId, kind, refusal, sentAt, deadline }, log);
     if (problem) void this.answer(command, { ok: false, error: problemOf(problem()) });
   }
@@ -274,36 +274,6 @@ class CloudClockBound {
     this.samples = this.samples.filter((s) => nowMono - s.at <= SAMPLE_WINDOW_MS);
   }
 }
-
-/** How each refusal is logged and answered (none for a retained replay: nobody waits for it). */
-const REFUSALS: Record<CommandRefusal, { log: string; problem?: () => AppError }> = {
-  retained: {
-    log:
-      'retained command refused, not run (the cloud never retains commands: this is a replay; ' +
-      'clear it at the broker with an empty retained message on the topic)',
-  },
-  lifetime: {
-    log: 'command with an impossible deadline refused, not run',
-    problem: () =>
-      new AppError(
-        400,
-        'command-invalid',
-        'Invalid command',
-        `The command's deadline is not within ${MAX_COMMAND_LIFETIME_MS / 1000} s of its send time; it was not run.`,
-      ),
-  },
-  future: {
-    log: 'command sent in this edge clock future refused, not run (is NTP working here and at the cloud?)',
-    problem: () =>
-      new AppError(
-        503,
-        'clock-skew',
-        'Clocks disagree',
-        `The command was sent more than ${COMMAND_CLOCK_SKEW_MS / 60_000} minutes ahead of this site's clock; it was not run. ` +
-          'Check the time (NTP) at the site and at the cloud.',
-      ),
-  },
-};
 
 type Problem = NonNullable<CommandResult['error']>;
 

@@ -74,6 +74,36 @@ export function commandRefusal(
   return undefined;
 }
 
+/** How the edge logs and answers each refusal (a retained replay gets no answer: nobody waits for it). */
+export const COMMAND_REFUSALS: Record<CommandRefusal, { log: string; problem?: () => AppError }> = {
+  retained: {
+    log:
+      'retained command refused, not run (the cloud never retains commands: this is a replay; ' +
+      'clear it at the broker with an empty retained message on the topic)',
+  },
+  lifetime: {
+    log: 'command with an impossible deadline refused, not run',
+    problem: () =>
+      new AppError(
+        400,
+        'command-invalid',
+        'Invalid command',
+        `The command's deadline is not within ${MAX_COMMAND_LIFETIME_MS / 1000} s of its send time; it was not run.`,
+      ),
+  },
+  future: {
+    log: "command sent beyond the clock skew in this edge's future refused, not run (is NTP working here and at the cloud?)",
+    problem: () =>
+      new AppError(
+        503,
+        'clock-skew',
+        'Clocks disagree',
+        `The command was sent more than ${COMMAND_CLOCK_SKEW_MS / 60_000} minutes ahead of this site's clock; it was not run. ` +
+          'Check the time (NTP) at the site and at the cloud.',
+      ),
+  },
+};
+
 export function requestedBy(principal: Principal): RequestedBy {
   return { id: principal.id, name: principal.name, kind: principal.kind };
 }
