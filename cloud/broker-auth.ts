@@ -20,8 +20,12 @@ const MAX_CACHED = 10_000;
 /**
  * Who may use the embedded broker, with the rules of deploy/mosquitto/acl:
  * - the cloud user: `topic readwrite yards/#`;
- * - a site (username = site id, password checked against its `$7$` hash): `pattern readwrite
- *   yards/%u/#`, nothing else (so it can never read or write another site's topics);
+ * - a site (username = site id, password checked against its `$7$` hash) publishes only on
+ *   `yards/<id>/up/#` and `yards/<id>/status` and subscribes only to `yards/<id>/down/#`
+ *   (`pattern write yards/%u/up/#`, `pattern write yards/%u/status`, `pattern read yards/%u/down/#`).
+ *   So it can never touch another site's topics, and never publish what only the cloud sends: its
+ *   own commands and change batches (a stolen box could otherwise open its gate with a command
+ *   retained at the broker, or feed its own edge rows as if they came from the cloud);
  * - anyone else, or a wrong password: refused at connect.
  * `authorize` runs for every publish, so it is plain string checks, no lookups.
  * A login reads the site's stored hash (one indexed row) and remembers a verified password against
@@ -67,11 +71,14 @@ export class CloudBrokerAuth implements BrokerAuth {
     return ok;
   }
 
-  authorize(username: string, topic: string, _action: 'publish' | 'subscribe'): boolean {
+  authorize(username: string, topic: string, action: 'publish' | 'subscribe'): boolean {
     const filter = stripSharePrefix(topic);
     if (filter === undefined) return false;
     if (username === this.options.cloudUsername) return isWithin(filter, 'yards');
-    return isSiteId(username) && isWithin(filter, `yards/${username}`);
+    if (!isSiteId(username)) return false;
+    const own = `yards/${username}`;
+    if (action === 'subscribe') return isWithin(filter, `${own}/down`);
+    return isWithin(filter, `${own}/up`) || filter === `${own}/status`;
   }
 
   private remember(username: string, stored: string, given: Buffer): void {

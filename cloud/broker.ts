@@ -7,7 +7,9 @@ import type { Config } from '../shared/config.js';
 import type { Kdb } from '../shared/db/database.js';
 import type { Logger } from '../shared/log.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
+import { MAX_PACKET_BYTES } from '../shared/sync/protocol.js';
 import { CloudBrokerAuth } from './broker-auth.js';
+import { limitPacketSize, type PacketLimits } from './broker-limits.js';
 
 export interface BrokerAuth {
   /** True when this username/password may connect. */
@@ -27,6 +29,15 @@ export interface BrokerTls {
   /** Extra CA certificates sent with the chain (an intermediate). */
   caFile?: string | undefined;
 }
+
+/**
+ * Limits for clients that have not logged in yet, so a few sockets cannot exhaust the broker:
+ * a CONNECT (client id, username, password, the status will) is a few hundred bytes; every later
+ * packet may be up to MAX_PACKET_BYTES. A client that has not sent its CONNECT within the connect
+ * timeout is dropped (mqtt.js gives up on its own CONNACK after 10 s too).
+ */
+const DEFAULT_LIMITS: PacketLimits = { firstBytes: 64 * 1024, maxBytes: MAX_PACKET_BYTES };
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 export interface EmbeddedBroker {
   port: number;
@@ -49,10 +60,26 @@ export async function startEmbeddedBroker(options: {
   auth?: BrokerAuth | undefined;
   tls?: BrokerTls | undefined;
   log?: Logger | undefined;
+  /** Default: 64 KiB for the CONNECT, MAX_PACKET_BYTES after it. */
+  packetLimits?: PacketLimits;
+  /** Default 10 s. */
+  connectTimeoutMs?: number;
 }): Promise<EmbeddedBroker> {
-  const aedes = await Aedes.createBroker();
+  const aedes = await Aedes.createBroker({
+    connectTimeout: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+  });
   if (options.auth) installAuth(aedes, options.auth, options.log);
-  const server = createListener(aedes, options.tls);
+  const limits = options.packetLimits ?? DEFAULT_LIMITS;
+  const handle = (socket: Socket) => {
+    aedes.handle(socket);
+    limitPacketSize(socket, limits, (declared) =>
+      options.log?.warn(
+        { remote: socket.remoteAddress, declaredBytes: declared, limits },
+        'mqtt packet over the size limit; connection closed',
+      ),
+    );
+  };
+  const server = createListener(handle, options.tls);
   const sockets = new Set<Socket>();
   // 'connection' gives the raw socket for TLS too, so stop() can cut every client.
   server.on('connection', (socket: Socket) => {
@@ -80,8 +107,8 @@ export async function startEmbeddedBroker(options: {
   };
 }
 
-function createListener(aedes: Aedes, tls: BrokerTls | undefined): Server {
-  if (!tls) return createServer((socket) => aedes.handle(socket));
+function createListener(handle: (socket: Socket) => void, tls: BrokerTls | undefined): Server {
+  if (!tls) return createServer(handle);
   const server = createTlsServer(
     {
       cert: readFileSync(tls.certFile),
@@ -89,7 +116,7 @@ function createListener(aedes: Aedes, tls: BrokerTls | undefined): Server {
       ...(tls.caFile ? { ca: readFileSync(tls.caFile) } : {}),
       minVersion: 'TLSv1.2',
     },
-    (socket) => aedes.handle(socket),
+    handle,
   );
   // A client that fails the handshake (wrong CA, plain MQTT on the TLS port) is just dropped.
   server.on('tlsClientError', (_err, socket) => socket.destroy());

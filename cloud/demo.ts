@@ -69,6 +69,7 @@ try {
       await edge.stop();
       await cloud.stop();
     },
+    safeState: () => edge.safeState(),
   };
   stopOnSignals(both);
   await waitUntil(

@@ -8,6 +8,7 @@ import type { Config } from '../shared/config.js';
 import { type AppDatabase, openDatabase } from '../shared/db/database.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { closeServer, listenHttp, loadConfigOrExit, startFailure, stopOnSignals } from '../shared/process.js';
+import { warnPlaintextLinks } from '../shared/tls-warnings.js';
 import { type CloudBroker, startCloudBroker } from './broker.js';
 import { NoRelays } from './no-relays.js';
 import { cloudNodeId, cloudSync, cloudTransport } from './sync/index.js';
@@ -34,6 +35,7 @@ export async function startCloud(
   config: Config,
   log: Logger = createLogger({ ...config.log }),
 ): Promise<RunningCloud> {
+  warnPlaintextLinks(config, log);
   const db = openDatabase(join(resolve(config.dataDir), 'yard.db'));
   const broker = config.mqtt.url ? undefined : await startCloudBroker({ config, kysely: db.kysely, log });
   const sync = cloudSync({

@@ -7,6 +7,7 @@ import { type Config, syncMode } from '../shared/config.js';
 import { type AppDatabase, openDatabase } from '../shared/db/database.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { closeServer, listenHttp, loadConfigOrExit, startFailure, stopOnSignals } from '../shared/process.js';
+import { warnPlaintextLinks } from '../shared/tls-warnings.js';
 import { NodeOnvifClient } from './cameras/onvif-client.js';
 import { RelayHub } from './hardware/relay-hub.js';
 import { BlobUploader } from './sync/blob-uploader.js';
@@ -24,6 +25,8 @@ export interface RunningEdge {
   /** The first admin's generated password, when this start created it (shown once). */
   generatedAdmin?: { username: string; password: string } | undefined;
   stop(): Promise<void>;
+  /** Every relay to its safe (de-energised) state: part of stop(), alone when a stop hangs. */
+  safeState(): Promise<void>;
 }
 
 /**
@@ -36,6 +39,7 @@ export async function startEdge(
   config: Config,
   log: Logger = createLogger({ ...config.log }),
 ): Promise<RunningEdge> {
+  warnPlaintextLinks(config, log);
   const db = openDatabase(join(resolve(config.dataDir), 'yard.db'));
   // Each gate's relay binding picks its driver (GPIO, gpiod, serial board, simulated).
   const gates = new RelayHub({ log });
@@ -84,6 +88,7 @@ export async function startEdge(
       ? { username: admin.username!, password: admin.generatedPassword }
       : undefined,
     stop,
+    safeState: () => gates.stop(),
   };
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { BATCH_LIMITS, MAX_COMMAND_LIFETIME_MS } from './sync/protocol.js';
 
 /**
  * The whole configuration, one zod schema with defaults. Sources, later wins:
@@ -98,14 +99,14 @@ export const configSchema = z.object({
   cloudUrl: z.string().url().optional(),
   sync: z
     .object({
-      batchRows: z.coerce.number().int().min(1).max(500).default(500),
-      batchBytes: z.coerce.number().int().min(1024).max(262_144).default(262_144),
+      batchRows: z.coerce.number().int().min(1).max(BATCH_LIMITS.rows).default(BATCH_LIMITS.rows),
+      batchBytes: z.coerce.number().int().min(1024).max(BATCH_LIMITS.bytes).default(BATCH_LIMITS.bytes),
       /** Batches in flight before waiting for an ack. */
       window: z.coerce.number().int().min(1).max(64).default(8),
       /** Resend from the last ack when no ack came within this time. */
       ackTimeoutMs: z.coerce.number().int().positive().default(10_000),
       /** Cloud -> edge commands (gate actuation, snapshots): no answer within this is 504 site-offline. */
-      commandTimeoutMs: z.coerce.number().int().positive().default(10_000),
+      commandTimeoutMs: z.coerce.number().int().positive().max(MAX_COMMAND_LIFETIME_MS).default(10_000),
       /** Acknowledged change-log rows older than this are pruned. */
       retentionDays: z.coerce.number().positive().default(30),
       /** A received change stamped further ahead of our clock than this is refused (SYNC.md "Trust"). */

@@ -1,10 +1,15 @@
-import { type Logger, pino } from 'pino';
+import { type Logger, type LoggerOptions, pino } from 'pino';
+import { NonBlockingOutput } from './log-output.js';
 
 export type { Logger };
 
+/**
+ * The process's logger. Pretty (a terminal): pino-pretty. Otherwise JSON lines on stdout through
+ * NonBlockingOutput, so a stalled or vanished reader of stdout never blocks the process or its exit.
+ */
 export function createLogger(options: { level: string; pretty?: boolean; name?: string }): Logger {
   const pretty = options.pretty ?? process.stdout.isTTY;
-  return pino({
+  const common: LoggerOptions = {
     name: options.name ?? 'yard',
     level: options.level,
     redact: {
@@ -20,9 +25,14 @@ export function createLogger(options: { level: string; pretty?: boolean; name?: 
       ],
       censor: '***',
     },
-    transport: pretty
-      ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }
-      : undefined,
+  };
+  if (!pretty) return pino(common, new NonBlockingOutput(1));
+  return pino({
+    ...common,
+    transport: {
+      target: 'pino-pretty',
+      options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' },
+    },
   });
 }
 

@@ -39,22 +39,91 @@ export async function closeServer(server: Server): Promise<void> {
   clearTimeout(timer);
 }
 
-/** SIGTERM/SIGINT stop cleanly; a second signal exits at once. */
-export function stopOnSignals(running: { stop(): Promise<void>; log: Logger }): void {
-  let signalled = false;
+/** What stopOnSignals stops. */
+export interface Stoppable {
+  stop(): Promise<void>;
+  log: Logger;
+  /**
+   * Drives outputs to their safe state (the edge: every relay de-energised). Part of stop(); run on
+   * its own when stop() hangs, so that even a forced exit leaves the gates safe.
+   */
+  safeState?: () => Promise<void>;
+}
+
+/** A stop that takes longer than this is cut short (outputs driven safe, then exit 1). */
+const STOP_DEADLINE_MS = 10_000;
+/** Time for the safe state on a forced exit. */
+const SAFE_STATE_MS = 2_000;
+/** Time for the last log lines to get out before exiting (a stalled log reader gets no more). */
+const LOG_FLUSH_MS = 1_000;
+
+/**
+ * SIGTERM/SIGINT stop cleanly and exit 0. A second signal, or a stop still running after 10 s,
+ * forces the exit (1) after driving outputs safe (at most 2 s). A third signal exits at once.
+ * Logging never holds the exit up: the log output never blocks (shared/log-output.ts) and gets at
+ * most a second to flush, and errors on stdout/stderr (EPIPE: their reader has gone) are ignored.
+ */
+export function stopOnSignals(running: Stoppable, options: { deadlineMs?: number } = {}): void {
+  ignoreStdioErrors();
+  let signals = 0;
+  let forcing = false;
+  const force = (why: string) => {
+    if (forcing) return;
+    forcing = true;
+    running.log.error({ why }, 'stop did not finish: driving outputs safe and exiting');
+    const safe = running.safeState?.().catch((err: unknown) => {
+      running.log.error({ err }, 'driving outputs safe failed');
+    });
+    void within(safe, SAFE_STATE_MS)
+      .then(() => flushLog(running.log, 200))
+      .finally(() => process.exit(1));
+  };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
-      if (signalled) process.exit(1);
-      signalled = true;
+      signals += 1;
+      if (signals > 2) process.exit(1);
+      if (signals === 2) {
+        force(`second ${signal}`);
+        return;
+      }
+      const deadlineMs = options.deadlineMs ?? STOP_DEADLINE_MS;
+      // Not unref'd: it is what ends a stop that hangs on something else keeping the process alive.
+      const deadline = setTimeout(() => force(`still stopping after ${deadlineMs / 1000} s`), deadlineMs);
+      const exit = (code: number) => {
+        clearTimeout(deadline);
+        void flushLog(running.log, LOG_FLUSH_MS).finally(() => process.exit(code));
+      };
       running.stop().then(
-        () => process.exit(0),
-        (err) => {
+        () => exit(0),
+        (err: unknown) => {
           running.log.error({ err }, 'unclean shutdown');
-          process.exit(1);
+          exit(1);
         },
       );
     });
   }
+}
+
+/** Errors writing to stdout/stderr (EPIPE once their reader exits) must not crash or stop anything. */
+function ignoreStdioErrors(): void {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
+}
+
+/** Waits for the logger's queued lines, at most `ms`. */
+function flushLog(log: Logger, ms: number): Promise<void> {
+  return within(new Promise<void>((resolve) => log.flush(() => resolve())), ms);
+}
+
+function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
+  if (!work) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    work.then(done, done);
+  });
 }
 
 /** The message for a start that failed before anything ran. */

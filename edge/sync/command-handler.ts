@@ -3,10 +3,24 @@ import type { z } from 'zod';
 import { toIso } from '../../shared/clock.js';
 import type { Core } from '../../shared/core.js';
 import { AppError, BadRequestError } from '../../shared/http/errors.js';
-import { ActuateArgs, SnapshotArgs, type SnapshotResult } from '../../shared/sync/commands.js';
-import { Command, type CommandResult, decode, PROTOCOL_V, topicsFor } from '../../shared/sync/protocol.js';
+import {
+  ActuateArgs,
+  COMMAND_REFUSALS,
+  type CommandRefusal,
+  commandRefusal,
+  SnapshotArgs,
+  type SnapshotResult,
+} from '../../shared/sync/commands.js';
+import {
+  COMMAND_CLOCK_SKEW_MS,
+  Command,
+  type CommandResult,
+  decode,
+  PROTOCOL_V,
+  topicsFor,
+} from '../../shared/sync/protocol.js';
 import type { SyncComponent } from '../../shared/sync/runtime.js';
-import type { SyncTransport } from '../../shared/sync/transport.js';
+import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
 
 /**
  * NEVER LATE: how an edge makes sure a cloud command (open a gate, take a picture) runs only while the
@@ -35,8 +49,18 @@ import type { SyncTransport } from '../../shared/sync/transport.js';
  * 4. The check runs when the command arrives and again right before the relay pulses. An expired
  *    command is answered `command-expired` (if the link is up) and logged; it is never run.
  * 5. A command id runs at most once: ids are remembered for longer than any command can live.
+ * 6. Before any of this, a command the cloud would never send is refused and leaves no trace (no
+ *    clock sample, no remembered id): a retained one (a replay from the broker's store), one whose
+ *    deadline is more than MAX_COMMAND_LIFETIME_MS after its send time, one sent more than the
+ *    tolerated skew in our future (as a clock sample it would make every real command look late
+ *    for an hour). See commandRefusal in shared/sync/commands.ts.
+ *
+ * Who may send commands at all is the broker's rule: only the cloud's user may publish on
+ * `down/#` (cloud/broker-auth.ts, deploy/mosquitto/acl). Commands are not signed: a per-site key
+ * would be provisioned through the same path as the site's broker password and checked against a
+ * broker that already refuses everyone else, so it would protect nothing the ACL does not.
  */
-const MAX_CLOCK_SKEW_MS = 5 * 60_000;
+const MAX_CLOCK_SKEW_MS = COMMAND_CLOCK_SKEW_MS;
 /** Offset samples older than this are dropped (clock drift and steps stay bounded). */
 const SAMPLE_WINDOW_MS = 60 * 60_000;
 const MAX_SAMPLES = 64;
@@ -52,7 +76,7 @@ export interface CommandHandlerOptions {
 /** Edge side of the command channel: runs the cloud's actuate and snapshot commands (SYNC.md, down/cmd). */
 export class CommandHandler implements SyncComponent {
   /** What happened to the commands received, for tests and the log. */
-  readonly stats = { received: 0, ran: 0, expired: 0, duplicates: 0 };
+  readonly stats = { received: 0, ran: 0, expired: 0, duplicates: 0, refused: 0 };
   private readonly monotonic: () => number;
   private readonly cloudClock: CloudClockBound;
   /** Command id -> monotonic time it arrived. */
@@ -75,14 +99,14 @@ export class CommandHandler implements SyncComponent {
     this.running = true;
     if (this.listening) return;
     this.listening = true;
-    this.transport.onMessage((topic, payload) => this.onMessage(topic, payload));
+    this.transport.onMessage((topic, payload, meta) => this.onMessage(topic, payload, meta));
   }
 
   async stop(): Promise<void> {
     this.running = false;
   }
 
-  private onMessage(topic: string, payload: Buffer): void {
+  private onMessage(topic: string, payload: Buffer, meta: MessageMeta | undefined): void {
     if (!this.running || topic !== this.topics.downCmd) return;
     const arrived = this.monotonic();
     const command = decode(Command, payload);
@@ -90,8 +114,13 @@ export class CommandHandler implements SyncComponent {
       this.core.log.warn({ topic }, 'malformed command dropped');
       return;
     }
+    const refusal = commandRefusal(command, meta, this.core.clock.now());
+    if (refusal) {
+      // resync belongs to the change streams (edge/sync/edge-sync.ts), which refuse it themselves.
+      if (command.kind !== 'resync') this.refuse(command, refusal);
+      return;
+    }
     this.cloudClock.observe(command.sentAt, arrived);
-    // resync belongs to the change streams (edge/sync/edge-sync.ts).
     if (command.kind === 'resync') return;
     this.stats.received += 1;
     if (this.seen.has(command.id)) {
@@ -103,6 +132,15 @@ export class CommandHandler implements SyncComponent {
     this.handle(command).catch((err: unknown) => {
       this.core.log.error({ err, commandId: command.id }, 'command handling failed');
     });
+  }
+
+  /** Logs a command the cloud would never send and answers why (a retained replay gets no answer). */
+  private refuse(command: Command, refusal: CommandRefusal): void {
+    this.stats.refused += 1;
+    const { id: commandId, kind, sentAt, deadline } = command;
+    const { log, problem } = COMMAND_REFUSALS[refusal];
+    this.core.log.warn({ commandId, kind, refusal, sentAt, deadline }, log);
+    if (problem) void this.answer(command, { ok: false, error: problemOf(problem()) });
   }
 
   private async handle(command: Command): Promise<void> {

@@ -3,6 +3,7 @@ import { toIsoOrNull } from '../../shared/clock.js';
 import type { Core } from '../../shared/core.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
+import { commandRefusal } from '../../shared/sync/commands.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
 import { PeerLink } from '../../shared/sync/peer-link.js';
 import {
@@ -15,7 +16,7 @@ import {
 } from '../../shared/sync/protocol.js';
 import { LogPruner, prunedUpTo } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
-import type { SyncTransport } from '../../shared/sync/transport.js';
+import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
 
 /** The edge's peer name for the cloud (change_log.peer, sync_cursor.peer). */
 export const CLOUD_PEER = 'cloud';
@@ -85,7 +86,7 @@ export class EdgeSync implements SyncRuntime {
   async start(): Promise<void> {
     if (!this.listening) {
       this.listening = true;
-      this.o.transport.onMessage((topic, payload) => this.onMessage(topic, payload));
+      this.o.transport.onMessage((topic, payload, meta) => this.onMessage(topic, payload, meta));
       this.o.transport.onConnect(() => {
         this.everConnected = true;
         this.link.activate('connected');
@@ -165,16 +166,21 @@ export class EdgeSync implements SyncRuntime {
     };
   }
 
-  private onMessage(topic: string, payload: Buffer): void {
+  private onMessage(topic: string, payload: Buffer, meta: MessageMeta | undefined): void {
     if (topic === this.topics.downChanges) this.link.receiveBatch(payload);
     else if (topic === this.topics.downAck) this.link.receiveAck(payload);
-    else if (topic === this.topics.downCmd) void this.onCommand(payload);
+    else if (topic === this.topics.downCmd) void this.onCommand(payload, meta);
   }
 
   /** Only `resync`; actuate and snapshot are the command handler's (same topic). */
-  private async onCommand(payload: Buffer): Promise<void> {
+  private async onCommand(payload: Buffer, meta: MessageMeta | undefined): Promise<void> {
     const command = decode(Command, payload);
     if (command?.kind !== 'resync') return;
+    const refusal = commandRefusal(command, meta, this.core.clock.now());
+    if (refusal) {
+      this.core.log.warn({ commandId: command.id, refusal }, 'resync command refused (not from the cloud)');
+      return;
+    }
     if (this.core.clock.now() > command.deadline + STALE_RESYNC_MS) {
       // Queued for us by the broker while we were away; the cloud repeats a resync it still wants.
       this.core.log.info({ commandId: command.id }, 'old resync command ignored');

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -39,7 +39,12 @@ export type QueryListener = (sql: string, parameters: readonly unknown[], durati
  * WAL + synchronous=FULL: an acknowledged write survives power loss on the gate box.
  */
 export function openDatabase(file: string): AppDatabase {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(dirname(file), { recursive: true });
+    // Owner-only from the start: the file holds password hashes and integration secrets. SQLite
+    // gives the -wal and -shm files it creates the database file's permissions.
+    closeSync(openSync(file, 'a', 0o600));
+  }
   const sqlite = new Database(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

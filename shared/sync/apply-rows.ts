@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import { noteDeadLetter } from './dead-letter-log.js';
 import { syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
 import type { Routing } from './routing.js';
@@ -146,10 +147,7 @@ export class RowApplier {
           'INSERT INTO dead_letter (peer, seq, entity, entity_id, error, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
       .run(peer, row.seq, row.entity, row.id, error, JSON.stringify(payload), this.core.clock.now());
-    this.core.log.warn(
-      { peer, seq: row.seq, entity: row.entity, id: row.id, error },
-      'sync row dead-lettered',
-    );
+    noteDeadLetter(this.core.log, peer, row, error);
   }
 
   /** A group in one savepoint; undefined (and nothing written) if any row failed. */

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import type { Core } from '../core.js';
 import { AppError, NotFoundError, SiteOfflineError } from '../http/errors.js';
-import type { CommandKind } from './protocol.js';
+import {
+  COMMAND_CLOCK_SKEW_MS,
+  type Command,
+  type CommandKind,
+  MAX_COMMAND_LIFETIME_MS,
+} from './protocol.js';
+import type { MessageMeta } from './transport.js';
 
 /**
  * The args and results of the cloud -> edge commands that run a yard's hardware (SYNC.md, down/cmd).
@@ -43,6 +49,60 @@ export const SnapshotResult = z.object({
   takenAt: z.string(),
 });
 export type SnapshotResult = z.infer<typeof SnapshotResult>;
+
+/**
+ * Why an edge must not act on a command at all, whatever its kind; undefined when it may (the
+ * deadline check comes after this, edge/sync/command-handler.ts). The cloud never sends a command
+ * like these, and only the cloud may publish on `down/cmd` (broker ACL), so each one is a replay or
+ * a forgery; refusing it must leave no trace in the edge's state (its clock samples, seen ids).
+ * - `retained`: delivered from the broker's retained store. The cloud never retains a command; a
+ *   stored one would run again on every reconnect.
+ * - `lifetime`: `deadline - sentAt` negative or above MAX_COMMAND_LIFETIME_MS.
+ * - `future`: sent at a time more than the tolerated clock skew ahead of this edge's clock.
+ */
+export type CommandRefusal = 'retained' | 'lifetime' | 'future';
+
+export function commandRefusal(
+  command: Pick<Command, 'sentAt' | 'deadline'>,
+  meta: MessageMeta | undefined,
+  edgeNow: number,
+): CommandRefusal | undefined {
+  if (meta?.retain) return 'retained';
+  const lifetime = command.deadline - command.sentAt;
+  if (lifetime < 0 || lifetime > MAX_COMMAND_LIFETIME_MS) return 'lifetime';
+  if (command.sentAt > edgeNow + COMMAND_CLOCK_SKEW_MS) return 'future';
+  return undefined;
+}
+
+/** How the edge logs and answers each refusal (a retained replay gets no answer: nobody waits for it). */
+export const COMMAND_REFUSALS: Record<CommandRefusal, { log: string; problem?: () => AppError }> = {
+  retained: {
+    log:
+      'retained command refused, not run (the cloud never retains commands: this is a replay; ' +
+      'clear it at the broker with an empty retained message on the topic)',
+  },
+  lifetime: {
+    log: 'command with an impossible deadline refused, not run',
+    problem: () =>
+      new AppError(
+        400,
+        'command-invalid',
+        'Invalid command',
+        `The command's deadline is not within ${MAX_COMMAND_LIFETIME_MS / 1000} s of its send time; it was not run.`,
+      ),
+  },
+  future: {
+    log: "command sent beyond the clock skew in this edge's future refused, not run (is NTP working here and at the cloud?)",
+    problem: () =>
+      new AppError(
+        503,
+        'clock-skew',
+        'Clocks disagree',
+        `The command was sent more than ${COMMAND_CLOCK_SKEW_MS / 60_000} minutes ahead of this site's clock; it was not run. ` +
+          'Check the time (NTP) at the site and at the cloud.',
+      ),
+  },
+};
 
 export function requestedBy(principal: Principal): RequestedBy {
   return { id: principal.id, name: principal.name, kind: principal.kind };

@@ -1,6 +1,6 @@
 import type { Core } from '../core.js';
 import { exclusive } from './outbox.js';
-import { type Ack, Batch, decode, PROTOCOL_V } from './protocol.js';
+import { type Ack, Batch, batchOverLimits, PROTOCOL_V } from './protocol.js';
 
 /**
  * What the link needs from the change applier (applier.ts). Synchronous: it runs while the link
@@ -51,7 +51,24 @@ export class BatchReceiver {
   constructor(private readonly o: BatchReceiverOptions) {}
 
   receive(payload: Buffer): void {
-    const batch = decode(Batch, payload);
+    let message: unknown;
+    try {
+      message = JSON.parse(payload.toString());
+    } catch {
+      message = undefined;
+    }
+    // Before the schema check and the apply: a legitimate sender never exceeds the limits (its
+    // config cannot), so this is not acknowledged and costs one log line, whatever its size.
+    const over = batchOverLimits(payload.length, message);
+    if (over) {
+      this.o.core.log.warn(
+        { peer: this.o.peer, over },
+        'change batch over the protocol limits dropped unread (not applied, not acknowledged)',
+      );
+      return;
+    }
+    const parsed = message === undefined ? undefined : Batch.safeParse(message);
+    const batch = parsed?.success ? parsed.data : undefined;
     // `to = from - 1` with no rows is a probe (PeerLink.sendProbe): it is answered like any batch.
     const empty = batch !== undefined && batch.rows.length === 0 && batch.to === batch.from - 1;
     if (!batch || batch.site !== this.o.site || (batch.to < batch.from && !empty)) {

@@ -18,6 +18,21 @@ import { z } from 'zod';
 
 export const PROTOCOL_V = 1;
 
+/**
+ * The largest MQTT packet the brokers accept (the embedded one: cloud/broker.ts; Mosquitto:
+ * `max_packet_size` in deploy/mosquitto/mosquitto.conf). The largest legitimate message is a
+ * snapshot answer on up/cmd-result: a picture of at most 10 MiB (shared/cameras/http-image.ts) is
+ * 13.4 MiB as base64. Change batches stay far below it (BATCH_LIMITS).
+ */
+export const MAX_PACKET_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most a change batch may hold: the largest sync.batchRows and sync.batchBytes a sender can be
+ * configured with (config.ts). A sender puts at most that many rows and bytes in a batch, except
+ * that one row larger than the byte limit travels alone; a receiver refuses anything bigger unread.
+ */
+export const BATCH_LIMITS = { rows: 500, bytes: 262_144 } as const;
+
 export const topicsFor = (siteId: string) => ({
   upChanges: `yards/${siteId}/up/changes`,
   upAck: `yards/${siteId}/up/ack`,
@@ -72,6 +87,14 @@ export type Ack = z.infer<typeof Ack>;
 export const CommandKind = z.enum(['actuate', 'snapshot', 'resync']);
 export type CommandKind = z.infer<typeof CommandKind>;
 
+/**
+ * A command may live at most this long (`deadline - sentAt`): the cloud gives it
+ * sync.commandTimeoutMs (at most this, config.ts). A longer one is not the cloud's and is refused.
+ */
+export const MAX_COMMAND_LIFETIME_MS = 60_000;
+/** The clock skew between cloud and edge that commands tolerate (SYNC.md: 5 minutes). */
+export const COMMAND_CLOCK_SKEW_MS = 5 * 60_000;
+
 export const Command = z.object({
   v: z.literal(PROTOCOL_V),
   id: z.string().min(1),
@@ -119,6 +142,19 @@ export type SiteStatus = z.infer<typeof SiteStatus>;
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Why a received change batch (JSON-parsed, before the schema check, which would walk every row)
+ * is over BATCH_LIMITS; undefined when it is within them or not a batch at all (the schema says so).
+ */
+export function batchOverLimits(payloadBytes: number, message: unknown): string | undefined {
+  const rows = isPlainObject(message) && Array.isArray(message.rows) ? message.rows.length : 0;
+  if (rows > BATCH_LIMITS.rows) return `${rows} rows (at most ${BATCH_LIMITS.rows})`;
+  if (rows > 1 && payloadBytes > BATCH_LIMITS.bytes) {
+    return `${payloadBytes} bytes in ${rows} rows (at most ${BATCH_LIMITS.bytes}; only a single row may be larger)`;
+  }
+  return undefined;
 }
 
 /** JSON.parse + schema check; undefined (never a throw) for anything malformed. */

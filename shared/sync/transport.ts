@@ -2,6 +2,14 @@ import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from '../log.js';
 
+/** What a receiver may need to know about a message besides its topic and payload. */
+export interface MessageMeta {
+  /** Delivered from the broker's retained store (on subscribing), not as it was published. */
+  retain: boolean;
+}
+
+export type MessageListener = (topic: string, payload: Buffer, meta?: MessageMeta) => void;
+
 /**
  * The MQTT link as the sync engine sees it. Only a transport: delivery may duplicate, reorder or drop
  * messages, and the engine's change logs, acks and resends make up for all of it (SYNC.md).
@@ -13,7 +21,7 @@ export interface SyncTransport {
   readonly connected: boolean;
   /** Rejects when not connected; the engine resends from its log after reconnecting. */
   publish(topic: string, payload: string | Buffer, options: { qos: 0 | 1; retain?: boolean }): Promise<void>;
-  onMessage(listener: (topic: string, payload: Buffer) => void): void;
+  onMessage(listener: MessageListener): void;
   onConnect(listener: () => void): void;
   onDisconnect(listener: () => void): void;
 }
@@ -43,7 +51,7 @@ export interface MqttTransportOptions {
  */
 export class MqttTransport implements SyncTransport {
   private client: MqttClient | undefined;
-  private readonly messageListeners: Array<(topic: string, payload: Buffer) => void> = [];
+  private readonly messageListeners: MessageListener[] = [];
   private readonly connectListeners: Array<() => void> = [];
   private readonly disconnectListeners: Array<() => void> = [];
   private wasConnected = false;
@@ -101,8 +109,9 @@ export class MqttTransport implements SyncTransport {
       for (const l of this.disconnectListeners) l();
     });
     client.on('error', (err) => o.log.warn({ err: err.message }, 'mqtt error'));
-    client.on('message', (topic, payload) => {
-      for (const l of this.messageListeners) l(topic, payload);
+    client.on('message', (topic, payload, packet) => {
+      const meta: MessageMeta = { retain: packet.retain === true };
+      for (const l of this.messageListeners) l(topic, payload, meta);
     });
   }
 
@@ -122,7 +131,7 @@ export class MqttTransport implements SyncTransport {
     await client.publishAsync(topic, payload, { qos: options.qos, retain: options.retain ?? false });
   }
 
-  onMessage(listener: (topic: string, payload: Buffer) => void): void {
+  onMessage(listener: MessageListener): void {
     this.messageListeners.push(listener);
   }
   onConnect(listener: () => void): void {

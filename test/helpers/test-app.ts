@@ -11,6 +11,7 @@ import type { ManualClock } from '../../shared/clock.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
 import type { GateHardware } from '../../shared/hardware.js';
+import type { Logger } from '../../shared/log.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
@@ -48,6 +49,8 @@ export async function startTestApp(
      * pass false and log in once they have arrived.
      */
     login?: boolean;
+    /** The app's logger (default silent). */
+    log?: Logger;
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'yard-test-'));
@@ -73,6 +76,7 @@ export async function startTestApp(
     },
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.sync ? { sync: options.sync } : {}),
+    ...(options.log ? { log: options.log } : {}),
   });
   const login = options.login ?? true;
   if (login) await yard.services.auth.ensureAdmin();

@@ -154,7 +154,7 @@ describe('embedded broker: site credentials and topic rules', () => {
   it("never delivers a site's publish on another site's topics", async () => {
     const b = await connect('site-b', edgePassword('site-b'));
     const bInbox = inbox(b);
-    await b.subscribeAsync('yards/site-b/#', { qos: 1 });
+    await b.subscribeAsync('yards/site-b/down/#', { qos: 1 });
     const cloud = await connect('cloud', CLOUD_PASSWORD);
     const cloudInbox = inbox(cloud);
     await cloud.subscribeAsync('yards/#', { qos: 1 });
@@ -171,6 +171,60 @@ describe('embedded broker: site credentials and topic rules', () => {
     await cloudInbox.waitFor('yards/site-b/down/marker');
     expect(bInbox.got.map((m) => m.topic)).toEqual(['yards/site-b/down/marker']);
     expect(cloudInbox.got.map((m) => m.topic)).toEqual(['yards/site-b/down/marker']);
+  });
+
+  it('refuses a site that publishes on its own down/ topics (a forged, retained command is neither delivered nor kept)', async () => {
+    const edge = await connect('site-a', edgePassword('site-a'));
+    const edgeInbox = inbox(edge);
+    await edge.subscribeAsync('yards/site-a/down/#', { qos: 1 });
+    const cloud = await connect('cloud', CLOUD_PASSWORD);
+
+    for (const topic of ['yards/site-a/down/cmd', 'yards/site-a/down/changes']) {
+      // Another connection with the site's credentials (a stolen box, a tool).
+      const forger = await connect('site-a', edgePassword('site-a'));
+      const closed = new Promise<void>((resolve) => forger.once('close', () => resolve()));
+      const forged = forger.publishAsync(topic, '{"kind":"actuate","forged":true}', { qos: 1, retain: true });
+      await Promise.race([closed, forged.catch(() => undefined)]);
+      expect(forger.connected).toBe(false);
+    }
+    await cloud.publishAsync('yards/site-a/down/marker', 'after', { qos: 1 });
+    await edgeInbox.waitFor('yards/site-a/down/marker');
+    expect(edgeInbox.got.map((m) => m.topic)).toEqual(['yards/site-a/down/marker']);
+
+    // Nothing was retained: a new subscription gets only what the cloud sends after it.
+    const later = await connect('site-a', edgePassword('site-a'));
+    const laterInbox = inbox(later);
+    await later.subscribeAsync('yards/site-a/down/#', { qos: 1 });
+    await cloud.publishAsync('yards/site-a/down/marker', 'again', { qos: 1 });
+    await laterInbox.waitFor('yards/site-a/down/marker');
+    expect(laterInbox.got.map((m) => m.topic)).toEqual(['yards/site-a/down/marker']);
+  });
+
+  it('lets a site publish its uploads and retained status (and last will), and read nothing of its own up/', async () => {
+    const cloud = await connect('cloud', CLOUD_PASSWORD);
+    const cloudInbox = inbox(cloud);
+    await cloud.subscribeAsync('yards/site-a/#', { qos: 1 });
+    const site = await connect('site-a', edgePassword('site-a'), broker.url, {
+      will: { topic: 'yards/site-a/status', payload: Buffer.from('offline'), qos: 1, retain: true },
+    });
+    await site.publishAsync('yards/site-a/up/changes', 'batch', { qos: 1 });
+    await site.publishAsync('yards/site-a/status', 'online', { qos: 1, retain: true });
+    const refused = await site.subscribeAsync('yards/site-a/up/#', { qos: 1 }).then(
+      () => 'granted',
+      () => 'refused',
+    );
+    expect(refused).toBe('refused');
+    site.stream.destroy(); // no DISCONNECT: the broker publishes the will
+    const deadline = Date.now() + 5_000;
+    while (!cloudInbox.got.some((m) => m.payload === 'offline')) {
+      if (Date.now() > deadline) throw new Error('no last will');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(cloudInbox.got.map((m) => `${m.topic} ${m.payload}`)).toEqual([
+      'yards/site-a/up/changes batch',
+      'yards/site-a/status online',
+      'yards/site-a/status offline',
+    ]);
   });
 
   it('lets the cloud user read every site and write to each', async () => {
@@ -268,28 +322,36 @@ describe('topic rules', () => {
     cloudUsername: 'cloud',
     cloudPassword: 'x',
   });
+  // [user, topic or filter, may publish, may subscribe]
   it.each([
-    ['site-a', 'yards/site-a', true],
-    ['site-a', 'yards/site-a/up/changes', true],
-    ['site-a', 'yards/site-a/#', true],
-    ['site-a', 'yards/site-ab/up/changes', false],
-    ['site-a', 'yards/site-', false],
-    ['site-a', 'yards/+/up/changes', false],
-    ['site-a', 'yards', false],
-    ['site-a', '$SYS/broker/clients', false],
-    ['site-a', '$share/g/yards/site-a/#', true],
-    ['site-a', '$share/g/yards/site-b/#', false],
-    ['site-a', '$share/yards/site-a/#', false], // group 'yards', filter 'site-a/#'
-    ['site-a', '$share/', false],
-    ['cloud', 'yards/#', true],
-    ['cloud', '$share/cloud/yards/+/up/#', true],
-    ['cloud', 'yards/site-b/down/cmd', true],
-    ['cloud', '#', false],
-    ['cloud', 'other/topic', false],
-    ['bad+user', 'yards/bad+user/x', false],
-  ])('%s on %s: %s', (user, topic, allowed) => {
-    expect(auth.authorize(user, topic, 'publish')).toBe(allowed);
-    expect(auth.authorize(user, topic, 'subscribe')).toBe(allowed);
+    ['site-a', 'yards/site-a/up/changes', true, false],
+    ['site-a', 'yards/site-a/up/cmd-result', true, false],
+    ['site-a', 'yards/site-a/status', true, false],
+    ['site-a', 'yards/site-a/down/cmd', false, true],
+    ['site-a', 'yards/site-a/down/changes', false, true],
+    ['site-a', 'yards/site-a/down/#', false, true],
+    ['site-a', 'yards/site-a/#', false, false],
+    ['site-a', 'yards/site-a', false, false],
+    ['site-a', 'yards/site-a/other', false, false],
+    ['site-a', 'yards/site-a/status/x', false, false],
+    ['site-a', 'yards/site-ab/up/changes', false, false],
+    ['site-a', 'yards/site-', false, false],
+    ['site-a', 'yards/+/up/changes', false, false],
+    ['site-a', 'yards', false, false],
+    ['site-a', '$SYS/broker/clients', false, false],
+    ['site-a', '$share/g/yards/site-a/down/#', false, true],
+    ['site-a', '$share/g/yards/site-b/down/#', false, false],
+    ['site-a', '$share/yards/site-a/down/#', false, false], // group 'yards', filter 'site-a/down/#'
+    ['site-a', '$share/', false, false],
+    ['cloud', 'yards/#', true, true],
+    ['cloud', '$share/cloud/yards/+/up/#', true, true],
+    ['cloud', 'yards/site-b/down/cmd', true, true],
+    ['cloud', '#', false, false],
+    ['cloud', 'other/topic', false, false],
+    ['bad+user', 'yards/bad+user/up/x', false, false],
+  ])('%s on %s: publish %s, subscribe %s', (user, topic, publish, subscribe) => {
+    expect(auth.authorize(user, topic, 'publish')).toBe(publish);
+    expect(auth.authorize(user, topic, 'subscribe')).toBe(subscribe);
   });
 });
 

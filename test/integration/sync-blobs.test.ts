@@ -64,7 +64,8 @@ afterAll(async () => {
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const pngOf = (size: number) => Buffer.concat([PNG, randomBytes(size - PNG.length)]);
 const blobPath = (app: TestApp, hex: string) => join(app.core.paths.attachments, hex.slice(0, 2), hex);
-const partialPath = (hex: string) => join(cloud.core.paths.attachments, 'partial', hex);
+const partialPath = (hex: string, site = SITE) =>
+  join(cloud.core.paths.attachments, 'partial', `${hex}.${site}`);
 const filesIn = (app: TestApp, dir: string) => {
   const path = join(app.core.paths.attachments, dir);
   return existsSync(path) ? readdirSync(path) : [];
@@ -101,6 +102,27 @@ function copyAttachmentRow(from: TestApp, to: TestApp, id: string): void {
   to.db.sqlite
     .prepare(`INSERT INTO attachment (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
     .run(...columns.map((c) => row[c]));
+}
+
+/**
+ * An attachment row at the cloud for these bytes, as if it came from `origin` (its HLC's origin),
+ * attached to `ref` (none: an org-wide attachment, which every site receives).
+ */
+function insertAttachmentRow(
+  hex: string,
+  size: number,
+  origin: string,
+  ref?: { type: string; id: string },
+): string {
+  const id = newId();
+  const now = Date.now();
+  cloud.db.sqlite
+    .prepare(
+      `INSERT INTO attachment (id, filename, content_type, size, sha256, ref_type, ref_id, created_at, hlc)
+       VALUES (?, 'photo.png', 'image/png', ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(id, size, hex, ref?.type ?? null, ref?.id ?? null, now, `${now}-0000-${origin}`);
+  return id;
 }
 
 function uploadRow(
@@ -383,6 +405,10 @@ describe('cloud blob endpoints', () => {
     });
     expect(part2.status).toBe(204);
     expect(part2.headers.get('upload-complete')).toBe('?1');
+    // Until a row of the site references the bytes, the site learns nothing more about them.
+    expect(await head(hex)).toEqual({ status: 200, offset: '0', complete: '?0' });
+    expect((await fetch(url(hex), { headers: { authorization: SITE_AUTH } })).status).toBe(404);
+    insertAttachmentRow(hex, bytes.length, SITE);
     expect(await head(hex)).toEqual({ status: 200, offset: '10000', complete: '?1' });
 
     // GET: the site and an admin may read; other staff may not.
@@ -416,6 +442,93 @@ describe('cloud blob endpoints', () => {
       headers: { authorization: SITE_AUTH },
     });
     expect(res.status).toBe(404);
+  });
+});
+
+describe('a site reaches only the bytes its own rows reference', () => {
+  const OTHER = 'south-1';
+  const OTHER_PASSWORD = 'other-site-password-123';
+  const OTHER_AUTH = basic(OTHER, OTHER_PASSWORD);
+  const url = (hex: string) => `${cloud.url}/api/sync/blob/${hex}`;
+  const as = (authorization: string) => ({
+    head: async (hex: string) => {
+      const res = await fetch(url(hex), { method: 'HEAD', headers: { authorization } });
+      return [res.status, res.headers.get('upload-offset'), res.headers.get('upload-complete')];
+    },
+    get: async (hex: string) => {
+      const res = await fetch(url(hex), { headers: { authorization } });
+      const body = res.headers.get('content-type')?.includes('json') ? await res.json() : undefined;
+      return { status: res.status, body: body as { code?: string; detail?: string } | undefined };
+    },
+    patch: (hex: string, body: Buffer, offset: number, length: number) =>
+      fetch(url(hex), {
+        method: 'PATCH',
+        headers: {
+          authorization,
+          'content-type': 'application/offset+octet-stream',
+          'upload-offset': String(offset),
+          'upload-length': String(length),
+        },
+        body: new Uint8Array(body),
+      }),
+  });
+  let yardOfSite: string;
+
+  beforeAll(async () => {
+    await new SiteRepo(cloud.core.kysely).create({ id: OTHER, name: 'South yard', password: OTHER_PASSWORD });
+    const yard = await cloudAdmin.post('/api/yard', {
+      code: 'NORTHB',
+      name: 'North B',
+      timeZone: 'Europe/Berlin',
+      siteId: SITE,
+    });
+    expect(yard.status, yard.text).toBe(201);
+    yardOfSite = yard.body.id as string;
+  });
+
+  it("another site's picture is 404 and HEAD-empty to a site, exactly like bytes that do not exist", async () => {
+    const bytes = pngOf(8192);
+    const hex = sha(bytes);
+    expect((await as(SITE_AUTH).patch(hex, bytes, 0, bytes.length)).status).toBe(204);
+    insertAttachmentRow(hex, bytes.length, SITE, { type: 'yard', id: yardOfSite });
+    const missing = sha(pngOf(8192));
+
+    // The site whose yard it is reads it.
+    expect(await as(SITE_AUTH).head(hex)).toEqual([200, String(bytes.length), '?1']);
+    expect((await as(SITE_AUTH).get(hex)).status).toBe(200);
+    // Another site cannot tell it from nothing.
+    expect(await as(OTHER_AUTH).head(hex)).toEqual(await as(OTHER_AUTH).head(missing));
+    expect(await as(OTHER_AUTH).head(hex)).toEqual([200, '0', '?0']);
+    const hidden = await as(OTHER_AUTH).get(hex);
+    const absent = await as(OTHER_AUTH).get(missing);
+    expect(hidden.status).toBe(404);
+    expect(hidden.body?.code).toBe('not-found');
+    // The same answer but for the sha256 itself and the request id.
+    const same = (answer: typeof hidden, hexOf: string) =>
+      JSON.stringify({ ...answer, body: { ...answer.body, requestId: undefined } }).replaceAll(hexOf, 'X');
+    expect(same(hidden, hex)).toBe(same(absent, missing));
+    // Nor by uploading: a part of the bytes is its own partial upload, never "complete".
+    const part = await as(OTHER_AUTH).patch(hex, bytes.subarray(0, 4000), 0, bytes.length);
+    expect([part.status, part.headers.get('upload-offset'), part.headers.get('upload-complete')]).toEqual([
+      204,
+      '4000',
+      '?0',
+    ]);
+    expect(await as(SITE_AUTH).head(hex)).toEqual([200, String(bytes.length), '?1']);
+    // All of the bytes prove it has them: then (and only then) the upload completes.
+    const rest = await as(OTHER_AUTH).patch(hex, bytes.subarray(4000), 4000, bytes.length);
+    expect([rest.status, rest.headers.get('upload-complete')]).toEqual([204, '?1']);
+    expect((await as(OTHER_AUTH).get(hex)).status).toBe(404);
+    expect(existsSync(partialPath(hex, OTHER))).toBe(false);
+  });
+
+  it('bytes of an org-wide attachment (no yard) are readable by every site', async () => {
+    const bytes = pngOf(4096);
+    const hex = sha(bytes);
+    expect((await as(SITE_AUTH).patch(hex, bytes, 0, bytes.length)).status).toBe(204);
+    insertAttachmentRow(hex, bytes.length, 'cloud');
+    expect((await as(OTHER_AUTH).get(hex)).status).toBe(200);
+    expect(await as(OTHER_AUTH).head(hex)).toEqual([200, String(bytes.length), '?1']);
   });
 });
 

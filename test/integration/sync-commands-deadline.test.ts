@@ -140,6 +140,49 @@ describe('a command is never run late', () => {
   });
 });
 
+describe('commands the cloud never sends are refused and leave no trace', () => {
+  it('a deadline a day after the send time is refused command-invalid, not run', async () => {
+    const before = pulses();
+    const now = Date.now();
+    const answer = await ask(actuate(now, { deadline: now + 24 * 60 * MINUTE }));
+    expect(answer).toMatchObject({ ok: false, error: { status: 400, code: 'command-invalid' } });
+    expect(pulses()).toBe(before);
+  });
+
+  it('a command sent a year in the future is refused clock-skew; real commands still run after it', async () => {
+    const before = pulses();
+    const yearAhead = Date.now() + 365 * 24 * 60 * MINUTE;
+    const answer = await ask(actuate(yearAhead));
+    expect(answer).toMatchObject({ ok: false, error: { status: 503, code: 'clock-skew' } });
+    expect(answer.error?.detail).toMatch(/NTP/);
+    expect(pulses()).toBe(before);
+    // It did not become the edge's idea of the cloud's clock: a timely command from the stand-in
+    // cloud (3 minutes ahead, as above) is not "late".
+    const timely = await ask(actuate(Date.now() + 3 * MINUTE));
+    expect(timely).toMatchObject({ ok: true, result: { gateId } });
+    expect(pulses()).toBe(before + 1);
+  });
+
+  it('a retained command is not run when the broker replays it on (re)subscribing', async () => {
+    const before = pulses();
+    const refused = edge.handler.stats.refused;
+    await edge.link.stop();
+    const command = actuate(Date.now() + 3 * MINUTE);
+    await fakeCloud.transport.publish(topics.downCmd, JSON.stringify(command), { qos: 1, retain: true });
+    try {
+      await edge.link.start();
+      // Refused (counted), or run and answered (what an edge without the rule does).
+      await waitFor(() => edge.handler.stats.refused > refused || results.has(command.id), {
+        what: 'the replayed command',
+      });
+      expect(pulses()).toBe(before);
+      expect(results.has(command.id)).toBe(false);
+    } finally {
+      await fakeCloud.transport.publish(topics.downCmd, '', { qos: 1, retain: true });
+    }
+  });
+});
+
 describe('the broker keeps no QoS 0 message for an offline persistent session (Aedes)', () => {
   it('after a reconnect the QoS 1 message sent while away arrives, the QoS 0 one sent before it does not', async () => {
     const got: string[] = [];

@@ -24,11 +24,27 @@ const env = {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function startEdge(): ChildProcess {
+function startEdge(extra: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'edge/main.ts'], {
-    env,
+    env: { ...env, ...extra },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** The exit, or 'still running' after `ms` (the child is then killed). */
+async function exitWithin(
+  child: ChildProcess,
+  done: Promise<{ code: number | null; signal: NodeJS.Signals | null }>,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null } | 'still running'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still running'>((r) => {
+    timer = setTimeout(() => r('still running'), ms);
+  });
+  const result = await Promise.race([done, late]);
+  clearTimeout(timer);
+  if (result === 'still running') child.kill('SIGKILL');
+  return result;
 }
 
 async function waitReady(child: ChildProcess): Promise<void> {
@@ -100,6 +116,35 @@ describe('edge process', () => {
     const stopped = exited(again);
     again.kill('SIGTERM');
     expect((await stopped).code).toBe(0);
+  });
+
+  it('exits 0 on SIGTERM within seconds when the reader of its stdout has gone (EPIPE)', async () => {
+    const child = startEdge({ YARD_LOG_LEVEL: 'info' });
+    await waitReady(child);
+    // The reader of the edge's stdout goes away (a supervisor or a `| head` that exited). The
+    // first lines to meet the broken pipe are the shutdown's own.
+    child.stdout?.destroy();
+    const done = exited(child);
+    child.kill('SIGTERM');
+    expect(await exitWithin(child, done, 8_000)).toEqual({ code: 0, signal: null });
+  });
+
+  it('exits on SIGTERM within seconds when the reader of its stdout has stopped reading (full pipe)', async () => {
+    const child = startEdge({ YARD_LOG_LEVEL: 'info' });
+    await waitReady(child);
+    // Never read: the pipe (64 KiB) and our stream buffer fill up, then every write gets EAGAIN.
+    child.stdout?.pause();
+    const token = await login();
+    for (let i = 0; i < 600; i++) {
+      await fetch(`${base}/api/auth/me?padding=${'x'.repeat(200)}`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+    }
+    // Still serving while its log backs up.
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const done = exited(child);
+    child.kill('SIGTERM');
+    expect(await exitWithin(child, done, 8_000)).toEqual({ code: 0, signal: null });
   });
 
   it('reports every configuration problem at once and exits 2', async () => {

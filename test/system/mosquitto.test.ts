@@ -9,6 +9,7 @@ import { provisionSite } from '../../cloud/provision-site.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
 import { verifyMosquittoPassword } from '../../shared/sync/mosquitto-password.js';
+import { MAX_PACKET_BYTES } from '../../shared/sync/protocol.js';
 import { connectOnce } from '../helpers/mqtt-client.js';
 
 /**
@@ -212,7 +213,7 @@ describe.skipIf(!installed)('Mosquitto with the deploy config, ACL and provision
   it("never delivers a site's publish on another site's topics", async () => {
     const b = await connect('site-b', edgePassword('site-b'));
     const bInbox = inbox(b);
-    await b.subscribeAsync('yards/site-b/#', { qos: 1 });
+    await b.subscribeAsync('yards/site-b/down/#', { qos: 1 });
     const cloud = await connect('cloud', CLOUD_PASSWORD);
     const cloudInbox = inbox(cloud);
     await cloud.subscribeAsync('yards/#', { qos: 1 });
@@ -220,7 +221,7 @@ describe.skipIf(!installed)('Mosquitto with the deploy config, ACL and provision
     const aInbox = inbox(a);
     // Mosquitto 2.0 may grant the SUBACK; its ACL then refuses every message on read.
     await a.subscribeAsync('yards/site-b/#', { qos: 1 }).catch(() => undefined);
-    await a.subscribeAsync('yards/site-a/#', { qos: 1 });
+    await a.subscribeAsync('yards/site-a/down/#', { qos: 1 });
     // Mosquitto acks a publish the ACL forbids and discards it (Aedes drops the client instead).
     const closed = new Promise<void>((r) => a.once('close', () => r()));
     const forged = a.publishAsync('yards/site-b/down/cmd', '{"forged":true}', { qos: 1 });
@@ -235,6 +236,45 @@ describe.skipIf(!installed)('Mosquitto with the deploy config, ACL and provision
     await cloud.publishAsync('yards/site-a/down/marker', 'after', { qos: 1 });
     await aInbox.waitFor('yards/site-a/down/marker');
     expect(aInbox.got.map((m) => m.topic)).toEqual(['yards/site-a/down/marker']);
+    closeClients();
+  });
+
+  it('refuses a site publishing on its own down/ topics: a forged retained command is neither delivered nor kept', async () => {
+    const edge = await connect('site-a', edgePassword('site-a'));
+    const edgeInbox = inbox(edge);
+    await edge.subscribeAsync('yards/site-a/down/#', { qos: 1 });
+    const cloud = await connect('cloud', CLOUD_PASSWORD);
+    const forger = await connect('site-a', edgePassword('site-a'));
+    for (const topic of ['yards/site-a/down/cmd', 'yards/site-a/down/changes']) {
+      const closed = new Promise<void>((r) => forger.once('close', () => r()));
+      const forged = forger.publishAsync(topic, '{"kind":"actuate"}', { qos: 1, retain: true });
+      await Promise.race([closed, forged.catch(() => undefined)]);
+    }
+    await cloud.publishAsync('yards/site-a/down/marker', 'after', { qos: 1 });
+    await edgeInbox.waitFor('yards/site-a/down/marker');
+    expect(edgeInbox.got.map((m) => m.topic)).toEqual(['yards/site-a/down/marker']);
+    // Nothing retained: a new subscription gets only what the cloud sends after it.
+    const later = await connect('site-a', edgePassword('site-a'));
+    const laterInbox = inbox(later);
+    await later.subscribeAsync('yards/site-a/down/#', { qos: 1 });
+    await cloud.publishAsync('yards/site-a/down/marker', 'again', { qos: 1 });
+    await laterInbox.waitFor('yards/site-a/down/marker');
+    expect(laterInbox.got.map((m) => m.topic)).toEqual(['yards/site-a/down/marker']);
+    closeClients();
+  });
+
+  it('passes a snapshot-sized message and drops a client whose packet is over max_packet_size', async () => {
+    const cloud = await connect('cloud', CLOUD_PASSWORD);
+    const got = inbox(cloud);
+    await cloud.subscribeAsync('yards/site-a/up/#', { qos: 1 });
+    const site = await connect('site-a', edgePassword('site-a'));
+    const snapshotSized = Math.ceil((10 * 1024 * 1024 * 4) / 3) + 1024;
+    await site.publishAsync('yards/site-a/up/cmd-result', Buffer.alloc(snapshotSized, 0x41), { qos: 1 });
+    await got.waitFor('yards/site-a/up/cmd-result', 10_000);
+    const closed = new Promise<void>((r) => site.once('close', () => r()));
+    site.publish('yards/site-a/up/cmd-result', Buffer.alloc(MAX_PACKET_BYTES, 0x41), { qos: 0 });
+    await closed;
+    expect(got.got.map((m) => m.payload.length)).toEqual([snapshotSized]);
     closeClients();
   });
 

@@ -50,21 +50,28 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       'GET answers the complete bytes (404 while they are not all at the cloud). ' +
       'HEAD answers 200 with `Upload-Offset` (bytes held, 0 when none) and `Upload-Complete` (`?1` when stored, else `?0`): ' +
       'an uploading site continues with PATCH from that offset. ' +
+      'A site reaches only bytes that its own rows reference (an attachment of one of its yards, an org-wide one, or one it made); for any other sha256 it gets the answers for bytes that do not exist (GET 404, HEAD its own partial upload or 0). ' +
       `${SITE_AUTH} Staff bearer tokens with role admin may also read.`,
     access: 'public',
-    authenticate: (req, res) => authorizeBlobAccess(core, sites, req, res, { adminMayRead: true }),
+    authenticate: async (req, res) => {
+      res.locals.blobReader = await authorizeBlobAccess(core, sites, req, res, { adminMayRead: true });
+    },
     params: BlobParams,
     response: { contentType: 'application/octet-stream', description: 'the bytes' },
     errors: [401, 403, 404],
     handler: async ({ params, req, res }) => {
+      // Set by the route's authenticate step, before anything of the request was read.
+      const reader = res.locals.blobReader as { siteId?: string };
       const sha256 = params.sha256;
       if (req.method === 'HEAD') {
-        setHeld(res, await service.held(sha256));
+        setHeld(res, await service.held(sha256, reader.siteId));
         res.setHeader('Cache-Control', 'no-store');
         res.status(200).end();
         return;
       }
-      if ((await service.storedSize(sha256)) === undefined) {
+      // A site reads only bytes its own rows reference; any other answers as if they did not exist.
+      const visible = reader.siteId === undefined || (await service.visibleTo(reader.siteId, sha256));
+      if (!visible || (await service.storedSize(sha256)) === undefined) {
         throw new NotFoundError('The bytes of', sha256);
       }
       await sendBlob(res, core.services.attachments.blobs.pathOf(sha256), sha256);
@@ -81,20 +88,24 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       'HEAD answers (409 offset-mismatch with the current `Upload-Offset` otherwise); `Upload-Length` is the total size, ' +
       'at most attachments.maxBytes (413). A body cut short keeps what arrived. When every byte is in, the sha256 is ' +
       'checked: a mismatch answers 422 checksum-mismatch and the upload is discarded; a match stores the bytes. ' +
+      "Each site's partial upload is its own; bytes already stored but not referenced by the site's rows must still be sent in full. " +
       'Answers 204 with `Upload-Offset` and `Upload-Complete`. Any sha256 is accepted (the bytes are addressed by their ' +
       `content, so nothing can be overwritten); the attachment's metadata may arrive before or after its bytes. ${SITE_AUTH}`,
     access: 'public',
-    authenticate: (req, res) => authorizeBlobAccess(core, sites, req, res, { adminMayRead: false }),
+    authenticate: async (req, res) => {
+      res.locals.blobReader = await authorizeBlobAccess(core, sites, req, res, { adminMayRead: false });
+    },
     params: BlobParams,
     response: { status: 204, description: 'Bytes held; see Upload-Offset and Upload-Complete' },
     errors: [401, 403, 404, 409, 413, 415, 422],
     handler: async ({ params, req, res }) => {
+      const { siteId } = res.locals.blobReader as { siteId?: string };
       if (!req.is(UPLOAD_TYPES)) {
         throw new UnsupportedMediaTypeError(`Send the bytes as ${UPLOAD_TYPES[0]}.`);
       }
       const { offset, length } = parseUploadHeaders(req);
       try {
-        setHeld(res, await service.append(params.sha256, offset, length, req));
+        setHeld(res, await service.append(params.sha256, siteId!, offset, length, req));
       } catch (err) {
         if (err instanceof AppError && typeof err.extra?.offset === 'number') {
           res.setHeader('Upload-Offset', String(err.extra.offset));
@@ -106,8 +117,9 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
 }
 
 /**
- * Lets a site (HTTP Basic, checked against the site register) or, for reads, an admin through.
- * 404 at an edge whoever asks: edges neither receive nor serve other sites' bytes.
+ * Lets a site (HTTP Basic, checked against the site register) or, for reads, an admin through;
+ * answers which site (none for an admin). 404 at an edge whoever asks: edges neither receive nor
+ * serve other sites' bytes.
  */
 async function authorizeBlobAccess(
   core: Core,
@@ -115,19 +127,20 @@ async function authorizeBlobAccess(
   req: Request,
   res: Response,
   rule: { adminMayRead: boolean },
-): Promise<void> {
+): Promise<{ siteId?: string }> {
   if (core.config.role !== 'cloud') {
     throw new AppError(404, 'not-found', 'Not found', 'Attachment bytes are exchanged with the cloud only.');
   }
   const principal = res.locals.principal as Principal | null;
   if (principal) {
-    if (rule.adminMayRead && principal.role === 'admin') return;
+    if (rule.adminMayRead && principal.role === 'admin') return {};
     throw new ForbiddenError(
       rule.adminMayRead ? 'Only sites and admins may read these bytes.' : 'Only sites upload these bytes.',
     );
   }
   const header = req.get('authorization');
-  if (header && (await verifiedSite(sites, header)) !== undefined) return;
+  const siteId = header ? await verifiedSite(sites, header) : undefined;
+  if (siteId !== undefined) return { siteId };
   // Written by hand: auth-header's format() leaves out the quotes and commas RFC 7617 asks for.
   res.setHeader('WWW-Authenticate', 'Basic realm="yard-sync", charset="UTF-8"');
   throw new UnauthenticatedError(

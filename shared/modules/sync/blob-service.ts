@@ -3,8 +3,11 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
+import { sql } from 'kysely';
 import type { Core } from '../../core.js';
 import { AppError, BadRequestError, ConflictError, PayloadTooLargeError } from '../../http/errors.js';
+import { SYNCED_BY_TABLE, type SyncedEntity } from '../../sync/entities.js';
+import { createRouting, type Routing } from '../../sync/routing.js';
 import type { BlobStore } from '../attachments/blob-store.js';
 import type { HeldBytes } from './blob-client.js';
 
@@ -17,13 +20,21 @@ const BODY_IDLE_MS = 30_000;
  * - HEAD answers `Upload-Offset` (bytes held) and `Upload-Complete` (?1 when stored);
  * - PATCH with `Upload-Offset` (must equal the bytes held) and `Upload-Length` (the total) appends;
  *   when the last byte is in, the sha256 is checked and the file moved into the blob store.
- * Partial uploads live in `<attachments>/partial/<sha256>`, fsynced before each answer, so an offset
- * the cloud answered survives a crash. Content addressing makes the upload safe to accept for any
- * sha256 from any site: bytes that do not hash to their name are never stored.
+ * Partial uploads live in `<attachments>/partial/<sha256>.<site>`, fsynced before each answer, so an
+ * offset the cloud answered survives a crash. Content addressing makes the upload safe to accept for
+ * any sha256 from any site: bytes that do not hash to their name are never stored.
+ *
+ * What a site may learn is limited to the blobs its own rows reference (`visibleTo`): another
+ * site's picture is neither served to it nor admitted to exist. For any other sha256 the site sees
+ * what it would see if no one had uploaded those bytes: GET 404, HEAD its own partial upload or
+ * nothing, and an upload must bring every byte (which proves it had them) before it answers
+ * complete. Each site's partial upload is its own for the same reason.
  */
 export class SyncBlobService {
-  /** Uploads being written now: one writer per sha256, a second one gets 409 upload-in-progress. */
+  /** Uploads being written now: one writer per site and sha256, another gets 409 upload-in-progress. */
   private readonly writing = new Set<string>();
+  private routing: Routing | undefined;
+  private readonly attachmentEntity = SYNCED_BY_TABLE.get('attachment') as SyncedEntity;
 
   constructor(private readonly core: Core) {}
 
@@ -31,8 +42,8 @@ export class SyncBlobService {
     return this.core.services.attachments.blobs;
   }
 
-  partialPathOf(sha256: string): string {
-    return join(this.blobs.root, 'partial', sha256);
+  partialPathOf(sha256: string, siteId: string): string {
+    return join(this.blobs.root, 'partial', `${sha256}.${siteId}`);
   }
 
   /** Size of the stored blob, or undefined when it is not (completely) here. */
@@ -40,11 +51,36 @@ export class SyncBlobService {
     return sizeOf(this.blobs.pathOf(sha256));
   }
 
-  /** What is held for this sha256: the stored blob, else the partial upload, else nothing. */
-  async held(sha256: string): Promise<HeldBytes> {
+  /**
+   * Whether a row the site has references these bytes: an attachment with this sha256 that the
+   * cloud routes to the site (shared/sync/routing.ts: the site of the yard of what it is attached
+   * to, or every site), or that the site itself made (its HLC origin is the site's id).
+   */
+  async visibleTo(siteId: string, sha256: string): Promise<boolean> {
+    const rows = await this.core.kysely
+      .selectFrom('attachment')
+      .select(['refType', 'refId', sql<string>`substr(hlc, 20)`.as('origin')])
+      .where('sha256', '=', sha256)
+      .execute();
+    if (rows.length === 0) return false;
+    this.routing ??= createRouting({ sqlite: this.core.db.sqlite, role: this.core.config.role });
+    const routing = this.routing;
+    return rows.some(
+      (row) => row.origin === siteId || routing.peersFor(this.attachmentEntity, row).includes(siteId),
+    );
+  }
+
+  /**
+   * What the site may know is held for this sha256: the stored blob when its rows reference it,
+   * else its own partial upload, else nothing. Without a site (an admin): the stored blob or nothing.
+   */
+  async held(sha256: string, siteId: string | undefined): Promise<HeldBytes> {
     const stored = await this.storedSize(sha256);
-    if (stored !== undefined) return { offset: stored, complete: true };
-    return { offset: (await sizeOf(this.partialPathOf(sha256))) ?? 0, complete: false };
+    if (stored !== undefined && (siteId === undefined || (await this.visibleTo(siteId, sha256)))) {
+      return { offset: stored, complete: true };
+    }
+    const partial = siteId === undefined ? undefined : await sizeOf(this.partialPathOf(sha256, siteId));
+    return { offset: partial ?? 0, complete: false };
   }
 
   /**
@@ -52,7 +88,13 @@ export class SyncBlobService {
    * against attachments.maxBytes (413), the offset against the bytes held (409 offset-mismatch).
    * A body cut short keeps what arrived (that is what makes the upload resumable).
    */
-  async append(sha256: string, offset: number, length: number, body: Readable): Promise<HeldBytes> {
+  async append(
+    sha256: string,
+    siteId: string,
+    offset: number,
+    length: number,
+    body: Readable,
+  ): Promise<HeldBytes> {
     const { maxBytes } = await this.core.services.attachments.limits();
     if (length > maxBytes) {
       throw new PayloadTooLargeError(
@@ -65,21 +107,22 @@ export class SyncBlobService {
         `Upload-Offset ${offset} is beyond Upload-Length ${length}.`,
       );
     }
-    if (this.writing.has(sha256)) {
+    const key = `${siteId}/${sha256}`;
+    if (this.writing.has(key)) {
       throw new ConflictError(
         'upload-in-progress',
         'Another upload of these bytes is being received; ask HEAD for the offset and continue later.',
       );
     }
-    this.writing.add(sha256);
+    this.writing.add(key);
     try {
-      const held = await this.held(sha256);
-      // Already stored (by this site earlier, or another site with the same bytes): nothing to do.
+      const held = await this.held(sha256, siteId);
+      // Already stored and referenced by this site's rows: nothing to do.
       if (held.complete) return held;
       if (held.offset > length) {
         // A partial longer than the whole can never complete (a client that declared another
         // length); drop it so the upload can start over.
-        await rm(this.partialPathOf(sha256), { force: true });
+        await rm(this.partialPathOf(sha256, siteId), { force: true });
         held.offset = 0;
       }
       if (held.offset !== offset) {
@@ -89,18 +132,18 @@ export class SyncBlobService {
           { offset: held.offset },
         );
       }
-      const written = await this.writePart(sha256, offset, length, body);
+      const path = this.partialPathOf(sha256, siteId);
+      const written = await this.writePart(path, offset, length, body);
       if (written < length) return { offset: written, complete: false };
-      await this.finish(sha256, length);
+      await this.finish(path, sha256, length);
       return { offset: length, complete: true };
     } finally {
-      this.writing.delete(sha256);
+      this.writing.delete(key);
     }
   }
 
   /** Writes the body after `offset`, fsyncs, and answers the new size of the partial file. */
-  private async writePart(sha256: string, offset: number, length: number, body: Readable): Promise<number> {
-    const path = this.partialPathOf(sha256);
+  private async writePart(path: string, offset: number, length: number, body: Readable): Promise<number> {
     await mkdir(join(this.blobs.root, 'partial'), { recursive: true });
     const file = await open(path, 'a', 0o600);
     let size = offset;
@@ -133,8 +176,7 @@ export class SyncBlobService {
   }
 
   /** Checks the complete partial file against its name and moves it into the blob store. */
-  private async finish(sha256: string, length: number): Promise<void> {
-    const path = this.partialPathOf(sha256);
+  private async finish(path: string, sha256: string, length: number): Promise<void> {
     const actual = await hashFile(path);
     if (actual !== sha256) {
       await rm(path, { force: true });
