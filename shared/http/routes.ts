@@ -1,4 +1,4 @@
-import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { getOpenApiMetadata, type OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Principal, Role } from '../auth/principal.js';
 import { STAFF } from '../auth/principal.js';
@@ -61,6 +61,8 @@ export interface RouteSpec<
   };
   /** Problem statuses this route can answer besides 400/401/403 (documented in OpenAPI). */
   errors?: number[];
+  /** What a listed status means on this route, where the general text would mislead (e.g. 401 on a login). */
+  errorText?: Partial<Record<number, string>>;
   /** Name of the path parameter that is a yard id (for per-yard error figures). */
   yardParam?: string;
   /** Express middleware run after the role check, before parsing (rate limits, multipart). */
@@ -79,6 +81,8 @@ export interface RouteInfo {
   access: Access;
   tag: string;
   summary: string;
+  /** The request body schema (JSON or multipart fields), e.g. for checking documented examples. */
+  body?: z.ZodType | undefined;
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -94,6 +98,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Too many requests (rate-limited)',
   503: 'Hardware or dependency unavailable',
   504: 'Site offline',
+  507: 'The disk is full; nothing was stored (storage-full)',
 };
 
 /** Set on every 429 (see setRetryAfter); the problem's `retryAfterSec` says the same. */
@@ -129,6 +134,7 @@ export class RouteRegistrar {
       access: spec.access,
       tag: spec.tag,
       summary: spec.summary,
+      body: spec.body,
     });
     this.registry.registerPath(this.openApiConfig(spec));
     const authorizeStep = (_req: Request, res: Response, next: NextFunction) => {
@@ -185,7 +191,8 @@ export class RouteRegistrar {
   }
 
   private openApiConfig(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>): RouteConfig {
-    const status = spec.response?.status ?? (spec.response?.schema ? 200 : 204);
+    // A route that streams its own answer (bytes, text, events) still answers 200 with a body.
+    const status = spec.response?.status ?? (spec.response?.schema || spec.response?.contentType ? 200 : 204);
     const responses: RouteConfig['responses'] = {
       [status]: {
         description: spec.response?.description ?? (status === 204 ? 'Done, no content' : 'OK'),
@@ -205,12 +212,14 @@ export class RouteRegistrar {
     const ownership = routeOwnership(spec.method, spec.path);
     if (ownership) errorStatuses.add(409);
     if (spec.params || spec.query || spec.body) errorStatuses.add(400);
+    // Any write can meet a full disk (see StorageFullError).
+    if (spec.method !== 'get') errorStatuses.add(507);
     if (spec.access !== 'public') {
       errorStatuses.add(401);
       errorStatuses.add(403);
     }
     for (const code of [...errorStatuses].sort()) {
-      const text = ERROR_TEXT[code] ?? 'Error';
+      const text = spec.errorText?.[code] ?? ERROR_TEXT[code] ?? 'Error';
       responses[code] = {
         description: code === 409 && ownership ? `${text}. Also ${ownership.text}` : text,
         content: { 'application/problem+json': { schema: Problem } },
@@ -231,6 +240,7 @@ export class RouteRegistrar {
         ...(spec.body
           ? {
               body: {
+                description: getOpenApiMetadata(spec.body).description,
                 required: true,
                 content: { [spec.bodyType ?? 'application/json']: { schema: spec.body } },
               },

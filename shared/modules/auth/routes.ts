@@ -56,7 +56,8 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     body: LoginBody,
     middleware: [loginLimiter(core, 'username')],
     response: { schema: TokenOut },
-    errors: [429],
+    errors: [401, 429],
+    errorText: { 401: 'Wrong username or password, or the user is disabled (unauthenticated)' },
     handler: ({ body }) => auth.login(body.username, body.password),
   });
 
@@ -69,7 +70,8 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     body: DriverLoginBody,
     middleware: [loginLimiter(core, 'driverCode')],
     response: { schema: TokenOut },
-    errors: [429],
+    errors: [401, 429],
+    errorText: { 401: 'Wrong driver code or PIN, or the driver is blocked (unauthenticated)' },
     handler: ({ body }) => auth.driverLogin(body.driverCode, body.pin),
   });
 

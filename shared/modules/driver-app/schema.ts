@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, IsoDateTimeMs } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 import { PushPlatform } from '../push/schema.js';
 import { TaskOut } from '../tasks/schema.js';
@@ -36,13 +37,19 @@ export const SessionStartBody = z
     deviceId: z.string().trim().min(1).max(200).optional(),
   })
   .strict()
-  .openapi('DriverSessionStart');
+  .openapi('DriverSessionStart', {
+    description: 'The yard the driver works in now, and the device it uses.',
+    example: { yardId: EXAMPLE_ID.yard, deviceId: 'tablet-07' },
+  });
 
 export const SessionEndBody = z
   .object({ reason: z.string().trim().min(1).max(200).optional() })
   .strict()
   .optional()
-  .openapi('DriverSessionEnd');
+  .openapi('DriverSessionEnd', {
+    description: 'Optional: why the session ends.',
+    example: { reason: 'end of shift' },
+  });
 
 const LocationPoint = z
   .object({
@@ -62,6 +69,12 @@ export const LocationsBody = z
     description:
       `1 to ${MAX_POINTS_PER_BATCH} points. Each point's \`at\` must lie within the active session, ` +
       `from its start to now, give or take ${CLOCK_TOLERANCE_MS / 1000} s of device clock drift.`,
+    example: {
+      points: [
+        { at: '2026-03-01T08:00:05Z', lat: 41.8119, lon: -87.7243, accuracyM: 6, speed: 2.5, heading: 270 },
+        { at: '2026-03-01T08:00:15Z', lat: 41.8121, lon: -87.7249, accuracyM: 5 },
+      ],
+    },
   });
 
 export const LocationsOut = z
@@ -81,7 +94,10 @@ export const LastCheckBody = z
     path: ['lon'],
   })
   .optional()
-  .openapi('DriverLastCheck');
+  .openapi('DriverLastCheck', {
+    description: 'A heartbeat; optionally where the device is and its battery level.',
+    example: { at: '2026-03-01T08:00:00Z', lat: 41.8119, lon: -87.7243, battery: 76 },
+  });
 
 export const LastCheckOut = z
   .object({ serverTime: IsoDateTime, session: DriverSessionOut })
@@ -96,7 +112,14 @@ export const NotificationTokenBody = z
     }),
   })
   .strict()
-  .openapi('PushTokenSave');
+  .openapi('PushTokenSave', {
+    description: 'Where to send push notifications for this device.',
+    example: {
+      deviceId: 'tablet-07',
+      platform: 'android',
+      token: 'fcm:dGVzdC1kZXZpY2UtdG9rZW4tZm9yLXRoZS1leGFtcGxl',
+    },
+  });
 
 export const PushTokenOut = z
   .object({
@@ -124,13 +147,19 @@ const TaskIds = z
 export const TaskBatchBody = z
   .object({ taskIds: TaskIds, lat: Lat.optional(), lon: Lon.optional() })
   .strict()
-  .openapi('DriverTaskBatch');
+  .openapi('DriverTaskBatch', {
+    description: 'The tasks to change, and where the driver is.',
+    example: { taskIds: [EXAMPLE_ID.task], lat: 41.8119, lon: -87.7243 },
+  });
 
 export const TaskCancelBatchBody = TaskBatchBody.extend({
   reason: z.string().trim().min(1).max(500),
 })
   .strict()
-  .openapi('DriverTaskCancelBatch');
+  .openapi('DriverTaskCancelBatch', {
+    description: 'The tasks to cancel, and why.',
+    example: { taskIds: [EXAMPLE_ID.task], reason: 'trailer not at the spot' },
+  });
 
 export const TaskBatchResult = z
   .object({

@@ -98,7 +98,11 @@ export const DeadLetterRetryIn = z
     ids: z.array(z.number().int().positive()).min(1).max(1000).optional(),
   })
   .strict()
-  .openapi('DeadLetterRetry');
+  .openapi('DeadLetterRetry', {
+    description:
+      'Which dead letters to apply again: the given ids, or every one of a peer, or (empty body {}) all of them.',
+    example: { peer: 'site-berlin', ids: [17, 18] },
+  });
 
 export const DeadLetterRetryOut = z
   .object({ retried: z.number().int(), applied: z.number().int() })
