@@ -137,12 +137,18 @@ export class RouteRegistrar {
       body: spec.body,
     });
     this.registry.registerPath(this.openApiConfig(spec));
+    // First, so every answer of a route that names a yard counts for it, also 400, 401 and 403.
+    const attributeStep = (req: Request, res: Response, next: NextFunction) => {
+      attributeYard(res, spec, req.params, req.query as Record<string, unknown>, req.body);
+      next();
+    };
     const authorizeStep = (_req: Request, res: Response, next: NextFunction) => {
       authorize(spec.access, res.locals.principal as Principal | null);
       next();
     };
     this.router[spec.method](
       toExpressPath(spec.path),
+      attributeStep,
       authorizeStep,
       ...(spec.middleware ?? []),
       async (req: Request, res: Response) => {
@@ -153,7 +159,6 @@ export class RouteRegistrar {
           spec.body && spec.bodyType !== 'multipart/form-data'
             ? parsePart('body', spec.body, req.body)
             : req.body;
-        attributeYard(res, spec, params as Record<string, unknown>, query as Record<string, unknown>, body);
         let result: HandlerResult<R>;
         try {
           result = await spec.handler({
@@ -305,6 +310,9 @@ export function etagOf(version: number): string {
   return `"v${version}"`;
 }
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The yard a request names (path, query or JSON body), for the per-yard error figures. */
 function attributeYard(
   res: Response,
   spec: { yardParam?: string },
@@ -318,7 +326,8 @@ function attributeYard(
       : undefined;
   const candidate =
     (spec.yardParam ? params[spec.yardParam] : undefined) ?? params.yardId ?? query.yardId ?? fromBody;
-  if (typeof candidate === 'string') res.locals.yardId = candidate;
+  // Raw input (before validation): only a well-formed id; ErrorStats counts an id of no yard as unattributed.
+  if (typeof candidate === 'string' && UUID_SHAPE.test(candidate)) res.locals.yardId = candidate;
 }
 
 /** /api/x/{id} -> /api/x/:id; a trailing {fullPath} matches the rest of the path. */
