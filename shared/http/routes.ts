@@ -137,7 +137,8 @@ export class RouteRegistrar {
       body: spec.body,
     });
     this.registry.registerPath(this.openApiConfig(spec));
-    // First, so every answer of a route that names a yard counts for it, also 400, 401 and 403.
+    // First, so every answer of a route that names a yard counts for it, also 400, 401 and 403
+    // (again before validation, for a yardId in a body read after the role check).
     const attributeStep = (req: Request, res: Response, next: NextFunction) => {
       attributeYard(res, spec, req.params, req.query as Record<string, unknown>, req.body);
       next();
@@ -153,6 +154,7 @@ export class RouteRegistrar {
       ...(spec.middleware ?? []),
       async (req: Request, res: Response) => {
         const principal = res.locals.principal as Principal | null;
+        attributeYard(res, spec, req.params, req.query as Record<string, unknown>, req.body); // a body read by now
         const params = parsePart('params', spec.params, req.params);
         const query = parsePart('query', spec.query, req.query);
         const body =

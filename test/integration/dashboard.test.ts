@@ -229,8 +229,8 @@ describe('error figures', () => {
     const sideways = { yardId: chicago, direction: 'sideways', truck: { plate: 'Z1' } };
     expect((await admin.post('/api/movement', sideways)).status).toBe(400); // body schema
     expect((await admin.get(`/api/yard/${chicago}/location?limit=0`)).status).toBe(400); // path names it
-    const inbound = { yardId: chicago, direction: 'in', truck: { plate: 'Z1' } };
-    expect((await viewer.post('/api/movement', inbound)).status).toBe(403); // role
+    const door = { kind: 'door', name: 'Door 99' };
+    expect((await viewer.post(`/api/yard/${chicago}/location`, door)).status).toBe(403); // role
     expect((await admin.as(undefined).get(`/api/yard/${chicago}`)).status).toBe(401);
     // An id that is no yard's is counted as unattributed: no figure (and no row) of its own.
     const ghost = newId();
