@@ -7,6 +7,7 @@ import {
   DriverTaskList,
   LastCheckBody,
   LastCheckOut,
+  LOCATION_TIME_RULE,
   LocationsBody,
   LocationsOut,
   NotificationTokenBody,
@@ -63,8 +64,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
     tag: TAG,
     summary: 'Drivers add session locations (batch)',
     description:
-      'Up to 500 points in one batch, stored together. Points outside the active session are 400 ' +
-      '(errors name each bad point); no open session is 409 `no-active-session`. Counts as a heartbeat.',
+      `Up to 500 points in one batch, stored together. Each point's \`at\` ${LOCATION_TIME_RULE}. ` +
+      'Points outside that are 400 `validation-failed` (errors name each bad point, code `outside-session`) and ' +
+      'nothing of the batch is stored; no open session is 409 `no-active-session`. Counts as a heartbeat.',
     access: DRIVER,
     body: LocationsBody,
     response: { schema: LocationsOut },

@@ -51,9 +51,19 @@ export const SessionEndBody = z
     example: { reason: 'end of shift' },
   });
 
+/**
+ * The window is the session's [startedAt, now] widened by CLOCK_TOLERANCE_MS on each side, on purpose:
+ * `at` is the device's clock and a batch is all or nothing, so an exact rule would refuse a whole
+ * batch of real fixes for a phone clock a second behind the server's.
+ */
+export const LOCATION_TIME_RULE =
+  `must lie within the active session, from its start to the server's now, ` +
+  `give or take ${CLOCK_TOLERANCE_MS / 1000} s of device clock drift (a point up to ` +
+  `${CLOCK_TOLERANCE_MS / 1000} s before the start or after now is accepted and stored as sent)`;
+
 const LocationPoint = z
   .object({
-    at: IsoDateTimeMs,
+    at: IsoDateTimeMs.openapi({ description: `device time of the fix; ${LOCATION_TIME_RULE}` }),
     lat: Lat,
     lon: Lon,
     accuracyM: z.number().min(0).max(100_000).optional(),
@@ -66,9 +76,7 @@ export const LocationsBody = z
   .object({ points: z.array(LocationPoint).min(1).max(MAX_POINTS_PER_BATCH) })
   .strict()
   .openapi('DriverLocations', {
-    description:
-      `1 to ${MAX_POINTS_PER_BATCH} points. Each point's \`at\` must lie within the active session, ` +
-      `from its start to now, give or take ${CLOCK_TOLERANCE_MS / 1000} s of device clock drift.`,
+    description: `1 to ${MAX_POINTS_PER_BATCH} points. Each point's \`at\` ${LOCATION_TIME_RULE}.`,
     example: {
       points: [
         { at: '2026-03-01T08:00:05Z', lat: 41.8119, lon: -87.7243, accuracyM: 6, speed: 2.5, heading: 270 },
