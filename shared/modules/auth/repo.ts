@@ -44,8 +44,14 @@ export class AuthRepo {
     return this.db.selectFrom('apiKey').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  listApiKeys(): Promise<ApiKeyRow[]> {
-    return this.db.selectFrom('apiKey').selectAll().orderBy('id').execute();
+  listApiKeys(opts: { limit: number; after?: string | undefined }): Promise<ApiKeyRow[]> {
+    let q = this.db
+      .selectFrom('apiKey')
+      .selectAll()
+      .orderBy('id')
+      .limit(opts.limit + 1);
+    if (opts.after) q = q.where('id', '>', opts.after);
+    return q.execute();
   }
 
   async insertToken(row: {

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
 import type { Core } from '../../core.js';
-import { IdParams } from '../../http/common-schemas.js';
+import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { RateLimitedError, UnauthenticatedError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
@@ -166,8 +166,9 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     tag: TAG,
     summary: 'List API keys (secrets are never shown again)',
     access: ['admin'],
-    response: { schema: z.object({ items: z.array(ApiKeyOut) }) },
-    handler: async () => ({ items: await auth.listApiKeys() }),
+    query: PageQuery,
+    response: { schema: page(ApiKeyOut) },
+    handler: ({ query }) => auth.listApiKeys(query),
   });
 
   r.add({

@@ -189,8 +189,10 @@ export class AuthService {
 
   // --- API keys ---
 
-  async listApiKeys(): Promise<ApiKeyOutT[]> {
-    return (await this.repo.listApiKeys()).map(apiKeyOut);
+  async listApiKeys(opts: { limit: number; cursor?: string | undefined }) {
+    const after = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
+    const rows = await this.repo.listApiKeys({ limit: opts.limit, after });
+    return toPage(rows, opts.limit, apiKeyOut, (r) => [r.id]);
   }
 
   async createApiKey(

@@ -1,4 +1,5 @@
 import type { Core } from '../../core.js';
+import { PageQuery } from '../../http/common-schemas.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { driverIdOf } from './acting-driver.js';
 import { savePushToken } from './push-tokens.js';
@@ -108,11 +109,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'Drivers retrieve a list of assigned tasks',
     description: 'The driver’s ASSIGNED and IN_PROGRESS tasks, most urgent first, then oldest.',
     access: DRIVER,
+    query: PageQuery,
     response: { schema: DriverTaskList },
-    handler: async ({ principal }) => ({
-      items: await core.services.tasks.tasksForDriver(driverIdOf(principal)),
-      nextCursor: null,
-    }),
+    handler: ({ principal, query }) => core.services.tasks.tasksForDriver(driverIdOf(principal), query),
   });
 
   const batches = [

@@ -1,4 +1,4 @@
-import { Id, IsoDateTime, IsoDateTimeMs } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, IsoDateTimeMs, page } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 import { PushPlatform } from '../push/schema.js';
@@ -182,9 +182,9 @@ export const TaskBatchResult = z
   })
   .openapi('DriverTaskBatchResult');
 
-export const DriverTaskList = z
-  .object({ items: z.array(TaskOut), nextCursor: z.null() })
-  .openapi('DriverTaskList', { description: 'All open tasks of the driver at once (never paged)' });
+export const DriverTaskList = page(TaskOut).openapi('DriverTaskList', {
+  description: 'The open tasks of the driver, most urgent first, then oldest',
+});
 
 export type DriverSessionOutT = z.infer<typeof DriverSessionOut>;
 export type LocationsBodyT = z.output<typeof LocationsBody>;

@@ -137,7 +137,13 @@ export const DriverCheckOut = z
 
 export const DriverSearchQuery = z.object({
   q: z.string().trim().min(1).max(100),
-  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ type: 'integer', default: 20 }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'how many best matches',
+  }),
 });
 
 export const DriverSearchOut = z
@@ -151,6 +157,10 @@ export const DriverSearchOut = z
         driver: DriverOut,
       }),
     ),
+    nextCursor: z.string().nullable().openapi({
+      description:
+        'always null: a search answers one ranked page, the best `limit` matches; narrow q for others',
+    }),
   })
   .openapi('DriverSearchResult');
 

@@ -97,9 +97,10 @@ export const ProviderFailureOut = z
 export const ProviderCameraList = z
   .object({
     items: z.array(ProviderCameraOut),
-    failures: z
-      .array(ProviderFailureOut)
-      .openapi({ description: 'integrations that could not be asked; the others are still listed' }),
+    nextCursor: z.string().nullable(),
+    failures: z.array(ProviderFailureOut).openapi({
+      description: 'integrations that could not be asked (on every page); the others are still listed',
+    }),
   })
   .openapi('ProviderCameraList');
 

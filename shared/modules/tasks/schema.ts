@@ -1,4 +1,4 @@
-import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, queryList } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, page, queryList } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
@@ -210,8 +210,8 @@ export const DriverAvailabilityOut = z
     openTasks: z.number().int(),
   })
   .openapi('YardDriverAvailability');
-export const DriverListOut = z.object({ items: z.array(DriverAvailabilityOut) }).openapi('YardDriverList');
-export const DriversQuery = YardFilter;
+export const DriverListOut = page(DriverAvailabilityOut).openapi('YardDriverList');
+export const DriversQuery = PageQuery.extend({ yardId: Id.optional() });
 
 const Stat = z
   .object({
@@ -249,4 +249,5 @@ export type TaskPatchT = z.output<typeof TaskPatch>;
 export type TaskStatusT = z.infer<typeof TaskStatus>;
 export type TaskEventOutT = z.infer<typeof TaskEventOut>;
 export type DriverAvailabilityT = z.infer<typeof DriverAvailabilityOut>;
+export type DriversQueryT = z.output<typeof DriversQuery>;
 export type TaskSummaryT = z.infer<typeof TaskSummaryOut>;
