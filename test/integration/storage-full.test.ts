@@ -58,6 +58,19 @@ describe('database full (SQLITE_FULL)', () => {
       expect(count('movement')).toBe(recorded);
       expect(count('trailer')).toBe(recorded);
       expect(count('visit')).toBe(recorded);
+      // Movements that arrive together share one transaction (group commit): each answers the cause.
+      const together = await Promise.all(
+        [1, 2, 3, 4].map((n) =>
+          admin.post('/api/movement', {
+            yardId,
+            direction: 'in',
+            trailer: { number: `TOGETHER-${n}` },
+            notes: 'n'.repeat(900),
+          }),
+        ),
+      );
+      for (const res of together) expectStorageFull(res);
+      expect(count('movement')).toBe(recorded);
     } finally {
       t.db.sqlite.pragma('max_page_count = 1073741823');
     }
@@ -67,6 +80,29 @@ describe('database full (SQLITE_FULL)', () => {
       trailer: { number: 'ROOM-1' },
     });
     expect(again.status).toBe(201);
+  });
+});
+
+describe('database full on any write', () => {
+  it('a record written through its own transaction (a carrier) answers 507 too', async () => {
+    const pages = Number(t.db.sqlite.pragma('page_count', { simple: true }));
+    t.db.sqlite.pragma(`max_page_count = ${pages}`);
+    let full: Awaited<ReturnType<Client['post']>> | undefined;
+    let created = 0;
+    try {
+      for (let i = 0; i < 500 && !full; i++) {
+        const res = await admin.post('/api/carrier', { name: `Full Freight ${i} ${'x'.repeat(150)}` });
+        if (res.status === 201) created++;
+        else full = res;
+      }
+      expect(full).toBeDefined();
+      expectStorageFull(full!);
+      expect(rows(t.db, "SELECT count(*) AS n FROM carrier WHERE name LIKE 'Full Freight %'")[0].n).toBe(
+        created,
+      );
+    } finally {
+      t.db.sqlite.pragma('max_page_count = 1073741823');
+    }
   });
 });
 

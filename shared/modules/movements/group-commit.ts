@@ -50,12 +50,7 @@ export class GroupCommit {
         try {
           outcomes.push({ ok: true, value: await item.work(trx) });
         } catch (error) {
-          // SQLite may have rolled back already (SQLITE_FULL, I/O errors): answer the cause, not
-          // "no transaction is active".
-          await trx
-            .rollback()
-            .execute()
-            .catch(() => {});
+          await trx.rollback().execute();
           item.reject(error);
           return;
         }
@@ -67,14 +62,8 @@ export class GroupCommit {
             await savepoint.releaseSavepoint('movement').execute();
             outcomes.push({ ok: true, value });
           } catch (error) {
-            try {
-              await savepoint.rollbackToSavepoint('movement').execute();
-              await savepoint.releaseSavepoint('movement').execute();
-            } catch {
-              // SQLite rolled back the whole transaction (e.g. disk full): every movement of the
-              // batch is lost, and each caller is answered with the cause.
-              throw error;
-            }
+            await savepoint.rollbackToSavepoint('movement').execute();
+            await savepoint.releaseSavepoint('movement').execute();
             outcomes.push({ ok: false, error });
           }
         }
