@@ -12,12 +12,12 @@ import {
   type PluginTransformResultArgs,
   type QueryResult,
   type RootOperationNode,
-  SqliteDialect,
   type UnknownRow,
   UpdateQueryNode,
 } from 'kysely';
 import { SYNCED_SQL_TABLES, toSnake } from '../sync/entities.js';
 import { migrate } from './migrate.js';
+import { RollbackSafeSqliteDialect } from './sqlite-dialect.js';
 import type { DB } from './tables.js';
 
 export type Kdb = Kysely<DB>;
@@ -57,7 +57,7 @@ export function openDatabase(file: string): AppDatabase {
       if (listeners.size === 0) return;
       for (const l of listeners) l(event.query.sql, event.query.parameters, event.queryDurationMillis);
     },
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    dialect: new RollbackSafeSqliteDialect(sqlite, { database: withStatementCache(sqlite) }),
     plugins: [new CamelCasePlugin(), new SyncedWriteGuard()],
   });
   let closed = false;

@@ -5,6 +5,7 @@ import {
   BadRequestError,
   NotFoundError,
   PayloadTooLargeError,
+  StorageFullError,
   UnsupportedMediaTypeError,
 } from './errors.js';
 
@@ -15,7 +16,8 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
 
 /**
  * The one error middleware: AppError -> its problem+json; body-parser and SQLite errors -> the
- * matching problem; anything else -> 500 with no internals, logged with the request id.
+ * matching problem; a full disk -> 507 storage-full; anything else -> 500 with no internals,
+ * logged with the request id.
  */
 export function errorHandler(log: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
@@ -23,6 +25,9 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     const requestId = String(req.id ?? '');
     if (problem.status >= 500 && problem.code === 'internal-error') {
       log.error({ err, requestId, method: req.method, url: req.originalUrl }, 'unhandled error');
+    } else if (problem instanceof StorageFullError) {
+      // The operator has to act (free space); every refused write says so in the log.
+      log.error({ err, requestId, method: req.method, url: req.originalUrl }, 'disk full: write refused');
     }
     if (res.headersSent) {
       res.destroy();
@@ -47,6 +52,7 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
 
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  if (isStorageFull(err)) return new StorageFullError();
   const e = err as { type?: string; status?: number; code?: string; message?: string; limit?: number };
   if (e?.type === 'entity.too.large') {
     return new PayloadTooLargeError(`The request body is larger than the limit of ${e.limit} bytes.`);
@@ -59,15 +65,42 @@ function toAppError(err: unknown): AppError {
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))
     return sqliteConstraint(e.code, e.message ?? '');
   if (e?.status === 404) return new NotFoundError('Resource');
-  // Express's router rejects a path it cannot percent-decode (e.g. %zz) with a 400 error.
-  if (e?.status === 400 || err instanceof URIError) {
+  // Express's router rejects a path it cannot percent-decode (e.g. %zz) with a URIError.
+  if (err instanceof URIError) {
     return new BadRequestError('malformed-url', 'The URL has an invalid percent-encoding.');
   }
+  // body-parser's other 400s: the body stream could not be read (bad gzip/deflate/br data, a body
+  // shorter than its Content-Length, an aborted upload).
+  if (e?.status === 400) return malformedBody(e.code, e.message);
   return new AppError(
     500,
     'internal-error',
     'Internal server error',
     'Something went wrong on our side. It was logged with the request id.',
+  );
+}
+
+/** SQLITE_FULL from the database, ENOSPC / EDQUOT from a file write, also as the cause of a wrapper. */
+export function isStorageFull(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function malformedBody(code: string | undefined, message: string | undefined): AppError {
+  // zlib's codes (Z_DATA_ERROR, Z_BUF_ERROR, ...) and Brotli's (ERR__ERROR_FORMAT_...).
+  if (code?.startsWith('Z_') || code?.startsWith('ERR__ERROR')) {
+    return new BadRequestError(
+      'malformed-body',
+      'The request body could not be decompressed: it is not valid data for its Content-Encoding.',
+    );
+  }
+  return new BadRequestError(
+    'malformed-body',
+    `The request body could not be read: ${message ?? 'unknown'}.`,
   );
 }
 

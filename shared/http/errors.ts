@@ -123,6 +123,22 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/**
+ * The disk is full (SQLITE_FULL from the database, ENOSPC / EDQUOT from a file write): nothing was
+ * stored. 507 so clients and operators see the cause instead of a generic 500 or a blamed request.
+ */
+export class StorageFullError extends AppError {
+  constructor() {
+    super(
+      507,
+      'storage-full',
+      'Insufficient storage',
+      "The server's disk is full (on a site, the yard box's), so nothing was stored. " +
+        'Free space on it (old attachments, logs, other files) and try again; reads still work.',
+    );
+  }
+}
+
 export class HardwareFaultError extends AppError {
   constructor(detail: string) {
     super(503, 'hardware-fault', 'Hardware fault', detail);

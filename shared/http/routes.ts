@@ -1,4 +1,4 @@
-import type { OpenAPIRegistry, RouteConfig } from '@asteasolutions/zod-to-openapi';
+import { getOpenApiMetadata, type OpenAPIRegistry, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import express, {
   type NextFunction,
   type Request,
@@ -68,6 +68,8 @@ export interface RouteSpec<
   };
   /** Problem statuses this route can answer besides 400/401/403 (documented in OpenAPI). */
   errors?: number[];
+  /** What a listed status means on this route, where the general text would mislead (e.g. 401 on a login). */
+  errorText?: Partial<Record<number, string>>;
   /** Name of the path parameter that is a yard id (for per-yard error figures). */
   yardParam?: string;
   /**
@@ -91,6 +93,8 @@ export interface RouteInfo {
   access: Access;
   tag: string;
   summary: string;
+  /** The request body schema (JSON or multipart fields), e.g. for checking documented examples. */
+  body?: z.ZodType | undefined;
 }
 
 const ERROR_TEXT: Record<number, string> = {
@@ -106,6 +110,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Too many requests (rate-limited)',
   503: 'Hardware or dependency unavailable',
   504: 'Site offline',
+  507: 'The disk is full; nothing was stored (storage-full)',
 };
 
 /** Set on every 429 (see setRetryAfter); the problem's `retryAfterSec` says the same. */
@@ -146,8 +151,15 @@ export class RouteRegistrar {
       access: spec.access,
       tag: spec.tag,
       summary: spec.summary,
+      body: spec.body,
     });
     this.registry.registerPath(this.openApiConfig(spec));
+    // First, so every answer of a route that names a yard counts for it, also 400, 401 and 403
+    // (again before validation, for a yardId in a body read after the role check).
+    const attributeStep = (req: Request, res: Response, next: NextFunction) => {
+      attributeYard(res, spec, req.params, req.query as Record<string, unknown>, req.body);
+      next();
+    };
     const authorizeStep = async (req: Request, res: Response, next: NextFunction) => {
       authorize(spec.access, res.locals.principal as Principal | null, res.locals.authError);
       if (spec.authenticate) await spec.authenticate(req, res);
@@ -156,18 +168,19 @@ export class RouteRegistrar {
     const takesJson = spec.body !== undefined && spec.bodyType !== 'multipart/form-data';
     this.router[spec.method](
       toExpressPath(spec.path),
+      attributeStep,
       authorizeStep,
       ...(takesJson ? [this.jsonBody] : []),
       ...(spec.middleware ?? []),
       async (req: Request, res: Response) => {
         const principal = res.locals.principal as Principal | null;
+        attributeYard(res, spec, req.params, req.query as Record<string, unknown>, req.body); // a body read by now
         const params = parsePart('params', spec.params, req.params);
         const query = parsePart('query', spec.query, req.query);
         const body =
           spec.body && spec.bodyType !== 'multipart/form-data'
             ? parsePart('body', spec.body, req.body)
             : req.body;
-        attributeYard(res, spec, params as Record<string, unknown>, query as Record<string, unknown>, body);
         let result: HandlerResult<R>;
         try {
           result = await spec.handler({
@@ -205,7 +218,8 @@ export class RouteRegistrar {
   }
 
   private openApiConfig(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>): RouteConfig {
-    const status = spec.response?.status ?? (spec.response?.schema ? 200 : 204);
+    // A route that streams its own answer (bytes, text, events) still answers 200 with a body.
+    const status = spec.response?.status ?? (spec.response?.schema || spec.response?.contentType ? 200 : 204);
     const responses: RouteConfig['responses'] = {
       [status]: {
         description: spec.response?.description ?? (status === 204 ? 'Done, no content' : 'OK'),
@@ -225,12 +239,14 @@ export class RouteRegistrar {
     const ownership = routeOwnership(spec.method, spec.path);
     if (ownership) errorStatuses.add(409);
     if (spec.params || spec.query || spec.body) errorStatuses.add(400);
+    // Any write can meet a full disk (see StorageFullError).
+    if (spec.method !== 'get') errorStatuses.add(507);
     if (spec.access !== 'public') {
       errorStatuses.add(401);
       errorStatuses.add(403);
     }
     for (const code of [...errorStatuses].sort()) {
-      const text = ERROR_TEXT[code] ?? 'Error';
+      const text = spec.errorText?.[code] ?? ERROR_TEXT[code] ?? 'Error';
       responses[code] = {
         description: code === 409 && ownership ? `${text}. Also ${ownership.text}` : text,
         content: { 'application/problem+json': { schema: Problem } },
@@ -251,6 +267,7 @@ export class RouteRegistrar {
         ...(spec.body
           ? {
               body: {
+                description: getOpenApiMetadata(spec.body).description,
                 required: true,
                 content: { [spec.bodyType ?? 'application/json']: { schema: spec.body } },
               },
@@ -341,6 +358,9 @@ export function etagOf(version: number): string {
   return `"v${version}"`;
 }
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The yard a request names (path, query or JSON body), for the per-yard error figures. */
 function attributeYard(
   res: Response,
   spec: { yardParam?: string },
@@ -354,7 +374,8 @@ function attributeYard(
       : undefined;
   const candidate =
     (spec.yardParam ? params[spec.yardParam] : undefined) ?? params.yardId ?? query.yardId ?? fromBody;
-  if (typeof candidate === 'string') res.locals.yardId = candidate;
+  // Raw input (before validation): only a well-formed id; ErrorStats counts an id of no yard as unattributed.
+  if (typeof candidate === 'string' && UUID_SHAPE.test(candidate)) res.locals.yardId = candidate;
 }
 
 /** /api/x/{id} -> /api/x/:id; a trailing {fullPath} matches the rest of the path. */

@@ -200,7 +200,7 @@ try {
         let n = 0;
         while (running) {
           const tasks = await driverCall(d.token, 'GET', '/api/yard-task/driver/tasks');
-          await work(d.token, Array.isArray(tasks.body) ? tasks.body : (tasks.body.items ?? []));
+          await work(d.token, tasks.body.items ?? []);
           if (n++ % 2 === 0) await driverCall(d.token, 'POST', '/api/yard-task/driver/last-check', {});
           await new Promise((r) => setTimeout(r, 5000));
         }

@@ -215,6 +215,34 @@ describe('error figures', () => {
     expect(mine.body.items.map((i: any) => i.yardId)).toEqual([chicago]);
   });
 
+  it('counts every 4xx of a route that names the yard: bad input, a refused role, no token', async () => {
+    const figures = async () => {
+      const items = (await admin.get('/api/dashboard/yard/error4xx')).body.items as any[];
+      const of = (yardId: string | null) => items.find((i) => i.yardId === yardId);
+      return { chi: of(chicago), none: of(null) };
+    };
+    const countOf = (item: any, status: number) =>
+      item?.byStatus.find((s: any) => s.status === status)?.count ?? 0;
+    const viewer = await clientWithRole(admin, 'viewer');
+    const before = await figures();
+    expect((await admin.get(`/api/movement?yardId=${chicago}&limit=abc`)).status).toBe(400); // query schema
+    const sideways = { yardId: chicago, direction: 'sideways', truck: { plate: 'Z1' } };
+    expect((await admin.post('/api/movement', sideways)).status).toBe(400); // body schema
+    expect((await admin.get(`/api/yard/${chicago}/location?limit=0`)).status).toBe(400); // path names it
+    const door = { kind: 'door', name: 'Door 99' };
+    expect((await viewer.post(`/api/yard/${chicago}/location`, door)).status).toBe(403); // role
+    expect((await admin.as(undefined).get(`/api/yard/${chicago}`)).status).toBe(401);
+    // An id that is no yard's is counted as unattributed: no figure (and no row) of its own.
+    const ghost = newId();
+    expect((await admin.get(`/api/movement?yardId=${ghost}&limit=abc`)).status).toBe(400);
+    const after = await figures();
+    expect(countOf(after.chi, 400) - countOf(before.chi, 400)).toBe(3);
+    expect(countOf(after.chi, 403) - countOf(before.chi, 403)).toBe(1);
+    expect(countOf(after.chi, 401) - countOf(before.chi, 401)).toBe(1);
+    expect(countOf(after.none, 400) - countOf(before.none, 400)).toBe(1);
+    expect(rows(t.db, 'SELECT * FROM http_error_stat WHERE yard_id = ?', ghost)).toEqual([]);
+  });
+
   it('5xx over the default window (setting) or an explicit from/to', async () => {
     const minute = Math.floor(clock.now() / 60_000) * 60_000;
     const insertStat = t.db.sqlite.prepare(

@@ -278,6 +278,31 @@ describe('session locations', () => {
     expect(session).toEqual({ last_lat: null, version: 1 });
   });
 
+  it('the clock tolerance is exactly the documented 30 s on each side of the session', async () => {
+    const { client, sessionId, startedAt } = await driverInSession();
+    clock.advance(120_000);
+    const now = clock.now();
+    const edge = await client.post(`${BASE}/session/locations`, {
+      points: [
+        { at: iso(startedAt - 30_000), lat: 38, lon: -9 },
+        { at: iso(now + 30_000), lat: 38, lon: -9 },
+      ],
+    });
+    expect(edge.status, edge.text).toBe(200);
+    const beyond = await client.post(`${BASE}/session/locations`, {
+      points: [
+        { at: iso(startedAt - 30_001), lat: 38, lon: -9 },
+        { at: iso(now + 30_001), lat: 38, lon: -9 },
+      ],
+    });
+    expect(beyond.status).toBe(400);
+    expect(beyond.body.errors.map((e: any) => [e.path, e.code])).toEqual([
+      ['body.points[0].at', 'outside-session'],
+      ['body.points[1].at', 'outside-session'],
+    ]);
+    expect(count('SELECT count(*) AS n FROM session_location WHERE session_id = ?', sessionId)).toBe(2);
+  });
+
   it('bad coordinates are 400 per field; no open session is 409', async () => {
     const { client, startedAt } = await driverInSession();
     const bad = await client.post(`${BASE}/session/locations`, {
@@ -349,6 +374,20 @@ describe('location retention', () => {
 });
 
 describe('OpenAPI', () => {
+  it('states the 30 s clock tolerance of location points in the route, the body and the at field', async () => {
+    const doc = (await w.admin.get('/v3/api-docs')).body;
+    const op = doc.paths[`${BASE}/session/locations`].post;
+    const tolerance = /give or take 30 s of device clock drift/;
+    expect(op.description).toMatch(tolerance);
+    expect(op.description).toContain('outside-session');
+    expect(op.requestBody.description).toMatch(tolerance);
+    const body = doc.components.schemas.DriverLocations;
+    expect(body.description).toMatch(tolerance);
+    const at = body.properties.points.items.properties.at;
+    expect(at.description).toMatch(tolerance);
+    expect(at.description).toMatch(/device time/);
+  });
+
   it('documents every drivers’ route under Yard Tasking, for the driver role', async () => {
     const doc = (await w.admin.get('/v3/api-docs')).body;
     const routes = [

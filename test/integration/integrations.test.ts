@@ -65,13 +65,14 @@ describe('integrations', () => {
   it('lists the provider kinds with a JSON schema for each config and its secret fields', async () => {
     const res = await admin.get('/api/integration/camera-provider');
     expect(res.status).toBe(200);
-    expect(res.body.map((k: any) => k.kind)).toEqual(['http-snapshot', 'api-key-token', 'frame-url']);
-    const apiKey = res.body.find((k: any) => k.kind === 'api-key-token');
+    expect(res.body.items.map((k: any) => k.kind)).toEqual(['http-snapshot', 'api-key-token', 'frame-url']);
+    expect(res.body.nextCursor).toBeNull();
+    const apiKey = res.body.items.find((k: any) => k.kind === 'api-key-token');
     expect(apiKey.secretFields).toEqual(['apiKey']);
     expect(apiKey.configSchema.properties.apiKey).toBeDefined();
     expect(apiKey.configSchema.required).toContain('baseUrl');
     const staff = await admin.get('/api/camera/provider');
-    expect(staff.body.map((k: any) => k.kind)).toEqual(['http-snapshot', 'api-key-token', 'frame-url']);
+    expect(staff.body.items.map((k: any) => k.kind)).toEqual(['http-snapshot', 'api-key-token', 'frame-url']);
   });
 
   it('adds an integration; the key is stored, and every read shows it masked', async () => {
@@ -98,11 +99,12 @@ describe('integrations', () => {
   it('lists the provider cameras, marking the ones registered as yard cameras', async () => {
     const res = await admin.get(`/api/integration/${tokenId}/cameras`);
     expect(res.status).toBe(200);
-    expect(res.body.map((c: any) => [c.id, c.name, c.online])).toEqual([
+    expect(res.body.items.map((c: any) => [c.id, c.name, c.online])).toEqual([
       ['cam-a', 'Dock door 1', true],
       ['cam-b', 'Dock door 2', false],
     ]);
-    expect(res.body[0].registeredCameraIds).toEqual([]);
+    expect(res.body.items[0].registeredCameraIds).toEqual([]);
+    expect(res.body.nextCursor).toBeNull();
   });
 
   it('fetches a provider camera picture through the token flow, reusing the token', async () => {
@@ -244,7 +246,7 @@ describe('integrations', () => {
     expect(pic.status).toBe(200);
     expect(pic.body.equals(tokenApi.last('cam-a')!)).toBe(true);
     const listed = await admin.get(`/api/integration/${tokenId}/cameras`);
-    expect(listed.body.find((c: any) => c.id === 'cam-a').registeredCameraIds).toEqual([cam.body.id]);
+    expect(listed.body.items.find((c: any) => c.id === 'cam-a').registeredCameraIds).toEqual([cam.body.id]);
 
     const inUse = await admin.delete(`/api/integration/${tokenId}`);
     expect(inUse.status).toBe(409);

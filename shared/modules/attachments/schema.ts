@@ -1,4 +1,5 @@
 import { Id, IsoDateTime } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 /** What an attachment may be attached to; each maps to a table checked on upload (see repo.ts). */
@@ -44,7 +45,10 @@ export const AttachmentUpload = z
     refType: AttachmentRefType.optional(),
     refId: Id.optional(),
   })
-  .openapi('AttachmentUpload');
+  .openapi('AttachmentUpload', {
+    description: 'One file in the field "file", optionally attached to a record (refType + refId).',
+    example: { file: '(the bytes of the file)', refType: 'movement', refId: EXAMPLE_ID.movement },
+  });
 
 export type AttachmentOutT = z.infer<typeof AttachmentOut>;
 export type AttachmentRefTypeT = z.infer<typeof AttachmentRefType>;

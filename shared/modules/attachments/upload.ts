@@ -79,6 +79,8 @@ function uploadError(err: unknown, maxBytes: number): AppError | unknown {
         return new ValidationError([{ path: field, message: err.message }]);
     }
   }
+  // A failed file write (a full disk: 507 storage-full, any other: 500) is the server's, not the body's.
+  if (err instanceof Error && 'syscall' in err) return err;
   if (err instanceof Error && !('status' in err)) {
     return new BadRequestError('malformed-multipart', `The multipart body could not be read: ${err.message}`);
   }

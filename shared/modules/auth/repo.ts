@@ -51,10 +51,19 @@ export class AuthRepo {
     return this.db.selectFrom('apiKey').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** `within`: only keys an admin of that scope manages (null: every key). */
-  listApiKeys(within: string[] | null): Promise<ApiKeyRow[]> {
-    let q = this.db.selectFrom('apiKey').selectAll().orderBy('id');
-    if (within !== null) q = q.where(scopeWithin(within));
+  /** A page of keys; `within`: only keys an admin of that scope manages (null: every key). */
+  listApiKeys(opts: {
+    within: string[] | null;
+    limit: number;
+    after?: string | undefined;
+  }): Promise<ApiKeyRow[]> {
+    let q = this.db
+      .selectFrom('apiKey')
+      .selectAll()
+      .orderBy('id')
+      .limit(opts.limit + 1);
+    if (opts.within !== null) q = q.where(scopeWithin(opts.within));
+    if (opts.after) q = q.where('id', '>', opts.after);
     return q.execute();
   }
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Core } from '../../core.js';
-import { IdParams } from '../../http/common-schemas.js';
+import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { UnauthenticatedError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
@@ -47,7 +47,11 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     body: LoginBody,
     middleware: limits.username,
     response: { schema: TokenOut },
-    errors: [429, 503],
+    errors: [401, 429, 503],
+    errorText: {
+      401: 'Wrong username or password, or the user is disabled (unauthenticated)',
+      503: 'Too many password checks waiting (server-busy): try again after Retry-After',
+    },
     handler: ({ body }) => auth.login(body.username, body.password),
   });
 
@@ -61,7 +65,11 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     body: DriverLoginBody,
     middleware: limits.driverCode,
     response: { schema: TokenOut },
-    errors: [429, 503],
+    errors: [401, 429, 503],
+    errorText: {
+      401: 'Wrong driver code or PIN, or the driver is blocked (unauthenticated)',
+      503: 'Too many PIN checks waiting (server-busy): try again after Retry-After',
+    },
     handler: ({ body }) => auth.driverLogin(body.driverCode, body.pin),
   });
 
@@ -161,8 +169,9 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'List API keys (secrets are never shown again)',
     description: ADMIN_SCOPE,
     access: ['admin'],
-    response: { schema: z.object({ items: z.array(ApiKeyOut) }) },
-    handler: async ({ principal }) => ({ items: await auth.listApiKeys(principal) }),
+    query: PageQuery,
+    response: { schema: page(ApiKeyOut) },
+    handler: ({ query, principal }) => auth.listApiKeys(principal, query),
   });
 
   r.add({

@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 export const StaffRoleEnum = z.enum(['admin', 'dispatcher', 'gate', 'billing', 'viewer']);
@@ -12,7 +13,10 @@ const YardScope = z
 export const LoginBody = z
   .object({ username: z.string().min(1).max(100), password: z.string().min(1).max(200) })
   .strict()
-  .openapi('LoginRequest');
+  .openapi('LoginRequest', {
+    description: 'A staff user signs in; the answer carries the bearer token.',
+    example: { username: 'gate.clerk', password: 'correct-horse-battery' },
+  });
 
 export const DriverLoginBody = z
   .object({
@@ -20,7 +24,10 @@ export const DriverLoginBody = z
     pin: z.string().regex(/^\d{4,8}$/, 'must be 4 to 8 digits'),
   })
   .strict()
-  .openapi('DriverLoginRequest');
+  .openapi('DriverLoginRequest', {
+    description: 'A yard driver signs in on the driver app with its code and PIN.',
+    example: { driverCode: 'JOCKEY-7', pin: '4711' },
+  });
 
 export const PrincipalOut = z
   .object({
@@ -72,7 +79,16 @@ export const UserCreate = z
     password: Password,
   })
   .strict()
-  .openapi('UserCreate');
+  .openapi('UserCreate', {
+    description: 'A new staff user; yardIds limits what it may see (null or left out: every yard).',
+    example: {
+      username: 'gate.clerk',
+      displayName: 'Gate clerk, north gate',
+      role: 'gate',
+      yardIds: [EXAMPLE_ID.yard],
+      password: 'correct-horse-battery',
+    },
+  });
 
 export const UserPatch = z
   .object({
@@ -83,7 +99,11 @@ export const UserPatch = z
     disabled: z.boolean().optional(),
   })
   .strict()
-  .openapi('UserPatch');
+  .openapi('UserPatch', {
+    description:
+      'Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere.',
+    example: { role: 'dispatcher', yardIds: [EXAMPLE_ID.yard] },
+  });
 
 export const UserListQuery = PageQuery.extend({ role: StaffRoleEnum.optional() });
 
@@ -106,7 +126,10 @@ export const ApiKeyCreated = ApiKeyOut.extend({
 export const ApiKeyCreate = z
   .object({ name: z.string().min(1).max(120), role: StaffRoleEnum, yardIds: YardScope.optional() })
   .strict()
-  .openapi('ApiKeyCreate');
+  .openapi('ApiKeyCreate', {
+    description: 'A key for a machine client, with the role and yard scope it acts with.',
+    example: { name: 'dock scheduler', role: 'viewer', yardIds: [EXAMPLE_ID.yard] },
+  });
 
 export type UserOutT = z.infer<typeof UserOut>;
 export type ApiKeyOutT = z.infer<typeof ApiKeyOut>;

@@ -245,9 +245,11 @@ export class AuthService {
 
   // --- API keys ---
 
-  /** The keys the actor administers (admin-scope.ts). */
-  async listApiKeys(actor: Principal): Promise<ApiKeyOutT[]> {
-    return (await this.repo.listApiKeys(actor.yardIds)).map(apiKeyOut);
+  /** A page of the keys the actor administers (admin-scope.ts). */
+  async listApiKeys(actor: Principal, opts: { limit: number; cursor?: string | undefined }) {
+    const after = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
+    const rows = await this.repo.listApiKeys({ within: actor.yardIds, limit: opts.limit, after });
+    return toPage(rows, opts.limit, apiKeyOut, (r) => [r.id]);
   }
 
   async createApiKey(

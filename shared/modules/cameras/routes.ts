@@ -2,7 +2,8 @@ import type { Response } from 'express';
 import { STAFF } from '../../auth/principal.js';
 import type { Snapshot } from '../../cameras/types.js';
 import type { Core } from '../../core.js';
-import { IdParams, page } from '../../http/common-schemas.js';
+import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
+import { pageInMemory } from '../../http/cursor.js';
 import { ConflictError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
@@ -89,8 +90,13 @@ export function registerCameraRoutes(r: RouteRegistrar, core: Core): void {
       'with a yard scope sees the provider cameras registered in its yards (registeredCameraIds lists ' +
       'only those) and the failures of their integrations; unregistered ones only callers who see every yard.',
     access: STAFF,
+    query: PageQuery,
     response: { schema: ProviderCameraList },
-    handler: ({ principal }) => integrations.allProviderCameras(principal),
+    handler: async ({ query, principal }) => {
+      // Asked live from the providers each time; the page is cut from the whole answer.
+      const { items, failures } = await integrations.allProviderCameras(principal);
+      return { ...pageInMemory(items, query, (c) => [c.integrationId, c.id]), failures };
+    },
   });
 
   r.add({
@@ -117,8 +123,9 @@ export function registerCameraRoutes(r: RouteRegistrar, core: Core): void {
     tag: TAG,
     summary: 'Get Camera Providers (kinds and the integrations of each)',
     access: STAFF,
-    response: { schema: z.array(CameraProviderOut) },
-    handler: () => cameras.providers(),
+    query: PageQuery,
+    response: { schema: page(CameraProviderOut) },
+    handler: async ({ query }) => pageInMemory(await cameras.providers(), query, (_, i) => [i]), // the registry's order,
   });
 
   r.add({

@@ -1,4 +1,5 @@
 import { httpUrl, Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 const HttpUrl = httpUrl(500, 'username and password');
@@ -79,7 +80,19 @@ export const CameraCreate = z
     message: 'give exactly one source: onvif or provider',
     path: ['onvif'],
   })
-  .openapi('CameraCreate');
+  .openapi('CameraCreate', {
+    description: 'A camera of the yard: an ONVIF camera on the yard LAN, or one of a provider integration.',
+    example: {
+      yardId: EXAMPLE_ID.yard,
+      name: 'North gate plate camera',
+      gateId: EXAMPLE_ID.gate,
+      onvif: {
+        xaddr: 'http://192.168.1.20/onvif/device_service',
+        username: 'yard',
+        password: 'camera-secret',
+      },
+    },
+  });
 
 export const CameraPatch = z
   .object({
@@ -99,7 +112,10 @@ export const CameraPatch = z
     verify: Verify,
   })
   .strict()
-  .openapi('CameraPatch');
+  .openapi('CameraPatch', {
+    description: 'Fields to change; the others keep their values.',
+    example: { name: 'North gate overview', enabled: false, verify: false },
+  });
 
 export const CameraListQuery = PageQuery.extend({
   yardId: Id.optional(),
@@ -124,7 +140,10 @@ export const DiscoverBody = z
       .openapi({ description: 'how long to collect answers' }),
   })
   .strict()
-  .openapi('CameraDiscoverRequest');
+  .openapi('CameraDiscoverRequest', {
+    description: 'How long to listen for ONVIF cameras answering on the yard LAN.',
+    example: { timeoutMs: 3000 },
+  });
 
 export const DiscoveredCameraOut = z
   .object({

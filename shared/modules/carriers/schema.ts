@@ -45,9 +45,20 @@ export const CarrierCreate = z
     contact: Contact.nullable().optional(),
   })
   .strict()
-  .openapi('CarrierCreate');
+  .openapi('CarrierCreate', {
+    description: 'A carrier (trucking company); a blocked carrier is refused at the gate.',
+    example: {
+      name: 'Prairie Freight Lines',
+      scac: 'PRFL',
+      usdot: '1234567',
+      contact: { name: 'Dispatch desk', phone: '+13125550100', email: 'dispatch@prairie.example' },
+    },
+  });
 
-export const CarrierPatch = CarrierCreate.partial().openapi('CarrierPatch');
+export const CarrierPatch = CarrierCreate.partial().openapi('CarrierPatch', {
+  description: 'Fields to change; status blocked with a blockedReason stops its units at the gate.',
+  example: { status: 'blocked', blockedReason: 'insurance expired' },
+});
 
 export const CarrierListQuery = PageQuery.extend({
   q: z.string().trim().min(1).max(100).optional().openapi({ description: 'name or SCAC contains' }),

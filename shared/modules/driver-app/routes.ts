@@ -1,4 +1,5 @@
 import type { Core } from '../../core.js';
+import { PageQuery } from '../../http/common-schemas.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { driverIdOf } from './acting-driver.js';
 import { savePushToken } from './push-tokens.js';
@@ -7,6 +8,7 @@ import {
   DriverTaskList,
   LastCheckBody,
   LastCheckOut,
+  LOCATION_TIME_RULE,
   LocationsBody,
   LocationsOut,
   NotificationTokenBody,
@@ -63,8 +65,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
     tag: TAG,
     summary: 'Drivers add session locations (batch)',
     description:
-      'Up to 500 points in one batch, stored together. Points outside the active session are 400 ' +
-      '(errors name each bad point); no open session is 409 `no-active-session`. Counts as a heartbeat.',
+      `Up to 500 points in one batch, stored together. Each point's \`at\` ${LOCATION_TIME_RULE}. ` +
+      'Points outside that are 400 `validation-failed` (errors name each bad point, code `outside-session`) and ' +
+      'nothing of the batch is stored; no open session is 409 `no-active-session`. Counts as a heartbeat.',
     access: DRIVER,
     body: LocationsBody,
     response: { schema: LocationsOut },
@@ -106,11 +109,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'Drivers retrieve a list of assigned tasks',
     description: 'The driver’s ASSIGNED and IN_PROGRESS tasks, most urgent first, then oldest.',
     access: DRIVER,
+    query: PageQuery,
     response: { schema: DriverTaskList },
-    handler: async ({ principal }) => ({
-      items: await core.services.tasks.tasksForDriver(driverIdOf(principal)),
-      nextCursor: null,
-    }),
+    handler: ({ principal, query }) => core.services.tasks.tasksForDriver(driverIdOf(principal), query),
   });
 
   const batches = [

@@ -1,4 +1,5 @@
-import { Id, IsoDateTime, IsoDateTimeMs } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, IsoDateTimeMs, page } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 import { PushPlatform } from '../push/schema.js';
 import { TaskOut } from '../tasks/schema.js';
@@ -36,17 +37,33 @@ export const SessionStartBody = z
     deviceId: z.string().trim().min(1).max(200).optional(),
   })
   .strict()
-  .openapi('DriverSessionStart');
+  .openapi('DriverSessionStart', {
+    description: 'The yard the driver works in now, and the device it uses.',
+    example: { yardId: EXAMPLE_ID.yard, deviceId: 'tablet-07' },
+  });
 
 export const SessionEndBody = z
   .object({ reason: z.string().trim().min(1).max(200).optional() })
   .strict()
   .optional()
-  .openapi('DriverSessionEnd');
+  .openapi('DriverSessionEnd', {
+    description: 'Optional: why the session ends.',
+    example: { reason: 'end of shift' },
+  });
+
+/**
+ * The window is the session's [startedAt, now] widened by CLOCK_TOLERANCE_MS on each side, on purpose:
+ * `at` is the device's clock and a batch is all or nothing, so an exact rule would refuse a whole
+ * batch of real fixes for a phone clock a second behind the server's.
+ */
+export const LOCATION_TIME_RULE =
+  `must lie within the active session, from its start to the server's now, ` +
+  `give or take ${CLOCK_TOLERANCE_MS / 1000} s of device clock drift (a point up to ` +
+  `${CLOCK_TOLERANCE_MS / 1000} s before the start or after now is accepted and stored as sent)`;
 
 const LocationPoint = z
   .object({
-    at: IsoDateTimeMs,
+    at: IsoDateTimeMs.openapi({ description: `device time of the fix; ${LOCATION_TIME_RULE}` }),
     lat: Lat,
     lon: Lon,
     accuracyM: z.number().min(0).max(100_000).optional(),
@@ -59,9 +76,13 @@ export const LocationsBody = z
   .object({ points: z.array(LocationPoint).min(1).max(MAX_POINTS_PER_BATCH) })
   .strict()
   .openapi('DriverLocations', {
-    description:
-      `1 to ${MAX_POINTS_PER_BATCH} points. Each point's \`at\` must lie within the active session, ` +
-      `from its start to now, give or take ${CLOCK_TOLERANCE_MS / 1000} s of device clock drift.`,
+    description: `1 to ${MAX_POINTS_PER_BATCH} points. Each point's \`at\` ${LOCATION_TIME_RULE}.`,
+    example: {
+      points: [
+        { at: '2026-03-01T08:00:05Z', lat: 41.8119, lon: -87.7243, accuracyM: 6, speed: 2.5, heading: 270 },
+        { at: '2026-03-01T08:00:15Z', lat: 41.8121, lon: -87.7249, accuracyM: 5 },
+      ],
+    },
   });
 
 export const LocationsOut = z
@@ -81,7 +102,10 @@ export const LastCheckBody = z
     path: ['lon'],
   })
   .optional()
-  .openapi('DriverLastCheck');
+  .openapi('DriverLastCheck', {
+    description: 'A heartbeat; optionally where the device is and its battery level.',
+    example: { at: '2026-03-01T08:00:00Z', lat: 41.8119, lon: -87.7243, battery: 76 },
+  });
 
 export const LastCheckOut = z
   .object({ serverTime: IsoDateTime, session: DriverSessionOut })
@@ -102,7 +126,14 @@ export const NotificationTokenBody = z
       }),
   })
   .strict()
-  .openapi('PushTokenSave');
+  .openapi('PushTokenSave', {
+    description: 'Where to send push notifications for this device.',
+    example: {
+      deviceId: 'tablet-07',
+      platform: 'android',
+      token: 'fcm:dGVzdC1kZXZpY2UtdG9rZW4tZm9yLXRoZS1leGFtcGxl',
+    },
+  });
 
 export const PushTokenOut = z
   .object({
@@ -130,13 +161,19 @@ const TaskIds = z
 export const TaskBatchBody = z
   .object({ taskIds: TaskIds, lat: Lat.optional(), lon: Lon.optional() })
   .strict()
-  .openapi('DriverTaskBatch');
+  .openapi('DriverTaskBatch', {
+    description: 'The tasks to change, and where the driver is.',
+    example: { taskIds: [EXAMPLE_ID.task], lat: 41.8119, lon: -87.7243 },
+  });
 
 export const TaskCancelBatchBody = TaskBatchBody.extend({
   reason: z.string().trim().min(1).max(500),
 })
   .strict()
-  .openapi('DriverTaskCancelBatch');
+  .openapi('DriverTaskCancelBatch', {
+    description: 'The tasks to cancel, and why.',
+    example: { taskIds: [EXAMPLE_ID.task], reason: 'trailer not at the spot' },
+  });
 
 export const TaskBatchResult = z
   .object({
@@ -151,9 +188,9 @@ export const TaskBatchResult = z
   })
   .openapi('DriverTaskBatchResult');
 
-export const DriverTaskList = z
-  .object({ items: z.array(TaskOut), nextCursor: z.null() })
-  .openapi('DriverTaskList', { description: 'All open tasks of the driver at once (never paged)' });
+export const DriverTaskList = page(TaskOut).openapi('DriverTaskList', {
+  description: 'The open tasks of the driver, most urgent first, then oldest',
+});
 
 export type DriverSessionOutT = z.infer<typeof DriverSessionOut>;
 export type LocationsBodyT = z.output<typeof LocationsBody>;

@@ -66,6 +66,9 @@ export function registerDriverRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/driver/search',
     tag: TAG,
     summary: 'Search drivers by name, phone or licence, best match first',
+    description:
+      'Ranked, not paged: answers `{items, nextCursor}` with the best `limit` matches and nextCursor always ' +
+      'null; narrow q to find others.',
     access: STAFF,
     query: DriverSearchQuery,
     response: { schema: DriverSearchOut },

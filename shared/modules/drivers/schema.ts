@@ -1,4 +1,5 @@
 import { Id, IsoDate, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 export const DriverKind = z.enum(['yard', 'carrier']);
@@ -80,13 +81,31 @@ const driverFields = {
   notes: z.string().trim().max(2000).nullable().optional(),
 };
 
-export const DriverCreate = z.object(driverFields).strict().openapi('DriverCreate');
+export const DriverCreate = z
+  .object(driverFields)
+  .strict()
+  .openapi('DriverCreate', {
+    description: 'A carrier driver (checked at the gate) or a yard driver (signs in on the driver app).',
+    example: {
+      kind: 'carrier',
+      carrierId: EXAMPLE_ID.carrier,
+      firstName: 'Dana',
+      lastName: 'Cruz',
+      phone: '+13125550123',
+      licenseNumber: 'D1234567',
+      licenseRegion: 'US-IL',
+      licenseExpiresOn: '2029-06-30',
+    },
+  });
 
 export const DriverPatch = z
   .object(driverFields)
   .partial()
   .strict()
-  .openapi('DriverPatch', { description: 'Send pin to reset it (signs the driver out everywhere)' });
+  .openapi('DriverPatch', {
+    description: 'Fields to change. Send pin to reset it (signs the driver out everywhere)',
+    example: { phone: '+13125550199', licenseExpiresOn: '2031-06-30' },
+  });
 
 export const DriverListQuery = PageQuery.extend({
   kind: DriverKind.optional(),
@@ -118,7 +137,13 @@ export const DriverCheckOut = z
 
 export const DriverSearchQuery = z.object({
   q: z.string().trim().min(1).max(100),
-  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ type: 'integer', default: 20 }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: 'how many best matches',
+  }),
 });
 
 export const DriverSearchOut = z
@@ -132,6 +157,10 @@ export const DriverSearchOut = z
         driver: DriverOut,
       }),
     ),
+    nextCursor: z.string().nullable().openapi({
+      description:
+        'always null: a search answers one ranked page, the best `limit` matches; narrow q for others',
+    }),
   })
   .openapi('DriverSearchResult');
 

@@ -44,7 +44,8 @@ export class DriverService {
       digits: q.replace(/\D/g, ''),
       limit,
     });
-    return { items: rows.map(({ score, ...row }) => ({ score, driver: driverOut(row) })) };
+    // Ranked, not paged: one page of the best matches (nextCursor is always null).
+    return { items: rows.map(({ score, ...row }) => ({ score, driver: driverOut(row) })), nextCursor: null };
   }
 
   /** A driver principal may read only its own record. */

@@ -23,7 +23,10 @@ export const GateActuationOut = z
 export const ActuateBody = z
   .object({ reason: z.string().trim().min(1).max(500).optional() })
   .strict()
-  .openapi('GateActuateRequest');
+  .openapi('GateActuateRequest', {
+    description: 'Why the gate is opened by hand (recorded with the actuation).',
+    example: { reason: 'driver at the barrier, plate unreadable' },
+  });
 
 export const GateIdParams = z.object({ gateId: Id });
 

@@ -1,7 +1,7 @@
 import type { Core } from '../../core.js';
-import { page } from '../../http/common-schemas.js';
+import { PageQuery, page } from '../../http/common-schemas.js';
+import { pageInMemory } from '../../http/cursor.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
-import { z } from '../../http/zod.js';
 import {
   CameraProviderKindOut,
   IntegrationCreate,
@@ -53,8 +53,9 @@ export function registerIntegrationRoutes(r: RouteRegistrar, core: Core): void {
     tag: TAG,
     summary: 'Get Camera Providers: the supported kinds with their config schemas',
     access: ['admin'],
-    response: { schema: z.array(CameraProviderKindOut) },
-    handler: () => integrations.kindsWithSchemas(),
+    query: PageQuery,
+    response: { schema: page(CameraProviderKindOut) },
+    handler: ({ query }) => pageInMemory(integrations.kindsWithSchemas(), query, (_, i) => [i]), // the registry's order,
   });
 
   r.add({
@@ -113,8 +114,10 @@ export function registerIntegrationRoutes(r: RouteRegistrar, core: Core): void {
       'Asks the provider now; 502/504 with a camera-* code when it fails or does not answer in time.',
     access: ['admin'],
     params: IntegrationIdParams,
-    response: { schema: z.array(ProviderCameraOut) },
+    query: PageQuery,
+    response: { schema: page(ProviderCameraOut) },
     errors: [404, 502, 504],
-    handler: ({ params }) => integrations.providerCameras(params.id),
+    handler: async ({ params, query }) =>
+      pageInMemory(await integrations.providerCameras(params.id), query, (c) => [c.id]),
   });
 }

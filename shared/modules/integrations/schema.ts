@@ -30,7 +30,23 @@ export const IntegrationCreate = z
     config: Config,
   })
   .strict()
-  .openapi('IntegrationCreate');
+  .openapi('IntegrationCreate', {
+    description: "A camera provider account; config follows the kind's schema.",
+    example: {
+      kind: 'http-snapshot',
+      name: 'North gate NVR',
+      config: {
+        auth: { type: 'digest', username: 'yard', password: 'nvr-secret' },
+        cameras: [
+          {
+            id: 'gate-1-in',
+            name: 'Gate 1 inbound',
+            snapshotUrl: 'http://192.168.1.20/cgi-bin/snapshot.cgi',
+          },
+        ],
+      },
+    },
+  });
 
 export const IntegrationPatch = z
   .object({
@@ -42,7 +58,10 @@ export const IntegrationPatch = z
     }),
   })
   .strict()
-  .openapi('IntegrationPatch');
+  .openapi('IntegrationPatch', {
+    description: 'Fields to change; the others keep their values.',
+    example: { enabled: false },
+  });
 
 export const IntegrationListQuery = PageQuery.extend({
   kind: z.string().trim().min(1).max(60).optional(),
@@ -81,9 +100,10 @@ export const ProviderFailureOut = z
 export const ProviderCameraList = z
   .object({
     items: z.array(ProviderCameraOut),
-    failures: z
-      .array(ProviderFailureOut)
-      .openapi({ description: 'integrations that could not be asked; the others are still listed' }),
+    nextCursor: z.string().nullable(),
+    failures: z.array(ProviderFailureOut).openapi({
+      description: 'integrations that could not be asked (on every page); the others are still listed',
+    }),
   })
   .openapi('ProviderCameraList');
 

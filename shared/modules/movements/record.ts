@@ -1,4 +1,4 @@
-import type { Principal } from '../../auth/principal.js';
+import { canSeeYard, type Principal } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
@@ -7,6 +7,8 @@ import type { GateSnapshotResult } from '../cameras/service.js';
 import type { GateRow } from '../hardware/repo.js';
 import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from './repo.js';
 import type { MovementCreateT } from './schema.js';
+import { checkUnitState, unitLabel } from './unit-state.js';
+import { assertVisitOrder } from './visit-order.js';
 
 /** What the driver check said, found before the transaction (other services use their own connection). */
 export interface DriverVerdict {
@@ -69,14 +71,35 @@ export async function recordMovement(
   if (input.driverId && !driver) throw new NotFoundError('Driver', input.driverId);
   const missing = await repo.missingAttachments(input.attachmentIds ?? []);
   if (missing[0]) throw new NotFoundError('Attachment', missing[0]);
-  if (input.correctsId && !(await repo.movement(input.correctsId))) {
-    throw new NotFoundError('Movement', input.correctsId);
+  if (input.correctsId) {
+    // A movement of a yard outside the caller's scope answers exactly like one that does not exist.
+    const corrected = await repo.movement(input.correctsId);
+    if (!corrected || !canSeeYard(ctx.principal, corrected.yardId)) {
+      throw new NotFoundError('Movement', input.correctsId);
+    }
   }
 
   const trailer = input.trailer ? await findTrailer(repo, input) : undefined;
   const truck = input.truck ? await findTruck(repo, input) : undefined;
-  if (trailer) checkUnitState('trailer', trailer.row, input, warnings);
-  if (truck) checkUnitState('truck', truck.row, input, warnings);
+  if (trailer) checkUnitState('trailer', trailer.row, input, ctx.principal, warnings);
+  if (truck) checkUnitState('truck', truck.row, input, ctx.principal, warnings);
+  await assertVisitOrder(
+    repo,
+    [
+      ...(trailer?.row
+        ? [{ kind: 'trailer', id: trailer.row.id, label: unitLabel('trailer', trailer.row, input) } as const]
+        : []),
+      ...(truck?.row
+        ? [{ kind: 'truck', id: truck.row.id, label: unitLabel('truck', truck.row, input) } as const]
+        : []),
+    ],
+    {
+      direction: input.direction,
+      at,
+      // A check-out closes the unit's open visit; so does a forced check-in of a unit already in a yard.
+      closesOpenVisit: input.direction === 'out' || warnings.some((w) => w.startsWith('already-in-yard')),
+    },
+  );
 
   let overrideReason: string | null = null;
   if (ctx.driver && !ctx.driver.allowed) {
@@ -191,37 +214,6 @@ async function findTruck(repo: MovementRepo, input: MovementCreateT): Promise<Un
 function preferByYard<R extends { yardId: string | null }>(rows: R[], input: MovementCreateT): R | undefined {
   const wanted = (r: R) => (input.direction === 'out' ? r.yardId === input.yardId : r.yardId === null);
   return rows.find(wanted) ?? rows[0];
-}
-
-function checkUnitState(
-  kind: 'trailer' | 'truck',
-  row: { id: string; yardId: string | null } | undefined,
-  input: MovementCreateT,
-  warnings: string[],
-): void {
-  const label =
-    kind === 'trailer'
-      ? `Trailer ${input.trailer?.number ?? row?.id}`
-      : `Truck ${input.truck?.plate ?? row?.id}`;
-  const yardId = row?.yardId ?? null;
-  if (input.direction === 'in' && yardId !== null) {
-    const detail = `${label} is already in yard ${yardId}.`;
-    if (!input.force)
-      throw new ConflictError('already-in-yard', `${detail} Send force: true to record anyway.`, {
-        unit: kind,
-        yardId,
-      });
-    warnings.push(`already-in-yard: ${detail}`);
-  }
-  if (input.direction === 'out' && yardId !== input.yardId) {
-    const detail = `${label} is not in this yard.`;
-    if (!input.force)
-      throw new ConflictError('not-in-yard', `${detail} Send force: true to record anyway.`, {
-        unit: kind,
-        yardId,
-      });
-    warnings.push(`not-in-yard: ${detail}`);
-  }
 }
 
 async function writeTrailer(

@@ -246,6 +246,29 @@ export class MovementRepo {
     );
   }
 
+  /**
+   * The unit's latest open check-in and latest check-out (a trailer's visits, or a truck's own
+   * truck visits), for refusing a movement that would invert a visit.
+   */
+  async visitBounds(
+    unit: { kind: 'trailer'; trailerId: string } | { kind: 'truck'; truckId: string },
+  ): Promise<{ openInAt: number | null; lastOutAt: number | null }> {
+    const row = await this.db
+      .selectFrom('visit')
+      .select([
+        sql<number | null>`max(case when out_at is null then in_at end)`.as('openInAt'),
+        sql<number | null>`max(out_at)`.as('lastOutAt'),
+      ])
+      .where('unitKind', '=', unit.kind)
+      .where(
+        unit.kind === 'trailer' ? 'trailerId' : 'truckId',
+        '=',
+        unit.kind === 'trailer' ? unit.trailerId : unit.truckId,
+      )
+      .executeTakeFirst();
+    return { openInAt: row?.openInAt ?? null, lastOutAt: row?.lastOutAt ?? null };
+  }
+
   /** Closes the unit's open visits (a trailer's, or a truck's own truck visits). */
   async closeVisits(
     unit: { kind: 'trailer'; trailerId: string } | { kind: 'truck'; truckId: string },

@@ -24,7 +24,10 @@ export function registerMovementRoutes(r: RouteRegistrar, core: Core): void {
     description:
       'Check-in puts the trailer (with location, load status, seal) and the truck in the yard and opens a visit; ' +
       'check-out takes them out and closes the visit. An unknown trailer number or truck plate creates the unit. ' +
-      '409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); ' +
+      '409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); a yard outside ' +
+      "the caller's scope is never named, and a scoped caller cannot check out a unit that is in such a yard, " +
+      'even with force. 400 on `at` (`visit-inverted`) for a movement dated before the check-in of the visit it ' +
+      "closes, or a check-in dated before the unit's last check-out: visits are never inverted. " +
       '409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. ' +
       '`actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate ' +
       'is busy or faults, and `actuation` reports what happened. `snapshot: true` first takes a picture from each enabled camera of the gate (stored as attachments, listed in attachmentIds); a camera that fails is noted in warnings and never stops the gate.',

@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 export const Direction = z.enum(['in', 'out']);
@@ -95,7 +96,24 @@ export const MovementCreate = z
     message: 'actuate needs a gateId',
     path: ['gateId'],
   })
-  .openapi('MovementCreate');
+  .openapi('MovementCreate', {
+    description:
+      'One unit passing a gate: a check-in puts it in the yard, a check-out takes it out. ' +
+      'at defaults to now; it may not precede the check-in of the visit it closes.',
+    example: {
+      yardId: EXAMPLE_ID.yard,
+      gateId: EXAMPLE_ID.gate,
+      direction: 'in',
+      trailer: { number: 'PRFU 482113', carrierId: EXAMPLE_ID.carrier, type: 'reefer' },
+      truck: { plate: 'IL 4821 PX', plateRegion: 'US-IL' },
+      driverId: EXAMPLE_ID.driver,
+      locationId: EXAMPLE_ID.location,
+      loadStatus: 'loaded',
+      sealNumber: 'SL-99812',
+      actuate: true,
+      snapshot: true,
+    },
+  });
 
 export const MovementOut = z
   .object({

@@ -110,7 +110,11 @@ export const DeadLetterRetryIn = z
     ids: z.array(z.number().int().positive()).min(1).max(1000).optional(),
   })
   .strict()
-  .openapi('DeadLetterRetry');
+  .openapi('DeadLetterRetry', {
+    description:
+      'Which dead letters to apply again: the given ids, or every one of a peer, or (empty body {}) all of them.',
+    example: { peer: 'site-berlin', ids: [17, 18] },
+  });
 
 export const DeadLetterRetryOut = z
   .object({ retried: z.number().int(), applied: z.number().int() })
@@ -118,14 +122,9 @@ export const DeadLetterRetryOut = z
 
 export const AdoptIn = z
   .object({
-    ids: z
-      .array(z.number().int().positive())
-      .min(1)
-      .max(1000)
-      .optional()
-      .openapi({
-        description: "Dead letter ids to adopt; all of the site's cloud-owned dead letters when left out.",
-      }),
+    ids: z.array(z.number().int().positive()).min(1).max(1000).optional().openapi({
+      description: "Dead letter ids to adopt; all of the site's cloud-owned dead letters when left out.",
+    }),
   })
   .strict()
   .openapi('AdoptSiteRecords', {

@@ -36,7 +36,10 @@ export const SettingsPut = z
       }),
   })
   .strict()
-  .openapi('SettingsUpdate');
+  .openapi('SettingsUpdate', {
+    description: 'New values of one or more settings, stored together or not at all.',
+    example: { settings: { 'tasks.autoAssign': false, 'tasks.driverTimeoutSec': 90 } },
+  });
 
 export const SettingsPutResult = z
   .object({ items: z.array(SettingOut).openapi({ description: 'the settings named in the request' }) })

@@ -121,7 +121,7 @@ export function registerTaskRoutes(r: RouteRegistrar, core: Core): void {
     access: STAFF,
     query: DriversQuery,
     response: { schema: DriverListOut },
-    handler: ({ query, principal }) => tasks.drivers(principal, query.yardId),
+    handler: ({ query, principal }) => tasks.drivers(principal, query),
   });
 
   r.add({

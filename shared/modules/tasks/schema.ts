@@ -1,4 +1,5 @@
-import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, queryList } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, page, queryList } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 export const TaskStatus = z
@@ -68,7 +69,18 @@ export const TaskBatchCreate = z
   })
   .openapi('YardTaskBatchCreate');
 
-export const TaskCreateRequest = z.union([TaskBatchCreate, TaskCreate]);
+export const TaskCreateRequest = z.union([TaskBatchCreate, TaskCreate]).openapi({
+  description: 'One task, or {tasks: [...]} to create up to 200 together (all or nothing).',
+  example: {
+    yardId: EXAMPLE_ID.yard,
+    type: 'pull_to_door',
+    trailerId: EXAMPLE_ID.trailer,
+    fromLocationId: EXAMPLE_ID.location,
+    toLocationId: EXAMPLE_ID.location2,
+    priority: 2,
+    notes: 'reefer: keep the unit running',
+  },
+});
 
 /** The one of the two request shapes a body means: a batch when it has `tasks`. */
 export function createShapeOf(body: unknown): typeof TaskBatchCreate | typeof TaskCreate {
@@ -102,7 +114,18 @@ export const TaskPut = z
       .openapi({ description: 'Assign (id), unassign (null) or leave as is (omitted)' }),
   })
   .strict()
-  .openapi('YardTaskPut');
+  .openapi('YardTaskPut', {
+    description: 'The whole editable task; omitted nullable fields become null.',
+    example: {
+      type: 'move',
+      priority: 1,
+      trailerId: EXAMPLE_ID.trailer,
+      fromLocationId: EXAMPLE_ID.location,
+      toLocationId: EXAMPLE_ID.location2,
+      notes: null,
+      dueAt: '2026-03-01T10:00:00Z',
+    },
+  });
 
 export const TaskPatch = z
   .object({
@@ -126,7 +149,10 @@ export const TaskPatch = z
       ctx.addIssue({ code: 'custom', path: ['status'], message: 'cancelReason goes with status CANCELLED' });
     }
   })
-  .openapi('YardTaskPatch');
+  .openapi('YardTaskPatch', {
+    description: 'Fields to change: assign {driverId}, unassign {driverId: null}, reprioritise, cancel.',
+    example: { driverId: EXAMPLE_ID.driver, priority: 3 },
+  });
 
 const YardFilter = z.object({ yardId: Id.optional() });
 
@@ -184,8 +210,8 @@ export const DriverAvailabilityOut = z
     openTasks: z.number().int(),
   })
   .openapi('YardDriverAvailability');
-export const DriverListOut = z.object({ items: z.array(DriverAvailabilityOut) }).openapi('YardDriverList');
-export const DriversQuery = YardFilter;
+export const DriverListOut = page(DriverAvailabilityOut).openapi('YardDriverList');
+export const DriversQuery = PageQuery.extend({ yardId: Id.optional() });
 
 const Stat = z
   .object({
@@ -223,4 +249,5 @@ export type TaskPatchT = z.output<typeof TaskPatch>;
 export type TaskStatusT = z.infer<typeof TaskStatus>;
 export type TaskEventOutT = z.infer<typeof TaskEventOut>;
 export type DriverAvailabilityT = z.infer<typeof DriverAvailabilityOut>;
+export type DriversQueryT = z.output<typeof DriversQuery>;
 export type TaskSummaryT = z.infer<typeof TaskSummaryOut>;

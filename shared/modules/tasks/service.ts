@@ -1,7 +1,7 @@
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import type { TaskStatus } from '../../db/tables.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
+import { decodeCursor, pageInMemory, toPage } from '../../http/cursor.js';
 import { ForbiddenError, NotFoundError } from '../../http/errors.js';
 import { Dispatcher, type DriverState } from './dispatch.js';
 import { createTasks, deleteTask, loadForStaff, patchTask, replaceTask, type WriteOutcome } from './edits.js';
@@ -9,6 +9,7 @@ import { taskEventOut, taskOut } from './out.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import type {
   DriverAvailabilityT,
+  DriversQueryT,
   TaskCreateT,
   TaskOutT,
   TaskPatchT,
@@ -120,16 +121,22 @@ export class TaskService {
   }
 
   /** The organisation's yard drivers; scoped staff see drivers without a session or in their yards. */
-  async drivers(principal: Principal, yardId?: string): Promise<{ items: DriverAvailabilityT[] }> {
+  /** Availability is computed for every driver at once, so the page is cut from that (by driver id). */
+  async drivers(principal: Principal, query: DriversQueryT) {
+    const { yardId } = query;
     if (yardId !== undefined && !canSeeYard(principal, yardId)) {
       throw new ForbiddenError(`Yard ${yardId} is outside your yard scope.`);
     }
     const all = await this.availabilityOf(yardId);
-    return { items: all.filter((d) => !d.session || canSeeYard(principal, d.session.yardId)) };
+    const visible = all.filter((d) => !d.session || canSeeYard(principal, d.session.yardId));
+    return pageInMemory(visible, query, (d) => [d.driverId]);
   }
 
-  async tasksForDriver(driverId: string): Promise<TaskOutT[]> {
-    return (await taskRepo.openForDriver(this.core.kysely, driverId)).map(taskOut);
+  /** A driver's open tasks, most urgent first, then oldest (a handful: tasks.maxAssignedPerDriver). */
+  async tasksForDriver(driverId: string, query: { limit: number; cursor?: string | undefined }) {
+    const rows = await taskRepo.openForDriver(this.core.kysely, driverId);
+    const page = pageInMemory(rows, query, (r) => [-r.priority, r.createdAt, r.id]);
+    return { items: page.items.map(taskOut), nextCursor: page.nextCursor };
   }
 
   async summary(principal: Principal, yardId: string): Promise<TaskSummaryT> {

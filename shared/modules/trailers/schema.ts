@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 import { Plate, PlateRegion } from '../trucks/schema.js';
 
@@ -58,7 +59,13 @@ const trailerFields = {
   notes: z.string().trim().max(2000).nullable().optional(),
 };
 
-export const TrailerCreate = z.object(trailerFields).strict().openapi('TrailerCreate');
+export const TrailerCreate = z
+  .object(trailerFields)
+  .strict()
+  .openapi('TrailerCreate', {
+    description: 'A trailer known before it arrives (a gate check-in also creates unknown ones).',
+    example: { carrierId: EXAMPLE_ID.carrier, number: 'PRFU 482113', type: 'reefer', lengthFt: 53 },
+  });
 
 export const TrailerPatch = z
   .object({
@@ -69,7 +76,10 @@ export const TrailerPatch = z
   })
   .partial()
   .strict()
-  .openapi('TrailerPatch');
+  .openapi('TrailerPatch', {
+    description: 'Fields to change; locationId moves a trailer that is in a yard within that yard.',
+    example: { loadStatus: 'loaded', sealNumber: 'SL-99812', locationId: EXAMPLE_ID.location },
+  });
 
 export const TrailerListQuery = PageQuery.extend({
   yardId: Id.optional(),

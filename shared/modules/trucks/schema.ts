@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 /** Plates are stored uppercase without spaces or dashes, so a plate read "b-ab 123" finds "BAB123". */
@@ -57,9 +58,24 @@ const truckFields = {
 export const TruckCreate = z
   .object(truckFields)
   .strict()
-  .openapi('TruckCreate', { description: 'A truck needs a plate or a unit number' });
+  .openapi('TruckCreate', {
+    description: 'A truck needs a plate or a unit number',
+    example: {
+      carrierId: EXAMPLE_ID.carrier,
+      unitNumber: 'T-118',
+      plate: 'IL 4821 PX',
+      plateRegion: 'US-IL',
+    },
+  });
 
-export const TruckPatch = z.object(truckFields).partial().strict().openapi('TruckPatch');
+export const TruckPatch = z
+  .object(truckFields)
+  .partial()
+  .strict()
+  .openapi('TruckPatch', {
+    description: 'Fields to change; the others keep their values.',
+    example: { status: 'out_of_service' },
+  });
 
 export const TruckListQuery = PageQuery.extend({
   carrierId: Id.optional(),
@@ -92,7 +108,19 @@ export const InspectionCreate = z
     notes: z.string().trim().max(2000).nullable().optional(),
   })
   .strict()
-  .openapi('TruckInspectionCreate');
+  .openapi('TruckInspectionCreate', {
+    description: 'One inspection of the truck in a yard: each checked item, and the overall result.',
+    example: {
+      yardId: EXAMPLE_ID.yard,
+      result: 'fail',
+      items: [
+        { code: 'brakes', ok: true },
+        { code: 'tires', ok: false, note: 'rear left tread below 2 mm' },
+      ],
+      odometer: 412_880,
+      attachmentIds: [EXAMPLE_ID.attachment],
+    },
+  });
 
 export const InspectionOut = z
   .object({

@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 export const GateDirection = z.enum(['in', 'out', 'both']);
@@ -129,9 +130,20 @@ export const GateCreate = z
     cameraIds: CameraIds.optional(),
   })
   .strict()
-  .openapi('GateCreate');
+  .openapi('GateCreate', {
+    description: 'A gate of the yard; relay null or left out: a manual gate with no relay.',
+    example: {
+      name: 'North in-gate',
+      direction: 'in',
+      relay: { driver: 'serial-lcus', channel: 1, pulseMs: 500, device: '/dev/serial/by-id/usb-relay-board' },
+      cameraIds: [EXAMPLE_ID.camera],
+    },
+  });
 
-export const GatePatch = GateCreate.partial().openapi('GatePatch');
+export const GatePatch = GateCreate.partial().openapi('GatePatch', {
+  description: 'Fields to change; relay null removes the relay (the gate becomes manual).',
+  example: { direction: 'both', relay: { driver: 'simulated', channel: 2, pulseMs: 800 } },
+});
 
 export const GateParams = z.object({ id: Id, gateId: Id });
 

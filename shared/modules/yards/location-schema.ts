@@ -32,9 +32,15 @@ export const LocationCreate = z
     status: ActiveStatus.optional(),
   })
   .strict()
-  .openapi('LocationCreate');
+  .openapi('LocationCreate', {
+    description: 'A spot, door, zone or staging area of the yard.',
+    example: { kind: 'door', name: 'Door 12', capacity: 1 },
+  });
 
-export const LocationPatch = LocationCreate.partial().openapi('LocationPatch');
+export const LocationPatch = LocationCreate.partial().openapi('LocationPatch', {
+  description: 'Fields to change; the others keep their values.',
+  example: { status: 'inactive' },
+});
 
 export const LocationParams = z.object({ id: Id, locationId: Id });
 

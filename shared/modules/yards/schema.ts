@@ -87,9 +87,27 @@ export const YardCreate = z
     siteId: SiteId.optional().openapi({ description: 'edge site serving the yard; default this site' }),
   })
   .strict()
-  .openapi('YardCreate');
+  .openapi('YardCreate', {
+    description: 'A new yard; its code is unique and its time zone sets its local days.',
+    example: {
+      code: 'CHI1',
+      name: 'Chicago South',
+      timeZone: 'America/Chicago',
+      address: {
+        line1: '4200 S Pulaski Rd',
+        city: 'Chicago',
+        region: 'IL',
+        postalCode: '60632',
+        country: 'US',
+      },
+      capacity: 240,
+    },
+  });
 
-export const YardPatch = YardCreate.partial().openapi('YardPatch');
+export const YardPatch = YardCreate.partial().openapi('YardPatch', {
+  description: 'Fields to change; the others keep their values.',
+  example: { name: 'Chicago South (main)', capacity: 260 },
+});
 
 export const YardListQuery = PageQuery.extend({
   q: z.string().trim().min(1).max(100).optional().openapi({ description: 'code or name contains' }),
