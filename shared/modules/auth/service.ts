@@ -11,7 +11,7 @@ import { assertManages, assertMayGrant } from './admin-scope.js';
 import { LiveSessions } from './live-sessions.js';
 import { apiKeyOut, parseScope, principalOut, userOut } from './out.js';
 import { type ApiKeyRow, AuthRepo, driverByCode, driverById, type UserRow } from './repo.js';
-import type { ApiKeyOutT, UserOutT } from './schema.js';
+import type { UserOutT } from './schema.js';
 
 const PRINCIPAL_CACHE_MS = 5_000;
 // A fixed hash to verify against when the username is unknown, so timing does not reveal which names exist.

@@ -2,19 +2,14 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express from 'express';
 import type { Principal } from '../../auth/principal.js';
-import { canSeeYard, STAFF } from '../../auth/principal.js';
+import { canSeeYard } from '../../auth/principal.js';
 import type { PublishedEvent } from '../../bus.js';
-import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
-import { PageQuery, page } from '../../http/common-schemas.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
-import { ChangeApplier } from '../../sync/applier.js';
-import { exclusive } from '../../sync/outbox.js';
-import { SiteRepo } from '../sync/sites.js';
+import { registerSyncRoutes } from '../sync/routes.js';
+import { syncReadiness } from '../sync/status.js';
 
 const TAG = 'Platform';
 
@@ -42,106 +37,6 @@ export const ReadyOut = z
     }),
   })
   .openapi('Readiness');
-
-const LinkState = z.enum(['online', 'offline', 'never']);
-
-export const SiteSyncStatusOut = z
-  .object({
-    siteId: z.string(),
-    name: z.string(),
-    link: LinkState.openapi({
-      description: "What the site's retained status last said ('never': not yet heard from)",
-    }),
-    lastSeenAt: z.string().nullable(),
-    lagMs: z
-      .number()
-      .int()
-      .openapi({ description: 'Age of the oldest change waiting for the site (0 when none)' }),
-    queued: z.number().int().openapi({ description: 'Changes waiting to be sent to the site' }),
-    reportedQueued: z.number().int().openapi({ description: "The site's own queue, as it last reported" }),
-    deadLetters: z.number().int(),
-    clockSkewMs: z
-      .number()
-      .int()
-      .openapi({ description: 'Site clock minus cloud clock, from its last status' }),
-    schemaV: z.number().int().nullable(),
-    version: z.string().nullable(),
-  })
-  .openapi('SiteSyncStatus');
-
-export const SyncStatusOut = z
-  .object({
-    mode: z.enum(['standalone', 'linked', 'cloud']),
-    role: z.enum(['edge', 'cloud']),
-    siteId: z.string(),
-    lastSeq: z.number().int(),
-    ackedSeq: z.number().int(),
-    queued: z.number().int(),
-    deadLetters: z.number().int(),
-    clockSkewMs: z.number().int(),
-    /** Linked edge only. */
-    link: LinkState.optional(),
-    lastAckAt: z.string().nullable().optional(),
-    appliedRemoteSeq: z.number().int().optional(),
-    pending: z.number().int().optional().openapi({ description: 'Rows kept for a newer schema than ours' }),
-    /** Cloud only. */
-    sites: z.array(SiteSyncStatusOut).optional(),
-  })
-  .openapi('SyncStatus');
-
-export const DeadLetterOut = z
-  .object({
-    id: z.number().int(),
-    peer: z.string(),
-    seq: z.number().int(),
-    entity: z.string(),
-    entityId: z.string(),
-    error: z.string(),
-    data: z.unknown(),
-    at: z.string(),
-  })
-  .openapi('DeadLetter');
-
-const DeadLetterQuery = PageQuery.extend({ peer: z.string().min(1).max(64).optional() });
-
-export const DeadLetterRetryIn = z
-  .object({
-    peer: z.string().min(1).max(64).optional(),
-    ids: z.array(z.number().int().positive()).min(1).max(1000).optional(),
-  })
-  .strict()
-  .openapi('DeadLetterRetry', {
-    description:
-      'Which dead letters to apply again: the given ids, or every one of a peer, or (empty body {}) all of them.',
-    example: { peer: 'site-berlin', ids: [17, 18] },
-  });
-
-export const DeadLetterRetryOut = z
-  .object({ retried: z.number().int(), applied: z.number().int() })
-  .openapi('DeadLetterRetryResult');
-
-export const AdoptIn = z
-  .object({
-    ids: z.array(z.number().int().positive()).min(1).max(1000).optional().openapi({
-      description: "Dead letter ids to adopt; all of the site's cloud-owned dead letters when left out.",
-    }),
-  })
-  .strict()
-  .openapi('AdoptSiteRecords', {
-    description:
-      "Which of the site's refused master-data rows (dead letters naming the cloud-owned rule) to take as the cloud's own.",
-    example: {},
-  });
-
-export const AdoptOut = z
-  .object({
-    adopted: z.number().int().openapi({ description: "Rows inserted as the cloud's own (where absent)." }),
-    applied: z
-      .number()
-      .int()
-      .openapi({ description: "The site's other dead letters that applied on the retry that follows." }),
-  })
-  .openapi('AdoptSiteRecordsResult');
 
 export interface PlatformDocs {
   json: () => object;
@@ -245,115 +140,7 @@ export function registerPlatformRoutes(
     },
   });
 
-  r.add({
-    method: 'get',
-    path: '/api/sync/status',
-    tag: TAG,
-    summary: 'Sync link state, queue depth, acknowledged position, dead letters and clock skew',
-    access: STAFF,
-    response: { schema: SyncStatusOut },
-    handler: () => syncStatus(core),
-  });
-
-  r.add({
-    method: 'get',
-    path: '/api/sync/dead-letter',
-    tag: TAG,
-    summary: 'Synced rows that failed to apply (dead letters), oldest first',
-    access: ['admin'],
-    query: DeadLetterQuery,
-    response: { schema: page(DeadLetterOut) },
-    handler: ({ query }) => listDeadLetters(core, query),
-  });
-
-  // Made on first use: the applier prepares its statements once.
-  let applier: ChangeApplier | undefined;
-  r.add({
-    method: 'post',
-    path: '/api/sync/dead-letter/retry',
-    tag: TAG,
-    summary: "Apply dead letters again (all, one peer's, or some ids); the ones that apply are removed",
-    access: ['admin'],
-    body: DeadLetterRetryIn,
-    response: { schema: DeadLetterRetryOut },
-    handler: async ({ body }) => {
-      applier ??= new ChangeApplier(core);
-      const target = applier;
-      const filter = { ...(body.peer ? { peer: body.peer } : {}), ...(body.ids ? { ids: body.ids } : {}) };
-      return exclusive(core, () => target.retryDeadLetters(filter));
-    },
-  });
-
-  r.add({
-    method: 'post',
-    path: '/api/sync/sites/{siteId}/adopt',
-    tag: TAG,
-    summary: "Adopt a formerly standalone edge's master data as the cloud's own",
-    description:
-      'A site may never write cloud-owned records (users, API keys, yards, locations, carriers, integrations, ' +
-      'global settings): the ones it sends are refused as dead letters naming the `cloud-owned` rule. An edge ' +
-      'that ran standalone before it was linked sends its own master data that way. An unscoped admin who ' +
-      'checked them (GET /api/sync/dead-letter?peer=...) adopts them here: each is inserted where absent and ' +
-      "reaches the other sites that need it; then the site's other dead letters are retried. Cloud only.",
-    access: ['admin'],
-    params: z.object({ siteId: z.string().min(1).max(64) }),
-    body: AdoptIn,
-    response: { schema: AdoptOut },
-    handler: async ({ params, body, principal }) => {
-      if (core.config.role !== 'cloud') {
-        throw new ConflictError(
-          'not-cloud',
-          'Records are adopted at the cloud, from the sites linked to it.',
-        );
-      }
-      if (principal.yardIds !== null) {
-        throw new ForbiddenError(
-          "Adopting a site's records makes them organisation-wide: it needs an admin without a yard scope.",
-        );
-      }
-      if (!(await new SiteRepo(core.kysely).get(params.siteId)))
-        throw new NotFoundError('Site', params.siteId);
-      applier ??= new ChangeApplier(core);
-      const target = applier;
-      return exclusive(core, () => target.adoptDeadLetters(params.siteId, body.ids));
-    },
-  });
-}
-
-async function listDeadLetters(
-  core: Core,
-  query: { limit: number; cursor?: string | undefined; peer?: string | undefined },
-) {
-  const afterId = query.cursor ? Number(decodeCursor(query.cursor, 1)[0]) : 0;
-  let q = core.kysely.selectFrom('deadLetter').selectAll().where('id', '>', afterId);
-  if (query.peer) q = q.where('peer', '=', query.peer);
-  const rows = await q
-    .orderBy('id')
-    .limit(query.limit + 1)
-    .execute();
-  return toPage(
-    rows,
-    query.limit,
-    (row) => ({
-      id: row.id,
-      peer: row.peer,
-      seq: row.seq,
-      entity: row.entity,
-      entityId: row.entityId,
-      error: row.error,
-      data: parseJson(row.data),
-      at: toIso(row.at),
-    }),
-    (row) => [row.id],
-  );
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+  registerSyncRoutes(r, core);
 }
 
 /** Static files of Swagger UI, served under /docs/ (mounted by createApp). */
@@ -401,50 +188,6 @@ function driverCounts(drivers: ReadonlyArray<{ state: 'ok' | 'fault' | 'opening'
   const counts = { gates: drivers.length, ok: 0, fault: 0, opening: 0, simulated: 0 };
   for (const d of drivers) counts[d.state] += 1;
   return counts;
-}
-
-async function syncReadiness(core: Core): Promise<{ mode: string; queued: number }> {
-  const runtime = core.sync.runtime;
-  if (runtime) return { mode: core.sync.mode, queued: await runtime.queued() };
-  const status = await standaloneStatus(core);
-  return { mode: status.mode, queued: status.queued };
-}
-
-/** The runtime's answer when sync runs (linked edge, cloud), else what the local log says. */
-async function syncStatus(core: Core): Promise<z.input<typeof SyncStatusOut>> {
-  const runtime = core.sync.runtime;
-  if (runtime) return (await runtime.status()) as z.input<typeof SyncStatusOut>;
-  return standaloneStatus(core);
-}
-
-async function standaloneStatus(core: Core) {
-  const peer = 'cloud';
-  const last = await core.kysely
-    .selectFrom('changeLog')
-    .select((eb) => eb.fn.max('seq').as('seq'))
-    .where('peer', '=', peer)
-    .executeTakeFirst();
-  const cursor = await core.kysely
-    .selectFrom('syncCursor')
-    .selectAll()
-    .where('peer', '=', peer)
-    .executeTakeFirst();
-  const dead = await core.kysely
-    .selectFrom('deadLetter')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  const lastSeq = Number(last?.seq ?? 0);
-  const ackedSeq = cursor?.ackedSeq ?? 0;
-  return {
-    mode: core.sync.mode,
-    role: core.config.role,
-    siteId: core.config.siteId,
-    lastSeq,
-    ackedSeq,
-    queued: Math.max(0, lastSeq - ackedSeq),
-    deadLetters: Number(dead.n),
-    clockSkewMs: Math.round(core.hlc.maxSkewMs),
-  };
 }
 
 function mayReceive(principal: Principal, event: PublishedEvent): boolean {

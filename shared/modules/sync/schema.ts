@@ -1,0 +1,102 @@
+import { PageQuery } from '../../http/common-schemas.js';
+import { z } from '../../http/zod.js';
+
+export const LinkState = z.enum(['online', 'offline', 'never']);
+
+export const SiteSyncStatusOut = z
+  .object({
+    siteId: z.string(),
+    name: z.string(),
+    link: LinkState.openapi({
+      description: "What the site's retained status last said ('never': not yet heard from)",
+    }),
+    lastSeenAt: z.string().nullable(),
+    lagMs: z
+      .number()
+      .int()
+      .openapi({ description: 'Age of the oldest change waiting for the site (0 when none)' }),
+    queued: z.number().int().openapi({ description: 'Changes waiting to be sent to the site' }),
+    reportedQueued: z.number().int().openapi({ description: "The site's own queue, as it last reported" }),
+    deadLetters: z.number().int(),
+    clockSkewMs: z
+      .number()
+      .int()
+      .openapi({ description: 'Site clock minus cloud clock, from its last status' }),
+    schemaV: z.number().int().nullable(),
+    version: z.string().nullable(),
+  })
+  .openapi('SiteSyncStatus');
+
+export const SyncStatusOut = z
+  .object({
+    mode: z.enum(['standalone', 'linked', 'cloud']),
+    role: z.enum(['edge', 'cloud']),
+    siteId: z.string(),
+    lastSeq: z.number().int(),
+    ackedSeq: z.number().int(),
+    queued: z.number().int(),
+    deadLetters: z.number().int(),
+    clockSkewMs: z.number().int(),
+    /** Linked edge only. */
+    link: LinkState.optional(),
+    lastAckAt: z.string().nullable().optional(),
+    appliedRemoteSeq: z.number().int().optional(),
+    pending: z.number().int().optional().openapi({ description: 'Rows kept for a newer schema than ours' }),
+    /** Cloud only. */
+    sites: z.array(SiteSyncStatusOut).optional(),
+  })
+  .openapi('SyncStatus');
+
+export const DeadLetterOut = z
+  .object({
+    id: z.number().int(),
+    peer: z.string(),
+    seq: z.number().int(),
+    entity: z.string(),
+    entityId: z.string(),
+    error: z.string(),
+    data: z.unknown(),
+    at: z.string(),
+  })
+  .openapi('DeadLetter');
+
+export const DeadLetterQuery = PageQuery.extend({ peer: z.string().min(1).max(64).optional() });
+
+export const DeadLetterRetryIn = z
+  .object({
+    peer: z.string().min(1).max(64).optional(),
+    ids: z.array(z.number().int().positive()).min(1).max(1000).optional(),
+  })
+  .strict()
+  .openapi('DeadLetterRetry', {
+    description:
+      'Which dead letters to apply again: the given ids, or every one of a peer, or (empty body {}) all of them.',
+    example: { peer: 'site-berlin', ids: [17, 18] },
+  });
+
+export const DeadLetterRetryOut = z
+  .object({ retried: z.number().int(), applied: z.number().int() })
+  .openapi('DeadLetterRetryResult');
+
+export const AdoptIn = z
+  .object({
+    ids: z.array(z.number().int().positive()).min(1).max(1000).optional().openapi({
+      description: "Dead letter ids to adopt; all of the site's cloud-owned dead letters when left out.",
+    }),
+  })
+  .strict()
+  .openapi('AdoptSiteRecords', {
+    description:
+      "Which of the site's refused master-data rows (dead letters naming the cloud-owned rule) to take as the cloud's own.",
+    example: {},
+  });
+
+export const AdoptOut = z
+  .object({
+    adopted: z.number().int().openapi({ description: "Rows inserted as the cloud's own (where absent)." }),
+    applied: z
+      .number()
+      .int()
+      .openapi({ description: "The site's other dead letters that applied on the retry that follows." }),
+  })
+  .openapi('AdoptSiteRecordsResult');
