@@ -237,7 +237,7 @@ describe('provider cameras keep to yard scopes (item 8)', () => {
     const b = await clientWithRole(admin, 'viewer', { yardIds: [yardB] });
     const list = await b.get('/api/camera/integration');
     expect(list.status).toBe(200);
-    expect(list.body).toEqual({ items: [], failures: [] });
+    expect(list.body).toEqual({ items: [], nextCursor: null, failures: [] });
     for (const camera of ['ch1', 'ch2']) {
       const snap = await b.get(`/api/camera/integration/${integrationId}/${camera}/snapshot`);
       expect(snap.status, camera).toBe(404);
