@@ -353,6 +353,9 @@ describe('adopting a formerly standalone edge’s master data', () => {
     const scoped = await clientWithRole(h.cloud.client, 'admin', { yardIds: [x.yardId] });
     const refused = await scoped.post('/api/sync/sites/site-x/adopt', {});
     expect(refused.status).toBe(403);
+    // Dead letters are every site's rows as sent: not for an admin limited to some yards.
+    expect((await scoped.get('/api/sync/dead-letter?peer=site-x')).status).toBe(403);
+    expect((await scoped.post('/api/sync/dead-letter/retry', { peer: 'site-x' })).status).toBe(403);
     const unknown = await h.cloud.client.post('/api/sync/sites/nowhere/adopt', {});
     expect(unknown.status).toBe(404);
     const atEdge = await siteA().client.post('/api/sync/sites/site-a/adopt', {});

@@ -59,11 +59,11 @@ export async function assertMayGrant(
     throw new ValidationError(errors, 'A yard in yardIds does not exist; nothing was changed.');
 }
 
-/** 403 unless the actor has no yard scope: for changes that reach beyond any yard (settings). */
+/** 403 unless the actor has no yard scope: for what reaches beyond any yard (settings, sync's dead letters). */
 export function assertOrganisationWide(actor: Principal, what: string): void {
   if (actor.yardIds !== null) {
     throw new ForbiddenError(
-      `${what} reach beyond your yards: only an admin without a yard scope may change them.`,
+      `${what} reach beyond your yards: only an admin without a yard scope may use them.`,
     );
   }
 }

@@ -3,11 +3,12 @@ import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { page } from '../../http/common-schemas.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
 import { ChangeApplier } from '../../sync/applier.js';
 import { exclusive } from '../../sync/outbox.js';
+import { assertOrganisationWide } from '../auth/admin-scope.js';
 import {
   AdoptIn,
   AdoptOut,
@@ -39,10 +40,14 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/sync/dead-letter',
     tag: TAG,
     summary: 'Synced rows that failed to apply (dead letters), oldest first',
+    description: "Every site's refused rows, as they were sent: an admin without a yard scope only.",
     access: ['admin'],
     query: DeadLetterQuery,
     response: { schema: page(DeadLetterOut) },
-    handler: ({ query }) => listDeadLetters(core, query),
+    handler: ({ query, principal }) => {
+      assertOrganisationWide(principal, "Dead letters (rows of every site's yards, as they were sent)");
+      return listDeadLetters(core, query);
+    },
   });
 
   // Made on first use: the applier prepares its statements once.
@@ -52,10 +57,12 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
     path: '/api/sync/dead-letter/retry',
     tag: TAG,
     summary: "Apply dead letters again (all, one peer's, or some ids); the ones that apply are removed",
+    description: 'An admin without a yard scope only.',
     access: ['admin'],
     body: DeadLetterRetryIn,
     response: { schema: DeadLetterRetryOut },
-    handler: async ({ body }) => {
+    handler: async ({ body, principal }) => {
+      assertOrganisationWide(principal, 'Dead letters (rows of every site)');
       applier ??= new ChangeApplier(core);
       const target = applier;
       const filter = { ...(body.peer ? { peer: body.peer } : {}), ...(body.ids ? { ids: body.ids } : {}) };
@@ -85,11 +92,7 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
           'Records are adopted at the cloud, from the sites linked to it.',
         );
       }
-      if (principal.yardIds !== null) {
-        throw new ForbiddenError(
-          "Adopting a site's records makes them organisation-wide: it needs an admin without a yard scope.",
-        );
-      }
+      assertOrganisationWide(principal, "A site's adopted records");
       if (!(await new SiteRepo(core.kysely).get(params.siteId)))
         throw new NotFoundError('Site', params.siteId);
       applier ??= new ChangeApplier(core);
