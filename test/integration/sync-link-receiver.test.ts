@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BusyError } from '../../shared/sync/applier.js';
 import { BatchReceiver } from '../../shared/sync/link-receiver.js';
 import type { Ack, Batch } from '../../shared/sync/protocol.js';
 import { batchesFrom, checkIn, linkedEdge, one, SITE, SyncPair, streamOf } from './sync-apply-fixture.js';
@@ -18,15 +19,18 @@ afterEach(async () => {
   await pair.close();
 });
 
-/** The cloud's real applier, failing its next `failures` calls as a full disk would. */
-function failingApplier(failures: number) {
+/** The cloud's real applier, failing its next `failures` calls as a full disk (or `error`) would. */
+function failingApplier(
+  failures: number,
+  error: () => Error = () => new Database.SqliteError('database or disk is full', 'SQLITE_FULL'),
+) {
   const calls: number[] = [];
   const applier = pair.cloudApplier;
   const maybeFail = (group: readonly Batch[]) => {
     calls.push(group.length);
     if (failures > 0) {
       failures -= 1;
-      throw new Database.SqliteError('database or disk is full', 'SQLITE_FULL');
+      throw error();
     }
   };
   return {
@@ -141,6 +145,19 @@ describe('a batch group the database fails as a whole', () => {
     await r.settled();
     expect(r.acks.map((a) => a.upTo)).toEqual([0, second!.to]);
     expect(movements()).toBe(2);
+    await r.receiver.stop();
+  });
+
+  it('a busy database (another transaction open) is waited for, not a failure: applied and acknowledged once', async () => {
+    const { whole: batch } = await threeCheckIns();
+    const applier = failingApplier(2, () => new BusyError());
+    const r = cloudReceiver(applier);
+
+    r.send([batch]);
+    await r.settled();
+    expect(applier.calls).toEqual([1, 1, 1]);
+    expect(r.acks).toEqual([{ v: 1, stream: streamOf(pair.edge), upTo: batch.to }]);
+    expect(movements()).toBe(3);
     await r.receiver.stop();
   });
 });
