@@ -210,8 +210,14 @@ async function findTruck(repo: MovementRepo, input: MovementCreateT): Promise<Un
   return row ? { row, isNew: false } : { row: undefined, isNew: true };
 }
 
-/** Of several units with the same number / plate, the one this movement most likely means. */
-function preferByYard<R extends { yardId: string | null }>(rows: R[], input: MovementCreateT): R | undefined {
+/**
+ * Of several units with the same number / plate, the one this movement most likely means: for a
+ * check-out one in this yard, for a check-in one in no yard; else the first (the repo's order).
+ */
+export function preferByYard<R extends { yardId: string | null }>(
+  rows: R[],
+  input: MovementCreateT,
+): R | undefined {
   const wanted = (r: R) => (input.direction === 'out' ? r.yardId === input.yardId : r.yardId === null);
   return rows.find(wanted) ?? rows[0];
 }

@@ -12,7 +12,7 @@ type UnitRef = { kind: 'trailer'; id: string; label: string } | { kind: 'truck';
  * `at` and stores nothing.
  */
 export async function assertVisitOrder(
-  repo: MovementRepo,
+  repo: Pick<MovementRepo, 'visitBounds'>,
   units: UnitRef[],
   move: { direction: 'in' | 'out'; at: number; closesOpenVisit: boolean },
 ): Promise<void> {
