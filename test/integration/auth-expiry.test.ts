@@ -40,6 +40,10 @@ describe('token lifetime', () => {
     expect((await staff.get('/api/auth/me')).status).toBe(200);
     expect((await staff.get('/api/yard')).status).toBe(200);
 
+    // Used in its last second, then just after: the principal cached by the first use must not
+    // outlive the token.
+    clock.set(issuedAt + STAFF_TTL_HOURS * HOUR - 1_000);
+    expect((await staff.get('/api/auth/me')).status).toBe(200);
     clock.set(issuedAt + STAFF_TTL_HOURS * HOUR);
     for (const path of ['/api/auth/me', '/api/yard']) {
       const res = await staff.get(path);

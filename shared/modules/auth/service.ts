@@ -124,7 +124,10 @@ export class AuthService {
     const row = await this.repo.tokenByHash(tokenHash);
     if (!row || row.revokedAt !== null || row.expiresAt <= now) return null;
     const principal = await this.principalOf(row.principalKind, row.principalId, tokenHash);
-    if (principal) this.cache.set(tokenHash, { principal, until: now + PRINCIPAL_CACHE_MS });
+    // Never cached past the token's own expiry: an expired token is refused from its expiresAt on.
+    if (principal) {
+      this.cache.set(tokenHash, { principal, until: Math.min(now + PRINCIPAL_CACHE_MS, row.expiresAt) });
+    }
     return principal;
   }
 
