@@ -52,6 +52,19 @@ export class Lifecycle {
     this.started.push(component);
   }
 
+  /** Starts something that hands back its own stop (a started edge or cloud) as the next component. */
+  async startPart<T extends { stop(): Promise<void> }>(name: string, start: () => Promise<T>): Promise<T> {
+    let part: T | undefined;
+    await this.startNext({
+      name,
+      start: async () => {
+        part = await start();
+      },
+      stop: async () => part?.stop(),
+    });
+    return part!;
+  }
+
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       let first: unknown;

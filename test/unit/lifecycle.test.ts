@@ -79,4 +79,19 @@ describe('the start/stop sequence', () => {
     );
     expect(events).toEqual(['start database', 'stop database']);
   });
+
+  it('startPart adds something that brings its own stop (a started role) to the sequence', async () => {
+    const { events, component } = recorder();
+    const sequence = new Lifecycle();
+    const cloud = await sequence.startPart('cloud', async () => ({
+      url: 'http://cloud',
+      stop: async () => {
+        events.push('stop cloud');
+      },
+    }));
+    expect(cloud.url).toBe('http://cloud');
+    await sequence.startNext(component('edge'));
+    await sequence.stop();
+    expect(events).toEqual(['start edge', 'stop edge', 'stop cloud']);
+  });
 });
