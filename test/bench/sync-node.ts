@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NoRelays } from '../../cloud/no-relays.js';
 import { cloudSync } from '../../cloud/sync/index.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
 import { edgeSync } from '../../edge/sync/index.js';
@@ -39,7 +40,7 @@ function build(): { yard: YardApp; db: AppDatabase } {
   const yard = createApp({
     db,
     config,
-    gates: new SimulatedGates(undefined, 0),
+    gates: role === 'cloud' ? new NoRelays() : new SimulatedGates(undefined, 0),
     cameras: {
       onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),
       providers: CAMERA_PROVIDER_KINDS,
