@@ -1,7 +1,6 @@
-import { pathToFileURL } from 'node:url';
 import type { Config } from '../shared/config.js';
 import { createLogger, type Logger } from '../shared/log.js';
-import { loadConfigOrExit, printGeneratedAdmin, startFailure, stopOnSignals } from '../shared/process.js';
+import { loadConfigOrExit, printGeneratedAdmin, runAsEntryPoint, stopOnSignals } from '../shared/process.js';
 import { type RunningRole, startRole } from '../shared/start-role.js';
 import { type CloudBroker, startCloudBroker } from './broker.js';
 import { NoRelays } from './no-relays.js';
@@ -70,9 +69,4 @@ async function main(): Promise<void> {
   printGeneratedAdmin(cloud.generatedAdmin);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err) => {
-    console.error(startFailure(err));
-    process.exit(1);
-  });
-}
+runAsEntryPoint(import.meta.url, main);

@@ -1,8 +1,7 @@
-import { pathToFileURL } from 'node:url';
 import { type Config, syncMode } from '../shared/config.js';
 import { stopOnly } from '../shared/lifecycle.js';
 import { createLogger, type Logger } from '../shared/log.js';
-import { loadConfigOrExit, printGeneratedAdmin, startFailure, stopOnSignals } from '../shared/process.js';
+import { loadConfigOrExit, printGeneratedAdmin, runAsEntryPoint, stopOnSignals } from '../shared/process.js';
 import { type RunningRole, startRole } from '../shared/start-role.js';
 import { RelayHub } from './hardware/relay-hub.js';
 import { BlobUploader } from './sync/blob-uploader.js';
@@ -59,9 +58,4 @@ async function main(): Promise<void> {
   printGeneratedAdmin(edge.generatedAdmin);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((err) => {
-    console.error(startFailure(err));
-    process.exit(1);
-  });
-}
+runAsEntryPoint(import.meta.url, main);

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Logger } from './log.js';
@@ -123,6 +124,18 @@ function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
       resolve();
     };
     work.then(done, done);
+  });
+}
+
+/**
+ * Runs `main` when the module at `moduleUrl` is the script node was started with (not when a test or
+ * the demo imports it); a start that fails prints why and exits 1.
+ */
+export function runAsEntryPoint(moduleUrl: string, main: () => Promise<void>): void {
+  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  main().catch((err: unknown) => {
+    console.error(startFailure(err));
+    process.exit(1);
   });
 }
 
