@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { startCloud } from '../../cloud/main.js';
 import { startEdge } from '../../edge/main.js';
 import { loadConfig } from '../../shared/config.js';
 import { startFailure } from '../../shared/process.js';
+import { accepts } from '../helpers/mosquitto-process.js';
 
 /**
  * A process that cannot start (its HTTP port is taken, its address is not this machine's) stops
@@ -32,18 +33,6 @@ async function freePort(): Promise<number> {
   return server.port;
 }
 
-/** Whether something accepts a TCP connection on this port. */
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ port, host: '127.0.0.1' });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 describe('a start that fails', () => {
   it('at the cloud (HTTP port in use) stops the embedded broker it had started and says so', async () => {
     const taken = await listening();
@@ -62,7 +51,7 @@ describe('a start that fails', () => {
       expect(err).toBeInstanceOf(Error);
       expect(startFailure(err)).toMatch(/^Port in use: http did not start: .*EADDRINUSE.*Set YARD_HTTP_PORT/);
       // Nothing answers on the broker's port any more: the failed start closed the broker.
-      expect(await answers(mqttPort)).toBe(false);
+      expect(await accepts(mqttPort)).toBe(false);
     } finally {
       await taken.close();
     }
