@@ -9,6 +9,7 @@ import {
 } from '../edge/demo-data.js';
 import { startEdge } from '../edge/main.js';
 import { loadConfig } from '../shared/config.js';
+import { Lifecycle } from '../shared/lifecycle.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
 import { loadConfigOrExit, startFailure, stopOnSignals } from '../shared/process.js';
 import { startCloud } from './main.js';
@@ -34,10 +35,12 @@ const cloudConfig = loadConfigOrExit({
   log: { level: logLevel },
 });
 const step = (text: string) => console.log(`  ${text}`);
+// The cloud, then the edge linked to it; stopped in reverse (shared/lifecycle.ts).
+const demo = new Lifecycle();
 
 try {
   step(`starting the cloud (broker on port ${cloudConfig.mqtt.port})`);
-  const cloud = await startCloud(cloudConfig);
+  const cloud = await demo.startPart('cloud', () => startCloud(cloudConfig));
   const edgeFile = join(root, `${SITE_ID}.edge.json`);
   const known = await new SiteRepo(cloud.db.kysely).get(SITE_ID);
   if (!known || !existsSync(edgeFile)) {
@@ -62,16 +65,8 @@ try {
     { dataDir: join(root, 'edge'), http: { port: cloudConfig.http.port + 1 }, log: { level: logLevel } },
   );
   step('starting the edge; it receives its users, yard and master data from the cloud');
-  const edge = await startEdge(edgeConfig);
-  const both = {
-    log: cloud.log,
-    stop: async () => {
-      await edge.stop();
-      await cloud.stop();
-    },
-    safeState: () => edge.safeState(),
-  };
-  stopOnSignals(both);
+  const edge = await demo.startPart('edge', () => startEdge(edgeConfig));
+  stopOnSignals({ log: cloud.log, stop: () => demo.stop(), safeState: () => edge.safeState() });
   await waitUntil(
     () => count(edge.db.sqlite, 'app_user') > 0 && count(edge.db.sqlite, 'location') >= 19,
     30_000,

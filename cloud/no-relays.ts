@@ -5,6 +5,8 @@ import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '..
  * actuation at the cloud is forwarded to that edge over MQTT (down/cmd) before it could reach here.
  */
 export class NoRelays implements GateHardware {
+  readonly relaysAtSites = true;
+
   async configure(_gates: GateRelay[]): Promise<void> {}
 
   async pulse(gateId: string, _relay: RelayBinding): Promise<{ durationMs: number }> {

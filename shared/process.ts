@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Logger } from './log.js';
@@ -20,8 +21,8 @@ export function loadConfigOrExit(overrides: Record<string, unknown> = {}): Confi
 /** Listens on config.http; resolves with the server and a URL a person on this machine can open. */
 export async function listenHttp(app: Express, config: Config): Promise<{ server: Server; url: string }> {
   const server = await new Promise<Server>((ok, fail) => {
-    const s = app.listen(config.http.port, config.http.host, () => ok(s));
-    s.once('error', fail);
+    // Express 5 calls back with the listen error too (a port in use): that is a failed start.
+    const s = app.listen(config.http.port, config.http.host, (err?: Error) => (err ? fail(err) : ok(s)));
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.http.port;
@@ -126,7 +127,28 @@ function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
   });
 }
 
-/** The message for a start that failed before anything ran. */
+/**
+ * Runs `main` when the module at `moduleUrl` is the script node was started with (not when a test or
+ * the demo imports it); a start that fails prints why and exits 1.
+ */
+export function runAsEntryPoint(moduleUrl: string, main: () => Promise<void>): void {
+  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  main().catch((err: unknown) => {
+    console.error(startFailure(err));
+    process.exit(1);
+  });
+}
+
+/** Shows the generated first admin's password once, on the console (not in the log). */
+export function printGeneratedAdmin(admin: { username: string; password: string } | undefined): void {
+  if (!admin) return;
+  console.log(
+    `\nFirst start: created admin "${admin.username}" with one-time password: ${admin.password}\n` +
+      'It is shown only now. Log in and change it (PATCH /api/user/{id}), or set YARD_ADMIN_PASSWORD before the first start.\n',
+  );
+}
+
+/** The message for a start that failed (what had started is stopped by then: shared/lifecycle.ts). */
 export function startFailure(err: unknown): string {
   if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
     return `Port in use: ${err.message}. Set YARD_HTTP_PORT (or YARD_MQTT_PORT for the embedded broker) to a free port.`;

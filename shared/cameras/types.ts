@@ -1,7 +1,7 @@
 /**
  * How the API reaches cameras (DESIGN.md: CameraSource). ONVIF devices on the yard LAN are read by
- * an OnvifClient (edge/cameras, node-onvif for SOAP, our own HTTP client for snapshot bytes); cloud
- * camera services by CameraProvider kinds (shared/cameras/providers, axios).
+ * an OnvifClient (onvif-client.ts: node-onvif for SOAP, our own HTTP client for snapshot bytes);
+ * cloud camera services by CameraProvider kinds (providers/, axios).
  */
 import type { z } from 'zod';
 import type { OutboundPolicy } from '../net/outbound-policy.js';

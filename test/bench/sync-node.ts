@@ -1,11 +1,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NoRelays } from '../../cloud/no-relays.js';
 import { cloudSync } from '../../cloud/sync/index.js';
-import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
 import { edgeSync } from '../../edge/sync/index.js';
 import { createApp, type YardApp } from '../../shared/app.js';
 import type { Principal } from '../../shared/auth/principal.js';
+import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
@@ -39,7 +40,7 @@ function build(): { yard: YardApp; db: AppDatabase } {
   const yard = createApp({
     db,
     config,
-    gates: new SimulatedGates(undefined, 0),
+    gates: role === 'cloud' ? new NoRelays() : new SimulatedGates(undefined, 0),
     cameras: {
       onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),
       providers: CAMERA_PROVIDER_KINDS,

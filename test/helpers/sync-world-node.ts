@@ -2,12 +2,13 @@ import { renameSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { NoRelays } from '../../cloud/no-relays.js';
 import { cloudNodeId, cloudSync, cloudTransport } from '../../cloud/sync/index.js';
-import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
 import { edgeSync, edgeTransport } from '../../edge/sync/index.js';
 import { createApp, type YardApp } from '../../shared/app.js';
 import type { PublishedEvent } from '../../shared/bus.js';
+import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { loadConfig } from '../../shared/config.js';
 import type { Core } from '../../shared/core.js';
@@ -103,7 +104,7 @@ export class WorldNode {
     const yard = createApp({
       db,
       config,
-      gates: new SimulatedGates(undefined, 0),
+      gates: this.role === 'cloud' ? new NoRelays() : new SimulatedGates(undefined, 0),
       cameras: {
         onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),
         providers: CAMERA_PROVIDER_KINDS,

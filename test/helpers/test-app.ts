@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Express } from 'express';
-import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
+import { NoRelays } from '../../cloud/no-relays.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
 import { type AppDeps, createApp, type YardApp } from '../../shared/app.js';
+import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import type { CameraSources } from '../../shared/cameras/types.js';
 import type { ManualClock } from '../../shared/clock.js';
@@ -68,7 +69,8 @@ export async function startTestApp(
   const yard = createApp({
     db,
     config,
-    gates: options.gates ?? gates,
+    // As cloud/main.ts: the cloud is given no relays (its gates' relays are at the sites).
+    gates: options.gates ?? (config.role === 'cloud' ? new NoRelays() : gates),
     cameras: options.cameras ?? {
       // A probe to the loopback discard port finds nothing, quickly, without touching the LAN.
       onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
+import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { ALLOW_LOCAL_SETTING } from '../../shared/net/outbound-policy.js';
 import { type FakeOnvifCamera, startFakeOnvifCamera } from '../fixtures/fake-onvif-camera.js';

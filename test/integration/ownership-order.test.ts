@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NoRelays } from '../../cloud/no-relays.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
 import { createApp } from '../../shared/app.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
@@ -33,7 +34,7 @@ async function serveAs(seed: TestApp, env: Record<string, string>): Promise<Serv
   const yard = createApp({
     db: seed.db,
     config,
-    gates: new SimulatedGates(undefined, 0),
+    gates: config.role === 'cloud' ? new NoRelays() : new SimulatedGates(undefined, 0),
     cameras: {
       onvif: {
         describe: () => Promise.reject(new Error('no camera here')),

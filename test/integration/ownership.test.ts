@@ -43,7 +43,8 @@ async function serveAs(seed: TestApp, env: Record<string, string>, onvif: OnvifC
     { YARD_DATA_DIR: seed.dir, YARD_ADMIN_USER: ADMIN.username, YARD_ADMIN_PASSWORD: ADMIN.password, ...env },
     { validateResponses: true },
   );
-  const gates = new SimulatedGates(undefined, 0);
+  // At the cloud, recording gates that, like NoRelays, say the relays are at the sites.
+  const gates = Object.assign(new SimulatedGates(undefined, 0), { relaysAtSites: config.role === 'cloud' });
   const yard = createApp({
     db: seed.db,
     config,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../cloud/broker.js';
-import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
+import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import type { GateDriverStatus, GateHardware } from '../../shared/hardware.js';
 import { HardwareFaultError } from '../../shared/http/errors.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { NodeOnvifClient } from '../../edge/cameras/onvif-client.js';
+import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CameraError } from '../../shared/cameras/types.js';
 import { deviceAddressPolicy } from '../../shared/net/outbound-policy.js';
 import {

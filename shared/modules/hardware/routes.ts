@@ -38,7 +38,7 @@ export function registerHardwareRoutes(r: RouteRegistrar, core: Core): void {
       if (!canSeeYard(principal, gate.yardId)) {
         throw new ForbiddenError('Your yard scope does not include this gate.');
       }
-      if (core.config.role === 'cloud') return hardware.actuateAtSite(gate, principal, body.reason);
+      if (hardware.relaysAtSites) return hardware.actuateAtSite(gate, principal, body.reason);
       const { actuation, error } = await hardware.attempt(gate, {
         requestedBy: principal.name,
         requestedVia: 'local',

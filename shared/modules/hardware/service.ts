@@ -52,7 +52,7 @@ export class HardwareService {
    */
   async reconfigure(): Promise<void> {
     const run = async () => {
-      const gates = this.atCloud ? [] : await this.repo.gatesWithRelay();
+      const gates = this.relaysAtSites ? [] : await this.repo.gatesWithRelay();
       const relays = gates.flatMap((g) => {
         const relay = parseRelay(g.relay);
         return relay ? [{ gateId: g.id, relay }] : [];
@@ -92,7 +92,7 @@ export class HardwareService {
 
   /** Like actuate, but reports a refusal or fault in the answer instead of throwing. */
   async attempt(gate: GateRow, request: ActuationRequest): Promise<ActuationAttempt> {
-    if (this.atCloud) {
+    if (this.relaysAtSites) {
       // Only a movement could get here at the cloud; the relay is at the site (actuateAtSite).
       throw new ConflictError(
         'edge-owned',
@@ -158,11 +158,11 @@ export class HardwareService {
     // A driver is shown to whoever sees its gate's yard (one the database no longer knows: only to
     // principals who see every yard); another yard's relay wiring is not a scoped user's business.
     const yardOfGate = new Map(allGates.map((g) => [g.id, g.yardId]));
-    const drivers = this.atCloud
+    const drivers = this.relaysAtSites
       ? []
       : this.core.gates.status().filter((d) => canSeeYard(principal, yardOfGate.get(d.gateId)));
     const latest = new Map((await this.repo.latestPerGate(gates.map((g) => g.id))).map((a) => [a.gateId, a]));
-    const ports = this.atCloud ? [] : ((await this.core.gates.serialPorts?.()) ?? []);
+    const ports = this.relaysAtSites ? [] : ((await this.core.gates.serialPorts?.()) ?? []);
     return {
       drivers: drivers.map((d) => ({ ...d, ...(d.error === undefined ? {} : { error: d.error }) })),
       serialPorts: ports.map(
@@ -186,8 +186,9 @@ export class HardwareService {
     };
   }
 
-  private get atCloud(): boolean {
-    return this.core.config.role === 'cloud';
+  /** The cloud's case (NoRelays): the relays are at the sites and actuations go there (actuateAtSite). */
+  get relaysAtSites(): boolean {
+    return this.core.gates.relaysAtSites === true;
   }
 
   private async rateLimit(gate: GateRow, at: number): Promise<AppError | undefined> {

@@ -1,5 +1,5 @@
 /**
- * The parts of node-onvif 0.1.7 (CommonJS, no bundled types) that edge/cameras uses. Shapes follow
+ * The parts of node-onvif 0.1.7 (CommonJS, no bundled types) that shared/cameras/onvif-client.ts uses. Shapes follow
  * lib/node-onvif.js and lib/modules/device.js; values parsed from XML by xml2js are strings, or
  * objects with `_` text when the element carried attributes.
  */

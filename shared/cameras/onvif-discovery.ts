@@ -5,7 +5,7 @@
  * waits its turn.
  */
 import onvif from 'node-onvif';
-import { CameraError, type DiscoveredCamera } from '../../shared/cameras/types.js';
+import { CameraError, type DiscoveredCamera } from './types.js';
 
 /** ONVIF's WS-Discovery multicast group and port. */
 export const WS_DISCOVERY_ADDRESS = '239.255.255.250';

@@ -5,7 +5,9 @@
  * cameras, so it is never used.
  */
 import onvif from 'node-onvif';
-import { fetchImage } from '../../shared/cameras/http-image.js';
+import { assertAddressAllowed, OutboundRefusedError } from '../net/outbound-policy.js';
+import { fetchImage } from './http-image.js';
+import { probeCameras, WS_DISCOVERY_ADDRESS, WS_DISCOVERY_PORT } from './onvif-discovery.js';
 import {
   CameraError,
   type DeviceCallOptions,
@@ -15,9 +17,7 @@ import {
   type OnvifProfile,
   type OnvifTarget,
   type Snapshot,
-} from '../../shared/cameras/types.js';
-import { assertAddressAllowed, OutboundRefusedError } from '../../shared/net/outbound-policy.js';
-import { probeCameras, WS_DISCOVERY_ADDRESS, WS_DISCOVERY_PORT } from './onvif-discovery.js';
+} from './types.js';
 
 export interface NodeOnvifClientOptions {
   /** Where WS-Discovery probes go; default ONVIF's multicast group 239.255.255.250. */

@@ -1,0 +1,123 @@
+import type { Server } from 'node:http';
+import { join, resolve } from 'node:path';
+import { createApp, type YardApp } from './app.js';
+import { NodeOnvifClient } from './cameras/onvif-client.js';
+import { CAMERA_PROVIDER_KINDS } from './cameras/providers/index.js';
+import type { Config } from './config.js';
+import type { Core } from './core.js';
+import { type AppDatabase, openDatabase } from './db/database.js';
+import type { GateHardware } from './hardware.js';
+import { type Component, Lifecycle, StartError } from './lifecycle.js';
+import type { Logger } from './log.js';
+import { closeServer, listenHttp } from './process.js';
+import type { SyncParts } from './sync/runtime.js';
+import { warnPlaintextLinks } from './tls-warnings.js';
+
+/**
+ * What makes a process an edge or the cloud, chosen once at start (edge/main.ts, cloud/main.ts)
+ * from the opened database: everything after that is the same sequence for both.
+ */
+export interface RoleParts {
+  /**
+   * Started after the database opens and before the app, stopped after the app: the edge's relays
+   * (their stop drives every relay safe), the cloud's embedded broker.
+   */
+  components: Component[];
+  /** The edge's relay drivers; the cloud's NoRelays. */
+  gates: GateHardware;
+  /** The sync link's parts once the core exists; none for a standalone edge. */
+  sync?: ((core: Core) => SyncParts) | undefined;
+}
+
+export interface RunningRole {
+  yard: YardApp;
+  db: AppDatabase;
+  server: Server;
+  url: string;
+  log: Logger;
+  /** The first admin's generated password, when this start created it (shown once). */
+  generatedAdmin?: { username: string; password: string } | undefined;
+  stop(): Promise<void>;
+}
+
+/**
+ * The one start sequence: database (migrated), the role's own components, the app (services,
+ * background work, sync link), the HTTP API. Stops in reverse: the server drains, the app's
+ * background work and sync stop, the role's components stop (relays safe, broker closed), SQLite
+ * closes. A part that fails to start stops those already started before the error propagates.
+ */
+export async function startRole(
+  config: Config,
+  log: Logger,
+  role: (db: AppDatabase) => RoleParts,
+): Promise<RunningRole> {
+  warnPlaintextLinks(config, log);
+  const sequence = new Lifecycle();
+  let db: AppDatabase | undefined;
+  await sequence.startNext({
+    name: 'database',
+    start: async () => {
+      db = openDatabase(join(resolve(config.dataDir), 'yard.db'));
+    },
+    stop: async () => db?.close(),
+  });
+  let parts: RoleParts;
+  try {
+    parts = role(db!);
+  } catch (err) {
+    await sequence.stop().catch(() => {});
+    throw new StartError('role', err);
+  }
+  await sequence.start(parts.components);
+
+  let yard: YardApp | undefined;
+  let generatedAdmin: RunningRole['generatedAdmin'];
+  let http: { server: Server; url: string } | undefined;
+  await sequence.start([
+    {
+      name: 'app',
+      start: async () => {
+        // The cloud reaches provider cameras itself; ONVIF cameras only through their edge (down/cmd).
+        const cameras = { onvif: new NodeOnvifClient(), providers: CAMERA_PROVIDER_KINDS };
+        yard = createApp({ db: db!, config, gates: parts.gates, cameras, log, sync: parts.sync });
+        const admin = await yard.services.auth.ensureAdmin();
+        if (admin.awaitingSync) {
+          log.warn(
+            'no users yet: this edge is linked to a cloud, which owns the users; logins work once the first sync has brought them',
+          );
+        }
+        if (admin.generatedPassword)
+          generatedAdmin = { username: admin.username!, password: admin.generatedPassword };
+        await yard.start();
+      },
+      stop: async () => yard?.stop(),
+    },
+    {
+      name: 'http',
+      start: async () => {
+        http = await listenHttp(yard!.app, config);
+      },
+      stop: async () => {
+        if (http) await closeServer(http.server);
+      },
+    },
+  ]);
+
+  let stopping: Promise<void> | undefined;
+  return {
+    yard: yard!,
+    db: db!,
+    server: http!.server,
+    url: http!.url,
+    log,
+    generatedAdmin,
+    stop: () => {
+      stopping ??= (async () => {
+        log.info('shutting down');
+        await sequence.stop();
+        log.info('stopped');
+      })();
+      return stopping;
+    },
+  };
+}
