@@ -233,6 +233,20 @@ describe('GET /api/events', () => {
     expect(resumed.events.at(-1)?.data.data).toEqual({ n: 4 });
   });
 
+  it('in-process events (sync.signed-out, sync.tasks-queued) never reach a stream nor take an id', async () => {
+    const s = await stream(t.adminToken);
+    const before = publish('marker', { yardId: yardA });
+    t.core.bus.publish({ type: 'sync.signed-out', data: { kind: 'user', id: newId() } });
+    t.core.bus.publish({ type: 'sync.tasks-queued', data: { yardId: yardA } });
+    publish('after', { yardId: yardA });
+    await s.untilEvent('after');
+    expect(s.types()).toEqual(['marker', 'after']);
+    expect(s.events.map((e) => Number(e.id))).toEqual([before.seq, before.seq + 1]);
+    const replayed = await stream(t.adminToken, String(before.seq));
+    await replayed.untilEvent('after');
+    expect(replayed.types()).toEqual(['after']);
+  });
+
   it('replay is filtered like live events', async () => {
     const me = await driverToken('SSE-3');
     const before = publish('marker', {});
