@@ -20,6 +20,7 @@ import { type Logger, silentLogger } from './log.js';
 import { authenticate } from './modules/auth/routes.js';
 import { registerModuleRoutes } from './modules/index.js';
 import { registerPlatformRoutes, swaggerUiStatic } from './modules/platform/routes.js';
+import { wireSyncReactions } from './reactions.js';
 import { createServices, type Services } from './services.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
@@ -107,6 +108,13 @@ export function createApp(deps: AppDeps): YardApp {
     sync: { mode: syncMode(config) },
   } as Core;
   core.services = createServices(core);
+  wireSyncReactions({
+    bus,
+    log,
+    auth: core.services.auth,
+    tasks: core.services.tasks,
+    dispatchQueuedTasks: config.role === 'edge',
+  });
   if (deps.sync) core.sync = { mode: core.sync.mode, ...deps.sync(core) };
   const syncComponents = [...(core.sync.runtime ? [core.sync.runtime] : []), ...(core.sync.components ?? [])];
 

@@ -124,7 +124,7 @@ export class SiteLinks {
     this.unknown.delete(siteId);
     const topics = topicsFor(siteId);
     const link = new PeerLink({
-      core: this.o.core,
+      deps: this.o.core,
       peer: siteId,
       site: siteId,
       transport: this.o.transport,

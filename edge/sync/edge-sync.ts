@@ -68,7 +68,7 @@ export class EdgeSync implements SyncRuntime {
     this.stream = new StreamId(core.db.sqlite);
     this.outbox = new Outbox(core.db.sqlite, core.config.sync, this.stream);
     this.link = new PeerLink({
-      core,
+      deps: core,
       peer: CLOUD_PEER,
       site: core.config.siteId,
       transport: o.transport,

@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
-import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { Backlog } from './apply-backlog.js';
 import { type Received, RowApplier, Touched } from './apply-rows.js';
 import { RowRules } from './apply-rules.js';
+import type { SyncDeps } from './deps.js';
 import { DerivedState } from './derived.js';
 import type { Batch } from './protocol.js';
 import { createRouting, type Routing } from './routing.js';
@@ -28,6 +28,8 @@ export interface ApplyOutcome {
   /** The peer's stream id changed: its position restarted at 0 first. */
   streamReset: boolean;
 }
+
+export type ApplierDeps = Pick<SyncDeps, 'db' | 'clock' | 'log' | 'config' | 'hlc' | 'changes' | 'bus'>;
 
 /** A Kysely (async) transaction is open on the connection: apply again shortly. */
 export class BusyError extends Error {
@@ -55,17 +57,18 @@ export class ChangeApplier {
   private readonly schemaVersion: number;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: ApplierDeps,
     options: { schemaVersion?: number; routing?: Routing } = {},
   ) {
-    this.sqlite = core.db.sqlite;
+    const role = deps.config.role;
+    this.sqlite = deps.db.sqlite;
     this.sql = new RowSql(this.sqlite);
-    const rules = new RowRules(this.sql, new DerivedState(this.sql, core.clock), core.config.role);
-    const routing = options.routing ?? createRouting({ sqlite: this.sqlite, role: core.config.role });
-    const trust = core.config.role === 'cloud' ? new SiteTrust(this.sql, routing) : undefined;
-    this.rows = new RowApplier(core, this.sql, rules, routing, trust);
+    const rules = new RowRules(this.sql, new DerivedState(this.sql, deps.clock), role);
+    const routing = options.routing ?? createRouting({ sqlite: this.sqlite, role });
+    const trust = role === 'cloud' ? new SiteTrust(this.sql, routing) : undefined;
+    this.rows = new RowApplier(deps, this.sql, rules, routing, trust);
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
-    this.backlog = new Backlog(this.sql, this.rows, core.clock, this.schemaVersion);
+    this.backlog = new Backlog(this.sql, this.rows, deps.clock, this.schemaVersion);
   }
 
   /** Synchronous: one transaction. Throws BusyError while an async (Kysely) transaction is open. */
@@ -147,7 +150,7 @@ export class ChangeApplier {
     let position = cursor?.position ?? 0;
     if (cursor?.stream !== batch.stream) {
       if (cursor?.stream || position > 0) {
-        this.core.log.warn(
+        this.deps.log.warn(
           { peer, previous: cursor?.stream ?? null, stream: batch.stream, position },
           'sync peer has a new change stream (replaced or restored database): its applied position restarts at 0',
         );
@@ -172,7 +175,7 @@ export class ChangeApplier {
     if (fresh.length > 0 && (batch.schemaV > this.schemaVersion || this.backlog.hasPending(peer))) {
       // A newer schema than ours (or older rows of this peer still parked): keep them, in order.
       // receive() ignores a clock too far ahead; the row is refused when it is applied.
-      for (const row of fresh) this.core.hlc.receive(row.hlc);
+      for (const row of fresh) this.deps.hlc.receive(row.hlc);
       this.backlog.park(peer, batch.schemaV, fresh);
       outcome.pending = fresh.length;
     } else {
@@ -185,34 +188,29 @@ export class ChangeApplier {
     return outcome;
   }
 
-  /** After commit: caches, live updates, forwarded rows announced, auto-dispatch at the edge. */
+  /**
+   * After commit: caches, forwarded rows announced, then events (events.ts): sign-outs, live updates,
+   * yards with queued tasks. What the domain does about them is wired in reactions.ts.
+   */
   private afterCommit(peer: string, touched: Touched): void {
-    for (const table of touched.tables) this.core.changes.generations.bump(table);
-    if (touched.forwardedTo.size > 0) this.core.changes.notifyLogged(touched.forwardedTo);
-    // Their tokens were revoked in the transaction; this also drops principals cached in memory.
-    for (const { kind, id } of touched.signedOut) {
-      this.core.services.auth.revokeSessionsOf(kind, id).catch((err: unknown) => {
-        this.core.log.error({ err, kind, id }, 'signing out after a synced change failed');
-      });
-    }
+    const { changes, bus } = this.deps;
+    for (const table of touched.tables) changes.generations.bump(table);
+    if (touched.forwardedTo.size > 0) changes.notifyLogged(touched.forwardedTo);
+    // Their tokens were revoked in the transaction; principals cached in memory go on this event.
+    for (const { kind, id } of touched.signedOut)
+      bus.publish({ type: 'sync.signed-out', data: { kind, id } });
     if (touched.applied === 0) return;
     const entities = Object.fromEntries(touched.entities);
     const yardIds = [...touched.yards];
     for (const yardId of yardIds) {
-      this.core.bus.publish({ type: 'sync.applied', yardId, data: { peer, yardIds: [yardId], entities } });
+      bus.publish({ type: 'sync.applied', yardId, data: { peer, yardIds: [yardId], entities } });
     }
     // Org-wide records (and watchers of every yard) get one event without a yard.
-    this.core.bus.publish({ type: 'sync.applied', yardId: null, data: { peer, yardIds, entities } });
+    bus.publish({ type: 'sync.applied', yardId: null, data: { peer, yardIds, entities } });
     for (const driverId of touched.drivers) {
-      this.core.bus.publish({ type: 'sync.applied', driverId, data: { peer, entities: { yard_task: 1 } } });
+      bus.publish({ type: 'sync.applied', driverId, data: { peer, entities: { yard_task: 1 } } });
     }
-    if (this.core.config.role === 'edge') {
-      for (const yardId of touched.queuedYards) {
-        this.core.services.tasks.dispatch(yardId).catch((err: unknown) => {
-          this.core.log.error({ err, yardId }, 'auto-dispatch after applying synced tasks failed');
-        });
-      }
-    }
+    for (const yardId of touched.queuedYards) bus.publish({ type: 'sync.tasks-queued', data: { yardId } });
   }
 
   private writeCursor(peer: string, stream: string, position: number): void {
@@ -224,7 +222,7 @@ export class ChangeApplier {
           'ON CONFLICT (peer) DO UPDATE SET applied_remote_seq = excluded.applied_remote_seq, ' +
           'remote_stream = excluded.remote_stream, applied_at = excluded.applied_at',
       )
-      .run(peer, position, stream, this.core.clock.now());
+      .run(peer, position, stream, this.deps.clock.now());
   }
 
   private assertIdle(): void {

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
-import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
 import { noteDeadLetter } from './dead-letter-log.js';
+import type { SyncDeps } from './deps.js';
 import { syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
 import type { Routing } from './routing.js';
@@ -50,7 +50,7 @@ export class RowApplier {
   private readonly sqlite: Database.Database;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: Pick<SyncDeps, 'clock' | 'log' | 'config' | 'hlc'>,
     private readonly sql: RowSql,
     private readonly rules: RowRules,
     private readonly routing: Routing,
@@ -146,8 +146,8 @@ export class RowApplier {
         () =>
           'INSERT INTO dead_letter (peer, seq, entity, entity_id, error, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(peer, row.seq, row.entity, row.id, error, JSON.stringify(payload), this.core.clock.now());
-    noteDeadLetter(this.core.log, peer, row, error);
+      .run(peer, row.seq, row.entity, row.id, error, JSON.stringify(payload), this.deps.clock.now());
+    noteDeadLetter(this.deps.log, peer, row, error);
   }
 
   /** A group in one savepoint; undefined (and nothing written) if any row failed. */
@@ -170,7 +170,7 @@ export class RowApplier {
     const change = this.trust && !adopt ? this.trust.admit(peer, row) : row;
     const effect = this.rules.apply(change, { retry });
     // Only a change that applied advances our clock (and records a peer running ahead).
-    this.core.hlc.receive(row.hlc);
+    this.deps.hlc.receive(row.hlc);
     return { row: change, effect, forwarded: effect.changed ? this.forward(peer, change, effect) : [] };
   }
 
@@ -195,14 +195,14 @@ export class RowApplier {
     for (const hlc of clocks) {
       let ahead: number;
       try {
-        ahead = this.core.hlc.aheadBy(hlc);
+        ahead = this.deps.hlc.aheadBy(hlc);
       } catch {
         throw new RowRejected(`[malformed] ${row.entity} ${row.id} carries a malformed clock "${hlc}"`);
       }
       if (ahead > 0) {
         throw new RowRejected(
           `[clock-ahead] ${row.entity} ${row.id} is stamped ${Math.round(ahead / 1000)} s ahead of this side's ` +
-            `clock (at most ${Math.round(this.core.hlc.maxAheadMs / 1000)} s allowed): fix the sender's clock, then retry`,
+            `clock (at most ${Math.round(this.deps.hlc.maxAheadMs / 1000)} s allowed): fix the sender's clock, then retry`,
         );
       }
     }
@@ -213,7 +213,7 @@ export class RowApplier {
    * in their change logs, in the same transaction, with the row's original origin.
    */
   private forward(peer: string, row: RowChange, effect: RowEffect): string[] {
-    if (this.core.config.role !== 'cloud' || !effect.entity || !effect.stored) return [];
+    if (this.deps.config.role !== 'cloud' || !effect.entity || !effect.stored) return [];
     const peers = this.routing.peersFor(effect.entity, effect.stored).filter((p) => p !== peer);
     if (peers.length === 0) return [];
     const entity = effect.entity;

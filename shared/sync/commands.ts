@@ -1,13 +1,15 @@
 import { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
-import type { Core } from '../core.js';
+import type { Kdb } from '../db/database.js';
 import { AppError, NotFoundError, SiteOfflineError } from '../http/errors.js';
+import type { Logger } from '../log.js';
 import {
   COMMAND_CLOCK_SKEW_MS,
   type Command,
   type CommandKind,
   MAX_COMMAND_LIFETIME_MS,
 } from './protocol.js';
+import type { SyncFacade } from './runtime.js';
 import type { MessageMeta } from './transport.js';
 
 /**
@@ -113,13 +115,18 @@ export function requestedBy(principal: Principal): RequestedBy {
  * the edge's own problem, or 504 site-offline (core.sync.commands, cloud/sync/remote-commands.ts).
  */
 export async function commandAtSiteOfYard<T>(
-  core: Core,
+  core: { kysely: Kdb; log: Logger; sync: Pick<SyncFacade, 'commands'> },
   yardId: string,
   kind: CommandKind,
   args: Record<string, unknown>,
   resultSchema: z.ZodType<T>,
 ): Promise<T> {
-  const yard = await core.services.yards.repo.yardById(yardId);
+  // Which site serves a yard is routing knowledge of sync (routing.ts reads yard.site_id too).
+  const yard = await core.kysely
+    .selectFrom('yard')
+    .select('siteId')
+    .where('id', '=', yardId)
+    .executeTakeFirst();
   if (!yard) throw new NotFoundError('Yard', yardId);
   const commands = core.sync.commands;
   if (!commands) {

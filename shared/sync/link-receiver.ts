@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { SyncDeps } from './deps.js';
 import { exclusive } from './outbox.js';
 import { type Ack, Batch, batchOverLimits, PROTOCOL_V } from './protocol.js';
 
@@ -13,7 +13,7 @@ export interface BatchApplier {
 }
 
 export interface BatchReceiverOptions {
-  core: Core;
+  deps: Pick<SyncDeps, 'db' | 'log'>;
   peer: string;
   /** The site id the peer's batches must name. */
   site: string;
@@ -61,7 +61,7 @@ export class BatchReceiver {
     // config cannot), so this is not acknowledged and costs one log line, whatever its size.
     const over = batchOverLimits(payload.length, message);
     if (over) {
-      this.o.core.log.warn(
+      this.o.deps.log.warn(
         { peer: this.o.peer, over },
         'change batch over the protocol limits dropped unread (not applied, not acknowledged)',
       );
@@ -72,11 +72,11 @@ export class BatchReceiver {
     // `to = from - 1` with no rows is a probe (PeerLink.sendProbe): it is answered like any batch.
     const empty = batch !== undefined && batch.rows.length === 0 && batch.to === batch.from - 1;
     if (!batch || batch.site !== this.o.site || (batch.to < batch.from && !empty)) {
-      this.o.core.log.warn({ peer: this.o.peer }, 'malformed change batch dropped');
+      this.o.deps.log.warn({ peer: this.o.peer }, 'malformed change batch dropped');
       return;
     }
     if (this.waiting.length >= MAX_QUEUE) {
-      this.o.core.log.warn(
+      this.o.deps.log.warn(
         { peer: this.o.peer, from: batch.from },
         'receive queue full; batch dropped (the peer resends)',
       );
@@ -121,7 +121,7 @@ export class BatchReceiver {
     let upTo: number;
     try {
       upTo = await this.withBusyRetry(() =>
-        exclusive(this.o.core, () => {
+        exclusive(this.o.deps, () => {
           const { applier } = this.o;
           if (group.length === 1 || !applier.applyMany) {
             let position = 0;
@@ -133,7 +133,7 @@ export class BatchReceiver {
       );
     } catch (err) {
       // Nothing of the group was committed (one transaction): the peer resends from our last ack.
-      this.o.core.log.error(
+      this.o.deps.log.error(
         { peer: this.o.peer, from: group[0]!.from, batches: group.length, err: (err as Error).message },
         'batches not applied',
       );
@@ -144,7 +144,7 @@ export class BatchReceiver {
     // the next batch, or stop() at SIGTERM, must not wait for it. Acks carry the whole position.
     void this.o
       .ack({ v: PROTOCOL_V, stream: batch.stream, upTo })
-      .catch((err: Error) => this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
+      .catch((err: Error) => this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
   }
 
   /** The applier refuses to run inside another (Kysely) transaction with BusyError: try again shortly. */

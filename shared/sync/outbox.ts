@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { Core } from '../core.js';
+import type { SyncDeps } from './deps.js';
 import { PROTOCOL_V } from './protocol.js';
 
 /** One Batch message (protocol.ts), ready to publish. */
@@ -34,9 +34,9 @@ type LogRow = [
  * transaction opened through Kysely has committed or rolled back: reads see committed rows only, and
  * writes cannot land inside someone else's transaction.
  */
-export async function exclusive<T>(core: Core, work: () => T): Promise<T> {
-  return core.kysely.connection().execute(async () => {
-    if (core.db.sqlite.inTransaction) {
+export async function exclusive<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): Promise<T> {
+  return deps.db.kysely.connection().execute(async () => {
+    if (deps.db.sqlite.inTransaction) {
       throw new Error('a transaction outside Kysely is open on the sync connection');
     }
     return work();
@@ -212,7 +212,7 @@ export class AckWriter {
   private running: Promise<void> | undefined;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: Pick<SyncDeps, 'db' | 'log'>,
     private readonly cursors: SendCursors,
     private readonly peer: string,
     private readonly position: () => { ackedSeq: number; ackedAt: number | null },
@@ -234,13 +234,13 @@ export class AckWriter {
   private async flush(): Promise<void> {
     while (this.dirty) {
       this.dirty = false;
-      await exclusive(this.core, () => {
+      await exclusive(this.deps, () => {
         const exact = this.exact;
         this.exact = false;
         const { ackedSeq, ackedAt } = this.position();
         this.cursors.save(this.peer, ackedSeq, ackedAt, exact);
       }).catch((err: Error) =>
-        this.core.log.error({ peer: this.peer, err: err.message }, 'ack position not stored'),
+        this.deps.log.error({ peer: this.peer, err: err.message }, 'ack position not stored'),
       );
     }
   }

@@ -1,4 +1,4 @@
-import type { Core } from '../core.js';
+import type { SyncDeps } from './deps.js';
 
 export type { BatchApplier } from './link-receiver.js';
 
@@ -8,7 +8,8 @@ import { Ack, decode } from './protocol.js';
 import type { SyncTransport } from './transport.js';
 
 export interface PeerLinkOptions {
-  core: Core;
+  /** No module service: the link moves batches, the applier applies them. */
+  deps: Pick<SyncDeps, 'db' | 'clock' | 'log' | 'config'>;
   /** The peer's name in change_log / sync_cursor: 'cloud' at an edge, the site id at the cloud. */
   peer: string;
   /** The site id our batches name. */
@@ -75,12 +76,12 @@ export class PeerLink {
   private readonly receiver: BatchReceiver;
 
   constructor(private readonly o: PeerLinkOptions) {
-    this.ackWriter = new AckWriter(o.core, o.cursors, o.peer, () => ({
+    this.ackWriter = new AckWriter(o.deps, o.cursors, o.peer, () => ({
       ackedSeq: this.ackedSeq,
       ackedAt: this.ackedAt,
     }));
     this.receiver = new BatchReceiver({
-      core: o.core,
+      deps: o.deps,
       peer: o.peer,
       site: o.site,
       applier: o.applier,
@@ -93,7 +94,7 @@ export class PeerLink {
   }
 
   async start(): Promise<void> {
-    const cursor = await exclusive(this.o.core, () => this.o.cursors.get(this.o.peer));
+    const cursor = await exclusive(this.o.deps, () => this.o.cursors.get(this.o.peer));
     this.ackedSeq = cursor?.ackedSeq ?? 0;
     this.ackedAt = cursor?.ackedAt ?? null;
     this.everAcked = this.ackedAt !== null;
@@ -136,7 +137,7 @@ export class PeerLink {
   /** After a resync: the peer's position is `from - 1` on our stream; send from `from`. */
   resumeAt(from: number): void {
     this.ackedSeq = from - 1;
-    this.ackedAt = this.o.core.clock.now();
+    this.ackedAt = this.o.deps.clock.now();
     this.everAcked = true;
     this.lowAck = undefined;
     this.ackWriter.save(true);
@@ -188,23 +189,23 @@ export class PeerLink {
   receiveAck(payload: Buffer): void {
     const ack = decode(Ack, payload);
     if (!ack) {
-      this.o.core.log.warn({ peer: this.o.peer }, 'malformed ack dropped');
+      this.o.deps.log.warn({ peer: this.o.peer }, 'malformed ack dropped');
       return;
     }
     this.ackChain = this.ackChain.then(() =>
       this.handleAck(ack).catch((err: Error) =>
-        this.o.core.log.error({ peer: this.o.peer, err: err.message }, 'ack handling failed'),
+        this.o.deps.log.error({ peer: this.o.peer, err: err.message }, 'ack handling failed'),
       ),
     );
   }
 
   private async handleAck(ack: Ack): Promise<void> {
     if (this.stopped) return;
-    const stream = await exclusive(this.o.core, () => this.o.stream.current());
+    const stream = await exclusive(this.o.deps, () => this.o.stream.current());
     if (ack.stream !== stream) return; // an ack of a stream we no longer send
     const { upTo } = ack;
     if (upTo > this.knownTop) {
-      this.knownTop = await exclusive(this.o.core, () => this.o.outbox.topSeq());
+      this.knownTop = await exclusive(this.o.deps, () => this.o.outbox.topSeq());
       if (upTo > this.knownTop) return this.wentBackInTime(upTo);
     }
     if (upTo > this.ackedSeq) return this.progress(upTo);
@@ -225,7 +226,7 @@ export class PeerLink {
 
   private progress(upTo: number): void {
     this.ackedSeq = upTo;
-    this.ackedAt = this.o.core.clock.now();
+    this.ackedAt = this.o.deps.clock.now();
     this.everAcked = true;
     this.lowAck = undefined;
     this.gapResentAt = undefined;
@@ -246,12 +247,12 @@ export class PeerLink {
   }
 
   private async wentBackInTime(upTo: number): Promise<void> {
-    this.o.core.log.error(
+    this.o.deps.log.error(
       { peer: this.o.peer, ackedUpTo: upTo, ourLastSeq: this.knownTop },
       'peer acknowledged changes this database does not have (restored from a backup?); starting a new stream and resending everything',
     );
     // rotate() resets every link's position (onRotate) and resends from the start.
-    await exclusive(this.o.core, () => this.o.stream.rotate());
+    await exclusive(this.o.deps, () => this.o.stream.rotate());
   }
 
   private onAckTimeout(): void {
@@ -259,7 +260,7 @@ export class PeerLink {
     if (!this.active || this.stopped) return;
     if (this.lowAck !== undefined) {
       const low = this.lowAck;
-      this.o.core.log.warn(
+      this.o.deps.log.warn(
         { peer: this.o.peer, ackedSeq: this.ackedSeq, peerAt: low },
         'peer is behind what it acknowledged before (restored or replaced database); resending from its position',
       );
@@ -282,7 +283,7 @@ export class PeerLink {
     this.reset();
     this.nextFrom = from;
     if (!this.active) return;
-    this.o.core.log.debug({ peer: this.o.peer, from, reason }, 'sending from');
+    this.o.deps.log.debug({ peer: this.o.peer, from, reason }, 'sending from');
     if (this.o.beforeResend) {
       const epoch = this.epoch;
       this.held = true;
@@ -290,13 +291,13 @@ export class PeerLink {
       try {
         go = await this.o.beforeResend(from);
       } catch (err) {
-        this.o.core.log.error(
+        this.o.deps.log.error(
           { peer: this.o.peer, from, err: (err as Error).message },
           'cannot prepare sending; retrying',
         );
         const retry = setTimeout(() => {
           if (epoch === this.epoch && this.active) void this.resendFrom(from, reason);
-        }, this.o.core.config.sync.ackTimeoutMs);
+        }, this.o.deps.config.sync.ackTimeoutMs);
         retry.unref();
         return;
       }
@@ -318,7 +319,7 @@ export class PeerLink {
         await this.fillWindow();
       } while (this.pumpAgain);
     } catch (err) {
-      this.o.core.log.error({ peer: this.o.peer, err: (err as Error).message }, 'sending failed');
+      this.o.deps.log.error({ peer: this.o.peer, err: (err as Error).message }, 'sending failed');
     } finally {
       this.pumping = false;
     }
@@ -329,11 +330,11 @@ export class PeerLink {
   }
 
   private async fillWindow(): Promise<void> {
-    const window = this.o.core.config.sync.window;
+    const window = this.o.deps.config.sync.window;
     while (this.canSend() && this.inFlight.length < window) {
       const epoch = this.epoch;
       const from = this.nextFrom;
-      const batch = await exclusive(this.o.core, () => this.o.outbox.read(this.o.peer, this.o.site, from));
+      const batch = await exclusive(this.o.deps, () => this.o.outbox.read(this.o.peer, this.o.site, from));
       if (epoch !== this.epoch) continue; // reset while reading: read again from the new position
       if (!this.canSend()) return;
       if (!batch) {
@@ -348,7 +349,7 @@ export class PeerLink {
       this.o.transport
         .publish(this.o.publishTo.changes, batch.json, { qos: 1 })
         .catch((err: Error) =>
-          this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'batch not sent'),
+          this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'batch not sent'),
         );
     }
   }
@@ -364,13 +365,13 @@ export class PeerLink {
     this.o.transport
       .publish(this.o.publishTo.changes, json, { qos: 1 })
       .catch((err: Error) =>
-        this.o.core.log.debug({ peer: this.o.peer, err: err.message }, 'probe not sent'),
+        this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'probe not sent'),
       );
   }
 
   private armAckTimer(): void {
     if (this.ackTimer || this.stopped) return;
-    this.ackTimer = setTimeout(() => this.onAckTimeout(), this.o.core.config.sync.ackTimeoutMs);
+    this.ackTimer = setTimeout(() => this.onAckTimeout(), this.o.deps.config.sync.ackTimeoutMs);
     this.ackTimer.unref();
   }
 

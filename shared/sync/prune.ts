@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Core } from '../core.js';
+import type { SyncDeps } from './deps.js';
 import { exclusive } from './outbox.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -29,14 +29,14 @@ export class LogPruner {
   private running: Promise<unknown> | undefined;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: Pick<SyncDeps, 'db' | 'clock' | 'log' | 'config'>,
     private readonly intervalMs = HOUR_MS,
   ) {}
 
   async start(): Promise<void> {
     this.timer = setInterval(() => {
       this.running ??= this.runOnce()
-        .catch((err: Error) => this.core.log.error({ err: err.message }, 'change-log pruning failed'))
+        .catch((err: Error) => this.deps.log.error({ err: err.message }, 'change-log pruning failed'))
         .finally(() => {
           this.running = undefined;
         });
@@ -52,12 +52,12 @@ export class LogPruner {
 
   /** Prunes every peer once; returns the rows deleted per peer. */
   async runOnce(): Promise<Record<string, number>> {
-    const sqlite = this.core.db.sqlite;
-    const cutoffMs = this.core.clock.now() - this.core.config.sync.retentionDays * DAY_MS;
+    const sqlite = this.deps.db.sqlite;
+    const cutoffMs = this.deps.clock.now() - this.deps.config.sync.retentionDays * DAY_MS;
     // HLC strings start with 13-digit epoch ms: comparing with this prefix is comparing times.
     const cutoffHlc = String(Math.max(0, Math.floor(cutoffMs))).padStart(13, '0');
     const cursors = await exclusive(
-      this.core,
+      this.deps,
       () =>
         sqlite.prepare('SELECT peer, acked_seq AS ackedSeq FROM sync_cursor').all() as Array<{
           peer: string;
@@ -67,7 +67,7 @@ export class LogPruner {
     const deleted: Record<string, number> = {};
     for (const { peer, ackedSeq } of cursors) {
       const boundary = await exclusive(
-        this.core,
+        this.deps,
         () =>
           sqlite
             .prepare('SELECT max(seq) FROM change_log WHERE peer = ? AND seq <= ? AND hlc < ?')
@@ -78,16 +78,16 @@ export class LogPruner {
       deleted[peer] = await this.deleteUpTo(peer, boundary);
     }
     if (Object.keys(deleted).length > 0)
-      this.core.log.info({ deleted }, 'acknowledged change-log rows pruned');
+      this.deps.log.info({ deleted }, 'acknowledged change-log rows pruned');
     return deleted;
   }
 
   /** Deletes the peer's rows up to `boundary` (all acknowledged) in chunks, recording the boundary. */
   private async deleteUpTo(peer: string, boundary: number): Promise<number> {
-    const sqlite = this.core.db.sqlite;
+    const sqlite = this.deps.db.sqlite;
     let total = 0;
     for (;;) {
-      const n = await exclusive(this.core, () =>
+      const n = await exclusive(this.deps, () =>
         sqlite.transaction(() => {
           const { changes } = sqlite
             .prepare(

@@ -1,6 +1,6 @@
-import type { Core } from '../core.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { BusyError } from './applier.js';
+import type { SyncDeps } from './deps.js';
 import { SYNCED_ENTITIES, type SyncedEntity, syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { type RowLookups, routeAtCloud } from './routing.js';
@@ -48,8 +48,11 @@ const PAGE = 2000;
  * Returns the seq range written: `from` is the first seq, `to` the last (`to = from - 1` when
  * there was nothing to write). Rows the site holds that the cloud no longer has are not deleted.
  */
-export function writeSiteSnapshot(core: Core, siteId: string): { from: number; to: number; rows: number } {
-  const sqlite = core.db.sqlite;
+export function writeSiteSnapshot(
+  deps: Pick<SyncDeps, 'db' | 'changes'>,
+  siteId: string,
+): { from: number; to: number; rows: number } {
+  const sqlite = deps.db.sqlite;
   if (sqlite.inTransaction) throw new BusyError();
   const sql = new RowSql(sqlite);
   const sites = [siteId];
@@ -117,6 +120,6 @@ export function writeSiteSnapshot(core: Core, siteId: string): { from: number; t
       return { from, to, rows };
     })
     .immediate();
-  if (result.rows > 0) core.changes.notifyLogged([siteId]);
+  if (result.rows > 0) deps.changes.notifyLogged([siteId]);
   return result;
 }

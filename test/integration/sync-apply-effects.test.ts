@@ -1,7 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { PublishedEvent } from '../../shared/bus.js';
+import { EventBus, type PublishedEvent } from '../../shared/bus.js';
+import { ChangeApplier } from '../../shared/sync/applier.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { cloudMasterData, type MasterData, SyncPair, total } from './sync-apply-fixture.js';
+import {
+  batchesFrom,
+  cloudMasterData,
+  type MasterData,
+  SITE,
+  SyncPair,
+  total,
+} from './sync-apply-fixture.js';
 
 /** What applying does beside the rows: caches, live events, sign-outs, auto-dispatch at the edge. */
 let pair: SyncPair;
@@ -82,6 +90,33 @@ describe('apply side effects', () => {
       .as(undefined)
       .post('/api/auth/login', { username: 'gatekeeper', password: 'another-password-2' });
     expect(again.status).toBe(200);
+  });
+
+  it('the applier is built from db, clock, log, config and a bus: sign-outs and queued tasks are typed events', async () => {
+    const changed = await pair.cloudApi.patch(`/api/user/${m.userId}`, { password: 'another-password-2' });
+    expect(changed.status, changed.text).toBe(200);
+    const task = await pair.cloudApi.post('/api/yard-task', { yardId: m.yardId, type: 'inspect' });
+    expect(task.status, task.text).toBe(201);
+    // No module service in sight: what the domain does about these events is wired elsewhere (reactions.ts).
+    const { db, clock, log, config, hlc, changes } = pair.edge.core;
+    const bus = new EventBus();
+    const events: PublishedEvent[] = [];
+    bus.subscribe((e) => events.push(e));
+    const applier = new ChangeApplier({ db, clock, log, config, hlc, changes, bus });
+    const position = db.sqlite
+      .prepare("SELECT applied_remote_seq FROM sync_cursor WHERE peer = 'cloud'")
+      .pluck()
+      .get() as number;
+    const outcomes = batchesFrom(pair.cloud, SITE, position).map((b) => applier.apply('cloud', b));
+    expect(total(outcomes)).toMatchObject({ applied: 3, deadLetters: 0 }); // the user, the task, its event
+    expect(events.filter((e) => e.type.startsWith('sync.') && e.type !== 'sync.applied')).toEqual([
+      expect.objectContaining({ type: 'sync.signed-out', data: { kind: 'user', id: m.userId } }),
+      expect.objectContaining({ type: 'sync.tasks-queued', data: { yardId: m.yardId } }),
+    ]);
+    expect(events.find((e) => e.type === 'sync.applied' && e.yardId === m.yardId)?.data).toMatchObject({
+      peer: 'cloud',
+      entities: expect.objectContaining({ user: 1, yard_task: 1, task_event: 1 }),
+    });
   });
 
   it('a queued task that reaches an edge with an available driver is assigned there', async () => {

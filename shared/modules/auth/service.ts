@@ -30,9 +30,8 @@ export class AuthService {
     this.hashing = new HashGate(core.config.auth.hashConcurrency, core.config.auth.hashQueue);
     // A key revoked at the cloud arrives by sync (users' changes call revokeSessionsOf): check the
     // open streams of API keys against the database again.
-    core.bus.subscribe((event) => {
-      const entities = (event.data as { entities?: Record<string, number> } | null)?.entities;
-      if (event.type !== 'sync.applied' || event.yardId || !entities?.api_key) return;
+    core.bus.on('sync.applied', (event) => {
+      if (event.yardId || !event.data.entities?.api_key) return;
       this.live
         .recheck(
           (p) => this.isCurrent(p),
@@ -239,7 +238,7 @@ export class AuthService {
     return this.updateUser(actor, id, { disabled: true });
   }
 
-  /** Revokes every token of a user or driver and ends their open streams (also called by the sync applier). */
+  /** Revokes every token of a user or driver and ends their open streams (also on a synced sign-out: reactions.ts). */
   async revokeSessionsOf(kind: 'user' | 'driver', id: string): Promise<void> {
     await this.repo.revokeTokensOf(kind, id, this.core.clock.now());
     for (const [hash, entry] of this.cache) if (entry.principal.id === id) this.cache.delete(hash);

@@ -3,9 +3,9 @@ import { dirname } from 'node:path';
 import express from 'express';
 import type { Principal } from '../../auth/principal.js';
 import { canSeeYard } from '../../auth/principal.js';
-import type { PublishedEvent } from '../../bus.js';
 import type { Core } from '../../core.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
+import { isLive, type PublishedEvent } from '../../events.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
 import { registerSyncRoutes } from '../sync/routes.js';
@@ -191,6 +191,8 @@ function driverCounts(drivers: ReadonlyArray<{ state: 'ok' | 'fault' | 'opening'
 }
 
 function mayReceive(principal: Principal, event: PublishedEvent): boolean {
+  // In-process events (events.ts) are for reactions inside this process, never for a client.
+  if (!isLive(event.type)) return false;
   if (principal.role === 'driver') return event.driverId === principal.id;
   if (event.driverId && !event.yardId) return principal.yardIds === null;
   if (event.yardId) return canSeeYard(principal, event.yardId);

@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
 import type { TaskStatus } from '../../db/tables.js';
+import type { LiveEventType } from '../../events.js';
 import { newId } from '../../ids.js';
 import type { RowPatch } from '../../sync/change-capture.js';
 import { taskOut } from './out.js';
@@ -78,15 +79,8 @@ export async function writeTransition(
   return written;
 }
 
-export type TaskEventType =
-  | 'task.created'
-  | 'task.assigned'
-  | 'task.unassigned'
-  | 'task.started'
-  | 'task.completed'
-  | 'task.cancelled'
-  | 'task.updated'
-  | 'task.deleted';
+/** The task events of the event map (shared/events.ts). */
+export type TaskEventType = Extract<LiveEventType, `task.${string}`>;
 
 /** Something to tell once the transaction committed: an SSE event, and for drivers a push message. */
 export interface Announcement {

@@ -1,0 +1,76 @@
+import type { DriverSessionOutT } from './modules/driver-app/schema.js';
+import type { MovementOutT } from './modules/movements/schema.js';
+import type { TaskOutT } from './modules/tasks/schema.js';
+
+/**
+ * Every event of the in-process bus (shared/bus.ts), by name, with the shape of its `data`.
+ * Publishers and subscribers are type-checked against this map, and GET /api/events streams the
+ * live part of it: one list of what happens in a yard, for in-process reactions and web apps alike.
+ */
+export interface LiveEvents {
+  'movement.created': MovementOutT;
+  'task.created': TaskOutT;
+  'task.assigned': TaskOutT;
+  'task.unassigned': TaskOutT;
+  'task.started': TaskOutT;
+  'task.completed': TaskOutT;
+  'task.cancelled': TaskOutT;
+  'task.updated': TaskOutT;
+  'task.deleted': TaskOutT;
+  'driver.session.started': DriverSessionOutT;
+  'driver.session.ended': DriverSessionOutT;
+  'driver.last-check': { sessionId: string; battery: number; at: string };
+  'settings.changed': { names: string[] };
+  /**
+   * Rows from a peer were applied (shared/sync/applier.ts): one event per touched yard, one without a
+   * yard (org-wide records, watchers of every yard), one per driver whose tasks changed.
+   */
+  'sync.applied': { peer: string; yardIds?: string[]; entities: Record<string, number> };
+}
+
+/**
+ * Facts for reactions inside this process only: never streamed to clients nor kept for replay.
+ * The sync engine announces what a synced change means; the owning module reacts (shared/reactions.ts).
+ */
+export interface InProcessEvents {
+  /** A synced change (new password, block, disabled user) revoked this principal's tokens in the apply. */
+  'sync.signed-out': { kind: 'user' | 'driver'; id: string };
+  /** Applied rows left queued (unassigned) tasks in this yard. */
+  'sync.tasks-queued': { yardId: string };
+}
+
+export type YardEvents = LiveEvents & InProcessEvents;
+export type EventType = keyof YardEvents;
+export type LiveEventType = keyof LiveEvents;
+
+/** Checked by the compiler: every in-process event is listed here, so none can leak into a stream. */
+const IN_PROCESS: Record<keyof InProcessEvents, true> = {
+  'sync.signed-out': true,
+  'sync.tasks-queued': true,
+};
+
+export function isLive(type: EventType): type is LiveEventType {
+  return !Object.hasOwn(IN_PROCESS, type);
+}
+
+/**
+ * An event of type K. `yardId` and `driverId` let the SSE stream filter what each principal may see
+ * (platform/routes.ts mayReceive).
+ */
+export interface YardEvent<K extends EventType = EventType> {
+  type: K;
+  yardId?: string | null;
+  driverId?: string | null;
+  data: YardEvents[K];
+}
+
+/** Any event, as a union discriminated by `type` (narrow with `event.type === '...'`). */
+export type AnyYardEvent = { [K in EventType]: YardEvent<K> }[EventType];
+
+/**
+ * An event as delivered: `seq` numbers the live events (the SSE id; an in-process event carries the
+ * seq of the last live event before it), `at` is when it was published.
+ */
+export type PublishedEvent<K extends EventType = EventType> = {
+  [T in K]: YardEvent<T> & { seq: number; at: string };
+}[K];
