@@ -49,7 +49,7 @@ function failingApplier(
 function cloudReceiver(applier: ReturnType<typeof failingApplier>) {
   const acks: Ack[] = [];
   const receiver = new BatchReceiver({
-    core: pair.cloud.core,
+    deps: pair.cloud.core,
     peer: SITE,
     site: SITE,
     applier,
