@@ -1,4 +1,5 @@
 import type { StaffRole } from '../db/tables.js';
+import { ForbiddenError, NotFoundError } from '../http/errors.js';
 
 export type Role = StaffRole | 'driver';
 
@@ -20,7 +21,45 @@ export interface Principal {
   tokenHash?: string;
 }
 
-export function canSeeYard(principal: Principal, yardId: string | null | undefined): boolean {
+export function canSeeYard(
+  principal: Pick<Principal, 'yardIds'>,
+  yardId: string | null | undefined,
+): boolean {
   if (principal.yardIds === null) return true;
   return yardId !== null && yardId !== undefined && principal.yardIds.includes(yardId);
+}
+
+/**
+ * The one yard-scope rule for a yard the caller names (a `yardId` in the query or body, or the yard
+ * of a gate it acts on): outside its scope is 403 `forbidden`. A record fetched by id whose yard is
+ * outside the scope answers 404 instead (see `visibleOr404`), so ids do not leak what exists elsewhere.
+ * `at` prefixes the message for an item of a batch (e.g. `tasks[2]`).
+ */
+export function assertCanSeeYard(principal: Principal, yardId: string | null | undefined, at?: string): void {
+  if (!canSeeYard(principal, yardId)) {
+    throw new ForbiddenError(`${at ? `${at}: ` : ''}Yard ${yardId} is outside your yard scope.`);
+  }
+}
+
+/** A record looked up by id: absent, or in a yard outside the scope, is 404 (as if it did not exist). */
+export function visibleOr404<T extends { yardId: string | null }>(
+  principal: Principal,
+  row: T | undefined,
+  what: string,
+  id: string,
+): T {
+  if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError(what, id);
+  return row;
+}
+
+/**
+ * The yards a list may show: the asked one (403 if outside the scope), else the principal's scope
+ * (null = every yard).
+ */
+export function yardFilter(principal: Principal, yardId: string | null | undefined): string[] | null {
+  if (yardId !== undefined && yardId !== null && yardId !== '') {
+    assertCanSeeYard(principal, yardId);
+    return [yardId];
+  }
+  return principal.yardIds;
 }

@@ -76,7 +76,7 @@ export class HardwareService {
 
   async gateRow(gateId: string, principal?: Principal): Promise<GateRow> {
     const gate = await this.repo.gateById(gateId);
-    if (!gate || (principal && !visible(principal, gate.yardId))) throw new NotFoundError('Gate', gateId);
+    if (!gate || (principal && !canSeeYard(principal, gate.yardId))) throw new NotFoundError('Gate', gateId);
     return gate;
   }
 
@@ -245,10 +245,6 @@ export class HardwareService {
     });
     return actuationOut(row);
   }
-}
-
-function visible(principal: Principal, yardId: string): boolean {
-  return principal.yardIds === null || principal.yardIds.includes(yardId);
 }
 
 /** The gate's relay binding, or undefined for a manual gate (or one whose binding cannot be read). */

@@ -1,9 +1,15 @@
 import { Duration } from 'luxon';
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import {
+  assertCanSeeYard,
+  canSeeYard,
+  type Principal,
+  visibleOr404,
+  yardFilter,
+} from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
 import type { ActuationAttempt } from '../hardware/service.js';
 import { isBoolean, isPositiveInt, settingValue } from '../hardware/setting-value.js';
@@ -35,9 +41,7 @@ export class MovementService {
 
   /** Records a check-in / check-out in one transaction; then, if asked, pulses the gate. */
   async create(input: MovementCreateT, principal: Principal): Promise<MovementCreatedT> {
-    if (!canSeeYard(principal, input.yardId)) {
-      throw new ForbiddenError('Your yard scope does not include this yard.');
-    }
+    assertCanSeeYard(principal, input.yardId);
     // Movements are the edge's (the cloud answers 409 edge-owned): refuse before any camera is
     // called or relay pulsed, not when the movement row is written.
     this.core.changes.assertMayWrite('movement', { yardId: input.yardId });
@@ -71,8 +75,7 @@ export class MovementService {
   }
 
   async get(id: string, principal: Principal): Promise<MovementOutT> {
-    const row = await this.repo.movement(id);
-    if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError('Movement', id);
+    const row = visibleOr404(principal, await this.repo.movement(id), 'Movement', id);
     const [linked] = await this.core.services.hardware.repo.byMovement([row.id]);
     return movementOut(row, linked?.id ?? null);
   }
@@ -111,14 +114,9 @@ export class MovementService {
     );
   }
 
-  /** The yards a list may show: the asked one (if in scope), else the principal's scope (null = all). */
+  /** The yards a list may show: the asked one (if in scope), else the principal's scope (undefined = all). */
   private yardFilter(yardId: string | undefined, principal: Principal): string[] | undefined {
-    if (yardId) {
-      if (!canSeeYard(principal, yardId))
-        throw new ForbiddenError('Your yard scope does not include this yard.');
-      return [yardId];
-    }
-    return principal.yardIds ?? undefined;
+    return yardFilter(principal, yardId) ?? undefined;
   }
 
   private async driverVerdict(driverId: string): Promise<DriverVerdict | undefined> {
