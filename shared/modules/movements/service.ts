@@ -12,8 +12,6 @@ import { decodeCursor, toPage } from '../../http/cursor.js';
 import { NotFoundError } from '../../http/errors.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
 import type { ActuationAttempt } from '../hardware/service.js';
-import { isBoolean, isPositiveInt, settingValue } from '../hardware/setting-value.js';
-import { localDriverVerdict } from './driver-verdict.js';
 import { GroupCommit } from './group-commit.js';
 import { assertNotInFuture, type DriverVerdict, recordMovement } from './record.js';
 import { MovementRepo, type MovementRow, type VisitRow } from './repo.js';
@@ -25,10 +23,6 @@ import type {
   VisitListQueryT,
   VisitOutT,
 } from './schema.js';
-
-interface DriverCheckService {
-  checkById?: (driverId: string) => Promise<{ known: boolean; allowed: boolean; reasons: string[] }>;
-}
 
 export class MovementService {
   readonly repo: MovementRepo;
@@ -70,7 +64,7 @@ export class MovementService {
   private async takeGateSnapshots(gateId: string, principal: Principal): Promise<GateSnapshotResult[]> {
     const gate = await this.core.services.hardware.repo.gateById(gateId);
     if (!gate || !canSeeYard(principal, gate.yardId)) return []; // recordMovement answers the 404
-    const timeoutMs = await settingValue(this.core, 'camera.movementSnapshotTimeoutMs', isPositiveInt, 2000);
+    const timeoutMs = await this.core.services.settings.get('camera.movementSnapshotTimeoutMs');
     return this.core.services.cameras.gateSnapshots(gateId, timeoutMs);
   }
 
@@ -120,15 +114,12 @@ export class MovementService {
   }
 
   private async driverVerdict(driverId: string): Promise<DriverVerdict | undefined> {
-    const required = await settingValue(this.core, 'gate.requireDriverCheck', isBoolean, true);
+    const required = await this.core.services.settings.get('gate.requireDriverCheck');
     if (!required) return undefined;
-    const drivers = this.core.services.drivers as unknown as DriverCheckService;
-    if (typeof drivers.checkById === 'function') {
-      const check = await drivers.checkById(driverId);
-      if (!check.known) throw new NotFoundError('Driver', driverId);
-      return { allowed: check.allowed, reasons: check.reasons };
-    }
-    return localDriverVerdict(this.core, driverId);
+    // The admission rule (blocked driver or carrier, expired licence) is the drivers service's.
+    const check = await this.core.services.drivers.checkById(driverId);
+    if (!check.known) throw new NotFoundError('Driver', driverId);
+    return { allowed: check.allowed, reasons: check.reasons };
   }
 
   /** After the commit: the movement stands whatever the gate does; the answer reports it. */
