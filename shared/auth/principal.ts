@@ -1,11 +1,11 @@
-import type { StaffRole } from '../db/tables.js';
+import { ROLES as ROLE_LIST, type Role, STAFF_ROLES } from '../enums.js';
 import { ForbiddenError, NotFoundError } from '../http/errors.js';
 
-export type Role = StaffRole | 'driver';
+export type { Role };
 
-export const ROLES: readonly Role[] = ['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver'];
+export const ROLES: readonly Role[] = ROLE_LIST;
 /** "staff" in API.md: every role but driver. */
-export const STAFF: readonly Role[] = ['admin', 'dispatcher', 'gate', 'billing', 'viewer'];
+export const STAFF: readonly Role[] = STAFF_ROLES;
 
 /** Who is calling: a staff user, a yard driver, or a machine client with an API key. */
 export interface Principal {
