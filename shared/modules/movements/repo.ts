@@ -2,6 +2,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { MovementTable, TrailerTable, TruckTable, VisitTable } from '../../db/tables.js';
+import type { Direction } from '../../enums.js';
 
 export type MovementRow = Selectable<MovementTable>;
 export type VisitRow = Selectable<VisitTable>;
@@ -167,7 +168,7 @@ export class MovementRepo {
     limit: number;
     after?: Keyset | undefined;
     yardIds?: string[] | undefined;
-    direction?: 'in' | 'out' | undefined;
+    direction?: Direction | undefined;
     from?: number | undefined;
     to?: number | undefined;
     carrierId?: string | undefined;
