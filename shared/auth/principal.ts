@@ -63,3 +63,11 @@ export function yardFilter(principal: Principal, yardId: string | null | undefin
   }
   return principal.yardIds;
 }
+
+/**
+ * A yard scope as the list of a SQL `IN`: an empty scope matches no yard (`IN ()` is not valid
+ * SQL, and '' is no yard's id). Repos filter with `where('yardId', 'in', scopeInList(ids))`.
+ */
+export function scopeInList(yardIds: readonly string[]): string[] {
+  return yardIds.length > 0 ? [...yardIds] : [''];
+}

@@ -5,6 +5,7 @@ import {
   assertCanSeeYard,
   canSeeYard,
   type Principal,
+  scopeInList,
   visibleOr404,
   yardFilter,
 } from '../../shared/auth/principal.js';
@@ -57,6 +58,11 @@ describe('yard scope: one rule in shared/auth/principal.ts', () => {
     expect(problem(() => yardFilter(scoped, 'y2')).status).toBe(403);
   });
 
+  it('an empty scope as a SQL IN list matches no yard', () => {
+    expect(scopeInList([])).toEqual(['']);
+    expect(scopeInList(['y1', 'y2'])).toEqual(['y1', 'y2']);
+  });
+
   it('no module repeats the check: no yardIds.includes or own scope message outside principal.ts', () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {
@@ -67,6 +73,7 @@ describe('yard scope: one rule in shared/auth/principal.ts', () => {
           const text = readFileSync(path, 'utf8');
           if (
             /yardIds\.includes\(/.test(text) ||
+            /length > 0 \? [\w.]+ : \[''\]/.test(text) ||
             /new ForbiddenError\(\s*[`'"][^`'"]*(outside your (yard )?scope|does not include this|may not see yard)/.test(
               text,
             )

@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import type {
   DriverSessionTable,
@@ -106,7 +107,7 @@ export const taskRepo = {
 
   yardsIn(db: Kdb, ids: string[] | null) {
     let q = db.selectFrom('yard').select(['id', 'code', 'timeZone']).orderBy('code');
-    if (ids !== null) q = q.where('id', 'in', ids.length > 0 ? ids : ['']);
+    if (ids !== null) q = q.where('id', 'in', scopeInList(ids));
     return q.execute();
   },
 
