@@ -36,7 +36,9 @@ export interface GateRelay {
   relay: RelayBinding;
 }
 
-export type GateDriverState = 'ok' | 'fault' | 'opening' | 'simulated';
+import type { GateDriverState } from './enums.js';
+
+export type { GateDriverState };
 
 export interface GateDriverStatus {
   gateId: string;

@@ -1,10 +1,11 @@
-import type { StaffRole } from '../db/tables.js';
+import { ROLES as ROLE_LIST, type Role, STAFF_ROLES } from '../enums.js';
+import { ForbiddenError, NotFoundError } from '../http/errors.js';
 
-export type Role = StaffRole | 'driver';
+export type { Role };
 
-export const ROLES: readonly Role[] = ['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver'];
+export const ROLES: readonly Role[] = ROLE_LIST;
 /** "staff" in API.md: every role but driver. */
-export const STAFF: readonly Role[] = ['admin', 'dispatcher', 'gate', 'billing', 'viewer'];
+export const STAFF: readonly Role[] = STAFF_ROLES;
 
 /** Who is calling: a staff user, a yard driver, or a machine client with an API key. */
 export interface Principal {
@@ -20,7 +21,53 @@ export interface Principal {
   tokenHash?: string;
 }
 
-export function canSeeYard(principal: Principal, yardId: string | null | undefined): boolean {
+export function canSeeYard(
+  principal: Pick<Principal, 'yardIds'>,
+  yardId: string | null | undefined,
+): boolean {
   if (principal.yardIds === null) return true;
   return yardId !== null && yardId !== undefined && principal.yardIds.includes(yardId);
+}
+
+/**
+ * The one yard-scope rule for a yard the caller names (a `yardId` in the query or body, or the yard
+ * of a gate it acts on): outside its scope is 403 `forbidden`. A record fetched by id whose yard is
+ * outside the scope answers 404 instead (see `visibleOr404`), so ids do not leak what exists elsewhere.
+ * `at` prefixes the message for an item of a batch (e.g. `tasks[2]`).
+ */
+export function assertCanSeeYard(principal: Principal, yardId: string | null | undefined, at?: string): void {
+  if (!canSeeYard(principal, yardId)) {
+    throw new ForbiddenError(`${at ? `${at}: ` : ''}Yard ${yardId} is outside your yard scope.`);
+  }
+}
+
+/** A record looked up by id: absent, or in a yard outside the scope, is 404 (as if it did not exist). */
+export function visibleOr404<T extends { yardId: string | null }>(
+  principal: Principal,
+  row: T | undefined,
+  what: string,
+  id: string,
+): T {
+  if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError(what, id);
+  return row;
+}
+
+/**
+ * The yards a list may show: the asked one (403 if outside the scope), else the principal's scope
+ * (null = every yard).
+ */
+export function yardFilter(principal: Principal, yardId: string | null | undefined): string[] | null {
+  if (yardId !== undefined && yardId !== null && yardId !== '') {
+    assertCanSeeYard(principal, yardId);
+    return [yardId];
+  }
+  return principal.yardIds;
+}
+
+/**
+ * A yard scope as the list of a SQL `IN`: an empty scope matches no yard (`IN ()` is not valid
+ * SQL, and '' is no yard's id). Repos filter with `where('yardId', 'in', scopeInList(ids))`.
+ */
+export function scopeInList(yardIds: readonly string[]): string[] {
+  return yardIds.length > 0 ? [...yardIds] : [''];
 }

@@ -1,4 +1,17 @@
 import type { Generated } from 'kysely';
+import type {
+  ActuationResult,
+  CameraSource,
+  Direction,
+  LoadStatus,
+  PartyStatus,
+  StaffRole,
+  TaskStatus,
+  TaskType,
+  TrailerType,
+} from '../enums.js';
+
+export type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType };
 
 /**
  * Kysely's view of the schema (camelCase; the CamelCasePlugin maps to snake_case columns).
@@ -93,8 +106,6 @@ export interface DeadLetterTable {
   at: number;
 }
 
-export type StaffRole = 'admin' | 'dispatcher' | 'gate' | 'billing' | 'viewer';
-
 export interface AppUserTable extends Synced, Timestamps {
   id: string;
   username: string;
@@ -167,7 +178,7 @@ export interface CameraTable extends Synced, Timestamps {
   yardId: string;
   name: string;
   gateId: string | null;
-  source: 'onvif' | 'provider';
+  source: CameraSource;
   onvifXaddr: string | null;
   onvifUsername: string | null;
   onvifPassword: string | null;
@@ -185,7 +196,7 @@ export interface CarrierTable extends Synced, Timestamps {
   name: string;
   scac: string | null;
   usdot: string | null;
-  status: Generated<'active' | 'blocked'>;
+  status: Generated<PartyStatus>;
   blockedReason: string | null;
   contact: string | null;
 }
@@ -200,7 +211,7 @@ export interface DriverTable extends Synced, Timestamps, Shared {
   licenseNumber: string | null;
   licenseRegion: string | null;
   licenseExpiresOn: string | null;
-  status: Generated<'active' | 'blocked'>;
+  status: Generated<PartyStatus>;
   blockedReason: string | null;
   driverCode: string | null;
   pinHash: string | null;
@@ -232,9 +243,6 @@ export interface TruckInspectionTable extends Synced {
   createdAt: number;
 }
 
-export type TrailerType = 'dry_van' | 'reefer' | 'flatbed' | 'container' | 'chassis' | 'tanker' | 'other';
-export type LoadStatus = 'empty' | 'loaded' | 'unknown';
-
 export interface TrailerTable extends Synced, Timestamps, Shared {
   id: string;
   carrierId: string | null;
@@ -261,7 +269,7 @@ export interface GateActuationTable extends Synced {
   requestedVia: 'local' | 'cloud';
   reason: string | null;
   at: number;
-  result: 'ok' | 'fault' | 'refused';
+  result: ActuationResult;
   durationMs: number | null;
   error: string | null;
   /** Set when a gate movement asked for the actuation (the movement is written first). */
@@ -273,7 +281,7 @@ export interface MovementTable extends Synced {
   id: string;
   yardId: string;
   gateId: string | null;
-  direction: 'in' | 'out';
+  direction: Direction;
   at: number;
   truckId: string | null;
   trailerId: string | null;
@@ -332,9 +340,6 @@ export interface HttpErrorStatTable {
   status: number;
   count: number;
 }
-
-export type TaskStatus = 'QUEUED' | 'ASSIGNED' | 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED';
-export type TaskType = 'move' | 'pull_to_door' | 'return_to_spot' | 'shunt' | 'inspect' | 'other';
 
 export interface YardTaskTable extends Synced, Timestamps, Shared {
   id: string;

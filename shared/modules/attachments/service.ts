@@ -154,11 +154,7 @@ export class AttachmentService {
   private async assertRefVisible(refType: AttachmentRefTypeT, refId: string, creator: Creator) {
     const target = await this.repo.refTarget(refType, refId);
     const visible =
-      target !== undefined &&
-      (creator === null ||
-        !target.yardId ||
-        creator.yardIds === null ||
-        creator.yardIds.includes(target.yardId));
+      target !== undefined && (creator === null || !target.yardId || canSeeYard(creator, target.yardId));
     if (!visible) throw new ValidationError([{ path: 'body.refId', message: `no ${refType} with this id` }]);
   }
 

@@ -1,9 +1,10 @@
+import { ROLES, STAFF_ROLES } from '../../enums.js';
 import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
-export const StaffRoleEnum = z.enum(['admin', 'dispatcher', 'gate', 'billing', 'viewer']);
-export const RoleEnum = z.enum(['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver']);
+export const StaffRoleEnum = z.enum(STAFF_ROLES);
+export const RoleEnum = z.enum(ROLES);
 const YardScope = z
   .array(Id)
   .max(500)

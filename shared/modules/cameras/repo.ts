@@ -1,4 +1,5 @@
 import type { Selectable } from 'kysely';
+import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import type { CameraTable } from '../../db/tables.js';
 
@@ -51,7 +52,7 @@ export class CameraRepo {
       .orderBy('id')
       .limit(opts.limit + 1);
     if (opts.afterId) q = q.where('id', '>', opts.afterId);
-    if (opts.yardIds) q = q.where('yardId', 'in', opts.yardIds.length > 0 ? opts.yardIds : ['']);
+    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
     if (opts.gateId) q = q.where('gateId', '=', opts.gateId);
     if (opts.source) q = q.where('source', '=', opts.source);
     return q.execute();

@@ -1,3 +1,4 @@
+import { CAMERA_SOURCES } from '../../enums.js';
 import { httpUrl, Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
@@ -35,7 +36,7 @@ export const CameraOut = z
     name: z.string(),
     gateId: Id.nullable().openapi({ description: 'the gate whose movements this camera photographs' }),
     enabled: z.boolean(),
-    source: z.enum(['onvif', 'provider']),
+    source: z.enum(CAMERA_SOURCES),
     onvif: OnvifOut.nullable(),
     provider: ProviderRef.nullable(),
     createdAt: IsoDateTime,
@@ -120,7 +121,7 @@ export const CameraPatch = z
 export const CameraListQuery = PageQuery.extend({
   yardId: Id.optional(),
   gateId: Id.optional(),
-  source: z.enum(['onvif', 'provider']).optional(),
+  source: z.enum(CAMERA_SOURCES).optional(),
 });
 
 export const SnapshotQuery = z.object({

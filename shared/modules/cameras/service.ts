@@ -1,4 +1,4 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { assertCanSeeYard, type Principal, visibleOr404, yardFilter } from '../../auth/principal.js';
 import type { DeviceCallOptions, OnvifDeviceInfo, OnvifTarget, Snapshot } from '../../cameras/types.js';
 import { CameraError } from '../../cameras/types.js';
 import { toIso } from '../../clock.js';
@@ -9,7 +9,6 @@ import {
   AppError,
   BadRequestError,
   ConflictError,
-  ForbiddenError,
   NotFoundError,
   ValidationError,
 } from '../../http/errors.js';
@@ -42,11 +41,8 @@ export class CameraService {
   }
 
   async list(query: CameraListQueryT, principal: Principal) {
-    if (query.yardId && !canSeeYard(principal, query.yardId)) {
-      throw new ForbiddenError('Your yard scope does not include this yard.');
-    }
+    const yardIds = yardFilter(principal, query.yardId) ?? undefined;
     const afterId = query.cursor ? String(decodeCursor(query.cursor, 1)[0]) : undefined;
-    const yardIds = query.yardId ? [query.yardId] : (principal.yardIds ?? undefined);
     const rows = await this.repo.list({ ...query, afterId, yardIds });
     return toPage(rows, query.limit, cameraOut, (r) => [r.id]);
   }
@@ -56,8 +52,7 @@ export class CameraService {
   }
 
   async create(input: CameraCreateT, principal: Principal): Promise<CameraOutT> {
-    if (!canSeeYard(principal, input.yardId))
-      throw new ForbiddenError('Your yard scope does not include this yard.');
+    assertCanSeeYard(principal, input.yardId);
     this.assertOwnedHere({ source: input.onvif ? 'onvif' : 'provider', yardId: input.yardId }, input.gateId);
     if (!(await this.repo.yard(input.yardId))) throw new NotFoundError('Yard', input.yardId);
     await this.assertNameFree(input.yardId, input.name);
@@ -444,9 +439,7 @@ export class CameraService {
   }
 
   private async visibleRow(id: string, principal: Principal): Promise<CameraRow> {
-    const row = await this.repo.byId(id);
-    if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError('Camera', id);
-    return row;
+    return visibleOr404(principal, await this.repo.byId(id), 'Camera', id);
   }
 
   private async assertNameFree(yardId: string, name: string, exceptId?: string): Promise<void> {

@@ -1,7 +1,8 @@
+import { PARTY_STATUSES } from '../../enums.js';
 import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 
-export const CarrierStatus = z.enum(['active', 'blocked']);
+export const CarrierStatus = z.enum(PARTY_STATUSES);
 
 const Contact = z
   .object({

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 
 /** Movement counts are grouped by quarter hour: every real time-zone offset is a multiple of 15 min. */
@@ -12,7 +13,7 @@ export class DashboardRepo {
 
   yards(yardIds: YardIds) {
     let q = this.db.selectFrom('yard').select(['id', 'code', 'name', 'timeZone']).orderBy('code');
-    if (yardIds) q = q.where('id', 'in', yardIds.length > 0 ? yardIds : ['']);
+    if (yardIds) q = q.where('id', 'in', scopeInList(yardIds));
     return q.execute();
   }
 
@@ -27,7 +28,7 @@ export class DashboardRepo {
       .where('at', '>=', opts.from)
       .where('at', '<', opts.to)
       .groupBy(['quarter', 'direction']);
-    if (opts.yardIds) q = q.where('yardId', 'in', opts.yardIds.length > 0 ? opts.yardIds : ['']);
+    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
     return q.execute();
   }
 
@@ -41,7 +42,7 @@ export class DashboardRepo {
       .where('status', '<=', opts.maxStatus)
       .groupBy(['yardId', 'status'])
       .orderBy('status');
-    if (opts.yardIds) q = q.where('yardId', 'in', opts.yardIds.length > 0 ? opts.yardIds : ['']);
+    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
     return q.execute();
   }
 
@@ -51,7 +52,7 @@ export class DashboardRepo {
       .select((eb) => ['yardId', 'loadStatus', eb.fn.countAll<number>().as('n')])
       .where('yardId', 'is not', null)
       .groupBy(['yardId', 'loadStatus']);
-    if (yardIds) q = q.where('yardId', 'in', yardIds.length > 0 ? yardIds : ['']);
+    if (yardIds) q = q.where('yardId', 'in', scopeInList(yardIds));
     return q.execute();
   }
 
@@ -68,7 +69,7 @@ export class DashboardRepo {
       .where('trailer.yardId', 'is not', null)
       .groupBy(['trailer.yardId', 'trailer.carrierId', 'carrier.name'])
       .orderBy('n', 'desc');
-    if (yardIds) q = q.where('trailer.yardId', 'in', yardIds.length > 0 ? yardIds : ['']);
+    if (yardIds) q = q.where('trailer.yardId', 'in', scopeInList(yardIds));
     return q.execute();
   }
 
@@ -80,7 +81,7 @@ export class DashboardRepo {
       .where('outAt', 'is', null)
       .where('unitKind', '=', 'trailer')
       .groupBy('yardId');
-    if (yardIds) q = q.where('yardId', 'in', yardIds.length > 0 ? yardIds : ['']);
+    if (yardIds) q = q.where('yardId', 'in', scopeInList(yardIds));
     return q.execute();
   }
 
@@ -99,7 +100,7 @@ export class DashboardRepo {
       ])
       .where('truck.yardId', 'is not', null)
       .groupBy('truck.yardId');
-    if (yardIds) q = q.where('truck.yardId', 'in', yardIds.length > 0 ? yardIds : ['']);
+    if (yardIds) q = q.where('truck.yardId', 'in', scopeInList(yardIds));
     return q.execute();
   }
 }

@@ -1,9 +1,8 @@
 import { DateTime } from 'luxon';
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { assertCanSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { isPositiveInt, settingValue } from '../hardware/setting-value.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
 import { DashboardRepo, QUARTER_HOUR_MS } from './repo.js';
 import type {
   ErrorFiguresOutT,
@@ -84,7 +83,7 @@ export class DashboardService {
   ): Promise<ErrorFiguresOutT> {
     const yards = await this.yardsInView(principal, query.yardId);
     const to = query.to ?? this.core.clock.now();
-    const windowMinutes = await settingValue(this.core, 'dashboard.errorWindowMinutes', isPositiveInt, 1440);
+    const windowMinutes = await this.core.services.settings.get('dashboard.errorWindowMinutes');
     const from = query.from ?? to - windowMinutes * 60_000;
     if (from >= to) throw new ValidationError([{ path: 'query.from', message: 'must be before to' }]);
     await this.core.errorStats.flush(); // counts still in memory would be missing otherwise
@@ -166,8 +165,7 @@ export class DashboardService {
   /** The asked yard (404 unknown, 403 outside scope) or every yard the principal may see. */
   private async yardsInView(principal: Principal, yardId?: string): Promise<Yard[]> {
     if (yardId) {
-      if (!canSeeYard(principal, yardId))
-        throw new ForbiddenError('Your yard scope does not include this yard.');
+      assertCanSeeYard(principal, yardId);
       const yards = await this.repo.yards([yardId]);
       if (yards.length === 0) throw new NotFoundError('Yard', yardId);
       return yards;

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Kdb } from '../../db/database.js';
+import type { AppDatabase, Kdb } from '../../db/database.js';
 import type { DriverSessionTable } from '../../db/tables.js';
 
 export type DriverSessionRow = Selectable<DriverSessionTable>;
@@ -28,4 +28,16 @@ export class DriverSessionRepo {
       .where('endedAt', 'is', null)
       .execute();
   }
+}
+
+/**
+ * Deletes up to `limit` location pings older than `cutoff`, straight through SQLite (no change
+ * log: see retention.ts for why). Returns how many went.
+ */
+export function deleteLocationsBefore(db: AppDatabase, cutoff: number, limit: number): number {
+  return db.sqlite
+    .prepare(
+      'DELETE FROM session_location WHERE id IN (SELECT id FROM session_location WHERE at < ? LIMIT ?)',
+    )
+    .run(cutoff, limit).changes;
 }

@@ -1,4 +1,5 @@
 import type { AppDatabase } from '../../db/database.js';
+import { deleteLocationsBefore } from './repo.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows per DELETE, so one prune never holds the write lock for long on a busy gate box. */
@@ -14,12 +15,9 @@ const PRUNE_CHUNK = 5000;
  */
 export function pruneOldLocations(db: AppDatabase, now: number, retentionDays: number): number {
   const cutoff = now - retentionDays * DAY_MS;
-  const chunk = db.sqlite.prepare(
-    'DELETE FROM session_location WHERE id IN (SELECT id FROM session_location WHERE at < ? LIMIT ?)',
-  );
   let total = 0;
   for (;;) {
-    const { changes } = chunk.run(cutoff, PRUNE_CHUNK);
+    const changes = deleteLocationsBefore(db, cutoff, PRUNE_CHUNK);
     total += changes;
     if (changes < PRUNE_CHUNK) return total;
   }

@@ -1,8 +1,8 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { assertCanSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
-import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
+import { ConflictError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { driverIdOf } from './acting-driver.js';
 import { DriverSessionRepo, type DriverSessionRow } from './repo.js';
@@ -43,7 +43,7 @@ export class DriverAppService {
     const driverId = driverIdOf(principal);
     this.assertSessionsHere();
     await this.core.services.yards.getRow(input.yardId);
-    if (!canSeeYard(principal, input.yardId)) throw new ForbiddenError('That yard is outside your scope.');
+    assertCanSeeYard(principal, input.yardId);
     const now = this.core.clock.now();
     const { replaced, started } = await this.core.kysely.transaction().execute(async (trx) => {
       const replaced: DriverSessionRow[] = [];

@@ -1,6 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import type { DriverTable } from '../../db/tables.js';
+import type { PartyStatus } from '../../enums.js';
 
 export type DriverRow = Selectable<DriverTable>;
 
@@ -45,7 +46,7 @@ export class DriverRepo {
       .execute();
   }
 
-  carrierStatus(carrierId: string): Promise<{ status: 'active' | 'blocked' } | undefined> {
+  carrierStatus(carrierId: string): Promise<{ status: PartyStatus } | undefined> {
     return this.db.selectFrom('carrier').select('status').where('id', '=', carrierId).executeTakeFirst();
   }
 

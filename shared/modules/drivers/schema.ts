@@ -1,9 +1,10 @@
+import { PARTY_STATUSES } from '../../enums.js';
 import { Id, IsoDate, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 export const DriverKind = z.enum(['yard', 'carrier']);
-export const DriverStatus = z.enum(['active', 'blocked']);
+export const DriverStatus = z.enum(PARTY_STATUSES);
 export const CheckReason = z.enum(['driver-blocked', 'license-expired', 'carrier-blocked', 'not-registered']);
 
 /** Licence numbers are stored uppercase without spaces or dashes, so "d12-345 67" finds "D1234567". */

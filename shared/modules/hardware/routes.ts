@@ -1,7 +1,7 @@
-import { canSeeYard, STAFF } from '../../auth/principal.js';
+import { assertCanSeeYard, STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import { page } from '../../http/common-schemas.js';
-import { ForbiddenError } from '../../http/errors.js';
+
 import type { RouteRegistrar } from '../../http/routes.js';
 import {
   ActuateBody,
@@ -35,9 +35,7 @@ export function registerHardwareRoutes(r: RouteRegistrar, core: Core): void {
     handler: async ({ params, body, principal, res }) => {
       const gate = await hardware.gateRow(params.gateId);
       res.locals.yardId = gate.yardId;
-      if (!canSeeYard(principal, gate.yardId)) {
-        throw new ForbiddenError('Your yard scope does not include this gate.');
-      }
+      assertCanSeeYard(principal, gate.yardId);
       if (hardware.relaysAtSites) return hardware.actuateAtSite(gate, principal, body.reason);
       const { actuation, error } = await hardware.attempt(gate, {
         requestedBy: principal.name,

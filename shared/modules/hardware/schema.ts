@@ -1,7 +1,8 @@
+import { ACTUATION_RESULTS, GATE_DRIVER_STATES } from '../../enums.js';
 import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 
-export const ActuationResult = z.enum(['ok', 'fault', 'refused']);
+export const ActuationResult = z.enum(ACTUATION_RESULTS);
 
 export const GateActuationOut = z
   .object({
@@ -32,7 +33,7 @@ export const GateIdParams = z.object({ gateId: Id });
 
 export const ActuationListQuery = PageQuery.extend({ result: ActuationResult.optional() });
 
-const DriverState = z.enum(['ok', 'fault', 'opening', 'simulated']).openapi({
+const DriverState = z.enum(GATE_DRIVER_STATES).openapi({
   description: 'ok: device open; fault: device failed (retried in the background); opening: being opened',
 });
 
@@ -72,7 +73,7 @@ export const HardwareStatusOut = z
         name: z.string(),
         driver: z.string(),
         channel: z.number().int(),
-        state: z.enum(['ok', 'fault', 'opening', 'simulated', 'idle']).openapi({
+        state: z.enum([...GATE_DRIVER_STATES, 'idle']).openapi({
           description: "the driver's state for this gate; idle: not pulsed since start",
         }),
         busy: z.boolean(),

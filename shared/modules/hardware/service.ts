@@ -8,7 +8,6 @@ import { newId } from '../../ids.js';
 import { commandAtSiteOfYard, requestedBy } from '../../sync/commands.js';
 import { type GateActuationRow, type GateRow, HardwareRepo } from './repo.js';
 import { GateActuationOut, type GateActuationOutT, type HardwareStatusOutT } from './schema.js';
-import { isPositiveInt, settingValue } from './setting-value.js';
 
 export interface ActuationRequest {
   requestedBy: string | null;
@@ -29,7 +28,6 @@ export interface ActuationAttempt {
   error?: AppError;
 }
 
-const DEFAULT_MAX_PER_MINUTE = 12;
 const MINUTE_MS = 60_000;
 
 /**
@@ -76,7 +74,7 @@ export class HardwareService {
 
   async gateRow(gateId: string, principal?: Principal): Promise<GateRow> {
     const gate = await this.repo.gateById(gateId);
-    if (!gate || (principal && !visible(principal, gate.yardId))) throw new NotFoundError('Gate', gateId);
+    if (!gate || (principal && !canSeeYard(principal, gate.yardId))) throw new NotFoundError('Gate', gateId);
     return gate;
   }
 
@@ -192,12 +190,7 @@ export class HardwareService {
   }
 
   private async rateLimit(gate: GateRow, at: number): Promise<AppError | undefined> {
-    const max = await settingValue(
-      this.core,
-      'gate.maxActuationsPerMinute',
-      isPositiveInt,
-      DEFAULT_MAX_PER_MINUTE,
-    );
+    const max = await this.core.services.settings.get('gate.maxActuationsPerMinute');
     const recent = await this.repo.pulsesSince(gate.id, at - MINUTE_MS);
     if (recent.length < max) return undefined;
     const freesAt = (recent[recent.length - max]?.at ?? at) + MINUTE_MS;
@@ -246,10 +239,6 @@ export class HardwareService {
     });
     return actuationOut(row);
   }
-}
-
-function visible(principal: Principal, yardId: string): boolean {
-  return principal.yardIds === null || principal.yardIds.includes(yardId);
 }
 
 /** The gate's relay binding, or undefined for a manual gate (or one whose binding cannot be read). */

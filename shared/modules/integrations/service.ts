@@ -9,7 +9,6 @@ import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import { newId } from '../../ids.js';
 import { ALLOW_LOCAL_SETTING, deviceAddressPolicy, type OutboundPolicy } from '../../net/outbound-policy.js';
 import { cameraProblem } from '../cameras/camera-errors.js';
-import { isBoolean, settingValue } from '../hardware/setting-value.js';
 import { assertSecretsFollowAddresses, refusedAddresses, urlFields } from './addresses.js';
 import { IntegrationRepo, type IntegrationRow } from './repo.js';
 import type {
@@ -20,9 +19,6 @@ import type {
   ProviderFailureOutT,
 } from './schema.js';
 import { keepStoredSecrets, maskSecrets } from './secrets.js';
-
-const DEFAULT_TIMEOUT_MS = 5000;
-const isTimeout = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 500;
 
 /**
  * Integrations with outside services (camera providers). Configs are validated by the kind's zod
@@ -239,7 +235,7 @@ export class IntegrationService {
   }
 
   timeoutMs(): Promise<number> {
-    return settingValue(this.core, 'camera.snapshotTimeoutMs', isTimeout, DEFAULT_TIMEOUT_MS);
+    return this.core.services.settings.get('camera.snapshotTimeoutMs');
   }
 
   /**
@@ -247,7 +243,7 @@ export class IntegrationService {
    * the site setting read each time, so turning it off takes effect at once.
    */
   async devicePolicy(): Promise<OutboundPolicy> {
-    const allow = await settingValue(this.core, ALLOW_LOCAL_SETTING, isBoolean, false);
+    const allow = await this.core.services.settings.get(ALLOW_LOCAL_SETTING);
     return deviceAddressPolicy({ allowLoopbackAndLinkLocal: allow });
   }
 

@@ -1,4 +1,4 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { type Principal, visibleOr404 } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
@@ -73,10 +73,7 @@ export async function recordMovement(
   if (missing[0]) throw new NotFoundError('Attachment', missing[0]);
   if (input.correctsId) {
     // A movement of a yard outside the caller's scope answers exactly like one that does not exist.
-    const corrected = await repo.movement(input.correctsId);
-    if (!corrected || !canSeeYard(ctx.principal, corrected.yardId)) {
-      throw new NotFoundError('Movement', input.correctsId);
-    }
+    visibleOr404(ctx.principal, await repo.movement(input.correctsId), 'Movement', input.correctsId);
   }
 
   const trailer = input.trailer ? await findTrailer(repo, input) : undefined;

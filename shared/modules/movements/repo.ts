@@ -1,7 +1,9 @@
 import { type Selectable, sql } from 'kysely';
+import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { MovementTable, TrailerTable, TruckTable, VisitTable } from '../../db/tables.js';
+import type { Direction } from '../../enums.js';
 
 export type MovementRow = Selectable<MovementTable>;
 export type VisitRow = Selectable<VisitTable>;
@@ -167,7 +169,7 @@ export class MovementRepo {
     limit: number;
     after?: Keyset | undefined;
     yardIds?: string[] | undefined;
-    direction?: 'in' | 'out' | undefined;
+    direction?: Direction | undefined;
     from?: number | undefined;
     to?: number | undefined;
     carrierId?: string | undefined;
@@ -181,7 +183,7 @@ export class MovementRepo {
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(opts.limit + 1);
-    if (opts.yardIds) q = q.where('yardId', 'in', opts.yardIds.length > 0 ? opts.yardIds : ['']);
+    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
     if (opts.direction) q = q.where('direction', '=', opts.direction);
     if (opts.from !== undefined) q = q.where('at', '>=', opts.from);
     if (opts.to !== undefined) q = q.where('at', '<', opts.to);
@@ -216,7 +218,7 @@ export class MovementRepo {
       .orderBy('inAt', 'desc')
       .orderBy('id', 'desc')
       .limit(opts.limit + 1);
-    if (opts.yardIds) q = q.where('yardId', 'in', opts.yardIds.length > 0 ? opts.yardIds : ['']);
+    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
     if (opts.open !== undefined) q = q.where('outAt', opts.open ? 'is' : 'is not', null);
     if (opts.trailerId) q = q.where('trailerId', '=', opts.trailerId);
     if (opts.truckId) q = q.where('truckId', '=', opts.truckId);

@@ -1,18 +1,10 @@
+import { ACTUATION_RESULTS, DIRECTIONS } from '../../enums.js';
 import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, QueryBool } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
+import { LoadStatus, TrailerType } from '../trailers/schema.js';
 
-export const Direction = z.enum(['in', 'out']);
-export const LoadStatus = z.enum(['empty', 'loaded', 'unknown']);
-export const TrailerType = z.enum([
-  'dry_van',
-  'reefer',
-  'flatbed',
-  'container',
-  'chassis',
-  'tanker',
-  'other',
-]);
+export const Direction = z.enum(DIRECTIONS);
 
 const TrailerRef = z
   .object({
@@ -146,7 +138,7 @@ export const MovementCreated = MovementOut.extend({
   actuation: z
     .object({
       id: Id.nullable(),
-      result: z.enum(['ok', 'fault', 'refused']),
+      result: z.enum(ACTUATION_RESULTS),
       code: z.string().nullable().openapi({ description: 'problem code when not ok, e.g. gate-busy' }),
       error: z.string().nullable(),
     })

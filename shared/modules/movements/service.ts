@@ -1,13 +1,17 @@
 import { Duration } from 'luxon';
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import {
+  assertCanSeeYard,
+  canSeeYard,
+  type Principal,
+  visibleOr404,
+  yardFilter,
+} from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
 import type { ActuationAttempt } from '../hardware/service.js';
-import { isBoolean, isPositiveInt, settingValue } from '../hardware/setting-value.js';
-import { localDriverVerdict } from './driver-verdict.js';
 import { GroupCommit } from './group-commit.js';
 import { assertNotInFuture, type DriverVerdict, recordMovement } from './record.js';
 import { MovementRepo, type MovementRow, type VisitRow } from './repo.js';
@@ -20,10 +24,6 @@ import type {
   VisitOutT,
 } from './schema.js';
 
-interface DriverCheckService {
-  checkById?: (driverId: string) => Promise<{ known: boolean; allowed: boolean; reasons: string[] }>;
-}
-
 export class MovementService {
   readonly repo: MovementRepo;
   private readonly writes: GroupCommit;
@@ -35,9 +35,7 @@ export class MovementService {
 
   /** Records a check-in / check-out in one transaction; then, if asked, pulses the gate. */
   async create(input: MovementCreateT, principal: Principal): Promise<MovementCreatedT> {
-    if (!canSeeYard(principal, input.yardId)) {
-      throw new ForbiddenError('Your yard scope does not include this yard.');
-    }
+    assertCanSeeYard(principal, input.yardId);
     // Movements are the edge's (the cloud answers 409 edge-owned): refuse before any camera is
     // called or relay pulsed, not when the movement row is written.
     this.core.changes.assertMayWrite('movement', { yardId: input.yardId });
@@ -66,13 +64,12 @@ export class MovementService {
   private async takeGateSnapshots(gateId: string, principal: Principal): Promise<GateSnapshotResult[]> {
     const gate = await this.core.services.hardware.repo.gateById(gateId);
     if (!gate || !canSeeYard(principal, gate.yardId)) return []; // recordMovement answers the 404
-    const timeoutMs = await settingValue(this.core, 'camera.movementSnapshotTimeoutMs', isPositiveInt, 2000);
+    const timeoutMs = await this.core.services.settings.get('camera.movementSnapshotTimeoutMs');
     return this.core.services.cameras.gateSnapshots(gateId, timeoutMs);
   }
 
   async get(id: string, principal: Principal): Promise<MovementOutT> {
-    const row = await this.repo.movement(id);
-    if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError('Movement', id);
+    const row = visibleOr404(principal, await this.repo.movement(id), 'Movement', id);
     const [linked] = await this.core.services.hardware.repo.byMovement([row.id]);
     return movementOut(row, linked?.id ?? null);
   }
@@ -111,26 +108,18 @@ export class MovementService {
     );
   }
 
-  /** The yards a list may show: the asked one (if in scope), else the principal's scope (null = all). */
+  /** The yards a list may show: the asked one (if in scope), else the principal's scope (undefined = all). */
   private yardFilter(yardId: string | undefined, principal: Principal): string[] | undefined {
-    if (yardId) {
-      if (!canSeeYard(principal, yardId))
-        throw new ForbiddenError('Your yard scope does not include this yard.');
-      return [yardId];
-    }
-    return principal.yardIds ?? undefined;
+    return yardFilter(principal, yardId) ?? undefined;
   }
 
   private async driverVerdict(driverId: string): Promise<DriverVerdict | undefined> {
-    const required = await settingValue(this.core, 'gate.requireDriverCheck', isBoolean, true);
+    const required = await this.core.services.settings.get('gate.requireDriverCheck');
     if (!required) return undefined;
-    const drivers = this.core.services.drivers as unknown as DriverCheckService;
-    if (typeof drivers.checkById === 'function') {
-      const check = await drivers.checkById(driverId);
-      if (!check.known) throw new NotFoundError('Driver', driverId);
-      return { allowed: check.allowed, reasons: check.reasons };
-    }
-    return localDriverVerdict(this.core, driverId);
+    // The admission rule (blocked driver or carrier, expired licence) is the drivers service's.
+    const check = await this.core.services.drivers.checkById(driverId);
+    if (!check.known) throw new NotFoundError('Driver', driverId);
+    return { allowed: check.allowed, reasons: check.reasons };
   }
 
   /** After the commit: the movement stands whatever the gate does; the answer reports it. */

@@ -1,4 +1,5 @@
 import { toIso } from '../../clock.js';
+import type { Direction } from '../../enums.js';
 import { ValidationError } from '../../http/errors.js';
 import type { MovementRepo } from './repo.js';
 
@@ -14,7 +15,7 @@ type UnitRef = { kind: 'trailer'; id: string; label: string } | { kind: 'truck';
 export async function assertVisitOrder(
   repo: Pick<MovementRepo, 'visitBounds'>,
   units: UnitRef[],
-  move: { direction: 'in' | 'out'; at: number; closesOpenVisit: boolean },
+  move: { direction: Direction; at: number; closesOpenVisit: boolean },
 ): Promise<void> {
   for (const unit of units) {
     const bounds = await repo.visitBounds(

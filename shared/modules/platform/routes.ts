@@ -5,6 +5,7 @@ import type { Principal } from '../../auth/principal.js';
 import { canSeeYard } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
+import type { GateDriverState } from '../../enums.js';
 import { isLive, type PublishedEvent } from '../../events.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
@@ -184,7 +185,7 @@ async function readiness(core: Core) {
   };
 }
 
-function driverCounts(drivers: ReadonlyArray<{ state: 'ok' | 'fault' | 'opening' | 'simulated' }>) {
+function driverCounts(drivers: ReadonlyArray<{ state: GateDriverState }>) {
   const counts = { gates: drivers.length, ok: 0, fault: 0, opening: 0, simulated: 0 };
   for (const d of drivers) counts[d.state] += 1;
   return counts;

@@ -1,9 +1,8 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { assertCanSeeYard, type Principal, visibleOr404 } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
 import {
   ConflictError,
-  ForbiddenError,
   InvalidTransitionError,
   NotFoundError,
   PreconditionFailedError,
@@ -38,11 +37,7 @@ export async function createTasks(
   batch: boolean,
 ): Promise<WriteOutcome> {
   inputs.forEach((input, i) => {
-    if (!canSeeYard(principal, input.yardId)) {
-      throw new ForbiddenError(
-        `${batch ? `tasks[${i}]: ` : ''}Yard ${input.yardId} is outside your yard scope.`,
-      );
-    }
+    assertCanSeeYard(principal, input.yardId, batch ? `tasks[${i}]` : undefined);
   });
   const actor = actorOf(principal);
   return core.kysely.transaction().execute(async (trx) => {
@@ -225,7 +220,5 @@ export async function deleteTask(core: Core, principal: Principal, id: string, i
 
 /** The task, or 404 when it does not exist or lies outside the principal's yard scope. */
 export async function loadForStaff(db: Kdb, principal: Principal, id: string): Promise<TaskRow> {
-  const row = await taskRepo.byId(db, id);
-  if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError('Task', id);
-  return row;
+  return visibleOr404(principal, await taskRepo.byId(db, id), 'Task', id);
 }

@@ -1,13 +1,10 @@
+import { TASK_STATUSES, TASK_TYPES } from '../../enums.js';
 import { Id, IsoDateTime, IsoDateTimeMs, PageQuery, page, queryList } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
-export const TaskStatus = z
-  .enum(['QUEUED', 'ASSIGNED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'])
-  .openapi('TaskStatus');
-export const TaskType = z
-  .enum(['move', 'pull_to_door', 'return_to_spot', 'shunt', 'inspect', 'other'])
-  .openapi('TaskType');
+export const TaskStatus = z.enum(TASK_STATUSES).openapi('TaskStatus');
+export const TaskType = z.enum(TASK_TYPES).openapi('TaskType');
 const Priority = z.number().int().min(0).max(3).openapi({ description: '0 low .. 3 urgent' });
 const Notes = z.string().trim().max(2000);
 const CancelReason = z.string().trim().min(1).max(500);

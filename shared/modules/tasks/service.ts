@@ -1,8 +1,8 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { assertCanSeeYard, canSeeYard, type Principal, yardFilter } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import type { TaskStatus } from '../../db/tables.js';
 import { decodeCursor, pageInMemory, toPage } from '../../http/cursor.js';
-import { ForbiddenError, NotFoundError } from '../../http/errors.js';
+import { NotFoundError } from '../../http/errors.js';
 import { Dispatcher, type DriverState } from './dispatch.js';
 import { createTasks, deleteTask, loadForStaff, patchTask, replaceTask, type WriteOutcome } from './edits.js';
 import { taskEventOut, taskOut } from './out.js';
@@ -53,11 +53,8 @@ export class TaskService {
       driverId?: string | undefined;
     },
   ) {
-    if (q.yardId !== undefined && !canSeeYard(principal, q.yardId)) {
-      throw new ForbiddenError(`Yard ${q.yardId} is outside your yard scope.`);
-    }
+    const yardIds = yardFilter(principal, q.yardId);
     const afterId = q.cursor ? String(decodeCursor(q.cursor, 1)[0]) : undefined;
-    const yardIds = q.yardId !== undefined ? [q.yardId] : principal.yardIds;
     const rows = await taskRepo.list(this.core.kysely, {
       limit: q.limit,
       afterId,
@@ -124,9 +121,7 @@ export class TaskService {
   /** Availability is computed for every driver at once, so the page is cut from that (by driver id). */
   async drivers(principal: Principal, query: DriversQueryT) {
     const { yardId } = query;
-    if (yardId !== undefined && !canSeeYard(principal, yardId)) {
-      throw new ForbiddenError(`Yard ${yardId} is outside your yard scope.`);
-    }
+    if (yardId !== undefined) assertCanSeeYard(principal, yardId);
     const all = await this.availabilityOf(yardId);
     const visible = all.filter((d) => !d.session || canSeeYard(principal, d.session.yardId));
     return pageInMemory(visible, query, (d) => [d.driverId]);
@@ -140,8 +135,7 @@ export class TaskService {
   }
 
   async summary(principal: Principal, yardId: string): Promise<TaskSummaryT> {
-    if (!canSeeYard(principal, yardId))
-      throw new ForbiddenError(`Yard ${yardId} is outside your yard scope.`);
+    assertCanSeeYard(principal, yardId);
     const yard = await taskRepo.yard(this.core.kysely, yardId);
     if (!yard) throw new NotFoundError('Yard', yardId);
     return yardSummary(this.core, yard, await this.dispatcher.availabilityOf(yardId));

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import type { DriverState } from './dispatch.js';
+import { taskRepo } from './repo.js';
 import type { TaskSummaryT } from './schema.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -15,38 +16,13 @@ export async function yardSummary(
   yard: { id: string; code: string; timeZone: string },
   drivers: DriverState[],
 ): Promise<TaskSummaryT> {
-  const db = core.kysely;
   const now = core.clock.now();
   const dayStart = DateTime.fromMillis(now, { zone: yard.timeZone }).startOf('day').toMillis();
   const since = now - DAY_MS;
-  const [open, completedToday, started, completed] = await Promise.all([
-    db
-      .selectFrom('yardTask')
-      .select('status')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('yardId', '=', yard.id)
-      .where('status', 'in', ['QUEUED', 'ASSIGNED', 'IN_PROGRESS'])
-      .groupBy('status')
-      .execute(),
-    db
-      .selectFrom('yardTask')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('yardId', '=', yard.id)
-      .where('completedAt', '>=', dayStart)
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom('yardTask')
-      .select(['createdAt', 'startedAt'])
-      .where('yardId', '=', yard.id)
-      .where('startedAt', '>=', since)
-      .execute(),
-    db
-      .selectFrom('yardTask')
-      .select(['startedAt', 'completedAt'])
-      .where('yardId', '=', yard.id)
-      .where('completedAt', '>=', since)
-      .execute(),
-  ]);
+  const { open, completedToday, started, completed } = await taskRepo.summaryFigures(core.kysely, yard.id, {
+    dayStart,
+    since,
+  });
   const counts = { QUEUED: 0, ASSIGNED: 0, IN_PROGRESS: 0 };
   for (const r of open) counts[r.status as keyof typeof counts] = Number(r.n);
   const driverCounts = { available: 0, busy: 0, offline: 0 };

@@ -1,18 +1,11 @@
+import { LOAD_STATUSES, TRAILER_TYPES } from '../../enums.js';
 import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 import { Plate, PlateRegion } from '../trucks/schema.js';
 
-export const TrailerType = z.enum([
-  'dry_van',
-  'reefer',
-  'flatbed',
-  'container',
-  'chassis',
-  'tanker',
-  'other',
-]);
-export const LoadStatus = z.enum(['empty', 'loaded', 'unknown']);
+export const TrailerType = z.enum(TRAILER_TYPES);
+export const LoadStatus = z.enum(LOAD_STATUSES);
 
 /** Trailer numbers are stored trimmed, uppercase, with single spaces: "abcu  123" is "ABCU 123". */
 export function normalizeTrailerNumber(value: string): string {

@@ -1,9 +1,9 @@
 import type { Principal } from '../../auth/principal.js';
-import { canSeeYard } from '../../auth/principal.js';
+import { assertCanSeeYard } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import { BadRequestError, ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { BadRequestError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { InspectionRow, TruckRepo } from './repo.js';
 import type { InspectionCreateT, InspectionItemT, InspectionOutT } from './schema.js';
@@ -53,8 +53,7 @@ export class TruckInspections {
     if (inspectedAt > now + FUTURE_TOLERANCE_MS)
       errors.push({ path: 'body.inspectedAt', message: 'must not be in the future' });
     if (errors.length > 0) throw new ValidationError(errors);
-    if (!canSeeYard(principal, input.yardId))
-      throw new ForbiddenError(`You may not see yard ${input.yardId}.`);
+    assertCanSeeYard(principal, input.yardId);
     await this.core.services.yards.getRow(input.yardId);
     const attachmentIds = [...new Set(input.attachmentIds ?? [])];
     const [missing] = await this.repo.missingAttachments(attachmentIds);

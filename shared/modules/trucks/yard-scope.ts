@@ -1,6 +1,5 @@
 import type { Principal } from '../../auth/principal.js';
-import { canSeeYard } from '../../auth/principal.js';
-import { ForbiddenError } from '../../http/errors.js';
+import { assertCanSeeYard, canSeeYard } from '../../auth/principal.js';
 
 /**
  * Units (trucks, trailers) outside any yard are visible to everyone, since gate staff must find
@@ -12,7 +11,5 @@ export function canSeeUnit(principal: Principal, unitYardId: string | null): boo
 
 /** A list filtered by a yard the principal may not see is refused rather than silently empty. */
 export function assertYardFilterAllowed(principal: Principal, yardId: string | undefined): void {
-  if (yardId !== undefined && !canSeeYard(principal, yardId)) {
-    throw new ForbiddenError(`You may not see yard ${yardId}.`);
-  }
+  if (yardId !== undefined) assertCanSeeYard(principal, yardId);
 }

@@ -1,4 +1,4 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { assertCanSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
@@ -66,9 +66,7 @@ export class YardService {
 
   /** 403 when the yard is outside the principal's yard scope. */
   assertInScope(principal: Principal, yardId: string): void {
-    if (!canSeeYard(principal, yardId)) {
-      throw new ForbiddenError(`Yard ${yardId} is outside your yard scope.`);
-    }
+    assertCanSeeYard(principal, yardId);
   }
 
   async create(principal: Principal, input: YardCreateT): Promise<YardOutT> {
