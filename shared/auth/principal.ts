@@ -3,7 +3,7 @@ import type { StaffRole } from '../db/tables.js';
 export type Role = StaffRole | 'driver';
 
 export const ROLES: readonly Role[] = ['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver'];
-/** "staff" in API.md: every role but driver. */
+/** "staff" (docs/api.md "Roles and access"): every role but driver. */
 export const STAFF: readonly Role[] = ['admin', 'dispatcher', 'gate', 'billing', 'viewer'];
 
 /** Who is calling: a staff user, a yard driver, or a machine client with an API key. */

@@ -10,7 +10,7 @@ import { registerSite } from './sync-apply-fixture.js';
 import { cloudMasterData, count, type MasterData } from './sync-link-fixture.js';
 
 /**
- * SYNC.md "Trust": a site's MQTT credentials live on a yard box; what it sends is untrusted.
+ * docs/sync.md "Trust": a site's MQTT credentials live on a yard box; what it sends is untrusted.
  * A real cloud and a real edge (site-a) over a real broker; site-x is a stolen box: a raw MQTT
  * client publishing forged change batches on its own `up/changes` topic.
  */
