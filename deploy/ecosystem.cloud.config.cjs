@@ -9,7 +9,7 @@ module.exports = {
       script: 'dist/cloud/main.js',
       cwd: `${__dirname}/..`,
       // One process: it owns the SQLite database. Several API nodes need PostgreSQL and MQTT shared
-      // subscriptions (DESIGN.md, "Scale path"), which are not built yet.
+      // subscriptions (docs/sync.md "Topics"), which are not built yet.
       instances: 1,
       exec_mode: 'fork',
       autorestart: true,

@@ -72,7 +72,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   /**
-   * MQTT link (SYNC.md). An edge with a url is linked to a cloud; without one it is standalone and
+   * MQTT link (docs/sync.md). An edge with a url is linked to a cloud; without one it is standalone and
    * owns everything. A cloud with a url uses that broker (Mosquitto in production); without one it
    * starts an embedded broker (Aedes) on `port`.
    */
@@ -109,7 +109,7 @@ export const configSchema = z.object({
       commandTimeoutMs: z.coerce.number().int().positive().max(MAX_COMMAND_LIFETIME_MS).default(10_000),
       /** Acknowledged change-log rows older than this are pruned. */
       retentionDays: z.coerce.number().positive().default(30),
-      /** A received change stamped further ahead of our clock than this is refused (SYNC.md "Trust"). */
+      /** A received change stamped further ahead of our clock than this is refused (docs/sync.md "Clock bounds"). */
       maxClockAheadMs: z.coerce.number().int().min(1_000).default(300_000),
     })
     .prefault({}),

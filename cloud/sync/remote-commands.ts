@@ -26,7 +26,7 @@ const GAVE_UP_MEMORY_MS = 10 * 60_000;
 const GAVE_UP_MAX = 1_000;
 
 /**
- * Cloud side of the command channel (SYNC.md, down/cmd and up/cmd-result): sends a command to one
+ * Cloud side of the command channel (docs/sync.md "Commands": down/cmd and up/cmd-result): sends a command to one
  * site's edge and waits for its answer. Commands are never queued: they are published with QoS 0
  * (a broker keeps nothing for an offline edge), carry a deadline, and a call that has no answer
  * within sync.commandTimeoutMs fails with 504 site-offline; the edge refuses to run it after its

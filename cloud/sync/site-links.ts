@@ -45,7 +45,7 @@ const UNKNOWN_SITE_RECHECK_MS = 30_000;
  * The cloud's links, one PeerLink per site (peer name = site id), made on first use for sites in
  * the `site` table. Messages naming another site id are logged and dropped.
  *
- * Resync (SYNC.md): a site that has no position in our log yet (first contact, a replaced edge
+ * Resync (docs/sync.md "Snapshots and resync"): a site that has no position in our log yet (first contact, a replaced edge
  * database that acknowledges nothing of our stream) or that needs rows we have pruned gets a
  * snapshot: writeSiteSnapshot puts everything it needs into its log as new rows, a `resync`
  * command tells the edge to take that point as its position, and sending resumes there once the

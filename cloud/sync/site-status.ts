@@ -3,7 +3,7 @@ import type { SiteStatus } from '../../shared/sync/protocol.js';
 
 /** last_seen_at is written at most this often per site for ordinary traffic (batches, acks). */
 const SEEN_WRITE_EVERY_MS = 5_000;
-/** SYNC.md: a peer clock further ahead than this is logged (and shown), never a reason to stop. */
+/** docs/sync.md "Topics" (site status): a peer clock further ahead than this is logged (and shown), never a reason to stop. */
 const SKEW_WARN_MS = 5 * 60_000;
 
 /**

@@ -35,7 +35,7 @@ export function backoffDelay(attempts: number, baseMs: number, maxMs: number, ra
 }
 
 /**
- * Sends the bytes of attachments made at this edge to the cloud (SYNC.md), one at a time: HEAD for
+ * Sends the bytes of attachments made at this edge to the cloud (docs/sync.md "Attachment bytes"), one at a time: HEAD for
  * what the cloud already holds, PATCH the rest streamed from the file. Progress lives in blob_upload,
  * so a restart resumes. A failure is recorded and retried with backoff; while the cloud is unreachable
  * (or refuses our credentials) every upload waits, so a dead link costs one request per retry, not

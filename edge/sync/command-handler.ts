@@ -44,7 +44,7 @@ import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js'
  *    timely one (unless the cloud's clock stepped back, which refuses commands for at most an hour).
  * 3. Without earlier commands to compare with (the first after a start, or a burst of stale ones)
  *    the bound says little, so a coarse check on our own wall clock is added: past the deadline by
- *    more than the 5 minutes of clock skew SYNC.md tolerates is expired. An edge more than 5 minutes
+ *    more than the 5 minutes of clock skew the protocol tolerates (docs/sync.md "Commands") is expired. An edge more than 5 minutes
  *    ahead of the cloud therefore refuses cloud commands, and says so in its log (fix its NTP).
  * 4. The check runs when the command arrives and again right before the relay pulses. An expired
  *    command is answered `command-expired` (if the link is up) and logged; it is never run.
@@ -73,7 +73,7 @@ export interface CommandHandlerOptions {
   monotonic?: () => number;
 }
 
-/** Edge side of the command channel: runs the cloud's actuate and snapshot commands (SYNC.md, down/cmd). */
+/** Edge side of the command channel: runs the cloud's actuate and snapshot commands (docs/sync.md "Commands"). */
 export class CommandHandler implements SyncComponent {
   /** What happened to the commands received, for tests and the log. */
   readonly stats = { received: 0, ran: 0, expired: 0, duplicates: 0, refused: 0 };

@@ -4,7 +4,7 @@ import { ForbiddenError, NotFoundError } from '../http/errors.js';
 export type { Role };
 
 export const ROLES: readonly Role[] = ROLE_LIST;
-/** "staff" in API.md: every role but driver. */
+/** "staff" (docs/api.md "Roles and access"): every role but driver. */
 export const STAFF: readonly Role[] = STAFF_ROLES;
 
 /** Who is calling: a staff user, a yard driver, or a machine client with an API key. */

@@ -1,7 +1,7 @@
 /**
- * How the API reaches cameras (DESIGN.md: CameraSource). ONVIF devices on the yard LAN are read by
- * an OnvifClient (onvif-client.ts: node-onvif for SOAP, our own HTTP client for snapshot bytes);
- * cloud camera services by CameraProvider kinds (providers/, axios).
+ * How the API reaches cameras (docs/architecture.md "Who depends on whom": CameraSources). ONVIF
+ * devices on the yard LAN are read by an OnvifClient (onvif-client.ts: node-onvif for SOAP, our own
+ * HTTP client for snapshot bytes); cloud camera services by CameraProvider kinds (providers/, axios).
  */
 import type { z } from 'zod';
 import type { OutboundPolicy } from '../net/outbound-policy.js';
@@ -126,7 +126,7 @@ export interface CameraProviderKind<C = Record<string, unknown>> {
   connect(config: C, deps: { now: () => number; policy: OutboundPolicy }): CameraProvider;
 }
 
-/** The camera adapters an app is built with (DESIGN.md: the `cameras` dependency of createApp). */
+/** The camera adapters an app is built with (docs/architecture.md "The composition root": the `cameras` dependency of createApp). */
 export interface CameraSources {
   onvif: OnvifClient;
   providers: readonly CameraProviderKind[];

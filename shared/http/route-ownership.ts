@@ -2,7 +2,7 @@ import { SYNCED_ENTITIES, type SyncedEntity } from '../sync/entities.js';
 import { ownerDependsOnRow, ownerOf } from '../sync/ownership.js';
 
 /**
- * Which write routes touch records with an owner (SYNC.md "Conflict rules"), so the registrar can
+ * Which write routes touch records with an owner (docs/domain.md "Records and who owns them"), so the registrar can
  * document their 409 `cloud-owned` / `edge-owned` once, here, instead of on every route. The codes
  * follow from the entities' owners (shared/sync/ownership.ts); only the route -> entities mapping
  * is kept by hand. A route whose write also changes another owned record lists that one too: a

@@ -40,7 +40,7 @@ export class BusyError extends Error {
 }
 
 /**
- * Applies a peer's change batches to the local database (SYNC.md "Apply, ack, resume"): one
+ * Applies a peer's change batches to the local database (docs/sync.md "Apply, ack, resume"): one
  * better-sqlite3 transaction per batch, rows in seq order, duplicates skipped by the peer's applied
  * position, gaps refused, a failing row alone to dead_letter (apply-rows.ts), rows of a newer
  * schema parked in sync_pending. Conflict rules: apply-rules.ts.

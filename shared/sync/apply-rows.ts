@@ -176,8 +176,8 @@ export class RowApplier {
 
   /**
    * A change stamped further ahead of our clock than the allowed skew is refused: applied, its
-   * clocks would win every later merge, and our clock would follow it into the future (SYNC.md
-   * "Trust"). The change's hlc, the row's own hlc and its per-field clocks are all checked.
+   * clocks would win every later merge, and our clock would follow it into the future (docs/sync.md
+   * "Clock bounds"). The change's hlc, the row's own hlc and its per-field clocks are all checked.
    */
   private assertClockWithinSkew(row: RowChange): void {
     const clocks = [row.hlc];

@@ -38,7 +38,7 @@ export function entityByName(name: string): SyncedEntity | undefined {
 }
 
 /**
- * The conflict rules of SYNC.md for one received row, by the row's owner (ownership.ts) and this
+ * The conflict rules (docs/sync.md "Conflict rules") for one received row, by the row's owner (ownership.ts) and this
  * side's role:
  * - the owner's side receiving (the cloud from an edge for edge-owned rows, an edge from the cloud
  *   for cloud-owned rows): mutable records take the full row, deletes delete; immutable ones are

@@ -42,7 +42,7 @@ type Loose = any;
 /**
  * The one way to write a synced record. Each call writes the row and its change_log row in the
  * same transaction (opening one if the caller has none), stamps the row's HLC and version, and for
- * shared records the per-field HLCs that the last-writer-wins merge needs (SYNC.md).
+ * shared records the per-field HLCs that the last-writer-wins merge needs (docs/sync.md "Conflict rules").
  */
 export class ChangeCapture {
   /** Compiled statements per table and column set: writes skip Kysely's rebuild/compile (see prepared.ts). */

@@ -13,7 +13,7 @@ import type { SyncFacade } from './runtime.js';
 import type { MessageMeta } from './transport.js';
 
 /**
- * The args and results of the cloud -> edge commands that run a yard's hardware (SYNC.md, down/cmd).
+ * The args and results of the cloud -> edge commands that run a yard's hardware (docs/sync.md "Commands").
  * Both sides parse with these: the edge the args it is asked to run, the cloud the result it answers
  * its own client with. (`resync` belongs to the change streams and is not described here.)
  */

@@ -1,7 +1,7 @@
 import type { DB } from '../db/tables.js';
 
 /**
- * Every record that syncs between edge and cloud (SYNC.md), with its conflict rule.
+ * Every record that syncs between edge and cloud (docs/sync.md "Conflict rules"), with its conflict rule.
  * This list drives change capture: writes to these tables are refused unless they go through
  * ChangeCapture, which writes the change_log row in the same transaction.
  */
@@ -39,14 +39,14 @@ export const SYNCED_ENTITIES = [
   { entity: 'session_location', table: 'sessionLocation', key: 'id', ownership: 'edge-immutable' },
   { entity: 'push_token', table: 'pushToken', key: 'id', ownership: 'edge-mutable' },
   { entity: 'integration', table: 'integration', key: 'id', ownership: 'cloud' },
-  // DOMAIN.md: ONVIF cameras belong to their edge, provider cameras to the cloud. Per-row ownership
+  // docs/domain.md "Records and who owns them": ONVIF cameras belong to their edge, provider cameras to the cloud. Per-row ownership
   // arrives with the cloud role; until then the edge that registered a camera owns it.
   { entity: 'camera', table: 'camera', key: 'id', ownership: 'edge-mutable' },
 ] as const satisfies readonly SyncedEntity[];
 
 /**
  * Fields that never leave the side that stores them (sent as null): the cloud reaches an ONVIF
- * camera only through its edge, so the camera's password stays on the yard box (SYNC.md "Trust").
+ * camera only through its edge, so the camera's password stays on the yard box (docs/sync.md "Trust").
  */
 export const LOCAL_SECRETS: Readonly<Record<string, readonly string[]>> = {
   camera: ['onvifPassword'],

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 
-/** How far ahead of our clock a received timestamp may be (SYNC.md "Trust"): 5 minutes by default. */
+/** How far ahead of our clock a received timestamp may be (docs/sync.md "Clock bounds"): 5 minutes by default. */
 export const DEFAULT_MAX_AHEAD_MS = 5 * 60_000;
 
 /** Largest epoch ms that fits the 13-digit field (year 2286). */

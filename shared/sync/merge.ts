@@ -1,7 +1,7 @@
 import type { Fields } from './row-sql.js';
 
 /**
- * Per-field last-writer-wins merge of a shared record (driver, truck, trailer, yard task), SYNC.md
+ * Per-field last-writer-wins merge of a shared record (driver, truck, trailer, yard task), docs/sync.md
  * "Conflict rules". Pure: the applier reads the stored row and writes the result.
  *
  * Every field's value comes from the side whose hlc for that field is greater (`fieldHlc[field]`,

@@ -4,13 +4,13 @@ import { ConflictError } from '../http/errors.js';
 import type { SyncedEntity } from './entities.js';
 import { type OwnYard, type SiteWrite, sharedWriteRefusal } from './site-rules.js';
 
-/** Which side may write a record when an edge is linked to a cloud (SYNC.md, DOMAIN.md). */
+/** Which side may write a record when an edge is linked to a cloud (docs/domain.md "Records and who owns them"). */
 export type Owner = 'edge' | 'cloud' | 'both';
 
 type AnyRow = Record<string, unknown>;
 
 /**
- * The owner of one row. Per table (entities.ts) except where DOMAIN.md splits a table:
+ * The owner of one row. Per table (entities.ts) except where the domain splits a table (docs/domain.md "Records and who owns them"):
  * - camera: an ONVIF camera belongs to its edge (only the edge reaches it), a provider camera to the cloud;
  * - setting: a global setting belongs to the cloud, a site setting to the edge;
  * - task_event and attachment: whoever made them ("creator, immutable"); both sides may insert.

@@ -36,7 +36,7 @@ interface InFlight {
 }
 
 /**
- * One peer over a SyncTransport, both directions (SYNC.md "Apply, ack, resume").
+ * One peer over a SyncTransport, both directions (docs/sync.md "Apply, ack, resume").
  *
  * Sender: up to sync.window batches in flight, read from our change log; resend from the
  * acknowledged position on (re)activation and when no ack came within sync.ackTimeoutMs. Acks only

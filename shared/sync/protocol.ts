@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The wire format of SYNC.md. Every message is JSON with `v: 1`. Messages that fail these schemas are
+ * The wire format of the sync protocol (docs/sync.md). Every message is JSON with `v: 1`. Messages that fail these schemas are
  * logged and dropped: a malformed message never touches the database.
  *
  * Sequence ranges: change_log.seq is one counter shared by every peer's log (the cloud keeps a log
@@ -92,7 +92,7 @@ export type CommandKind = z.infer<typeof CommandKind>;
  * sync.commandTimeoutMs (at most this, config.ts). A longer one is not the cloud's and is refused.
  */
 export const MAX_COMMAND_LIFETIME_MS = 60_000;
-/** The clock skew between cloud and edge that commands tolerate (SYNC.md: 5 minutes). */
+/** The clock skew between cloud and edge that commands tolerate (docs/sync.md "Commands": 5 minutes). */
 export const COMMAND_CLOCK_SKEW_MS = 5 * 60_000;
 
 export const Command = z.object({

@@ -27,9 +27,9 @@ const YARD_REFS: Record<string, string> = {
 const SESSION_CACHE_MAX = 50_000;
 
 /**
- * Which peers need a row, for the change log (SYNC.md: the edge writes one log, the cloud one per site).
+ * Which peers need a row, for the change log (docs/sync.md "Principles": the edge writes one log, the cloud one per site).
  *
- * Edge: every row goes to the cloud, site-scoped settings included: SYNC.md has the cloud store what
+ * Edge: every row goes to the cloud, site-scoped settings included: the cloud stores what
  * an edge sends, and the log stays a complete record of the edge's writes. The cloud's `setting`
  * table is keyed by name only, though, so it cannot hold one value per site: its applier ignores
  * site settings (apply-rules.ts), and each site's own values stay at its edge.
@@ -187,7 +187,7 @@ export function routeAtCloud(
 
 /**
  * The sites a yard scope covers: every site for an unscoped user or key (null), else the sites of
- * its yards. A password hash or key hash goes only where it can be used to log in (SYNC.md "Trust").
+ * its yards. A password hash or key hash goes only where it can be used to log in (docs/sync.md "Trust").
  * An unreadable scope goes nowhere.
  */
 function scopedSites(

@@ -15,7 +15,7 @@ export interface SyncRuntime extends SyncComponent {
   queued(): Promise<number>;
 }
 
-/** Cloud only: runs a command at the edge that owns a gate or camera (SYNC.md, down/cmd). */
+/** Cloud only: runs a command at the edge that owns a gate or camera (docs/sync.md "Commands"). */
 export interface RemoteCommands {
   /**
    * Resolves with the edge's result. Rejects with an AppError: 504 site-offline when no answer

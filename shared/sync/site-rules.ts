@@ -1,7 +1,7 @@
 import type { SyncedEntity } from './entities.js';
 
 /**
- * What a site (an edge linked to a cloud) may do to a shared record (SYNC.md "Trust"). One home for
+ * What a site (an edge linked to a cloud) may do to a shared record (docs/sync.md "Trust"). One home for
  * the rule: a linked edge's write guard (ownership.ts) refuses these writes with 409 `cloud-owned`,
  * and the cloud's SiteTrust refuses or strips them in what a site sends, so both sides agree.
  */

@@ -23,7 +23,7 @@ const PLACED_FIELDS: Record<string, readonly string[]> = {
 const NO_YARD = Symbol('no-yard');
 
 /**
- * The cloud's gate for what a site sends (SYNC.md "Trust"). A site's MQTT credentials live on a
+ * The cloud's gate for what a site sends (docs/sync.md "Trust"). A site's MQTT credentials live on a
  * box in a yard, so every row it sends is untrusted input. The cloud applies a site's row only
  * where the conflict rules let that site write it:
  * - cloud-owned records (users, API keys, yards, locations, carriers, integrations, global

@@ -12,7 +12,7 @@ export type MessageListener = (topic: string, payload: Buffer, meta?: MessageMet
 
 /**
  * The MQTT link as the sync engine sees it. Only a transport: delivery may duplicate, reorder or drop
- * messages, and the engine's change logs, acks and resends make up for all of it (SYNC.md).
+ * messages, and the engine's change logs, acks and resends make up for all of it (docs/sync.md "Principles").
  */
 export interface SyncTransport {
   /** Starts connecting (and reconnecting forever). Resolves at once: being offline is normal. */

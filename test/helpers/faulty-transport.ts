@@ -16,7 +16,7 @@ export interface Faults {
 }
 
 /**
- * Test-only wrapper around a real transport that misbehaves the way SYNC.md says MQTT may:
+ * Test-only wrapper around a real transport that misbehaves the way MQTT may (docs/sync.md "Principles"):
  * duplicated, reordered and lost inbound messages. Outbound messages pass unchanged (the peer's
  * FaultyTransport, if any, mangles them on its side). Counts what it did, so a test can check the
  * faults really happened.

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { DriverAppWorld } from './driver-app-fixtures.js';
 
 /**
- * Every list takes `limit` and `cursor` and answers `{items, nextCursor}` (API.md, the modules
+ * Every list takes `limit` and `cursor` and answers `{items, nextCursor}` (docs/api.md "Lists and paging", the modules
  * README): checked on the published document for every GET, and by walking the pages of the lists
  * that used to answer otherwise.
  */

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
  * The OpenAPI document names the 409 `cloud-owned` / `edge-owned` answers of the write routes of
- * owned records (SYNC.md "Conflict rules"). The expected list is transcribed from the writes that
+ * owned records (docs/domain.md "Records and who owns them"). The expected list is transcribed from the writes that
  * ownership.test.ts proves are refused, not read back from the registrar's table.
  */
 

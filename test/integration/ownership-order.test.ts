@@ -10,7 +10,7 @@ import { Client, rows } from '../helpers/http.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The order of answers for writes to records with a fixed owner (SYNC.md "Conflict rules"): the
+ * The order of answers for writes to records with a fixed owner (docs/domain.md "Records and who owns them"): the
  * side that does not own the record answers 409 cloud-owned / edge-owned before any existence,
  * duplicate, in-use or self check, so a client learns first that the write belongs elsewhere. Each
  * case below would answer something else (404, duplicate, in-use, cannot-disable-self, 204) on the

@@ -10,7 +10,7 @@ import { Client, rows } from '../helpers/http.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * Who may write what once an edge is linked (SYNC.md "Conflict rules", DESIGN.md "Roles"). Each
+ * Who may write what once an edge is linked (docs/domain.md "Records and who owns them", docs/architecture.md "One codebase, two roles"). Each
  * side's records are made by a standalone edge on the database first (it owns everything: the
  * state a sync would have brought), then a linked edge or a cloud app is served on that database.
  */

@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait-for.js';
 
 /**
  * Both sides editing the same task while the link is down, and a row that cannot be applied
- * (SYNC.md), over the real broker: each ends with both sides compared row by row.
+ * (docs/sync.md "Conflict rules"), over the real broker: each ends with both sides compared row by row.
  */
 let world: SyncWorld | undefined;
 afterEach(async () => {

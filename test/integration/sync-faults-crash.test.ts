@@ -12,7 +12,7 @@ import { SyncWorld } from '../helpers/sync-world.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /**
- * Processes killed at the worst moments (SYNC.md "What must be shown by tests"), in process: a
+ * Processes killed at the worst moments (docs/sync.md "Apply, ack, resume"), in process: a
  * node's crash is its link dead at once plus its database file cut back to the committed
  * transactions (sync-world.ts), then the node is started again on that file. The real SIGKILLs are
  * in test/system/sync-processes.test.ts.

@@ -5,7 +5,7 @@ import { SyncWorld } from '../helpers/sync-world.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /**
- * MQTT may deliver a message twice and out of order (SYNC.md): every message duplicated, or every
+ * MQTT may deliver a message twice and out of order (docs/sync.md "Principles"): every message duplicated, or every
  * message shuffled, on both sides, under realistic traffic both ways with small batches (many
  * messages, many in flight), across a dropped and restored link. The short companion test of both
  * faults at once is in sync-faults.test.ts.

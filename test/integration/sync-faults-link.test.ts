@@ -4,7 +4,7 @@ import { SyncWorld } from '../helpers/sync-world.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /**
- * The broker and the link failing under load (SYNC.md): a broker killed in the middle of a batch,
+ * The broker and the link failing under load (docs/sync.md "Apply, ack, resume"): a broker killed in the middle of a batch,
  * and a link that is down for a long time while both sides keep working. In process, with real
  * time kept short: "long" is thousands of writes and several ack timeouts on both sides, not minutes.
  */

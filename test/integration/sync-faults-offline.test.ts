@@ -3,7 +3,7 @@ import { cloudWork, edgeWork, expectSameState, pings, prepareSite, scalar } from
 import { SyncWorld } from '../helpers/sync-world.js';
 
 /**
- * A week offline (SYNC.md), kept to about 20,000 changes in npm test (the system test queues
+ * A week offline (docs/sync.md "Apply, ack, resume"), kept to about 20,000 changes in npm test (the system test queues
  * 150,000 in real processes): ends with both sides compared row by row.
  */
 let world: SyncWorld | undefined;

@@ -5,7 +5,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { checkIn, cloudMasterData, count, createTask, driverWork } from './sync-link-fixture.js';
 
 /**
- * SYNC.md: MQTT may duplicate, reorder and lose messages; the logs, seqs, acks and resends make up
+ * docs/sync.md "Principles": MQTT may duplicate, reorder and lose messages; the logs, seqs, acks and resends make up
  * for all of it. FaultyTransport mangles what each side receives from the real broker.
  */
 let h: SyncHarness | undefined;

@@ -4,7 +4,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { cloudMasterData, count, type MasterData } from './sync-link-fixture.js';
 
 /**
- * SYNC.md "Trust", the other direction: the cloud sends a site only what it needs (no password
+ * docs/sync.md "Trust", the other direction: the cloud sends a site only what it needs (no password
  * hash of a user whose scope does not cover it), secrets stay where they are used, and a linked
  * edge refuses the changes the cloud would refuse from it, so both sides agree.
  */

@@ -10,7 +10,7 @@ import { registerSite } from './sync-apply-fixture.js';
 import { cloudMasterData, count, type MasterData } from './sync-link-fixture.js';
 
 /**
- * SYNC.md "Trust": a site's MQTT credentials live on a yard box; what it sends is untrusted.
+ * docs/sync.md "Trust": a site's MQTT credentials live on a yard box; what it sends is untrusted.
  * A real cloud and a real edge (site-a) over a real broker; site-x is a stolen box: a raw MQTT
  * client publishing forged change batches on its own `up/changes` topic.
  */
@@ -77,7 +77,7 @@ function deadLetter(entityId: string): string | undefined {
     .get(entityId) as string | undefined;
 }
 
-describe('a site cannot write what SYNC.md does not let it write', () => {
+describe('a site cannot write what the trust rules (docs/sync.md) do not let it write', () => {
   it('cannot create users or API keys (not at the cloud, not forwarded to other sites, no login)', async () => {
     const now = Date.now();
     await send([

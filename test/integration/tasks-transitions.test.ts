@@ -63,7 +63,7 @@ async function driverAct(op: 'start' | 'complete', id: string) {
 }
 
 /**
- * DOMAIN.md's state machine: every pair. ASSIGNED -> ASSIGNED is a reassignment. A QUEUED task has
+ * The state machine (docs/domain.md "State machine"): every pair. ASSIGNED -> ASSIGNED is a reassignment. A QUEUED task has
  * no driver, so a driver's start or complete is refused as not theirs (403) before any state rule,
  * and unassigning it is a no-op.
  */

@@ -20,7 +20,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { cloudMasterData } from '../integration/sync-link-fixture.js';
 
 /**
- * SYNC.md's faults with real processes: Debian's Mosquitto (deploy config, password file, ACL,
+ * The faults of docs/sync.md with real processes: Debian's Mosquitto (deploy config, password file, ACL,
  * persistence), the cloud (`cloud/main.ts`) and a provisioned edge (`edge/main.ts` with the
  * provisioned config file), each on its own database file, driven over HTTP. Processes are
  * SIGKILLed in the middle of draining a queue; the databases are compared at the end.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
 import { Hlc, parseHlc } from '../../shared/sync/hlc.js';
 
-describe('HLC bounds (SYNC.md "Trust")', () => {
+describe('HLC bounds (docs/sync.md "Clock bounds")', () => {
   const start = Date.parse('2026-11-23T12:00:00Z');
 
   it('a received clock far ahead is reported but never advances ours', () => {

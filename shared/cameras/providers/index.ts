@@ -1,5 +1,5 @@
 /**
- * The camera provider kinds an integration can be (API.md: GET /api/integration/camera-provider).
+ * The camera provider kinds an integration can be (GET /api/integration/camera-provider, see /v3/api-docs).
  * The integrations module validates an integration's config with `configSchema`, masks the
  * `secretFields` on reads, and keeps one `connect()`ed provider per integration version, so a
  * provider's cached token lives as long as its config does.

@@ -1,6 +1,6 @@
 /**
  * Yard tasking: tasks and their events, driver sessions with location pings, push tokens.
- * Same conventions as 0001. Statuses are upper case as in DOMAIN.md's state machine.
+ * Same conventions as 0001. Statuses are upper case as in the state machine (docs/domain.md "State machine").
  */
 export const up = `
 CREATE TABLE yard_task (

@@ -1,5 +1,5 @@
 /**
- * Write-only secrets (DOMAIN.md): reads show a fixed mask; a write that omits a secret, or sends the
+ * Write-only secrets (docs/domain.md "Attachments, cameras, integrations"): reads show a fixed mask; a write that omits a secret, or sends the
  * mask back unchanged (a form that round-trips what it read), keeps the stored value.
  */
 export const SECRET_MASK = '********';

@@ -6,7 +6,7 @@ import type { MovementRepo } from './repo.js';
 type UnitRef = { kind: 'trailer'; id: string; label: string } | { kind: 'truck'; id: string; label: string };
 
 /**
- * Visits are never inverted (DOMAIN.md): a movement that closes a visit (a check-out, or a forced
+ * Visits are never inverted (docs/domain.md "Gate movements and visits"): a movement that closes a visit (a check-out, or a forced
  * check-in that ends the unit's unrecorded stay) may not be dated before that visit's check-in, and
  * a check-in may not be dated before the unit's last check-out (its visits would overlap). A movement
  * dated at the same instant as the other end is fine. Checked before any write: a refusal is 400 on

@@ -4,7 +4,7 @@ import { ALLOW_LOCAL_SETTING } from '../../net/outbound-policy.js';
 /**
  * Every setting the product knows. A setting that is not here cannot be stored; one that is
  * here but not stored has its default. `global` settings belong to the cloud (the whole
- * organisation), `site` settings to each edge (SYNC.md).
+ * organisation), `site` settings to each edge (docs/domain.md "Settings").
  */
 export interface SettingDefinition<S extends z.ZodType = z.ZodType> {
   schema: S;

@@ -132,7 +132,7 @@ export class SettingsService {
   }
 
   /**
-   * When linked, global settings are the cloud's and site settings each edge's (DOMAIN.md): one
+   * When linked, global settings are the cloud's and site settings each edge's (docs/domain.md "Settings"): one
    * 409 naming every setting this side may not write, before anything is stored. (ChangeCapture
    * refuses them too; this answers with the names and keeps a mixed request all or nothing.)
    */

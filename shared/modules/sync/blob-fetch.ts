@@ -8,8 +8,8 @@ import { BlobUploadRepo } from './blob-upload-repo.js';
 const NOT_UPLOADED_RETRY_SEC = 60;
 
 /**
- * Bytes of an attachment whose metadata is here but whose bytes are not (SYNC.md: "fetched on
- * demand"). At a linked edge they come from the cloud; at the cloud they can only come from the
+ * Bytes of an attachment whose metadata is here but whose bytes are not (docs/sync.md "Attachment bytes":
+ * fetched on demand). At a linked edge they come from the cloud; at the cloud they can only come from the
  * site that stored them, which uploads them when it is online.
  */
 export class BlobFetcher {

@@ -32,7 +32,7 @@ const SITE_AUTH =
   'Only the cloud serves this route; an edge answers 404.';
 
 /**
- * Attachment bytes between edges and the cloud (SYNC.md). Access is checked here rather than by the
+ * Attachment bytes between edges and the cloud (docs/sync.md "Attachment bytes"). Access is checked here rather than by the
  * registrar's roles: they are for staff principals, and a site is not one. The routes are registered
  * as public with their own `authenticate` step, which the registrar runs before it parses anything:
  * without valid credentials they answer 401, whatever the sha256.

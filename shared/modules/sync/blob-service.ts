@@ -15,7 +15,7 @@ import type { HeldBytes } from './blob-client.js';
 const BODY_IDLE_MS = 30_000;
 
 /**
- * The cloud's side of attachment bytes from edges (SYNC.md: uploaded by the edge over HTTP,
+ * The cloud's side of attachment bytes from edges (docs/sync.md "Attachment bytes": uploaded by the edge over HTTP,
  * resumable by sha256). A tus-like protocol on one URL per sha256:
  * - HEAD answers `Upload-Offset` (bytes held) and `Upload-Complete` (?1 when stored);
  * - PATCH with `Upload-Offset` (must equal the bytes held) and `Upload-Length` (the total) appends;

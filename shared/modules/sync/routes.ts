@@ -23,7 +23,7 @@ import { syncStatus } from './status.js';
 
 const TAG = 'Platform';
 
-/** Sync status, dead letters and adoption (SYNC.md "Apply, ack, resume" and "Trust"). */
+/** Sync status, dead letters and adoption (docs/sync.md "Dead letters, retry and adoption" and "Trust"). */
 export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
   r.add({
     method: 'get',

@@ -10,7 +10,7 @@ export interface DriverState extends DriverAvailabilityT {
 }
 
 /**
- * Availability (DOMAIN.md) and auto-dispatch. Availability is computed on every read, never
+ * Availability (docs/domain.md "Availability and dispatch") and auto-dispatch. Availability is computed on every read, never
  * stored: a heartbeat timeout turns a driver offline without any write.
  */
 export class Dispatcher {

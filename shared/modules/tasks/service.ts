@@ -21,7 +21,7 @@ import { type TransitionOptions, transitionTask, type WorkTransition } from './t
 import { announce } from './writes.js';
 
 /**
- * Yard tasks: the state machine (DOMAIN.md), assignment and auto-dispatch, summaries.
+ * Yard tasks: the state machine (docs/domain.md "Yard tasks"), assignment and auto-dispatch, summaries.
  * Writes happen in edits.ts / transition.ts / dispatch.ts; this class runs the after-commit
  * steps (events, push, dispatch) the same way for all of them.
  */

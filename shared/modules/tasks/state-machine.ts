@@ -2,7 +2,7 @@ import type { TaskStatus } from '../../db/tables.js';
 import { InvalidTransitionError } from '../../http/errors.js';
 
 /**
- * DOMAIN.md "Yard tasks": the one place that says which status may follow which.
+ * (docs/domain.md "State machine") the one place that says which status may follow which.
  * ASSIGNED -> ASSIGNED is a reassignment; COMPLETED and CANCELLED are final.
  */
 const ALLOWED: Record<TaskStatus, readonly TaskStatus[]> = {
