@@ -160,7 +160,11 @@ describe('gate actuation on simulated gates', () => {
     const other = await seedYard(t, 'HW2');
     const scoped = await clientWithRole(admin, 'gate', { yardIds: [other.id] });
     const before = actuationsOf(t, gateId).length;
-    expect((await scoped.post(`/api/hardware/gate/${gateId}/actuate`, {})).status).toBe(403);
+    // Another yard's gate is 404 exactly like a gate that does not exist.
+    const hidden = await scoped.post(`/api/hardware/gate/${gateId}/actuate`, {});
+    const missing = await scoped.post('/api/hardware/gate/01890000-0000-7000-8000-000000000000/actuate', {});
+    expect(hidden.status).toBe(404);
+    expect(hidden.body.code).toBe(missing.body.code);
     expect((await scoped.get(`/api/hardware/gate/${gateId}/actuations`)).status).toBe(404);
     expect((await scoped.get('/api/hardware/status')).body.gates).toEqual([]);
     expect(actuationsOf(t, gateId)).toHaveLength(before);

@@ -1,4 +1,4 @@
-import { assertCanSeeYard, STAFF } from '../../auth/principal.js';
+import { STAFF } from '../../auth/principal.js';
 import type { Core } from '../../core.js';
 import { page } from '../../http/common-schemas.js';
 
@@ -33,9 +33,9 @@ export function registerHardwareRoutes(r: RouteRegistrar, core: Core): void {
     response: { schema: GateActuationOut, description: 'The actuation record (result ok)' },
     errors: [404, 409, 429, 503, 504],
     handler: async ({ params, body, principal, res }) => {
-      const gate = await hardware.gateRow(params.gateId);
+      // A gate outside the caller's yards answers 404 like one that does not exist: ids reveal nothing.
+      const gate = await hardware.gateRow(params.gateId, principal);
       res.locals.yardId = gate.yardId;
-      assertCanSeeYard(principal, gate.yardId);
       if (hardware.relaysAtSites) return hardware.actuateAtSite(gate, principal, body.reason);
       const { actuation, error } = await hardware.attempt(gate, {
         requestedBy: principal.name,
