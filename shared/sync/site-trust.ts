@@ -50,8 +50,12 @@ export class SiteTrust {
     if (!entity) return change; // the rules refuse unknown entities
     const stored = this.sql.select(this.sql.shape(entity), change.id);
     const incoming = change.op === 'upsert' ? change.data : undefined;
-    // Site settings stay at their edge; the rules ignore them (routing.ts).
-    if (entity.entity === 'setting' && (incoming ?? stored)?.scope !== 'global') return change;
+    // Site settings stay at their edge; the rules ignore them (routing.ts). Only a row that says it
+    // is a site setting counts as one: anything else is a global setting, which is the cloud's.
+    if (entity.entity === 'setting') {
+      const siteSetting = incoming ? incoming.scope === 'site' : !stored || stored.scope === 'site';
+      if (siteSetting) return change;
+    }
 
     const ownYard: OwnYard = (yardId) =>
       typeof yardId === 'string' && this.routing.siteOfYard(yardId) === site;

@@ -118,6 +118,12 @@ describe('a site cannot write what the trust rules (docs/sync.md) do not let it 
         id: 'c-evil',
         data: { id: 'c-evil', name: 'Evil', createdAt: now, updatedAt: now, version: 1 },
       },
+      // A setting that does not say it is the site's is a global one (the table's default scope).
+      {
+        entity: 'setting',
+        id: 'tasks.maxAssignedPerDriver',
+        data: { name: 'tasks.maxAssignedPerDriver', value: '20', createdAt: now, updatedAt: now, version: 1 },
+      },
     ]);
     expect(count(h.cloud.app, "SELECT count(*) FROM app_user WHERE id = 'u-evil'")).toBe(0);
     expect(count(h.cloud.app, "SELECT count(*) FROM api_key WHERE id = 'k-evil'")).toBe(0);
@@ -127,6 +133,10 @@ describe('a site cannot write what the trust rules (docs/sync.md) do not let it 
     ).toBe(0);
     expect(deadLetter('u-evil')).toMatch(/^\[cloud-owned\] user u-evil is managed at the cloud/);
     expect(deadLetter('k-evil')).toMatch(/^\[cloud-owned\]/);
+    expect(deadLetter('tasks.maxAssignedPerDriver')).toMatch(/^\[cloud-owned\]/);
+    expect(count(h.cloud.app, "SELECT count(*) FROM setting WHERE name = 'tasks.maxAssignedPerDriver'")).toBe(
+      0,
+    );
     const login = await h.cloud.client
       .as(undefined)
       .post('/api/auth/login', { username: 'evil', password: 'admin-password-1' });
