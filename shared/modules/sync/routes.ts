@@ -84,6 +84,11 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
     access: ['admin'],
     params: z.object({ siteId: z.string().min(1).max(64) }),
     body: AdoptIn,
+    errors: [404, 409],
+    errorText: {
+      404: 'No site with this id',
+      409: 'Not the cloud (not-cloud): records are adopted at the cloud',
+    },
     response: { schema: AdoptOut },
     handler: async ({ params, body, principal }) => {
       if (core.config.role !== 'cloud') {
