@@ -16,7 +16,7 @@ import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
 import { YardService } from './modules/yards/service.js';
 
-/** One instance of each module's service per app. Services reach each other through core.services. */
+/** One instance of each module's service per app. */
 export interface Services {
   auth: AuthService;
   settings: SettingsService;
@@ -36,23 +36,43 @@ export interface Services {
   integrations: IntegrationService;
 }
 
+/**
+ * Builds each module's service once, in dependency order: a service gets the parts it names and the
+ * services it calls. (Services still taking the whole core reach others through core.services.)
+ */
 export function createServices(core: Core): Services {
+  const auth = new AuthService(core);
+  const settings = new SettingsService(core);
+  const yards = new YardService(core);
+  const carriers = new CarrierService(core);
+  const drivers = new DriverService(core);
+  const trucks = new TruckService(core);
+  const trailers = new TrailerService(core);
+  const movements = new MovementService(core);
+  const attachments = new AttachmentService(core);
+  const dashboard = new DashboardService(core);
+  const hardware = new HardwareService(core);
+  const tasks = new TaskService(core);
+  const driverApp = new DriverAppService(core);
+  const push = new PushService(core);
+  const cameras = new CameraService(core);
+  const integrations = new IntegrationService(core);
   return {
-    auth: new AuthService(core),
-    settings: new SettingsService(core),
-    yards: new YardService(core),
-    carriers: new CarrierService(core),
-    drivers: new DriverService(core),
-    trucks: new TruckService(core),
-    trailers: new TrailerService(core),
-    movements: new MovementService(core),
-    attachments: new AttachmentService(core),
-    dashboard: new DashboardService(core),
-    hardware: new HardwareService(core),
-    tasks: new TaskService(core),
-    driverApp: new DriverAppService(core),
-    push: new PushService(core),
-    cameras: new CameraService(core),
-    integrations: new IntegrationService(core),
+    auth,
+    settings,
+    yards,
+    carriers,
+    drivers,
+    trucks,
+    trailers,
+    movements,
+    attachments,
+    dashboard,
+    hardware,
+    tasks,
+    driverApp,
+    push,
+    cameras,
+    integrations,
   };
 }

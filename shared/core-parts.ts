@@ -1,0 +1,35 @@
+import type { EventBus } from './bus.js';
+import type { CameraSources } from './cameras/types.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { AppDatabase, Kdb } from './db/database.js';
+import type { GateHardware } from './hardware.js';
+import type { ErrorStats } from './http/error-stats.js';
+import type { Logger } from './log.js';
+import type { ChangeCapture } from './sync/change-capture.js';
+import type { Hlc } from './sync/hlc.js';
+import type { SyncFacade } from './sync/runtime.js';
+
+/**
+ * The parts every module service is built from, assembled once by createApp; nothing here is a
+ * module-level singleton. A service names the few it uses (`Pick<CoreParts, ...>`) and the other
+ * services it calls in its own deps type; this file imports no module, so no import cycle runs
+ * through it.
+ */
+export interface CoreParts {
+  config: Config;
+  db: AppDatabase;
+  kysely: Kdb;
+  clock: Clock;
+  bus: EventBus;
+  log: Logger;
+  hlc: Hlc;
+  changes: ChangeCapture;
+  gates: GateHardware;
+  cameras: CameraSources;
+  /** 4xx/5xx counters per yard; call flush() before reading http_error_stat. */
+  errorStats: ErrorStats;
+  paths: { data: string; attachments: string; ui: string };
+  /** Sync mode and parts (change streams, remote commands); mode standalone has no parts. */
+  sync: SyncFacade;
+}
