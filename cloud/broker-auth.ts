@@ -1,7 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SiteRepo } from '../shared/modules/sync/sites.js';
 import { verifyMosquittoPassword } from '../shared/sync/mosquitto-password.js';
-import type { BrokerAuth } from './broker.js';
+
+/** Who may connect to the embedded broker, and what each may publish or subscribe to. */
+export interface BrokerAuth {
+  /** True when this username/password may connect. */
+  authenticate(
+    username: string | undefined,
+    password: string | undefined,
+    clientId?: string,
+  ): boolean | Promise<boolean>;
+  /** True when this (authenticated) user may publish or subscribe on the topic (filter). */
+  authorize(username: string, topic: string, action: 'publish' | 'subscribe'): boolean;
+}
 
 export interface CloudBrokerAuthOptions {
   sites: Pick<SiteRepo, 'passwordHash'>;

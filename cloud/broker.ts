@@ -8,19 +8,8 @@ import type { Kdb } from '../shared/db/database.js';
 import type { Logger } from '../shared/log.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
 import { MAX_PACKET_BYTES } from '../shared/sync/protocol.js';
-import { CloudBrokerAuth } from './broker-auth.js';
+import { type BrokerAuth, CloudBrokerAuth } from './broker-auth.js';
 import { limitPacketSize, type PacketLimits } from './broker-limits.js';
-
-export interface BrokerAuth {
-  /** True when this username/password may connect. */
-  authenticate(
-    username: string | undefined,
-    password: string | undefined,
-    clientId?: string,
-  ): boolean | Promise<boolean>;
-  /** True when this (authenticated) user may publish or subscribe on the topic (filter). */
-  authorize(username: string, topic: string, action: 'publish' | 'subscribe'): boolean;
-}
 
 /** PEM files for a TLS listener (config mqtt.certFile / keyFile / caFile). */
 export interface BrokerTls {
