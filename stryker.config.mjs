@@ -1,0 +1,21 @@
+// Mutation testing of the core rules (`npm run mutate`; not in CI: it takes minutes).
+// StrykerJS changes one operator or condition at a time in the files below and runs the unit tests
+// against each change; a mutant that no test notices is a rule nothing checks.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutate.config.ts' },
+  mutate: [
+    'shared/modules/tasks/state-machine.ts',
+    'shared/modules/movements/unit-state.ts',
+    'shared/modules/movements/visit-order.ts',
+    'shared/sync/merge.ts',
+    'shared/sync/hlc.ts',
+    'shared/auth/principal.ts',
+    'shared/net/outbound-policy.ts',
+  ],
+  reporters: ['clear-text', 'progress'],
+  concurrency: 2,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
