@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { expect } from 'vitest';
 import { entityChecksums } from '../../shared/sync/checksum.js';
-import { cloudMasterData, type MasterData } from '../integration/sync-link-fixture.js';
+import { cloudMasterData, type MasterData } from '../integration/sync/link-fixture.js';
 import type { Client } from './http.js';
 import type { SyncWorld, WorldNode } from './sync-world.js';
 import { waitFor } from './wait-for.js';

@@ -17,7 +17,7 @@ import { AppProcess, freePort, readDb } from '../helpers/sync-processes.js';
 import { cloudWork, driverLogin, edgeWork, pings, type SiteRefs, visits } from '../helpers/sync-traffic.js';
 import { ADMIN, loginAdmin } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { cloudMasterData } from '../integration/sync-link-fixture.js';
+import { cloudMasterData } from '../integration/sync/link-fixture.js';
 
 /**
  * The faults of docs/sync.md with real processes: Debian's Mosquitto (deploy config, password file, ACL,

@@ -1,0 +1,332 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../../../shared/auth/secrets.js';
+import type { YardEvent } from '../../../shared/events.js';
+import { newId } from '../../../shared/ids.js';
+import { Client, clientWithRole } from '../../helpers/http.js';
+import { startTestApp, type TestApp } from '../../helpers/test-app.js';
+
+interface SseEvent {
+  id: string | undefined;
+  event: string | undefined;
+  data: any;
+}
+
+/** A live /api/events stream read with fetch, parsed into events as they arrive. */
+class EventStream {
+  readonly events: SseEvent[] = [];
+  status = 0;
+  contentType = '';
+  /** The server ended the stream. */
+  ended = false;
+  private connected = false;
+  private readonly waiters = new Set<() => void>();
+  private readonly abort = new AbortController();
+
+  static async open(baseUrl: string, token: string | undefined, lastEventId?: string): Promise<EventStream> {
+    const stream = new EventStream();
+    const headers: Record<string, string> = {};
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+    const res = await fetch(`${baseUrl}/api/events`, { headers, signal: stream.abort.signal });
+    stream.status = res.status;
+    stream.contentType = res.headers.get('content-type') ?? '';
+    if (res.ok && res.body) {
+      stream.pump(res.body).catch(() => {});
+      await stream.until(() => stream.connected);
+    }
+    return stream;
+  }
+
+  /** Resolves once `predicate` holds for what has arrived; fails after `timeoutMs`. */
+  until(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
+    if (predicate()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`timed out; received ${JSON.stringify(this.events.map((e) => e.event))}`));
+      }, timeoutMs);
+      const check = () => {
+        if (!predicate()) return;
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve();
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  untilEvent(type: string): Promise<void> {
+    return this.until(() => this.types().includes(type));
+  }
+
+  untilEnded(): Promise<void> {
+    return this.until(() => this.ended);
+  }
+
+  types(): string[] {
+    return this.events.map((e) => e.event ?? '');
+  }
+
+  close(): void {
+    this.abort.abort();
+  }
+
+  private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      let end = buffer.indexOf('\n\n');
+      while (end >= 0) {
+        this.accept(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf('\n\n');
+      }
+      for (const check of [...this.waiters]) check();
+    }
+    this.ended = true;
+    for (const check of [...this.waiters]) check();
+  }
+
+  private accept(block: string): void {
+    const fields: Record<string, string> = {};
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) {
+        if (line.includes('connected')) this.connected = true;
+        continue;
+      }
+      const colon = line.indexOf(':');
+      if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
+    }
+    if (fields.data === undefined) return;
+    this.events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
+  }
+}
+
+let t: TestApp;
+let admin: Client;
+// Real yards: a user can be scoped only to yards that exist.
+let yardA: string;
+let yardB: string;
+const open: EventStream[] = [];
+
+async function stream(token: string | undefined, lastEventId?: string): Promise<EventStream> {
+  const s = await EventStream.open(t.url, token, lastEventId);
+  open.push(s);
+  return s;
+}
+
+async function driverToken(code: string): Promise<{ token: string; id: string }> {
+  const now = t.core.clock.now();
+  const driver = await t.core.changes.insert(t.core.kysely, 'driver', {
+    id: newId(),
+    kind: 'yard',
+    carrierId: null,
+    firstName: 'Sam',
+    lastName: code,
+    phone: null,
+    licenseNumber: null,
+    licenseRegion: null,
+    licenseExpiresOn: null,
+    blockedReason: null,
+    driverCode: code,
+    pinHash: await hashSecret('2468'),
+    notes: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const login = await admin.as(undefined).post('/api/auth/driver-login', { driverCode: code, pin: '2468' });
+  expect(login.status).toBe(200);
+  return { token: login.body.token, id: driver.id };
+}
+
+// Markers ('before', 'marker', ...) and made-up data test the stream itself, whatever the event map
+// (shared/events.ts) holds: the cast lets a test publish what no module would.
+const publish = (type: string, scope: { yardId?: string; driverId?: string } = {}, data: unknown = {}) =>
+  t.core.bus.publish({
+    type,
+    yardId: scope.yardId ?? null,
+    driverId: scope.driverId ?? null,
+    data,
+  } as YardEvent);
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = new Client(t.url, t.adminToken);
+  const yard = async (code: string) =>
+    (await admin.post('/api/yard', { code, name: code, timeZone: 'Europe/Berlin' })).body.id as string;
+  yardA = await yard('SSE-A');
+  yardB = await yard('SSE-B');
+});
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+});
+afterAll(() => t.close());
+
+describe('GET /api/events', () => {
+  it('needs a principal; answers an event stream', async () => {
+    expect((await stream(undefined)).status).toBe(401);
+    const s = await stream(t.adminToken);
+    expect(s.status).toBe(200);
+    expect(s.contentType).toContain('text/event-stream');
+  });
+
+  it('an admin receives every yard event, with id, event name and JSON data', async () => {
+    const s = await stream(t.adminToken);
+    const a = publish('movement.created', { yardId: yardA }, { movementId: 'm-1' });
+    publish('trailer.updated', { yardId: yardB });
+    publish('task.assigned', { driverId: newId() });
+    publish('settings.changed');
+    await s.untilEvent('settings.changed');
+    expect(s.types()).toEqual(['movement.created', 'trailer.updated', 'task.assigned', 'settings.changed']);
+    expect(s.events[0]).toEqual({
+      id: String(a.seq),
+      event: 'movement.created',
+      data: expect.objectContaining({ type: 'movement.created', yardId: yardA, data: { movementId: 'm-1' } }),
+    });
+    expect(s.events[0]?.data.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('a driver receives only events addressed to that driver', async () => {
+    const me = await driverToken('SSE-1');
+    const other = await driverToken('SSE-2');
+    const s = await stream(me.token);
+    publish('task.assigned', { driverId: other.id, yardId: yardA }, { taskId: 'not-mine' });
+    publish('movement.created', { yardId: yardA });
+    publish('settings.changed');
+    publish('task.assigned', { driverId: me.id, yardId: yardA }, { taskId: 'mine' });
+    publish('task.done-marker', { driverId: me.id });
+    await s.untilEvent('task.done-marker');
+    expect(s.types()).toEqual(['task.assigned', 'task.done-marker']);
+    expect(s.events[0]?.data.data).toEqual({ taskId: 'mine' });
+  });
+
+  it('staff scoped to yard A do not receive yard B events (nor unscoped ones)', async () => {
+    const viewer = await clientWithRole(admin, 'viewer', { yardIds: [yardA] });
+    const s = await stream(viewer.token);
+    publish('movement.created', { yardId: yardB }, { which: 'B' });
+    publish('task.assigned', { driverId: newId() });
+    publish('settings.changed');
+    publish('movement.created', { yardId: yardA }, { which: 'A' });
+    publish('marker', { yardId: yardA });
+    await s.untilEvent('marker');
+    expect(s.types()).toEqual(['movement.created', 'marker']);
+    expect(s.events[0]?.data.data).toEqual({ which: 'A' });
+  });
+
+  it('Last-Event-ID replays the events missed while disconnected, then continues live', async () => {
+    const first = await stream(t.adminToken);
+    publish('gate.opened', { yardId: yardA }, { n: 1 });
+    await first.untilEvent('gate.opened');
+    const lastSeen = first.events.at(-1)?.id;
+    first.close();
+
+    publish('movement.created', { yardId: yardA }, { n: 2 });
+    publish('movement.created', { yardId: yardB }, { n: 3 });
+    const resumed = await stream(t.adminToken, lastSeen);
+    await resumed.until(() => resumed.events.length >= 2);
+    expect(resumed.events.map((e) => e.data.data)).toEqual([{ n: 2 }, { n: 3 }]);
+    expect(resumed.events.map((e) => Number(e.id))).toEqual([Number(lastSeen) + 1, Number(lastSeen) + 2]);
+
+    publish('movement.created', { yardId: yardA }, { n: 4 });
+    await resumed.until(() => resumed.events.length >= 3);
+    expect(resumed.events.at(-1)?.data.data).toEqual({ n: 4 });
+  });
+
+  it('in-process events (sync.signed-out, sync.tasks-queued) never reach a stream nor take an id', async () => {
+    const s = await stream(t.adminToken);
+    const before = publish('marker', { yardId: yardA });
+    t.core.bus.publish({ type: 'sync.signed-out', data: { kind: 'user', id: newId() } });
+    t.core.bus.publish({ type: 'sync.tasks-queued', data: { yardId: yardA } });
+    publish('after', { yardId: yardA });
+    await s.untilEvent('after');
+    expect(s.types()).toEqual(['marker', 'after']);
+    expect(s.events.map((e) => Number(e.id))).toEqual([before.seq, before.seq + 1]);
+    const replayed = await stream(t.adminToken, String(before.seq));
+    await replayed.untilEvent('after');
+    expect(replayed.types()).toEqual(['after']);
+  });
+
+  it('replay is filtered like live events', async () => {
+    const me = await driverToken('SSE-3');
+    const before = publish('marker', {});
+    publish('task.assigned', { driverId: newId() }, { taskId: 'someone-else' });
+    publish('task.assigned', { driverId: me.id }, { taskId: 'missed-but-mine' });
+    const s = await stream(me.token, String(before.seq));
+    await s.untilEvent('task.assigned');
+    publish('task.done-marker', { driverId: me.id });
+    await s.untilEvent('task.done-marker');
+    expect(s.events.map((e) => e.data.data)).toEqual([{ taskId: 'missed-but-mine' }, {}]);
+  });
+});
+
+describe('an open stream ends as soon as its credential stops being valid', () => {
+  async function endsAfter(
+    token: string,
+    action: () => Promise<unknown>,
+    to: { yardId?: string; driverId?: string } = { yardId: yardA },
+  ): Promise<EventStream> {
+    const s = await stream(token);
+    const bystander = await stream(t.adminToken);
+    publish('before', to);
+    await s.untilEvent('before');
+    await action();
+    await s.untilEnded();
+    expect(s.types().at(-1)).toBe('session.ended');
+    // Nothing more reaches it; other streams go on.
+    publish('after', to);
+    await bystander.untilEvent('after');
+    expect(bystander.ended).toBe(false);
+    expect(s.types()).not.toContain('after');
+    return s;
+  }
+
+  it('logout', async () => {
+    const viewer = await clientWithRole(admin, 'viewer');
+    const s = await endsAfter(viewer.token!, () => viewer.post('/api/auth/logout'));
+    expect(s.events.at(-1)?.data).toEqual({ type: 'session.ended', data: { reason: 'logged-out' } });
+  });
+
+  it('the user is disabled', async () => {
+    const viewer = await clientWithRole(admin, 'viewer');
+    const id = (await viewer.get('/api/auth/me')).body.id;
+    await endsAfter(viewer.token!, async () =>
+      expect((await admin.delete(`/api/user/${id}`)).status).toBe(200),
+    );
+  });
+
+  it('the password is changed', async () => {
+    const viewer = await clientWithRole(admin, 'viewer');
+    const id = (await viewer.get('/api/auth/me')).body.id;
+    await endsAfter(viewer.token!, () => admin.patch(`/api/user/${id}`, { password: 'a-changed-password' }));
+  });
+
+  it("the yard scope changes: no more of the old yard's events", async () => {
+    const viewer = await clientWithRole(admin, 'viewer', { yardIds: [yardA] });
+    const id = (await viewer.get('/api/auth/me')).body.id;
+    await endsAfter(viewer.token!, () => admin.patch(`/api/user/${id}`, { yardIds: [yardB] }));
+  });
+
+  it('the API key is revoked', async () => {
+    const key = (await admin.post('/api/auth/api-key', { name: 'board', role: 'viewer' })).body;
+    await endsAfter(key.key, () => admin.delete(`/api/auth/api-key/${key.id}`));
+  });
+
+  it('the API key is revoked at the cloud and the revocation arrives by sync', async () => {
+    const key = (await admin.post('/api/auth/api-key', { name: 'synced board', role: 'viewer' })).body;
+    await endsAfter(key.key, async () => {
+      // What the sync applier does: write the row, then announce the applied batch.
+      t.db.sqlite.prepare('UPDATE api_key SET revoked_at = ? WHERE id = ?').run(Date.now(), key.id);
+      t.core.bus.publish({
+        type: 'sync.applied',
+        yardId: null,
+        data: { peer: 'cloud', entities: { api_key: 1 } },
+      });
+    });
+  });
+
+  it('the driver is blocked', async () => {
+    const driver = await driverToken('SSE-BLOCK');
+    await endsAfter(driver.token, () => admin.delete(`/api/driver/${driver.id}`), { driverId: driver.id });
+  });
+});
