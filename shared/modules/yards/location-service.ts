@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
@@ -9,14 +9,13 @@ import type { LocationCreateT, LocationOutT, LocationPatchT } from './location-s
 import { type LocationRow, YardRepo } from './repo.js';
 import type { YardService } from './service.js';
 
+export type LocationDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & { yards: YardService };
+
 export class LocationService {
   private readonly repo: YardRepo;
 
-  constructor(
-    private readonly core: Core,
-    private readonly yards: YardService,
-  ) {
-    this.repo = new YardRepo(core.kysely);
+  constructor(private readonly deps: LocationDeps) {
+    this.repo = new YardRepo(deps.kysely);
   }
 
   async list(
@@ -30,8 +29,8 @@ export class LocationService {
       q?: string | undefined;
     },
   ) {
-    this.yards.assertInScope(principal, yardId);
-    await this.yards.getRow(yardId);
+    this.deps.yards.assertInScope(principal, yardId);
+    await this.deps.yards.getRow(yardId);
     const after = opts.cursor ? (decodeCursor(opts.cursor, 2) as [string, string]) : undefined;
     const rows = await this.repo.listLocations({ ...opts, yardId, after });
     return toPage(rows, opts.limit, locationOut, (r) => [r.name.toLowerCase(), r.id]);
@@ -39,18 +38,18 @@ export class LocationService {
 
   /** The location; 404 when it does not exist or belongs to another yard. */
   getRow(yardId: string, locationId: string): Promise<LocationRow> {
-    return getLocationOfYard(this.core.kysely, yardId, locationId);
+    return getLocationOfYard(this.deps.kysely, yardId, locationId);
   }
 
   async create(principal: Principal, yardId: string, input: LocationCreateT): Promise<LocationOutT> {
     // Ownership first (a linked edge answers cloud-owned), before scope, duplicate or in-use checks.
-    this.core.changes.assertMayWrite('location');
-    this.yards.assertInScope(principal, yardId);
-    await this.yards.getRow(yardId);
-    const now = this.core.clock.now();
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
+    this.deps.changes.assertMayWrite('location');
+    this.deps.yards.assertInScope(principal, yardId);
+    await this.deps.yards.getRow(yardId);
+    const now = this.deps.clock.now();
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
       await assertNameFree(trx, yardId, input.name);
-      return this.core.changes.insert(trx, 'location', {
+      return this.deps.changes.insert(trx, 'location', {
         id: newId(),
         yardId,
         kind: input.kind,
@@ -71,12 +70,12 @@ export class LocationService {
     patch: LocationPatchT,
     expectedVersion?: number,
   ): Promise<LocationOutT> {
-    this.core.changes.assertMayWrite('location');
-    this.yards.assertInScope(principal, yardId);
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
+    this.deps.changes.assertMayWrite('location');
+    this.deps.yards.assertInScope(principal, yardId);
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
       await getLocationOfYard(trx, yardId, locationId);
       if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, locationId);
-      return this.core.changes.update(
+      return this.deps.changes.update(
         trx,
         'location',
         locationId,
@@ -95,9 +94,9 @@ export class LocationService {
 
   /** A location that trailers stand on or movements name stays: set it inactive instead. */
   async delete(principal: Principal, yardId: string, locationId: string): Promise<void> {
-    this.core.changes.assertMayWrite('location');
-    this.yards.assertInScope(principal, yardId);
-    await this.core.kysely.transaction().execute(async (trx) => {
+    this.deps.changes.assertMayWrite('location');
+    this.deps.yards.assertInScope(principal, yardId);
+    await this.deps.kysely.transaction().execute(async (trx) => {
       await getLocationOfYard(trx, yardId, locationId);
       const refs = await new YardRepo(trx).locationReferences(locationId);
       if (refs.length > 0) {
@@ -107,7 +106,7 @@ export class LocationService {
           { references: refs },
         );
       }
-      await this.core.changes.delete(trx, 'location', locationId);
+      await this.deps.changes.delete(trx, 'location', locationId);
     });
   }
 }

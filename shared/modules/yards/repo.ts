@@ -1,14 +1,11 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
+import { likeContains } from '../../db/sql-helpers.js';
 import type { GateTable, LocationTable, YardTable } from '../../db/tables.js';
 
 export type YardRow = Selectable<YardTable>;
 export type GateRow = Selectable<GateTable>;
 export type LocationRow = Selectable<LocationTable>;
-
-function likeContains(text: string): string {
-  return `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Reads for yards, gates and locations. Writes go through core.changes in the services. */
 export class YardRepo {
