@@ -3,12 +3,12 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import type { RelayBinding } from '../../hardware.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { CameraService } from '../cameras/service.js';
 import type { HardwareService } from '../hardware/service.js';
 import type { GateCreateT, GateOutT, GatePatchT } from './gate-schema.js';
+import { afterName, assertNameFree, ofYard, pageByName } from './in-yard.js';
 import { type GateRow, YardRepo } from './repo.js';
 import type { YardService } from './service.js';
 
@@ -38,11 +38,9 @@ export class GateService {
     yardId: string,
     opts: { limit: number; cursor?: string | undefined; direction?: GateRow['direction'] | undefined },
   ) {
-    this.deps.yards.assertInScope(principal, yardId);
-    await this.deps.yards.getRow(yardId);
-    const after = opts.cursor ? (decodeCursor(opts.cursor, 2) as [string, string]) : undefined;
-    const rows = await this.repo.listGates({ ...opts, yardId, after });
-    return toPage(rows, opts.limit, gateOut, (r) => [r.name.toLowerCase(), r.id]);
+    await this.deps.yards.getVisibleRow(principal, yardId);
+    const rows = await this.repo.listGates({ ...opts, yardId, after: afterName(opts.cursor) });
+    return pageByName(rows, opts.limit, gateOut);
   }
 
   async getRecord(yardId: string | undefined, gateId: string): Promise<GateRecord> {
@@ -55,11 +53,10 @@ export class GateService {
     // Ownership first (the cloud answers edge-owned, naming the yard's site), before scope,
     // duplicate or in-use checks.
     this.deps.changes.assertMayWrite('gate', { yardId });
-    this.deps.yards.assertInScope(principal, yardId);
-    await this.deps.yards.getRow(yardId);
+    await this.deps.yards.getVisibleRow(principal, yardId);
     const now = this.deps.clock.now();
     const row = await this.deps.kysely.transaction().execute(async (trx) => {
-      await assertNameFree(trx, yardId, input.name);
+      await assertGateNameFree(trx, yardId, input.name);
       const gate = await this.deps.changes.insert(trx, 'gate', {
         id: newId(),
         yardId,
@@ -88,7 +85,7 @@ export class GateService {
     this.deps.yards.assertInScope(principal, yardId);
     const row = await this.deps.kysely.transaction().execute(async (trx) => {
       await getGateOfYard(trx, yardId, gateId);
-      if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, gateId);
+      if (patch.name !== undefined) await assertGateNameFree(trx, yardId, patch.name, gateId);
       const gate = await this.deps.changes.update(
         trx,
         'gate',
@@ -135,18 +132,11 @@ export class GateService {
 }
 
 async function getGateOfYard(db: Kdb, yardId: string, gateId: string): Promise<GateRow> {
-  const row = await new YardRepo(db).gateById(gateId);
-  if (!row || row.yardId !== yardId) throw new NotFoundError('Gate', gateId);
-  return row;
+  return ofYard(await new YardRepo(db).gateById(gateId), yardId, 'Gate', gateId);
 }
 
-async function assertNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
-  const existing = await new YardRepo(db).gateByName(yardId, name);
-  if (existing && existing.id !== exceptId) {
-    throw new ConflictError('duplicate', `The yard already has a gate named ${existing.name}.`, {
-      existingId: existing.id,
-    });
-  }
+async function assertGateNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
+  assertNameFree(await new YardRepo(db).gateByName(yardId, name), 'gate', exceptId);
 }
 
 export function gateRecord(row: GateRow): GateRecord {

@@ -2,9 +2,9 @@ import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { afterName, assertNameFree, ofYard, pageByName } from './in-yard.js';
 import type { LocationCreateT, LocationOutT, LocationPatchT } from './location-schema.js';
 import { type LocationRow, YardRepo } from './repo.js';
 import type { YardService } from './service.js';
@@ -29,11 +29,9 @@ export class LocationService {
       q?: string | undefined;
     },
   ) {
-    this.deps.yards.assertInScope(principal, yardId);
-    await this.deps.yards.getRow(yardId);
-    const after = opts.cursor ? (decodeCursor(opts.cursor, 2) as [string, string]) : undefined;
-    const rows = await this.repo.listLocations({ ...opts, yardId, after });
-    return toPage(rows, opts.limit, locationOut, (r) => [r.name.toLowerCase(), r.id]);
+    await this.deps.yards.getVisibleRow(principal, yardId);
+    const rows = await this.repo.listLocations({ ...opts, yardId, after: afterName(opts.cursor) });
+    return pageByName(rows, opts.limit, locationOut);
   }
 
   /** The location; 404 when it does not exist or belongs to another yard. */
@@ -44,11 +42,10 @@ export class LocationService {
   async create(principal: Principal, yardId: string, input: LocationCreateT): Promise<LocationOutT> {
     // Ownership first (a linked edge answers cloud-owned), before scope, duplicate or in-use checks.
     this.deps.changes.assertMayWrite('location');
-    this.deps.yards.assertInScope(principal, yardId);
-    await this.deps.yards.getRow(yardId);
+    await this.deps.yards.getVisibleRow(principal, yardId);
     const now = this.deps.clock.now();
     const row = await this.deps.kysely.transaction().execute(async (trx) => {
-      await assertNameFree(trx, yardId, input.name);
+      await assertLocationNameFree(trx, yardId, input.name);
       return this.deps.changes.insert(trx, 'location', {
         id: newId(),
         yardId,
@@ -74,7 +71,7 @@ export class LocationService {
     this.deps.yards.assertInScope(principal, yardId);
     const row = await this.deps.kysely.transaction().execute(async (trx) => {
       await getLocationOfYard(trx, yardId, locationId);
-      if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, locationId);
+      if (patch.name !== undefined) await assertLocationNameFree(trx, yardId, patch.name, locationId);
       return this.deps.changes.update(
         trx,
         'location',
@@ -112,18 +109,16 @@ export class LocationService {
 }
 
 async function getLocationOfYard(db: Kdb, yardId: string, locationId: string): Promise<LocationRow> {
-  const row = await new YardRepo(db).locationById(locationId);
-  if (!row || row.yardId !== yardId) throw new NotFoundError('Location', locationId);
-  return row;
+  return ofYard(await new YardRepo(db).locationById(locationId), yardId, 'Location', locationId);
 }
 
-async function assertNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
-  const existing = await new YardRepo(db).locationByName(yardId, name);
-  if (existing && existing.id !== exceptId) {
-    throw new ConflictError('duplicate', `The yard already has a location named ${existing.name}.`, {
-      existingId: existing.id,
-    });
-  }
+async function assertLocationNameFree(
+  db: Kdb,
+  yardId: string,
+  name: string,
+  exceptId?: string,
+): Promise<void> {
+  assertNameFree(await new YardRepo(db).locationByName(yardId, name), 'location', exceptId);
 }
 
 export function locationOut(row: LocationRow): LocationOutT {

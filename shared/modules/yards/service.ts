@@ -38,14 +38,19 @@ export class YardService {
   }
 
   async get(principal: Principal, id: string): Promise<YardOutT> {
-    this.assertInScope(principal, id);
-    return yardOut(await this.getRow(id));
+    return yardOut(await this.getVisibleRow(principal, id));
   }
 
   async getRow(id: string): Promise<YardRow> {
     const row = await this.repo.yardById(id);
     if (!row) throw new NotFoundError('Yard', id);
     return row;
+  }
+
+  /** The yard, 403 when it is outside the principal's yard scope, 404 when it does not exist. */
+  async getVisibleRow(principal: Principal, id: string): Promise<YardRow> {
+    this.assertInScope(principal, id);
+    return this.getRow(id);
   }
 
   async getTimeZone(yardId: string): Promise<string> {
