@@ -9,7 +9,7 @@ import type { CarrierCreateT, CarrierOutT, CarrierPatchT } from './schema.js';
 export type CarrierDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'>;
 
 export class CarrierService {
-  readonly repo: CarrierRepo;
+  private readonly repo: CarrierRepo;
 
   constructor(private readonly deps: CarrierDeps) {
     this.repo = new CarrierRepo(deps.kysely);

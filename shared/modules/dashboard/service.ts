@@ -25,7 +25,7 @@ export type DashboardDeps = Pick<CoreParts, 'kysely' | 'clock' | 'errorStats'> &
 };
 
 export class DashboardService {
-  readonly repo: DashboardRepo;
+  private readonly repo: DashboardRepo;
 
   constructor(private readonly deps: DashboardDeps) {
     this.repo = new DashboardRepo(deps.kysely);

@@ -31,7 +31,7 @@ export type DriverDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
 };
 
 export class DriverService {
-  readonly repo: DriverRepo;
+  private readonly repo: DriverRepo;
 
   constructor(private readonly deps: DriverDeps) {
     this.repo = new DriverRepo(deps.kysely);

@@ -15,7 +15,7 @@ export type PushDeps = Pick<CoreParts, 'kysely' | 'changes' | 'log' | 'config'>;
  * service calls gone is deleted.
  */
 export class PushService {
-  readonly repo: PushTokenRepo;
+  private readonly repo: PushTokenRepo;
   private senders: Map<PushPlatformT, PushSender> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 

@@ -30,7 +30,7 @@ export type SettingsDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'bus
  * (sync apply) calls invalidate().
  */
 export class SettingsService {
-  readonly repo: SettingRepo;
+  private readonly repo: SettingRepo;
   private cache: Map<string, Stored> | null = null;
   private generation = 0;
 

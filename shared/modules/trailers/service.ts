@@ -18,7 +18,7 @@ export type TrailerDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
 };
 
 export class TrailerService {
-  readonly repo: TrailerRepo;
+  private readonly repo: TrailerRepo;
 
   /** Rendered list pages, reused until the next trailer write (gate screens poll this list). */
   private readonly pages: PageCache;

@@ -17,7 +17,7 @@ export type TruckDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
 };
 
 export class TruckService {
-  readonly repo: TruckRepo;
+  private readonly repo: TruckRepo;
   readonly inspections: TruckInspections;
 
   constructor(private readonly deps: TruckDeps) {

@@ -18,7 +18,7 @@ export type YardDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'config'
  * Other modules use getRow, getTimeZone, getGateRow, getLocationRow and listYardIdsInScope.
  */
 export class YardService {
-  readonly repo: YardRepo;
+  private readonly repo: YardRepo;
   readonly gates: GateService;
   readonly locations: LocationService;
 
