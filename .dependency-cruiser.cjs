@@ -30,6 +30,28 @@ module.exports = {
       from: { path: '^shared/sync/' },
       to: { path: '^(edge|cloud)/' },
     },
+    {
+      name: 'module-takes-no-core',
+      severity: 'error',
+      comment:
+        'A converted module names what it uses: its service takes XDeps = Pick<CoreParts, ...> & { services it calls }, ' +
+        'its routes the services they call. Modules still taking Core are left out of `from` until converted.',
+      from: {
+        path: '^shared/modules/(auth|settings|yards|carriers|drivers|trucks|trailers|push|dashboard|ui-assets|platform)/|^shared/modules/sync/(routes|status|dead-letters)[.]ts$',
+      },
+      to: { path: '^shared/core[.]ts$' },
+    },
+    {
+      name: 'no-foreign-repo',
+      severity: 'error',
+      comment:
+        "A module reads another module's records through that module's service (or a narrow interface it declares, " +
+        'wired in shared/services.ts), never through its repo; SQL helpers they share live in shared/db/.',
+      from: {
+        path: '^shared/modules/(auth|settings|yards|carriers|drivers|trucks|trailers|push|dashboard|ui-assets|platform)/',
+      },
+      to: { path: '^shared/modules/[^/]+/repo[.]ts$', pathNot: '^shared/modules/$1/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

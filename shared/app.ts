@@ -20,8 +20,12 @@ import { type Logger, silentLogger } from './log.js';
 import { authenticate } from './modules/auth/routes.js';
 import { registerModuleRoutes } from './modules/index.js';
 import { registerPlatformRoutes, swaggerUiStatic } from './modules/platform/routes.js';
+import { DeadLetterService } from './modules/sync/dead-letters.js';
+import { registerSyncRoutes } from './modules/sync/routes.js';
+import { SyncStatus } from './modules/sync/status.js';
 import { wireSyncReactions } from './reactions.js';
 import { createServices, type Services } from './services.js';
+import { ChangeApplier } from './sync/applier.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
 import { heldYard, siteOfRow, writeGuard } from './sync/ownership.js';
@@ -129,7 +133,7 @@ export function createApp(deps: AppDeps): YardApp {
   app.use(requestLog(log));
   app.use(metrics.middleware);
   app.use(errorStats.middleware);
-  app.use(metricsKeyPrincipal(config), authenticate(core));
+  app.use(metricsKeyPrincipal(config), authenticate(core.services.auth));
   app.use('/docs', swaggerUiStatic());
 
   const registry = new OpenAPIRegistry();
@@ -166,13 +170,16 @@ export function createApp(deps: AppDeps): YardApp {
     return document;
   };
   let yamlText: string | undefined;
+  // After core.sync is set: the status reads the sync runtime.
+  const syncStatus = new SyncStatus(core);
   registerPlatformRoutes(
     registrar,
-    core,
+    { ...core, auth: core.services.auth, syncStatus },
     { json: openapi, yaml: () => (yamlText ??= toYaml(openapi())) },
     () => metrics.registry.metrics(),
     metrics.registry.contentType,
   );
+  registerSyncRoutes(registrar, { syncStatus, deadLetters: deadLetterService(core) });
   registerModuleRoutes(registrar, core);
   app.use(router);
   app.use(notFoundHandler);
@@ -197,6 +204,16 @@ export function createApp(deps: AppDeps): YardApp {
       await errorStats.stop();
     },
   };
+}
+
+/** Dead letters are retried and adopted by a change applier made on first use (it prepares its statements once). */
+function deadLetterService(core: Core): DeadLetterService {
+  let applier: ChangeApplier | undefined;
+  return new DeadLetterService({
+    ...core,
+    applier: () => (applier ??= new ChangeApplier(core)),
+    adoptsSiteRecords: core.config.role === 'cloud',
+  });
 }
 
 /** Lets a Prometheus scraper use the configured metrics key as its bearer token, on /metrics only. */

@@ -5,6 +5,7 @@ import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
+import { DriverRepo } from './modules/drivers/repo.js';
 import { DriverService } from './modules/drivers/service.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
@@ -41,21 +42,21 @@ export interface Services {
  * services it calls. (Services still taking the whole core reach others through core.services.)
  */
 export function createServices(core: Core): Services {
-  const auth = new AuthService(core);
   const settings = new SettingsService(core);
-  const yards = new YardService(core);
   const carriers = new CarrierService(core);
-  const drivers = new DriverService(core);
-  const trucks = new TruckService(core);
-  const trailers = new TrailerService(core);
+  const cameras = new CameraService(core);
+  const hardware = new HardwareService(core);
+  const yards = new YardService({ ...core, cameras, hardware });
+  const auth = new AuthService({ ...core, yards, driverCredentials: new DriverRepo(core.kysely) });
+  const drivers = new DriverService({ ...core, auth, carriers });
+  const trucks = new TruckService({ ...core, carriers, yards });
+  const trailers = new TrailerService({ ...core, yards, carriers });
   const movements = new MovementService(core);
   const attachments = new AttachmentService(core);
-  const dashboard = new DashboardService(core);
-  const hardware = new HardwareService(core);
+  const dashboard = new DashboardService({ ...core, settings });
   const tasks = new TaskService(core);
   const driverApp = new DriverAppService(core);
   const push = new PushService(core);
-  const cameras = new CameraService(core);
   const integrations = new IntegrationService(core);
   return {
     auth,

@@ -20,17 +20,17 @@ import { registerYardRoutes } from './yards/routes.js';
 
 /** Every domain module's routes, in registration order. */
 export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
-  registerAuthRoutes(r, core);
-  registerDashboardRoutes(r, core);
-  registerYardRoutes(r, core);
-  registerCarrierRoutes(r, core);
-  registerDriverRoutes(r, core);
-  registerTruckRoutes(r, core);
-  registerTrailerRoutes(r, core);
+  registerAuthRoutes(r, { auth: core.services.auth, config: core.config });
+  registerDashboardRoutes(r, { dashboard: core.services.dashboard });
+  registerYardRoutes(r, { yards: core.services.yards });
+  registerCarrierRoutes(r, { carriers: core.services.carriers });
+  registerDriverRoutes(r, { drivers: core.services.drivers });
+  registerTruckRoutes(r, { trucks: core.services.trucks });
+  registerTrailerRoutes(r, { trailers: core.services.trailers });
   registerMovementRoutes(r, core);
   registerAttachmentRoutes(r, core);
   registerSyncBlobRoutes(r, core);
-  registerSettingsRoutes(r, core);
+  registerSettingsRoutes(r, { settings: core.services.settings });
   registerUiAssetRoutes(r, core);
   registerHardwareRoutes(r, core);
   registerCameraRoutes(r, core);

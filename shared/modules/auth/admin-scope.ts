@@ -1,7 +1,5 @@
 import type { Principal } from '../../auth/principal.js';
-import type { Kdb } from '../../db/database.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { YardRepo } from '../yards/repo.js';
 
 /**
  * The admin scope rule, in one place. An admin's yard scope bounds what it administers, so a
@@ -17,6 +15,11 @@ import { YardRepo } from '../yards/repo.js';
  * The same test in SQL, for the lists: AuthRepo's `scopeWithin`.
  */
 export type YardScope = string[] | null;
+
+/** Which of the given yard ids exist (the yards module answers: YardService.existingYardIds). */
+export interface ExistingYards {
+  existingYardIds(yardIds: string[]): Promise<string[]>;
+}
 
 /** Whether `scope` lies inside what `actor` administers. */
 export function isWithinScope(actor: Principal, scope: YardScope): boolean {
@@ -36,7 +39,7 @@ export function assertManages(actor: Principal, scope: YardScope, what: string, 
  * 400 (at `path`, e.g. body.yardIds) for each yard that does not exist.
  */
 export async function assertMayGrant(
-  db: Kdb,
+  yards: ExistingYards,
   actor: Principal,
   scope: YardScope,
   path: string,
@@ -49,7 +52,7 @@ export async function assertMayGrant(
     );
   }
   if (scope === null || scope.length === 0) return;
-  const existing = new Set(await new YardRepo(db).yardIds(scope));
+  const existing = new Set(await yards.existingYardIds(scope));
   const errors = scope.flatMap((yardId, i) =>
     existing.has(yardId)
       ? []

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { type AugmentedRequest, ipKeyGenerator, rateLimit } from 'express-rate-limit';
-import type { Core } from '../../core.js';
+import type { Config } from '../../config.js';
 import { RateLimitedError } from '../../http/errors.js';
 
 type AccountField = 'username' | 'driverCode';
@@ -16,9 +16,9 @@ type AccountField = 'username' | 'driverCode';
  *   bounding a distributed guess.
  * The address is req.ip: the peer, or with http.trustProxy = N the address N proxies saw.
  */
-export function loginLimiters(core: Core): Record<AccountField, RequestHandler[]> {
+export function loginLimiters(config: Pick<Config, 'auth'>): Record<AccountField, RequestHandler[]> {
   const { loginAttemptsPerWindow, loginAttemptsPerAddress, loginAttemptsPerAccount, loginWindowSec } =
-    core.config.auth;
+    config.auth;
   const limiter = (limit: number, key: (req: Request) => string): RequestHandler =>
     rateLimit({
       windowMs: loginWindowSec * 1000,

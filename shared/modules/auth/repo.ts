@@ -117,20 +117,3 @@ function scopeWithin(yardIds: string[]): Expression<SqlBool> {
   return sql<SqlBool>`(yard_ids IS NOT NULL AND json_array_length(yard_ids) > 0 AND NOT EXISTS (
     SELECT 1 FROM json_each(yard_ids) WHERE json_each.value NOT IN (${sql.join(yardIds)})))`;
 }
-
-/** The driver fields login and token resolution need (drivers are their own module's records). */
-export function driverByCode(db: Kdb, driverCode: string) {
-  return db
-    .selectFrom('driver')
-    .select(['id', 'firstName', 'lastName', 'kind', 'status', 'pinHash', 'driverCode'])
-    .where('driverCode', '=', driverCode)
-    .executeTakeFirst();
-}
-
-export function driverById(db: Kdb, id: string) {
-  return db
-    .selectFrom('driver')
-    .select(['id', 'firstName', 'lastName', 'kind', 'status', 'pinHash', 'driverCode'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-}

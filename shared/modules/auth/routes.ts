@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { UnauthenticatedError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
@@ -19,6 +19,7 @@ import {
   UserOut,
   UserPatch,
 } from './schema.js';
+import type { AuthService } from './service.js';
 
 const TAG = 'Auth and users';
 
@@ -33,9 +34,11 @@ const ADMIN_SCOPE =
   'yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot ' +
   'widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N).';
 
-export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
-  const auth = core.services.auth;
-  const limits = loginLimiters(core);
+export function registerAuthRoutes(
+  r: RouteRegistrar,
+  { auth, config }: Pick<CoreParts, 'config'> & { auth: AuthService },
+): void {
+  const limits = loginLimiters(config);
 
   r.add({
     method: 'post',
@@ -208,7 +211,7 @@ export function registerAuthRoutes(r: RouteRegistrar, core: Core): void {
  * res.locals.authError: routes that need a principal answer it (the registrar's role check), public
  * ones ignore it, so a client holding an expired token can still log in again.
  */
-export function authenticate(core: Core): RequestHandler {
+export function authenticate(auth: AuthService): RequestHandler {
   return async (req, res, next) => {
     try {
       if (res.locals.skipAuth) return next();
@@ -230,7 +233,7 @@ export function authenticate(core: Core): RequestHandler {
         credential = apiKey.trim();
       }
       if (credential === undefined) return next();
-      const principal = await core.services.auth.resolveBearer(credential);
+      const principal = await auth.resolveBearer(credential);
       if (!principal) {
         res.locals.authError = new UnauthenticatedError(
           'The token or API key is not valid (expired, revoked or unknown). Log in again.',

@@ -1,14 +1,12 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { CarrierCreate, CarrierListQuery, CarrierOut, CarrierPatch } from './schema.js';
+import type { CarrierService } from './service.js';
 
 const TAG = 'Carrier Controller';
 
-export function registerCarrierRoutes(r: RouteRegistrar, core: Core): void {
-  const carriers = core.services.carriers;
-
+export function registerCarrierRoutes(r: RouteRegistrar, { carriers }: { carriers: CarrierService }): void {
   r.add({
     method: 'get',
     path: '/api/carrier',

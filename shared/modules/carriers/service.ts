@@ -1,16 +1,18 @@
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { CarrierRepo, type CarrierRow } from './repo.js';
 import type { CarrierCreateT, CarrierOutT, CarrierPatchT } from './schema.js';
 
-export class CarrierService {
-  readonly repo: CarrierRepo;
+export type CarrierDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'>;
 
-  constructor(private readonly core: Core) {
-    this.repo = new CarrierRepo(core.kysely);
+export class CarrierService {
+  private readonly repo: CarrierRepo;
+
+  constructor(private readonly deps: CarrierDeps) {
+    this.repo = new CarrierRepo(deps.kysely);
   }
 
   async list(opts: {
@@ -36,10 +38,10 @@ export class CarrierService {
 
   async create(input: CarrierCreateT): Promise<CarrierOutT> {
     // Ownership first (a linked edge answers cloud-owned), before duplicate or in-use checks.
-    this.core.changes.assertMayWrite('carrier');
+    this.deps.changes.assertMayWrite('carrier');
     if (input.scac) await this.assertScacFree(input.scac);
-    const now = this.core.clock.now();
-    const row = await this.core.changes.insert(this.core.kysely, 'carrier', {
+    const now = this.deps.clock.now();
+    const row = await this.deps.changes.insert(this.deps.kysely, 'carrier', {
       id: newId(),
       name: input.name,
       scac: input.scac ?? null,
@@ -54,10 +56,10 @@ export class CarrierService {
   }
 
   async update(id: string, patch: CarrierPatchT, expectedVersion?: number): Promise<CarrierOutT> {
-    this.core.changes.assertMayWrite('carrier');
+    this.deps.changes.assertMayWrite('carrier');
     if (patch.scac) await this.assertScacFree(patch.scac, id);
-    const row = await this.core.changes.update(
-      this.core.kysely,
+    const row = await this.deps.changes.update(
+      this.deps.kysely,
       'carrier',
       id,
       {
@@ -78,7 +80,7 @@ export class CarrierService {
 
   /** A carrier with history (drivers, units, movements) is kept for the record: block it instead. */
   async delete(id: string): Promise<void> {
-    this.core.changes.assertMayWrite('carrier');
+    this.deps.changes.assertMayWrite('carrier');
     await this.getRow(id);
     if (await this.repo.isReferenced(id)) {
       throw new ConflictError(
@@ -86,7 +88,7 @@ export class CarrierService {
         'The carrier has drivers, units or movements. Set its status to blocked instead.',
       );
     }
-    await this.core.changes.delete(this.core.kysely, 'carrier', id);
+    await this.deps.changes.delete(this.deps.kysely, 'carrier', id);
   }
 
   private async assertScacFree(scac: string, exceptId?: string): Promise<void> {

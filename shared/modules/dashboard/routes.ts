@@ -1,5 +1,4 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import {
   ErrorFiguresOut,
@@ -10,12 +9,14 @@ import {
   TruckFiguresOut,
   YardFilterQuery,
 } from './schema.js';
+import type { DashboardService } from './service.js';
 
 const TAG = 'Dashboard Controller';
 
-export function registerDashboardRoutes(r: RouteRegistrar, core: Core): void {
-  const dashboard = core.services.dashboard;
-
+export function registerDashboardRoutes(
+  r: RouteRegistrar,
+  { dashboard }: { dashboard: DashboardService },
+): void {
   r.add({
     method: 'get',
     path: '/api/dashboard/movement',

@@ -1,8 +1,9 @@
 import { DateTime } from 'luxon';
 import { assertCanSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
+import type { SettingsService } from '../settings/service.js';
 import { DashboardRepo, QUARTER_HOUR_MS } from './repo.js';
 import type {
   ErrorFiguresOutT,
@@ -19,11 +20,15 @@ const DEFAULT_RANGE = { hour: DAY_MS, day: 30 * DAY_MS } as const;
 
 type Yard = Awaited<ReturnType<DashboardRepo['yards']>>[number];
 
-export class DashboardService {
-  readonly repo: DashboardRepo;
+export type DashboardDeps = Pick<CoreParts, 'kysely' | 'clock' | 'errorStats'> & {
+  settings: SettingsService;
+};
 
-  constructor(private readonly core: Core) {
-    this.repo = new DashboardRepo(core.kysely);
+export class DashboardService {
+  private readonly repo: DashboardRepo;
+
+  constructor(private readonly deps: DashboardDeps) {
+    this.repo = new DashboardRepo(deps.kysely);
   }
 
   /**
@@ -33,7 +38,7 @@ export class DashboardService {
   async movements(query: MovementFiguresQueryT, principal: Principal): Promise<MovementFiguresOutT> {
     const [yard] = query.yardId ? await this.yardsInView(principal, query.yardId) : [];
     const zone = yard?.timeZone ?? 'UTC';
-    const to = query.to ?? this.core.clock.now();
+    const to = query.to ?? this.deps.clock.now();
     const from = query.from ?? to - DEFAULT_RANGE[query.bucket];
     checkRange(from, to, query.bucket);
 
@@ -82,11 +87,11 @@ export class DashboardService {
     principal: Principal,
   ): Promise<ErrorFiguresOutT> {
     const yards = await this.yardsInView(principal, query.yardId);
-    const to = query.to ?? this.core.clock.now();
-    const windowMinutes = await this.core.services.settings.get('dashboard.errorWindowMinutes');
+    const to = query.to ?? this.deps.clock.now();
+    const windowMinutes = await this.deps.settings.get('dashboard.errorWindowMinutes');
     const from = query.from ?? to - windowMinutes * 60_000;
     if (from >= to) throw new ValidationError([{ path: 'query.from', message: 'must be before to' }]);
-    await this.core.errorStats.flush(); // counts still in memory would be missing otherwise
+    await this.deps.errorStats.flush(); // counts still in memory would be missing otherwise
     const unattributed = !query.yardId && principal.yardIds === null;
     const rows = await this.repo.errorCounts({
       yardIds:
@@ -124,7 +129,7 @@ export class DashboardService {
       this.repo.trailersByCarrier(ids),
       this.repo.openTrailerVisits(ids),
     ]);
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     return {
       items: yards.map((yard) => {
         const loads = { empty: 0, loaded: 0, unknown: 0 };
@@ -148,7 +153,7 @@ export class DashboardService {
   async trucks(yardId: string | undefined, principal: Principal): Promise<TruckFiguresOutT> {
     const yards = await this.yardsInView(principal, yardId);
     const inYard = await this.repo.trucksInYard(yards.map((y) => y.id));
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     return {
       items: yards.map((yard) => {
         const row = inYard.find((r) => r.yardId === yard.id);

@@ -1,18 +1,10 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
+import { escapeLike, likeContains } from '../../db/sql-helpers.js';
 import type { DriverTable } from '../../db/tables.js';
 import type { PartyStatus } from '../../enums.js';
 
 export type DriverRow = Selectable<DriverTable>;
-
-/** `%value%` for LIKE with the wildcards in value escaped. */
-export function likeContains(value: string): string {
-  return `%${escapeLike(value)}%`;
-}
-
-export function escapeLike(value: string): string {
-  return value.replace(/[%_\\]/g, (c) => `\\${c}`);
-}
 
 /** Reads for drivers. Writes go through core.changes (ChangeCapture) in the service. */
 export class DriverRepo {

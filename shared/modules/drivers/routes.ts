@@ -1,5 +1,4 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { ValidationError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
@@ -14,12 +13,11 @@ import {
   DriverSearchOut,
   DriverSearchQuery,
 } from './schema.js';
+import type { DriverService } from './service.js';
 
 const TAG = 'Driver Controller';
 
-export function registerDriverRoutes(r: RouteRegistrar, core: Core): void {
-  const drivers = core.services.drivers;
-
+export function registerDriverRoutes(r: RouteRegistrar, { drivers }: { drivers: DriverService }): void {
   r.add({
     method: 'get',
     path: '/api/driver',

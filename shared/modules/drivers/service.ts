@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import {
   ConflictError,
@@ -10,6 +10,8 @@ import {
   ValidationError,
 } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import type { AuthService } from '../auth/service.js';
+import type { CarrierService } from '../carriers/service.js';
 import { DriverRepo, type DriverRow } from './repo.js';
 import {
   type CheckReasonT,
@@ -23,11 +25,16 @@ import {
 
 type DriverListOpts = Parameters<DriverRepo['list']>[0] & { cursor?: string | undefined };
 
-export class DriverService {
-  readonly repo: DriverRepo;
+export type DriverDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  auth: AuthService;
+  carriers: CarrierService;
+};
 
-  constructor(private readonly core: Core) {
-    this.repo = new DriverRepo(core.kysely);
+export class DriverService {
+  private readonly repo: DriverRepo;
+
+  constructor(private readonly deps: DriverDeps) {
+    this.repo = new DriverRepo(deps.kysely);
   }
 
   async list(opts: Omit<DriverListOpts, 'afterId'>) {
@@ -96,9 +103,9 @@ export class DriverService {
       licenseRegion: input.licenseRegion ?? null,
     };
     await this.assertConsistent(merged);
-    const pinHash = input.pin ? await this.core.services.auth.hashSecret(input.pin) : null;
-    const now = this.core.clock.now();
-    const row = await this.core.changes.insert(this.core.kysely, 'driver', {
+    const pinHash = input.pin ? await this.deps.auth.hashSecret(input.pin) : null;
+    const now = this.deps.clock.now();
+    const row = await this.deps.changes.insert(this.deps.kysely, 'driver', {
       id: newId(),
       kind: input.kind,
       carrierId: merged.carrierId,
@@ -130,11 +137,11 @@ export class DriverService {
       licenseRegion: patch.licenseRegion !== undefined ? patch.licenseRegion : current.licenseRegion,
     };
     await this.assertConsistent(merged, id);
-    const pinHash = patch.pin ? await this.core.services.auth.hashSecret(patch.pin) : patch.pin;
+    const pinHash = patch.pin ? await this.deps.auth.hashSecret(patch.pin) : patch.pin;
     const { pin: _pin, ...fields } = patch;
     const unblocked = patch.status === 'active' && patch.blockedReason === undefined;
-    const row = await this.core.changes.update(
-      this.core.kysely,
+    const row = await this.deps.changes.update(
+      this.deps.kysely,
       'driver',
       id,
       {
@@ -150,14 +157,14 @@ export class DriverService {
       (row.status === 'blocked' && current.status !== 'blocked') ||
       patch.pin !== undefined ||
       row.driverCode !== current.driverCode;
-    if (signOut) await this.core.services.auth.revokeSessionsOf('driver', id);
+    if (signOut) await this.deps.auth.revokeSessionsOf('driver', id);
     return driverOut(row);
   }
 
   /** DELETE blocks: the record stays for movements and audits; the driver is signed out. */
   async block(id: string, reason: string | undefined, expectedVersion?: number): Promise<DriverOutT> {
-    const row = await this.core.changes.update(
-      this.core.kysely,
+    const row = await this.deps.changes.update(
+      this.deps.kysely,
       'driver',
       id,
       // Without a reason, a driver blocked earlier keeps the reason given then.
@@ -165,7 +172,7 @@ export class DriverService {
       expectedVersion === undefined ? {} : { expectedVersion },
     );
     if (!row) throw new NotFoundError('Driver', id);
-    await this.core.services.auth.revokeSessionsOf('driver', id);
+    await this.deps.auth.revokeSessionsOf('driver', id);
     return driverOut(row);
   }
 
@@ -185,7 +192,7 @@ export class DriverService {
    * so there is no yard time zone to use. A licence is valid through its expiry date.
    */
   private todayUtc(): string {
-    return toIso(this.core.clock.now()).slice(0, 10);
+    return toIso(this.deps.clock.now()).slice(0, 10);
   }
 
   /** The rules that span fields, checked on the record as it would be after the write. */
@@ -218,7 +225,7 @@ export class DriverService {
       });
     if (errors.length > 0) throw new ValidationError(errors);
 
-    if (d.carrierId) await this.core.services.carriers.getRow(d.carrierId);
+    if (d.carrierId) await this.deps.carriers.getRow(d.carrierId);
     if (d.driverCode) {
       const holder = await this.repo.byCode(d.driverCode);
       if (holder && holder.id !== exceptId)

@@ -3,14 +3,14 @@ import { dirname } from 'node:path';
 import express from 'express';
 import type { Principal } from '../../auth/principal.js';
 import { canSeeYard } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
 import type { GateDriverState } from '../../enums.js';
 import { isLive, type PublishedEvent } from '../../events.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
-import { registerSyncRoutes } from '../sync/routes.js';
-import { syncReadiness } from '../sync/status.js';
+import type { AuthService } from '../auth/service.js';
+import type { SyncStatus } from '../sync/status.js';
 
 const TAG = 'Platform';
 
@@ -44,9 +44,16 @@ export interface PlatformDocs {
   yaml: () => string;
 }
 
+/** What readiness reports on and the event stream serves from. */
+export type PlatformDeps = Pick<CoreParts, 'db' | 'config' | 'gates' | 'bus' | 'log'> & {
+  /** Ends a stream whose credential no longer stands. */
+  auth: AuthService;
+  syncStatus: SyncStatus;
+};
+
 export function registerPlatformRoutes(
   r: RouteRegistrar,
-  core: Core,
+  deps: PlatformDeps,
   docs: PlatformDocs,
   metricsText: () => Promise<string>,
   metricsContentType: string,
@@ -72,7 +79,7 @@ export function registerPlatformRoutes(
     response: { schema: ReadyOut },
     errors: [503],
     handler: async ({ res }) => {
-      const body = await readiness(core);
+      const body = await readiness(deps);
       if (body.status !== 'ready') res.status(503);
       return body;
     },
@@ -137,11 +144,9 @@ export function registerPlatformRoutes(
     access: 'any',
     response: { contentType: 'text/event-stream', description: 'event stream' },
     handler: ({ req, res, principal }) => {
-      streamEvents(core, principal, req, res);
+      streamEvents(deps, principal, req, res);
     },
   });
-
-  registerSyncRoutes(r, core);
 }
 
 /** Static files of Swagger UI, served under /docs/ (mounted by createApp). */
@@ -161,25 +166,25 @@ const DOCS_HTML = `<!doctype html>
 <script>window.ui = SwaggerUIBundle({ url: '/v3/api-docs', dom_id: '#swagger-ui', persistAuthorization: true });</script>
 </body></html>`;
 
-async function readiness(core: Core) {
+async function readiness(deps: PlatformDeps) {
   let database: { ok: boolean; error?: string } = { ok: true };
   let applied = 0;
   try {
-    core.db.sqlite.prepare('SELECT 1').get();
-    applied = appliedVersion(core.db.sqlite);
+    deps.db.sqlite.prepare('SELECT 1').get();
+    applied = appliedVersion(deps.db.sqlite);
   } catch (err) {
     database = { ok: false, error: (err as Error).message };
   }
   const migrations = { ok: applied === SCHEMA_VERSION, applied, expected: SCHEMA_VERSION };
-  const sync = await syncReadiness(core).catch(() => ({ mode: core.sync.mode, queued: 0 }));
+  const sync = await deps.syncStatus.readiness().catch(() => ({ mode: deps.syncStatus.mode, queued: 0 }));
   return {
     status: database.ok && migrations.ok ? ('ready' as const) : ('not-ready' as const),
-    role: core.config.role,
-    siteId: core.config.siteId,
+    role: deps.config.role,
+    siteId: deps.config.siteId,
     checks: {
       database,
       migrations,
-      hardware: driverCounts(core.gates.status()),
+      hardware: driverCounts(deps.gates.status()),
       sync: { mode: sync.mode, queued: sync.queued },
     },
   };
@@ -203,7 +208,12 @@ function mayReceive(principal: Principal, event: PublishedEvent): boolean {
 /** How often an open stream sends a keep-alive and checks that its credential still stands. */
 const HEARTBEAT_MS = 15_000;
 
-function streamEvents(core: Core, principal: Principal, req: express.Request, res: express.Response): void {
+function streamEvents(
+  deps: PlatformDeps,
+  principal: Principal,
+  req: express.Request,
+  res: express.Response,
+): void {
   res.status(200).set({
     'Content-Type': 'text/event-stream',
     'Cache-Control': 'no-cache, no-transform',
@@ -219,16 +229,16 @@ function streamEvents(core: Core, principal: Principal, req: express.Request, re
   };
   res.write('retry: 3000\n: connected\n\n');
   const lastId = Number(req.get('last-event-id') ?? Number.NaN);
-  if (Number.isFinite(lastId)) for (const event of core.bus.since(lastId)) send(event);
-  const unsubscribe = core.bus.subscribe(send);
+  if (Number.isFinite(lastId)) for (const event of deps.bus.since(lastId)) send(event);
+  const unsubscribe = deps.bus.subscribe(send);
   // The stream must not outlive its credential: logout, a revoked key, a disabled user or a changed
   // role or scope ends it at once (AuthService.live); expiry and the rest at the next heartbeat.
-  const unregister = core.services.auth.live.add(principal, (reason) => end(reason));
+  const unregister = deps.auth.live.add(principal, (reason) => end(reason));
   const heartbeat = setInterval(() => {
     res.write(': keep-alive\n\n');
-    core.services.auth.isCurrent(principal).then(
+    deps.auth.isCurrent(principal).then(
       (ok) => ok || end('credential-expired'),
-      (err: unknown) => core.log.warn({ err }, 'checking an event stream credential failed'),
+      (err: unknown) => deps.log.warn({ err }, 'checking an event stream credential failed'),
     );
   }, HEARTBEAT_MS);
   heartbeat.unref();

@@ -1,10 +1,12 @@
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { FieldError } from '../../http/errors.js';
 import { assertAddressAllowed, OutboundRefusedError, PUSH_ENDPOINTS } from '../../net/outbound-policy.js';
 import { PushTokenRepo, type PushTokenRow } from './repo.js';
 import type { PushMessage, PushPlatformT } from './schema.js';
 import type { PushOutcome, PushSender } from './sender.js';
 import { WebPushSender } from './web-push-sender.js';
+
+export type PushDeps = Pick<CoreParts, 'kysely' | 'changes' | 'log' | 'config'>;
 
 /**
  * Push messages to a driver's devices. Delivery runs in the background: notify() resolves once the
@@ -13,19 +15,19 @@ import { WebPushSender } from './web-push-sender.js';
  * service calls gone is deleted.
  */
 export class PushService {
-  readonly repo: PushTokenRepo;
+  private readonly repo: PushTokenRepo;
   private senders: Map<PushPlatformT, PushSender> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
 
-  constructor(private readonly core: Core) {
-    this.repo = new PushTokenRepo(core.kysely);
+  constructor(private readonly deps: PushDeps) {
+    this.repo = new PushTokenRepo(deps.kysely);
   }
 
   /** Never throws. */
   notify(driverId: string, message: PushMessage): Promise<void> {
     const delivery = this.deliver(driverId, message)
       .catch((err: unknown) => {
-        this.core.log.error({ err, driverId }, 'push delivery failed');
+        this.deps.log.error({ err, driverId }, 'push delivery failed');
       })
       .finally(() => this.inFlight.delete(delivery));
     this.inFlight.add(delivery);
@@ -66,7 +68,7 @@ export class PushService {
     for (const token of tokens) {
       const sender = this.sendersByPlatform().get(token.platform);
       if (!sender) {
-        this.core.log.debug({ driverId, platform: token.platform }, 'no push provider configured; not sent');
+        this.deps.log.debug({ driverId, platform: token.platform }, 'no push provider configured; not sent');
         continue;
       }
       const outcome = await sender.send(token.token, message);
@@ -77,12 +79,12 @@ export class PushService {
   private async handle(token: PushTokenRow, outcome: PushOutcome): Promise<void> {
     const context = { driverId: token.driverId, deviceId: token.deviceId, platform: token.platform };
     if (outcome.status === 'sent') {
-      this.core.log.debug(context, 'push sent');
+      this.deps.log.debug(context, 'push sent');
     } else if (outcome.status === 'gone') {
-      this.core.log.info({ ...context, httpStatus: outcome.httpStatus }, 'push token gone; deleting it');
+      this.deps.log.info({ ...context, httpStatus: outcome.httpStatus }, 'push token gone; deleting it');
       await this.forget(token);
     } else {
-      this.core.log.warn(
+      this.deps.log.warn(
         { ...context, httpStatus: outcome.httpStatus, reason: outcome.reason },
         'push failed',
       );
@@ -94,16 +96,16 @@ export class PushService {
    * tokens are the edge's, which drops it when its own next message finds it gone.
    */
   private async forget(token: PushTokenRow): Promise<void> {
-    if (!this.core.changes.mayWrite('pushToken')) return;
-    await this.core.kysely.transaction().execute(async (trx) => {
+    if (!this.deps.changes.mayWrite('pushToken')) return;
+    await this.deps.kysely.transaction().execute(async (trx) => {
       const current = await new PushTokenRepo(trx).byId(token.id);
-      if (current?.token === token.token) await this.core.changes.delete(trx, 'pushToken', token.id);
+      if (current?.token === token.token) await this.deps.changes.delete(trx, 'pushToken', token.id);
     });
   }
 
   private sendersByPlatform(): Map<PushPlatformT, PushSender> {
     if (this.senders) return this.senders;
-    const { vapidPublicKey, vapidPrivateKey, subject } = this.core.config.push;
+    const { vapidPublicKey, vapidPrivateKey, subject } = this.deps.config.push;
     const senders: PushSender[] = [];
     if (vapidPublicKey && vapidPrivateKey) {
       senders.push(new WebPushSender({ publicKey: vapidPublicKey, privateKey: vapidPrivateKey, subject }));

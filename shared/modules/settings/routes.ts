@@ -1,5 +1,4 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { page } from '../../http/common-schemas.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import {
@@ -10,10 +9,9 @@ import {
   SettingsPut,
   SettingsPutResult,
 } from './schema.js';
+import type { SettingsService } from './service.js';
 
-export function registerSettingsRoutes(r: RouteRegistrar, core: Core): void {
-  const settings = core.services.settings;
-
+export function registerSettingsRoutes(r: RouteRegistrar, { settings }: { settings: SettingsService }): void {
   r.add({
     method: 'get',
     path: '/api/settings',

@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, type FieldError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { zodIssuesToFieldErrors } from '../../http/validation.js';
@@ -22,18 +22,20 @@ interface Stored {
   valid: boolean;
 }
 
+export type SettingsDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'bus' | 'log'>;
+
 /**
  * Settings from the registry, stored values over defaults. Stored values are cached in memory;
  * writes through this service invalidate the cache, and whoever writes the table another way
  * (sync apply) calls invalidate().
  */
 export class SettingsService {
-  readonly repo: SettingRepo;
+  private readonly repo: SettingRepo;
   private cache: Map<string, Stored> | null = null;
   private generation = 0;
 
-  constructor(private readonly core: Core) {
-    this.repo = new SettingRepo(core.kysely);
+  constructor(private readonly deps: SettingsDeps) {
+    this.repo = new SettingRepo(deps.kysely);
   }
 
   /** The value in force: the stored one, else the registry default. */
@@ -91,20 +93,20 @@ export class SettingsService {
       throw new ValidationError(errors, 'Some settings are unknown or invalid; nothing was stored.');
     this.assertOwnedHere(accepted.map((a) => a.name));
 
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     try {
-      await this.core.kysely.transaction().execute(async (trx) => {
+      await this.deps.kysely.transaction().execute(async (trx) => {
         const repo = new SettingRepo(trx);
         for (const { name, value } of accepted) {
           const existing = await repo.byName(name);
           if (value === null) {
-            if (existing) await this.core.changes.delete(trx, 'setting', name);
+            if (existing) await this.deps.changes.delete(trx, 'setting', name);
             continue;
           }
           const json = JSON.stringify(value);
           const scope = definitionOf(name).scope;
           if (!existing) {
-            await this.core.changes.insert(trx, 'setting', {
+            await this.deps.changes.insert(trx, 'setting', {
               name,
               value: json,
               scope,
@@ -113,7 +115,7 @@ export class SettingsService {
               updatedAt: now,
             });
           } else if (existing.value !== json || existing.scope !== scope) {
-            await this.core.changes.update(trx, 'setting', name, {
+            await this.deps.changes.update(trx, 'setting', name, {
               value: json,
               scope,
               updatedBy: principal.id,
@@ -126,7 +128,7 @@ export class SettingsService {
       this.invalidate();
     }
     const names = accepted.map((a) => a.name);
-    this.core.bus.publish({ type: 'settings.changed', data: { names } });
+    this.deps.bus.publish({ type: 'settings.changed', data: { names } });
     const stored = await this.stored();
     return names.map((name) => settingOut(name, stored.get(name)));
   }
@@ -138,7 +140,7 @@ export class SettingsService {
    */
   private assertOwnedHere(names: SettingName[]): void {
     const refused = names.filter(
-      (name) => !this.core.changes.mayWrite('setting', { scope: definitionOf(name).scope }),
+      (name) => !this.deps.changes.mayWrite('setting', { scope: definitionOf(name).scope }),
     );
     if (refused.length === 0) return;
     const list = refused.join(', ');
@@ -177,7 +179,7 @@ export class SettingsService {
     } catch {
       // not JSON: treated like a value that fails the schema
     }
-    this.core.log.warn({ setting: name }, 'stored setting value is not valid; using the default');
+    this.deps.log.warn({ setting: name }, 'stored setting value is not valid; using the default');
     return { row, value: undefined, valid: false };
   }
 }

@@ -1,14 +1,8 @@
 import { STAFF } from '../../auth/principal.js';
-import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
 import { page } from '../../http/common-schemas.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
-import { ChangeApplier } from '../../sync/applier.js';
-import { exclusive } from '../../sync/outbox.js';
-import { assertOrganisationWide } from '../auth/admin-scope.js';
+import type { DeadLetterService } from './dead-letters.js';
 import {
   AdoptIn,
   AdoptOut,
@@ -18,13 +12,15 @@ import {
   DeadLetterRetryOut,
   SyncStatusOut,
 } from './schema.js';
-import { SiteRepo } from './sites.js';
-import { syncStatus } from './status.js';
+import type { SyncStatus } from './status.js';
 
 const TAG = 'Platform';
 
 /** Sync status, dead letters and adoption (docs/sync.md "Dead letters, retry and adoption" and "Trust"). */
-export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
+export function registerSyncRoutes(
+  r: RouteRegistrar,
+  { syncStatus, deadLetters }: { syncStatus: SyncStatus; deadLetters: DeadLetterService },
+): void {
   r.add({
     method: 'get',
     path: '/api/sync/status',
@@ -32,7 +28,7 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
     summary: 'Sync link state, queue depth, acknowledged position, dead letters and clock skew',
     access: STAFF,
     response: { schema: SyncStatusOut },
-    handler: () => syncStatus(core),
+    handler: () => syncStatus.status(),
   });
 
   r.add({
@@ -44,14 +40,9 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
     access: ['admin'],
     query: DeadLetterQuery,
     response: { schema: page(DeadLetterOut) },
-    handler: ({ query, principal }) => {
-      assertOrganisationWide(principal, "Dead letters (rows of every site's yards, as they were sent)");
-      return listDeadLetters(core, query);
-    },
+    handler: ({ query, principal }) => deadLetters.list(principal, query),
   });
 
-  // Made on first use: the applier prepares its statements once.
-  let applier: ChangeApplier | undefined;
   r.add({
     method: 'post',
     path: '/api/sync/dead-letter/retry',
@@ -61,13 +52,7 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
     access: ['admin'],
     body: DeadLetterRetryIn,
     response: { schema: DeadLetterRetryOut },
-    handler: async ({ body, principal }) => {
-      assertOrganisationWide(principal, 'Dead letters (rows of every site)');
-      applier ??= new ChangeApplier(core);
-      const target = applier;
-      const filter = { ...(body.peer ? { peer: body.peer } : {}), ...(body.ids ? { ids: body.ids } : {}) };
-      return exclusive(core, () => target.retryDeadLetters(filter));
-    },
+    handler: ({ body, principal }) => deadLetters.retry(principal, body),
   });
 
   r.add({
@@ -90,55 +75,6 @@ export function registerSyncRoutes(r: RouteRegistrar, core: Core): void {
       409: 'Not the cloud (not-cloud): records are adopted at the cloud',
     },
     response: { schema: AdoptOut },
-    handler: async ({ params, body, principal }) => {
-      if (core.config.role !== 'cloud') {
-        throw new ConflictError(
-          'not-cloud',
-          'Records are adopted at the cloud, from the sites linked to it.',
-        );
-      }
-      assertOrganisationWide(principal, "A site's adopted records");
-      if (!(await new SiteRepo(core.kysely).get(params.siteId)))
-        throw new NotFoundError('Site', params.siteId);
-      applier ??= new ChangeApplier(core);
-      const target = applier;
-      return exclusive(core, () => target.adoptDeadLetters(params.siteId, body.ids));
-    },
+    handler: ({ params, body, principal }) => deadLetters.adopt(principal, params.siteId, body.ids),
   });
-}
-
-async function listDeadLetters(
-  core: Core,
-  query: { limit: number; cursor?: string | undefined; peer?: string | undefined },
-) {
-  const afterId = query.cursor ? Number(decodeCursor(query.cursor, 1)[0]) : 0;
-  let q = core.kysely.selectFrom('deadLetter').selectAll().where('id', '>', afterId);
-  if (query.peer) q = q.where('peer', '=', query.peer);
-  const rows = await q
-    .orderBy('id')
-    .limit(query.limit + 1)
-    .execute();
-  return toPage(
-    rows,
-    query.limit,
-    (row) => ({
-      id: row.id,
-      peer: row.peer,
-      seq: row.seq,
-      entity: row.entity,
-      entityId: row.entityId,
-      error: row.error,
-      data: parseJson(row.data),
-      at: toIso(row.at),
-    }),
-    (row) => [row.id],
-  );
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }

@@ -1,48 +1,59 @@
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
+import type { Kdb } from '../../db/database.js';
 import type { z } from '../../http/zod.js';
 import type { SyncStatusOut } from './schema.js';
 
-/** Sync figures for /readyz: the runtime's queue, or the local log's when sync does not run. */
-export async function syncReadiness(core: Core): Promise<{ mode: string; queued: number }> {
-  const runtime = core.sync.runtime;
-  if (runtime) return { mode: core.sync.mode, queued: await runtime.queued() };
-  const status = await standaloneStatus(core);
-  return { mode: status.mode, queued: status.queued };
+export type SyncStatusDeps = Pick<CoreParts, 'sync' | 'kysely' | 'config' | 'hlc'>;
+
+/** Sync figures: the runtime's when sync runs (linked edge, cloud), else what the local change log says. */
+export class SyncStatus {
+  constructor(private readonly deps: SyncStatusDeps) {}
+
+  get mode(): string {
+    return this.deps.sync.mode;
+  }
+
+  /** For /readyz: the queue depth. */
+  async readiness(): Promise<{ mode: string; queued: number }> {
+    const runtime = this.deps.sync.runtime;
+    if (runtime) return { mode: this.deps.sync.mode, queued: await runtime.queued() };
+    const status = await this.standalone();
+    return { mode: status.mode, queued: status.queued };
+  }
+
+  /** GET /api/sync/status. */
+  async status(): Promise<z.input<typeof SyncStatusOut>> {
+    const runtime = this.deps.sync.runtime;
+    if (runtime) return (await runtime.status()) as z.input<typeof SyncStatusOut>;
+    return this.standalone();
+  }
+
+  private async standalone() {
+    const { lastSeq, ackedSeq, deadLetters } = await localLogFigures(this.deps.kysely, 'cloud');
+    return {
+      mode: this.deps.sync.mode,
+      role: this.deps.config.role,
+      siteId: this.deps.config.siteId,
+      lastSeq,
+      ackedSeq,
+      queued: Math.max(0, lastSeq - ackedSeq),
+      deadLetters,
+      clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
+    };
+  }
 }
 
-/** GET /api/sync/status: the runtime's answer when sync runs (linked edge, cloud), else what the local log says. */
-export async function syncStatus(core: Core): Promise<z.input<typeof SyncStatusOut>> {
-  const runtime = core.sync.runtime;
-  if (runtime) return (await runtime.status()) as z.input<typeof SyncStatusOut>;
-  return standaloneStatus(core);
-}
-
-async function standaloneStatus(core: Core) {
-  const peer = 'cloud';
-  const last = await core.kysely
+/** The local change log's last seq for a peer, the peer's acknowledged seq, and the dead letters. */
+async function localLogFigures(db: Kdb, peer: string) {
+  const last = await db
     .selectFrom('changeLog')
     .select((eb) => eb.fn.max('seq').as('seq'))
     .where('peer', '=', peer)
     .executeTakeFirst();
-  const cursor = await core.kysely
-    .selectFrom('syncCursor')
-    .selectAll()
-    .where('peer', '=', peer)
-    .executeTakeFirst();
-  const dead = await core.kysely
+  const cursor = await db.selectFrom('syncCursor').selectAll().where('peer', '=', peer).executeTakeFirst();
+  const dead = await db
     .selectFrom('deadLetter')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const lastSeq = Number(last?.seq ?? 0);
-  const ackedSeq = cursor?.ackedSeq ?? 0;
-  return {
-    mode: core.sync.mode,
-    role: core.config.role,
-    siteId: core.config.siteId,
-    lastSeq,
-    ackedSeq,
-    queued: Math.max(0, lastSeq - ackedSeq),
-    deadLetters: Number(dead.n),
-    clockSkewMs: Math.round(core.hlc.maxSkewMs),
-  };
+  return { lastSeq: Number(last?.seq ?? 0), ackedSeq: cursor?.ackedSeq ?? 0, deadLetters: Number(dead.n) };
 }

@@ -1,9 +1,8 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import { ShapeCache } from '../../db/prepared.js';
+import { likeContains, unitInScope } from '../../db/sql-helpers.js';
 import type { TrailerTable } from '../../db/tables.js';
-import { likeContains } from '../drivers/repo.js';
-import { inScope } from '../trucks/repo.js';
 import { normalizePlate } from '../trucks/schema.js';
 
 export type TrailerRow = Selectable<TrailerTable>;
@@ -69,7 +68,7 @@ export class TrailerRepo {
     if (f.carrierId !== undefined) q = q.where('carrierId', '=', f.carrierId);
     if (f.loadStatus !== undefined) q = q.where('loadStatus', '=', f.loadStatus as TrailerRow['loadStatus']);
     if (f.inYard !== undefined) q = q.where('yardId', f.inYard ? 'is not' : 'is', null);
-    if (f.scope !== undefined) q = q.where(inScope<'trailer'>(f.scope));
+    if (f.scope !== undefined) q = q.where(unitInScope<'trailer'>(f.scope));
     if (f.numberLike !== undefined) {
       const numberLike = f.numberLike;
       const plateLike = f.plateLike;

@@ -1,15 +1,13 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { TrailerCreate, TrailerListQuery, TrailerOut, TrailerPatch } from './schema.js';
+import type { TrailerService } from './service.js';
 import { trailerOut } from './service.js';
 
 const TAG = 'Trailer Controller';
 
-export function registerTrailerRoutes(r: RouteRegistrar, core: Core): void {
-  const trailers = core.services.trailers;
-
+export function registerTrailerRoutes(r: RouteRegistrar, { trailers }: { trailers: TrailerService }): void {
   r.add({
     method: 'get',
     path: '/api/trailer',

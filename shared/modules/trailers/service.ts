@@ -1,24 +1,31 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { PageCache } from '../../http/page-cache.js';
 import { RawJson } from '../../http/raw-json.js';
 import { newId } from '../../ids.js';
+import type { CarrierService } from '../carriers/service.js';
 import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
+import type { YardService } from '../yards/service.js';
 import { TrailerRepo, type TrailerRow } from './repo.js';
 import type { TrailerCreateT, TrailerListQueryT, TrailerOutT, TrailerPatchT } from './schema.js';
 
+export type TrailerDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  yards: YardService;
+  carriers: CarrierService;
+};
+
 export class TrailerService {
-  readonly repo: TrailerRepo;
+  private readonly repo: TrailerRepo;
 
   /** Rendered list pages, reused until the next trailer write (gate screens poll this list). */
   private readonly pages: PageCache;
 
-  constructor(private readonly core: Core) {
-    this.repo = new TrailerRepo(core.kysely);
-    this.pages = new PageCache(core.changes.generations, 'trailer');
+  constructor(private readonly deps: TrailerDeps) {
+    this.repo = new TrailerRepo(deps.kysely);
+    this.pages = new PageCache(deps.changes.generations, 'trailer');
   }
 
   /** A page of the list as JSON text, with an ETag that changes whenever any trailer changes. */
@@ -59,8 +66,8 @@ export class TrailerService {
   async create(input: TrailerCreateT): Promise<TrailerOutT> {
     const carrierId = input.carrierId ?? null;
     await this.assertUsable(carrierId, input.number);
-    const now = this.core.clock.now();
-    const row = await this.core.changes.insert(this.core.kysely, 'trailer', {
+    const now = this.deps.clock.now();
+    const row = await this.deps.changes.insert(this.deps.kysely, 'trailer', {
       id: newId(),
       carrierId,
       number: input.number,
@@ -94,10 +101,10 @@ export class TrailerService {
           'The trailer is not in a yard, so it has no location to change.',
         );
       }
-      await this.core.services.yards.getLocationRow(current.yardId, patch.locationId);
+      await this.deps.yards.getLocationRow(current.yardId, patch.locationId);
     }
-    const row = await this.core.changes.update(
-      this.core.kysely,
+    const row = await this.deps.changes.update(
+      this.deps.kysely,
       'trailer',
       id,
       patch,
@@ -114,7 +121,7 @@ export class TrailerService {
     exceptId?: string,
     currentCarrierId?: string | null,
   ): Promise<void> {
-    if (carrierId && carrierId !== currentCarrierId) await this.core.services.carriers.getRow(carrierId);
+    if (carrierId && carrierId !== currentCarrierId) await this.deps.carriers.getRow(carrierId);
     const holder = await this.repo.byNumber(carrierId, number);
     if (holder && holder.id !== exceptId) {
       throw new ConflictError('duplicate', `The carrier already has trailer ${number}.`, {

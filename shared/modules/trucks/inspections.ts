@@ -1,10 +1,11 @@
 import type { Principal } from '../../auth/principal.js';
 import { assertCanSeeYard } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import type { YardService } from '../yards/service.js';
 import type { InspectionRow, TruckRepo } from './repo.js';
 import type { InspectionCreateT, InspectionItemT, InspectionOutT } from './schema.js';
 import { canSeeUnit } from './yard-scope.js';
@@ -12,10 +13,12 @@ import { canSeeUnit } from './yard-scope.js';
 // Clocks of handhelds drift; an inspection a little in the future is accepted, a day ahead is a typo.
 const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 
+export type TruckInspectionDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & { yards: YardService };
+
 /** Truck inspections: recorded at the edge, never changed afterwards. */
 export class TruckInspections {
   constructor(
-    private readonly core: Core,
+    private readonly deps: TruckInspectionDeps,
     private readonly repo: TruckRepo,
   ) {}
 
@@ -47,19 +50,19 @@ export class TruckInspections {
 
   async create(principal: Principal, truckId: string, input: InspectionCreateT): Promise<InspectionOutT> {
     await this.visibleTruck(principal, truckId);
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     const inspectedAt = input.inspectedAt ?? now;
     const errors = duplicateCodes(input.items);
     if (inspectedAt > now + FUTURE_TOLERANCE_MS)
       errors.push({ path: 'body.inspectedAt', message: 'must not be in the future' });
     if (errors.length > 0) throw new ValidationError(errors);
     assertCanSeeYard(principal, input.yardId);
-    await this.core.services.yards.getRow(input.yardId);
+    await this.deps.yards.getRow(input.yardId);
     const attachmentIds = [...new Set(input.attachmentIds ?? [])];
     const [missing] = await this.repo.missingAttachments(attachmentIds);
     if (missing) throw new NotFoundError('Attachment', missing);
 
-    const row = await this.core.changes.insert(this.core.kysely, 'truckInspection', {
+    const row = await this.deps.changes.insert(this.deps.kysely, 'truckInspection', {
       id: newId(),
       truckId,
       yardId: input.yardId,

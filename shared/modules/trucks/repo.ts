@@ -1,19 +1,10 @@
-import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import type { DB, TruckInspectionTable, TruckTable } from '../../db/tables.js';
+import { unitInScope } from '../../db/sql-helpers.js';
+import type { TruckInspectionTable, TruckTable } from '../../db/tables.js';
 
 export type TruckRow = Selectable<TruckTable>;
 export type InspectionRow = Selectable<TruckInspectionTable>;
-
-/** Units outside any yard, or in one of `yardIds`. */
-export function inScope<T extends 'truck' | 'trailer'>(yardIds: string[]) {
-  return (eb: ExpressionBuilder<DB, T>) => {
-    const ref = eb.ref('yardId' as never);
-    return yardIds.length === 0
-      ? eb(ref, 'is', null)
-      : eb.or([eb(ref, 'is', null), eb(ref, 'in', yardIds as never)]);
-  };
-}
 
 /** Reads for trucks and their inspections. Writes go through core.changes in the services. */
 export class TruckRepo {
@@ -55,7 +46,7 @@ export class TruckRepo {
     if (opts.yardId) q = q.where('yardId', '=', opts.yardId);
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.inYard !== undefined) q = q.where('yardId', opts.inYard ? 'is not' : 'is', null);
-    if (opts.scope && !opts.yardId) q = q.where(inScope<'truck'>(opts.scope));
+    if (opts.scope && !opts.yardId) q = q.where(unitInScope<'truck'>(opts.scope));
     return q.execute();
   }
 

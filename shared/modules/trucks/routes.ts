@@ -1,5 +1,4 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import {
@@ -11,13 +10,12 @@ import {
   TruckOut,
   TruckPatch,
 } from './schema.js';
+import type { TruckService } from './service.js';
 import { truckOut } from './service.js';
 
 const TAG = 'Truck Controller';
 
-export function registerTruckRoutes(r: RouteRegistrar, core: Core): void {
-  const trucks = core.services.trucks;
-
+export function registerTruckRoutes(r: RouteRegistrar, { trucks }: { trucks: TruckService }): void {
   r.add({
     method: 'get',
     path: '/api/truck',

@@ -1,21 +1,28 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import type { CarrierService } from '../carriers/service.js';
+import type { YardService } from '../yards/service.js';
 import { TruckInspections } from './inspections.js';
 import { TruckRepo, type TruckRow } from './repo.js';
 import type { TruckCreateT, TruckListQueryT, TruckOutT, TruckPatchT } from './schema.js';
 import { assertYardFilterAllowed, canSeeUnit } from './yard-scope.js';
 
+export type TruckDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  carriers: CarrierService;
+  yards: YardService;
+};
+
 export class TruckService {
-  readonly repo: TruckRepo;
+  private readonly repo: TruckRepo;
   readonly inspections: TruckInspections;
 
-  constructor(private readonly core: Core) {
-    this.repo = new TruckRepo(core.kysely);
-    this.inspections = new TruckInspections(core, this.repo);
+  constructor(private readonly deps: TruckDeps) {
+    this.repo = new TruckRepo(deps.kysely);
+    this.inspections = new TruckInspections(deps, this.repo);
   }
 
   async list(principal: Principal, query: TruckListQueryT) {
@@ -50,8 +57,8 @@ export class TruckService {
       vin: input.vin ?? null,
     };
     await this.assertUsable(truck);
-    const now = this.core.clock.now();
-    const row = await this.core.changes.insert(this.core.kysely, 'truck', {
+    const now = this.deps.clock.now();
+    const row = await this.deps.changes.insert(this.deps.kysely, 'truck', {
       id: newId(),
       ...truck,
       status: input.status ?? 'active',
@@ -76,8 +83,8 @@ export class TruckService {
       throw new ValidationError([{ path, message: 'a truck needs a plate or a unit number' }]);
     }
     await this.assertUsable(merged, id, current.carrierId);
-    const row = await this.core.changes.update(
-      this.core.kysely,
+    const row = await this.deps.changes.update(
+      this.deps.kysely,
       'truck',
       id,
       patch,
@@ -93,8 +100,7 @@ export class TruckService {
     exceptId?: string,
     currentCarrierId?: string | null,
   ): Promise<void> {
-    if (t.carrierId && t.carrierId !== currentCarrierId)
-      await this.core.services.carriers.getRow(t.carrierId);
+    if (t.carrierId && t.carrierId !== currentCarrierId) await this.deps.carriers.getRow(t.carrierId);
     if (t.plate) {
       const holder = await this.repo.byPlate(t.plate, t.plateRegion);
       if (holder && holder.id !== exceptId) {

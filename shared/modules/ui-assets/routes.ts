@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { AppError, NotFoundError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { UiAssetParams } from './schema.js';
@@ -7,7 +7,7 @@ import { resolveUiAsset, type UiAsset } from './service.js';
 
 const TAG = 'UI Assets Controller';
 
-export function registerUiAssetRoutes(r: RouteRegistrar, core: Core): void {
+export function registerUiAssetRoutes(r: RouteRegistrar, { paths }: Pick<CoreParts, 'paths'>): void {
   r.add({
     method: 'get',
     path: '/api/ui/assets/binary/{fullPath}',
@@ -22,7 +22,7 @@ export function registerUiAssetRoutes(r: RouteRegistrar, core: Core): void {
     response: { contentType: 'application/octet-stream', description: 'the file, with its Content-Type' },
     errors: [404],
     handler: async ({ params, res }) => {
-      const asset = await resolveUiAsset(core.paths.ui, params.fullPath);
+      const asset = await resolveUiAsset(paths.ui, params.fullPath);
       await sendAsset(res, asset);
     },
   });

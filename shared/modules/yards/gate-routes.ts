@@ -1,13 +1,11 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { GateCreate, GateListQuery, GateOut, GateParams, GatePatch } from './gate-schema.js';
+import type { GateService } from './gate-service.js';
 import { YARD_TAG } from './schema.js';
 
-export function registerGateRoutes(r: RouteRegistrar, core: Core): void {
-  const gates = core.services.yards.gates;
-
+export function registerGateRoutes(r: RouteRegistrar, gates: GateService): void {
   r.add({
     method: 'get',
     path: '/api/yard/{id}/gate',

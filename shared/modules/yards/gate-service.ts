@@ -1,12 +1,14 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import type { RelayBinding } from '../../hardware.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import type { CameraService } from '../cameras/service.js';
+import type { HardwareService } from '../hardware/service.js';
 import type { GateCreateT, GateOutT, GatePatchT } from './gate-schema.js';
+import { afterName, assertNameFree, ofYard, pageByName } from './in-yard.js';
 import { type GateRow, YardRepo } from './repo.js';
 import type { YardService } from './service.js';
 
@@ -16,14 +18,19 @@ export type GateRecord = Omit<GateRow, 'relay' | 'cameraIds'> & {
   cameraIds: string[];
 };
 
+export type GateDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  yards: YardService;
+  /** A gate's cameras are bound to it (and unbound when it goes). */
+  cameras: Pick<CameraService, 'bindToGate' | 'unbindGate'>;
+  /** A relay binding that changes is handed to the gate hardware again. */
+  hardware: Pick<HardwareService, 'reconfigure'>;
+};
+
 export class GateService {
   private readonly repo: YardRepo;
 
-  constructor(
-    private readonly core: Core,
-    private readonly yards: YardService,
-  ) {
-    this.repo = new YardRepo(core.kysely);
+  constructor(private readonly deps: GateDeps) {
+    this.repo = new YardRepo(deps.kysely);
   }
 
   async list(
@@ -31,11 +38,9 @@ export class GateService {
     yardId: string,
     opts: { limit: number; cursor?: string | undefined; direction?: GateRow['direction'] | undefined },
   ) {
-    this.yards.assertInScope(principal, yardId);
-    await this.yards.getRow(yardId);
-    const after = opts.cursor ? (decodeCursor(opts.cursor, 2) as [string, string]) : undefined;
-    const rows = await this.repo.listGates({ ...opts, yardId, after });
-    return toPage(rows, opts.limit, gateOut, (r) => [r.name.toLowerCase(), r.id]);
+    await this.deps.yards.getVisibleRow(principal, yardId);
+    const rows = await this.repo.listGates({ ...opts, yardId, after: afterName(opts.cursor) });
+    return pageByName(rows, opts.limit, gateOut);
   }
 
   async getRecord(yardId: string | undefined, gateId: string): Promise<GateRecord> {
@@ -47,13 +52,12 @@ export class GateService {
   async create(principal: Principal, yardId: string, input: GateCreateT): Promise<GateOutT> {
     // Ownership first (the cloud answers edge-owned, naming the yard's site), before scope,
     // duplicate or in-use checks.
-    this.core.changes.assertMayWrite('gate', { yardId });
-    this.yards.assertInScope(principal, yardId);
-    await this.yards.getRow(yardId);
-    const now = this.core.clock.now();
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
-      await assertNameFree(trx, yardId, input.name);
-      const gate = await this.core.changes.insert(trx, 'gate', {
+    this.deps.changes.assertMayWrite('gate', { yardId });
+    await this.deps.yards.getVisibleRow(principal, yardId);
+    const now = this.deps.clock.now();
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
+      await assertGateNameFree(trx, yardId, input.name);
+      const gate = await this.deps.changes.insert(trx, 'gate', {
         id: newId(),
         yardId,
         name: input.name,
@@ -63,10 +67,10 @@ export class GateService {
         createdAt: now,
         updatedAt: now,
       });
-      if (input.cameraIds?.length) await this.core.services.cameras.bindToGate(trx, gate, input.cameraIds);
+      if (input.cameraIds?.length) await this.deps.cameras.bindToGate(trx, gate, input.cameraIds);
       return gate;
     });
-    if (input.relay) await this.core.services.hardware.reconfigure();
+    if (input.relay) await this.deps.hardware.reconfigure();
     return gateOut(row);
   }
 
@@ -77,12 +81,12 @@ export class GateService {
     patch: GatePatchT,
     expectedVersion?: number,
   ): Promise<GateOutT> {
-    this.core.changes.assertMayWrite('gate', { yardId });
-    this.yards.assertInScope(principal, yardId);
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
+    this.deps.changes.assertMayWrite('gate', { yardId });
+    this.deps.yards.assertInScope(principal, yardId);
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
       await getGateOfYard(trx, yardId, gateId);
-      if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, gateId);
-      const gate = await this.core.changes.update(
+      if (patch.name !== undefined) await assertGateNameFree(trx, yardId, patch.name, gateId);
+      const gate = await this.deps.changes.update(
         trx,
         'gate',
         gateId,
@@ -95,20 +99,20 @@ export class GateService {
         expectedVersion === undefined ? {} : { expectedVersion },
       );
       if (gate && patch.cameraIds !== undefined) {
-        await this.core.services.cameras.bindToGate(trx, gate, patch.cameraIds);
+        await this.deps.cameras.bindToGate(trx, gate, patch.cameraIds);
       }
       return gate;
     });
     if (!row) throw new NotFoundError('Gate', gateId);
-    if (patch.relay !== undefined) await this.core.services.hardware.reconfigure();
+    if (patch.relay !== undefined) await this.deps.hardware.reconfigure();
     return gateOut(row);
   }
 
   /** A gate with movements or actuations stays for the audit trail. */
   async delete(principal: Principal, yardId: string, gateId: string): Promise<void> {
-    this.core.changes.assertMayWrite('gate', { yardId });
-    this.yards.assertInScope(principal, yardId);
-    await this.core.kysely.transaction().execute(async (trx) => {
+    this.deps.changes.assertMayWrite('gate', { yardId });
+    this.deps.yards.assertInScope(principal, yardId);
+    await this.deps.kysely.transaction().execute(async (trx) => {
       await getGateOfYard(trx, yardId, gateId);
       const refs = await new YardRepo(trx).gateReferences(gateId);
       if (refs.length > 0) {
@@ -120,26 +124,19 @@ export class GateService {
         );
       }
       // Cameras are not history: they stay registered, bound to no gate.
-      await this.core.services.cameras.unbindGate(trx, gateId);
-      await this.core.changes.delete(trx, 'gate', gateId);
+      await this.deps.cameras.unbindGate(trx, gateId);
+      await this.deps.changes.delete(trx, 'gate', gateId);
     });
-    await this.core.services.hardware.reconfigure();
+    await this.deps.hardware.reconfigure();
   }
 }
 
 async function getGateOfYard(db: Kdb, yardId: string, gateId: string): Promise<GateRow> {
-  const row = await new YardRepo(db).gateById(gateId);
-  if (!row || row.yardId !== yardId) throw new NotFoundError('Gate', gateId);
-  return row;
+  return ofYard(await new YardRepo(db).gateById(gateId), yardId, 'Gate', gateId);
 }
 
-async function assertNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
-  const existing = await new YardRepo(db).gateByName(yardId, name);
-  if (existing && existing.id !== exceptId) {
-    throw new ConflictError('duplicate', `The yard already has a gate named ${existing.name}.`, {
-      existingId: existing.id,
-    });
-  }
+async function assertGateNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
+  assertNameFree(await new YardRepo(db).gateByName(yardId, name), 'gate', exceptId);
 }
 
 export function gateRecord(row: GateRow): GateRecord {

@@ -1,5 +1,4 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import {
@@ -9,11 +8,10 @@ import {
   LocationParams,
   LocationPatch,
 } from './location-schema.js';
+import type { LocationService } from './location-service.js';
 import { YARD_TAG } from './schema.js';
 
-export function registerLocationRoutes(r: RouteRegistrar, core: Core): void {
-  const locations = core.services.yards.locations;
-
+export function registerLocationRoutes(r: RouteRegistrar, locations: LocationService): void {
   r.add({
     method: 'get',
     path: '/api/yard/{id}/location',

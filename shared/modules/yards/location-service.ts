@@ -1,22 +1,21 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
-import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import { afterName, assertNameFree, ofYard, pageByName } from './in-yard.js';
 import type { LocationCreateT, LocationOutT, LocationPatchT } from './location-schema.js';
 import { type LocationRow, YardRepo } from './repo.js';
 import type { YardService } from './service.js';
 
+export type LocationDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & { yards: YardService };
+
 export class LocationService {
   private readonly repo: YardRepo;
 
-  constructor(
-    private readonly core: Core,
-    private readonly yards: YardService,
-  ) {
-    this.repo = new YardRepo(core.kysely);
+  constructor(private readonly deps: LocationDeps) {
+    this.repo = new YardRepo(deps.kysely);
   }
 
   async list(
@@ -30,27 +29,24 @@ export class LocationService {
       q?: string | undefined;
     },
   ) {
-    this.yards.assertInScope(principal, yardId);
-    await this.yards.getRow(yardId);
-    const after = opts.cursor ? (decodeCursor(opts.cursor, 2) as [string, string]) : undefined;
-    const rows = await this.repo.listLocations({ ...opts, yardId, after });
-    return toPage(rows, opts.limit, locationOut, (r) => [r.name.toLowerCase(), r.id]);
+    await this.deps.yards.getVisibleRow(principal, yardId);
+    const rows = await this.repo.listLocations({ ...opts, yardId, after: afterName(opts.cursor) });
+    return pageByName(rows, opts.limit, locationOut);
   }
 
   /** The location; 404 when it does not exist or belongs to another yard. */
   getRow(yardId: string, locationId: string): Promise<LocationRow> {
-    return getLocationOfYard(this.core.kysely, yardId, locationId);
+    return getLocationOfYard(this.deps.kysely, yardId, locationId);
   }
 
   async create(principal: Principal, yardId: string, input: LocationCreateT): Promise<LocationOutT> {
     // Ownership first (a linked edge answers cloud-owned), before scope, duplicate or in-use checks.
-    this.core.changes.assertMayWrite('location');
-    this.yards.assertInScope(principal, yardId);
-    await this.yards.getRow(yardId);
-    const now = this.core.clock.now();
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
-      await assertNameFree(trx, yardId, input.name);
-      return this.core.changes.insert(trx, 'location', {
+    this.deps.changes.assertMayWrite('location');
+    await this.deps.yards.getVisibleRow(principal, yardId);
+    const now = this.deps.clock.now();
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
+      await assertLocationNameFree(trx, yardId, input.name);
+      return this.deps.changes.insert(trx, 'location', {
         id: newId(),
         yardId,
         kind: input.kind,
@@ -71,12 +67,12 @@ export class LocationService {
     patch: LocationPatchT,
     expectedVersion?: number,
   ): Promise<LocationOutT> {
-    this.core.changes.assertMayWrite('location');
-    this.yards.assertInScope(principal, yardId);
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
+    this.deps.changes.assertMayWrite('location');
+    this.deps.yards.assertInScope(principal, yardId);
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
       await getLocationOfYard(trx, yardId, locationId);
-      if (patch.name !== undefined) await assertNameFree(trx, yardId, patch.name, locationId);
-      return this.core.changes.update(
+      if (patch.name !== undefined) await assertLocationNameFree(trx, yardId, patch.name, locationId);
+      return this.deps.changes.update(
         trx,
         'location',
         locationId,
@@ -95,9 +91,9 @@ export class LocationService {
 
   /** A location that trailers stand on or movements name stays: set it inactive instead. */
   async delete(principal: Principal, yardId: string, locationId: string): Promise<void> {
-    this.core.changes.assertMayWrite('location');
-    this.yards.assertInScope(principal, yardId);
-    await this.core.kysely.transaction().execute(async (trx) => {
+    this.deps.changes.assertMayWrite('location');
+    this.deps.yards.assertInScope(principal, yardId);
+    await this.deps.kysely.transaction().execute(async (trx) => {
       await getLocationOfYard(trx, yardId, locationId);
       const refs = await new YardRepo(trx).locationReferences(locationId);
       if (refs.length > 0) {
@@ -107,24 +103,22 @@ export class LocationService {
           { references: refs },
         );
       }
-      await this.core.changes.delete(trx, 'location', locationId);
+      await this.deps.changes.delete(trx, 'location', locationId);
     });
   }
 }
 
 async function getLocationOfYard(db: Kdb, yardId: string, locationId: string): Promise<LocationRow> {
-  const row = await new YardRepo(db).locationById(locationId);
-  if (!row || row.yardId !== yardId) throw new NotFoundError('Location', locationId);
-  return row;
+  return ofYard(await new YardRepo(db).locationById(locationId), yardId, 'Location', locationId);
 }
 
-async function assertNameFree(db: Kdb, yardId: string, name: string, exceptId?: string): Promise<void> {
-  const existing = await new YardRepo(db).locationByName(yardId, name);
-  if (existing && existing.id !== exceptId) {
-    throw new ConflictError('duplicate', `The yard already has a location named ${existing.name}.`, {
-      existingId: existing.id,
-    });
-  }
+async function assertLocationNameFree(
+  db: Kdb,
+  yardId: string,
+  name: string,
+  exceptId?: string,
+): Promise<void> {
+  assertNameFree(await new YardRepo(db).locationByName(yardId, name), 'location', exceptId);
 }
 
 export function locationOut(row: LocationRow): LocationOutT {

@@ -1,14 +1,11 @@
-import { type Selectable, sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import type { GateTable, LocationTable, YardTable } from '../../db/tables.js';
+import { likeContains } from '../../db/sql-helpers.js';
+import type { DB, GateTable, LocationTable, YardTable } from '../../db/tables.js';
 
 export type YardRow = Selectable<YardTable>;
 export type GateRow = Selectable<GateTable>;
 export type LocationRow = Selectable<LocationTable>;
-
-function likeContains(text: string): string {
-  return `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Reads for yards, gates and locations. Writes go through core.changes in the services. */
 export class YardRepo {
@@ -69,29 +66,17 @@ export class YardRepo {
   }
 
   gateByName(yardId: string, name: string): Promise<GateRow | undefined> {
-    return this.db
-      .selectFrom('gate')
-      .selectAll()
-      .where('yardId', '=', yardId)
-      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-      .executeTakeFirst();
+    return byNameInYard(this.db.selectFrom('gate').selectAll(), yardId, name).executeTakeFirst();
   }
 
-  /** Ordered by lower(name), id; keyset paging after `after`. */
+  /** Ordered by lower(name), id (pageInYardByName). */
   listGates(opts: {
     yardId: string;
     limit: number;
     after?: [string, string] | undefined;
     direction?: GateRow['direction'] | undefined;
   }): Promise<GateRow[]> {
-    let q = this.db
-      .selectFrom('gate')
-      .selectAll()
-      .where('yardId', '=', opts.yardId)
-      .orderBy(sql`lower(name)`)
-      .orderBy('id')
-      .limit(opts.limit + 1);
-    if (opts.after) q = q.where(sql<boolean>`(lower(name), id) > (${opts.after[0]}, ${opts.after[1]})`);
+    let q = pageInYardByName(this.db.selectFrom('gate').selectAll(), opts);
     if (opts.direction) q = q.where('direction', '=', opts.direction);
     return q.execute();
   }
@@ -101,15 +86,10 @@ export class YardRepo {
   }
 
   locationByName(yardId: string, name: string): Promise<LocationRow | undefined> {
-    return this.db
-      .selectFrom('location')
-      .selectAll()
-      .where('yardId', '=', yardId)
-      .where(sql<string>`lower(name)`, '=', name.toLowerCase())
-      .executeTakeFirst();
+    return byNameInYard(this.db.selectFrom('location').selectAll(), yardId, name).executeTakeFirst();
   }
 
-  /** Ordered by lower(name), id; keyset paging after `after`. */
+  /** Ordered by lower(name), id (pageInYardByName). */
   listLocations(opts: {
     yardId: string;
     limit: number;
@@ -118,14 +98,7 @@ export class YardRepo {
     status?: LocationRow['status'] | undefined;
     q?: string | undefined;
   }): Promise<LocationRow[]> {
-    let q = this.db
-      .selectFrom('location')
-      .selectAll()
-      .where('yardId', '=', opts.yardId)
-      .orderBy(sql`lower(name)`)
-      .orderBy('id')
-      .limit(opts.limit + 1);
-    if (opts.after) q = q.where(sql<boolean>`(lower(name), id) > (${opts.after[0]}, ${opts.after[1]})`);
+    let q = pageInYardByName(this.db.selectFrom('location').selectAll(), opts);
     if (opts.kind) q = q.where('kind', '=', opts.kind);
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.q) q = q.where('name', 'like', sql<string>`${likeContains(opts.q)} escape '\\'`);
@@ -202,4 +175,26 @@ export class YardRepo {
     }
     return found;
   }
+}
+
+/** Gates and locations: each belongs to one yard and has a name unique in it, case-insensitive. */
+type InYard<O> = SelectQueryBuilder<DB, 'gate' | 'location', O>;
+
+/** The gate or location of the yard with this name, ignoring case. */
+function byNameInYard<Q extends InYard<object>>(q: Q, yardId: string, name: string): Q {
+  return q.where('yardId', '=', yardId).where(sql<string>`lower(name)`, '=', name.toLowerCase()) as Q;
+}
+
+/** A page of a yard's gates or locations: ordered by lower(name), id; keyset paging after `after`. */
+function pageInYardByName<Q extends InYard<object>>(
+  q: Q,
+  opts: { yardId: string; limit: number; after?: [string, string] | undefined },
+): Q {
+  const page = q
+    .where('yardId', '=', opts.yardId)
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .limit(opts.limit + 1);
+  if (!opts.after) return page as Q;
+  return page.where(sql<boolean>`(lower(name), id) > (${opts.after[0]}, ${opts.after[1]})`) as Q;
 }

@@ -1,14 +1,13 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { registerGateRoutes } from './gate-routes.js';
 import { registerLocationRoutes } from './location-routes.js';
 import { YARD_TAG, YardCreate, YardListQuery, YardOut, YardPatch } from './schema.js';
+import type { YardService } from './service.js';
 
-export function registerYardRoutes(r: RouteRegistrar, core: Core): void {
-  const yards = core.services.yards;
-
+/** The yard routes, and through yards.gates and yards.locations those of its gates and locations. */
+export function registerYardRoutes(r: RouteRegistrar, { yards }: { yards: YardService }): void {
   r.add({
     method: 'get',
     path: '/api/yard',
@@ -87,6 +86,6 @@ export function registerYardRoutes(r: RouteRegistrar, core: Core): void {
     },
   });
 
-  registerGateRoutes(r, core);
-  registerLocationRoutes(r, core);
+  registerGateRoutes(r, yards.gates);
+  registerLocationRoutes(r, yards.locations);
 }

@@ -1,28 +1,31 @@
 import { assertCanSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { type GateRecord, GateService } from './gate-service.js';
+import { type GateDeps, type GateRecord, GateService } from './gate-service.js';
 import { LocationService } from './location-service.js';
 import { type LocationRow, YardRepo, type YardRow } from './repo.js';
 import type { YardCreateT, YardOutT, YardPatchT } from './schema.js';
+
+export type YardDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'config'> &
+  Pick<GateDeps, 'cameras' | 'hardware'>;
 
 /**
  * Yards and, through `gates` and `locations`, their gates and locations.
  * Other modules use getRow, getTimeZone, getGateRow, getLocationRow and listYardIdsInScope.
  */
 export class YardService {
-  readonly repo: YardRepo;
+  private readonly repo: YardRepo;
   readonly gates: GateService;
   readonly locations: LocationService;
 
-  constructor(private readonly core: Core) {
-    this.repo = new YardRepo(core.kysely);
-    this.gates = new GateService(core, this);
-    this.locations = new LocationService(core, this);
+  constructor(private readonly deps: YardDeps) {
+    this.repo = new YardRepo(deps.kysely);
+    this.gates = new GateService({ ...deps, yards: this });
+    this.locations = new LocationService({ ...deps, yards: this });
   }
 
   async list(
@@ -35,14 +38,19 @@ export class YardService {
   }
 
   async get(principal: Principal, id: string): Promise<YardOutT> {
-    this.assertInScope(principal, id);
-    return yardOut(await this.getRow(id));
+    return yardOut(await this.getVisibleRow(principal, id));
   }
 
   async getRow(id: string): Promise<YardRow> {
     const row = await this.repo.yardById(id);
     if (!row) throw new NotFoundError('Yard', id);
     return row;
+  }
+
+  /** The yard, 403 when it is outside the principal's yard scope, 404 when it does not exist. */
+  async getVisibleRow(principal: Principal, id: string): Promise<YardRow> {
+    this.assertInScope(principal, id);
+    return this.getRow(id);
   }
 
   async getTimeZone(yardId: string): Promise<string> {
@@ -64,6 +72,11 @@ export class YardService {
     return this.repo.yardIds(principal.yardIds);
   }
 
+  /** Which of the given yard ids exist (an admin grants only existing yards: auth/admin-scope.ts). */
+  existingYardIds(yardIds: string[]): Promise<string[]> {
+    return this.repo.yardIds(yardIds);
+  }
+
   /** 403 when the yard is outside the principal's yard scope. */
   assertInScope(principal: Principal, yardId: string): void {
     assertCanSeeYard(principal, yardId);
@@ -71,14 +84,14 @@ export class YardService {
 
   async create(principal: Principal, input: YardCreateT): Promise<YardOutT> {
     // Ownership first (a linked edge answers cloud-owned), before scope, duplicate or in-use checks.
-    this.core.changes.assertMayWrite('yard');
+    this.deps.changes.assertMayWrite('yard');
     if (principal.yardIds !== null) {
       throw new ForbiddenError('Only principals without a yard scope may create yards.');
     }
-    const now = this.core.clock.now();
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
+    const now = this.deps.clock.now();
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
       await this.assertCodeFree(trx, input.code);
-      return this.core.changes.insert(trx, 'yard', {
+      return this.deps.changes.insert(trx, 'yard', {
         id: newId(),
         code: input.code,
         name: input.name,
@@ -86,7 +99,7 @@ export class YardService {
         address: input.address ? JSON.stringify(input.address) : null,
         capacity: input.capacity ?? null,
         status: input.status ?? 'active',
-        siteId: input.siteId ?? this.core.config.siteId,
+        siteId: input.siteId ?? this.deps.config.siteId,
         createdAt: now,
         updatedAt: now,
       });
@@ -100,12 +113,12 @@ export class YardService {
     patch: YardPatchT,
     expectedVersion?: number,
   ): Promise<YardOutT> {
-    this.core.changes.assertMayWrite('yard');
+    this.deps.changes.assertMayWrite('yard');
     this.assertInScope(principal, id);
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
       if (!(await new YardRepo(trx).yardById(id))) throw new NotFoundError('Yard', id);
       if (patch.code !== undefined) await this.assertCodeFree(trx, patch.code, id);
-      return this.core.changes.update(
+      return this.deps.changes.update(
         trx,
         'yard',
         id,
@@ -129,9 +142,9 @@ export class YardService {
 
   /** A yard with locations, gates or history is kept for the record: set it inactive instead. */
   async delete(principal: Principal, id: string): Promise<void> {
-    this.core.changes.assertMayWrite('yard');
+    this.deps.changes.assertMayWrite('yard');
     this.assertInScope(principal, id);
-    await this.core.kysely.transaction().execute(async (trx) => {
+    await this.deps.kysely.transaction().execute(async (trx) => {
       const repo = new YardRepo(trx);
       if (!(await repo.yardById(id))) throw new NotFoundError('Yard', id);
       const refs = await repo.yardReferences(id);
@@ -142,7 +155,7 @@ export class YardService {
           { references: refs },
         );
       }
-      await this.core.changes.delete(trx, 'yard', id);
+      await this.deps.changes.delete(trx, 'yard', id);
     });
   }
 

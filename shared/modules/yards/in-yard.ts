@@ -1,0 +1,47 @@
+import { decodeCursor, toPage } from '../../http/cursor.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
+
+/**
+ * The rules gates and locations share: each belongs to one yard (one of another yard is not
+ * found), its name is unique in the yard ignoring case, and its lists page by lower(name), id.
+ */
+
+interface InYard {
+  id: string;
+  yardId: string;
+  name: string;
+}
+
+/** The row, or 404 when it does not exist or belongs to another yard. */
+export function ofYard<R extends InYard>(
+  row: R | undefined,
+  yardId: string,
+  what: 'Gate' | 'Location',
+  id: string,
+): R {
+  if (!row || row.yardId !== yardId) throw new NotFoundError(what, id);
+  return row;
+}
+
+/** 409 duplicate when `existing` (the yard's gate or location of that name) is another record. */
+export function assertNameFree(
+  existing: InYard | undefined,
+  what: 'gate' | 'location',
+  exceptId?: string,
+): void {
+  if (existing && existing.id !== exceptId) {
+    throw new ConflictError('duplicate', `The yard already has a ${what} named ${existing.name}.`, {
+      existingId: existing.id,
+    });
+  }
+}
+
+/** The keyset position a list cursor holds: [lower(name), id]. */
+export function afterName(cursor: string | undefined): [string, string] | undefined {
+  return cursor ? (decodeCursor(cursor, 2) as [string, string]) : undefined;
+}
+
+/** A page of rows ordered by lower(name), id. */
+export function pageByName<R extends InYard, T>(rows: R[], limit: number, out: (row: R) => T) {
+  return toPage(rows, limit, out, (r) => [r.name.toLowerCase(), r.id]);
+}
