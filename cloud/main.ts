@@ -36,17 +36,17 @@ export async function startCloud(
         ],
     gates: new NoRelays(),
     sync: cloudSync({
-      transport: (core) =>
+      transport: (deps) =>
         broker
           ? cloudTransport(
               { ...config, mqtt: { ...config.mqtt, ...broker.cloudClient } },
               log,
-              cloudNodeId(core),
+              cloudNodeId(deps),
               broker.cloudClient.url,
             )
-          : cloudTransport(config, log, cloudNodeId(core)),
-      parts: (core, transport) => {
-        const commands = new RemoteCommandsClient(core, transport);
+          : cloudTransport(config, log, cloudNodeId(deps)),
+      parts: (deps, transport) => {
+        const commands = new RemoteCommandsClient(deps, transport);
         return { commands, components: [commands] };
       },
     }),

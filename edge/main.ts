@@ -36,9 +36,9 @@ export async function startEdge(
       gates,
       sync: linked
         ? edgeSync({
-            components: (core, transport) => [
-              new CommandHandler(core, transport),
-              ...(config.cloudUrl ? [new BlobUploader(core)] : []),
+            components: (deps, transport) => [
+              new CommandHandler(deps, transport),
+              ...(config.cloudUrl ? [new BlobUploader(deps)] : []),
             ],
           })
         : undefined,

@@ -9,6 +9,7 @@ import type { CameraSources } from './cameras/types.js';
 import { type Clock, systemClock } from './clock.js';
 import { type Config, syncMode } from './config.js';
 import type { Core } from './core.js';
+import type { CoreParts } from './core-parts.js';
 import type { AppDatabase } from './db/database.js';
 import type { GateHardware } from './hardware.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
@@ -29,8 +30,8 @@ import { ChangeApplier } from './sync/applier.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
 import { heldYard, siteOfRow, writeGuard } from './sync/ownership.js';
-import { createRouting } from './sync/routing.js';
 import type { SyncParts } from './sync/runtime.js';
+import { cloudSide, edgeSide } from './sync/side.js';
 
 export interface AppDeps {
   db: AppDatabase;
@@ -41,11 +42,21 @@ export interface AppDeps {
   bus?: EventBus;
   log?: Logger;
   /**
-   * Builds the sync parts once the core exists (edge/sync and cloud/sync provide factories). Without
-   * it the app does no sync: a standalone edge, or a test that drives sync by hand.
+   * Builds the sync parts once the services exist (edge/sync and cloud/sync provide factories).
+   * Without it the app does no sync: a standalone edge, or a test that drives sync by hand.
    */
-  sync?: (core: Core) => SyncParts;
+  sync?: ((deps: SyncFactoryDeps) => SyncParts) | undefined;
 }
+
+/**
+ * What a sync factory builds from: the parts the change streams use, and the services the edge's
+ * sync components call (cloud commands run on the gates and cameras; attachment bytes go up).
+ */
+export type SyncFactoryDeps = Pick<
+  CoreParts,
+  'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'syncSide'
+> &
+  Pick<Services, 'hardware' | 'cameras' | 'attachments'>;
 
 export interface YardApp {
   app: Express;
@@ -78,12 +89,15 @@ export function createApp(deps: AppDeps): YardApp {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? silentLogger();
   const bus = deps.bus ?? new EventBus();
-  const hlc = new Hlc(clock, config.role === 'cloud' ? 'cloud' : config.siteId, config.sync.maxClockAheadMs);
+  // The one place the role chooses behaviour (besides config.ts's sync mode): everything after this
+  // is handed the side's parts, or a decision named after what it does.
+  const syncSide = config.role === 'cloud' ? cloudSide(db.sqlite) : edgeSide(config.siteId);
+  const hlc = new Hlc(clock, syncSide.origin, config.sync.maxClockAheadMs);
   // An edge logs its changes for the cloud; the cloud logs each change for the sites that need it.
   const changes = new ChangeCapture(
     hlc,
     clock,
-    createRouting({ sqlite: db.sqlite, role: config.role }).peersFor,
+    syncSide.routing.peersFor,
     // Who may write what: a linked edge refuses cloud-owned records, the cloud edge-owned ones.
     writeGuard(syncMode(config), siteOfRow(db.sqlite), heldYard(db.sqlite)),
   );
@@ -110,6 +124,7 @@ export function createApp(deps: AppDeps): YardApp {
     errorStats,
     paths,
     sync: { mode: syncMode(config) },
+    syncSide,
   } as Core;
   core.services = createServices(core);
   wireSyncReactions({
@@ -117,9 +132,13 @@ export function createApp(deps: AppDeps): YardApp {
     log,
     auth: core.services.auth,
     tasks: core.services.tasks,
-    dispatchQueuedTasks: config.role === 'edge',
+    // The hub (the cloud) has no drivers: their sessions and heartbeats live at the edges.
+    dispatchQueuedTasks: !syncSide.hub,
   });
-  if (deps.sync) core.sync = { mode: core.sync.mode, ...deps.sync(core) };
+  if (deps.sync) {
+    const { hardware, cameras, attachments } = core.services;
+    core.sync = { mode: core.sync.mode, ...deps.sync({ ...core, hardware, cameras, attachments }) };
+  }
   const syncComponents = [...(core.sync.runtime ? [core.sync.runtime] : []), ...(core.sync.components ?? [])];
 
   const app = express();

@@ -9,6 +9,7 @@ import type { Logger } from './log.js';
 import type { ChangeCapture } from './sync/change-capture.js';
 import type { Hlc } from './sync/hlc.js';
 import type { SyncFacade } from './sync/runtime.js';
+import type { SyncSide } from './sync/side.js';
 
 /**
  * The parts every module service is built from, assembled once by createApp; nothing here is a
@@ -32,4 +33,6 @@ export interface CoreParts {
   paths: { data: string; attachments: string; ui: string };
   /** Sync mode and parts (change streams, remote commands); mode standalone has no parts. */
   sync: SyncFacade;
+  /** The edge/cloud differences of sync (origin, routing, hub), chosen once from the role. */
+  syncSide: SyncSide;
 }

@@ -12,6 +12,8 @@ import { IntegrationService } from './modules/integrations/service.js';
 import { MovementService } from './modules/movements/service.js';
 import { PushService } from './modules/push/service.js';
 import { SettingsService } from './modules/settings/service.js';
+import { awaitSiteUpload, BlobFetcher } from './modules/sync/blob-fetch.js';
+import { SyncBlobService } from './modules/sync/blob-service.js';
 import { TaskService } from './modules/tasks/service.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
@@ -35,6 +37,8 @@ export interface Services {
   push: PushService;
   cameras: CameraService;
   integrations: IntegrationService;
+  /** The cloud's side of the sites' attachment bytes (/api/sync/blob); none at an edge. */
+  siteBytes: SyncBlobService | undefined;
 }
 
 /**
@@ -52,11 +56,16 @@ export function createServices(core: Core): Services {
   const trucks = new TruckService({ ...core, carriers, yards });
   const trailers = new TrailerService({ ...core, yards, carriers });
   const movements = new MovementService(core);
-  const attachments = new AttachmentService(core);
+  // The edge/cloud differences below follow the side chosen at start (core.syncSide): the hub
+  // awaits bytes from the sites and serves them; an edge fetches bytes from the cloud; drivers
+  // (whom auto-dispatch assigns) work at edges.
+  const missingBytes = core.syncSide.hub ? awaitSiteUpload : new BlobFetcher(core);
+  const attachments = new AttachmentService({ ...core, settings, missingBytes });
+  const siteBytes = core.syncSide.hub ? new SyncBlobService({ ...core, attachments }) : undefined;
   const dashboard = new DashboardService({ ...core, settings });
-  const tasks = new TaskService(core);
-  const driverApp = new DriverAppService(core);
   const push = new PushService(core);
+  const tasks = new TaskService({ ...core, settings, push, autoDispatch: !core.syncSide.hub });
+  const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
   const integrations = new IntegrationService(core);
   return {
     auth,
@@ -75,5 +84,6 @@ export function createServices(core: Core): Services {
     push,
     cameras,
     integrations,
+    siteBytes,
   };
 }

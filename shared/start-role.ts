@@ -1,16 +1,14 @@
 import type { Server } from 'node:http';
 import { join, resolve } from 'node:path';
-import { createApp, type YardApp } from './app.js';
+import { type AppDeps, createApp, type YardApp } from './app.js';
 import { NodeOnvifClient } from './cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from './cameras/providers/index.js';
 import type { Config } from './config.js';
-import type { Core } from './core.js';
 import { type AppDatabase, openDatabase } from './db/database.js';
 import type { GateHardware } from './hardware.js';
 import { type Component, Lifecycle, StartError } from './lifecycle.js';
 import type { Logger } from './log.js';
 import { closeServer, listenHttp } from './process.js';
-import type { SyncParts } from './sync/runtime.js';
 import { warnPlaintextLinks } from './tls-warnings.js';
 
 /**
@@ -26,7 +24,7 @@ export interface RoleParts {
   /** The edge's relay drivers; the cloud's NoRelays. */
   gates: GateHardware;
   /** The sync link's parts once the core exists; none for a standalone edge. */
-  sync?: ((core: Core) => SyncParts) | undefined;
+  sync?: AppDeps['sync'];
 }
 
 export interface RunningRole {

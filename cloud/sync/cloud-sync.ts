@@ -1,5 +1,5 @@
 import { toIsoOrNull } from '../../shared/clock.js';
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { parseHlc } from '../../shared/sync/hlc.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
@@ -13,9 +13,11 @@ import { SiteStatusTracker } from './site-status.js';
 export interface CloudSyncOptions {
   transport: SyncTransport;
   applier: ChangeApplier;
-  /** writeSiteSnapshot(core, siteId) in production. */
+  /** writeSiteSnapshot(deps, siteId) in production. */
   snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
 }
+
+export type CloudSyncDeps = Pick<CoreParts, 'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes'>;
 
 /**
  * The cloud's change streams: one PeerLink per site (cloud/sync/site-links.ts) over the topics of
@@ -38,22 +40,22 @@ export class CloudSync implements SyncRuntime {
   private listening = false;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: CloudSyncDeps,
     private readonly o: CloudSyncOptions,
   ) {
-    this.stream = new StreamId(core.db.sqlite);
-    this.outbox = new Outbox(core.db.sqlite, core.config.sync, this.stream);
+    this.stream = new StreamId(deps.db.sqlite);
+    this.outbox = new Outbox(deps.db.sqlite, deps.config.sync, this.stream);
     this.links = new SiteLinks({
-      core,
+      deps,
       transport: o.transport,
       outbox: this.outbox,
-      cursors: new SendCursors(core.db.sqlite),
+      cursors: new SendCursors(deps.db.sqlite),
       stream: this.stream,
       applier: o.applier,
       snapshot: o.snapshot,
     });
-    this.statuses = new SiteStatusTracker(core);
-    this.pruner = new LogPruner(core);
+    this.statuses = new SiteStatusTracker(deps);
+    this.pruner = new LogPruner(deps);
   }
 
   async start(): Promise<void> {
@@ -67,11 +69,11 @@ export class CloudSync implements SyncRuntime {
           for (const link of links) link.deactivate();
         });
       });
-      this.core.changes.onLogged((peers) => this.links.wake(peers));
+      this.deps.changes.onLogged((peers) => this.links.wake(peers));
     }
-    await exclusive(this.core, () => this.stream.current());
-    const pending = await exclusive(this.core, () => this.o.applier.applyPending());
-    if (pending > 0) this.core.log.info({ rows: pending }, 'applied rows kept for a newer schema');
+    await exclusive(this.deps, () => this.stream.current());
+    const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
+    if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
     await this.pruner.start();
     await this.o.transport.start();
   }
@@ -92,8 +94,8 @@ export class CloudSync implements SyncRuntime {
 
   async status() {
     const sites = await this.siteRows();
-    const numbers = await exclusive(this.core, () => {
-      const sqlite = this.core.db.sqlite;
+    const numbers = await exclusive(this.deps, () => {
+      const sqlite = this.deps.db.sqlite;
       return {
         lastSeq: this.outbox.topSeq(),
         deadLetters: Number(sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get() ?? 0),
@@ -102,22 +104,22 @@ export class CloudSync implements SyncRuntime {
     return {
       mode: 'cloud' as const,
       role: 'cloud' as const,
-      siteId: this.core.config.siteId,
+      siteId: this.deps.config.siteId,
       lastSeq: numbers.lastSeq,
       ackedSeq: 0,
       queued: sites.reduce((n, s) => n + s.queued, 0),
       deadLetters: numbers.deadLetters,
-      clockSkewMs: Math.round(this.core.hlc.maxSkewMs),
+      clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
       sites,
     };
   }
 
   /** Every registered site with its link, queue, lag, dead letters and what it last reported. */
   private async siteRows() {
-    const rows = await this.core.kysely.selectFrom('site').selectAll().orderBy('id').execute();
-    const now = this.core.clock.now();
-    return exclusive(this.core, () => {
-      const sqlite = this.core.db.sqlite;
+    const rows = await this.deps.kysely.selectFrom('site').selectAll().orderBy('id').execute();
+    const now = this.deps.clock.now();
+    return exclusive(this.deps, () => {
+      const sqlite = this.deps.db.sqlite;
       const acked = sqlite.prepare('SELECT acked_seq FROM sync_cursor WHERE peer = ?').pluck();
       const dead = sqlite.prepare('SELECT count(*) FROM dead_letter WHERE peer = ?').pluck();
       return rows.map((site) => {
@@ -165,7 +167,7 @@ export class CloudSync implements SyncRuntime {
   private inStatusOrder(siteId: string, work: () => Promise<void>): void {
     const next = (this.statusChains.get(siteId) ?? Promise.resolve())
       .then(work)
-      .catch((err: Error) => this.core.log.error({ siteId, err: err.message }, 'site status not handled'));
+      .catch((err: Error) => this.deps.log.error({ siteId, err: err.message }, 'site status not handled'));
     this.statusChains.set(siteId, next);
     void next.finally(() => {
       if (this.statusChains.get(siteId) === next) this.statusChains.delete(siteId);
@@ -175,7 +177,7 @@ export class CloudSync implements SyncRuntime {
   private async onStatus(siteId: string, payload: Buffer): Promise<void> {
     const status = decode(SiteStatus, payload);
     if (!status) {
-      this.core.log.warn({ siteId }, 'malformed site status dropped');
+      this.deps.log.warn({ siteId }, 'malformed site status dropped');
       return;
     }
     const link = await this.links.get(siteId);

@@ -1,35 +1,41 @@
 import { randomBytes } from 'node:crypto';
+import type { SyncFactoryDeps } from '../../shared/app.js';
 import type { Config } from '../../shared/config.js';
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
 import type { Logger } from '../../shared/log.js';
 import { ChangeApplier } from '../../shared/sync/applier.js';
 import { exclusive } from '../../shared/sync/outbox.js';
 import { CLOUD_SUBSCRIPTIONS } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
 import { writeSiteSnapshot } from '../../shared/sync/snapshot.js';
-import { MqttTransport, type SyncTransport } from '../../shared/sync/transport.js';
+import {
+  type MqttTransport,
+  mqttTransportFrom,
+  type SyncTransport,
+  type TransportOption,
+  transportOf,
+} from '../../shared/sync/transport.js';
 import { CloudSync } from './cloud-sync.js';
 
 export interface CloudSyncFactoryOptions {
   /** The MQTT link; default an MqttTransport built from the config (cloudTransport). */
-  transport?: SyncTransport | ((core: Core) => SyncTransport);
+  transport?: TransportOption<SyncFactoryDeps>;
   /** More parts on the same transport (remote commands). */
-  parts?: (core: Core, transport: SyncTransport) => Omit<SyncParts, 'runtime'>;
+  parts?: (deps: SyncFactoryDeps, transport: SyncTransport) => Omit<SyncParts, 'runtime'>;
 }
 
 /** createApp's `sync` for the cloud: the sites' change streams, and the parts given. */
-export function cloudSync(options: CloudSyncFactoryOptions = {}): (core: Core) => SyncParts {
-  return (core) => {
-    const transport =
-      typeof options.transport === 'function'
-        ? options.transport(core)
-        : (options.transport ?? cloudTransport(core.config, core.log, cloudNodeId(core)));
-    const runtime = new CloudSync(core, {
+export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFactoryDeps) => SyncParts {
+  return (deps) => {
+    const transport = transportOf(options.transport, deps, () =>
+      cloudTransport(deps.config, deps.log, cloudNodeId(deps)),
+    );
+    const runtime = new CloudSync(deps, {
       transport,
-      applier: new ChangeApplier(core),
-      snapshot: (siteId) => exclusive(core, () => writeSiteSnapshot(core, siteId)),
+      applier: new ChangeApplier(deps),
+      snapshot: (siteId) => exclusive(deps, () => writeSiteSnapshot(deps, siteId)),
     });
-    const extra = options.parts?.(core, transport) ?? {};
+    const extra = options.parts?.(deps, transport) ?? {};
     return { ...extra, runtime, components: [...(extra.components ?? [])] satisfies SyncComponent[] };
   };
 }
@@ -42,16 +48,10 @@ export function cloudTransport(
   url = config.mqtt.url,
 ): MqttTransport {
   if (!url) throw new Error('The cloud needs a broker URL (mqtt.url, or the embedded broker)');
-  return new MqttTransport({
+  return mqttTransportFrom(config.mqtt, {
     url,
     clientId: `cloud-${nodeId}`,
     username: config.mqtt.username ?? 'cloud',
-    password: config.mqtt.password,
-    caFile: config.mqtt.caFile,
-    certFile: config.mqtt.certFile,
-    keyFile: config.mqtt.keyFile,
-    rejectUnauthorized: config.mqtt.rejectUnauthorized,
-    keepaliveSec: config.mqtt.keepaliveSec,
     subscriptions: [...CLOUD_SUBSCRIPTIONS],
     log,
   });
@@ -61,8 +61,8 @@ export function cloudTransport(
  * A random id kept in the database (sync_meta 'node'): the same MQTT client id after a restart (the
  * broker keeps our persistent session), and nothing about the machine in it.
  */
-export function cloudNodeId(core: Core): string {
-  const sqlite = core.db.sqlite;
+export function cloudNodeId(deps: Pick<CoreParts, 'db'>): string {
+  const sqlite = deps.db.sqlite;
   const row = sqlite.prepare("SELECT value FROM sync_meta WHERE name = 'node'").pluck().get() as
     | string
     | undefined;

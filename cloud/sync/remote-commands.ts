@@ -1,4 +1,4 @@
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
 import { AppError, SiteOfflineError } from '../../shared/http/errors.js';
 import { newId } from '../../shared/ids.js';
 import {
@@ -25,6 +25,8 @@ interface Pending {
 const GAVE_UP_MEMORY_MS = 10 * 60_000;
 const GAVE_UP_MAX = 1_000;
 
+export type RemoteCommandsDeps = Pick<CoreParts, 'config' | 'kysely' | 'clock' | 'log'>;
+
 /**
  * Cloud side of the command channel (docs/sync.md "Commands": down/cmd and up/cmd-result): sends a command to one
  * site's edge and waits for its answer. Commands are never queued: they are published with QoS 0
@@ -44,7 +46,7 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
   private running = false;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: RemoteCommandsDeps,
     private readonly transport: SyncTransport,
   ) {}
 
@@ -76,8 +78,8 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
     if (await this.knownOffline(siteId)) {
       throw new SiteOfflineError(`Site ${siteId} is offline (its edge is not connected); nothing was sent.`);
     }
-    const timeoutMs = this.core.config.sync.commandTimeoutMs;
-    const sentAt = this.core.clock.now();
+    const timeoutMs = this.deps.config.sync.commandTimeoutMs;
+    const sentAt = this.deps.clock.now();
     const command: Command = { v: PROTOCOL_V, id: newId(), kind, args, deadline: sentAt + timeoutMs, sentAt };
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => this.timeOut(command.id, timeoutMs), timeoutMs);
@@ -86,7 +88,7 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
     try {
       // QoS 0: a broker stores nothing for an edge that is offline (see the class comment).
       await this.transport.publish(topicsFor(siteId).downCmd, JSON.stringify(command), { qos: 0 });
-      this.core.log.info({ siteId, kind, commandId: command.id }, 'command sent to site');
+      this.deps.log.info({ siteId, kind, commandId: command.id }, 'command sent to site');
     } catch (err) {
       const call = this.pending.get(command.id);
       this.settle(command.id);
@@ -105,7 +107,7 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
   }
 
   private async knownOffline(siteId: string): Promise<boolean> {
-    const site = await this.core.kysely
+    const site = await this.deps.kysely
       .selectFrom('site')
       .select('linkState')
       .where('id', '=', siteId)
@@ -118,7 +120,7 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
     if (!call) return;
     this.settle(id);
     this.rememberGaveUp(id);
-    this.core.log.warn(
+    this.deps.log.warn(
       { siteId: call.siteId, kind: call.kind, commandId: id },
       'site did not answer a command in time',
     );
@@ -135,19 +137,19 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
     if (parsed?.rest !== 'up/cmd-result') return;
     const result = decode(CommandResult, payload);
     if (!result) {
-      this.core.log.warn({ siteId: parsed.siteId }, 'malformed command result dropped');
+      this.deps.log.warn({ siteId: parsed.siteId }, 'malformed command result dropped');
       return;
     }
     const call = this.pending.get(result.id);
     if (!call || call.siteId !== parsed.siteId) {
       if (this.gaveUp.has(result.id)) {
-        this.core.log.warn(
+        this.deps.log.warn(
           { siteId: parsed.siteId, commandId: result.id, ok: result.ok },
           'late command result dropped (the caller already got 504 site-offline)',
         );
       } else {
         // Answers to other components' commands (resync) arrive here too.
-        this.core.log.debug(
+        this.deps.log.debug(
           { siteId: parsed.siteId, commandId: result.id },
           'command result for no pending call',
         );
@@ -166,7 +168,7 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
   }
 
   private rememberGaveUp(id: string): void {
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     for (const [old, at] of this.gaveUp) {
       if (this.gaveUp.size < GAVE_UP_MAX && now - at < GAVE_UP_MEMORY_MS) break;
       this.gaveUp.delete(old);

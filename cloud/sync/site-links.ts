@@ -1,4 +1,4 @@
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
 import { newId } from '../../shared/ids.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { exclusive, type Outbox, type SendCursors, type StreamId } from '../../shared/sync/outbox.js';
@@ -14,8 +14,10 @@ export interface SiteSnapshot {
   rows: number;
 }
 
+export type SiteLinksDeps = Pick<CoreParts, 'config' | 'db' | 'kysely' | 'clock' | 'log'>;
+
 export interface SiteLinksOptions {
-  core: Core;
+  deps: SiteLinksDeps;
   transport: SyncTransport;
   outbox: Outbox;
   cursors: SendCursors;
@@ -62,7 +64,7 @@ export class SiteLinks {
   private stopped = false;
 
   constructor(private readonly o: SiteLinksOptions) {
-    this.sites = new SiteRepo(o.core.kysely);
+    this.sites = new SiteRepo(o.deps.kysely);
   }
 
   /** The site's link, made and started on first use; undefined for a site id we do not know. */
@@ -70,7 +72,7 @@ export class SiteLinks {
     const known = this.links.get(siteId);
     if (known) return known;
     const checkedAt = this.unknown.get(siteId);
-    if (checkedAt !== undefined && this.o.core.clock.now() - checkedAt < UNKNOWN_SITE_RECHECK_MS) {
+    if (checkedAt !== undefined && this.o.deps.clock.now() - checkedAt < UNKNOWN_SITE_RECHECK_MS) {
       return Promise.resolve(undefined);
     }
     const made = this.make(siteId);
@@ -94,7 +96,7 @@ export class SiteLinks {
     const call = this.resyncs.get(siteId);
     if (!call || call.commandId !== commandId) return false;
     if (!ok) {
-      this.o.core.log.error({ siteId }, 'site refused the resync command; repeating it');
+      this.o.deps.log.error({ siteId }, 'site refused the resync command; repeating it');
       return true;
     }
     this.cancelResync(siteId);
@@ -117,14 +119,14 @@ export class SiteLinks {
     const site = await this.sites.get(siteId);
     if (!site || this.stopped) {
       this.links.delete(siteId);
-      this.unknown.set(siteId, this.o.core.clock.now());
-      if (!site) this.o.core.log.warn({ siteId }, 'message from an unknown site id dropped');
+      this.unknown.set(siteId, this.o.deps.clock.now());
+      if (!site) this.o.deps.log.warn({ siteId }, 'message from an unknown site id dropped');
       return undefined;
     }
     this.unknown.delete(siteId);
     const topics = topicsFor(siteId);
     const link = new PeerLink({
-      deps: this.o.core,
+      deps: this.o.deps,
       peer: siteId,
       site: siteId,
       transport: this.o.transport,
@@ -149,12 +151,12 @@ export class SiteLinks {
 
   /** True when the site can be sent rows from `from`; otherwise starts (or repeats) a resync. */
   private async beforeResend(siteId: string, from: number): Promise<boolean> {
-    const { core } = this.o;
-    const state = await exclusive(core, () => ({
+    const { deps } = this.o;
+    const state = await exclusive(deps, () => ({
       cursor: this.o.cursors.get(siteId),
-      pruned: prunedUpTo(core.db.sqlite, siteId),
+      pruned: prunedUpTo(deps.db.sqlite, siteId),
       stream: this.o.stream.current(),
-      pending: readPending(core, siteId),
+      pending: readPending(deps, siteId),
     }));
     const established = state.cursor?.ackedAt !== null && state.cursor?.ackedAt !== undefined;
     // from 1 on an established cursor: the edge acknowledged nothing of our stream (new database).
@@ -167,13 +169,13 @@ export class SiteLinks {
           ? 'rows pruned'
           : 'site has nothing of our stream';
       const snap = await this.o.snapshot(siteId);
-      const resumeFrom = await exclusive(core, () => {
+      const resumeFrom = await exclusive(deps, () => {
         const at = snap.rows > 0 ? snap.from : this.o.outbox.topSeq() + 1;
-        writePending(core, siteId, { stream: state.stream, resumeFrom: at });
+        writePending(deps, siteId, { stream: state.stream, resumeFrom: at });
         return at;
       });
       pending = { stream: state.stream, resumeFrom };
-      core.log.info(
+      deps.log.info(
         { siteId, reason, rows: snap.rows, resumeFrom },
         'snapshot written for site; resync under way',
       );
@@ -186,22 +188,22 @@ export class SiteLinks {
     this.cancelResync(siteId);
     const commandId = newId();
     const publish = () => {
-      const now = this.o.core.clock.now();
+      const now = this.o.deps.clock.now();
       const command: Command = {
         v: PROTOCOL_V,
         id: commandId,
         kind: 'resync',
         args: { stream: pending.stream, resumeFrom: pending.resumeFrom },
-        deadline: now + this.o.core.config.sync.commandTimeoutMs,
+        deadline: now + this.o.deps.config.sync.commandTimeoutMs,
         sentAt: now,
       };
       this.o.transport
         .publish(topicsFor(siteId).downCmd, JSON.stringify(command), { qos: 1 })
         .catch((err: Error) =>
-          this.o.core.log.debug({ siteId, err: err.message }, 'resync command not sent'),
+          this.o.deps.log.debug({ siteId, err: err.message }, 'resync command not sent'),
         );
     };
-    const repeatMs = this.o.resyncRepeatMs ?? Math.min(2_000, this.o.core.config.sync.ackTimeoutMs);
+    const repeatMs = this.o.resyncRepeatMs ?? Math.min(2_000, this.o.deps.config.sync.ackTimeoutMs);
     const timer = setInterval(publish, repeatMs);
     timer.unref();
     this.resyncs.set(siteId, { ...pending, commandId, timer });
@@ -215,10 +217,10 @@ export class SiteLinks {
   }
 
   private async finishResync(siteId: string, call: ResyncCall): Promise<void> {
-    const { core } = this.o;
-    const stillCurrent = await exclusive(core, () => {
+    const { deps } = this.o;
+    const stillCurrent = await exclusive(deps, () => {
       if (this.o.stream.current() !== call.stream) return false;
-      core.db.sqlite.prepare('DELETE FROM sync_meta WHERE name = ?').run(resyncKey(siteId));
+      deps.db.sqlite.prepare('DELETE FROM sync_meta WHERE name = ?').run(resyncKey(siteId));
       return true;
     });
     const link = await this.links.get(siteId);
@@ -228,13 +230,13 @@ export class SiteLinks {
       link.activate('resync of an old stream answered');
       return;
     }
-    core.log.info({ siteId, resumeFrom: call.resumeFrom }, 'site resynced; sending from the snapshot');
+    deps.log.info({ siteId, resumeFrom: call.resumeFrom }, 'site resynced; sending from the snapshot');
     link.resumeAt(call.resumeFrom);
   }
 }
 
-function readPending(core: Core, siteId: string): PendingResync | undefined {
-  const row = core.db.sqlite.prepare('SELECT value FROM sync_meta WHERE name = ?').get(resyncKey(siteId)) as
+function readPending(deps: Pick<CoreParts, 'db'>, siteId: string): PendingResync | undefined {
+  const row = deps.db.sqlite.prepare('SELECT value FROM sync_meta WHERE name = ?').get(resyncKey(siteId)) as
     | { value: string }
     | undefined;
   if (!row) return undefined;
@@ -246,8 +248,8 @@ function readPending(core: Core, siteId: string): PendingResync | undefined {
   }
 }
 
-function writePending(core: Core, siteId: string, pending: PendingResync): void {
-  core.db.sqlite
+function writePending(deps: Pick<CoreParts, 'db'>, siteId: string, pending: PendingResync): void {
+  deps.db.sqlite
     .prepare(
       'INSERT INTO sync_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
     )

@@ -1,5 +1,7 @@
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
 import type { SiteStatus } from '../../shared/sync/protocol.js';
+
+export type SiteStatusDeps = Pick<CoreParts, 'kysely' | 'clock' | 'log'>;
 
 /** last_seen_at is written at most this often per site for ordinary traffic (batches, acks). */
 const SEEN_WRITE_EVERY_MS = 5_000;
@@ -15,12 +17,12 @@ const SKEW_WARN_MS = 5 * 60_000;
 export class SiteStatusTracker {
   private readonly lastSeenWrite = new Map<string, number>();
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly deps: SiteStatusDeps) {}
 
   /** Stores a status message; returns the link state before it. */
   async record(siteId: string, status: SiteStatus): Promise<'never' | 'online' | 'offline' | undefined> {
-    const now = this.core.clock.now();
-    const before = await this.core.kysely
+    const now = this.deps.clock.now();
+    const before = await this.deps.kysely
       .selectFrom('site')
       .select(['linkState', 'clockSkewMs'])
       .where('id', '=', siteId)
@@ -30,12 +32,12 @@ export class SiteStatusTracker {
     // edge connected, which says nothing about skew now.
     const skew = status.state === 'online' ? status.at - now : before.clockSkewMs;
     if (status.state === 'online' && Math.abs(skew) > SKEW_WARN_MS) {
-      this.core.log.warn(
+      this.deps.log.warn(
         { siteId, clockSkewMs: skew },
         'site clock is more than 5 minutes off the cloud clock',
       );
     }
-    await this.core.kysely
+    await this.deps.kysely
       .updateTable('site')
       .set({
         linkState: status.state,
@@ -50,21 +52,21 @@ export class SiteStatusTracker {
       .execute();
     if (status.state === 'online') this.lastSeenWrite.set(siteId, now);
     if (before.linkState !== status.state) {
-      this.core.log.info({ siteId, from: before.linkState, to: status.state }, 'site link state changed');
+      this.deps.log.info({ siteId, from: before.linkState, to: status.state }, 'site link state changed');
     }
     return before.linkState;
   }
 
   /** The site sent something (a batch, an ack, a command result): remember when, cheaply. */
   seen(siteId: string): void {
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     if (now - (this.lastSeenWrite.get(siteId) ?? 0) < SEEN_WRITE_EVERY_MS) return;
     this.lastSeenWrite.set(siteId, now);
-    void this.core.kysely
+    void this.deps.kysely
       .updateTable('site')
       .set({ lastSeenAt: now })
       .where('id', '=', siteId)
       .execute()
-      .catch((err: Error) => this.core.log.warn({ siteId, err: err.message }, 'last_seen_at not stored'));
+      .catch((err: Error) => this.deps.log.warn({ siteId, err: err.message }, 'last_seen_at not stored'));
   }
 }

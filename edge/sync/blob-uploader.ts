@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
+import type { AttachmentService } from '../../shared/modules/attachments/service.js';
 import { CloudBlobClient, CloudBlobError } from '../../shared/modules/sync/blob-client.js';
 import { BlobUploadRepo, type WaitingBlob } from '../../shared/modules/sync/blob-upload-repo.js';
 import type { SyncComponent } from '../../shared/sync/runtime.js';
@@ -34,6 +35,11 @@ export function backoffDelay(attempts: number, baseMs: number, maxMs: number, ra
   return Math.round(full / 2 + (random() * full) / 2);
 }
 
+export type BlobUploaderDeps = Pick<CoreParts, 'config' | 'kysely' | 'hlc' | 'clock' | 'log'> & {
+  /** The bytes to send, and the event of a new attachment (the uploader wakes up on it). */
+  attachments: Pick<AttachmentService, 'blobs' | 'onStored'>;
+};
+
 /**
  * Sends the bytes of attachments made at this edge to the cloud (docs/sync.md "Attachment bytes"), one at a time: HEAD for
  * what the cloud already holds, PATCH the rest streamed from the file. Progress lives in blob_upload,
@@ -58,10 +64,10 @@ export class BlobUploader implements SyncComponent {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: BlobUploaderDeps,
     private readonly options: BlobUploaderOptions = {},
   ) {
-    this.repo = new BlobUploadRepo(core.kysely, core.hlc.origin);
+    this.repo = new BlobUploadRepo(deps.kysely, deps.hlc.origin);
     this.baseDelayMs = options.baseDelayMs ?? 1_000;
     this.maxDelayMs = options.maxDelayMs ?? 300_000;
     this.idleCheckMs = options.idleCheckMs ?? 60_000;
@@ -69,14 +75,14 @@ export class BlobUploader implements SyncComponent {
   }
 
   async start(): Promise<void> {
-    this.client = this.options.client ?? CloudBlobClient.fromConfig(this.core.config);
+    this.client = this.options.client ?? CloudBlobClient.fromConfig(this.deps.config);
     if (!this.client) {
-      this.core.log.warn('attachment uploads are off: the edge is not linked or has no cloudUrl');
+      this.deps.log.warn('attachment uploads are off: the edge is not linked or has no cloudUrl');
       return;
     }
     this.stopped = false;
     this.abort = new AbortController();
-    this.unsubscribe = this.core.services.attachments.onStored(() => this.wake());
+    this.unsubscribe = this.deps.attachments.onStored(() => this.wake());
     this.wake();
   }
 
@@ -98,7 +104,7 @@ export class BlobUploader implements SyncComponent {
     }
     clearTimeout(this.timer);
     this.running = this.drain()
-      .catch((err: unknown) => this.core.log.error({ err }, 'attachment upload loop failed'))
+      .catch((err: unknown) => this.deps.log.error({ err }, 'attachment upload loop failed'))
       .finally(() => {
         this.running = undefined;
         if (this.again) {
@@ -121,8 +127,8 @@ export class BlobUploader implements SyncComponent {
   }
 
   private async drain(): Promise<void> {
-    while (!this.stopped && this.core.clock.now() >= this.pausedUntil) {
-      const next = await this.repo.nextDue(this.core.clock.now());
+    while (!this.stopped && this.deps.clock.now() >= this.pausedUntil) {
+      const next = await this.repo.nextDue(this.deps.clock.now());
       if (!next) return;
       await this.upload(next);
     }
@@ -131,18 +137,18 @@ export class BlobUploader implements SyncComponent {
   private async upload(blob: WaitingBlob): Promise<void> {
     try {
       await this.send(blob);
-      await this.repo.markUploaded(blob.sha256, this.core.clock.now());
+      await this.repo.markUploaded(blob.sha256, this.deps.clock.now());
     } catch (err) {
       if (this.stopped) return; // aborted by stop(): not the cloud's fault, not an attempt
       const failure = describe(err);
       let retryAt = 0;
       const attempts = await this.repo.markFailed(blob.sha256, failure.message, (n) => {
-        retryAt = this.core.clock.now() + backoffDelay(n, this.baseDelayMs, this.maxDelayMs, this.random);
+        retryAt = this.deps.clock.now() + backoffDelay(n, this.baseDelayMs, this.maxDelayMs, this.random);
         return retryAt;
       });
       // The link or our credentials are the problem: everything waits, not only this blob.
       if (failure.linkWide) this.pausedUntil = retryAt;
-      this.core.log.warn(
+      this.deps.log.warn(
         { sha256: blob.sha256, attempts, retryAt: new Date(retryAt).toISOString(), error: failure.message },
         'attachment upload failed; will retry',
       );
@@ -150,7 +156,7 @@ export class BlobUploader implements SyncComponent {
   }
 
   private async send(blob: WaitingBlob): Promise<void> {
-    const path = this.core.services.attachments.blobs.pathOf(blob.sha256);
+    const path = this.deps.attachments.blobs.pathOf(blob.sha256);
     const size = (await stat(path).catch(() => undefined))?.size;
     if (size === undefined) throw new Error(`The bytes of ${blob.sha256} are missing on this edge.`);
     const client = this.client!;
@@ -171,7 +177,7 @@ export class BlobUploader implements SyncComponent {
   /** Next look: at the earliest due retry, or after the idle interval, whichever comes first. */
   private async scheduleNext(): Promise<void> {
     if (this.stopped) return;
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     const nextRetry = (await this.repo.nextRetryAt().catch(() => undefined)) ?? Number.POSITIVE_INFINITY;
     const due = this.pausedUntil > now ? this.pausedUntil : nextRetry;
     const delay = Math.max(0, Math.min(this.idleCheckMs, due - now));

@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { z } from 'zod';
 import { toIso } from '../../shared/clock.js';
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
 import { AppError, BadRequestError } from '../../shared/http/errors.js';
+import type { CameraService } from '../../shared/modules/cameras/service.js';
+import type { HardwareService } from '../../shared/modules/hardware/service.js';
 import {
   ActuateArgs,
   COMMAND_REFUSALS,
@@ -21,6 +22,8 @@ import {
 } from '../../shared/sync/protocol.js';
 import type { SyncComponent } from '../../shared/sync/runtime.js';
 import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
+import { CloudClockBound } from './cloud-clock.js';
+import { parseArgs, problemOf } from './command-replies.js';
 
 /**
  * NEVER LATE: how an edge makes sure a cloud command (open a gate, take a picture) runs only while the
@@ -61,12 +64,15 @@ import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js'
  * broker that already refuses everyone else, so it would protect nothing the ACL does not.
  */
 const MAX_CLOCK_SKEW_MS = COMMAND_CLOCK_SKEW_MS;
-/** Offset samples older than this are dropped (clock drift and steps stay bounded). */
-const SAMPLE_WINDOW_MS = 60 * 60_000;
-const MAX_SAMPLES = 64;
 /** Longer than any command can be accepted (deadline + skew tolerance) after it was sent. */
 const SEEN_MEMORY_MS = 30 * 60_000;
 const MAX_SEEN = 10_000;
+
+/** The edge's parts a cloud command uses: gate actuation and camera snapshots run through their services. */
+export type CommandHandlerDeps = Pick<CoreParts, 'config' | 'clock' | 'log'> & {
+  hardware: Pick<HardwareService, 'actuate'>;
+  cameras: Pick<CameraService, 'snapshotFor'>;
+};
 
 export interface CommandHandlerOptions {
   /** Monotonic milliseconds; default performance.now. */
@@ -86,13 +92,13 @@ export class CommandHandler implements SyncComponent {
   private running = false;
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: CommandHandlerDeps,
     private readonly transport: SyncTransport,
     options: CommandHandlerOptions = {},
   ) {
     this.monotonic = options.monotonic ?? (() => performance.now());
     this.cloudClock = new CloudClockBound();
-    this.topics = topicsFor(core.config.siteId);
+    this.topics = topicsFor(deps.config.siteId);
   }
 
   async start(): Promise<void> {
@@ -111,10 +117,10 @@ export class CommandHandler implements SyncComponent {
     const arrived = this.monotonic();
     const command = decode(Command, payload);
     if (!command) {
-      this.core.log.warn({ topic }, 'malformed command dropped');
+      this.deps.log.warn({ topic }, 'malformed command dropped');
       return;
     }
-    const refusal = commandRefusal(command, meta, this.core.clock.now());
+    const refusal = commandRefusal(command, meta, this.deps.clock.now());
     if (refusal) {
       // resync belongs to the change streams (edge/sync/edge-sync.ts), which refuse it themselves.
       if (command.kind !== 'resync') this.refuse(command, refusal);
@@ -125,12 +131,12 @@ export class CommandHandler implements SyncComponent {
     this.stats.received += 1;
     if (this.seen.has(command.id)) {
       this.stats.duplicates += 1;
-      this.core.log.warn({ commandId: command.id, kind: command.kind }, 'duplicate command ignored');
+      this.deps.log.warn({ commandId: command.id, kind: command.kind }, 'duplicate command ignored');
       return;
     }
     this.remember(command.id, arrived);
     this.handle(command).catch((err: unknown) => {
-      this.core.log.error({ err, commandId: command.id }, 'command handling failed');
+      this.deps.log.error({ err, commandId: command.id }, 'command handling failed');
     });
   }
 
@@ -139,7 +145,7 @@ export class CommandHandler implements SyncComponent {
     this.stats.refused += 1;
     const { id: commandId, kind, sentAt, deadline } = command;
     const { log, problem } = COMMAND_REFUSALS[refusal];
-    this.core.log.warn({ commandId, kind, refusal, sentAt, deadline }, log);
+    this.deps.log.warn({ commandId, kind, refusal, sentAt, deadline }, log);
     if (problem) void this.answer(command, { ok: false, error: problemOf(problem()) });
   }
 
@@ -155,7 +161,7 @@ export class CommandHandler implements SyncComponent {
       await this.answer(command, { ok: true, result });
     } catch (err) {
       if (!(err instanceof AppError)) {
-        this.core.log.error({ err, commandId: command.id, kind: command.kind }, 'command failed');
+        this.deps.log.error({ err, commandId: command.id, kind: command.kind }, 'command failed');
       }
       await this.answer(command, { ok: false, error: problemOf(err) });
     }
@@ -165,11 +171,11 @@ export class CommandHandler implements SyncComponent {
     switch (command.kind) {
       case 'actuate': {
         const args = parseArgs(ActuateArgs, command.args);
-        this.core.log.info(
+        this.deps.log.info(
           { commandId: command.id, gateId: args.gateId, by: args.requestedBy.name },
           'gate actuation from the cloud',
         );
-        const actuation = await this.core.services.hardware.actuate(args.gateId, {
+        const actuation = await this.deps.hardware.actuate(args.gateId, {
           requestedBy: args.requestedBy.name,
           requestedVia: 'cloud',
           reason: args.reason,
@@ -181,7 +187,7 @@ export class CommandHandler implements SyncComponent {
       }
       case 'snapshot': {
         const args = parseArgs(SnapshotArgs, command.args);
-        const { snapshot, attachmentId } = await this.core.services.cameras.snapshotFor(
+        const { snapshot, attachmentId } = await this.deps.cameras.snapshotFor(
           args.cameraId,
           args.requestedBy,
           { store: args.store },
@@ -193,7 +199,7 @@ export class CommandHandler implements SyncComponent {
           bytes: snapshot.bytes.length,
           elapsedMs: snapshot.elapsedMs,
           attachmentId,
-          takenAt: toIso(this.core.clock.now()),
+          takenAt: toIso(this.deps.clock.now()),
         };
         return result;
       }
@@ -205,12 +211,12 @@ export class CommandHandler implements SyncComponent {
   /** The 504 command-expired to answer when the command is past its deadline (see the file comment). */
   private expiry(command: Command): AppError | undefined {
     const cloudNow = this.cloudClock.atLeast(this.monotonic());
-    const wallNow = this.core.clock.now();
+    const wallNow = this.deps.clock.now();
     const lateByDelivery = cloudNow === undefined ? 0 : cloudNow - command.deadline;
     const lateByWall = wallNow - command.deadline;
     if (lateByDelivery <= 0 && lateByWall <= MAX_CLOCK_SKEW_MS) return undefined;
     const ageSec = Math.round(Math.max(lateByDelivery, 0) / 1000);
-    this.core.log.warn(
+    this.deps.log.warn(
       { commandId: command.id, kind: command.kind, lateByDelivery, lateByWall },
       lateByDelivery > 0
         ? 'command expired before it could run; not run'
@@ -230,14 +236,14 @@ export class CommandHandler implements SyncComponent {
   ): Promise<void> {
     const message: CommandResult = { v: PROTOCOL_V, id: command.id, ...reply };
     if (!this.transport.connected) {
-      this.core.log.warn({ commandId: command.id, ok: reply.ok }, 'link down; command result not sent');
+      this.deps.log.warn({ commandId: command.id, ok: reply.ok }, 'link down; command result not sent');
       return;
     }
     try {
       // QoS 1: a lost answer to an opened gate is a 504 for a gate that did open.
       await this.transport.publish(this.topics.upCmdResult, JSON.stringify(message), { qos: 1 });
     } catch (err) {
-      this.core.log.warn({ err: (err as Error).message, commandId: command.id }, 'command result not sent');
+      this.deps.log.warn({ err: (err as Error).message, commandId: command.id }, 'command result not sent');
     }
   }
 
@@ -248,62 +254,4 @@ export class CommandHandler implements SyncComponent {
     }
     this.seen.set(id, now);
   }
-}
-
-/**
- * A lower bound of the cloud's clock: the cloud's send time minus our monotonic arrival time is at
- * most (cloud clock - monotonic clock), since transit takes time; the largest recent one is the best.
- */
-class CloudClockBound {
-  private samples: Array<{ offset: number; at: number }> = [];
-
-  observe(sentAt: number, arrivedMono: number): void {
-    this.prune(arrivedMono);
-    this.samples.push({ offset: sentAt - arrivedMono, at: arrivedMono });
-    if (this.samples.length > MAX_SAMPLES) this.samples.shift();
-  }
-
-  /** Cloud epoch ms now, at least; undefined without a recent sample. */
-  atLeast(nowMono: number): number | undefined {
-    this.prune(nowMono);
-    if (this.samples.length === 0) return undefined;
-    return nowMono + Math.max(...this.samples.map((s) => s.offset));
-  }
-
-  private prune(nowMono: number): void {
-    this.samples = this.samples.filter((s) => nowMono - s.at <= SAMPLE_WINDOW_MS);
-  }
-}
-
-type Problem = NonNullable<CommandResult['error']>;
-
-function parseArgs<T>(schema: z.ZodType<T>, args: unknown): T {
-  const parsed = schema.safeParse(args);
-  if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues
-    .map((i) => `${i.path.map(String).join('.') || 'args'}: ${i.message}`)
-    .join('; ');
-  throw new BadRequestError('validation-failed', `The command's arguments are not valid: ${detail}`);
-}
-
-function problemOf(err: unknown): Problem {
-  if (err instanceof AppError) {
-    // A rate limit's wait travels with the problem, so the cloud's client gets Retry-After too.
-    const retryAfter = err.extra?.retryAfterSec;
-    return {
-      status: err.status,
-      code: err.code,
-      title: err.title,
-      detail: err.detail,
-      ...(typeof retryAfter === 'number' && Number.isFinite(retryAfter)
-        ? { retryAfterSec: Math.max(0, Math.ceil(retryAfter)) }
-        : {}),
-    };
-  }
-  return {
-    status: 500,
-    code: 'internal',
-    title: 'Internal error',
-    detail: 'The edge failed to run the command; its log has the details.',
-  };
 }

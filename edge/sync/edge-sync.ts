@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { toIsoOrNull } from '../../shared/clock.js';
-import type { Core } from '../../shared/core.js';
+import type { CoreParts } from '../../shared/core-parts.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
@@ -39,6 +39,8 @@ export interface EdgeSyncOptions {
   statusEveryMs?: number;
 }
 
+export type EdgeSyncDeps = Pick<CoreParts, 'config' | 'db' | 'clock' | 'log' | 'hlc' | 'changes'>;
+
 /**
  * The change streams of a linked edge: one PeerLink to the cloud over `yards/{siteId}/...`
  * (sends up/changes and up/ack, receives down/changes and down/ack), the retained status message
@@ -61,26 +63,26 @@ export class EdgeSync implements SyncRuntime {
   private readonly resyncsDone = new Set<string>();
 
   constructor(
-    private readonly core: Core,
+    private readonly deps: EdgeSyncDeps,
     private readonly o: EdgeSyncOptions,
   ) {
-    this.topics = topicsFor(core.config.siteId);
-    this.stream = new StreamId(core.db.sqlite);
-    this.outbox = new Outbox(core.db.sqlite, core.config.sync, this.stream);
+    this.topics = topicsFor(deps.config.siteId);
+    this.stream = new StreamId(deps.db.sqlite);
+    this.outbox = new Outbox(deps.db.sqlite, deps.config.sync, this.stream);
     this.link = new PeerLink({
-      deps: core,
+      deps,
       peer: CLOUD_PEER,
-      site: core.config.siteId,
+      site: deps.config.siteId,
       transport: o.transport,
       publishTo: { changes: this.topics.upChanges, ack: this.topics.upAck },
       outbox: this.outbox,
-      cursors: new SendCursors(core.db.sqlite),
+      cursors: new SendCursors(deps.db.sqlite),
       stream: this.stream,
       applier: o.applier,
       beforeResend: (from) => this.warnIfPruned(from),
       onProgress: () => this.statusSoon(),
     });
-    this.pruner = new LogPruner(core);
+    this.pruner = new LogPruner(deps);
   }
 
   async start(): Promise<void> {
@@ -93,7 +95,7 @@ export class EdgeSync implements SyncRuntime {
         void this.publishStatus();
       });
       this.o.transport.onDisconnect(() => this.link.deactivate());
-      this.core.changes.onLogged((peers) => {
+      this.deps.changes.onLogged((peers) => {
         if (!peers.has(CLOUD_PEER)) return;
         this.link.wake();
         this.statusSoon();
@@ -101,8 +103,8 @@ export class EdgeSync implements SyncRuntime {
     }
     await this.link.start();
     // Rows kept from a newer schema than the one we had: this program may understand them now.
-    const pending = await exclusive(this.core, () => this.o.applier.applyPending());
-    if (pending > 0) this.core.log.info({ rows: pending }, 'applied rows kept for a newer schema');
+    const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
+    if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
     await this.pruner.start();
     await this.o.transport.start();
   }
@@ -122,13 +124,13 @@ export class EdgeSync implements SyncRuntime {
 
   async queued(): Promise<number> {
     const { ackedSeq } = this.link.snapshot();
-    return exclusive(this.core, () => this.outbox.queued(CLOUD_PEER, ackedSeq));
+    return exclusive(this.deps, () => this.outbox.queued(CLOUD_PEER, ackedSeq));
   }
 
   async status() {
     const link = this.link.snapshot();
-    const numbers = await exclusive(this.core, () => {
-      const sqlite = this.core.db.sqlite;
+    const numbers = await exclusive(this.deps, () => {
+      const sqlite = this.deps.db.sqlite;
       const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get() ?? 0);
       return {
         lastSeq: Number(
@@ -153,7 +155,7 @@ export class EdgeSync implements SyncRuntime {
     return {
       mode: 'linked' as const,
       role: 'edge' as const,
-      siteId: this.core.config.siteId,
+      siteId: this.deps.config.siteId,
       link: state,
       lastSeq: numbers.lastSeq,
       ackedSeq: link.ackedSeq,
@@ -162,7 +164,7 @@ export class EdgeSync implements SyncRuntime {
       appliedRemoteSeq: numbers.appliedRemoteSeq,
       pending: numbers.pending,
       deadLetters: numbers.deadLetters,
-      clockSkewMs: Math.round(this.core.hlc.maxSkewMs),
+      clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
     };
   }
 
@@ -176,14 +178,14 @@ export class EdgeSync implements SyncRuntime {
   private async onCommand(payload: Buffer, meta: MessageMeta | undefined): Promise<void> {
     const command = decode(Command, payload);
     if (command?.kind !== 'resync') return;
-    const refusal = commandRefusal(command, meta, this.core.clock.now());
+    const refusal = commandRefusal(command, meta, this.deps.clock.now());
     if (refusal) {
-      this.core.log.warn({ commandId: command.id, refusal }, 'resync command refused (not from the cloud)');
+      this.deps.log.warn({ commandId: command.id, refusal }, 'resync command refused (not from the cloud)');
       return;
     }
-    if (this.core.clock.now() > command.deadline + STALE_RESYNC_MS) {
+    if (this.deps.clock.now() > command.deadline + STALE_RESYNC_MS) {
       // Queued for us by the broker while we were away; the cloud repeats a resync it still wants.
-      this.core.log.info({ commandId: command.id }, 'old resync command ignored');
+      this.deps.log.info({ commandId: command.id }, 'old resync command ignored');
       return;
     }
     const args = ResyncArgs.safeParse(command.args);
@@ -203,22 +205,22 @@ export class EdgeSync implements SyncRuntime {
       this.resyncsDone.add(command.id);
       // In receive order: batches that arrived before the command are applied first.
       await this.link.runInReceiveOrder(() =>
-        exclusive(this.core, () => this.o.applier.resetPosition(CLOUD_PEER, stream, resumeFrom - 1)),
+        exclusive(this.deps, () => this.o.applier.resetPosition(CLOUD_PEER, stream, resumeFrom - 1)),
       );
-      this.core.log.info({ resumeFrom }, 'resync from the cloud: position reset to its snapshot');
+      this.deps.log.info({ resumeFrom }, 'resync from the cloud: position reset to its snapshot');
       result = { v: PROTOCOL_V, id: command.id, ok: true };
     }
     await this.o.transport
       .publish(this.topics.upCmdResult, JSON.stringify(result), { qos: 1 })
-      .catch((err: Error) => this.core.log.debug({ err: err.message }, 'resync answer not sent'));
+      .catch((err: Error) => this.deps.log.debug({ err: err.message }, 'resync answer not sent'));
   }
 
   /** The cloud needs rows we pruned (its database went back): they are gone; say so loudly. */
   private async warnIfPruned(from: number): Promise<boolean> {
-    const pruned = await exclusive(this.core, () => prunedUpTo(this.core.db.sqlite, CLOUD_PEER));
+    const pruned = await exclusive(this.deps, () => prunedUpTo(this.deps.db.sqlite, CLOUD_PEER));
     if (from <= pruned && this.warnedPruned !== from) {
       this.warnedPruned = from;
-      this.core.log.error(
+      this.deps.log.error(
         { from, prunedUpTo: pruned },
         'the cloud needs changes this edge already pruned (cloud database restored?); sending what is left',
       );
@@ -239,7 +241,7 @@ export class EdgeSync implements SyncRuntime {
 
   private async publishStatus(): Promise<void> {
     await this.publish('online').catch((err: Error) =>
-      this.core.log.debug({ err: err.message }, 'status not published'),
+      this.deps.log.debug({ err: err.message }, 'status not published'),
     );
   }
 
@@ -251,7 +253,7 @@ export class EdgeSync implements SyncRuntime {
       schemaV: SCHEMA_VERSION,
       version: this.o.version,
       queued: await this.queued(),
-      at: this.core.clock.now(),
+      at: this.deps.clock.now(),
     };
     await this.o.transport.publish(this.topics.status, JSON.stringify(status), { qos: 1, retain: true });
   }

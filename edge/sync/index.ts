@@ -1,39 +1,44 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SyncFactoryDeps } from '../../shared/app.js';
 import type { Config } from '../../shared/config.js';
-import type { Core } from '../../shared/core.js';
 import type { Logger } from '../../shared/log.js';
 import { ChangeApplier } from '../../shared/sync/applier.js';
 import { topicsFor } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
-import { MqttTransport, type SyncTransport } from '../../shared/sync/transport.js';
+import {
+  type MqttTransport,
+  mqttTransportFrom,
+  type SyncTransport,
+  type TransportOption,
+  transportOf,
+} from '../../shared/sync/transport.js';
 import { EdgeSync, offlineStatus } from './edge-sync.js';
 
 export interface EdgeSyncFactoryOptions {
   /** The MQTT link; default an MqttTransport built from the config (edgeTransport). */
-  transport?: SyncTransport | ((core: Core) => SyncTransport);
+  transport?: TransportOption<SyncFactoryDeps>;
   /** More components on the same transport (command handler, attachment uploads). */
-  components?: (core: Core, transport: SyncTransport) => SyncComponent[];
+  components?: (deps: SyncFactoryDeps, transport: SyncTransport) => SyncComponent[];
   /** Milliseconds between status updates while the queue changes. */
   statusEveryMs?: number;
 }
 
 /** createApp's `sync` for a linked edge: the change streams to the cloud and the components given. */
-export function edgeSync(options: EdgeSyncFactoryOptions = {}): (core: Core) => SyncParts {
-  return (core) => {
+export function edgeSync(options: EdgeSyncFactoryOptions = {}): (deps: SyncFactoryDeps) => SyncParts {
+  return (deps) => {
     const version = appVersion();
-    const transport =
-      typeof options.transport === 'function'
-        ? options.transport(core)
-        : (options.transport ?? edgeTransport(core.config, core.log, version));
-    const runtime = new EdgeSync(core, {
+    const transport = transportOf(options.transport, deps, () =>
+      edgeTransport(deps.config, deps.log, version),
+    );
+    const runtime = new EdgeSync(deps, {
       transport,
-      applier: new ChangeApplier(core),
+      applier: new ChangeApplier(deps),
       version,
       ...(options.statusEveryMs !== undefined ? { statusEveryMs: options.statusEveryMs } : {}),
     });
-    return { runtime, components: options.components?.(core, transport) ?? [] };
+    return { runtime, components: options.components?.(deps, transport) ?? [] };
   };
 }
 
@@ -42,16 +47,10 @@ export function edgeTransport(config: Config, log: Logger, version = appVersion(
   const url = config.mqtt.url;
   if (!url) throw new Error('A linked edge needs mqtt.url (YARD_MQTT_URL)');
   const topics = topicsFor(config.siteId);
-  return new MqttTransport({
+  return mqttTransportFrom(config.mqtt, {
     url,
     clientId: `edge-${config.siteId}`,
     username: config.mqtt.username ?? config.siteId,
-    password: config.mqtt.password,
-    caFile: config.mqtt.caFile,
-    certFile: config.mqtt.certFile,
-    keyFile: config.mqtt.keyFile,
-    rejectUnauthorized: config.mqtt.rejectUnauthorized,
-    keepaliveSec: config.mqtt.keepaliveSec,
     subscriptions: [topics.downChanges, topics.downAck, topics.downCmd],
     will: { topic: topics.status, payload: JSON.stringify(offlineStatus(version, Date.now())) },
     log,

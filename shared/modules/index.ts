@@ -28,14 +28,14 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerTruckRoutes(r, { trucks: core.services.trucks });
   registerTrailerRoutes(r, { trailers: core.services.trailers });
   registerMovementRoutes(r, core);
-  registerAttachmentRoutes(r, core);
-  registerSyncBlobRoutes(r, core);
+  registerAttachmentRoutes(r, core.services);
+  registerSyncBlobRoutes(r, core.services);
   registerSettingsRoutes(r, { settings: core.services.settings });
   registerUiAssetRoutes(r, core);
   registerHardwareRoutes(r, core);
   registerCameraRoutes(r, core);
   registerIntegrationRoutes(r, core);
   // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
-  registerDriverAppRoutes(r, core);
-  registerTaskRoutes(r, core);
+  registerDriverAppRoutes(r, { ...core, ...core.services });
+  registerTaskRoutes(r, core.services);
 }

@@ -6,7 +6,7 @@ import { RowRules } from './apply-rules.js';
 import type { SyncDeps } from './deps.js';
 import { DerivedState } from './derived.js';
 import type { Batch } from './protocol.js';
-import { createRouting, type Routing } from './routing.js';
+import type { Routing } from './routing.js';
 import { RowSql } from './row-sql.js';
 import { SiteTrust } from './site-trust.js';
 
@@ -29,7 +29,7 @@ export interface ApplyOutcome {
   streamReset: boolean;
 }
 
-export type ApplierDeps = Pick<SyncDeps, 'db' | 'clock' | 'log' | 'config' | 'hlc' | 'changes' | 'bus'>;
+export type ApplierDeps = Pick<SyncDeps, 'db' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'syncSide'>;
 
 /** A Kysely (async) transaction is open on the connection: apply again shortly. */
 export class BusyError extends Error {
@@ -60,13 +60,14 @@ export class ChangeApplier {
     private readonly deps: ApplierDeps,
     options: { schemaVersion?: number; routing?: Routing } = {},
   ) {
-    const role = deps.config.role;
+    const side = deps.syncSide;
     this.sqlite = deps.db.sqlite;
     this.sql = new RowSql(this.sqlite);
-    const rules = new RowRules(this.sql, new DerivedState(this.sql, deps.clock), role);
-    const routing = options.routing ?? createRouting({ sqlite: this.sqlite, role });
-    const trust = role === 'cloud' ? new SiteTrust(this.sql, routing) : undefined;
-    this.rows = new RowApplier(deps, this.sql, rules, routing, trust);
+    const rules = new RowRules(this.sql, new DerivedState(this.sql, deps.clock), side.finalFrom);
+    const routing = options.routing ?? side.routing;
+    // The hub checks what each site may write and forwards its rows to the others that need them.
+    const hub = side.hub ? { trust: new SiteTrust(this.sql, routing), routing } : undefined;
+    this.rows = new RowApplier(deps, this.sql, rules, hub);
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
     this.backlog = new Backlog(this.sql, this.rows, deps.clock, this.schemaVersion);
   }

@@ -33,6 +33,12 @@ export class Touched {
   applied = 0;
 }
 
+/** At the cloud: the check of what a site may write, and the routing of rows on to other sites. */
+export interface SiteRelay {
+  trust: SiteTrust;
+  routing: Routing;
+}
+
 type Attempt = { ok: true; changed: boolean } | { ok: false; foreignKey: boolean; error: string };
 type Done = { row: RowChange; effect: RowEffect; forwarded: string[] };
 
@@ -50,12 +56,11 @@ export class RowApplier {
   private readonly sqlite: Database.Database;
 
   constructor(
-    private readonly deps: Pick<SyncDeps, 'clock' | 'log' | 'config' | 'hlc'>,
+    private readonly deps: Pick<SyncDeps, 'clock' | 'log' | 'hlc'>,
     private readonly sql: RowSql,
     private readonly rules: RowRules,
-    private readonly routing: Routing,
-    /** The cloud's check of what a site may write; none at an edge (it trusts its cloud). */
-    private readonly trust?: SiteTrust,
+    /** The hub's part (SyncSide.hub): none at an edge (it trusts its cloud and forwards nothing). */
+    private readonly hub?: SiteRelay,
   ) {
     this.sqlite = sql.sqlite;
   }
@@ -167,7 +172,7 @@ export class RowApplier {
   private applyOne(peer: string, row: RowChange, retry: boolean, adopt = false): Done {
     this.assertClockWithinSkew(row);
     // At the cloud every row a site sends passes its trust check first (site-trust.ts).
-    const change = this.trust && !adopt ? this.trust.admit(peer, row) : row;
+    const change = this.hub && !adopt ? this.hub.trust.admit(peer, row) : row;
     const effect = this.rules.apply(change, { retry });
     // Only a change that applied advances our clock (and records a peer running ahead).
     this.deps.hlc.receive(row.hlc);
@@ -213,8 +218,8 @@ export class RowApplier {
    * in their change logs, in the same transaction, with the row's original origin.
    */
   private forward(peer: string, row: RowChange, effect: RowEffect): string[] {
-    if (this.deps.config.role !== 'cloud' || !effect.entity || !effect.stored) return [];
-    const peers = this.routing.peersFor(effect.entity, effect.stored).filter((p) => p !== peer);
+    if (!this.hub || !effect.entity || !effect.stored) return [];
+    const peers = this.hub.routing.peersFor(effect.entity, effect.stored).filter((p) => p !== peer);
     if (peers.length === 0) return [];
     const entity = effect.entity;
     const data = row.op === 'delete' ? { [entity.key]: row.id } : syncedFields(entity, effect.stored);

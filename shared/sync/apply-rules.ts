@@ -54,7 +54,8 @@ export class RowRules {
   constructor(
     private readonly sql: RowSql,
     private readonly derived: DerivedState,
-    private readonly role: 'edge' | 'cloud',
+    /** The owner whose rows are final when they come from it (SyncSide.finalFrom). */
+    private readonly finalFrom: 'edge' | 'cloud',
   ) {}
 
   /** Applies one change. Throws on a database error (constraint, foreign key) or a RowRejected. */
@@ -79,7 +80,7 @@ export class RowRules {
 
   /** Whether this side receives rows of this owner from the owner (the owner's word is final). */
   private ownerSide(owner: 'edge' | 'cloud'): boolean {
-    return this.role === 'cloud' ? owner === 'edge' : owner === 'cloud';
+    return owner === this.finalFrom;
   }
 
   private insertIfAbsent(shape: TableShape, data: Fields): RowEffect {

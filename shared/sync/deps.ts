@@ -5,6 +5,7 @@ import type { AppDatabase } from '../db/database.js';
 import type { Logger } from '../log.js';
 import type { ChangeCapture } from './change-capture.js';
 import type { Hlc } from './hlc.js';
+import type { SyncSide } from './side.js';
 
 /**
  * Everything the sync engine is built from: the database, the clocks, the log, the configuration and
@@ -22,4 +23,6 @@ export interface SyncDeps {
   /** The local change log and the cache generations of tables. */
   changes: ChangeCapture;
   bus: EventBus;
+  /** What this side of sync does differently (edge or cloud), chosen once at start. */
+  syncSide: SyncSide;
 }

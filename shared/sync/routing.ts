@@ -50,15 +50,17 @@ const SESSION_CACHE_MAX = 50_000;
  * The stamp is part of the transaction, so a rolled-back write restores the old stamp and the cache
  * (loaded inside that transaction, under the new stamp) reloads.
  */
-export function createRouting(deps: { sqlite: Database.Database; role: 'edge' | 'cloud' }): Routing {
-  if (deps.role === 'edge') {
-    return {
-      peersFor: () => ['cloud'],
-      siteOfYard: () => undefined,
-      invalidate: () => {},
-    };
-  }
-  const cloud = new CloudRouting(deps.sqlite);
+export function edgeRouting(): Routing {
+  return {
+    peersFor: () => ['cloud'],
+    siteOfYard: () => undefined,
+    invalidate: () => {},
+  };
+}
+
+/** The cloud's routing (see above): each row to the registered sites that need it. */
+export function cloudRouting(sqlite: Database.Database): Routing {
+  const cloud = new CloudRouting(sqlite);
   // Bound functions: ChangeCapture receives peersFor on its own.
   return {
     peersFor: (entity, row) => cloud.peersFor(entity, row),
@@ -143,7 +145,7 @@ export interface RowLookups {
   yardOfRef(table: string, id: string): string | undefined;
 }
 
-/** The cloud's routing rule for one row, given the registered sites and lookups (see createRouting). */
+/** The cloud's routing rule for one row, given the registered sites and lookups (see cloudRouting). */
 export function routeAtCloud(
   entity: SyncedEntity,
   row: Record<string, unknown>,

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 
 /** What a receiver may need to know about a message besides its topic and payload. */
@@ -144,4 +145,36 @@ export class MqttTransport implements SyncTransport {
 
 function redactUrl(url: string): string {
   return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+/**
+ * One side's MQTT client: what differs between an edge and the cloud (url, client id, user name,
+ * topics, will) is given; the broker settings of config.mqtt (password, TLS files, keepalive) are
+ * the same for both.
+ */
+export function mqttTransportFrom(
+  mqtt: Config['mqtt'],
+  side: Pick<MqttTransportOptions, 'url' | 'clientId' | 'username' | 'subscriptions' | 'will' | 'log'>,
+): MqttTransport {
+  return new MqttTransport({
+    ...side,
+    password: mqtt.password,
+    caFile: mqtt.caFile,
+    certFile: mqtt.certFile,
+    keyFile: mqtt.keyFile,
+    rejectUnauthorized: mqtt.rejectUnauthorized,
+    keepaliveSec: mqtt.keepaliveSec,
+  });
+}
+
+/** A sync factory's `transport` option: a transport, or a function that builds one from the deps. */
+export type TransportOption<D> = SyncTransport | ((deps: D) => SyncTransport);
+
+/** The transport an option names, else the side's default. */
+export function transportOf<D>(
+  option: TransportOption<D> | undefined,
+  deps: D,
+  fallback: () => SyncTransport,
+): SyncTransport {
+  return typeof option === 'function' ? option(deps) : (option ?? fallback());
 }

@@ -1,7 +1,7 @@
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../cloud/broker.js';
 import { cloudSync, cloudTransport } from '../../cloud/sync/index.js';
 import { edgeSync, edgeTransport } from '../../edge/sync/index.js';
-import type { Core } from '../../shared/core.js';
+import type { SyncFactoryDeps } from '../../shared/app.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { entityChecksums } from '../../shared/sync/checksum.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
@@ -130,7 +130,7 @@ async function startNode(
   faults: HarnessOptions['faults'],
 ): Promise<SyncNode> {
   const holder: { transport?: SyncTransport; faulty?: FaultyTransport } = {};
-  const makeTransport = (core: Core): SyncTransport => {
+  const makeTransport = (core: SyncFactoryDeps): SyncTransport => {
     const mqtt =
       role === 'cloud'
         ? cloudTransport(core.config, core.log, `test-${siteId}`)

@@ -6,6 +6,7 @@ import { NoRelays } from '../../cloud/no-relays.js';
 import { cloudNodeId, cloudSync, cloudTransport } from '../../cloud/sync/index.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
 import { edgeSync, edgeTransport } from '../../edge/sync/index.js';
+import type { SyncFactoryDeps } from '../../shared/app.js';
 import { createApp, type YardApp } from '../../shared/app.js';
 import type { PublishedEvent } from '../../shared/bus.js';
 import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
@@ -89,7 +90,7 @@ export class WorldNode {
     const db = openDatabase(this.dbFile);
     const level = process.env.SYNC_WORLD_LOG;
     const log = level ? createLogger({ level, name: `${this.role}:${this.siteId}` }) : undefined;
-    const transport = (core: Core): SyncTransport => {
+    const transport = (core: SyncFactoryDeps): SyncTransport => {
       const cloud = this.role === 'cloud';
       const nodeId = cloud ? cloudNodeId(core) : '';
       this.clientId = cloud ? `cloud-${nodeId}` : `edge-${this.siteId}`;

@@ -1,4 +1,4 @@
-import type { Core } from '../../core.js';
+import type { SettingsService } from '../settings/service.js';
 
 export interface AttachmentLimits {
   maxBytes: number;
@@ -6,8 +6,7 @@ export interface AttachmentLimits {
 }
 
 /** The settings attachments.maxBytes and attachments.allowedTypes (defaults live in the settings registry). */
-export async function attachmentLimits(core: Core): Promise<AttachmentLimits> {
-  const settings = core.services.settings;
+export async function attachmentLimits(settings: Pick<SettingsService, 'get'>): Promise<AttachmentLimits> {
   const [maxBytes, allowedTypes] = await Promise.all([
     settings.get('attachments.maxBytes'),
     settings.get('attachments.allowedTypes'),

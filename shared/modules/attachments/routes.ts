@@ -1,17 +1,18 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams } from '../../http/common-schemas.js';
 import { AppError } from '../../http/errors.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { sendAttachment } from './download.js';
 import { AttachmentOut, AttachmentUpload } from './schema.js';
+import type { AttachmentService } from './service.js';
 import { uploadedTemp, uploadMiddleware } from './upload.js';
 
 const TAG = 'Attachment Controller';
 
-export function registerAttachmentRoutes(r: RouteRegistrar, core: Core): void {
-  const attachments = core.services.attachments;
-
+export function registerAttachmentRoutes(
+  r: RouteRegistrar,
+  { attachments }: { attachments: AttachmentService },
+): void {
   r.add({
     method: 'post',
     path: '/api/attachment',

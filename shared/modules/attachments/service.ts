@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import {
   ConflictError,
   NotFoundError,
@@ -10,7 +10,8 @@ import {
 } from '../../http/errors.js';
 import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import { newId } from '../../ids.js';
-import { BlobFetcher } from '../sync/blob-fetch.js';
+import type { SettingsService } from '../settings/service.js';
+import type { MissingBytes } from '../sync/blob-fetch.js';
 import { BlobStore, type TempBlob } from './blob-store.js';
 import { type AttachmentLimits, attachmentLimits, isAllowedType } from './limits.js';
 import { AttachmentRepo, type AttachmentRow } from './repo.js';
@@ -26,20 +27,24 @@ export interface AttachmentMeta {
 /** Who stored it: a principal, or the system (e.g. a camera snapshot taken for a movement). */
 export type Creator = Pick<Principal, 'id' | 'kind' | 'yardIds'> | null;
 
+export type AttachmentDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'log' | 'paths'> & {
+  settings: SettingsService;
+  /** Where bytes of a record that came through sync come from when they are not here. */
+  missingBytes: MissingBytes;
+};
+
 export class AttachmentService {
   readonly repo: AttachmentRepo;
   readonly blobs: BlobStore;
-  private readonly fetcher: BlobFetcher;
   private readonly storedListeners = new Set<(row: AttachmentRow) => void>();
 
-  constructor(private readonly core: Core) {
-    this.repo = new AttachmentRepo(core.kysely);
-    this.blobs = new BlobStore(core.paths.attachments);
-    this.fetcher = new BlobFetcher(core);
+  constructor(private readonly deps: AttachmentDeps) {
+    this.repo = new AttachmentRepo(deps.kysely);
+    this.blobs = new BlobStore(deps.paths.attachments);
   }
 
   limits(): Promise<AttachmentLimits> {
-    return attachmentLimits(this.core);
+    return attachmentLimits(this.deps.settings);
   }
 
   /** An upload from POST /api/attachment: the temp file is stored or removed, never left behind. */
@@ -87,7 +92,7 @@ export class AttachmentService {
   async forDownload(id: string, principal: Principal): Promise<{ row: AttachmentRow; path: string }> {
     const row = await this.visibleRow(id, principal);
     const path = this.blobs.pathOf(row.sha256);
-    if (!(await isFile(path))) await this.fetcher.ensureLocal(row);
+    if (!(await isFile(path))) await this.deps.missingBytes.ensureLocal(row, this.blobs);
     return { row, path };
   }
 
@@ -101,7 +106,7 @@ export class AttachmentService {
       );
     }
     await this.blobs.withContentLock(row.sha256, async () => {
-      await this.core.changes.delete(this.core.kysely, 'attachment', id);
+      await this.deps.changes.delete(this.deps.kysely, 'attachment', id);
       if ((await this.repo.countBySha(row.sha256)) === 0) await this.blobs.remove(row.sha256);
     });
   }
@@ -119,7 +124,7 @@ export class AttachmentService {
     return this.blobs.withContentLock(temp.sha256, async () => {
       const created = await this.blobs.commit(temp);
       try {
-        const row = await this.core.changes.insert(this.core.kysely, 'attachment', {
+        const row = await this.deps.changes.insert(this.deps.kysely, 'attachment', {
           id: newId(),
           filename: safeFilename(meta.filename, contentType),
           contentType,
@@ -129,7 +134,7 @@ export class AttachmentService {
           refId: meta.refId ?? null,
           createdBy: creator?.id ?? null,
           createdByKind: creator?.kind ?? null,
-          createdAt: this.core.clock.now(),
+          createdAt: this.deps.clock.now(),
         });
         this.notifyStored(row);
         return attachmentOut(row);
@@ -146,7 +151,7 @@ export class AttachmentService {
       try {
         listener(row);
       } catch (err) {
-        this.core.log.error({ err, attachmentId: row.id }, 'attachment stored listener failed');
+        this.deps.log.error({ err, attachmentId: row.id }, 'attachment stored listener failed');
       }
     }
   }

@@ -1,35 +1,43 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { PushTokenRepo, type PushTokenRow } from '../push/repo.js';
+import type { PushTokenRow } from '../push/repo.js';
 import { parseWebPushToken } from '../push/schema.js';
+import type { PushService } from '../push/service.js';
 import { driverIdOf } from './acting-driver.js';
 import type { NotificationTokenBodyT } from './schema.js';
+
+export type PushTokenDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  push: Pick<PushService, 'tokenRows' | 'webEndpointRefusal'>;
+};
 
 /**
  * Saves the push token of one of the driver's devices (one per driver and device). A token
  * belongs to one driver at a time: yard phones are shared between shifts, so the previous
  * driver's row for the same token is removed and its messages stop reaching the new driver.
  */
-export async function savePushToken(core: Core, principal: Principal, input: NotificationTokenBodyT) {
+export async function savePushToken(
+  deps: PushTokenDeps,
+  principal: Principal,
+  input: NotificationTokenBodyT,
+) {
   const driverId = driverIdOf(principal);
-  core.changes.assertMayWrite('pushToken'); // the edge's: the cloud answers 409 edge-owned
-  const token = input.platform === 'web' ? await checkedWebToken(core, input.token) : input.token.trim();
-  const now = core.clock.now();
-  const saved = await core.kysely.transaction().execute(async (trx) => {
-    const repo = new PushTokenRepo(trx);
-    for (const other of await repo.withToken(token)) {
+  deps.changes.assertMayWrite('pushToken'); // the edge's: the cloud answers 409 edge-owned
+  const token = input.platform === 'web' ? await checkedWebToken(deps, input.token) : input.token.trim();
+  const now = deps.clock.now();
+  const saved = await deps.kysely.transaction().execute(async (trx) => {
+    const { withToken, ofDevice: existing } = await deps.push.tokenRows(trx, token, driverId, input.deviceId);
+    for (const other of withToken) {
       if (other.driverId !== driverId || other.deviceId !== input.deviceId) {
-        await core.changes.delete(trx, 'pushToken', other.id);
+        await deps.changes.delete(trx, 'pushToken', other.id);
       }
     }
-    const existing = await repo.ofDevice(driverId, input.deviceId);
     if (existing) {
-      return core.changes.update(trx, 'pushToken', existing.id, { platform: input.platform, token });
+      return deps.changes.update(trx, 'pushToken', existing.id, { platform: input.platform, token });
     }
-    return core.changes.insert(trx, 'pushToken', {
+    return deps.changes.insert(trx, 'pushToken', {
       id: newId(),
       driverId,
       deviceId: input.deviceId,
@@ -48,13 +56,13 @@ export async function savePushToken(core: Core, principal: Principal, input: Not
  * its endpoint must be one the push sender may reach (a driver must not make the edge POST to its
  * own loopback or LAN).
  */
-async function checkedWebToken(core: Core, token: string): Promise<string> {
+async function checkedWebToken(deps: PushTokenDeps, token: string): Promise<string> {
   const parsed = parseWebPushToken(token);
   if (!parsed.ok) {
     throw new ValidationError(parsed.problems.map((message) => ({ path: 'body.token', message })));
   }
   const { endpoint, keys } = parsed.subscription;
-  const refused = await core.services.push.webEndpointRefusal(endpoint);
+  const refused = await deps.push.webEndpointRefusal(endpoint);
   if (refused) throw new ValidationError([refused], 'The push endpoint is refused; nothing was stored.');
   return JSON.stringify({ endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } });
 }

@@ -1,8 +1,8 @@
-import type { Core } from '../../core.js';
 import { PageQuery } from '../../http/common-schemas.js';
 import type { RouteRegistrar } from '../../http/routes.js';
+import type { TaskService } from '../tasks/service.js';
 import { driverIdOf } from './acting-driver.js';
-import { savePushToken } from './push-tokens.js';
+import { type PushTokenDeps, savePushToken } from './push-tokens.js';
 import {
   DriverSessionOut,
   DriverTaskList,
@@ -19,7 +19,8 @@ import {
   TaskBatchResult,
   TaskCancelBatchBody,
 } from './schema.js';
-import { transitionBatch } from './task-batch.js';
+import type { DriverAppService } from './service.js';
+import { type TaskBatchDeps, transitionBatch } from './task-batch.js';
 
 const TAG = 'Yard Tasking';
 const DRIVER = ['driver'] as const;
@@ -29,8 +30,15 @@ const BATCH_NOTE =
   '(status, code, detail) that task met; the other tasks still proceed. A driver acts only on ' +
   'tasks assigned to itself.';
 
-export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
-  const app = core.services.driverApp;
+/** What the drivers' routes use: their service, the task service, and what saving a push token takes. */
+export type DriverAppRouteDeps = PushTokenDeps &
+  TaskBatchDeps & {
+    driverApp: DriverAppService;
+    tasks: Pick<TaskService, 'transition' | 'tasksForDriver'>;
+  };
+
+export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteDeps): void {
+  const app = deps.driverApp;
 
   r.add({
     method: 'post',
@@ -86,7 +94,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
     access: DRIVER,
     body: NotificationTokenBody,
     response: { schema: PushTokenOut },
-    handler: ({ principal, body }) => savePushToken(core, principal, body),
+    handler: ({ principal, body }) => savePushToken(deps, principal, body),
   });
 
   r.add({
@@ -111,7 +119,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
     access: DRIVER,
     query: PageQuery,
     response: { schema: DriverTaskList },
-    handler: ({ principal, query }) => core.services.tasks.tasksForDriver(driverIdOf(principal), query),
+    handler: ({ principal, query }) => deps.tasks.tasksForDriver(driverIdOf(principal), query),
   });
 
   const batches = [
@@ -133,7 +141,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
       access: DRIVER,
       body: TaskBatchBody,
       response: { schema: TaskBatchResult },
-      handler: ({ principal, body }) => transitionBatch(core, principal, batch.to, body),
+      handler: ({ principal, body }) => transitionBatch(deps, principal, batch.to, body),
     });
   }
 
@@ -146,6 +154,6 @@ export function registerDriverAppRoutes(r: RouteRegistrar, core: Core): void {
     access: DRIVER,
     body: TaskCancelBatchBody,
     response: { schema: TaskBatchResult },
-    handler: ({ principal, body }) => transitionBatch(core, principal, 'CANCELLED', body),
+    handler: ({ principal, body }) => transitionBatch(deps, principal, 'CANCELLED', body),
   });
 }

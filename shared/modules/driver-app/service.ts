@@ -1,9 +1,12 @@
 import { assertCanSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import type { SettingsService } from '../settings/service.js';
+import type { TaskService } from '../tasks/service.js';
+import type { YardService } from '../yards/service.js';
 import { driverIdOf } from './acting-driver.js';
 import { DriverSessionRepo, type DriverSessionRow } from './repo.js';
 import { pruneOldLocations } from './retention.js';
@@ -18,6 +21,13 @@ const HOUR_MS = 60 * 60 * 1000;
 
 export type { DriverSessionRow };
 
+/** `db`: sessions through its Kysely, location retention straight through SQLite (retention.ts). */
+export type DriverAppDeps = Pick<CoreParts, 'db' | 'clock' | 'changes' | 'bus' | 'log'> & {
+  yards: Pick<YardService, 'getRow'>;
+  settings: Pick<SettingsService, 'get'>;
+  tasks: Pick<TaskService, 'dispatch'>;
+};
+
 /**
  * The drivers' side of yard tasking: sessions, location pings, heartbeats. A driver acts only
  * for itself: the driver id always comes from the principal, never from the request.
@@ -26,8 +36,8 @@ export class DriverAppService {
   readonly repo: DriverSessionRepo;
   private retentionTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly core: Core) {
-    this.repo = new DriverSessionRepo(core.kysely);
+  constructor(private readonly deps: DriverAppDeps) {
+    this.repo = new DriverSessionRepo(deps.db.kysely);
   }
 
   /** The driver's open session (endedAt null), if any. */
@@ -42,19 +52,19 @@ export class DriverAppService {
   ): Promise<DriverSessionOutT> {
     const driverId = driverIdOf(principal);
     this.assertSessionsHere();
-    await this.core.services.yards.getRow(input.yardId);
+    await this.deps.yards.getRow(input.yardId);
     assertCanSeeYard(principal, input.yardId);
-    const now = this.core.clock.now();
-    const { replaced, started } = await this.core.kysely.transaction().execute(async (trx) => {
+    const now = this.deps.clock.now();
+    const { replaced, started } = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const replaced: DriverSessionRow[] = [];
       for (const open of await new DriverSessionRepo(trx).allOpenOf(driverId)) {
-        const ended = await this.core.changes.update(trx, 'driverSession', open.id, {
+        const ended = await this.deps.changes.update(trx, 'driverSession', open.id, {
           endedAt: now,
           endReason: 'replaced',
         });
         if (ended) replaced.push(ended);
       }
-      const started = await this.core.changes.insert(trx, 'driverSession', {
+      const started = await this.deps.changes.insert(trx, 'driverSession', {
         id: newId(),
         driverId,
         yardId: input.yardId,
@@ -81,10 +91,10 @@ export class DriverAppService {
   async endSession(principal: Principal, reason?: string): Promise<DriverSessionOutT> {
     const driverId = driverIdOf(principal);
     this.assertSessionsHere();
-    const ended = await this.core.kysely.transaction().execute(async (trx) => {
+    const ended = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const open = await this.openOrConflict(trx, driverId);
-      return this.core.changes.update(trx, 'driverSession', open.id, {
-        endedAt: this.core.clock.now(),
+      return this.deps.changes.update(trx, 'driverSession', open.id, {
+        endedAt: this.deps.clock.now(),
         endReason: reason ?? 'ended',
       });
     });
@@ -101,11 +111,11 @@ export class DriverAppService {
   async addLocations(principal: Principal, input: LocationsBodyT) {
     const driverId = driverIdOf(principal);
     this.assertSessionsHere();
-    const now = this.core.clock.now();
-    const { open, session } = await this.core.kysely.transaction().execute(async (trx) => {
+    const now = this.deps.clock.now();
+    const { open, session } = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const open = await this.openOrConflict(trx, driverId);
       assertInsideSession(input.points, open.startedAt, now);
-      await this.core.changes.insertMany(
+      await this.deps.changes.insertMany(
         trx,
         'sessionLocation',
         input.points.map((p) => ({
@@ -122,7 +132,7 @@ export class DriverAppService {
       );
       const newest = input.points.reduce((a, b) => (b.at > a.at ? b : a));
       const moved = open.lastLocationAt === null || newest.at >= open.lastLocationAt;
-      const session = await this.core.changes.update(trx, 'driverSession', open.id, {
+      const session = await this.deps.changes.update(trx, 'driverSession', open.id, {
         lastCheckAt: now,
         ...(moved ? { lastLat: newest.lat, lastLon: newest.lon, lastLocationAt: newest.at } : {}),
       });
@@ -136,10 +146,10 @@ export class DriverAppService {
   async lastCheck(principal: Principal, input: LastCheckBodyT) {
     const driverId = driverIdOf(principal);
     this.assertSessionsHere();
-    const now = this.core.clock.now();
-    const { open, session } = await this.core.kysely.transaction().execute(async (trx) => {
+    const now = this.deps.clock.now();
+    const { open, session } = await this.deps.db.kysely.transaction().execute(async (trx) => {
       const open = await this.openOrConflict(trx, driverId);
-      const session = await this.core.changes.update(trx, 'driverSession', open.id, {
+      const session = await this.deps.changes.update(trx, 'driverSession', open.id, {
         lastCheckAt: now,
         ...(input?.lat !== undefined && input.lon !== undefined
           ? { lastLat: input.lat, lastLon: input.lon, lastLocationAt: now }
@@ -148,7 +158,7 @@ export class DriverAppService {
       return { open, session: session ?? open };
     });
     if (input?.battery !== undefined) {
-      this.core.bus.publish({
+      this.deps.bus.publish({
         type: 'driver.last-check',
         yardId: session.yardId,
         driverId,
@@ -161,8 +171,8 @@ export class DriverAppService {
 
   /** Deletes location pings older than setting locations.retentionDays; answers how many. */
   async pruneLocations(): Promise<number> {
-    const days = await this.core.services.settings.get('locations.retentionDays');
-    return pruneOldLocations(this.core.db, this.core.clock.now(), days);
+    const days = await this.deps.settings.get('locations.retentionDays');
+    return pruneOldLocations(this.deps.db, this.deps.clock.now(), days);
   }
 
   /** Starts hourly location retention (and prunes once now: the box may have been off a while). */
@@ -170,8 +180,8 @@ export class DriverAppService {
     if (this.retentionTimer) return;
     const prune = () => {
       this.pruneLocations().then(
-        (n) => n > 0 && this.core.log.info({ deleted: n }, 'pruned old driver locations'),
-        (err: unknown) => this.core.log.error({ err }, 'pruning driver locations failed'),
+        (n) => n > 0 && this.deps.log.info({ deleted: n }, 'pruned old driver locations'),
+        (err: unknown) => this.deps.log.error({ err }, 'pruning driver locations failed'),
       );
     };
     prune();
@@ -190,7 +200,7 @@ export class DriverAppService {
    * told to start a session that the cloud cannot start either).
    */
   private assertSessionsHere(): void {
-    this.core.changes.assertMayWrite('driverSession');
+    this.deps.changes.assertMayWrite('driverSession');
   }
 
   private async openOrConflict(db: Kdb, driverId: string): Promise<DriverSessionRow> {
@@ -206,21 +216,21 @@ export class DriverAppService {
 
   /** Whether the session counted as offline (heartbeat timeout) before this contact: then it is back. */
   private async wasOffline(session: DriverSessionRow, now: number): Promise<boolean> {
-    const timeoutSec = await this.core.services.settings.get('tasks.driverTimeoutSec');
+    const timeoutSec = await this.deps.settings.get('tasks.driverTimeoutSec');
     return now - (session.lastCheckAt ?? session.startedAt) > timeoutSec * 1000;
   }
 
   /** A driver became available or went away: let auto-dispatch react. The session change stands regardless. */
   private async dispatch(yardId: string): Promise<void> {
     try {
-      await this.core.services.tasks.dispatch(yardId);
+      await this.deps.tasks.dispatch(yardId);
     } catch (err) {
-      this.core.log.error({ err, yardId }, 'dispatch after a session change failed');
+      this.deps.log.error({ err, yardId }, 'dispatch after a session change failed');
     }
   }
 
   private publish(type: 'driver.session.started' | 'driver.session.ended', session: DriverSessionRow): void {
-    this.core.bus.publish({
+    this.deps.bus.publish({
       type,
       yardId: session.yardId,
       driverId: session.driverId,

@@ -1,7 +1,8 @@
 import type { Principal } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { AppError, ValidationError } from '../../http/errors.js';
 import type { TaskOutT } from '../tasks/schema.js';
+import type { TaskService } from '../tasks/service.js';
 import { driverIdOf } from './acting-driver.js';
 
 export type DriverTransition = 'IN_PROGRESS' | 'COMPLETED' | 'CANCELLED';
@@ -13,12 +14,14 @@ interface BatchResult {
   error?: { status: number; code: string; detail: string };
 }
 
+export type TaskBatchDeps = Pick<CoreParts, 'log'> & { tasks: Pick<TaskService, 'transition'> };
+
 /**
  * Applies one transition to each task in order, each on its own (a result per task): one task
  * that cannot move does not hold back the others. The rules live in TaskService.transition.
  */
 export async function transitionBatch(
-  core: Core,
+  deps: TaskBatchDeps,
   principal: Principal,
   to: DriverTransition,
   input: {
@@ -39,7 +42,7 @@ export async function transitionBatch(
   const results: BatchResult[] = [];
   for (const taskId of input.taskIds) {
     try {
-      const task = await core.services.tasks.transition(principal, taskId, to, opts);
+      const task = await deps.tasks.transition(principal, taskId, to, opts);
       results.push({ taskId, ok: true, task });
     } catch (err) {
       if (err instanceof AppError) {
@@ -49,7 +52,7 @@ export async function transitionBatch(
           error: { status: err.status, code: err.code, detail: err.detail },
         });
       } else {
-        core.log.error({ err, taskId, to }, 'task transition failed unexpectedly');
+        deps.log.error({ err, taskId, to }, 'task transition failed unexpectedly');
         results.push({
           taskId,
           ok: false,

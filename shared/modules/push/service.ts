@@ -1,4 +1,5 @@
 import type { CoreParts } from '../../core-parts.js';
+import type { Kdb } from '../../db/database.js';
 import type { FieldError } from '../../http/errors.js';
 import { assertAddressAllowed, OutboundRefusedError, PUSH_ENDPOINTS } from '../../net/outbound-policy.js';
 import { PushTokenRepo, type PushTokenRow } from './repo.js';
@@ -56,6 +57,20 @@ export class PushService {
       if (!(err instanceof OutboundRefusedError)) throw err;
       return { path: 'body.token', message: `endpoint: ${err.message}`, code: 'address-refused' };
     }
+  }
+
+  /**
+   * Read in the caller's transaction (a driver's device saving its token): the rows that hold this
+   * token text, and the row of the driver's device.
+   */
+  async tokenRows(
+    trx: Kdb,
+    token: string,
+    driverId: string,
+    deviceId: string,
+  ): Promise<{ withToken: PushTokenRow[]; ofDevice: PushTokenRow | undefined }> {
+    const repo = new PushTokenRepo(trx);
+    return { withToken: await repo.withToken(token), ofDevice: await repo.ofDevice(driverId, deviceId) };
   }
 
   /** Replaces the senders built from config (a different provider, or a test double). */

@@ -1,5 +1,6 @@
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { AppError } from '../../http/errors.js';
+import type { BlobStore } from '../attachments/blob-store.js';
 import type { AttachmentRow } from '../attachments/repo.js';
 import { CloudBlobClient, CloudBlobError } from './blob-client.js';
 import { BlobUploadRepo } from './blob-upload-repo.js';
@@ -9,43 +10,57 @@ const NOT_UPLOADED_RETRY_SEC = 60;
 
 /**
  * Bytes of an attachment whose metadata is here but whose bytes are not (docs/sync.md "Attachment bytes":
- * fetched on demand). At a linked edge they come from the cloud; at the cloud they can only come from the
- * site that stored them, which uploads them when it is online.
+ * fetched on demand). At a linked edge they come from the cloud (BlobFetcher); at the cloud they can
+ * only come from the site that stored them, which uploads them when it is online (awaitSiteUpload).
+ * Which one a side uses is chosen once at start (shared/services.ts).
  */
-export class BlobFetcher {
+export interface MissingBytes {
+  /**
+   * Makes the bytes of `row` local in `blobs`, or throws what the client should be told. Resolves
+   * without doing anything where there is nowhere to fetch from: the caller's 404 stands.
+   */
+  ensureLocal(row: AttachmentRow, blobs: BlobStore): Promise<void>;
+}
+
+/** The cloud's answer: the site that stored the bytes has not uploaded them yet (503, Retry-After). */
+export const awaitSiteUpload: MissingBytes = {
+  ensureLocal: async (row) => {
+    throw notUploaded(row, 'the site that stored it');
+  },
+};
+
+export type BlobFetcherDeps = Pick<CoreParts, 'config' | 'kysely' | 'hlc' | 'clock'>;
+
+/** An edge's way: download the bytes from the cloud (nothing to do for a standalone edge). */
+export class BlobFetcher implements MissingBytes {
   private readonly inFlight = new Map<string, Promise<void>>();
   private client: CloudBlobClient | undefined;
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly deps: BlobFetcherDeps) {}
 
-  /**
-   * Makes the bytes of `row` local, or throws what the client should be told. Resolves without
-   * doing anything where there is nowhere to fetch from (a standalone edge): the caller's 404 stands.
-   */
-  async ensureLocal(row: AttachmentRow): Promise<void> {
-    if (this.core.config.role === 'cloud') throw notUploaded(row, 'the site that stored it');
-    this.client ??= CloudBlobClient.fromConfig(this.core.config);
+  async ensureLocal(row: AttachmentRow, blobs: BlobStore): Promise<void> {
+    this.client ??= CloudBlobClient.fromConfig(this.deps.config);
     const client = this.client;
     if (!client) return;
     // Two readers of the same missing bytes share one download.
     let pending = this.inFlight.get(row.sha256);
     if (!pending) {
-      pending = this.download(client, row).finally(() => this.inFlight.delete(row.sha256));
+      pending = this.download(client, row, blobs).finally(() => this.inFlight.delete(row.sha256));
       this.inFlight.set(row.sha256, pending);
     }
     await pending;
   }
 
-  private async download(client: CloudBlobClient, row: AttachmentRow): Promise<void> {
+  private async download(client: CloudBlobClient, row: AttachmentRow, blobs: BlobStore): Promise<void> {
     try {
-      await client.download(this.core.services.attachments.blobs, row.sha256, row.size);
+      await client.download(blobs, row.sha256, row.size);
     } catch (err) {
       throw err instanceof CloudBlobError ? toProblem(err, row) : err;
     }
     // The cloud holds these bytes: nothing for this edge's uploader to send.
-    await new BlobUploadRepo(this.core.kysely, this.core.hlc.origin).markUploaded(
+    await new BlobUploadRepo(this.deps.kysely, this.deps.hlc.origin).markUploaded(
       row.sha256,
-      this.core.clock.now(),
+      this.deps.clock.now(),
     );
   }
 }

@@ -1,7 +1,6 @@
 import { parse as parseAuthHeader } from 'auth-header';
 import type { Request, Response } from 'express';
 import type { Principal } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import {
   AppError,
   ForbiddenError,
@@ -13,8 +12,7 @@ import {
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
 import type { HeldBytes } from './blob-client.js';
-import { SyncBlobService } from './blob-service.js';
-import { SiteRepo } from './sites.js';
+import type { SyncBlobService } from './blob-service.js';
 
 const TAG = 'Sync';
 
@@ -36,10 +34,16 @@ const SITE_AUTH =
  * registrar's roles: they are for staff principals, and a site is not one. The routes are registered
  * as public with their own `authenticate` step, which the registrar runs before it parses anything:
  * without valid credentials they answer 401, whatever the sha256.
+ *
+ * `siteBytes` is the cloud's side of the exchange; an edge has none (shared/services.ts) and
+ * answers 404 whoever asks.
  */
-export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
-  const service = new SyncBlobService(core);
-  const sites = new SiteRepo(core.kysely);
+export function registerSyncBlobRoutes(
+  r: RouteRegistrar,
+  { siteBytes }: { siteBytes: SyncBlobService | undefined },
+): void {
+  /** The service, once authorizeBlobAccess has let the request through (it 404s without one). */
+  const service = (): SyncBlobService => siteBytes ?? throwNotHere();
 
   r.add({
     method: 'get',
@@ -54,7 +58,7 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       `${SITE_AUTH} Staff bearer tokens with role admin may also read.`,
     access: 'public',
     authenticate: async (req, res) => {
-      res.locals.blobReader = await authorizeBlobAccess(core, sites, req, res, { adminMayRead: true });
+      res.locals.blobReader = await authorizeBlobAccess(siteBytes, req, res, { adminMayRead: true });
     },
     params: BlobParams,
     response: { contentType: 'application/octet-stream', description: 'the bytes' },
@@ -64,17 +68,17 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       const reader = res.locals.blobReader as { siteId?: string };
       const sha256 = params.sha256;
       if (req.method === 'HEAD') {
-        setHeld(res, await service.held(sha256, reader.siteId));
+        setHeld(res, await service().held(sha256, reader.siteId));
         res.setHeader('Cache-Control', 'no-store');
         res.status(200).end();
         return;
       }
       // A site reads only bytes its own rows reference; any other answers as if they did not exist.
-      const visible = reader.siteId === undefined || (await service.visibleTo(reader.siteId, sha256));
-      if (!visible || (await service.storedSize(sha256)) === undefined) {
+      const visible = reader.siteId === undefined || (await service().visibleTo(reader.siteId, sha256));
+      if (!visible || (await service().storedSize(sha256)) === undefined) {
         throw new NotFoundError('The bytes of', sha256);
       }
-      await sendBlob(res, core.services.attachments.blobs.pathOf(sha256), sha256);
+      await sendBlob(res, service().pathOf(sha256), sha256);
     },
   });
 
@@ -93,7 +97,7 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       `content, so nothing can be overwritten); the attachment's metadata may arrive before or after its bytes. ${SITE_AUTH}`,
     access: 'public',
     authenticate: async (req, res) => {
-      res.locals.blobReader = await authorizeBlobAccess(core, sites, req, res, { adminMayRead: false });
+      res.locals.blobReader = await authorizeBlobAccess(siteBytes, req, res, { adminMayRead: false });
     },
     params: BlobParams,
     response: { status: 204, description: 'Bytes held; see Upload-Offset and Upload-Complete' },
@@ -105,7 +109,7 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
       }
       const { offset, length } = parseUploadHeaders(req);
       try {
-        setHeld(res, await service.append(params.sha256, siteId!, offset, length, req));
+        setHeld(res, await service().append(params.sha256, siteId!, offset, length, req));
       } catch (err) {
         if (err instanceof AppError && typeof err.extra?.offset === 'number') {
           res.setHeader('Upload-Offset', String(err.extra.offset));
@@ -122,15 +126,12 @@ export function registerSyncBlobRoutes(r: RouteRegistrar, core: Core): void {
  * serve other sites' bytes.
  */
 async function authorizeBlobAccess(
-  core: Core,
-  sites: SiteRepo,
+  siteBytes: SyncBlobService | undefined,
   req: Request,
   res: Response,
   rule: { adminMayRead: boolean },
 ): Promise<{ siteId?: string }> {
-  if (core.config.role !== 'cloud') {
-    throw new AppError(404, 'not-found', 'Not found', 'Attachment bytes are exchanged with the cloud only.');
-  }
+  if (!siteBytes) throwNotHere();
   const principal = res.locals.principal as Principal | null;
   if (principal) {
     if (rule.adminMayRead && principal.role === 'admin') return {};
@@ -139,7 +140,7 @@ async function authorizeBlobAccess(
     );
   }
   const header = req.get('authorization');
-  const siteId = header ? await verifiedSite(sites, header) : undefined;
+  const siteId = header ? await verifiedSite(siteBytes, header) : undefined;
   if (siteId !== undefined) return { siteId };
   // Written by hand: auth-header's format() leaves out the quotes and commas RFC 7617 asks for.
   res.setHeader('WWW-Authenticate', 'Basic realm="yard-sync", charset="UTF-8"');
@@ -151,7 +152,7 @@ async function authorizeBlobAccess(
 }
 
 /** The site id of valid Basic credentials, else undefined. */
-async function verifiedSite(sites: SiteRepo, header: string): Promise<string | undefined> {
+async function verifiedSite(siteBytes: SyncBlobService, header: string): Promise<string | undefined> {
   let token: ReturnType<typeof parseAuthHeader>;
   try {
     token = parseAuthHeader(header);
@@ -163,7 +164,12 @@ async function verifiedSite(sites: SiteRepo, header: string): Promise<string | u
   const colon = decoded.indexOf(':');
   if (colon <= 0) return undefined;
   const siteId = decoded.slice(0, colon);
-  return (await sites.verifyPassword(siteId, decoded.slice(colon + 1))) ? siteId : undefined;
+  return (await siteBytes.verifySite(siteId, decoded.slice(colon + 1))) ? siteId : undefined;
+}
+
+/** An edge neither receives nor serves other sites' bytes. */
+function throwNotHere(): never {
+  throw new AppError(404, 'not-found', 'Not found', 'Attachment bytes are exchanged with the cloud only.');
 }
 
 const HeaderInt = z

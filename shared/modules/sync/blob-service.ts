@@ -4,12 +4,13 @@ import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { sql } from 'kysely';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { AppError, BadRequestError, ConflictError, PayloadTooLargeError } from '../../http/errors.js';
 import { SYNCED_BY_TABLE, type SyncedEntity } from '../../sync/entities.js';
-import { createRouting, type Routing } from '../../sync/routing.js';
 import type { BlobStore } from '../attachments/blob-store.js';
+import type { AttachmentService } from '../attachments/service.js';
 import type { HeldBytes } from './blob-client.js';
+import { SiteRepo } from './sites.js';
 
 /** A request body that sends nothing for this long is given up (its bytes so far are kept). */
 const BODY_IDLE_MS = 30_000;
@@ -30,16 +31,32 @@ const BODY_IDLE_MS = 30_000;
  * nothing, and an upload must bring every byte (which proves it had them) before it answers
  * complete. Each site's partial upload is its own for the same reason.
  */
+export type SyncBlobDeps = Pick<CoreParts, 'kysely' | 'syncSide'> & {
+  attachments: Pick<AttachmentService, 'blobs' | 'limits'>;
+};
+
 export class SyncBlobService {
   /** Uploads being written now: one writer per site and sha256, another gets 409 upload-in-progress. */
   private readonly writing = new Set<string>();
-  private routing: Routing | undefined;
   private readonly attachmentEntity = SYNCED_BY_TABLE.get('attachment') as SyncedEntity;
+  private readonly sites: SiteRepo;
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly deps: SyncBlobDeps) {
+    this.sites = new SiteRepo(deps.kysely);
+  }
 
   private get blobs(): BlobStore {
-    return this.core.services.attachments.blobs;
+    return this.deps.attachments.blobs;
+  }
+
+  /** Whether these are a registered site's id and MQTT password (the site register). */
+  verifySite(siteId: string, password: string): Promise<boolean> {
+    return this.sites.verifyPassword(siteId, password);
+  }
+
+  /** Where the stored bytes of this sha256 are (whether they are there or not). */
+  pathOf(sha256: string): string {
+    return this.blobs.pathOf(sha256);
   }
 
   partialPathOf(sha256: string, siteId: string): string {
@@ -57,14 +74,14 @@ export class SyncBlobService {
    * to, or every site), or that the site itself made (its HLC origin is the site's id).
    */
   async visibleTo(siteId: string, sha256: string): Promise<boolean> {
-    const rows = await this.core.kysely
+    const rows = await this.deps.kysely
       .selectFrom('attachment')
       .select(['refType', 'refId', sql<string>`substr(hlc, 20)`.as('origin')])
       .where('sha256', '=', sha256)
       .execute();
     if (rows.length === 0) return false;
-    this.routing ??= createRouting({ sqlite: this.core.db.sqlite, role: this.core.config.role });
-    const routing = this.routing;
+    // The cloud's routing: this service serves sites at the hub only (shared/services.ts).
+    const routing = this.deps.syncSide.routing;
     return rows.some(
       (row) => row.origin === siteId || routing.peersFor(this.attachmentEntity, row).includes(siteId),
     );
@@ -95,7 +112,7 @@ export class SyncBlobService {
     length: number,
     body: Readable,
   ): Promise<HeldBytes> {
-    const { maxBytes } = await this.core.services.attachments.limits();
+    const { maxBytes } = await this.deps.attachments.limits();
     if (length > maxBytes) {
       throw new PayloadTooLargeError(
         `Upload-Length ${length} is larger than the limit of ${maxBytes} bytes (setting attachments.maxBytes).`,

@@ -1,13 +1,30 @@
 import { toIso, toIsoOrNull } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
+import type { SettingsService } from '../settings/service.js';
 import { type SessionRow, taskRepo } from './repo.js';
 import type { DriverAvailabilityT } from './schema.js';
-import { type Announcement, announce, announcement, SYSTEM_ACTOR, writeTransition } from './writes.js';
+import {
+  type AnnounceDeps,
+  type Announcement,
+  announce,
+  announcement,
+  SYSTEM_ACTOR,
+  type TaskWriteDeps,
+  writeTransition,
+} from './writes.js';
 
 export interface DriverState extends DriverAvailabilityT {
   /** When the driver last became free: the later of session start and last completion. */
   idleSince: number;
 }
+
+export type DispatchDeps = TaskWriteDeps &
+  AnnounceDeps &
+  Pick<CoreParts, 'kysely'> & {
+    settings: Pick<SettingsService, 'get'>;
+    /** Whether tasks are assigned here automatically: at an edge, not at the cloud (see dispatch()). */
+    autoDispatch: boolean;
+  };
 
 /**
  * Availability (docs/domain.md "Availability and dispatch") and auto-dispatch. Availability is computed on every read, never
@@ -19,13 +36,13 @@ export class Dispatcher {
   /** Per yard: a run queued and not started yet; later requests join it (it will see their change). */
   private readonly waiting = new Map<string, Promise<void>>();
 
-  constructor(private readonly core: Core) {}
+  constructor(private readonly deps: DispatchDeps) {}
 
   dispatch(yardId: string): Promise<void> {
     // Not at the cloud: driver sessions and heartbeats live at the edge, so only the edge knows who
     // is available. A task queued at the cloud is assigned by its yard's edge when it arrives there
     // (the sync applier dispatches after applying); manual assignment at the cloud still works.
-    if (this.core.sync.mode === 'cloud') return Promise.resolve();
+    if (!this.deps.autoDispatch) return Promise.resolve();
     const waiting = this.waiting.get(yardId);
     if (waiting) return waiting;
     const previous = this.chains.get(yardId) ?? Promise.resolve();
@@ -34,7 +51,7 @@ export class Dispatcher {
         this.waiting.delete(yardId);
         return this.assignWhilePossible(yardId);
       })
-      .catch((err: unknown) => this.core.log.error({ err, yardId }, 'task dispatch failed'))
+      .catch((err: unknown) => this.deps.log.error({ err, yardId }, 'task dispatch failed'))
       .finally(() => {
         if (this.chains.get(yardId) === run) this.chains.delete(yardId);
       });
@@ -45,8 +62,8 @@ export class Dispatcher {
 
   /** Drivers with availability: of one yard (open session there), or every active yard driver. */
   async availabilityOf(yardId?: string): Promise<DriverState[]> {
-    const db = this.core.kysely;
-    const settings = this.core.services.settings;
+    const db = this.deps.kysely;
+    const settings = this.deps.settings;
     const [timeoutSec, maxOpen, drivers, sessions] = await Promise.all([
       settings.get('tasks.driverTimeoutSec'),
       settings.get('tasks.maxAssignedPerDriver'),
@@ -66,7 +83,7 @@ export class Dispatcher {
       yardId !== undefined && yardSessions.length > 0
         ? await taskRepo.lastCompletions(db, yardId, since)
         : new Map<string, number>();
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     return listed.map((d) => {
       const session = sessionOf.get(d.id) ?? null;
       const c = counts.get(d.id) ?? { open: 0, inProgress: 0 };
@@ -94,35 +111,35 @@ export class Dispatcher {
    * to the driver idle longest (ties by id, so the outcome is deterministic).
    */
   private async assignWhilePossible(yardId: string): Promise<void> {
-    if (!(await this.core.services.settings.get('tasks.autoAssign'))) return;
-    const maxOpen = await this.core.services.settings.get('tasks.maxAssignedPerDriver');
+    if (!(await this.deps.settings.get('tasks.autoAssign'))) return;
+    const maxOpen = await this.deps.settings.get('tasks.maxAssignedPerDriver');
     // Bounded: each round assigns one task or stops; a lost race re-reads and tries again.
     for (let round = 0; round < 1000; round++) {
-      const task = await taskRepo.nextQueued(this.core.kysely, yardId);
+      const task = await taskRepo.nextQueued(this.deps.kysely, yardId);
       if (!task) return;
       const [driver] = (await this.availabilityOf(yardId))
         .filter((d) => d.availability === 'available')
         .sort((a, b) => a.idleSince - b.idleSince || (a.driverId < b.driverId ? -1 : 1));
       if (!driver) return;
       const done = await this.assign(task.id, driver.driverId, yardId, maxOpen);
-      if (done) announce(this.core, done);
+      if (done) announce(this.deps, done);
     }
   }
 
   /** Assigns if, inside the transaction, the task is still QUEUED and the driver still free. */
   private assign(taskId: string, driverId: string, yardId: string, maxOpen: number) {
-    return this.core.kysely.transaction().execute(async (trx): Promise<Announcement[] | undefined> => {
+    return this.deps.kysely.transaction().execute(async (trx): Promise<Announcement[] | undefined> => {
       const task = await taskRepo.byId(trx, taskId);
       if (task?.status !== 'QUEUED') return undefined;
       const session = await taskRepo.openSessionOf(trx, driverId);
       const c = (await taskRepo.openTaskCounts(trx, [driverId])).get(driverId) ?? { open: 0, inProgress: 0 };
       if (session?.yardId !== yardId || c.inProgress > 0 || c.open >= maxOpen) return undefined;
       const written = await writeTransition(
-        this.core,
+        this.deps,
         trx,
         task,
         'ASSIGNED',
-        { driverId, assignedAt: this.core.clock.now() },
+        { driverId, assignedAt: this.deps.clock.now() },
         { actor: SYSTEM_ACTOR, driverId, reason: 'auto-dispatch' },
       );
       return [announcement('task.assigned', written, driverId)];

@@ -1,5 +1,5 @@
 import { assertCanSeeYard, type Principal, visibleOr404 } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import {
   ConflictError,
@@ -29,9 +29,11 @@ export interface WriteOutcome {
   yards: Set<string>;
 }
 
+/** What creating and editing tasks uses: the database, the clock and the change log. */
+export type TaskEditDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'>;
 /** Creates tasks, all or nothing: every task is checked before the first row is written. */
 export async function createTasks(
-  core: Core,
+  deps: TaskEditDeps,
   principal: Principal,
   inputs: TaskCreateT[],
   batch: boolean,
@@ -40,7 +42,7 @@ export async function createTasks(
     assertCanSeeYard(principal, input.yardId, batch ? `tasks[${i}]` : undefined);
   });
   const actor = actorOf(principal);
-  return core.kysely.transaction().execute(async (trx) => {
+  return deps.kysely.transaction().execute(async (trx) => {
     const givenIds = inputs.flatMap((t) => (t.id ? [t.id] : []));
     const [taken] = await taskRepo.byIds(trx, givenIds);
     if (taken)
@@ -53,16 +55,16 @@ export async function createTasks(
     }
     const out: WriteOutcome = { rows: [], announcements: [], yards: new Set() };
     for (const input of inputs) {
-      const created = await insertTask(core, trx, principal, actor, input);
+      const created = await insertTask(deps, trx, principal, actor, input);
       out.announcements.push(announcement('task.created', created, null));
       let row = created;
       if (input.driverId) {
         row = await writeTransition(
-          core,
+          deps,
           trx,
           created,
           'ASSIGNED',
-          { driverId: input.driverId, assignedAt: core.clock.now() },
+          { driverId: input.driverId, assignedAt: deps.clock.now() },
           { actor, driverId: input.driverId },
         );
         out.announcements.push(announcement('task.assigned', row, input.driverId));
@@ -73,9 +75,15 @@ export async function createTasks(
   });
 }
 
-async function insertTask(core: Core, trx: Kdb, principal: Principal, actor: Actor, input: TaskCreateT) {
-  const now = core.clock.now();
-  const row = await core.changes.insert(trx, 'yardTask', {
+async function insertTask(
+  deps: TaskEditDeps,
+  trx: Kdb,
+  principal: Principal,
+  actor: Actor,
+  input: TaskCreateT,
+) {
+  const now = deps.clock.now();
+  const row = await deps.changes.insert(trx, 'yardTask', {
     id: input.id ?? newId(),
     yardId: input.yardId,
     type: input.type,
@@ -97,13 +105,19 @@ async function insertTask(core: Core, trx: Kdb, principal: Principal, actor: Act
     cancelReason: null,
     billedCarrierId: null,
   });
-  await writeEvent(core, trx, row, null, 'QUEUED', { actor, driverId: null });
+  await writeEvent(deps, trx, row, null, 'QUEUED', { actor, driverId: null });
   return row;
 }
 
 /** PUT: the whole editable record (omitted nullable fields become null; omitted driverId stays). */
-export function replaceTask(core: Core, principal: Principal, id: string, body: TaskPutT, ifMatch?: number) {
-  return editTask(core, principal, id, ifMatch, {
+export function replaceTask(
+  deps: TaskEditDeps,
+  principal: Principal,
+  id: string,
+  body: TaskPutT,
+  ifMatch?: number,
+) {
+  return editTask(deps, principal, id, ifMatch, {
     fields: {
       type: body.type,
       priority: body.priority,
@@ -118,9 +132,15 @@ export function replaceTask(core: Core, principal: Principal, id: string, body: 
 }
 
 /** PATCH: the fields sent; `driverId` assigns or unassigns; `status: CANCELLED` cancels. */
-export function patchTask(core: Core, principal: Principal, id: string, body: TaskPatchT, ifMatch?: number) {
+export function patchTask(
+  deps: TaskEditDeps,
+  principal: Principal,
+  id: string,
+  body: TaskPatchT,
+  ifMatch?: number,
+) {
   const { driverId, status, cancelReason, ...fields } = body;
-  return editTask(core, principal, id, ifMatch, {
+  return editTask(deps, principal, id, ifMatch, {
     fields,
     driverId,
     cancelReason: status === 'CANCELLED' ? cancelReason : undefined,
@@ -134,14 +154,14 @@ interface Edit {
 }
 
 async function editTask(
-  core: Core,
+  deps: TaskEditDeps,
   principal: Principal,
   id: string,
   ifMatch: number | undefined,
   edit: Edit,
 ): Promise<WriteOutcome> {
   const actor = actorOf(principal);
-  return core.kysely.transaction().execute(async (trx) => {
+  return deps.kysely.transaction().execute(async (trx) => {
     const row = await loadForStaff(trx, principal, id);
     if (ifMatch !== undefined && ifMatch !== row.version) throw new PreconditionFailedError(row.version);
     assertEditable(row.status);
@@ -155,11 +175,11 @@ async function editTask(
       toLocationId: changed.toLocationId,
     });
     const out: WriteOutcome = { rows: [], announcements: [], yards: new Set([row.yardId]) };
-    const now = core.clock.now();
+    const now = deps.clock.now();
     if (edit.cancelReason !== undefined) {
       assertTransition(row.status, 'CANCELLED');
       const written = await writeTransition(
-        core,
+        deps,
         trx,
         row,
         'CANCELLED',
@@ -175,7 +195,7 @@ async function editTask(
       assertTransition(row.status, to);
       if (edit.driverId) await refs.driver(edit.driverId);
       const written = await writeTransition(
-        core,
+        deps,
         trx,
         row,
         to,
@@ -187,7 +207,7 @@ async function editTask(
       if (edit.driverId) out.announcements.push(announcement('task.assigned', written, edit.driverId));
       return out;
     }
-    const written = await core.changes.update(trx, 'yardTask', row.id, changed, {
+    const written = await deps.changes.update(trx, 'yardTask', row.id, changed, {
       expectedVersion: row.version,
     });
     if (!written) throw new NotFoundError('Task', id);
@@ -200,8 +220,8 @@ async function editTask(
 }
 
 /** DELETE: only a QUEUED task; its history goes with it (the change_log rows are tombstones). */
-export async function deleteTask(core: Core, principal: Principal, id: string, ifMatch?: number) {
-  return core.kysely.transaction().execute(async (trx) => {
+export async function deleteTask(deps: TaskEditDeps, principal: Principal, id: string, ifMatch?: number) {
+  return deps.kysely.transaction().execute(async (trx) => {
     const row = await loadForStaff(trx, principal, id);
     if (ifMatch !== undefined && ifMatch !== row.version) throw new PreconditionFailedError(row.version);
     if (row.status !== 'QUEUED') {
@@ -212,8 +232,8 @@ export async function deleteTask(core: Core, principal: Principal, id: string, i
       );
     }
     for (const event of await taskRepo.eventIdsOf(trx, id))
-      await core.changes.delete(trx, 'taskEvent', event.id);
-    await core.changes.delete(trx, 'yardTask', id);
+      await deps.changes.delete(trx, 'taskEvent', event.id);
+    await deps.changes.delete(trx, 'yardTask', id);
     return row;
   });
 }

@@ -1,5 +1,4 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { ValidationError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
@@ -22,14 +21,13 @@ import {
   TaskSummaryOut,
   YardIdParams,
 } from './schema.js';
+import type { TaskService } from './service.js';
 
 const TAG = 'Yard Tasking';
 const DISPATCH = ['admin', 'dispatcher'] as const;
 
 /** Static paths first: /summary, /by-status, /status/{status}, /drivers must win over /{id}. */
-export function registerTaskRoutes(r: RouteRegistrar, core: Core): void {
-  const tasks = core.services.tasks;
-
+export function registerTaskRoutes(r: RouteRegistrar, { tasks }: { tasks: TaskService }): void {
   r.add({
     method: 'post',
     path: '/api/yard-task',

@@ -1,9 +1,9 @@
 import { assertCanSeeYard, canSeeYard, type Principal, yardFilter } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
+
 import type { TaskStatus } from '../../db/tables.js';
 import { decodeCursor, pageInMemory, toPage } from '../../http/cursor.js';
 import { NotFoundError } from '../../http/errors.js';
-import { Dispatcher, type DriverState } from './dispatch.js';
+import { type DispatchDeps, Dispatcher, type DriverState } from './dispatch.js';
 import { createTasks, deleteTask, loadForStaff, patchTask, replaceTask, type WriteOutcome } from './edits.js';
 import { taskEventOut, taskOut } from './out.js';
 import { type TaskRow, taskRepo } from './repo.js';
@@ -20,6 +20,9 @@ import { yardSummary } from './summary.js';
 import { type TransitionOptions, transitionTask, type WorkTransition } from './transition.js';
 import { announce } from './writes.js';
 
+/** The parts and services tasks use (the dispatcher's are the widest: DispatchDeps). */
+export type TaskDeps = DispatchDeps;
+
 /**
  * Yard tasks: the state machine (docs/domain.md "Yard tasks"), assignment and auto-dispatch, summaries.
  * Writes happen in edits.ts / transition.ts / dispatch.ts; this class runs the after-commit
@@ -28,8 +31,8 @@ import { announce } from './writes.js';
 export class TaskService {
   private readonly dispatcher: Dispatcher;
 
-  constructor(private readonly core: Core) {
-    this.dispatcher = new Dispatcher(core);
+  constructor(private readonly deps: TaskDeps) {
+    this.dispatcher = new Dispatcher(deps);
   }
 
   taskOut(row: TaskRow): TaskOutT {
@@ -38,7 +41,7 @@ export class TaskService {
 
   /** Staff see tasks of their yards; a driver only its own tasks (anything else is 404). */
   async get(principal: Principal, id: string): Promise<TaskOutT> {
-    const row = await loadForStaff(this.core.kysely, principal, id);
+    const row = await loadForStaff(this.deps.kysely, principal, id);
     if (principal.role === 'driver' && row.driverId !== principal.id) throw new NotFoundError('Task', id);
     return taskOut(row);
   }
@@ -55,7 +58,7 @@ export class TaskService {
   ) {
     const yardIds = yardFilter(principal, q.yardId);
     const afterId = q.cursor ? String(decodeCursor(q.cursor, 1)[0]) : undefined;
-    const rows = await taskRepo.list(this.core.kysely, {
+    const rows = await taskRepo.list(this.deps.kysely, {
       limit: q.limit,
       afterId,
       yardIds,
@@ -66,10 +69,10 @@ export class TaskService {
   }
 
   async history(principal: Principal, id: string, q: { limit: number; cursor?: string | undefined }) {
-    await loadForStaff(this.core.kysely, principal, id);
+    await loadForStaff(this.deps.kysely, principal, id);
     const after = q.cursor ? decodeCursor(q.cursor, 2) : undefined;
     const rows = await taskRepo.events(
-      this.core.kysely,
+      this.deps.kysely,
       id,
       q.limit,
       after ? { at: Number(after[0]), id: String(after[1]) } : undefined,
@@ -80,22 +83,22 @@ export class TaskService {
   /** One task, or a batch (all or nothing). Unassigned new tasks are offered to dispatch at once. */
   async create(principal: Principal, body: TaskCreateT | { tasks: TaskCreateT[] }) {
     const batch = 'tasks' in body;
-    const outcome = await createTasks(this.core, principal, batch ? body.tasks : [body], batch);
+    const outcome = await createTasks(this.deps, principal, batch ? body.tasks : [body], batch);
     const rows = await this.afterCommit(outcome);
     return batch ? { items: rows.map(taskOut) } : taskOut(rows[0] as TaskRow);
   }
 
   async replace(principal: Principal, id: string, body: TaskPutT, ifMatch?: number): Promise<TaskOutT> {
-    return this.single(await replaceTask(this.core, principal, id, body, ifMatch));
+    return this.single(await replaceTask(this.deps, principal, id, body, ifMatch));
   }
 
   async patch(principal: Principal, id: string, body: TaskPatchT, ifMatch?: number): Promise<TaskOutT> {
-    return this.single(await patchTask(this.core, principal, id, body, ifMatch));
+    return this.single(await patchTask(this.deps, principal, id, body, ifMatch));
   }
 
   async delete(principal: Principal, id: string, ifMatch?: number): Promise<void> {
-    const row = await deleteTask(this.core, principal, id, ifMatch);
-    this.core.bus.publish({ type: 'task.deleted', yardId: row.yardId, driverId: null, data: taskOut(row) });
+    const row = await deleteTask(this.deps, principal, id, ifMatch);
+    this.deps.bus.publish({ type: 'task.deleted', yardId: row.yardId, driverId: null, data: taskOut(row) });
   }
 
   /** Start, complete or cancel (the drivers' operations; staff may cancel through PATCH). */
@@ -105,7 +108,7 @@ export class TaskService {
     to: WorkTransition,
     opts: TransitionOptions = {},
   ): Promise<TaskOutT> {
-    return this.single(await transitionTask(this.core, principal, taskId, to, opts));
+    return this.single(await transitionTask(this.deps, principal, taskId, to, opts));
   }
 
   /** Auto-assignment for one yard (when the setting tasks.autoAssign is on); never throws. */
@@ -129,28 +132,28 @@ export class TaskService {
 
   /** A driver's open tasks, most urgent first, then oldest (a handful: tasks.maxAssignedPerDriver). */
   async tasksForDriver(driverId: string, query: { limit: number; cursor?: string | undefined }) {
-    const rows = await taskRepo.openForDriver(this.core.kysely, driverId);
+    const rows = await taskRepo.openForDriver(this.deps.kysely, driverId);
     const page = pageInMemory(rows, query, (r) => [-r.priority, r.createdAt, r.id]);
     return { items: page.items.map(taskOut), nextCursor: page.nextCursor };
   }
 
   async summary(principal: Principal, yardId: string): Promise<TaskSummaryT> {
     assertCanSeeYard(principal, yardId);
-    const yard = await taskRepo.yard(this.core.kysely, yardId);
+    const yard = await taskRepo.yard(this.deps.kysely, yardId);
     if (!yard) throw new NotFoundError('Yard', yardId);
-    return yardSummary(this.core, yard, await this.dispatcher.availabilityOf(yardId));
+    return yardSummary(this.deps, yard, await this.dispatcher.availabilityOf(yardId));
   }
 
   /** Every yard in the principal's scope; drivers counted in the yard of their open session. */
   async summaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
-    const yards = await taskRepo.yardsIn(this.core.kysely, principal.yardIds);
+    const yards = await taskRepo.yardsIn(this.deps.kysely, principal.yardIds);
     const drivers = await this.dispatcher.availabilityOf();
     const byYard = new Map<string, DriverState[]>();
     for (const d of drivers) {
       if (!d.session) continue;
       byYard.set(d.session.yardId, [...(byYard.get(d.session.yardId) ?? []), d]);
     }
-    const items = await Promise.all(yards.map((y) => yardSummary(this.core, y, byYard.get(y.id) ?? [])));
+    const items = await Promise.all(yards.map((y) => yardSummary(this.deps, y, byYard.get(y.id) ?? [])));
     return { items };
   }
 
@@ -164,10 +167,10 @@ export class TaskService {
    * driver freed). Answers the written rows as they are after dispatch.
    */
   private async afterCommit(outcome: WriteOutcome): Promise<TaskRow[]> {
-    announce(this.core, outcome.announcements);
+    announce(this.deps, outcome.announcements);
     if (outcome.yards.size === 0) return outcome.rows;
     await Promise.all([...outcome.yards].map((y) => this.dispatcher.dispatch(y)));
-    const fresh = await Promise.all(outcome.rows.map((r) => taskRepo.byId(this.core.kysely, r.id)));
+    const fresh = await Promise.all(outcome.rows.map((r) => taskRepo.byId(this.deps.kysely, r.id)));
     return fresh.map((row, i) => row ?? (outcome.rows[i] as TaskRow));
   }
 }

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { DriverState } from './dispatch.js';
 import { taskRepo } from './repo.js';
 import type { TaskSummaryT } from './schema.js';
@@ -12,14 +12,14 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * 24 h (yard_task_queue, yard_task_completed, yard_task_started): history is never scanned.
  */
 export async function yardSummary(
-  core: Core,
+  deps: Pick<CoreParts, 'clock' | 'kysely'>,
   yard: { id: string; code: string; timeZone: string },
   drivers: DriverState[],
 ): Promise<TaskSummaryT> {
-  const now = core.clock.now();
+  const now = deps.clock.now();
   const dayStart = DateTime.fromMillis(now, { zone: yard.timeZone }).startOf('day').toMillis();
   const since = now - DAY_MS;
-  const { open, completedToday, started, completed } = await taskRepo.summaryFigures(core.kysely, yard.id, {
+  const { open, completedToday, started, completed } = await taskRepo.summaryFigures(deps.kysely, yard.id, {
     dayStart,
     since,
   });

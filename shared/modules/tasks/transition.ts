@@ -1,9 +1,8 @@
 import type { Principal } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
 import type { RowPatch } from '../../sync/change-capture.js';
-import type { WriteOutcome } from './edits.js';
+import type { TaskEditDeps, WriteOutcome } from './edits.js';
 import { loadForStaff } from './edits.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import { assertTransition } from './state-machine.js';
@@ -31,7 +30,7 @@ const EVENT_OF: Record<WorkTransition, TaskEventType> = {
  * and gets 409 invalid-transition.
  */
 export function transitionTask(
-  core: Core,
+  deps: TaskEditDeps,
   principal: Principal,
   taskId: string,
   to: WorkTransition,
@@ -41,23 +40,23 @@ export function transitionTask(
   if (to === 'CANCELLED' && !reason) {
     throw new ValidationError([{ path: 'reason', message: 'a cancellation needs a reason' }]);
   }
-  return core.kysely.transaction().execute(async (trx) => {
+  return deps.kysely.transaction().execute(async (trx) => {
     const row =
       principal.role === 'driver'
         ? await loadOwn(trx, principal, taskId)
         : await loadForStaff(trx, principal, taskId);
     assertTransition(row.status, to);
-    const now = core.clock.now();
+    const now = deps.clock.now();
     let patch: RowPatch<'yardTask'>;
     if (to === 'IN_PROGRESS') {
       await assertActiveSession(trx, row);
       patch = { startedAt: now };
     } else if (to === 'COMPLETED') {
-      patch = { completedAt: now, ...(await moveTrailer(core, trx, row)) };
+      patch = { completedAt: now, ...(await moveTrailer(deps, trx, row)) };
     } else {
       patch = { cancelledAt: now, cancelReason: reason ?? null };
     }
-    const written = await writeTransition(core, trx, row, to, patch, {
+    const written = await writeTransition(deps, trx, row, to, patch, {
       actor: actorOf(principal),
       driverId: row.driverId,
       reason,
@@ -97,12 +96,12 @@ async function assertActiveSession(db: Kdb, row: TaskRow): Promise<void> {
  * Completing a move puts the trailer at the destination (if it is still in the task's yard) and
  * bills the move to the trailer's carrier.
  */
-async function moveTrailer(core: Core, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
+async function moveTrailer(deps: TaskEditDeps, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
   if (!row.trailerId || !MOVING_TYPES.has(row.type)) return {};
   const trailer = await taskRepo.trailer(trx, row.trailerId);
   if (!trailer) return {};
   if (row.toLocationId && trailer.yardId === row.yardId) {
-    await core.changes.update(trx, 'trailer', trailer.id, { locationId: row.toLocationId });
+    await deps.changes.update(trx, 'trailer', trailer.id, { locationId: row.toLocationId });
   }
   return row.type === 'move' ? { billedCarrierId: trailer.carrierId } : {};
 }

@@ -1,10 +1,11 @@
 import type { Principal } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import type { TaskStatus } from '../../db/tables.js';
 import type { LiveEventType } from '../../events.js';
 import { newId } from '../../ids.js';
 import type { RowPatch } from '../../sync/change-capture.js';
+import type { PushService } from '../push/service.js';
 import { taskOut } from './out.js';
 import type { TaskRow } from './repo.js';
 
@@ -28,17 +29,23 @@ export interface EventDetail {
   lon?: number | undefined;
 }
 
+/** What a task write uses: the clock and the change log (the caller opens the transaction). */
+export type TaskWriteDeps = Pick<CoreParts, 'clock' | 'changes'>;
+
+/** What announcing a task change uses: the bus (SSE), the push service, the log. */
+export type AnnounceDeps = Pick<CoreParts, 'bus' | 'log'> & { push: Pick<PushService, 'notify'> };
+
 /** The task_event row of one transition (history), in the caller's transaction. */
 export async function writeEvent(
-  core: Core,
+  deps: TaskWriteDeps,
   trx: Kdb,
   task: Pick<TaskRow, 'id' | 'yardId'>,
   from: TaskStatus | null,
   to: TaskStatus,
   detail: EventDetail,
 ): Promise<void> {
-  const now = core.clock.now();
-  await core.changes.insert(trx, 'taskEvent', {
+  const now = deps.clock.now();
+  await deps.changes.insert(trx, 'taskEvent', {
     id: newId(),
     taskId: task.id,
     yardId: task.yardId,
@@ -60,14 +67,14 @@ export async function writeEvent(
  * its event. The version check makes a concurrent writer that read the same row lose.
  */
 export async function writeTransition(
-  core: Core,
+  deps: TaskWriteDeps,
   trx: Kdb,
   row: TaskRow,
   to: TaskStatus,
   patch: RowPatch<'yardTask'>,
   detail: EventDetail,
 ): Promise<TaskRow> {
-  const written = await core.changes.update(
+  const written = await deps.changes.update(
     trx,
     'yardTask',
     row.id,
@@ -75,7 +82,7 @@ export async function writeTransition(
     { expectedVersion: row.version },
   );
   if (!written) throw new Error(`yard task ${row.id} vanished inside its own transaction`);
-  await writeEvent(core, trx, row, row.status, to, detail);
+  await writeEvent(deps, trx, row, row.status, to, detail);
   return written;
 }
 
@@ -115,16 +122,16 @@ export function announcement(
 }
 
 /** After commit: SSE events at once, then push messages (which never fail the operation). */
-export function announce(core: Core, announcements: Announcement[]): void {
+export function announce(deps: AnnounceDeps, announcements: Announcement[]): void {
   for (const a of announcements) {
     const data = taskOut(a.task);
-    core.bus.publish({ type: a.type, yardId: a.task.yardId, driverId: a.driverId, data });
+    deps.bus.publish({ type: a.type, yardId: a.task.yardId, driverId: a.driverId, data });
     if (a.push && a.driverId) {
       const message = { ...a.push, data: { event: a.type, taskId: a.task.id } };
       // notify() never throws by contract; guard anyway so a push problem cannot fail a task write.
       Promise.resolve()
-        .then(() => core.services.push.notify(a.driverId as string, message))
-        .catch((err: unknown) => core.log.warn({ err, taskId: a.task.id }, 'push notification failed'));
+        .then(() => deps.push.notify(a.driverId as string, message))
+        .catch((err: unknown) => deps.log.warn({ err, taskId: a.task.id }, 'push notification failed'));
     }
   }
 }

@@ -85,17 +85,17 @@ describe('apply side effects', () => {
     expect(again.status).toBe(200);
   });
 
-  it('the applier is built from db, clock, log, config and a bus: sign-outs and queued tasks are typed events', async () => {
+  it('the applier is built from db, clock, log, its side of sync and a bus: sign-outs and queued tasks are typed events', async () => {
     const changed = await pair.cloudApi.patch(`/api/user/${m.userId}`, { password: 'another-password-2' });
     expect(changed.status, changed.text).toBe(200);
     const task = await pair.cloudApi.post('/api/yard-task', { yardId: m.yardId, type: 'inspect' });
     expect(task.status, task.text).toBe(201);
     // No module service in sight: what the domain does about these events is wired elsewhere (reactions.ts).
-    const { db, clock, log, config, hlc, changes } = pair.edge.core;
+    const { db, clock, log, hlc, changes, syncSide } = pair.edge.core;
     const bus = new EventBus();
     const events: PublishedEvent[] = [];
     bus.subscribe((e) => events.push(e));
-    const applier = new ChangeApplier({ db, clock, log, config, hlc, changes, bus });
+    const applier = new ChangeApplier({ db, clock, log, hlc, changes, bus, syncSide });
     const position = db.sqlite
       .prepare("SELECT applied_remote_seq FROM sync_cursor WHERE peer = 'cloud'")
       .pluck()

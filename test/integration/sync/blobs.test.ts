@@ -156,7 +156,8 @@ function uploader(options: { password?: string } = {}) {
     timeoutMs: 5000,
     http,
   });
-  const u = new BlobUploader(edge.core, { client, baseDelayMs: 20, maxDelayMs: 200 });
+  const deps = { ...edge.core, attachments: edge.core.services.attachments };
+  const u = new BlobUploader(deps, { client, baseDelayMs: 20, maxDelayMs: 200 });
   return { u, seen };
 }
 

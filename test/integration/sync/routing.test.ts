@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ChangeApplier } from '../../../shared/sync/applier.js';
 import { entityChecksums } from '../../../shared/sync/checksum.js';
 import { SYNCED_ENTITIES, type SyncedEntity } from '../../../shared/sync/entities.js';
-import { createRouting } from '../../../shared/sync/routing.js';
+import { cloudRouting, edgeRouting } from '../../../shared/sync/routing.js';
 import { writeSiteSnapshot } from '../../../shared/sync/snapshot.js';
 import { Client } from '../../helpers/http.js';
 import { loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -53,7 +53,7 @@ describe('routing at the cloud', () => {
   });
 
   it('a gate, a movement and a session location go to the site of their yard; units and drivers everywhere', () => {
-    const routing = createRouting({ sqlite: cloud.db.sqlite, role: 'cloud' });
+    const routing = cloudRouting(cloud.db.sqlite);
     expect(routing.peersFor(entity('gate'), { id: 'g1', yardId: yardA })).toEqual(['site-a']);
     expect(routing.peersFor(entity('movement'), { id: 'm1', yardId: yardB })).toEqual(['site-b']);
     expect(routing.peersFor(entity('gate'), { id: 'g2', yardId: 'unknown-yard' })).toEqual([]);
@@ -68,7 +68,7 @@ describe('routing at the cloud', () => {
       'site-a',
       'site-b',
     ]);
-    const edge = createRouting({ sqlite: cloud.db.sqlite, role: 'edge' });
+    const edge = edgeRouting();
     expect(edge.peersFor(entity('movement'), { id: 'm1', yardId: yardA })).toEqual(['cloud']);
     // Logged for the cloud like every edge write; the cloud's applier ignores site settings.
     expect(edge.peersFor(entity('setting'), { name: 'gate.requireDriverCheck', scope: 'site' })).toEqual([
@@ -77,7 +77,7 @@ describe('routing at the cloud', () => {
   });
 
   it('follows new sites and yards moved between sites at once, and forgets a rolled-back move', async () => {
-    const routing = createRouting({ sqlite: cloud.db.sqlite, role: 'cloud' });
+    const routing = cloudRouting(cloud.db.sqlite);
     const gateOfA = { id: 'g1', yardId: yardA };
     expect(routing.peersFor(entity('gate'), gateOfA)).toEqual(['site-a']);
     registerSite(cloud, 'site-c');
