@@ -51,6 +51,7 @@ export function createServices(core: Core): Services {
   const cameras = new CameraService(core);
   const hardware = new HardwareService(core);
   const yards = new YardService({ ...core, cameras, hardware });
+  // Auth reads drivers' credentials through its DriverCredentials interface (drivers call auth, so not the service).
   const auth = new AuthService({ ...core, yards, driverCredentials: new DriverRepo(core.kysely) });
   const drivers = new DriverService({ ...core, auth, carriers });
   const trucks = new TruckService({ ...core, carriers, yards });
