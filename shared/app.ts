@@ -231,7 +231,7 @@ function deadLetterService(core: Core): DeadLetterService {
   return new DeadLetterService({
     ...core,
     applier: () => (applier ??= new ChangeApplier(core)),
-    adoptsSiteRecords: core.config.role === 'cloud',
+    adoptsSiteRecords: core.syncSide.hub,
   });
 }
 
