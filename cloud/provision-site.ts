@@ -11,10 +11,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { type Config, ConfigError, configSchema, loadConfig } from '../shared/config.js';
-import { type AppDatabase, type Kdb, openDatabase } from '../shared/db/database.js';
+import { type Config, configSchema } from '../shared/config.js';
+import type { Kdb } from '../shared/db/database.js';
 import { AppError } from '../shared/http/errors.js';
 import { type SiteRecord, SiteRepo, siteIdSchema } from '../shared/modules/sync/sites.js';
 
@@ -135,7 +133,7 @@ function addresses(config: Config, options: ProvisionOptions): { mqttUrl: string
   return { mqttUrl, warnings };
 }
 
-function assertCloudRole(config: Config): void {
+export function assertCloudRole(config: Config): void {
   if (config.role === 'cloud') return;
   throw new ProvisionError(
     `This configuration is for the ${config.role} role; sites are provisioned at the cloud.`,
@@ -218,141 +216,5 @@ function asProvisionError(err: unknown): unknown {
   return new ProvisionError(
     `${err.detail}${fields ? ` (${fields})` : ''}`,
     'Fix the value above and run again.',
-  );
-}
-
-const USAGE = `Usage: npm run site:add -- <siteId> [options]
-
-Registers a site (an edge) at the cloud, gives it a random MQTT password and writes the edge's
-config file. Uses the cloud's configuration (YARD_* variables or YARD_CONFIG_FILE; YARD_ROLE=cloud).
-
-Options:
-  --name <text>              Display name (default: the site id)
-  --mqtt-url <url>           Broker address as the edge reaches it, e.g. mqtts://broker.example:8883
-  --cloud-url <url>          The cloud's HTTPS address, for attachment uploads
-  --ca-file <path>           CA certificate path on the edge (private CA for mqtts://)
-  --out <dir>                Where to write <siteId>.edge.json (default: current directory)
-  --mosquitto-passwd <file>  Add or replace the site's line in this Mosquitto password_file
-  --rotate-password          Give an existing site a new password (the old one stops working)
-  -h, --help                 Show this help`;
-
-/** The command line: exit code 0 done, 1 refused (explained), 2 bad arguments. */
-export async function runProvisionCli(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  io: { out: (line: string) => void; err: (line: string) => void },
-): Promise<number> {
-  let args: ReturnType<typeof parseCliArgs>;
-  try {
-    args = parseCliArgs(argv);
-  } catch (err) {
-    io.err(`${(err as Error).message}\n\n${USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    io.out(USAGE);
-    return 0;
-  }
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    io.err(`${err.message}\nFix the cloud's configuration and run again.`);
-    return 1;
-  }
-  const dbFile = join(resolve(config.dataDir), 'yard.db');
-  const isNew = !existsSync(dbFile);
-  let db: AppDatabase | undefined;
-  try {
-    assertCloudRole(config);
-    db = openDatabase(dbFile);
-    const result = await provisionSite(db.kysely, config, args.options);
-    io.out(report(result, dbFile, isNew));
-    return 0;
-  } catch (err) {
-    if (!(err instanceof ProvisionError)) throw err;
-    io.err(`Error: ${err.problem}\n${err.fix}`);
-    return 1;
-  } finally {
-    db?.close();
-  }
-}
-
-function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOptions } {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      name: { type: 'string' },
-      'mqtt-url': { type: 'string' },
-      'cloud-url': { type: 'string' },
-      'ca-file': { type: 'string' },
-      out: { type: 'string' },
-      'mosquitto-passwd': { type: 'string' },
-      'rotate-password': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) return { help: true, options: { siteId: '', outDir: '.' } };
-  if (positionals.length !== 1) {
-    throw new Error(
-      positionals.length === 0 ? 'Missing <siteId>.' : `One site id only, got: ${positionals.join(' ')}`,
-    );
-  }
-  return {
-    help: false,
-    options: {
-      siteId: positionals[0]!,
-      name: values.name,
-      mqttUrl: values['mqtt-url'],
-      cloudUrl: values['cloud-url'],
-      caFile: values['ca-file'],
-      outDir: values.out ?? '.',
-      mosquittoPasswd: values['mosquitto-passwd'],
-      rotatePassword: values['rotate-password'] ?? false,
-    },
-  };
-}
-
-function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): string {
-  const { site } = result;
-  const lines = [
-    `${result.rotated ? 'New MQTT password for' : 'Created'} site ${site.id} ("${site.name}") in ${dbFile}${isNewDb ? ' (new database)' : ''}.`,
-    `Edge config (contains the password, mode 0600): ${result.edgeConfigFile}`,
-  ];
-  if (result.mosquittoPasswd) lines.push(`Mosquitto password file updated: ${result.mosquittoPasswd}`);
-  for (const warning of result.warnings) lines.push(`Warning: ${warning}`);
-  lines.push('', 'Next steps:');
-  lines.push(`  1. Copy ${result.edgeConfigFile} to the edge (e.g. scp), readable only by the service user,`);
-  lines.push('     and start the edge with YARD_CONFIG_FILE=<that file>.');
-  if (result.mosquittoPasswd) {
-    lines.push('  2. Reload Mosquitto so it reads the password file: sudo systemctl reload mosquitto');
-  } else {
-    lines.push('  2. With the embedded broker nothing else is needed. With Mosquitto, run again with');
-    lines.push('     --rotate-password --mosquitto-passwd /etc/mosquitto/passwd, then reload it.');
-  }
-  if (result.rotated)
-    lines.push(
-      '  New logins with the old password are refused now (embedded broker) or after the reload (Mosquitto);',
-      '  a connection made before stays up until it drops: restart the old edge or the broker to cut it.',
-    );
-  lines.push(
-    `  The edge's link shows in GET /api/sync/status at the cloud once it connects to ${result.mqttUrl}.`,
-  );
-  return lines.join('\n');
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  runProvisionCli(process.argv.slice(2), process.env, {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-  }).then(
-    (code) => process.exit(code),
-    (err) => {
-      console.error(err);
-      process.exit(1);
-    },
   );
 }

@@ -1,35 +1,14 @@
 import { Gpio } from 'onoff';
-import type { Logger } from '../../shared/log.js';
-import { DeviceHealth, type ReopenDelay } from './device-health.js';
-import {
-  type DeviceStatus,
-  droppedLines,
-  errorText,
-  type GateDriver,
-  lineKey,
-  RelayFault,
-  type RelayLine,
-} from './gate-driver.js';
-import {
-  checkLine,
-  DEFAULT_GPIO_SYSFS_ROOT,
-  describeChip,
-  type GpioChip,
-  pickChip,
-  readSysfsChips,
-} from './gpio-chips.js';
+import { errorText, lineKey, RelayFault, type RelayLine } from './gate-driver.js';
+import { checkLine, DEFAULT_GPIO_SYSFS_ROOT, describeChip, pickChip, readSysfsChips } from './gpio-chips.js';
+import { GpioLineDriver, type GpioLineOptions } from './gpio-line-driver.js';
 
-export interface GpioDriverOptions {
-  /** The chip by label or name; default the board's header chip. */
-  device?: string | undefined;
+export interface GpioDriverOptions extends GpioLineOptions {
   /**
    * Where chips are listed. onoff itself always exports under /sys/class/gpio; tests fake that tree
    * (mock-fs) and may point discovery elsewhere.
    */
   sysfsRoot?: string | undefined;
-  reopenDelayMs?: ReopenDelay | undefined;
-  log?: Logger | undefined;
-  onCommand?: ((line: RelayLine, energised: boolean) => void) | undefined;
 }
 
 /** The raw level written to sysfs: active-low relays energise on 0. */
@@ -46,21 +25,11 @@ export function rawLevel(line: RelayLine, energised: boolean): 0 | 1 {
  * the kernel applies together with the direction, so the pin never passes through the wrong level,
  * also when the line is still exported from a previous run.
  */
-export class GpioRelayDriver implements GateDriver {
-  private readonly health: DeviceHealth;
+export class GpioRelayDriver extends GpioLineDriver {
   private readonly outputs = new Map<string, { line: RelayLine; gpio: Gpio; number: number }>();
-  private lines: RelayLine[] = [];
-  private chip: GpioChip | undefined;
-  private connecting: Promise<void> | undefined;
-  private closed = false;
 
-  constructor(private readonly options: GpioDriverOptions) {
-    this.health = new DeviceHealth(
-      () => this.name,
-      () => this.reconnect(true),
-      options.reopenDelayMs,
-      options.log,
-    );
+  constructor(protected override readonly options: GpioDriverOptions) {
+    super(options);
   }
 
   get name(): string {
@@ -69,17 +38,7 @@ export class GpioRelayDriver implements GateDriver {
     return `GPIO line ${lines} on ${chip}`;
   }
 
-  async open(lines: RelayLine[]): Promise<void> {
-    const dropped = droppedLines(this.lines, lines);
-    this.lines = lines;
-    for (const line of dropped) this.release(line);
-    if (this.connecting) await this.connecting;
-    if (this.health.state !== 'fault') await this.reconnect(false);
-  }
-
-  async set(line: RelayLine, energised: boolean): Promise<void> {
-    if (this.closed) throw new RelayFault(`${this.name} is closed (the edge is shutting down).`, false);
-    if (this.health.state !== 'ok') throw this.health.unavailable();
+  protected async drive(line: RelayLine, energised: boolean): Promise<void> {
     const output = this.outputs.get(lineKey(line));
     if (!output) throw new RelayFault(`${this.name}: line ${line.channel} is not configured.`, false);
     this.options.onCommand?.(line, energised);
@@ -91,30 +50,15 @@ export class GpioRelayDriver implements GateDriver {
     }
   }
 
-  status(): DeviceStatus {
-    return { state: this.health.state, error: this.health.error };
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.health.close();
-    if (this.connecting) await this.connecting;
-    for (const { line } of [...this.outputs.values()]) this.release(line);
-  }
-
-  private reconnect(redriveExisting: boolean): Promise<void> {
-    this.connecting ??= this.connect(redriveExisting).finally(() => {
-      this.connecting = undefined;
-    });
-    return this.connecting;
+  protected heldLines(): RelayLine[] {
+    return [...this.outputs.values()].map((o) => o.line);
   }
 
   /**
    * Finds the chip and exports every new line as a de-energised output; after a fault it also drives
    * the lines already exported off again (a failed write may have left one energised).
    */
-  private async connect(redriveExisting: boolean): Promise<void> {
+  protected async connect(redriveExisting: boolean): Promise<void> {
     if (this.closed) return;
     try {
       this.chip ??= pickChip(await readSysfsChips(this.options.sysfsRoot), this.options.device);
@@ -144,7 +88,7 @@ export class GpioRelayDriver implements GateDriver {
   }
 
   /** Drives a line off and unexports it; best effort, the line is being given up anyway. */
-  private release(line: RelayLine): void {
+  protected release(line: RelayLine): void {
     const output = this.outputs.get(lineKey(line));
     if (!output) return;
     this.outputs.delete(lineKey(line));

@@ -1,30 +1,11 @@
-import { SerialPort } from 'serialport';
 import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '../../shared/hardware.js';
 import { HardwareFaultError } from '../../shared/http/errors.js';
-import type { Logger } from '../../shared/log.js';
-import type { ReopenDelay } from './device-health.js';
+import { type DriverFactory, type DriverSettings, type OnCommand, planDevice } from './device-plan.js';
 import { errorText, type GateDriver, lineKey, RelayFault, type RelayLine } from './gate-driver.js';
-import { GpioRelayDriver } from './gpio-driver.js';
-import { GpiodRelayDriver } from './gpiod-driver.js';
 import { detectGpiosetVersion, type GpiosetVersion } from './gpioset-cli.js';
-import { MisconfiguredDriver } from './misconfigured-driver.js';
-import { type SerialBinding, SerialRelayDriver } from './serial-driver.js';
 import { listSerialPorts, type SerialPortInfo } from './serial-ports.js';
-import { BOARD_NAMES, isSerialBoard, unaddressable } from './serial-protocols.js';
-import { SimulatedRelayDriver } from './simulated-driver.js';
 
-export interface RelayHubOptions {
-  log?: Logger | undefined;
-  /** serialport binding; default the platform's real one. Tests pass @serialport/binding-mock. */
-  serialBinding?: SerialBinding | undefined;
-  /** Where GPIO chips are listed (default /sys/class/gpio). */
-  gpioSysfsRoot?: string | undefined;
-  /** The libgpiod gpioset executable (default `gpioset` on PATH); gpiodetect is looked up next to it. */
-  gpiosetCommand?: string | undefined;
-  /** Background reopen backoff for a faulted device (default 1 s doubling to 30 s). */
-  reopenDelayMs?: ReopenDelay | undefined;
-  /** How long a Modbus board may take to answer (default 500 ms). */
-  modbusReplyTimeoutMs?: number | undefined;
+export interface RelayHubOptions extends DriverSettings {
   /** Called as each relay command is issued to a device (benchmarks, diagnostics). */
   onCommand?: ((command: RelayCommand) => void) | undefined;
 }
@@ -42,8 +23,6 @@ interface ConfiguredGate {
   pulses: number;
 }
 
-const DEFAULT_BAUD_RATE = 9600;
-
 /**
  * The edge's gate hardware: picks a GateDriver per gate from its relay binding and shares one driver
  * per physical device (gates on two channels of one serial board share the open port). A pulse
@@ -59,7 +38,16 @@ export class RelayHub implements GateHardware {
   private stopped = false;
   private gpiosetVersion: Promise<GpiosetVersion> | undefined;
 
-  constructor(private readonly options: RelayHubOptions = {}) {}
+  /** What planDevice needs from the hub to create a driver. */
+  private readonly factory: DriverFactory;
+
+  constructor(private readonly options: RelayHubOptions = {}) {
+    this.factory = {
+      settings: options,
+      commandHook: (device) => this.commandHook(device),
+      gpiosetVersion: (command) => this.detectGpioset(command),
+    };
+  }
 
   /** The serial ports the box can see (never throws; works without udevadm). */
   serialPorts(): Promise<SerialPortInfo[]> {
@@ -180,7 +168,7 @@ export class RelayHub implements GateHardware {
     const configured = new Map<string, ConfiguredGate>();
     for (const { gateId, relay } of gates) {
       const line = toLine(relay);
-      const plan = this.plan(gateId, relay, wanted);
+      const plan = planDevice(gateId, relay, wanted, this.factory);
       const group = wanted.get(plan.key) ?? {
         driver: plan.driver,
         signature: plan.signature,
@@ -210,110 +198,7 @@ export class RelayHub implements GateHardware {
     );
   }
 
-  /** Which device a binding uses (its key), and how to create that device's driver. */
-  private plan(
-    gateId: string,
-    relay: RelayBinding,
-    wanted: Map<string, { signature: string }>,
-  ): { key: string; signature: string; driver: () => GateDriver } {
-    const { log, reopenDelayMs } = this.options;
-    const misconfigured = (problem: string) => ({
-      key: `misconfigured:${gateId}`,
-      signature: problem,
-      driver: () => new MisconfiguredDriver(`${relay.driver} relay of gate ${gateId}`, problem),
-    });
-    switch (relay.driver) {
-      case 'simulated': {
-        const key = `simulated:${relay.device ?? ''}`;
-        return {
-          key,
-          signature: key,
-          driver: () => {
-            const driver: SimulatedRelayDriver = new SimulatedRelayDriver(
-              log,
-              this.commandHook(() => driver.name),
-            );
-            return driver;
-          },
-        };
-      }
-      case 'gpio': {
-        // Each sysfs line is independent, so each is its own device: one failing line faults only its gate.
-        const key = `gpio:${relay.device ?? ''}:${relay.channel}`;
-        return {
-          key,
-          signature: key,
-          driver: () => {
-            const driver: GpioRelayDriver = new GpioRelayDriver({
-              device: relay.device,
-              sysfsRoot: this.options.gpioSysfsRoot,
-              reopenDelayMs,
-              log,
-              onCommand: this.commandHook(() => driver.name),
-            });
-            return driver;
-          },
-        };
-      }
-      case 'gpiod': {
-        const key = `gpiod:${relay.device ?? ''}:${relay.channel}`;
-        const command = this.options.gpiosetCommand ?? 'gpioset';
-        return {
-          key,
-          signature: key,
-          driver: () => {
-            const driver: GpiodRelayDriver = new GpiodRelayDriver({
-              device: relay.device,
-              command,
-              version: () => this.detectGpioset(command),
-              reopenDelayMs,
-              log,
-              onCommand: this.commandHook(() => driver.name),
-            });
-            return driver;
-          },
-        };
-      }
-      default: {
-        const kind = relay.driver;
-        if (!isSerialBoard(kind)) return misconfigured(`unknown relay driver "${kind}"`);
-        if (!relay.device)
-          return misconfigured(`${kind} needs relay.device, the serial port (e.g. /dev/ttyUSB0)`);
-        const unitId = kind === 'serial-modbus' ? (relay.unitId ?? 1) : undefined;
-        const problem = unaddressable(kind, relay.channel, unitId);
-        if (problem) return misconfigured(problem);
-        const key = `serial:${relay.device}`;
-        const baudRate = relay.baudRate ?? DEFAULT_BAUD_RATE;
-        const signature = `${kind}@${baudRate}`;
-        const sharing = wanted.get(key);
-        if (sharing && sharing.signature !== signature) {
-          return misconfigured(
-            `${relay.device} is configured as ${BOARD_NAMES[kind]} at ${baudRate} baud here but as ` +
-              `${sharing.signature.replace('@', ' at ')} baud for another gate; one port carries one board`,
-          );
-        }
-        return {
-          key,
-          signature,
-          driver: () => {
-            const driver: SerialRelayDriver = new SerialRelayDriver({
-              path: relay.device!,
-              kind,
-              baudRate,
-              binding: this.options.serialBinding ?? SerialPort.binding,
-              reopenDelayMs,
-              log,
-              modbusReplyTimeoutMs: this.options.modbusReplyTimeoutMs,
-              onCommand: this.commandHook(() => driver.name),
-            });
-            return driver;
-          },
-        };
-      }
-    }
-  }
-
-  private commandHook(device: () => string): ((line: RelayLine, energised: boolean) => void) | undefined {
+  private commandHook(device: () => string): OnCommand | undefined {
     const onCommand = this.options.onCommand;
     if (!onCommand) return undefined;
     return (line, energised) => onCommand({ device: device(), channel: line.channel, energised });

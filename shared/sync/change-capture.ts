@@ -2,18 +2,11 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Clock } from '../clock.js';
 import { type Kdb, unguarded } from '../db/database.js';
 import { TableGenerations } from '../db/generations.js';
-import { SCHEMA_VERSION } from '../db/migrate.js';
 import { ShapeCache } from '../db/prepared.js';
 import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
-import {
-  NEEDS,
-  SYNCED_BY_TABLE,
-  type SyncedEntity,
-  type SyncedTable,
-  syncedFields,
-  WITHDRAWN_WHEN_UNNEEDED,
-} from './entities.js';
+import { ChangeLogWriter, INSERT_CHUNK } from './change-log-writer.js';
+import { entityOfTable, type SyncedEntity, type SyncedTable } from './entities.js';
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
 import type { SiteWrite } from './site-rules.js';
@@ -28,9 +21,6 @@ export type RowPatch<T extends SyncedTable> = Omit<
   Updateable<DB[T]>,
   'hlc' | 'version' | 'fieldHlc' | 'apiJson'
 >;
-
-/** Rows per multi-row INSERT: 100 rows x ~12 columns stays far below SQLite's 32,766 bound parameters. */
-const INSERT_CHUNK = 100;
 
 const INSERT: SiteWrite = { op: 'insert' };
 
@@ -47,13 +37,14 @@ type Loose = any;
 export class ChangeCapture {
   /** Compiled statements per table and column set: writes skip Kysely's rebuild/compile (see prepared.ts). */
   private readonly shapes = new ShapeCache();
-  private readonly loggedListeners: Array<(peers: ReadonlySet<string>) => void> = [];
+  /** Writes the change_log (and tombstone) rows that carry each write to its peers. */
+  private readonly changeLog: ChangeLogWriter;
 
   constructor(
     private readonly hlc: Hlc,
     private readonly clock: Clock,
     /** Peers that need this side's changes: ['cloud'] on an edge, site ids on the cloud. */
-    private readonly peersFor: (entity: SyncedEntity, row: Record<string, unknown>) => string[],
+    peersFor: (entity: SyncedEntity, row: Record<string, unknown>) => string[],
     /**
      * Who may write what in this sync mode (ownership.ts writeGuard): a refused write throws its
      * 409 before anything is written. Default: every write allowed (a standalone edge).
@@ -61,7 +52,9 @@ export class ChangeCapture {
     private readonly guard: WriteGuard = allowEveryWrite,
     /** Write counters per table, for caches of rendered answers. */
     readonly generations: TableGenerations = new TableGenerations(),
-  ) {}
+  ) {
+    this.changeLog = new ChangeLogWriter(hlc, peersFor, this.shapes, generations);
+  }
 
   /**
    * Called after change_log rows were written for these peers. The write's transaction may still be
@@ -69,7 +62,7 @@ export class ChangeCapture {
    * could still roll back).
    */
   onLogged(listener: (peers: ReadonlySet<string>) => void): void {
-    this.loggedListeners.push(listener);
+    this.changeLog.onLogged(listener);
   }
 
   /**
@@ -78,13 +71,13 @@ export class ChangeCapture {
    * refuse up front. Camera and setting rows need `row` (their owner depends on source / scope).
    */
   assertMayWrite(table: SyncedTable, row?: Record<string, unknown>): void {
-    const refusal = this.guard(entityOf(table), row);
+    const refusal = this.guard(entityOfTable(table), row);
     if (refusal) throw refusal;
   }
 
   /** Whether this side may write the table (or that row, for camera / setting). */
   mayWrite(table: SyncedTable, row?: Record<string, unknown>): boolean {
-    return this.guard(entityOf(table), row) === undefined;
+    return this.guard(entityOfTable(table), row) === undefined;
   }
 
   /**
@@ -92,15 +85,12 @@ export class ChangeCapture {
    * which writes forwarded rows into the log itself.
    */
   notifyLogged(peers: Iterable<string>): void {
-    if (this.loggedListeners.length === 0) return;
-    const set = new Set(peers);
-    if (set.size === 0) return;
-    for (const l of this.loggedListeners) l(set);
+    this.changeLog.notifyLogged(peers);
   }
 
   async insert<T extends SyncedTable>(db: Kdb, table: T, row: NewRow<T>): Promise<Row<T>> {
     return this.inTransaction(db, async (trx) => {
-      const entity = entityOf(table);
+      const entity = entityOfTable(table);
       this.check(entity, row as Record<string, unknown>, INSERT);
       const hlc = this.hlc.next();
       const values: Record<string, unknown> = { ...row, hlc, version: 1 };
@@ -119,7 +109,7 @@ export class ChangeCapture {
             .returningAll(),
       )) as Row<T>[];
       if (!written) throw new Error(`insert into ${table} returned no row`);
-      await this.log(trx, entity, 'upsert', written as Record<string, unknown>, hlc);
+      await this.changeLog.log(trx, entity, 'upsert', written as Record<string, unknown>, hlc);
       return written;
     });
   }
@@ -130,7 +120,7 @@ export class ChangeCapture {
    */
   async insertMany<T extends SyncedTable>(db: Kdb, table: T, rows: ReadonlyArray<NewRow<T>>): Promise<void> {
     if (rows.length === 0) return;
-    const entity = entityOf(table);
+    const entity = entityOfTable(table);
     if (ownerDependsOnRow(entity) || entity.ownership === 'shared') {
       for (const row of rows) this.check(entity, row as Record<string, unknown>, INSERT);
     } else this.check(entity, rows[0] as Record<string, unknown>, INSERT);
@@ -158,7 +148,7 @@ export class ChangeCapture {
                 ),
               ),
         );
-        await this.logMany(trx, entity, chunk);
+        await this.changeLog.logMany(trx, entity, chunk);
       }
     });
   }
@@ -176,10 +166,8 @@ export class ChangeCapture {
     options: { expectedVersion?: number } = {},
   ): Promise<Row<T> | undefined> {
     return this.inTransaction(db, async (trx) => {
-      const entity = entityOf(table);
-      const [current] = (await this.shapes.run(trx, `select|${table}`, [key], (ph) =>
-        (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
-      )) as Array<Record<string, unknown> | undefined>;
+      const entity = entityOfTable(table);
+      const current = await this.stored(trx, table, entity, key);
       if (!current) return undefined;
       this.check(entity, current);
       if (ownerDependsOnRow(entity)) this.check(entity, { ...current, ...definedOnly(patch) });
@@ -216,7 +204,7 @@ export class ChangeCapture {
             .returningAll(),
       )) as Array<Record<string, unknown>>;
       if (!written) throw new Error(`${table} ${key} vanished inside its own transaction`);
-      await this.log(trx, entity, 'upsert', written, hlc, current);
+      await this.changeLog.log(trx, entity, 'upsert', written, hlc, current);
       return written as Row<T>;
     });
   }
@@ -227,13 +215,11 @@ export class ChangeCapture {
    */
   async delete<T extends SyncedTable>(db: Kdb, table: T, key: string): Promise<Row<T> | undefined> {
     return this.inTransaction(db, async (trx) => {
-      const entity = entityOf(table);
+      const entity = entityOfTable(table);
       // The stored row decides (camera source, setting scope) and names the owning site in a
       // refusal: read it first. A standalone edge, which refuses nothing, skips the read.
       if (this.guard !== allowEveryWrite) {
-        const [current] = (await this.shapes.run(trx, `select|${table}`, [key], (ph) =>
-          (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
-        )) as Array<Record<string, unknown> | undefined>;
+        const current = await this.stored(trx, table, entity, key);
         if (!current) return undefined;
         this.check(entity, current, { op: 'delete' });
       }
@@ -242,8 +228,9 @@ export class ChangeCapture {
       )) as Array<Record<string, unknown> | undefined>;
       if (!deleted) return undefined;
       const hlc = this.hlc.next();
-      if (entity.ownership === 'shared') await this.tombstone(trx, entity, String(deleted[entity.key]), hlc);
-      await this.log(trx, entity, 'delete', deleted, hlc);
+      if (entity.ownership === 'shared')
+        await this.changeLog.tombstone(trx, entity, String(deleted[entity.key]), hlc);
+      await this.changeLog.log(trx, entity, 'delete', deleted, hlc);
       return deleted as Row<T>;
     });
   }
@@ -253,148 +240,17 @@ export class ChangeCapture {
     if (refusal) throw refusal;
   }
 
-  /** Records a deleted shared record; a later delete of the same id keeps the greater HLC. */
-  private async tombstone(trx: Kdb, entity: SyncedEntity, entityId: string, hlc: string): Promise<void> {
-    await this.shapes.run(trx, 'sync_tombstone', [entity.entity, entityId, hlc], ([e, id, h]) =>
-      unguarded(trx)
-        .insertInto('syncTombstone')
-        .values({ entity: e!, entityId: id!, hlc: h! })
-        .onConflict((oc) =>
-          oc
-            .columns(['entity', 'entityId'])
-            .doUpdateSet({ hlc: (eb) => eb.ref('excluded.hlc') })
-            .where('syncTombstone.hlc', '<', (eb) => eb.ref('excluded.hlc')),
-        ),
-    );
-  }
-
-  private async log(
+  /** The stored row with this key, read inside the write's transaction. */
+  private async stored(
     trx: Kdb,
+    table: SyncedTable,
     entity: SyncedEntity,
-    op: 'upsert' | 'delete',
-    row: Record<string, unknown>,
-    hlc: string,
-    previous?: Record<string, unknown>,
-  ): Promise<void> {
-    this.generations.bump(entity.table);
-    const entityId = String(row[entity.key]);
-    const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : syncedFields(entity, row));
-    const peers = this.peersFor(entity, row);
-    // A peer that held the row and no longer needs it (a user's scope moved to other sites) gets a
-    // delete, so it does not keep a login it should no longer have.
-    const dropped =
-      previous && WITHDRAWN_WHEN_UNNEEDED.has(entity.entity)
-        ? this.peersFor(entity, previous).filter((p) => !peers.includes(p))
-        : [];
-    const writes: Array<[string, 'upsert' | 'delete', string]> = [
-      ...peers.map((p): [string, 'upsert' | 'delete', string] => [p, op, data]),
-      ...dropped.map((p): [string, 'upsert' | 'delete', string] => [
-        p,
-        'delete',
-        JSON.stringify({ [entity.key]: entityId }),
-      ]),
-    ];
-    if (writes.length === 0) return;
-    if (op === 'upsert' && peers.length > 0) await this.logNeeded(trx, entity, row, peers);
-    this.notifyLogged([...peers, ...dropped]);
-    for (const [peer, rowOp, rowData] of writes) {
-      await this.shapes.run(
-        trx,
-        'change_log',
-        [peer, entity.entity, entityId, rowOp, hlc, this.hlc.origin, SCHEMA_VERSION, rowData],
-        ([p, e, id, o, h, origin, v, d]) =>
-          unguarded(trx)
-            .insertInto('changeLog')
-            .values({
-              peer: p!,
-              entity: e!,
-              entityId: id!,
-              op: o as 'upsert',
-              hlc: h!,
-              origin: origin!,
-              schemaV: v as unknown as number,
-              data: d!,
-            }),
-      );
-    }
-  }
-
-  /** The record this row names that its receivers need too (entities.ts NEEDS), logged first. */
-  private async logNeeded(
-    trx: Kdb,
-    entity: SyncedEntity,
-    row: Record<string, unknown>,
-    peers: readonly string[],
-  ): Promise<void> {
-    const need = NEEDS[entity.entity];
-    const id = need ? row[need.field] : undefined;
-    if (!need || typeof id !== 'string') return;
-    const needed = (await unguarded(trx)
-      .selectFrom(need.table)
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst()) as Record<string, unknown> | undefined;
-    if (!needed) return;
-    const neededEntity = entityOf(need.table);
-    const data = JSON.stringify(syncedFields(neededEntity, needed));
-    for (const peer of peers) {
-      await unguarded(trx)
-        .insertInto('changeLog')
-        .values({
-          peer,
-          entity: need.entity,
-          entityId: id,
-          op: 'upsert',
-          hlc: String(needed.hlc),
-          origin: this.hlc.origin,
-          schemaV: SCHEMA_VERSION,
-          data,
-        })
-        .execute();
-    }
-  }
-
-  private async logMany(
-    trx: Kdb,
-    entity: SyncedEntity,
-    written: Array<Record<string, unknown>>,
-  ): Promise<void> {
-    this.generations.bump(entity.table);
-    const entries = written.flatMap((row) =>
-      this.peersFor(entity, row).map((peer) => [
-        peer,
-        entity.entity,
-        String(row[entity.key]),
-        'upsert',
-        row.hlc,
-        this.hlc.origin,
-        SCHEMA_VERSION,
-        JSON.stringify(syncedFields(entity, row)),
-      ]),
-    );
-    this.notifyLogged(entries.map((e) => e[0] as string));
-    for (let start = 0; start < entries.length; start += INSERT_CHUNK) {
-      const chunk = entries.slice(start, start + INSERT_CHUNK);
-      await this.shapes.run(trx, `change_log|${chunk.length}`, chunk.flat(), (ph) =>
-        unguarded(trx)
-          .insertInto('changeLog')
-          .values(
-            chunk.map((_, r) => {
-              const p = ph.slice(r * 8, r * 8 + 8);
-              return {
-                peer: p[0]!,
-                entity: p[1]!,
-                entityId: p[2]!,
-                op: p[3] as 'upsert',
-                hlc: p[4]!,
-                origin: p[5]!,
-                schemaV: p[6] as unknown as number,
-                data: p[7]!,
-              };
-            }),
-          ),
-      );
-    }
+    key: string,
+  ): Promise<Record<string, unknown> | undefined> {
+    const [current] = (await this.shapes.run(trx, `select|${table}`, [key], (ph) =>
+      (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
+    )) as Array<Record<string, unknown> | undefined>;
+    return current;
   }
 
   private async inTransaction<R>(db: Kdb, work: (trx: Kdb) => Promise<R>): Promise<R> {
@@ -405,10 +261,4 @@ export class ChangeCapture {
 
 function definedOnly(patch: object): Record<string, unknown> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-}
-
-function entityOf(table: string): SyncedEntity {
-  const entity = SYNCED_BY_TABLE.get(table);
-  if (!entity) throw new Error(`${table} is not a synced table`);
-  return entity;
 }

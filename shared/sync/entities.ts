@@ -74,6 +74,13 @@ export const SYNCED_BY_TABLE: ReadonlyMap<string, SyncedEntity> = new Map(
   SYNCED_ENTITIES.map((e) => [e.table as string, e]),
 );
 
+/** The synced entity stored in `table`; throws for a table that does not sync (a programming error). */
+export function entityOfTable(table: string): SyncedEntity {
+  const entity = SYNCED_BY_TABLE.get(table);
+  if (!entity) throw new Error(`${table} is not a synced table`);
+  return entity;
+}
+
 export function toSnake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }

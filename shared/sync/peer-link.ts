@@ -1,85 +1,32 @@
-import type { SyncDeps } from './deps.js';
-
 export type { BatchApplier } from './link-receiver.js';
 
 import { type BatchApplier, BatchReceiver } from './link-receiver.js';
-import { AckWriter, exclusive, type Outbox, type SendCursors, type StreamId } from './outbox.js';
-import { Ack, decode } from './protocol.js';
-import type { SyncTransport } from './transport.js';
+import { BatchSender, type SenderOptions } from './link-sender.js';
 
-export interface PeerLinkOptions {
-  /** No module service: the link moves batches, the applier applies them. */
-  deps: Pick<SyncDeps, 'db' | 'clock' | 'log' | 'config'>;
-  /** The peer's name in change_log / sync_cursor: 'cloud' at an edge, the site id at the cloud. */
-  peer: string;
-  /** The site id our batches name. */
-  site: string;
-  transport: SyncTransport;
+/** A link's options: the sender's (link-sender.ts), and where acks go and who applies received batches. */
+export interface PeerLinkOptions extends SenderOptions {
   /** Where this side publishes its batches and its acks of the peer's batches. */
   publishTo: { changes: string; ack: string };
-  outbox: Outbox;
-  cursors: SendCursors;
-  stream: StreamId;
   applier: BatchApplier;
-  /**
-   * Called before sending from any position other than the next in line (connect, ack timeout, gap,
-   * regressed peer). Resolve false to hold sending: the cloud starts a resync and calls resumeAt().
-   */
-  beforeResend?: (from: number) => Promise<boolean>;
-  /** Called when an ack moved the acknowledged position forward. */
-  onProgress?: () => void;
-}
-
-interface InFlight {
-  from: number;
-  to: number;
 }
 
 /**
  * One peer over a SyncTransport, both directions (docs/sync.md "Apply, ack, resume").
  *
- * Sender: up to sync.window batches in flight, read from our change log; resend from the
- * acknowledged position on (re)activation and when no ack came within sync.ackTimeoutMs. Acks only
- * ever raise the position. A lower ack is either stale (reordered delivery) or a peer that went back
- * (restored database): it is remembered, and if no ack moves us forward within the ack timeout, the
- * peer is taken at its word and we resend from there.
+ * Sender (link-sender.ts): up to sync.window batches in flight from our change log, resent from the
+ * acknowledged position on (re)activation, on a gap the peer reports and when no ack came in time.
  *
- * Receiver: batches are applied one at a time in arrival order; each is answered with an ack of the
- * applied position, which also tells the sender where to resume after a gap.
+ * Receiver (link-receiver.ts): batches are applied one at a time in arrival order; each is answered
+ * with an ack of the applied position, which also tells the sender where to resume after a gap.
  *
  * None of this trusts MQTT: duplicates, reordering and loss are absorbed by seqs, acks and resends.
  */
 export class PeerLink {
-  private active = false;
-  private held = false;
-  private stopped = false;
-  private ackedSeq = 0;
-  private ackedAt: number | null = null;
-  private everAcked = false;
-  private inFlight: InFlight[] = [];
-  private nextFrom = 1;
-  /** Bumped by every reset: a pump that read the log before it does not publish what it read. */
-  private epoch = 0;
-  private lowAck: number | undefined;
-  private gapResentAt: number | undefined;
-  private ackTimer: NodeJS.Timeout | undefined;
-  private wakeScheduled = false;
-  /** Set on activation: if there is nothing to send, send an empty batch (sendProbe). */
-  private probeDue = false;
-  private pumping = false;
-  private pumpAgain = false;
-  private ackChain: Promise<void> = Promise.resolve();
-  private readonly ackWriter: AckWriter;
-  /** Highest seq known to exist in our log (refreshed when an ack claims more). */
-  private knownTop = 0;
-
+  private readonly sender: BatchSender;
   private readonly receiver: BatchReceiver;
 
   constructor(private readonly o: PeerLinkOptions) {
-    this.ackWriter = new AckWriter(o.deps, o.cursors, o.peer, () => ({
-      ackedSeq: this.ackedSeq,
-      ackedAt: this.ackedAt,
-    }));
+    this.sender = new BatchSender(o);
     this.receiver = new BatchReceiver({
       deps: o.deps,
       peer: o.peer,
@@ -93,87 +40,43 @@ export class PeerLink {
     return this.o.peer;
   }
 
-  async start(): Promise<void> {
-    const cursor = await exclusive(this.o.deps, () => this.o.cursors.get(this.o.peer));
-    this.ackedSeq = cursor?.ackedSeq ?? 0;
-    this.ackedAt = cursor?.ackedAt ?? null;
-    this.everAcked = this.ackedAt !== null;
-    this.nextFrom = this.ackedSeq + 1;
-    this.o.stream.onRotate(() => {
-      // Our log starts over for every peer (StreamId.rotate reset the stored positions).
-      this.ackedSeq = 0;
-      this.ackedAt = null;
-      this.lowAck = undefined;
-      if (this.active) void this.resendFrom(1, 'stream rotated');
-    });
+  start(): Promise<void> {
+    return this.sender.start();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.deactivate();
+    this.sender.stop();
     await this.receiver.stop();
-    await this.ackChain;
-    await this.ackWriter.flushed();
+    await this.sender.settled();
   }
 
   /** The peer is reachable: send from the acknowledged position. */
   activate(reason: string): void {
-    if (this.stopped) return;
-    this.active = true;
-    this.probeDue = true;
-    void this.resendFrom(this.ackedSeq + 1, reason);
+    this.sender.activate(reason);
   }
 
   /** The peer is not reachable: forget what is in flight (it is resent on activation). */
   deactivate(): void {
-    this.active = false;
-    this.reset();
+    this.sender.deactivate();
   }
 
   get isActive(): boolean {
-    return this.active;
+    return this.sender.isActive;
   }
 
   /** After a resync: the peer's position is `from - 1` on our stream; send from `from`. */
   resumeAt(from: number): void {
-    this.ackedSeq = from - 1;
-    this.ackedAt = this.o.deps.clock.now();
-    this.everAcked = true;
-    this.lowAck = undefined;
-    this.ackWriter.save(true);
-    this.reset();
-    this.nextFrom = from;
-    this.held = false;
-    this.wake();
+    this.sender.resumeAt(from);
   }
 
   /** New rows may be in the log: send them soon. */
   wake(): void {
-    if (this.wakeScheduled || !this.active) return;
-    this.wakeScheduled = true;
-    setImmediate(() => {
-      this.wakeScheduled = false;
-      void this.pump();
-    });
+    this.sender.wake();
   }
 
-  snapshot(): {
-    ackedSeq: number;
-    ackedAt: number | null;
-    inFlight: number;
-    held: boolean;
-    everAcked: boolean;
-  } {
-    return {
-      ackedSeq: this.ackedSeq,
-      ackedAt: this.ackedAt,
-      inFlight: this.inFlight.length,
-      held: this.held,
-      everAcked: this.everAcked,
-    };
+  snapshot(): ReturnType<BatchSender['snapshot']> {
+    return this.sender.snapshot();
   }
-
-  // ---- receiver ----
 
   receiveBatch(payload: Buffer): void {
     this.receiver.receive(payload);
@@ -184,199 +87,7 @@ export class PeerLink {
     return this.receiver.runInOrder(work);
   }
 
-  // ---- sender ----
-
   receiveAck(payload: Buffer): void {
-    const ack = decode(Ack, payload);
-    if (!ack) {
-      this.o.deps.log.warn({ peer: this.o.peer }, 'malformed ack dropped');
-      return;
-    }
-    this.ackChain = this.ackChain.then(() =>
-      this.handleAck(ack).catch((err: Error) =>
-        this.o.deps.log.error({ peer: this.o.peer, err: err.message }, 'ack handling failed'),
-      ),
-    );
-  }
-
-  private async handleAck(ack: Ack): Promise<void> {
-    if (this.stopped) return;
-    const stream = await exclusive(this.o.deps, () => this.o.stream.current());
-    if (ack.stream !== stream) return; // an ack of a stream we no longer send
-    const { upTo } = ack;
-    if (upTo > this.knownTop) {
-      this.knownTop = await exclusive(this.o.deps, () => this.o.outbox.topSeq());
-      if (upTo > this.knownTop) return this.wentBackInTime(upTo);
-    }
-    if (upTo > this.ackedSeq) return this.progress(upTo);
-    if (upTo === this.ackedSeq) {
-      // No progress while the batch after it is in flight: the peer saw a gap (or this is a
-      // duplicate ack). Resend once per position; the ack timeout covers the rest.
-      const first = this.inFlight[0];
-      if (first && first.from === upTo + 1 && this.gapResentAt !== upTo) {
-        this.gapResentAt = upTo;
-        await this.resendFrom(upTo + 1, 'gap reported by peer');
-      }
-      return;
-    }
-    // Lower than acknowledged before: stale, or the peer went back. Judged at the ack timeout.
-    this.lowAck = upTo;
-    this.armAckTimer();
-  }
-
-  private progress(upTo: number): void {
-    this.ackedSeq = upTo;
-    this.ackedAt = this.o.deps.clock.now();
-    this.everAcked = true;
-    this.lowAck = undefined;
-    this.gapResentAt = undefined;
-    this.ackWriter.save(false);
-    this.o.onProgress?.();
-    this.inFlight = this.inFlight.filter((b) => b.to > upTo);
-    this.clearAckTimer();
-    const first = this.inFlight[0];
-    if (!first) {
-      this.nextFrom = Math.max(this.nextFrom, upTo + 1);
-    } else if (first.from > upTo + 1) {
-      void this.resendFrom(upTo + 1, 'hole after ack');
-      return;
-    } else {
-      this.armAckTimer();
-    }
-    this.wake();
-  }
-
-  private async wentBackInTime(upTo: number): Promise<void> {
-    this.o.deps.log.error(
-      { peer: this.o.peer, ackedUpTo: upTo, ourLastSeq: this.knownTop },
-      'peer acknowledged changes this database does not have (restored from a backup?); starting a new stream and resending everything',
-    );
-    // rotate() resets every link's position (onRotate) and resends from the start.
-    await exclusive(this.o.deps, () => this.o.stream.rotate());
-  }
-
-  private onAckTimeout(): void {
-    this.ackTimer = undefined;
-    if (!this.active || this.stopped) return;
-    if (this.lowAck !== undefined) {
-      const low = this.lowAck;
-      this.o.deps.log.warn(
-        { peer: this.o.peer, ackedSeq: this.ackedSeq, peerAt: low },
-        'peer is behind what it acknowledged before (restored or replaced database); resending from its position',
-      );
-      this.lowAck = undefined;
-      this.ackedSeq = low;
-      this.ackWriter.save(true);
-      void this.resendFrom(low + 1, 'peer went back');
-      return;
-    }
-    if (this.inFlight.length > 0) void this.resendFrom(this.ackedSeq + 1, 'ack timeout');
-  }
-
-  private reset(): void {
-    this.epoch += 1;
-    this.inFlight = [];
-    this.clearAckTimer();
-  }
-
-  private async resendFrom(from: number, reason: string): Promise<void> {
-    this.reset();
-    this.nextFrom = from;
-    if (!this.active) return;
-    this.o.deps.log.debug({ peer: this.o.peer, from, reason }, 'sending from');
-    if (this.o.beforeResend) {
-      const epoch = this.epoch;
-      this.held = true;
-      let go: boolean;
-      try {
-        go = await this.o.beforeResend(from);
-      } catch (err) {
-        this.o.deps.log.error(
-          { peer: this.o.peer, from, err: (err as Error).message },
-          'cannot prepare sending; retrying',
-        );
-        const retry = setTimeout(() => {
-          if (epoch === this.epoch && this.active) void this.resendFrom(from, reason);
-        }, this.o.deps.config.sync.ackTimeoutMs);
-        retry.unref();
-        return;
-      }
-      if (epoch !== this.epoch || !go) return;
-      this.held = false;
-    }
-    this.wake();
-  }
-
-  private async pump(): Promise<void> {
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = true;
-    try {
-      do {
-        this.pumpAgain = false;
-        await this.fillWindow();
-      } while (this.pumpAgain);
-    } catch (err) {
-      this.o.deps.log.error({ peer: this.o.peer, err: (err as Error).message }, 'sending failed');
-    } finally {
-      this.pumping = false;
-    }
-  }
-
-  private canSend(): boolean {
-    return this.active && !this.held && !this.stopped && this.o.transport.connected;
-  }
-
-  private async fillWindow(): Promise<void> {
-    const window = this.o.deps.config.sync.window;
-    while (this.canSend() && this.inFlight.length < window) {
-      const epoch = this.epoch;
-      const from = this.nextFrom;
-      const batch = await exclusive(this.o.deps, () => this.o.outbox.read(this.o.peer, this.o.site, from));
-      if (epoch !== this.epoch) continue; // reset while reading: read again from the new position
-      if (!this.canSend()) return;
-      if (!batch) {
-        if (this.probeDue && this.inFlight.length === 0 && from > 1) this.sendProbe(from);
-        return;
-      }
-      this.probeDue = false;
-      this.inFlight.push({ from: batch.from, to: batch.to });
-      this.nextFrom = batch.to + 1;
-      if (batch.to > this.knownTop) this.knownTop = batch.to;
-      this.armAckTimer();
-      this.o.transport
-        .publish(this.o.publishTo.changes, batch.json, { qos: 1 })
-        .catch((err: Error) =>
-          this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'batch not sent'),
-        );
-    }
-  }
-
-  /**
-   * Nothing to resend after (re)activation: an empty batch still asks the peer where it is. Its
-   * ack finds a peer that went back (a new or restored database: a lower ack, judged at the ack
-   * timeout) or ahead of us (our database went back). Not tracked as in flight.
-   */
-  private sendProbe(from: number): void {
-    this.probeDue = false;
-    const json = this.o.outbox.probe(this.o.site, from);
-    this.o.transport
-      .publish(this.o.publishTo.changes, json, { qos: 1 })
-      .catch((err: Error) =>
-        this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'probe not sent'),
-      );
-  }
-
-  private armAckTimer(): void {
-    if (this.ackTimer || this.stopped) return;
-    this.ackTimer = setTimeout(() => this.onAckTimeout(), this.o.deps.config.sync.ackTimeoutMs);
-    this.ackTimer.unref();
-  }
-
-  private clearAckTimer(): void {
-    if (this.ackTimer) clearTimeout(this.ackTimer);
-    this.ackTimer = undefined;
+    this.sender.receiveAck(payload);
   }
 }

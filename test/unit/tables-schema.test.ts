@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import ts from 'typescript';
@@ -6,12 +6,19 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../shared/db/migrate.js';
 
 /**
- * shared/db/tables.ts (Kysely's types) is kept by hand beside the migrations. This reads its
- * interfaces with the TypeScript compiler API and compares each table's columns and their
+ * shared/db/tables.ts and shared/db/tables/*.ts (Kysely's types) are kept by hand beside the
+ * migrations. This reads their interfaces with the TypeScript compiler API and compares each table's columns and their
  * nullability with a freshly migrated database, so a migration and tables.ts cannot drift apart.
  */
 
-const TABLES_TS = join(import.meta.dirname, '../../shared/db/tables.ts');
+const DB_DIR = join(import.meta.dirname, '../../shared/db');
+/** tables.ts (the DB interface) and the files of each area's tables it re-exports. */
+const TABLE_FILES = [
+  join(DB_DIR, 'tables.ts'),
+  ...readdirSync(join(DB_DIR, 'tables'))
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(DB_DIR, 'tables', f)),
+];
 /** Tables the migration runner keeps for itself, outside Kysely's view. */
 const INTERNAL = new Set(['schema_migration']);
 
@@ -23,19 +30,17 @@ interface Column {
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 function kyselyTables(): Map<string, Map<string, Column>> {
-  const source = ts.createSourceFile(
-    TABLES_TS,
-    readFileSync(TABLES_TS, 'utf8'),
-    ts.ScriptTarget.Latest,
-    true,
-  );
-  const interfaces = new Map<string, ts.InterfaceDeclaration>();
-  source.forEachChild((node) => {
-    if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, node);
-  });
+  const interfaces = new Map<string, { decl: ts.InterfaceDeclaration; source: ts.SourceFile }>();
+  for (const file of TABLE_FILES) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    source.forEachChild((node) => {
+      if (ts.isInterfaceDeclaration(node)) interfaces.set(node.name.text, { decl: node, source });
+    });
+  }
   const columnsOf = (name: string): Map<string, Column> => {
-    const decl = interfaces.get(name);
-    if (!decl) throw new Error(`interface ${name} not found in tables.ts`);
+    const found = interfaces.get(name);
+    if (!found) throw new Error(`interface ${name} not found in tables.ts or tables/`);
+    const { decl, source } = found;
     const columns = new Map<string, Column>();
     for (const clause of decl.heritageClauses ?? [])
       for (const base of clause.types)
@@ -50,7 +55,9 @@ function kyselyTables(): Map<string, Map<string, Column>> {
     return columns;
   };
   const tables = new Map<string, Map<string, Column>>();
-  for (const member of interfaces.get('DB')!.members) {
+  const db = interfaces.get('DB')!;
+  const source = db.source;
+  for (const member of db.decl.members) {
     if (!ts.isPropertySignature(member) || !member.type) continue;
     tables.set(snake(member.name.getText(source)), columnsOf(member.type.getText(source)));
   }

@@ -1,20 +1,20 @@
 import { z } from '../../http/zod.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import { fetchImage } from '../http-image.js';
-import type { CameraProvider, CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
+import type { CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
 import { providerUrl, secret } from './config-fields.js';
 import { Deadline } from './deadline.js';
 import { rewrapImageError } from './image-errors.js';
-import { requestJson, timeoutError } from './json-client.js';
-import { SecretRedactor, type Step, urlForMessage } from './step-errors.js';
-import { type IssuedToken, refreshAt, TokenCache, withToken } from './token-cache.js';
+import { requestJson } from './json-client.js';
+import { type Step, urlForMessage } from './step-errors.js';
+import { type CameraPage, TokenApiProvider } from './token-api.js';
+import { type IssuedToken, refreshAt } from './token-cache.js';
 
 const KIND = 'api-key-token';
 
 /** The vendor documents 30-minute tokens and returns no expiry; we assume that lifetime. */
 export const DEFAULT_TOKEN_LIFETIME_MS = 30 * 60_000;
-/** A guard against a provider that keeps handing out next-page tokens. */
-const MAX_PAGES = 100;
+const READ_HINT = 'Check that the API key has camera read permission.';
 
 export const ApiKeyTokenConfig = z
   .object({
@@ -75,57 +75,32 @@ export const apiKeyTokenKind: CameraProviderKind<ApiKeyTokenConfig> = {
   connect: (config, deps) => new ApiKeyTokenProvider(config, deps.now, deps.policy),
 };
 
-class ApiKeyTokenProvider implements CameraProvider {
-  private readonly redactor: SecretRedactor;
-  private readonly tokens: TokenCache;
-  private readonly base: string;
-
+class ApiKeyTokenProvider extends TokenApiProvider {
   constructor(
     private readonly config: ApiKeyTokenConfig,
-    private readonly now: () => number,
-    private readonly policy: OutboundPolicy,
+    now: () => number,
+    policy: OutboundPolicy,
   ) {
-    this.base = config.baseUrl.replace(/\/+$/, '');
-    this.redactor = new SecretRedactor([config.apiKey]);
-    const tokenStep = this.step(`getting an API token from ${urlForMessage(`${this.base}/token`)}`);
-    this.tokens = new TokenCache(
-      (deadline) => this.issueToken(deadline, tokenStep),
-      now,
-      () => timeoutError(tokenStep, this.redactor),
-    );
+    super(KIND, config.baseUrl, [config.apiKey], now, policy);
   }
 
-  async listCameras(opts: { timeoutMs: number }): Promise<ProviderCamera[]> {
-    const deadline = Deadline.after(opts.timeoutMs);
-    const cameras: ProviderCamera[] = [];
-    const seenPageTokens = new Set<string>();
-    let pageToken: string | undefined;
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const url = new URL(`${this.base}/cameras/v1/devices`);
-      url.searchParams.set('page_size', String(this.config.pageSize));
-      if (pageToken) url.searchParams.set('page_token', pageToken);
-      const step = this.step(`listing cameras (page ${page}) from ${urlForMessage(url.href)}`);
-      const answer = await withToken(this.tokens, deadline, (token) =>
-        requestJson({
-          policy: this.policy,
-          method: 'GET',
-          url: url.href,
-          headers: { 'x-verkada-auth': token },
-          deadline,
-          step,
-          redactor: this.redactor,
-          schema: DevicesAnswer,
-          unauthorizedHint: 'Check that the API key has camera read permission.',
-        }),
-      );
-      for (const c of answer.cameras) cameras.push(toProviderCamera(c));
-      const next = answer.next_page_token == null ? '' : String(answer.next_page_token);
-      if (!next) return cameras;
-      if (seenPageTokens.has(next)) return cameras; // a provider bug; what we have is complete
-      seenPageTokens.add(next);
-      pageToken = next;
-    }
-    return cameras;
+  protected async listPage(
+    pageToken: string | undefined,
+    page: number,
+    deadline: Deadline,
+  ): Promise<CameraPage> {
+    const url = new URL(`${this.base}/cameras/v1/devices`);
+    url.searchParams.set('page_size', String(this.config.pageSize));
+    if (pageToken) url.searchParams.set('page_token', pageToken);
+    const answer = await this.requestWithToken(deadline, {
+      method: 'GET',
+      url: url.href,
+      step: this.step(`listing cameras (page ${page}) from ${urlForMessage(url.href)}`),
+      schema: DevicesAnswer,
+      unauthorizedHint: READ_HINT,
+    });
+    const next = answer.next_page_token == null ? '' : String(answer.next_page_token);
+    return { cameras: answer.cameras.map(toProviderCamera), next };
   }
 
   async snapshot(providerCameraId: string, opts: { timeoutMs: number }): Promise<Snapshot> {
@@ -136,26 +111,34 @@ class ApiKeyTokenProvider implements CameraProvider {
     const step = this.step(
       `fetching the latest thumbnail of camera ${JSON.stringify(providerCameraId)} from ${urlForMessage(url.href)}`,
     );
-    return withToken(this.tokens, deadline, async (token) => {
+    return this.withAuth(deadline, async (headers) => {
       try {
         return await fetchImage(url.href, {
           timeoutMs: Math.max(1, deadline.remainingMs()),
           policy: this.policy,
-          headers: { 'x-verkada-auth': token },
+          headers,
         });
       } catch (e) {
         throw rewrapImageError(e, {
           step,
           redactor: this.redactor,
           url: url.href,
-          unauthorizedHint: 'Check that the API key has camera read permission.',
+          unauthorizedHint: READ_HINT,
           notFoundMeansUnknownCamera: true,
         });
       }
     });
   }
 
-  private async issueToken(deadline: Deadline, step: Step): Promise<IssuedToken> {
+  protected tokenStep(): Step {
+    return this.step(`getting an API token from ${urlForMessage(`${this.base}/token`)}`);
+  }
+
+  protected authHeaders(token: string): Record<string, string> {
+    return { 'x-verkada-auth': token };
+  }
+
+  protected async issueToken(deadline: Deadline, step: Step): Promise<IssuedToken> {
     const issuedAt = this.now();
     const answer = await requestJson({
       policy: this.policy,
@@ -173,10 +156,6 @@ class ApiKeyTokenProvider implements CameraProvider {
     this.redactor.add(answer.token);
     const lifetimeMs = answer.expires_in ? answer.expires_in * 1000 : DEFAULT_TOKEN_LIFETIME_MS;
     return { value: answer.token, refreshAtMs: refreshAt(issuedAt, lifetimeMs) };
-  }
-
-  private step(action: string): Step {
-    return { kind: KIND, action };
   }
 }
 

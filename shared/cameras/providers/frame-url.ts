@@ -1,20 +1,19 @@
 import { z } from '../../http/zod.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import { fetchImage } from '../http-image.js';
-import type { CameraError, CameraProvider, CameraProviderKind, ProviderCamera, Snapshot } from '../types.js';
+import type { CameraError, CameraProviderKind, Snapshot } from '../types.js';
 import { credentialName, providerUrl, secret } from './config-fields.js';
 import { Deadline } from './deadline.js';
 import { rewrapImageError } from './image-errors.js';
-import { requestJson, timeoutError } from './json-client.js';
-import { isCameraError, SecretRedactor, type Step, stepError, urlForMessage } from './step-errors.js';
-import { type IssuedToken, refreshAt, TokenCache, withToken } from './token-cache.js';
+import { requestJson } from './json-client.js';
+import { isCameraError, type SecretRedactor, type Step, stepError, urlForMessage } from './step-errors.js';
+import { type CameraPage, TokenApiProvider } from './token-api.js';
+import { type IssuedToken, refreshAt } from './token-cache.js';
 
 const KIND = 'frame-url';
 
 /** RFC 6749 recommends expires_in but does not require it; without one, assume a short life. */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_MS = 10 * 60_000;
-/** A guard against a provider that keeps handing out cursors. */
-const MAX_PAGES = 100;
 /** The signed URL may answer 404 for a moment while the frame is being produced; poll this often. */
 const FRAME_POLL_MS = [200, 400, 800, 1000] as const;
 
@@ -78,88 +77,64 @@ export const frameUrlKind: CameraProviderKind<FrameUrlConfig> = {
   connect: (config, deps) => new FrameUrlProvider(config, deps.now, deps.policy),
 };
 
-class FrameUrlProvider implements CameraProvider {
-  private readonly redactor: SecretRedactor;
-  private readonly tokens: TokenCache;
-  private readonly base: string;
+class FrameUrlProvider extends TokenApiProvider {
   private readonly tokenUrl: string;
 
   constructor(
     private readonly config: FrameUrlConfig,
-    private readonly now: () => number,
-    private readonly policy: OutboundPolicy,
+    now: () => number,
+    policy: OutboundPolicy,
   ) {
-    this.base = config.baseUrl.replace(/\/+$/, '');
+    super(KIND, config.baseUrl, [config.clientSecret], now, policy);
     this.tokenUrl = config.tokenUrl ?? `${this.base}/oauth/token`;
-    this.redactor = new SecretRedactor([config.clientSecret]);
-    const tokenStep = this.step(`getting an OAuth access token from ${urlForMessage(this.tokenUrl)}`);
-    this.tokens = new TokenCache(
-      (deadline) => this.issueToken(deadline, tokenStep),
-      now,
-      () => timeoutError(tokenStep, this.redactor),
-    );
   }
 
-  async listCameras(opts: { timeoutMs: number }): Promise<ProviderCamera[]> {
-    const deadline = Deadline.after(opts.timeoutMs);
-    const cameras: ProviderCamera[] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; page <= MAX_PAGES; page++) {
-      const url = new URL(`${this.base}/cameras`);
-      if (cursor) url.searchParams.set('cursor', cursor);
-      const step = this.step(`listing cameras (page ${page}) from ${urlForMessage(url.href)}`);
-      const answer = await withToken(this.tokens, deadline, (token) =>
-        requestJson({
-          policy: this.policy,
-          method: 'GET',
-          url: url.href,
-          headers: { authorization: `Bearer ${token}` },
-          deadline,
-          step,
-          redactor: this.redactor,
-          schema: CamerasAnswer,
-          unauthorizedHint: 'Check that the API client is allowed to read cameras (its scopes).',
-        }),
-      );
-      for (const c of answer.cameras) {
-        cameras.push({
-          id: c.id,
-          name: c.name?.trim() || c.id,
-          location: c.location ?? null,
-          online: c.online ?? null,
-        });
-      }
-      const next = answer.nextCursor;
-      if (!next || seenCursors.has(next)) return cameras;
-      seenCursors.add(next);
-      cursor = next;
-    }
-    return cameras;
+  protected async listPage(
+    cursor: string | undefined,
+    page: number,
+    deadline: Deadline,
+  ): Promise<CameraPage> {
+    const url = new URL(`${this.base}/cameras`);
+    if (cursor) url.searchParams.set('cursor', cursor);
+    const answer = await this.requestWithToken(deadline, {
+      method: 'GET',
+      url: url.href,
+      step: this.step(`listing cameras (page ${page}) from ${urlForMessage(url.href)}`),
+      schema: CamerasAnswer,
+      unauthorizedHint: 'Check that the API client is allowed to read cameras (its scopes).',
+    });
+    const cameras = answer.cameras.map((c) => ({
+      id: c.id,
+      name: c.name?.trim() || c.id,
+      location: c.location ?? null,
+      online: c.online ?? null,
+    }));
+    return { cameras, next: answer.nextCursor ?? undefined };
   }
 
   async snapshot(providerCameraId: string, opts: { timeoutMs: number }): Promise<Snapshot> {
     const deadline = Deadline.after(opts.timeoutMs);
     const frameRequestUrl = `${this.base}/cameras/${encodeURIComponent(providerCameraId)}/snapshot`;
-    const requestStep = this.step(
-      `requesting a frame URL for camera ${JSON.stringify(providerCameraId)} from ${urlForMessage(frameRequestUrl)}`,
-    );
-    const frame = await withToken(this.tokens, deadline, (token) =>
-      requestJson({
-        policy: this.policy,
-        method: 'POST',
-        url: frameRequestUrl,
-        headers: { authorization: `Bearer ${token}` },
-        body: { json: {} },
-        deadline,
-        step: requestStep,
-        redactor: this.redactor,
-        schema: FrameAnswer,
-        unauthorizedHint: 'Check that the API client is allowed to take snapshots (its scopes).',
-        notFoundMeansUnknownCamera: true,
-      }),
-    );
+    const frame = await this.requestWithToken(deadline, {
+      method: 'POST',
+      url: frameRequestUrl,
+      body: { json: {} },
+      step: this.step(
+        `requesting a frame URL for camera ${JSON.stringify(providerCameraId)} from ${urlForMessage(frameRequestUrl)}`,
+      ),
+      schema: FrameAnswer,
+      unauthorizedHint: 'Check that the API client is allowed to take snapshots (its scopes).',
+      notFoundMeansUnknownCamera: true,
+    });
     return this.fetchFrame(providerCameraId, frame, deadline);
+  }
+
+  protected tokenStep(): Step {
+    return this.step(`getting an OAuth access token from ${urlForMessage(this.tokenUrl)}`);
+  }
+
+  protected authHeaders(token: string): Record<string, string> {
+    return { authorization: `Bearer ${token}` };
   }
 
   /**
@@ -240,7 +215,7 @@ class FrameUrlProvider implements CameraProvider {
     });
   }
 
-  private async issueToken(deadline: Deadline, step: Step): Promise<IssuedToken> {
+  protected async issueToken(deadline: Deadline, step: Step): Promise<IssuedToken> {
     const issuedAt = this.now();
     // RFC 6749 section 2.3.1: id and secret are form-urlencoded before Basic encoding.
     const basic = Buffer.from(
@@ -270,10 +245,6 @@ class FrameUrlProvider implements CameraProvider {
     this.redactor.add(answer.access_token);
     const lifetimeMs = answer.expires_in ? answer.expires_in * 1000 : DEFAULT_ACCESS_TOKEN_LIFETIME_MS;
     return { value: answer.access_token, refreshAtMs: refreshAt(issuedAt, lifetimeMs) };
-  }
-
-  private step(action: string): Step {
-    return { kind: KIND, action };
   }
 }
 

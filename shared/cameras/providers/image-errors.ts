@@ -6,6 +6,7 @@ import {
   type SecretRedactor,
   type Step,
   stepError,
+  unknownCameraError,
 } from './step-errors.js';
 
 export interface ImageErrorContext {
@@ -65,14 +66,7 @@ export function rewrapImageError(e: unknown, ctx: ImageErrorContext): CameraErro
       break;
   }
   if (status === 404 && ctx.notFoundMeansUnknownCamera) {
-    return stepError(
-      step,
-      'not-found',
-      'the provider does not know this camera (HTTP 404)',
-      HINTS.notFound,
-      redactor,
-      404,
-    );
+    return unknownCameraError(step, redactor);
   }
   if (status === 429) {
     const detail = `rate limited (HTTP 429), ${retryAfterText(retryAfterIn(e.message))}`;

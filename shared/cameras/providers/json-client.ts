@@ -3,7 +3,14 @@ import type { z } from 'zod';
 import { type OutboundPolicy, outboundRefusal, requestGuard } from '../../net/outbound-policy.js';
 import type { CameraError } from '../types.js';
 import type { Deadline } from './deadline.js';
-import { HINTS, httpStatusProblem, type SecretRedactor, type Step, stepError } from './step-errors.js';
+import {
+  HINTS,
+  httpStatusProblem,
+  type SecretRedactor,
+  type Step,
+  stepError,
+  unknownCameraError,
+} from './step-errors.js';
 
 /** Provider JSON answers are small; anything larger is not the API we expect. */
 const MAX_JSON_BYTES = 5 * 1024 * 1024;
@@ -43,14 +50,7 @@ export async function requestJson<T>(req: JsonRequest<T>): Promise<T> {
     throw stepError(step, 'unauthorized', detail, req.unauthorizedHint, redactor, status);
   }
   if (status === 404 && req.notFoundMeansUnknownCamera) {
-    throw stepError(
-      step,
-      'not-found',
-      'the provider does not know this camera (HTTP 404)',
-      HINTS.notFound,
-      redactor,
-      404,
-    );
+    throw unknownCameraError(step, redactor);
   }
   if (status < 200 || status >= 300) {
     const { detail, hint } = httpStatusProblem(status, headerValue(response, 'retry-after'));

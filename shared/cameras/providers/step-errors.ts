@@ -84,6 +84,18 @@ export const HINTS = {
   notFound: 'Check the provider camera id; list the integration cameras to see the valid ids.',
 } as const;
 
+/** The provider answered 404 for a camera id it was asked about: the id is wrong, not the provider. */
+export function unknownCameraError(step: Step, redactor: SecretRedactor): CameraError {
+  return stepError(
+    step,
+    'not-found',
+    'the provider does not know this camera (HTTP 404)',
+    HINTS.notFound,
+    redactor,
+    404,
+  );
+}
+
 /** The failure and detail for an HTTP answer that is not a success, apart from 401/403/404. */
 export function httpStatusProblem(
   status: number,

@@ -457,7 +457,7 @@ describe('provisionSite', () => {
 describe('npm run site:add', () => {
   const run = promisify(execFile);
   const cli = (args: string[], env: Record<string, string>) =>
-    run(join('node_modules', '.bin', 'tsx'), ['cloud/provision-site.ts', ...args], {
+    run(join('node_modules', '.bin', 'tsx'), ['cloud/provision-site-cli.ts', ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
     }).then(
       (r) => ({ code: 0, ...r }),

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { digestResponse, fetchImage, parseChallenges } from '../../../shared/cameras/http-image.js';
+import { digestResponse, parseChallenges } from '../../../shared/cameras/http-auth.js';
+import { fetchImage } from '../../../shared/cameras/http-image.js';
 import { CameraError } from '../../../shared/cameras/types.js';
 import { deviceAddressPolicy } from '../../../shared/net/outbound-policy.js';
 import { DigestGate, type DigestGateOptions } from '../../fixtures/fake-onvif-camera.js';

@@ -1,0 +1,33 @@
+/** Who may sign in: staff users, API keys and the tokens they were issued. */
+import type { Generated } from 'kysely';
+import type { StaffRole } from '../../enums.js';
+import type { Synced, Timestamps } from './columns.js';
+
+export interface AppUserTable extends Synced, Timestamps {
+  id: string;
+  username: string;
+  displayName: string | null;
+  role: StaffRole;
+  yardIds: string | null;
+  passwordHash: string;
+  disabled: Generated<number>;
+}
+
+export interface ApiKeyTable extends Synced, Timestamps {
+  id: string;
+  name: string;
+  role: StaffRole;
+  yardIds: string | null;
+  secretHash: string;
+  createdBy: string | null;
+  revokedAt: number | null;
+}
+
+export interface AuthTokenTable {
+  tokenHash: string;
+  principalKind: 'user' | 'driver';
+  principalId: string;
+  createdAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
+}
