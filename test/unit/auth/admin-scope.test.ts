@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../shared/auth/principal.js';
-import { assertMayGrant, type ExistingYards } from '../../shared/modules/auth/admin-scope.js';
+import type { Principal } from '../../../shared/auth/principal.js';
+import { assertMayGrant, type ExistingYards } from '../../../shared/modules/auth/admin-scope.js';
 
 /**
  * The admin scope rule takes what it uses: which yards exist comes from the yards module

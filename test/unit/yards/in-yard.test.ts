@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertNameFree, ofYard } from '../../shared/modules/yards/in-yard.js';
+import { assertNameFree, ofYard } from '../../../shared/modules/yards/in-yard.js';
 
 /** The rules gates and locations share (shared/modules/yards/in-yard.ts). */
 describe('gates and locations of a yard', () => {
