@@ -27,14 +27,14 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerDriverRoutes(r, core);
   registerTruckRoutes(r, core);
   registerTrailerRoutes(r, core);
-  registerMovementRoutes(r, core);
+  registerMovementRoutes(r, { movements: core.services.movements });
   registerAttachmentRoutes(r, core);
   registerSyncBlobRoutes(r, core);
   registerSettingsRoutes(r, core);
   registerUiAssetRoutes(r, core);
-  registerHardwareRoutes(r, core);
-  registerCameraRoutes(r, core);
-  registerIntegrationRoutes(r, core);
+  registerHardwareRoutes(r, { hardware: core.services.hardware });
+  registerCameraRoutes(r, { cameras: core.services.cameras, integrations: core.services.integrations });
+  registerIntegrationRoutes(r, { integrations: core.services.integrations });
   // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
   registerDriverAppRoutes(r, core);
   registerTaskRoutes(r, core);
