@@ -42,4 +42,12 @@ describe('hardware, movements, cameras and integrations', () => {
     const long = files.filter((f) => f.text.split('\n').length > 300).map((f) => f.path);
     expect(long).toEqual([]);
   });
+
+  it('shared/cameras (the protocol clients) imports no module', () => {
+    const dir = join(ROOT, 'shared/cameras');
+    const importers = readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => /from '(\.\.\/)+modules\//.test(readFileSync(join(dir, f), 'utf8')));
+    expect(importers).toEqual([]);
+  });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Principal } from '../../shared/auth/principal.js';
-import { onvifOnLan, onvifThroughSite } from '../../shared/modules/cameras/onvif-reach.js';
-import type { CameraRow } from '../../shared/modules/cameras/repo.js';
-import type { RunAtSiteOfYard } from '../../shared/sync/commands.js';
+import type { Principal } from '../../../shared/auth/principal.js';
+import { onvifOnLan, onvifThroughSite } from '../../../shared/modules/cameras/onvif-reach.js';
+import type { CameraRow } from '../../../shared/modules/cameras/repo.js';
+import type { RunAtSiteOfYard } from '../../../shared/sync/commands.js';
 
 const camera = { id: 'cam-1', yardId: 'yard-1', name: 'Gate 1' } as CameraRow;
 const principal = { id: 'u-1', name: 'ana', kind: 'user', yardIds: null } as unknown as Principal;
