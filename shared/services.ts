@@ -1,6 +1,7 @@
-import type { Core } from './core.js';
+import type { CoreParts } from './core-parts.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
+import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { DashboardService } from './modules/dashboard/service.js';
@@ -9,6 +10,7 @@ import { DriverRepo } from './modules/drivers/repo.js';
 import { DriverService } from './modules/drivers/service.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
+import { GateStation } from './modules/movements/gate-station.js';
 import { MovementService } from './modules/movements/service.js';
 import { PushService } from './modules/push/service.js';
 import { SettingsService } from './modules/settings/service.js';
@@ -18,6 +20,7 @@ import { TaskService } from './modules/tasks/service.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
 import { YardService } from './modules/yards/service.js';
+import { commandAtSiteOfYard, type RunAtSiteOfYard } from './sync/commands.js';
 
 /** One instance of each module's service per app. */
 export interface Services {
@@ -43,31 +46,38 @@ export interface Services {
 
 /**
  * Builds each module's service once, in dependency order: a service gets the parts it names and the
- * services it calls. (Services still taking the whole core reach others through core.services.)
+ * services it calls.
  */
-export function createServices(core: Core): Services {
+export function createServices(core: CoreParts): Services {
   const settings = new SettingsService(core);
   const carriers = new CarrierService(core);
-  const cameras = new CameraService(core);
-  const hardware = new HardwareService(core);
+  // The edge/cloud differences below follow the side chosen at start (core.syncSide): the hub
+  // awaits bytes from the sites and serves them; an edge fetches bytes from the cloud; drivers
+  // (whom auto-dispatch assigns) work at edges; the hub is on no yard's LAN, so the edge of a
+  // camera's site calls an ONVIF camera for it.
+  const missingBytes = core.syncSide.hub ? awaitSiteUpload : new BlobFetcher(core);
+  const attachments = new AttachmentService({ ...core, settings, missingBytes });
+  const siteBytes = core.syncSide.hub ? new SyncBlobService({ ...core, attachments }) : undefined;
+  const integrations = new IntegrationService({ ...core, settings });
+  // A command to the edge of a yard's site (cloud); core.sync gets its command link after the
+  // services are built, so it is read when a command is sent.
+  const runAtSite: RunAtSiteOfYard = (yardId, kind, args, schema) =>
+    commandAtSiteOfYard(core, yardId, kind, args, schema);
+  const onvifReach = core.syncSide.hub ? onvifThroughSite(runAtSite) : onvifOnLan;
+  const cameras = new CameraService({ ...core, integrations, attachments, onvifReach });
+  const hardware = new HardwareService({ ...core, settings, runAtSite });
   const yards = new YardService({ ...core, cameras, hardware });
   // Auth reads drivers' credentials through its DriverCredentials interface (drivers call auth, so not the service).
   const auth = new AuthService({ ...core, yards, driverCredentials: new DriverRepo(core.kysely) });
   const drivers = new DriverService({ ...core, auth, carriers });
   const trucks = new TruckService({ ...core, carriers, yards });
   const trailers = new TrailerService({ ...core, yards, carriers });
-  const movements = new MovementService(core);
-  // The edge/cloud differences below follow the side chosen at start (core.syncSide): the hub
-  // awaits bytes from the sites and serves them; an edge fetches bytes from the cloud; drivers
-  // (whom auto-dispatch assigns) work at edges.
-  const missingBytes = core.syncSide.hub ? awaitSiteUpload : new BlobFetcher(core);
-  const attachments = new AttachmentService({ ...core, settings, missingBytes });
-  const siteBytes = core.syncSide.hub ? new SyncBlobService({ ...core, attachments }) : undefined;
+  const gateStation = new GateStation({ ...core, settings, drivers, cameras, hardware });
+  const movements = new MovementService({ ...core, gateStation });
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, autoDispatch: !core.syncSide.hub });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
-  const integrations = new IntegrationService(core);
   return {
     auth,
     settings,

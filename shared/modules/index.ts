@@ -27,14 +27,14 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerDriverRoutes(r, { drivers: core.services.drivers });
   registerTruckRoutes(r, { trucks: core.services.trucks });
   registerTrailerRoutes(r, { trailers: core.services.trailers });
-  registerMovementRoutes(r, core);
+  registerMovementRoutes(r, { movements: core.services.movements });
   registerAttachmentRoutes(r, core.services);
   registerSyncBlobRoutes(r, core.services);
   registerSettingsRoutes(r, { settings: core.services.settings });
   registerUiAssetRoutes(r, core);
-  registerHardwareRoutes(r, core);
-  registerCameraRoutes(r, core);
-  registerIntegrationRoutes(r, core);
+  registerHardwareRoutes(r, { hardware: core.services.hardware });
+  registerCameraRoutes(r, { cameras: core.services.cameras, integrations: core.services.integrations });
+  registerIntegrationRoutes(r, { integrations: core.services.integrations });
   // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
   registerDriverAppRoutes(r, { ...core, ...core.services });
   registerTaskRoutes(r, core.services);

@@ -111,6 +111,17 @@ export function requestedBy(principal: Principal): RequestedBy {
 }
 
 /**
+ * commandAtSiteOfYard with its parts bound (shared/services.ts): what a service that has the edge of
+ * a yard's site act for it is handed.
+ */
+export type RunAtSiteOfYard = <T>(
+  yardId: string,
+  kind: CommandKind,
+  args: Record<string, unknown>,
+  resultSchema: z.ZodType<T>,
+) => Promise<T>;
+
+/**
  * Cloud: runs a command at the edge serving the yard and returns its result, parsed. Rejects with
  * the edge's own problem, or 504 site-offline (core.sync.commands, cloud/sync/remote-commands.ts).
  */

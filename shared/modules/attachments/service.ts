@@ -11,10 +11,14 @@ import {
 import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import { newId } from '../../ids.js';
 import type { SettingsService } from '../settings/service.js';
-import type { MissingBytes } from '../sync/blob-fetch.js';
 import { BlobStore, type TempBlob } from './blob-store.js';
 import { type AttachmentLimits, attachmentLimits, isAllowedType } from './limits.js';
+import type { MissingBytes } from './missing-bytes.js';
 import { AttachmentRepo, type AttachmentRow } from './repo.js';
+
+/** A stored attachment's row, as the service hands it to other modules. */
+export type { AttachmentRow };
+
 import { type AttachmentOutT, type AttachmentRefTypeT, AttachmentUploadFields } from './schema.js';
 import { sniffContentType } from './sniff.js';
 

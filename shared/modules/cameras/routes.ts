@@ -1,13 +1,12 @@
 import type { Response } from 'express';
 import { STAFF } from '../../auth/principal.js';
 import type { Snapshot } from '../../cameras/types.js';
-import type { Core } from '../../core.js';
 import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { pageInMemory } from '../../http/cursor.js';
-import { ConflictError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
 import { ProviderCameraList } from '../integrations/schema.js';
+import type { IntegrationService } from '../integrations/service.js';
 import {
   CameraCreate,
   CameraListQuery,
@@ -19,14 +18,15 @@ import {
   ProviderSnapshotParams,
   SnapshotQuery,
 } from './schema.js';
+import type { CameraService } from './service.js';
 
 const TAG = 'Camera Controller';
 const IMAGE = { contentType: 'image/jpeg', description: 'the picture, as the camera encoded it' };
 
-export function registerCameraRoutes(r: RouteRegistrar, core: Core): void {
-  const cameras = core.services.cameras;
-  const integrations = core.services.integrations;
-
+export function registerCameraRoutes(
+  r: RouteRegistrar,
+  { cameras, integrations }: { cameras: CameraService; integrations: IntegrationService },
+): void {
   r.add({
     method: 'get',
     path: '/api/camera',
@@ -69,15 +69,7 @@ export function registerCameraRoutes(r: RouteRegistrar, core: Core): void {
     body: DiscoverBody,
     response: { schema: z.array(DiscoveredCameraOut) },
     errors: [409],
-    handler: ({ body }) => {
-      if (core.config.role === 'cloud') {
-        throw new ConflictError(
-          'edge-only',
-          'Discovery probes the yard LAN; run it on the edge of that yard.',
-        );
-      }
-      return cameras.discover(body.timeoutMs);
-    },
+    handler: ({ body }) => cameras.discover(body.timeoutMs),
   });
 
   r.add({

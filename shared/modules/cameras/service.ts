@@ -1,43 +1,51 @@
 import { assertCanSeeYard, type Principal, visibleOr404, yardFilter } from '../../auth/principal.js';
-import type { DeviceCallOptions, OnvifDeviceInfo, OnvifTarget, Snapshot } from '../../cameras/types.js';
-import { CameraError } from '../../cameras/types.js';
-import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { OnvifTarget } from '../../cameras/types.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import {
-  AppError,
-  BadRequestError,
-  ConflictError,
-  NotFoundError,
-  ValidationError,
-} from '../../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { commandAtSiteOfYard, requestedBy, SnapshotResult } from '../../sync/commands.js';
-import type { Creator } from '../attachments/service.js';
-import { refusedAddresses } from '../integrations/addresses.js';
-import { keepsSecret, resendMessage, SECRET_MASK, secretsToResend } from '../integrations/secrets.js';
-import { cameraProblem } from './camera-errors.js';
+import type { AttachmentService } from '../attachments/service.js';
+import { keepsSecret } from '../integrations/secrets.js';
+import type { IntegrationService } from '../integrations/service.js';
+import { cameraOut } from './camera-out.js';
+import { GateBinding } from './gate-binding.js';
+import { assertPasswordFollowsXaddr, OnvifDevices, type OnvifFields, onvifColumns } from './onvif-devices.js';
+import type { CameraPicture, OnvifReach } from './onvif-reach.js';
 import { CameraRepo, type CameraRow } from './repo.js';
 import type { CameraCreateT, CameraListQueryT, CameraOutT, CameraPatchT } from './schema.js';
+import { CameraSnapshots, type GateSnapshotResult } from './snapshots.js';
 
-/** What a movement's cameras gave: an attachment per picture taken, the reason for each one missed. */
-export interface GateSnapshotResult {
-  cameraId: string;
-  cameraName: string;
-  attachmentId: string | null;
-  error: string | null;
-}
+export type { GateSnapshotResult } from './snapshots.js';
+
+export type CameraDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'log' | 'cameras'> & {
+  /** Provider cameras and pictures, the camera timeout and the outbound address policy. */
+  integrations: Pick<
+    IntegrationService,
+    'snapshot' | 'timeoutMs' | 'devicePolicy' | 'providerCameras' | 'summaries' | 'summary'
+  >;
+  /** A picture kept is an attachment of its camera. */
+  attachments: Pick<AttachmentService, 'storeBuffer'>;
+  /** Whether this app calls ONVIF cameras itself or through their site's edge (onvif-reach.ts). */
+  onvifReach: OnvifReach;
+};
 
 /**
  * Yard cameras: ONVIF devices (edge) and provider cameras (through an integration). Registration
- * reaches the camera unless verify is false; snapshots go to the camera now, with a timeout.
+ * (here) reaches the camera unless verify is false; pictures are taken now, with a timeout
+ * (snapshots.ts); a camera's gate is kept in step with the gate's camera list (gate-binding.ts).
  */
 export class CameraService {
-  readonly repo: CameraRepo;
+  private readonly repo: CameraRepo;
+  private readonly onvif: OnvifDevices;
+  private readonly snapshots: CameraSnapshots;
+  private readonly binding: GateBinding;
 
-  constructor(private readonly core: Core) {
-    this.repo = new CameraRepo(core.kysely);
+  constructor(private readonly deps: CameraDeps) {
+    this.repo = new CameraRepo(deps.kysely);
+    this.onvif = new OnvifDevices(deps);
+    this.snapshots = new CameraSnapshots({ ...deps, onvif: this.onvif });
+    this.binding = new GateBinding(deps);
   }
 
   async list(query: CameraListQueryT, principal: Principal) {
@@ -56,25 +64,19 @@ export class CameraService {
     this.assertOwnedHere({ source: input.onvif ? 'onvif' : 'provider', yardId: input.yardId }, input.gateId);
     if (!(await this.repo.yard(input.yardId))) throw new NotFoundError('Yard', input.yardId);
     await this.assertNameFree(input.yardId, input.name);
-    if (input.gateId) await this.gateOfYard(this.core.kysely, input.yardId, input.gateId);
+    if (input.gateId) await this.binding.assertGateOfYard(this.deps.kysely, input.yardId, input.gateId);
 
     let onvif: OnvifFields | undefined;
     if (input.onvif) {
-      await this.assertXaddrAllowed(input.onvif.xaddr);
-      const target = {
-        xaddr: input.onvif.xaddr,
-        username: input.onvif.username,
-        password: input.onvif.password,
-      };
-      onvif = input.verify
-        ? await this.readOnvif(target, input.onvif.profileToken)
-        : { ...target, profileToken: input.onvif.profileToken ?? null, snapshotUri: null, deviceInfo: null };
+      await this.onvif.assertXaddrAllowed(input.onvif.xaddr);
+      const { xaddr, username, password, profileToken } = input.onvif;
+      onvif = await this.onvifFields({ xaddr, username, password }, profileToken, input.verify);
     }
     if (input.provider) await this.checkProvider(input.provider, input.verify);
 
-    const now = this.core.clock.now();
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
-      const camera = await this.core.changes.insert(trx, 'camera', {
+    const now = this.deps.clock.now();
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
+      const camera = await this.deps.changes.insert(trx, 'camera', {
         id: newId(),
         yardId: input.yardId,
         name: input.name,
@@ -87,7 +89,7 @@ export class CameraService {
         createdAt: now,
         updatedAt: now,
       });
-      return input.gateId ? this.moveToGate(trx, camera, input.gateId) : camera;
+      return input.gateId ? this.binding.moveToGate(trx, camera, input.gateId) : camera;
     });
     return cameraOut(row);
   }
@@ -101,7 +103,7 @@ export class CameraService {
     const current = await this.visibleRow(id, principal);
     this.assertOwnedHere(current, patch.gateId === current.gateId ? undefined : patch.gateId);
     if (patch.name !== undefined) await this.assertNameFree(current.yardId, patch.name, id);
-    if (patch.gateId) await this.gateOfYard(this.core.kysely, current.yardId, patch.gateId);
+    if (patch.gateId) await this.binding.assertGateOfYard(this.deps.kysely, current.yardId, patch.gateId);
     if (patch.onvif && current.source !== 'onvif') {
       throw new BadRequestError(
         'wrong-source',
@@ -114,7 +116,7 @@ export class CameraService {
 
     if (patch.onvif?.xaddr !== undefined) {
       assertPasswordFollowsXaddr(current, patch.onvif);
-      await this.assertXaddrAllowed(patch.onvif.xaddr);
+      await this.onvif.assertXaddrAllowed(patch.onvif.xaddr);
     }
     let onvif: OnvifFields | undefined;
     if (patch.onvif && Object.keys(patch.onvif).length > 0) {
@@ -124,9 +126,7 @@ export class CameraService {
         password: keepsSecret(patch.onvif.password) ? (current.onvifPassword ?? '') : patch.onvif.password!,
       };
       const profileToken = patch.onvif.profileToken ?? current.onvifProfileToken ?? undefined;
-      onvif = patch.verify
-        ? await this.readOnvif(target, profileToken)
-        : { ...target, profileToken: profileToken ?? null, snapshotUri: null, deviceInfo: null };
+      onvif = await this.onvifFields(target, profileToken, patch.verify);
     }
     let provider: { integrationId: string; providerCameraId: string } | undefined;
     if (patch.provider && Object.keys(patch.provider).length > 0) {
@@ -137,8 +137,8 @@ export class CameraService {
       await this.checkProvider(provider, patch.verify);
     }
 
-    const row = await this.core.kysely.transaction().execute(async (trx) => {
-      const camera = await this.core.changes.update(
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
+      const camera = await this.deps.changes.update(
         trx,
         'camera',
         id,
@@ -152,7 +152,7 @@ export class CameraService {
       );
       if (!camera) throw new NotFoundError('Camera', id);
       if (patch.gateId === undefined || patch.gateId === camera.gateId) return camera;
-      return this.moveToGate(trx, camera, patch.gateId);
+      return this.binding.moveToGate(trx, camera, patch.gateId);
     });
     return cameraOut(row);
   }
@@ -160,11 +160,11 @@ export class CameraService {
   async delete(id: string, principal: Principal): Promise<void> {
     const current = await this.visibleRow(id, principal);
     this.assertOwnedHere(current, current.gateId === null ? undefined : null);
-    await this.core.kysely.transaction().execute(async (trx) => {
+    await this.deps.kysely.transaction().execute(async (trx) => {
       const camera = await new CameraRepo(trx).byId(id);
       if (!camera) throw new NotFoundError('Camera', id);
-      if (camera.gateId) await this.moveToGate(trx, camera, null);
-      await this.core.changes.delete(trx, 'camera', id);
+      if (camera.gateId) await this.binding.moveToGate(trx, camera, null);
+      await this.deps.changes.delete(trx, 'camera', id);
     });
   }
 
@@ -177,12 +177,8 @@ export class CameraService {
     id: string,
     principal: Principal,
     opts: { store?: boolean | undefined },
-  ): Promise<{ snapshot: Snapshot; attachmentId: string | null }> {
-    const camera = await this.visibleRow(id, principal);
-    if (this.core.config.role === 'cloud' && camera.source === 'onvif') {
-      return this.snapshotAtSite(camera, principal, opts.store === true);
-    }
-    return this.snapshotOf(camera, principal, opts.store === true);
+  ): Promise<CameraPicture> {
+    return this.snapshots.forCaller(await this.visibleRow(id, principal), principal, opts.store === true);
   }
 
   /** Edge: a picture for a cloud command, stored as made by the cloud user (who passed the scope checks there). */
@@ -190,44 +186,10 @@ export class CameraService {
     id: string,
     creator: Pick<Principal, 'id' | 'kind'>,
     opts: { store: boolean },
-  ): Promise<{ snapshot: Snapshot; attachmentId: string | null }> {
+  ): Promise<CameraPicture> {
     const camera = await this.repo.byId(id);
     if (!camera) throw new NotFoundError('Camera', id);
-    return this.snapshotOf(camera, { id: creator.id, kind: creator.kind, yardIds: null }, opts.store);
-  }
-
-  private async snapshotOf(
-    camera: CameraRow,
-    creator: NonNullable<Creator>,
-    store: boolean,
-  ): Promise<{ snapshot: Snapshot; attachmentId: string | null }> {
-    if (!camera.enabled)
-      throw new ConflictError('camera-disabled', `Camera ${camera.name} is disabled; enable it first.`);
-    const snapshot = await this.take(camera, await this.core.services.integrations.timeoutMs());
-    if (!store) return { snapshot, attachmentId: null };
-    const attachment = await this.core.services.attachments.storeBuffer(
-      snapshot.bytes,
-      { filename: snapshotName(camera, this.core.clock.now()), refType: 'camera', refId: camera.id },
-      creator,
-    );
-    return { snapshot, attachmentId: attachment.id };
-  }
-
-  /** Cloud: the camera's edge takes the picture; the bytes come back base64 in its answer. */
-  private async snapshotAtSite(camera: CameraRow, principal: Principal, store: boolean) {
-    const args = { cameraId: camera.id, store, requestedBy: requestedBy(principal) };
-    const result = await commandAtSiteOfYard(this.core, camera.yardId, 'snapshot', args, SnapshotResult);
-    const bytes = Buffer.from(result.base64, 'base64');
-    if (bytes.length !== result.bytes) {
-      throw new AppError(
-        502,
-        'bad-site-answer',
-        'Bad answer from the site',
-        `The edge sent ${bytes.length} of the picture's ${result.bytes} bytes; try again.`,
-      );
-    }
-    const snapshot: Snapshot = { bytes, contentType: result.contentType, elapsedMs: result.elapsedMs };
-    return { snapshot, attachmentId: result.attachmentId };
+    return this.snapshots.take(camera, { id: creator.id, kind: creator.kind, yardIds: null }, opts.store);
   }
 
   /**
@@ -236,30 +198,13 @@ export class CameraService {
    */
   async gateSnapshots(gateId: string, timeoutMs: number): Promise<GateSnapshotResult[]> {
     const cameras = (await this.repo.ofGate(gateId)).filter((c) => c.enabled === 1);
-    return Promise.all(
-      cameras.map(async (camera): Promise<GateSnapshotResult> => {
-        const result = { cameraId: camera.id, cameraName: camera.name };
-        try {
-          const snapshot = await this.take(camera, timeoutMs);
-          const attachment = await this.core.services.attachments.storeBuffer(
-            snapshot.bytes,
-            { filename: snapshotName(camera, this.core.clock.now()), refType: 'camera', refId: camera.id },
-            null,
-          );
-          return { ...result, attachmentId: attachment.id, error: null };
-        } catch (err) {
-          const problem = err instanceof AppError ? err : cameraProblem(err, `Camera ${camera.name}`);
-          if (!(err instanceof AppError) && !(err instanceof CameraError)) {
-            this.core.log.error({ err, cameraId: camera.id }, 'snapshot for a movement failed');
-          }
-          return { ...result, attachmentId: null, error: `${problem.code}: ${problem.detail}` };
-        }
-      }),
-    );
+    return this.snapshots.forMovement(cameras, timeoutMs);
   }
 
+  /** ONVIF WS-Discovery on this app's LAN (409 edge-only where there is none), with the cameras registered at each address. */
   async discover(timeoutMs: number) {
-    const found = await this.core.cameras.onvif.discover({ timeoutMs });
+    this.deps.onvifReach.assertOnLan('Discovery probes the yard LAN; run it on the edge of that yard.');
+    const found = await this.onvif.discover(timeoutMs);
     const registered = await this.repo.byXaddr(found.map((f) => f.xaddr));
     return found.map((f) => ({
       ...f,
@@ -268,8 +213,8 @@ export class CameraService {
   }
 
   async providers() {
-    const integrations = await this.core.services.integrations.repo.summaries();
-    return this.core.cameras.providers.map((k) => ({
+    const integrations = await this.deps.integrations.summaries();
+    return this.deps.cameras.providers.map((k) => ({
       kind: k.kind,
       title: k.title,
       description: k.description,
@@ -279,120 +224,35 @@ export class CameraService {
     }));
   }
 
-  /**
-   * Makes `cameraIds` the cameras of the gate (the caller writes gate.camera_ids): each must be in the
-   * gate's yard; a camera taken from another gate leaves that gate's list; cameras dropped are unbound.
-   */
-  async bindToGate(
-    trx: Kdb,
-    gate: { id: string; yardId: string },
-    cameraIds: readonly string[],
-  ): Promise<void> {
-    const repo = new CameraRepo(trx);
-    const cameras = await repo.byIds(cameraIds);
-    for (const id of cameraIds) {
-      const camera = cameras.find((c) => c.id === id);
-      if (!camera || camera.yardId !== gate.yardId) throw new NotFoundError('Camera in this yard', id);
-    }
-    for (const camera of await repo.ofGate(gate.id)) {
-      if (!cameraIds.includes(camera.id))
-        await this.core.changes.update(trx, 'camera', camera.id, { gateId: null });
-    }
-    for (const camera of cameras) {
-      if (camera.gateId === gate.id) continue;
-      if (camera.gateId)
-        await this.editGateList(trx, camera.gateId, (ids) => ids.filter((x) => x !== camera.id));
-      await this.core.changes.update(trx, 'camera', camera.id, { gateId: gate.id });
-    }
+  /** See gate-binding.ts (the gate's camera list is written by the caller, yards' gate service). */
+  bindToGate(trx: Kdb, gate: { id: string; yardId: string }, cameraIds: readonly string[]): Promise<void> {
+    return this.binding.bindToGate(trx, gate, cameraIds);
   }
 
   /** Before a gate is deleted: its cameras stay registered, bound to no gate. */
-  async unbindGate(trx: Kdb, gateId: string): Promise<void> {
-    for (const camera of await new CameraRepo(trx).ofGate(gateId)) {
-      await this.core.changes.update(trx, 'camera', camera.id, { gateId: null });
-    }
+  unbindGate(trx: Kdb, gateId: string): Promise<void> {
+    return this.binding.unbindGate(trx, gateId);
   }
 
-  private async take(camera: CameraRow, timeoutMs: number): Promise<Snapshot> {
-    if (camera.source === 'provider') {
-      return this.core.services.integrations.snapshot(
-        camera.integrationId!,
-        camera.providerCameraId!,
-        timeoutMs,
-      );
-    }
-    if (this.core.config.role === 'cloud') {
-      // The camera is on the yard's LAN: only its edge reaches it (snapshot() goes through the edge).
-      throw new ConflictError('edge-only', `Camera ${camera.name} is reached through the edge of its site.`);
-    }
-    const target = onvifTarget(camera);
-    try {
-      let snapshotUri = camera.onvifSnapshotUri;
-      const opts = await this.callOptions(timeoutMs);
-      if (!snapshotUri) snapshotUri = await this.learnSnapshotUri(camera, target, opts);
-      return await this.core.cameras.onvif.snapshot({ ...target, snapshotUri }, opts);
-    } catch (err) {
-      throw cameraProblem(err, `Camera ${camera.name}`);
-    }
-  }
-
-  /** A camera registered with verify: false gets its snapshot URI the first time it is reached. */
-  private async learnSnapshotUri(
-    camera: CameraRow,
+  /** With verify, what the device says; without, what was given (the snapshot URI is learnt later). */
+  private async onvifFields(
     target: OnvifTarget,
-    opts: DeviceCallOptions,
-  ): Promise<string> {
-    const info = await this.core.cameras.onvif.describe(target, opts);
-    const { profile } = pickProfile(info, camera.onvifProfileToken ?? undefined);
-    await this.core.changes.update(this.core.kysely, 'camera', camera.id, {
-      onvifProfileToken: profile.token,
-      onvifSnapshotUri: profile.snapshotUri,
-      deviceInfo: JSON.stringify(deviceInfo(info)),
-    });
-    return profile.snapshotUri!;
-  }
-
-  private async readOnvif(target: OnvifTarget, profileToken: string | undefined): Promise<OnvifFields> {
-    let info: OnvifDeviceInfo;
-    try {
-      info = await this.core.cameras.onvif.describe(
-        target,
-        await this.callOptions(await this.core.services.integrations.timeoutMs()),
-      );
-    } catch (err) {
-      throw cameraProblem(err, `The camera at ${target.xaddr}`);
-    }
-    const { profile, error } = pickProfile(info, profileToken);
-    if (error) throw error;
-    return {
-      ...target,
-      profileToken: profile.token,
-      snapshotUri: profile.snapshotUri,
-      deviceInfo: deviceInfo(info),
-    };
-  }
-
-  private async callOptions(timeoutMs: number): Promise<DeviceCallOptions> {
-    return { timeoutMs, policy: await this.core.services.integrations.devicePolicy() };
-  }
-
-  /** The outbound address policy for a camera address being stored (400 on body.onvif.xaddr). */
-  private async assertXaddrAllowed(xaddr: string): Promise<void> {
-    const policy = await this.core.services.integrations.devicePolicy();
-    const errors = await refusedAddresses([{ path: ['xaddr'], url: xaddr }], 'body.onvif', policy);
-    if (errors.length > 0)
-      throw new ValidationError(errors, 'The camera address is refused; nothing was stored.');
+    profileToken: string | undefined,
+    verify: boolean,
+  ): Promise<OnvifFields> {
+    if (verify) return this.onvif.read(target, profileToken);
+    return { ...target, profileToken: profileToken ?? null, snapshotUri: null, deviceInfo: null };
   }
 
   private async checkProvider(ref: { integrationId: string; providerCameraId: string }, verify: boolean) {
-    const integration = await this.core.services.integrations.repo.byId(ref.integrationId);
+    const integration = await this.deps.integrations.summary(ref.integrationId);
     if (!integration) {
       throw new ValidationError([
         { path: 'body.provider.integrationId', message: 'no integration with this id' },
       ]);
     }
     if (!verify) return;
-    const cameras = await this.core.services.integrations.providerCameras(ref.integrationId);
+    const cameras = await this.deps.integrations.providerCameras(ref.integrationId);
     if (!cameras.some((c) => c.id === ref.providerCameraId)) {
       throw new ValidationError([
         {
@@ -403,39 +263,14 @@ export class CameraService {
     }
   }
 
-  /** Sets the camera's gate and keeps both gates' camera lists equal to it. */
-  private async moveToGate(trx: Kdb, camera: CameraRow, gateId: string | null): Promise<CameraRow> {
-    if (camera.gateId)
-      await this.editGateList(trx, camera.gateId, (ids) => ids.filter((x) => x !== camera.id));
-    if (gateId)
-      await this.editGateList(trx, gateId, (ids) => [...ids.filter((x) => x !== camera.id), camera.id]);
-    const updated = await this.core.changes.update(trx, 'camera', camera.id, { gateId });
-    return updated ?? camera;
-  }
-
-  private async editGateList(trx: Kdb, gateId: string, edit: (ids: string[]) => string[]): Promise<void> {
-    const gate = await new CameraRepo(trx).gate(gateId);
-    if (!gate) return;
-    const before = JSON.parse(gate.cameraIds) as string[];
-    const after = edit(before);
-    if (after.join() !== before.join()) {
-      await this.core.changes.update(trx, 'gate', gateId, { cameraIds: JSON.stringify(after) });
-    }
-  }
-
-  private async gateOfYard(db: Kdb, yardId: string, gateId: string): Promise<void> {
-    const gate = await new CameraRepo(db).gate(gateId);
-    if (!gate || gate.yardId !== yardId) throw new NotFoundError('Gate in this yard', gateId);
-  }
-
   /**
    * ONVIF cameras are their edge's, provider cameras the cloud's (ownership.ts): the other side
    * answers 409 before any camera or provider is called. Moving a camera to or off a gate
    * (`gateId` given, null = off) also edits that gate's camera list, which only the edge may write.
    */
   private assertOwnedHere(camera: { source: string; yardId: string }, gateId?: string | null): void {
-    this.core.changes.assertMayWrite('camera', camera);
-    if (gateId !== undefined) this.core.changes.assertMayWrite('gate', { yardId: camera.yardId });
+    this.deps.changes.assertMayWrite('camera', camera);
+    if (gateId !== undefined) this.deps.changes.assertMayWrite('gate', { yardId: camera.yardId });
   }
 
   private async visibleRow(id: string, principal: Principal): Promise<CameraRow> {
@@ -450,111 +285,4 @@ export class CameraService {
       });
     }
   }
-}
-
-/**
- * The stored ONVIF password goes only to the address it was given with: a new xaddr on another
- * origin needs the password sent again (secrets.ts), else 400 on body.onvif.password.
- */
-function assertPasswordFollowsXaddr(current: CameraRow, patch: NonNullable<CameraPatchT['onvif']>): void {
-  const carried = keepsSecret(patch.password) && current.onvifPassword ? ['onvif.password'] : [];
-  const { moved, paths } = secretsToResend([current.onvifXaddr ?? ''], [patch.xaddr ?? ''], carried);
-  if (paths.length === 0) return;
-  throw new ValidationError(
-    [{ path: 'body.onvif.password', message: resendMessage(moved), code: 'secret-required' }],
-    'The camera address changed: send its password again; nothing was changed.',
-  );
-}
-
-interface OnvifFields extends OnvifTarget {
-  profileToken: string | null;
-  snapshotUri: string | null;
-  deviceInfo: ReturnType<typeof deviceInfo> | null;
-}
-
-function onvifColumns(onvif: OnvifFields | undefined) {
-  return {
-    onvifXaddr: onvif?.xaddr ?? null,
-    onvifUsername: onvif?.username ?? null,
-    onvifPassword: onvif?.password ?? null,
-    onvifProfileToken: onvif?.profileToken ?? null,
-    onvifSnapshotUri: onvif?.snapshotUri ?? null,
-    deviceInfo: onvif?.deviceInfo ? JSON.stringify(onvif.deviceInfo) : null,
-  };
-}
-
-function onvifTarget(camera: CameraRow): OnvifTarget {
-  return {
-    xaddr: camera.onvifXaddr!,
-    username: camera.onvifUsername ?? '',
-    password: camera.onvifPassword ?? '',
-  };
-}
-
-function pickProfile(info: OnvifDeviceInfo, token: string | undefined) {
-  const withSnapshot = info.profiles.filter((p) => p.snapshotUri);
-  const profile = token ? info.profiles.find((p) => p.token === token) : withSnapshot[0];
-  if (token && !profile) {
-    const known = info.profiles.map((p) => p.token).join(', ') || 'none';
-    throw new ValidationError([
-      {
-        path: 'body.onvif.profileToken',
-        message: `the camera has no profile ${token}; its profiles: ${known}`,
-      },
-    ]);
-  }
-  if (!profile?.snapshotUri) {
-    throw new AppError(
-      502,
-      'camera-bad-response',
-      'Camera answered badly',
-      'The camera offers no snapshot URI in its media profiles; enable snapshots (JPEG) in its web interface.',
-    );
-  }
-  return { profile, error: undefined };
-}
-
-function deviceInfo(info: OnvifDeviceInfo) {
-  return {
-    manufacturer: info.manufacturer,
-    model: info.model,
-    firmwareVersion: info.firmwareVersion,
-    serialNumber: info.serialNumber,
-  };
-}
-
-function snapshotName(camera: CameraRow, at: number): string {
-  const safe = camera.name.replace(/[^A-Za-z0-9_-]+/g, '-');
-  return `snapshot-${safe}-${toIso(at).replace(/[:.]/g, '-')}.jpg`;
-}
-
-export function cameraOut(row: CameraRow): CameraOutT {
-  return {
-    id: row.id,
-    yardId: row.yardId,
-    name: row.name,
-    gateId: row.gateId,
-    enabled: row.enabled === 1,
-    source: row.source,
-    onvif:
-      row.source === 'onvif'
-        ? {
-            xaddr: row.onvifXaddr!,
-            username: row.onvifUsername ?? '',
-            password: row.onvifPassword ? SECRET_MASK : null,
-            profileToken: row.onvifProfileToken,
-            snapshotUri: row.onvifSnapshotUri,
-            device: row.deviceInfo
-              ? (JSON.parse(row.deviceInfo) as NonNullable<CameraOutT['onvif']>['device'])
-              : null,
-          }
-        : null,
-    provider:
-      row.source === 'provider'
-        ? { integrationId: row.integrationId!, providerCameraId: row.providerCameraId! }
-        : null,
-    createdAt: toIso(row.createdAt),
-    updatedAt: toIso(row.updatedAt),
-    version: row.version,
-  };
 }

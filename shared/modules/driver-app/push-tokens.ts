@@ -3,9 +3,8 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import type { PushTokenRow } from '../push/repo.js';
 import { parseWebPushToken } from '../push/schema.js';
-import type { PushService } from '../push/service.js';
+import type { PushService, PushTokenRow } from '../push/service.js';
 import { driverIdOf } from './acting-driver.js';
 import type { NotificationTokenBodyT } from './schema.js';
 

@@ -1,7 +1,5 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { page } from '../../http/common-schemas.js';
-
 import type { RouteRegistrar } from '../../http/routes.js';
 import {
   ActuateBody,
@@ -10,12 +8,11 @@ import {
   GateIdParams,
   HardwareStatusOut,
 } from './schema.js';
+import type { HardwareService } from './service.js';
 
 const TAG = 'Hardware';
 
-export function registerHardwareRoutes(r: RouteRegistrar, core: Core): void {
-  const hardware = core.services.hardware;
-
+export function registerHardwareRoutes(r: RouteRegistrar, { hardware }: { hardware: HardwareService }): void {
   r.add({
     method: 'post',
     path: '/api/hardware/gate/{gateId}/actuate',

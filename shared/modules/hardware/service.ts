@@ -1,11 +1,12 @@
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { RelayBinding } from '../../hardware.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { AppError, ConflictError, HardwareFaultError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { commandAtSiteOfYard, requestedBy } from '../../sync/commands.js';
+import { type RunAtSiteOfYard, requestedBy } from '../../sync/commands.js';
+import type { SettingsService } from '../settings/service.js';
 import { type GateActuationRow, type GateRow, HardwareRepo } from './repo.js';
 import { GateActuationOut, type GateActuationOutT, type HardwareStatusOutT } from './schema.js';
 
@@ -30,17 +31,27 @@ export interface ActuationAttempt {
 
 const MINUTE_MS = 60_000;
 
+/** A gate as actuation needs it: which relay, in which yard, named how in messages. */
+export type ActuatedGate = Pick<GateRow, 'id' | 'yardId' | 'name' | 'relay'>;
+
+export type HardwareDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'log' | 'gates'> & {
+  /** `gate.maxActuationsPerMinute`. */
+  settings: Pick<SettingsService, 'get'>;
+  /** Cloud: a gate is pulsed by the edge of its site (a down/cmd command). */
+  runAtSite: RunAtSiteOfYard;
+};
+
 /**
  * Gate actuation: one relay pulse per request, one at a time per gate, at most
  * `gate.maxActuationsPerMinute` pulses per gate and minute; every request leaves a gate_actuation row.
  */
 export class HardwareService {
-  readonly repo: HardwareRepo;
+  private readonly repo: HardwareRepo;
   private readonly busyGates = new Set<string>();
   private configuring: Promise<void> = Promise.resolve();
 
-  constructor(private readonly core: Core) {
-    this.repo = new HardwareRepo(core.kysely);
+  constructor(private readonly deps: HardwareDeps) {
+    this.repo = new HardwareRepo(deps.kysely);
   }
 
   /**
@@ -55,12 +66,12 @@ export class HardwareService {
         const relay = parseRelay(g.relay);
         return relay ? [{ gateId: g.id, relay }] : [];
       });
-      await this.core.gates.configure(relays);
+      await this.deps.gates.configure(relays);
     };
     // One at a time, and the last call always runs after the last write it follows.
     const next = this.configuring.then(run, run);
     this.configuring = next.catch((err: unknown) => {
-      this.core.log.error({ err }, 'configuring the gate relays failed');
+      this.deps.log.error({ err }, 'configuring the gate relays failed');
     });
     await this.configuring;
   }
@@ -83,13 +94,13 @@ export class HardwareService {
    * refusals and faults come back as the edge's problem. Nothing is written here: the edge's audit
    * row arrives with the next sync.
    */
-  async actuateAtSite(gate: GateRow, principal: Principal, reason?: string): Promise<GateActuationOutT> {
+  async actuateAtSite(gate: ActuatedGate, principal: Principal, reason?: string): Promise<GateActuationOutT> {
     const args = { gateId: gate.id, reason: reason ?? null, requestedBy: requestedBy(principal) };
-    return commandAtSiteOfYard(this.core, gate.yardId, 'actuate', args, GateActuationOut);
+    return this.deps.runAtSite(gate.yardId, 'actuate', args, GateActuationOut);
   }
 
   /** Like actuate, but reports a refusal or fault in the answer instead of throwing. */
-  async attempt(gate: GateRow, request: ActuationRequest): Promise<ActuationAttempt> {
+  async attempt(gate: ActuatedGate, request: ActuationRequest): Promise<ActuationAttempt> {
     if (this.relaysAtSites) {
       // Only a movement could get here at the cloud; the relay is at the site (actuateAtSite).
       throw new ConflictError(
@@ -97,7 +108,7 @@ export class HardwareService {
         `Gate ${gate.name} is driven by the edge of its site; record the movement there.`,
       );
     }
-    const at = this.core.clock.now();
+    const at = this.deps.clock.now();
     const relay = parseRelay(gate.relay);
     if (!relay) {
       return this.refuse(gate, request, at, new ConflictError('no-relay', `Gate ${gate.name} has no relay.`));
@@ -114,7 +125,7 @@ export class HardwareService {
       const refused = request.guard?.();
       if (refused) return this.refuse(gate, request, at, refused);
       try {
-        const { durationMs } = await this.core.gates.pulse(gate.id, relay);
+        const { durationMs } = await this.deps.gates.pulse(gate.id, relay);
         return { actuation: await this.record(gate, request, at, 'ok', durationMs, null) };
       } catch (err) {
         const fault =
@@ -158,9 +169,9 @@ export class HardwareService {
     const yardOfGate = new Map(allGates.map((g) => [g.id, g.yardId]));
     const drivers = this.relaysAtSites
       ? []
-      : this.core.gates.status().filter((d) => canSeeYard(principal, yardOfGate.get(d.gateId)));
+      : this.deps.gates.status().filter((d) => canSeeYard(principal, yardOfGate.get(d.gateId)));
     const latest = new Map((await this.repo.latestPerGate(gates.map((g) => g.id))).map((a) => [a.gateId, a]));
-    const ports = this.relaysAtSites ? [] : ((await this.core.gates.serialPorts?.()) ?? []);
+    const ports = this.relaysAtSites ? [] : ((await this.deps.gates.serialPorts?.()) ?? []);
     return {
       drivers: drivers.map((d) => ({ ...d, ...(d.error === undefined ? {} : { error: d.error }) })),
       serialPorts: ports.map(
@@ -184,13 +195,19 @@ export class HardwareService {
     };
   }
 
-  /** The cloud's case (NoRelays): the relays are at the sites and actuations go there (actuateAtSite). */
-  get relaysAtSites(): boolean {
-    return this.core.gates.relaysAtSites === true;
+  /** The audited actuation each of these movements asked for (movement id -> actuation id). */
+  async actuationsOfMovements(movementIds: string[]): Promise<Map<string, string>> {
+    const linked = await this.repo.byMovement(movementIds);
+    return new Map(linked.flatMap((a) => (a.movementId ? [[a.movementId, a.id] as const] : [])));
   }
 
-  private async rateLimit(gate: GateRow, at: number): Promise<AppError | undefined> {
-    const max = await this.core.services.settings.get('gate.maxActuationsPerMinute');
+  /** The cloud's case (NoRelays): the relays are at the sites and actuations go there (actuateAtSite). */
+  get relaysAtSites(): boolean {
+    return this.deps.gates.relaysAtSites === true;
+  }
+
+  private async rateLimit(gate: ActuatedGate, at: number): Promise<AppError | undefined> {
+    const max = await this.deps.settings.get('gate.maxActuationsPerMinute');
     const recent = await this.repo.pulsesSince(gate.id, at - MINUTE_MS);
     if (recent.length < max) return undefined;
     const freesAt = (recent[recent.length - max]?.at ?? at) + MINUTE_MS;
@@ -206,7 +223,7 @@ export class HardwareService {
   }
 
   private async refuse(
-    gate: GateRow,
+    gate: ActuatedGate,
     request: ActuationRequest,
     at: number,
     error: AppError,
@@ -216,14 +233,14 @@ export class HardwareService {
   }
 
   private async record(
-    gate: GateRow,
+    gate: ActuatedGate,
     request: ActuationRequest,
     at: number,
     result: GateActuationRow['result'],
     durationMs: number | null,
     error: string | null,
   ): Promise<GateActuationOutT> {
-    const row = await this.core.changes.insert(this.core.kysely, 'gateActuation', {
+    const row = await this.deps.changes.insert(this.deps.kysely, 'gateActuation', {
       id: newId(),
       gateId: gate.id,
       yardId: gate.yardId,
@@ -235,7 +252,7 @@ export class HardwareService {
       durationMs: durationMs === null ? null : Math.round(durationMs),
       error,
       movementId: request.movementId ?? null,
-      createdAt: this.core.clock.now(),
+      createdAt: this.deps.clock.now(),
     });
     return actuationOut(row);
   }

@@ -1,4 +1,3 @@
-import type { Core } from '../../core.js';
 import { PageQuery, page } from '../../http/common-schemas.js';
 import { pageInMemory } from '../../http/cursor.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
@@ -11,12 +10,14 @@ import {
   IntegrationPatch,
   ProviderCameraOut,
 } from './schema.js';
+import type { IntegrationService } from './service.js';
 
 const TAG = 'Integration Controller';
 
-export function registerIntegrationRoutes(r: RouteRegistrar, core: Core): void {
-  const integrations = core.services.integrations;
-
+export function registerIntegrationRoutes(
+  r: RouteRegistrar,
+  { integrations }: { integrations: IntegrationService },
+): void {
   r.add({
     method: 'get',
     path: '/api/integration',

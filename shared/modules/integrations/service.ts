@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { canSeeYard, type Principal } from '../../auth/principal.js';
-import type { CameraProvider, CameraProviderKind, Snapshot } from '../../cameras/types.js';
+import type { Principal } from '../../auth/principal.js';
+import type { CameraProviderKind, Snapshot } from '../../cameras/types.js';
 import { toIso } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
-import { zodIssuesToFieldErrors } from '../../http/validation.js';
 import { newId } from '../../ids.js';
-import { ALLOW_LOCAL_SETTING, deviceAddressPolicy, type OutboundPolicy } from '../../net/outbound-policy.js';
-import { cameraProblem } from '../cameras/camera-errors.js';
+import type { OutboundPolicy } from '../../net/outbound-policy.js';
+import type { SettingsService } from '../settings/service.js';
 import { assertSecretsFollowAddresses, refusedAddresses, urlFields } from './addresses.js';
+import { kindOf, parseConfig } from './kinds.js';
+import { ProviderCameras } from './provider-cameras.js';
 import { IntegrationRepo, type IntegrationRow } from './repo.js';
 import type {
   IntegrationCreateT,
@@ -20,24 +21,35 @@ import type {
 } from './schema.js';
 import { keepStoredSecrets, maskSecrets } from './secrets.js';
 
+export type IntegrationDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'cameras'> & {
+  /** The snapshot timeout and the outbound address setting. */
+  settings: Pick<SettingsService, 'get'>;
+};
+
+/** An integration without its config (which holds secrets). */
+export interface IntegrationSummary {
+  id: string;
+  name: string;
+  kind: string;
+  enabled: number;
+}
+
 /**
  * Integrations with outside services (camera providers). Configs are validated by the kind's zod
- * schema; secrets are write-only. A live connection (with its cached token) is kept per integration
- * and replaced when the integration's version changes.
+ * schema; secrets are write-only. Calls to the providers themselves (their cameras, pictures and
+ * connections) are in provider-cameras.ts.
  */
 export class IntegrationService {
-  readonly repo: IntegrationRepo;
-  private readonly connections = new Map<
-    string,
-    { version: number; policy: OutboundPolicy; provider: CameraProvider }
-  >();
+  private readonly repo: IntegrationRepo;
+  private readonly live: ProviderCameras;
 
-  constructor(private readonly core: Core) {
-    this.repo = new IntegrationRepo(core.kysely);
+  constructor(private readonly deps: IntegrationDeps) {
+    this.repo = new IntegrationRepo(deps.kysely);
+    this.live = new ProviderCameras({ ...deps, repo: this.repo });
   }
 
   kinds(): readonly CameraProviderKind[] {
-    return this.core.cameras.providers;
+    return this.deps.cameras.providers;
   }
 
   kindsWithSchemas() {
@@ -81,13 +93,13 @@ export class IntegrationService {
 
   async create(input: IntegrationCreateT): Promise<IntegrationOutT> {
     // Ownership first (a linked edge answers cloud-owned), before kind, duplicate or in-use checks.
-    this.core.changes.assertMayWrite('integration');
-    const kind = this.kindOf(input.kind, 'body.kind');
+    this.deps.changes.assertMayWrite('integration');
+    const kind = kindOf(this.kinds(), input.kind, 'body.kind');
     const config = parseConfig(kind, input.config);
     await this.assertAddressesAllowed(config);
     await this.assertNameFree(input.name);
-    const now = this.core.clock.now();
-    const row = await this.core.changes.insert(this.core.kysely, 'integration', {
+    const now = this.deps.clock.now();
+    const row = await this.deps.changes.insert(this.deps.kysely, 'integration', {
       id: newId(),
       kind: kind.kind,
       name: input.name,
@@ -100,9 +112,9 @@ export class IntegrationService {
   }
 
   async update(id: string, patch: IntegrationPatchT, expectedVersion?: number): Promise<IntegrationOutT> {
-    this.core.changes.assertMayWrite('integration');
+    this.deps.changes.assertMayWrite('integration');
     const current = await this.getRow(id);
-    const kind = this.kindOf(current.kind, 'kind');
+    const kind = kindOf(this.kinds(), current.kind, 'kind');
     if (patch.name !== undefined) await this.assertNameFree(patch.name, id);
     let config: Record<string, unknown> | undefined;
     if (patch.config !== undefined) {
@@ -111,8 +123,8 @@ export class IntegrationService {
       assertSecretsFollowAddresses(stored, patch.config, config, kind.secretFields);
       await this.assertAddressesAllowed(config);
     }
-    const row = await this.core.changes.update(
-      this.core.kysely,
+    const row = await this.deps.changes.update(
+      this.deps.kysely,
       'integration',
       id,
       {
@@ -127,7 +139,7 @@ export class IntegrationService {
   }
 
   async delete(id: string): Promise<void> {
-    this.core.changes.assertMayWrite('integration');
+    this.deps.changes.assertMayWrite('integration');
     await this.getRow(id);
     const cameras = await this.repo.cameraCount(id);
     if (cameras > 0) {
@@ -137,71 +149,20 @@ export class IntegrationService {
         { cameras },
       );
     }
-    await this.core.changes.delete(this.core.kysely, 'integration', id);
-    this.connections.delete(id);
+    await this.deps.changes.delete(this.deps.kysely, 'integration', id);
+    this.live.forget(id);
   }
 
   /** The provider's cameras for one integration, with the yard cameras registered for each. */
   async providerCameras(id: string): Promise<ProviderCameraOutT[]> {
-    const row = await this.getRow(id);
-    const timeoutMs = await this.timeoutMs();
-    let cameras: Awaited<ReturnType<CameraProvider['listCameras']>>;
-    try {
-      cameras = await (await this.provider(row)).listCameras({ timeoutMs });
-    } catch (err) {
-      throw cameraProblem(err, `Integration ${row.name}`);
-    }
-    const registered = await this.repo.registeredCameras(row.id);
-    return cameras.map((c) => ({
-      integrationId: row.id,
-      integrationName: row.name,
-      kind: row.kind,
-      id: c.id,
-      name: c.name,
-      location: c.location,
-      online: c.online,
-      registeredCameraIds: registered.filter((r) => r.providerCameraId === c.id).map((r) => r.id),
-    }));
+    return this.live.list(await this.getRow(id));
   }
 
-  /**
-   * Every enabled integration's cameras; an integration that fails is reported, the rest still
-   * listed. Provider cameras have a yard only through the yard cameras registered for them: a
-   * principal with a yard scope gets the provider cameras registered in its yards (and only those
-   * registrations), and only their integrations are asked; the rest are for principals who see
-   * every yard.
-   */
-  async allProviderCameras(
+  /** Every enabled integration's cameras a principal may see, and the integrations that failed (provider-cameras.ts). */
+  allProviderCameras(
     principal: Principal,
   ): Promise<{ items: ProviderCameraOutT[]; failures: ProviderFailureOutT[] }> {
-    const rows = (await this.repo.enabled()).filter((r) => this.kinds().some((k) => k.kind === r.kind));
-    const seen = await Promise.all(rows.map((r) => this.visibleRegistrations(r.id, principal)));
-    const asked = rows.filter((_, i) => seen[i] === 'all' || seen[i]!.length > 0);
-    const results = await Promise.allSettled(asked.map((r) => this.providerCameras(r.id)));
-    const items: ProviderCameraOutT[] = [];
-    const failures: ProviderFailureOutT[] = [];
-    results.forEach((result, i) => {
-      const row = asked[i]!;
-      const visible = seen[rows.indexOf(row)]!;
-      if (result.status === 'fulfilled') {
-        for (const camera of result.value) {
-          if (visible === 'all') items.push(camera);
-          else {
-            const registered = camera.registeredCameraIds.filter((id) => visible.some((r) => r.id === id));
-            if (registered.length > 0) items.push({ ...camera, registeredCameraIds: registered });
-          }
-        }
-      } else {
-        const problem = cameraProblem(result.reason, `Integration ${row.name}`);
-        failures.push({
-          integrationId: row.id,
-          integrationName: row.name,
-          code: problem.code,
-          detail: problem.detail,
-        });
-      }
-    });
-    return { items, failures };
+    return this.live.listAll(principal);
   }
 
   /**
@@ -209,83 +170,39 @@ export class IntegrationService {
    * registered as a yard camera in one of its yards (else 404, as if there were none).
    */
   async snapshotFor(principal: Principal, integrationId: string, providerCameraId: string) {
-    const visible = await this.visibleRegistrations(integrationId, principal);
-    if (visible !== 'all' && !visible.some((r) => r.providerCameraId === providerCameraId)) {
-      throw new NotFoundError('Provider camera', providerCameraId);
-    }
+    await this.live.assertVisible(principal, integrationId, providerCameraId);
     return this.snapshot(integrationId, providerCameraId);
   }
 
   /** A frame from a provider camera; a disabled integration is refused with 409. */
   async snapshot(integrationId: string, providerCameraId: string, timeoutMs?: number): Promise<Snapshot> {
-    const row = await this.getRow(integrationId);
-    if (!row.enabled) {
-      throw new ConflictError(
-        'integration-disabled',
-        `Integration ${row.name} is disabled; enable it to fetch frames.`,
-      );
-    }
-    try {
-      return await (await this.provider(row)).snapshot(providerCameraId, {
-        timeoutMs: timeoutMs ?? (await this.timeoutMs()),
-      });
-    } catch (err) {
-      throw cameraProblem(err, `Camera ${providerCameraId} of integration ${row.name}`);
-    }
+    return this.live.snapshot(await this.getRow(integrationId), providerCameraId, timeoutMs);
   }
 
   timeoutMs(): Promise<number> {
-    return this.core.services.settings.get('camera.snapshotTimeoutMs');
+    return this.live.timeoutMs();
   }
 
-  /**
-   * The addresses cameras and providers may be reached at (shared/net/outbound-policy.ts), with
-   * the site setting read each time, so turning it off takes effect at once.
-   */
-  async devicePolicy(): Promise<OutboundPolicy> {
-    const allow = await this.core.services.settings.get(ALLOW_LOCAL_SETTING);
-    return deviceAddressPolicy({ allowLoopbackAndLinkLocal: allow });
+  /** The outbound address policy for cameras and providers, as the site setting says now. */
+  devicePolicy(): Promise<OutboundPolicy> {
+    return this.live.devicePolicy();
   }
 
-  /** The live connection for the integration's current version and the policy now in force. */
-  private async provider(row: IntegrationRow): Promise<CameraProvider> {
-    const policy = await this.devicePolicy();
-    const cached = this.connections.get(row.id);
-    if (cached && cached.version === row.version && cached.policy === policy) return cached.provider;
-    const kind = this.kindOf(row.kind, 'kind');
-    const provider = kind.connect(kind.configSchema.parse(JSON.parse(row.config)), {
-      now: () => this.core.clock.now(),
-      policy,
-    });
-    this.connections.set(row.id, { version: row.version, policy, provider });
-    return provider;
+  /** Every integration by name, without configs (for pickers that must not see secrets). */
+  summaries(): Promise<IntegrationSummary[]> {
+    return this.repo.summaries();
   }
 
-  /** 'all' for a principal who sees every yard, else this integration's yard cameras in its yards. */
-  private async visibleRegistrations(integrationId: string, principal: Principal) {
-    // An unregistered provider camera has no yard: canSeeYard(p, null) holds only for an unscoped principal.
-    if (canSeeYard(principal, null)) return 'all' as const;
-    const registered = await this.repo.registeredCameras(integrationId);
-    return registered.filter((r) => canSeeYard(principal, r.yardId));
+  /** The integration by id without its config, or undefined. */
+  async summary(id: string): Promise<IntegrationSummary | undefined> {
+    const row = await this.repo.byId(id);
+    return row && { id: row.id, name: row.name, kind: row.kind, enabled: row.enabled };
   }
 
   /** Every URL in the config must pass the outbound address policy (400 on its field). */
   private async assertAddressesAllowed(config: Record<string, unknown>): Promise<void> {
     const errors = await refusedAddresses(urlFields(config), 'body.config', await this.devicePolicy());
     if (errors.length > 0) throw new ValidationError(errors, 'An address is refused; nothing was stored.');
-  }
-
-  private kindOf(kind: string, path: string): CameraProviderKind {
-    const found = this.kinds().find((k) => k.kind === kind);
-    if (!found) {
-      const known = this.kinds()
-        .map((k) => k.kind)
-        .join(', ');
-      throw new ValidationError([
-        { path, message: `unknown integration kind "${kind}"; known kinds: ${known}` },
-      ]);
-    }
-    return found;
   }
 
   private async assertNameFree(name: string, exceptId?: string): Promise<void> {
@@ -311,10 +228,4 @@ export class IntegrationService {
       version: row.version,
     };
   }
-}
-
-function parseConfig(kind: CameraProviderKind, config: Record<string, unknown>): Record<string, unknown> {
-  const parsed = kind.configSchema.safeParse(config);
-  if (!parsed.success) throw new ValidationError(zodIssuesToFieldErrors(parsed.error.issues, 'body.config'));
-  return parsed.data as Record<string, unknown>;
 }

@@ -1,10 +1,10 @@
 import { type Principal, visibleOr404 } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
-import type { GateRow } from '../hardware/repo.js';
+import type { ActuatedGate } from '../hardware/service.js';
 import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from './repo.js';
 import type { MovementCreateT } from './schema.js';
 import { checkUnitState, unitLabel } from './unit-state.js';
@@ -18,9 +18,12 @@ export interface DriverVerdict {
 
 export interface Recorded {
   movement: MovementRow;
-  gate: GateRow | undefined;
+  gate: ActuatedGate | undefined;
   createdUnits: { trailerId: string | null; truckId: string | null };
 }
+
+/** What recording a movement writes with: the clock and the change capture of synced rows. */
+type RecordDeps = Pick<CoreParts, 'clock' | 'changes'>;
 
 type Unit<R> = { row: R; isNew: false } | { row: undefined; isNew: true };
 
@@ -29,7 +32,7 @@ type Unit<R> = { row: R; isNew: false } | { row: undefined; isNew: true };
  * (movement, trailer / truck state, visit), so a refused movement writes nothing.
  */
 export async function recordMovement(
-  core: Core,
+  deps: RecordDeps,
   trx: Kdb,
   input: MovementCreateT,
   ctx: {
@@ -52,9 +55,7 @@ export async function recordMovement(
       throw new ConflictError(
         'gate-direction',
         `Gate ${gate.name} is for direction "${gate.direction}" only.`,
-        {
-          gateDirection: gate.direction,
-        },
+        { gateDirection: gate.direction },
       );
     }
   }
@@ -122,14 +123,14 @@ export async function recordMovement(
   }
 
   // --- writes ---
-  const now = core.clock.now();
+  const now = deps.clock.now();
   const checkIn = input.direction === 'in';
   const carrierId =
     input.carrierId ?? trailer?.row?.carrierId ?? truck?.row?.carrierId ?? driver?.carrierId ?? null;
-  const trailerId = trailer ? await writeTrailer(core, trx, trailer, input, at, now) : null;
-  const truckId = truck ? await writeTruck(core, trx, truck, input, now) : null;
+  const trailerId = trailer ? await writeTrailer(deps, trx, trailer, input, at, now) : null;
+  const truckId = truck ? await writeTruck(deps, trx, truck, input, now) : null;
 
-  const movement = await core.changes.insert(trx, 'movement', {
+  const movement = await deps.changes.insert(trx, 'movement', {
     id: newId(),
     yardId: input.yardId,
     gateId: input.gateId ?? null,
@@ -220,7 +221,7 @@ export function preferByYard<R extends { yardId: string | null }>(
 }
 
 async function writeTrailer(
-  core: Core,
+  deps: RecordDeps,
   trx: Kdb,
   unit: Unit<TrailerRow>,
   input: MovementCreateT,
@@ -235,7 +236,7 @@ async function writeTrailer(
     arrivedAt: checkIn ? at : null,
   };
   if (unit.isNew) {
-    const row = await core.changes.insert(trx, 'trailer', {
+    const row = await deps.changes.insert(trx, 'trailer', {
       id: newId(),
       carrierId: ref.carrierId ?? input.carrierId ?? null,
       number: ref.number!,
@@ -249,7 +250,7 @@ async function writeTrailer(
     });
     return row.id;
   }
-  await core.changes.update(trx, 'trailer', unit.row.id, {
+  await deps.changes.update(trx, 'trailer', unit.row.id, {
     ...presence,
     ...(input.loadStatus ? { loadStatus: input.loadStatus } : {}),
     ...(input.sealNumber ? { sealNumber: input.sealNumber } : {}),
@@ -258,7 +259,7 @@ async function writeTrailer(
 }
 
 async function writeTruck(
-  core: Core,
+  deps: RecordDeps,
   trx: Kdb,
   unit: Unit<TruckRow>,
   input: MovementCreateT,
@@ -267,7 +268,7 @@ async function writeTruck(
   const yardId = input.direction === 'in' ? input.yardId : null;
   if (unit.isNew) {
     const ref = input.truck!;
-    const row = await core.changes.insert(trx, 'truck', {
+    const row = await deps.changes.insert(trx, 'truck', {
       id: newId(),
       carrierId: ref.carrierId ?? input.carrierId ?? null,
       unitNumber: ref.unitNumber ?? null,
@@ -280,7 +281,7 @@ async function writeTruck(
     });
     return row.id;
   }
-  await core.changes.update(trx, 'truck', unit.row.id, { yardId });
+  await deps.changes.update(trx, 'truck', unit.row.id, { yardId });
   return unit.row.id;
 }
 

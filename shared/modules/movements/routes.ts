@@ -1,5 +1,4 @@
 import { STAFF } from '../../auth/principal.js';
-import type { Core } from '../../core.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import {
@@ -10,12 +9,14 @@ import {
   VisitListQuery,
   VisitOut,
 } from './schema.js';
+import type { MovementService } from './service.js';
 
 const TAG = 'Movement Controller';
 
-export function registerMovementRoutes(r: RouteRegistrar, core: Core): void {
-  const movements = core.services.movements;
-
+export function registerMovementRoutes(
+  r: RouteRegistrar,
+  { movements }: { movements: MovementService },
+): void {
   r.add({
     method: 'post',
     path: '/api/movement',

@@ -7,13 +7,12 @@ import {
   yardFilter,
 } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
-import type { Core } from '../../core.js';
+import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import { NotFoundError } from '../../http/errors.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
-import type { ActuationAttempt } from '../hardware/service.js';
+import type { GateStation } from './gate-station.js';
 import { GroupCommit } from './group-commit.js';
-import { assertNotInFuture, type DriverVerdict, recordMovement } from './record.js';
+import { assertNotInFuture, recordMovement } from './record.js';
 import { MovementRepo, type MovementRow, type VisitRow } from './repo.js';
 import type {
   MovementCreatedT,
@@ -24,13 +23,18 @@ import type {
   VisitOutT,
 } from './schema.js';
 
+export type MovementDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'bus'> & {
+  /** The driver check, pictures and relay pulse around a movement (gate-station.ts). */
+  gateStation: GateStation;
+};
+
 export class MovementService {
-  readonly repo: MovementRepo;
+  private readonly repo: MovementRepo;
   private readonly writes: GroupCommit;
 
-  constructor(private readonly core: Core) {
-    this.repo = new MovementRepo(core.kysely);
-    this.writes = new GroupCommit(core.kysely);
+  constructor(private readonly deps: MovementDeps) {
+    this.repo = new MovementRepo(deps.kysely);
+    this.writes = new GroupCommit(deps.kysely);
   }
 
   /** Records a check-in / check-out in one transaction; then, if asked, pulses the gate. */
@@ -38,40 +42,41 @@ export class MovementService {
     assertCanSeeYard(principal, input.yardId);
     // Movements are the edge's (the cloud answers 409 edge-owned): refuse before any camera is
     // called or relay pulsed, not when the movement row is written.
-    this.core.changes.assertMayWrite('movement', { yardId: input.yardId });
-    const now = this.core.clock.now();
+    this.deps.changes.assertMayWrite('movement', { yardId: input.yardId });
+    const now = this.deps.clock.now();
     const at = input.at ?? now;
     assertNotInFuture(at, now);
     const driver =
-      input.direction === 'in' && input.driverId ? await this.driverVerdict(input.driverId) : undefined;
+      input.direction === 'in' && input.driverId
+        ? await this.deps.gateStation.driverVerdict(input.driverId)
+        : undefined;
     // Pictures first, while the vehicle is still at the barrier; a camera that fails or is slow
     // delays the gate by at most camera.movementSnapshotTimeoutMs and never stops it.
     const snapshots =
       input.snapshot && input.gateId ? await this.takeGateSnapshots(input.gateId, principal) : [];
     const recorded = await this.writes.run((trx) =>
-      recordMovement(this.core, trx, input, { principal, at, driver, snapshots }),
+      recordMovement(this.deps, trx, input, { principal, at, driver, snapshots }),
     );
 
     let actuation: MovementCreatedT['actuation'] = null;
     if (input.actuate && recorded.gate) {
-      actuation = await this.actuate(recorded.gate, recorded.movement, principal);
+      actuation = await this.deps.gateStation.actuate(recorded.gate, recorded.movement, principal);
     }
     const out = movementOut(recorded.movement, actuation?.id ?? null);
-    this.core.bus.publish({ type: 'movement.created', yardId: out.yardId, data: out });
+    this.deps.bus.publish({ type: 'movement.created', yardId: out.yardId, data: out });
     return { ...out, actuation, createdUnits: recorded.createdUnits, snapshots };
   }
 
   private async takeGateSnapshots(gateId: string, principal: Principal): Promise<GateSnapshotResult[]> {
-    const gate = await this.core.services.hardware.repo.gateById(gateId);
+    const gate = await this.repo.gate(gateId);
     if (!gate || !canSeeYard(principal, gate.yardId)) return []; // recordMovement answers the 404
-    const timeoutMs = await this.core.services.settings.get('camera.movementSnapshotTimeoutMs');
-    return this.core.services.cameras.gateSnapshots(gateId, timeoutMs);
+    return this.deps.gateStation.snapshots(gateId);
   }
 
   async get(id: string, principal: Principal): Promise<MovementOutT> {
     const row = visibleOr404(principal, await this.repo.movement(id), 'Movement', id);
-    const [linked] = await this.core.services.hardware.repo.byMovement([row.id]);
-    return movementOut(row, linked?.id ?? null);
+    const linked = await this.deps.gateStation.actuationsOf([row.id]);
+    return movementOut(row, linked.get(row.id) ?? null);
   }
 
   async list(query: MovementListQueryT, principal: Principal) {
@@ -82,8 +87,7 @@ export class MovementService {
       after: after ? { at: Number(after[0]), id: String(after[1]) } : undefined,
     });
     const pageRows = rows.slice(0, query.limit);
-    const linked = await this.core.services.hardware.repo.byMovement(pageRows.map((r) => r.id));
-    const actuationOf = new Map(linked.map((a) => [a.movementId, a.id]));
+    const actuationOf = await this.deps.gateStation.actuationsOf(pageRows.map((r) => r.id));
     return toPage(
       rows,
       query.limit,
@@ -99,7 +103,7 @@ export class MovementService {
       yardIds: this.yardFilter(query.yardId, principal),
       after: after ? { at: Number(after[0]), id: String(after[1]) } : undefined,
     });
-    const now = this.core.clock.now();
+    const now = this.deps.clock.now();
     return toPage(
       rows,
       query.limit,
@@ -111,46 +115,6 @@ export class MovementService {
   /** The yards a list may show: the asked one (if in scope), else the principal's scope (undefined = all). */
   private yardFilter(yardId: string | undefined, principal: Principal): string[] | undefined {
     return yardFilter(principal, yardId) ?? undefined;
-  }
-
-  private async driverVerdict(driverId: string): Promise<DriverVerdict | undefined> {
-    const required = await this.core.services.settings.get('gate.requireDriverCheck');
-    if (!required) return undefined;
-    // The admission rule (blocked driver or carrier, expired licence) is the drivers service's.
-    const check = await this.core.services.drivers.checkById(driverId);
-    if (!check.known) throw new NotFoundError('Driver', driverId);
-    return { allowed: check.allowed, reasons: check.reasons };
-  }
-
-  /** After the commit: the movement stands whatever the gate does; the answer reports it. */
-  private async actuate(
-    gate: Parameters<Core['services']['hardware']['attempt']>[0],
-    movement: MovementRow,
-    principal: Principal,
-  ): Promise<NonNullable<MovementCreatedT['actuation']>> {
-    let attempt: ActuationAttempt;
-    try {
-      attempt = await this.core.services.hardware.attempt(gate, {
-        requestedBy: principal.name,
-        requestedVia: 'local',
-        reason: `movement ${movement.direction}`,
-        movementId: movement.id,
-      });
-    } catch (err) {
-      this.core.log.error({ err, movementId: movement.id }, 'gate actuation for a movement failed');
-      return {
-        id: null,
-        result: 'fault',
-        code: 'internal-error',
-        error: 'The actuation could not be recorded.',
-      };
-    }
-    return {
-      id: attempt.actuation.id,
-      result: attempt.actuation.result,
-      code: attempt.error?.code ?? null,
-      error: attempt.error ? attempt.error.detail : null,
-    };
   }
 }
 

@@ -3,6 +3,10 @@ import type { Kdb } from '../../db/database.js';
 import type { FieldError } from '../../http/errors.js';
 import { assertAddressAllowed, OutboundRefusedError, PUSH_ENDPOINTS } from '../../net/outbound-policy.js';
 import { PushTokenRepo, type PushTokenRow } from './repo.js';
+
+/** A device's push registration, as the service hands it to other modules. */
+export type { PushTokenRow };
+
 import type { PushMessage, PushPlatformT } from './schema.js';
 import type { PushOutcome, PushSender } from './sender.js';
 import { WebPushSender } from './web-push-sender.js';

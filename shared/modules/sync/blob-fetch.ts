@@ -1,26 +1,13 @@
 import type { CoreParts } from '../../core-parts.js';
 import { AppError } from '../../http/errors.js';
 import type { BlobStore } from '../attachments/blob-store.js';
-import type { AttachmentRow } from '../attachments/repo.js';
+import type { MissingBytes } from '../attachments/missing-bytes.js';
+import type { AttachmentRow } from '../attachments/service.js';
 import { CloudBlobClient, CloudBlobError } from './blob-client.js';
 import { BlobUploadRepo } from './blob-upload-repo.js';
 
 /** What a client is told to wait before asking again for bytes that are not uploaded yet. */
 const NOT_UPLOADED_RETRY_SEC = 60;
-
-/**
- * Bytes of an attachment whose metadata is here but whose bytes are not (docs/sync.md "Attachment bytes":
- * fetched on demand). At a linked edge they come from the cloud (BlobFetcher); at the cloud they can
- * only come from the site that stored them, which uploads them when it is online (awaitSiteUpload).
- * Which one a side uses is chosen once at start (shared/services.ts).
- */
-export interface MissingBytes {
-  /**
-   * Makes the bytes of `row` local in `blobs`, or throws what the client should be told. Resolves
-   * without doing anything where there is nowhere to fetch from: the caller's 404 stands.
-   */
-  ensureLocal(row: AttachmentRow, blobs: BlobStore): Promise<void>;
-}
 
 /** The cloud's answer: the site that stored the bytes has not uploaded them yet (503, Retry-After). */
 export const awaitSiteUpload: MissingBytes = {

@@ -8,9 +8,8 @@ import { newId } from '../../ids.js';
 import type { CameraService } from '../cameras/service.js';
 import type { HardwareService } from '../hardware/service.js';
 import type { GateCreateT, GateOutT, GatePatchT } from './gate-schema.js';
-import { afterName, assertNameFree, ofYard, pageByName } from './in-yard.js';
+import { afterName, assertNameFree, ofYard, pageByName, type YardAccess } from './in-yard.js';
 import { type GateRow, YardRepo } from './repo.js';
-import type { YardService } from './service.js';
 
 /** A gate row with its JSON columns parsed, for the hardware and movement modules. */
 export type GateRecord = Omit<GateRow, 'relay' | 'cameraIds'> & {
@@ -19,7 +18,7 @@ export type GateRecord = Omit<GateRow, 'relay' | 'cameraIds'> & {
 };
 
 export type GateDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
-  yards: YardService;
+  yards: YardAccess;
   /** A gate's cameras are bound to it (and unbound when it goes). */
   cameras: Pick<CameraService, 'bindToGate' | 'unbindGate'>;
   /** A relay binding that changes is handed to the gate hardware again. */

@@ -1,3 +1,4 @@
+import type { Principal } from '../../auth/principal.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 
@@ -5,6 +6,16 @@ import { ConflictError, NotFoundError } from '../../http/errors.js';
  * The rules gates and locations share: each belongs to one yard (one of another yard is not
  * found), its name is unique in the yard ignoring case, and its lists page by lower(name), id.
  */
+
+/**
+ * What gates and locations ask of their yard's service: whether the caller may see the yard (403
+ * outside its scope) and that it exists (404). YardService provides it; naming the two methods here
+ * keeps the yard service -> gate/location service imports one way.
+ */
+export interface YardAccess {
+  getVisibleRow(principal: Principal, yardId: string): Promise<unknown>;
+  assertInScope(principal: Principal, yardId: string): void;
+}
 
 interface InYard {
   id: string;

@@ -4,12 +4,11 @@ import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { afterName, assertNameFree, ofYard, pageByName } from './in-yard.js';
+import { afterName, assertNameFree, ofYard, pageByName, type YardAccess } from './in-yard.js';
 import type { LocationCreateT, LocationOutT, LocationPatchT } from './location-schema.js';
 import { type LocationRow, YardRepo } from './repo.js';
-import type { YardService } from './service.js';
 
-export type LocationDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & { yards: YardService };
+export type LocationDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & { yards: YardAccess };
 
 export class LocationService {
   private readonly repo: YardRepo;
