@@ -33,18 +33,7 @@ export function registerHardwareRoutes(r: RouteRegistrar, { hardware }: { hardwa
       // A gate outside the caller's yards answers 404 like one that does not exist: ids reveal nothing.
       const gate = await hardware.gateRow(params.gateId, principal);
       res.locals.yardId = gate.yardId;
-      if (hardware.relaysAtSites) return hardware.actuateAtSite(gate, principal, body.reason);
-      const { actuation, error } = await hardware.attempt(gate, {
-        requestedBy: principal.name,
-        requestedVia: 'local',
-        reason: body.reason,
-      });
-      if (error) {
-        const retryAfter = error.extra?.retryAfterSec;
-        if (typeof retryAfter === 'number') res.setHeader('Retry-After', String(retryAfter));
-        throw error;
-      }
-      return actuation;
+      return hardware.actuateFor(gate, principal, body.reason);
     },
   });
 

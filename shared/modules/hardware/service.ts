@@ -7,6 +7,7 @@ import { AppError, ConflictError, HardwareFaultError, NotFoundError } from '../.
 import { newId } from '../../ids.js';
 import { type RunAtSiteOfYard, requestedBy } from '../../sync/commands.js';
 import type { SettingsService } from '../settings/service.js';
+import { actuationOut, parseRelay } from './records.js';
 import { type GateActuationRow, type GateRow, HardwareRepo } from './repo.js';
 import { GateActuationOut, type GateActuationOutT, type HardwareStatusOutT } from './schema.js';
 
@@ -94,6 +95,21 @@ export class HardwareService {
    * refusals and faults come back as the edge's problem. Nothing is written here: the edge's audit
    * row arrives with the next sync.
    */
+  /**
+   * A person's request to open a gate: pulsed here, or, where the relays are at the sites (the
+   * cloud), by the gate's edge. A refusal or fault is thrown after its audit record is written.
+   */
+  async actuateFor(gate: ActuatedGate, principal: Principal, reason?: string): Promise<GateActuationOutT> {
+    if (this.relaysAtSites) return this.actuateAtSite(gate, principal, reason);
+    const { actuation, error } = await this.attempt(gate, {
+      requestedBy: principal.name,
+      requestedVia: 'local',
+      reason,
+    });
+    if (error) throw error;
+    return actuation;
+  }
+
   async actuateAtSite(gate: ActuatedGate, principal: Principal, reason?: string): Promise<GateActuationOutT> {
     const args = { gateId: gate.id, reason: reason ?? null, requestedBy: requestedBy(principal) };
     return this.deps.runAtSite(gate.yardId, 'actuate', args, GateActuationOut);
@@ -256,41 +272,4 @@ export class HardwareService {
     });
     return actuationOut(row);
   }
-}
-
-/** The gate's relay binding, or undefined for a manual gate (or one whose binding cannot be read). */
-export function parseRelay(text: string | null): RelayBinding | undefined {
-  if (!text) return undefined;
-  try {
-    const relay = JSON.parse(text) as Partial<RelayBinding> | null;
-    if (!relay || typeof relay.driver !== 'string' || typeof relay.channel !== 'number') return undefined;
-    return {
-      driver: relay.driver,
-      channel: relay.channel,
-      pulseMs: typeof relay.pulseMs === 'number' ? relay.pulseMs : 500,
-      activeLow: relay.activeLow === true,
-      ...(typeof relay.device === 'string' ? { device: relay.device } : {}),
-      ...(typeof relay.baudRate === 'number' ? { baudRate: relay.baudRate } : {}),
-      ...(typeof relay.unitId === 'number' ? { unitId: relay.unitId } : {}),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-export function actuationOut(row: GateActuationRow): GateActuationOutT {
-  return {
-    id: row.id,
-    gateId: row.gateId,
-    yardId: row.yardId,
-    requestedBy: row.requestedBy,
-    requestedVia: row.requestedVia,
-    reason: row.reason,
-    at: toIso(row.at),
-    result: row.result,
-    durationMs: row.durationMs,
-    error: row.error,
-    movementId: row.movementId,
-    createdAt: toIso(row.createdAt),
-  };
 }
