@@ -1,16 +1,14 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express from 'express';
-import type { Principal } from '../../auth/principal.js';
-import { canSeeYard } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
 import type { GateDriverState } from '../../enums.js';
-import { isLive, type PublishedEvent } from '../../events.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
 import type { AuthService } from '../auth/service.js';
 import type { SyncStatus } from '../sync/status.js';
+import { streamEvents } from './event-stream.js';
 
 const TAG = 'Platform';
 
@@ -194,64 +192,4 @@ function driverCounts(drivers: ReadonlyArray<{ state: GateDriverState }>) {
   const counts = { gates: drivers.length, ok: 0, fault: 0, opening: 0, simulated: 0 };
   for (const d of drivers) counts[d.state] += 1;
   return counts;
-}
-
-function mayReceive(principal: Principal, event: PublishedEvent): boolean {
-  // In-process events (events.ts) are for reactions inside this process, never for a client.
-  if (!isLive(event.type)) return false;
-  if (principal.role === 'driver') return event.driverId === principal.id;
-  if (event.driverId && !event.yardId) return principal.yardIds === null;
-  if (event.yardId) return canSeeYard(principal, event.yardId);
-  return principal.yardIds === null;
-}
-
-/** How often an open stream sends a keep-alive and checks that its credential still stands. */
-const HEARTBEAT_MS = 15_000;
-
-function streamEvents(
-  deps: PlatformDeps,
-  principal: Principal,
-  req: express.Request,
-  res: express.Response,
-): void {
-  res.status(200).set({
-    'Content-Type': 'text/event-stream',
-    'Cache-Control': 'no-cache, no-transform',
-    Connection: 'keep-alive',
-    'X-Accel-Buffering': 'no',
-  });
-  res.flushHeaders();
-  const send = (event: PublishedEvent) => {
-    if (!mayReceive(principal, event)) return;
-    res.write(
-      `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq: undefined })}\n\n`,
-    );
-  };
-  res.write('retry: 3000\n: connected\n\n');
-  const lastId = Number(req.get('last-event-id') ?? Number.NaN);
-  if (Number.isFinite(lastId)) for (const event of deps.bus.since(lastId)) send(event);
-  const unsubscribe = deps.bus.subscribe(send);
-  // The stream must not outlive its credential: logout, a revoked key, a disabled user or a changed
-  // role or scope ends it at once (AuthService.live); expiry and the rest at the next heartbeat.
-  const unregister = deps.auth.live.add(principal, (reason) => end(reason));
-  const heartbeat = setInterval(() => {
-    res.write(': keep-alive\n\n');
-    deps.auth.isCurrent(principal).then(
-      (ok) => ok || end('credential-expired'),
-      (err: unknown) => deps.log.warn({ err }, 'checking an event stream credential failed'),
-    );
-  }, HEARTBEAT_MS);
-  heartbeat.unref();
-  const close = () => {
-    clearInterval(heartbeat);
-    unsubscribe();
-    unregister();
-  };
-  const end = (reason: string) => {
-    close();
-    if (res.writableEnded) return;
-    res.end(`event: session.ended\ndata: ${JSON.stringify({ type: 'session.ended', data: { reason } })}\n\n`);
-  };
-  req.on('close', close);
-  res.on('close', close);
 }
