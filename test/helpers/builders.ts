@@ -63,6 +63,15 @@ export function seed(api: Client) {
       expect(login.status, login.text).toBe(200);
       return { id: driver.id as string, client: api.as(login.body.token) };
     },
+    user: (fields: Fields = {}) =>
+      created(
+        api.post('/api/user', {
+          username: `user-${unique()}`.toLowerCase(),
+          password: 'correct-horse-battery',
+          role: 'viewer',
+          ...fields,
+        }),
+      ),
     trailer: (fields: Fields) => created(api.post('/api/trailer', fields)),
     truck: (fields: Fields) => created(api.post('/api/truck', fields)),
     task: (yardId: string, fields: Fields = {}) =>

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { YardEvent } from '../../../shared/events.js';
 import { newId } from '../../../shared/ids.js';
-import { seedRows } from '../../helpers/builders.js';
+import { seed, seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -133,7 +133,7 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = new Client(t.url, t.adminToken);
   const yard = async (code: string) =>
-    (await admin.post('/api/yard', { code, name: code, timeZone: 'Europe/Berlin' })).body.id as string;
+    (await seed(admin).yard({ code, name: code, timeZone: 'Europe/Berlin' })).id as string;
   yardA = await yard('SSE-A');
   yardB = await yard('SSE-B');
 });
