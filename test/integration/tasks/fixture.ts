@@ -65,6 +65,16 @@ export async function startTaskWorld(clock: ManualClock, settings: Record<string
 export const yardDriver = (w: TaskWorld, firstName = 'Jo'): Promise<{ id: string; client: Client }> =>
   seed(w.admin).yardDriver({ firstName });
 
+/** The world of the manual-assignment tests: no auto-dispatch, Jo and Kim on shift (sessions open). */
+export async function startTwoDriverWorld(clock: ManualClock) {
+  const w = await startTaskWorld(clock, { 'tasks.autoAssign': false, 'tasks.maxAssignedPerDriver': 20 });
+  const jo = await yardDriver(w, 'Jo');
+  const kim = await yardDriver(w, 'Kim');
+  await openSession(w, jo.id);
+  await openSession(w, kim.id);
+  return { w, jo, kim };
+}
+
 /** An open driver session written directly (the drivers' own API is tested elsewhere). */
 export async function openSession(
   w: TaskWorld,
