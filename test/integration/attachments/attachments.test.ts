@@ -3,8 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../../shared/auth/secrets.js';
 import { newId } from '../../../shared/ids.js';
+import { seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -52,45 +52,10 @@ const tempFiles = () => {
   return existsSync(dir) ? readdirSync(dir) : [];
 };
 
-async function insertYard(code: string): Promise<string> {
-  const now = t.core.clock.now();
-  const yard = await t.core.changes.insert(t.core.kysely, 'yard', {
-    id: newId(),
-    code,
-    name: `Yard ${code}`,
-    timeZone: 'Europe/Berlin',
-    address: null,
-    capacity: null,
-    siteId: 'site-1',
-    createdAt: now,
-    updatedAt: now,
-  });
-  return yard.id;
-}
+const insertYard = (code: string) => seedRows(t).yard(code, { timeZone: 'Europe/Berlin' });
 
-async function driverClient(code: string): Promise<{ client: Client; id: string }> {
-  const now = t.core.clock.now();
-  const driver = await t.core.changes.insert(t.core.kysely, 'driver', {
-    id: newId(),
-    kind: 'yard',
-    carrierId: null,
-    firstName: 'Dana',
-    lastName: code,
-    phone: null,
-    licenseNumber: null,
-    licenseRegion: null,
-    licenseExpiresOn: null,
-    blockedReason: null,
-    driverCode: code,
-    pinHash: await hashSecret('4321'),
-    notes: null,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const login = await admin.as(undefined).post('/api/auth/driver-login', { driverCode: code, pin: '4321' });
-  expect(login.status).toBe(200);
-  return { client: admin.as(login.body.token), id: driver.id };
-}
+const driverClient = (code: string) =>
+  seedRows(t).loggedInDriver(admin, { driverCode: code, pin: '4321', firstName: 'Dana' });
 
 async function rawGet(path: string, headers: Record<string, string> = {}, client = admin) {
   const res = await fetch(`${t.url}${path}`, {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../shared/ids.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -33,9 +34,7 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = new Client(t.url, t.adminToken);
   const yard = async (code: string) => {
-    const res = await admin.post('/api/yard', { code, name: `Yard ${code}`, timeZone: 'Europe/Berlin' });
-    expect(res.status).toBe(201);
-    return res.body.id as string;
+    return (await seed(admin).yard({ code, timeZone: 'Europe/Berlin' })).id as string;
   };
   yardA = await yard('SCOPE-A');
   yardB = await yard('SCOPE-B');

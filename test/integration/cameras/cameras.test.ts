@@ -3,6 +3,7 @@ import { NodeOnvifClient } from '../../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
 import { ALLOW_LOCAL_SETTING } from '../../../shared/net/outbound-policy.js';
 import { type FakeOnvifCamera, startFakeOnvifCamera } from '../../fixtures/fake-onvif-camera.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, type Res, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -44,8 +45,7 @@ beforeAll(async () => {
     },
   });
   admin = new Client(t.url, t.adminToken);
-  yardId = (await admin.post('/api/yard', { code: 'CAM1', name: 'Camera yard', timeZone: 'America/Chicago' }))
-    .body.id;
+  yardId = (await seed(admin).yard({ code: 'CAM1', name: 'Camera yard', timeZone: 'America/Chicago' })).id;
   gateId = (
     await admin.post(`/api/yard/${yardId}/gate`, {
       name: 'Main',

@@ -6,6 +6,7 @@ import {
   FakeFrameUrlService,
   FakeSnapshotCameras,
 } from '../../fixtures/fake-camera-provider.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -223,8 +224,7 @@ describe('integrations', () => {
   });
 
   it('a yard camera from a provider: registered (verified at the provider), pictures, and the integration is in use', async () => {
-    const yardId = (await admin.post('/api/yard', { code: 'INT1', name: 'Provider yard', timeZone: 'UTC' }))
-      .body.id;
+    const yardId = (await seed(admin).yard({ code: 'INT1', name: 'Provider yard', timeZone: 'UTC' })).id;
     const missing = await admin.post('/api/camera', {
       yardId,
       name: 'Nope',

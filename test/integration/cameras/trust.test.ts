@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeApiKeyTokenService, FakeSnapshotCameras } from '../../fixtures/fake-camera-provider.js';
 import { type FakeOnvifCamera, startFakeOnvifCamera } from '../../fixtures/fake-onvif-camera.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -71,8 +72,8 @@ beforeAll(async () => {
   // The fakes are on loopback: this site allows that (the setting this file also tests).
   await allowLocal(true);
   await admin.put('/api/settings', { settings: { 'camera.snapshotTimeoutMs': 1500 } });
-  yardA = (await admin.post('/api/yard', { code: 'TRA', name: 'Trust A', timeZone: 'UTC' })).body.id;
-  yardB = (await admin.post('/api/yard', { code: 'TRB', name: 'Trust B', timeZone: 'UTC' })).body.id;
+  yardA = (await seed(admin).yard({ code: 'TRA', name: 'Trust A', timeZone: 'UTC' })).id;
+  yardB = (await seed(admin).yard({ code: 'TRB', name: 'Trust B', timeZone: 'UTC' })).id;
 });
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import { newId } from '../../../shared/ids.js';
-import type { SyncedTable } from '../../../shared/sync/entities.js';
+import { seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -13,25 +13,6 @@ let berlin: string;
 let acme: string;
 let beta: string;
 
-function insert(table: SyncedTable, row: Record<string, unknown>): Promise<any> {
-  return t.core.changes.insert(t.core.kysely, table, row as never);
-}
-const stamps = () => ({ createdAt: clock.now(), updatedAt: clock.now() });
-
-async function seedYard(code: string, timeZone: string): Promise<string> {
-  const yard = await insert('yard', {
-    id: newId(),
-    code,
-    name: `Yard ${code}`,
-    timeZone,
-    address: null,
-    capacity: null,
-    siteId: 'site-1',
-    ...stamps(),
-  });
-  return yard.id;
-}
-
 async function move(body: Record<string, unknown>) {
   const res = await admin.post('/api/movement', body);
   if (res.status !== 201) throw new Error(`movement: ${res.status} ${res.text}`);
@@ -41,10 +22,11 @@ async function move(body: Record<string, unknown>) {
 beforeAll(async () => {
   t = await startTestApp({ clock });
   admin = new Client(t.url, t.adminToken);
-  chicago = await seedYard('CHI', 'America/Chicago');
-  berlin = await seedYard('BER', 'Europe/Berlin');
-  acme = (await insert('carrier', { id: newId(), name: 'Acme', ...stamps() })).id;
-  beta = (await insert('carrier', { id: newId(), name: 'Beta', ...stamps() })).id;
+  const seedRow = seedRows(t);
+  chicago = await seedRow.yard('CHI', { timeZone: 'America/Chicago' });
+  berlin = await seedRow.yard('BER', { timeZone: 'Europe/Berlin' });
+  acme = await seedRow.carrier('Acme');
+  beta = await seedRow.carrier('Beta');
   // Around the US DST start (Sunday 2026-03-08): Chicago days are 24 h, 23 h, 24 h long.
   await move({ yardId: chicago, direction: 'in', at: '2026-03-07T05:30:00Z', truck: { plate: 'A1' } }); // Mar 6, 23:30 CST
   await move({ yardId: chicago, direction: 'in', at: '2026-03-07T06:30:00Z', truck: { plate: 'A2' } }); // Mar 7, 00:30 CST

@@ -1,12 +1,12 @@
 import { expect } from 'vitest';
 import type { TaskStatus } from '../../../shared/db/tables.js';
 import { newId } from '../../../shared/ids.js';
+import { seed } from '../../helpers/builders.js';
 import { Client } from '../../helpers/http.js';
 import type { TestApp } from '../../helpers/test-app.js';
 
 /** Shared setup of the drivers'-side tests: yards, yard drivers logged in through the real route, tasks. */
 export class DriverAppWorld {
-  private seq = 0;
   readonly admin: Client;
 
   constructor(readonly t: TestApp) {
@@ -14,38 +14,16 @@ export class DriverAppWorld {
   }
 
   async yard(): Promise<string> {
-    const n = ++this.seq;
-    const res = await this.admin.post('/api/yard', {
-      code: `Y${n}`,
-      name: `Yard ${n}`,
-      timeZone: 'Europe/Lisbon',
-    });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id;
+    return (await seed(this.admin).yard({ timeZone: 'Europe/Lisbon' })).id;
   }
 
-  async location(yardId: string, name = `S${++this.seq}`): Promise<string> {
-    const res = await this.admin.post(`/api/yard/${yardId}/location`, { kind: 'spot', name });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id;
+  async location(yardId: string, name?: string): Promise<string> {
+    return (await seed(this.admin).location(yardId, name ? { name } : {})).id;
   }
 
   /** A yard driver with code and PIN, and a client logged in as them. */
-  async driver(firstName = 'Jo'): Promise<{ id: string; client: Client }> {
-    const code = `DRV${++this.seq}`;
-    const created = await this.admin.post('/api/driver', {
-      kind: 'yard',
-      firstName,
-      lastName: 'Jockey',
-      driverCode: code,
-      pin: '2468',
-    });
-    expect(created.status, created.text).toBe(201);
-    const login = await this.admin
-      .as(undefined)
-      .post('/api/auth/driver-login', { driverCode: code, pin: '2468' });
-    expect(login.status, login.text).toBe(200);
-    return { id: created.body.id, client: this.admin.as(login.body.token) };
+  driver(firstName = 'Jo'): Promise<{ id: string; client: Client }> {
+    return seed(this.admin).yardDriver({ firstName, lastName: 'Jockey', pin: '2468' });
   }
 
   /** A task written straight to the database (the dispatcher's side is not what these tests cover). */

@@ -2,38 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GateDriverStatus, GateHardware, RelayBinding } from '../../../shared/hardware.js';
 import { HardwareFaultError } from '../../../shared/http/errors.js';
 import { newId } from '../../../shared/ids.js';
+import { seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const RELAY: RelayBinding = { driver: 'simulated', channel: 2, pulseMs: 300, activeLow: false };
 
-async function seedYard(t: TestApp, code: string) {
-  const now = t.core.clock.now();
-  return t.core.changes.insert(t.core.kysely, 'yard', {
-    id: newId(),
-    code,
-    name: `Yard ${code}`,
-    timeZone: 'America/Chicago',
-    address: null,
-    capacity: null,
-    siteId: 'site-1',
-    createdAt: now,
-    updatedAt: now,
-  });
-}
+const seedYard = (t: TestApp, code: string) => seedRows(t).yard(code);
 
-async function seedGate(t: TestApp, yardId: string, name: string, relay: RelayBinding | null = RELAY) {
-  const now = t.core.clock.now();
-  return t.core.changes.insert(t.core.kysely, 'gate', {
-    id: newId(),
-    yardId,
-    name,
-    direction: 'both',
-    relay: relay ? JSON.stringify(relay) : null,
-    createdAt: now,
-    updatedAt: now,
-  });
-}
+const seedGate = (t: TestApp, yardId: string, name: string, relay: RelayBinding | null = RELAY) =>
+  seedRows(t).gate(yardId, name, relay);
 
 async function setSetting(admin: Client, name: string, value: unknown) {
   const res = await admin.put('/api/settings', { settings: { [name]: value } });
@@ -56,8 +34,8 @@ describe('gate actuation on simulated gates', () => {
   beforeAll(async () => {
     t = await startTestApp();
     admin = new Client(t.url, t.adminToken);
-    yardId = (await seedYard(t, 'HW1')).id;
-    gateId = (await seedGate(t, yardId, 'North')).id;
+    yardId = await seedYard(t, 'HW1');
+    gateId = await seedGate(t, yardId, 'North');
   });
   afterAll(() => t.close());
 
@@ -91,24 +69,24 @@ describe('gate actuation on simulated gates', () => {
 
   it('a gate without relay is 409 no-relay, audited as refused', async () => {
     const manual = await seedGate(t, yardId, 'Manual', null);
-    const res = await admin.post(`/api/hardware/gate/${manual.id}/actuate`, {});
+    const res = await admin.post(`/api/hardware/gate/${manual}/actuate`, {});
     expect(res.status).toBe(409);
     expect(res.body.code).toBe('no-relay');
-    expect(actuationsOf(t, manual.id).map((a) => a.result)).toEqual(['refused']);
-    expect(actuationsOf(t, manual.id)[0].error).toMatch(/^no-relay: /);
+    expect(actuationsOf(t, manual).map((a) => a.result)).toEqual(['refused']);
+    expect(actuationsOf(t, manual)[0].error).toMatch(/^no-relay: /);
   });
 
   it('above gate.maxActuationsPerMinute: 429 rate-limited with Retry-After, audited as refused', async () => {
     const gate = await seedGate(t, yardId, 'Limited');
     await setSetting(admin, 'gate.maxActuationsPerMinute', 2);
-    expect((await admin.post(`/api/hardware/gate/${gate.id}/actuate`, {})).status).toBe(200);
-    expect((await admin.post(`/api/hardware/gate/${gate.id}/actuate`, {})).status).toBe(200);
-    const third = await admin.post(`/api/hardware/gate/${gate.id}/actuate`, {});
+    expect((await admin.post(`/api/hardware/gate/${gate}/actuate`, {})).status).toBe(200);
+    expect((await admin.post(`/api/hardware/gate/${gate}/actuate`, {})).status).toBe(200);
+    const third = await admin.post(`/api/hardware/gate/${gate}/actuate`, {});
     expect(third.status).toBe(429);
     expect(third.body.code).toBe('rate-limited');
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(actuationsOf(t, gate.id).map((a) => a.result)).toEqual(['ok', 'ok', 'refused']);
-    expect(t.gates.history.filter((p) => p.gateId === gate.id)).toHaveLength(2);
+    expect(actuationsOf(t, gate).map((a) => a.result)).toEqual(['ok', 'ok', 'refused']);
+    expect(t.gates.history.filter((p) => p.gateId === gate)).toHaveLength(2);
     await setSetting(admin, 'gate.maxActuationsPerMinute', null);
   });
 
@@ -158,7 +136,7 @@ describe('gate actuation on simulated gates', () => {
       expect((await c.get(`/api/hardware/gate/${gateId}/actuations`)).status).toBe(200);
     }
     const other = await seedYard(t, 'HW2');
-    const scoped = await clientWithRole(admin, 'gate', { yardIds: [other.id] });
+    const scoped = await clientWithRole(admin, 'gate', { yardIds: [other] });
     const before = actuationsOf(t, gateId).length;
     // Another yard's gate is 404 exactly like a gate that does not exist.
     const hidden = await scoped.post(`/api/hardware/gate/${gateId}/actuate`, {});
@@ -228,8 +206,7 @@ describe('gate actuation on a steered driver', () => {
     t = await startTestApp({ gates });
     admin = new Client(t.url, t.adminToken);
     const yard = await seedYard(t, 'HW3');
-    gateId = (await seedGate(t, yard.id, 'East', { ...RELAY, driver: 'serial-lcus', device: '/dev/ttyUSB0' }))
-      .id;
+    gateId = await seedGate(t, yard, 'East', { ...RELAY, driver: 'serial-lcus', device: '/dev/ttyUSB0' });
   });
   afterAll(() => t.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RelayHub } from '../../../edge/hardware/relay-hub.js';
 import { FakeBoardBinding, FakeRelayBoard } from '../../fixtures/fake-relay-board.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -36,7 +37,7 @@ async function waitFor(check: () => Promise<boolean>, what: string): Promise<voi
 beforeAll(async () => {
   t = await startTestApp({ gates: hub });
   admin = new Client(t.url, t.adminToken);
-  yardId = (await admin.post('/api/yard', { code: 'RLY1', name: 'Relay yard', timeZone: 'UTC' })).body.id;
+  yardId = (await seed(admin).yard({ code: 'RLY1', name: 'Relay yard', timeZone: 'UTC' })).id;
   const gate = await admin.post(`/api/yard/${yardId}/gate`, {
     name: 'East',
     direction: 'both',

@@ -3,7 +3,7 @@ import type { PublishedEvent } from '../../../shared/bus.js';
 import { ManualClock } from '../../../shared/clock.js';
 import type { RelayBinding } from '../../../shared/hardware.js';
 import { newId } from '../../../shared/ids.js';
-import type { SyncedTable } from '../../../shared/sync/entities.js';
+import { seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -24,46 +24,8 @@ let carrierId: string;
 let blockedCarrierId: string;
 let driverId: string;
 
-function insert(table: SyncedTable, row: Record<string, unknown>): Promise<any> {
-  return t.core.changes.insert(t.core.kysely, table, row as never);
-}
-
-const stamps = () => ({ createdAt: clock.now(), updatedAt: clock.now() });
-
-async function seedYard(code: string) {
-  const yard = await insert('yard', {
-    id: newId(),
-    code,
-    name: `Yard ${code}`,
-    timeZone: 'America/Chicago',
-    address: null,
-    capacity: null,
-    siteId: 'site-1',
-    ...stamps(),
-  });
-  return yard.id as string;
-}
-
-async function seedGate(
-  yard: string,
-  name: string,
-  direction: 'in' | 'out' | 'both',
-  relay: RelayBinding | null,
-) {
-  const gate = await insert('gate', {
-    id: newId(),
-    yardId: yard,
-    name,
-    direction,
-    relay: relay ? JSON.stringify(relay) : null,
-    ...stamps(),
-  });
-  return gate.id as string;
-}
-
-async function seedDriver(extra: Record<string, unknown> = {}) {
-  const driver = await insert('driver', {
-    id: newId(),
+const seedDriver = (extra: Record<string, unknown> = {}) =>
+  seedRows(t).driver({
     kind: 'carrier',
     carrierId,
     firstName: 'Dana',
@@ -71,11 +33,8 @@ async function seedDriver(extra: Record<string, unknown> = {}) {
     licenseNumber: `L${Math.random().toString(36).slice(2, 9).toUpperCase()}`,
     licenseRegion: 'TX',
     licenseExpiresOn: '2030-01-01',
-    ...stamps(),
     ...extra,
   });
-  return driver.id as string;
-}
 
 const count = (table: string) => rows(t.db, `SELECT count(*) AS n FROM ${table}`)[0].n as number;
 const snapshot = () => ({
@@ -91,17 +50,16 @@ beforeAll(async () => {
   t = await startTestApp({ clock });
   admin = new Client(t.url, t.adminToken);
   t.core.bus.subscribe((e) => events.push(e));
-  yardId = await seedYard('DAL');
-  otherYardId = await seedYard('HOU');
-  inGate = await seedGate(yardId, 'Inbound', 'in', RELAY);
-  bothGate = await seedGate(yardId, 'Main', 'both', RELAY);
-  manualGate = await seedGate(yardId, 'Side', 'both', null);
-  foreignGate = await seedGate(otherYardId, 'Houston', 'both', RELAY);
-  spotId = (await insert('location', { id: newId(), yardId, kind: 'spot', name: 'A-01', ...stamps() })).id;
-  carrierId = (await insert('carrier', { id: newId(), name: 'Acme', scac: 'ACME', ...stamps() })).id;
-  blockedCarrierId = (
-    await insert('carrier', { id: newId(), name: 'Shady', scac: 'SHDY', status: 'blocked', ...stamps() })
-  ).id;
+  const seedRow = seedRows(t);
+  yardId = await seedRow.yard('DAL');
+  otherYardId = await seedRow.yard('HOU');
+  inGate = await seedRow.gate(yardId, 'Inbound', RELAY, 'in');
+  bothGate = await seedRow.gate(yardId, 'Main', RELAY);
+  manualGate = await seedRow.gate(yardId, 'Side', null);
+  foreignGate = await seedRow.gate(otherYardId, 'Houston', RELAY);
+  spotId = await seedRow.location(yardId, 'A-01');
+  carrierId = await seedRow.carrier('Acme', { scac: 'ACME' });
+  blockedCarrierId = await seedRow.carrier('Shady', { scac: 'SHDY', status: 'blocked' });
   driverId = await seedDriver();
 });
 afterAll(() => t.close());

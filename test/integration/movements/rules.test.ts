@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import { newId } from '../../../shared/ids.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -15,8 +16,7 @@ let yardB: string;
 beforeAll(async () => {
   t = await startTestApp({ clock });
   admin = new Client(t.url, t.adminToken);
-  const yard = async (code: string) =>
-    (await admin.post('/api/yard', { code, name: `Yard ${code}`, timeZone: 'UTC' })).body.id as string;
+  const yard = async (code: string) => (await seed(admin).yard({ code })).id as string;
   yardA = await yard('AAA');
   yardB = await yard('BBB');
   clerkA = await clientWithRole(admin, 'gate', { yardIds: [yardA] });

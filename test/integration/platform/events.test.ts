@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashSecret } from '../../../shared/auth/secrets.js';
 import type { YardEvent } from '../../../shared/events.js';
 import { newId } from '../../../shared/ids.js';
+import { seed, seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -116,29 +116,8 @@ async function stream(token: string | undefined, lastEventId?: string): Promise<
   return s;
 }
 
-async function driverToken(code: string): Promise<{ token: string; id: string }> {
-  const now = t.core.clock.now();
-  const driver = await t.core.changes.insert(t.core.kysely, 'driver', {
-    id: newId(),
-    kind: 'yard',
-    carrierId: null,
-    firstName: 'Sam',
-    lastName: code,
-    phone: null,
-    licenseNumber: null,
-    licenseRegion: null,
-    licenseExpiresOn: null,
-    blockedReason: null,
-    driverCode: code,
-    pinHash: await hashSecret('2468'),
-    notes: null,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const login = await admin.as(undefined).post('/api/auth/driver-login', { driverCode: code, pin: '2468' });
-  expect(login.status).toBe(200);
-  return { token: login.body.token, id: driver.id };
-}
+const driverToken = (code: string) =>
+  seedRows(t).loggedInDriver(admin, { driverCode: code, pin: '2468', firstName: 'Sam' });
 
 // Markers ('before', 'marker', ...) and made-up data test the stream itself, whatever the event map
 // (shared/events.ts) holds: the cast lets a test publish what no module would.
@@ -154,7 +133,7 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = new Client(t.url, t.adminToken);
   const yard = async (code: string) =>
-    (await admin.post('/api/yard', { code, name: code, timeZone: 'Europe/Berlin' })).body.id as string;
+    (await seed(admin).yard({ code, name: code, timeZone: 'Europe/Berlin' })).id as string;
   yardA = await yard('SSE-A');
   yardB = await yard('SSE-B');
 });

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TempBlob } from '../../../shared/modules/attachments/blob-store.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -19,9 +20,7 @@ let yardId: string;
 beforeAll(async () => {
   t = await startTestApp();
   admin = new Client(t.url, t.adminToken);
-  const yard = await admin.post('/api/yard', { code: 'FUL', name: 'Full disk yard', timeZone: 'UTC' });
-  expect(yard.status).toBe(201);
-  yardId = yard.body.id;
+  yardId = (await seed(admin).yard({ code: 'FUL', name: 'Full disk yard', timeZone: 'UTC' })).id;
 });
 afterAll(() => t.close());
 

@@ -5,6 +5,7 @@ import { type ApplyOutcome, ChangeApplier } from '../../../shared/sync/applier.j
 import { entityChecksums } from '../../../shared/sync/checksum.js';
 import type { Batch } from '../../../shared/sync/protocol.js';
 import { writeSiteSnapshot } from '../../../shared/sync/snapshot.js';
+import { seed } from '../../helpers/builders.js';
 import { Client } from '../../helpers/http.js';
 import { loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -160,42 +161,21 @@ export interface MasterData {
 
 /** Master data made at the cloud over HTTP: a yard of SITE with a spot and a door, a carrier, a yard driver (code J01, PIN 2468), a gate user. */
 export async function cloudMasterData(pair: SyncPair): Promise<MasterData> {
-  const api = pair.cloudApi;
-  const yard = await api.post('/api/yard', {
-    code: 'NTH',
-    name: 'North',
-    timeZone: 'America/Chicago',
-    siteId: SITE,
-  });
-  expect(yard.status, yard.text).toBe(201);
-  const yardId = yard.body.id as string;
-  const spot = await api.post(`/api/yard/${yardId}/location`, { kind: 'spot', name: 'A-01' });
-  expect(spot.status, spot.text).toBe(201);
-  const door = await api.post(`/api/yard/${yardId}/location`, { kind: 'door', name: 'D-01' });
-  expect(door.status, door.text).toBe(201);
-  const carrier = await api.post('/api/carrier', { name: 'Acme Freight', scac: 'ACME' });
-  expect(carrier.status, carrier.text).toBe(201);
-  const driver = await api.post('/api/driver', {
-    kind: 'yard',
-    firstName: 'Jo',
-    lastName: 'Jockey',
-    driverCode: 'J01',
-    pin: '2468',
-  });
-  expect(driver.status, driver.text).toBe(201);
-  const user = await api.post('/api/user', {
-    username: 'gatekeeper',
-    password: 'gate-password-1',
-    role: 'gate',
-  });
-  expect(user.status, user.text).toBe(201);
+  const api = seed(pair.cloudApi);
+  const yardId = (await api.yard({ code: 'NTH', name: 'North', timeZone: 'America/Chicago', siteId: SITE }))
+    .id as string;
+  const spot = await api.location(yardId, { kind: 'spot', name: 'A-01' });
+  const door = await api.location(yardId, { kind: 'door', name: 'D-01' });
+  const carrier = await api.carrier({ name: 'Acme Freight', scac: 'ACME' });
+  const driver = await api.driver({ firstName: 'Jo', lastName: 'Jockey', driverCode: 'J01', pin: '2468' });
+  const user = await api.user({ username: 'gatekeeper', password: 'gate-password-1', role: 'gate' });
   return {
     yardId,
-    spotId: spot.body.id,
-    doorId: door.body.id,
-    carrierId: carrier.body.id,
-    driverId: driver.body.id,
-    userId: user.body.id,
+    spotId: spot.id,
+    doorId: door.id,
+    carrierId: carrier.id,
+    driverId: driver.id,
+    userId: user.id,
   };
 }
 

@@ -10,6 +10,7 @@ import { hashSecret } from '../../../shared/auth/secrets.js';
 import { newId } from '../../../shared/ids.js';
 import { CloudBlobClient } from '../../../shared/modules/sync/blob-client.js';
 import { SiteRepo } from '../../../shared/modules/sync/sites.js';
+import { seed } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -477,14 +478,14 @@ describe('a site reaches only the bytes its own rows reference', () => {
 
   beforeAll(async () => {
     await new SiteRepo(cloud.core.kysely).create({ id: OTHER, name: 'South yard', password: OTHER_PASSWORD });
-    const yard = await cloudAdmin.post('/api/yard', {
-      code: 'NORTHB',
-      name: 'North B',
-      timeZone: 'Europe/Berlin',
-      siteId: SITE,
-    });
-    expect(yard.status, yard.text).toBe(201);
-    yardOfSite = yard.body.id as string;
+    yardOfSite = (
+      await seed(cloudAdmin).yard({
+        code: 'NORTHB',
+        name: 'North B',
+        timeZone: 'Europe/Berlin',
+        siteId: SITE,
+      })
+    ).id as string;
   });
 
   it("another site's picture is 404 and HEAD-empty to a site, exactly like bytes that do not exist", async () => {

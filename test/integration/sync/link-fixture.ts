@@ -1,72 +1,51 @@
 import { expect } from 'vitest';
+import { seed } from '../../helpers/builders.js';
 import type { Client } from '../../helpers/http.js';
 
 /** Master data made at the cloud over HTTP for a site: a yard with a spot and a door, a carrier, a yard driver, a user. */
 export async function cloudMasterData(api: Client, siteId: string, tag = 'A') {
-  const yard = await api.post('/api/yard', {
-    code: `Y${tag}`,
-    name: `Yard ${tag}`,
-    timeZone: 'America/Chicago',
-    siteId,
-  });
-  expect(yard.status, yard.text).toBe(201);
-  const yardId = yard.body.id as string;
-  const spot = await api.post(`/api/yard/${yardId}/location`, { kind: 'spot', name: `A-${tag}` });
-  expect(spot.status, spot.text).toBe(201);
-  const door = await api.post(`/api/yard/${yardId}/location`, { kind: 'door', name: `D-${tag}` });
-  expect(door.status, door.text).toBe(201);
-  const carrier = await api.post('/api/carrier', { name: `Carrier ${tag}`, scac: `SC${tag}`.slice(0, 4) });
-  expect(carrier.status, carrier.text).toBe(201);
-  const driver = await api.post('/api/driver', {
-    kind: 'yard',
+  const make = seed(api);
+  const yardId = (
+    await make.yard({ code: `Y${tag}`, name: `Yard ${tag}`, timeZone: 'America/Chicago', siteId })
+  ).id as string;
+  const spot = await make.location(yardId, { kind: 'spot', name: `A-${tag}` });
+  const door = await make.location(yardId, { kind: 'door', name: `D-${tag}` });
+  const carrier = await make.carrier({ name: `Carrier ${tag}`, scac: `SC${tag}`.slice(0, 4) });
+  const driver = await make.driver({
     firstName: 'Jo',
     lastName: `Jockey ${tag}`,
     driverCode: `J${tag}`,
     pin: '2468',
   });
-  expect(driver.status, driver.text).toBe(201);
-  const user = await api.post('/api/user', {
-    username: `gate-${tag}`,
-    password: 'gate-password-1',
-    role: 'gate',
-  });
-  expect(user.status, user.text).toBe(201);
+  const user = await make.user({ username: `gate-${tag}`, password: 'gate-password-1', role: 'gate' });
   return {
     yardId,
-    spotId: spot.body.id as string,
-    doorId: door.body.id as string,
-    carrierId: carrier.body.id as string,
-    driverId: driver.body.id as string,
+    spotId: spot.id as string,
+    doorId: door.id as string,
+    carrierId: carrier.id as string,
+    driverId: driver.id as string,
     driverCode: `J${tag}`,
-    userId: user.body.id as string,
+    userId: user.id as string,
   };
 }
 
 export type MasterData = Awaited<ReturnType<typeof cloudMasterData>>;
 
 export async function createTask(api: Client, m: MasterData): Promise<string> {
-  const task = await api.post('/api/yard-task', {
-    yardId: m.yardId,
+  const task = await seed(api).task(m.yardId, {
     type: 'move',
     fromLocationId: m.spotId,
     toLocationId: m.doorId,
     priority: 2,
   });
-  expect(task.status, task.text).toBe(201);
-  return task.body.id as string;
+  return task.id as string;
 }
 
 /** A gate and a truck check-in at the edge; returns the movement and truck ids. */
 export async function checkIn(edge: Client, m: MasterData, trailer: string, gateId?: string) {
   let gate = gateId;
-  if (!gate) {
-    const made = await edge.post(`/api/yard/${m.yardId}/gate`, {
-      name: `Gate ${trailer}`,
-      direction: 'both',
-    });
-    expect(made.status, made.text).toBe(201);
-    gate = made.body.id as string;
-  }
+  if (!gate)
+    gate = (await seed(edge).gate(m.yardId, { name: `Gate ${trailer}`, direction: 'both' })).id as string;
   const movement = await edge.post('/api/movement', {
     yardId: m.yardId,
     gateId: gate,

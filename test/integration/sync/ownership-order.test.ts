@@ -6,6 +6,7 @@ import { createApp } from '../../../shared/app.js';
 import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
 import { loadConfig } from '../../../shared/config.js';
 import { SYNCED_ENTITIES, toSnake } from '../../../shared/sync/entities.js';
+import { seed as seedApi } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -67,11 +68,12 @@ async function created(res: Promise<{ status: number; text: string; body: any }>
 /** Records whose other checks would fire first: used, duplicated, revoked, the admin itself. */
 async function seedRecords(seed: TestApp) {
   const a = new Client(seed.url, seed.adminToken);
-  const yard = await created(a.post('/api/yard', { code: 'NTH', name: 'North', timeZone: 'UTC' }));
-  const location = await created(a.post(`/api/yard/${yard.id}/location`, { kind: 'spot', name: 'S1' }));
-  const gate = await created(a.post(`/api/yard/${yard.id}/gate`, { name: 'In', direction: 'both' }));
-  const carrier = await created(a.post('/api/carrier', { name: 'Acme', scac: 'ACME' }));
-  const other = await created(a.post('/api/carrier', { name: 'Other' }));
+  const api = seedApi(a);
+  const yard = await api.yard({ code: 'NTH', name: 'North', timeZone: 'UTC' });
+  const location = await api.location(yard.id, { kind: 'spot', name: 'S1' });
+  const gate = await api.gate(yard.id, { name: 'In', direction: 'both' });
+  const carrier = await api.carrier({ name: 'Acme', scac: 'ACME' });
+  const other = await api.carrier({ name: 'Other' });
   await created(
     a.post('/api/movement', {
       yardId: yard.id,

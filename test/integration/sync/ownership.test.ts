@@ -6,6 +6,7 @@ import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.j
 import type { OnvifClient } from '../../../shared/cameras/types.js';
 import { loadConfig } from '../../../shared/config.js';
 import { SYNCED_ENTITIES, toSnake } from '../../../shared/sync/entities.js';
+import { seed as seedApi } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -89,10 +90,11 @@ async function created(res: Promise<{ status: number; text: string; body: any }>
 /** The seed's records: master data and the yard's own, as both sides would hold them after a sync. */
 async function seedRecords(seed: TestApp) {
   const a = new Client(seed.url, seed.adminToken);
-  const yard = await created(a.post('/api/yard', { code: 'NTH', name: 'North', timeZone: 'UTC' }));
-  const emptyYard = await created(a.post('/api/yard', { code: 'EMP', name: 'Empty', timeZone: 'UTC' }));
-  const location = await created(a.post(`/api/yard/${yard.id}/location`, { kind: 'spot', name: 'S1' }));
-  const carrier = await created(a.post('/api/carrier', { name: 'Acme', scac: 'ACME' }));
+  const api = seedApi(a);
+  const yard = await api.yard({ code: 'NTH', name: 'North', timeZone: 'UTC' });
+  const emptyYard = await api.yard({ code: 'EMP', name: 'Empty', timeZone: 'UTC' });
+  const location = await api.location(yard.id, { kind: 'spot', name: 'S1' });
+  const carrier = await api.carrier({ name: 'Acme', scac: 'ACME' });
   const user = await created(
     a.post('/api/user', { username: 'vic', role: 'viewer', password: 'long-enough-pw' }),
   );

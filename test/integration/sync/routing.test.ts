@@ -4,6 +4,7 @@ import { entityChecksums } from '../../../shared/sync/checksum.js';
 import { SYNCED_ENTITIES, type SyncedEntity } from '../../../shared/sync/entities.js';
 import { cloudRouting, edgeRouting } from '../../../shared/sync/routing.js';
 import { writeSiteSnapshot } from '../../../shared/sync/snapshot.js';
+import { seed } from '../../helpers/builders.js';
 import { Client } from '../../helpers/http.js';
 import { loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { batchesFrom, registerSite, streamOf } from './apply-fixture.js';
@@ -25,9 +26,7 @@ const peersLogged = (id: string) =>
   ).filter((p) => p !== 'cloud');
 
 async function yard(code: string, siteId: string): Promise<string> {
-  const res = await api.post('/api/yard', { code, name: code, timeZone: 'Europe/Berlin', siteId });
-  expect(res.status, res.text).toBe(201);
-  return res.body.id;
+  return (await seed(api).yard({ code, name: code, timeZone: 'Europe/Berlin', siteId })).id;
 }
 
 beforeEach(async () => {

@@ -6,7 +6,7 @@ import {
   createTask,
   openSession,
   snapshot,
-  startTaskWorld,
+  startTwoDriverWorld,
   type TaskWorld,
   yardDriver,
 } from './fixture.js';
@@ -18,12 +18,8 @@ let kim: { id: string; client: Client };
 const clock = new ManualClock(Date.parse('2026-03-10T15:00:00Z'));
 
 beforeAll(async () => {
-  w = await startTaskWorld(clock, { 'tasks.autoAssign': false, 'tasks.maxAssignedPerDriver': 20 });
+  ({ w, jo, kim } = await startTwoDriverWorld(clock));
   admin = w.admin;
-  jo = await yardDriver(w, 'Jo');
-  kim = await yardDriver(w, 'Kim');
-  await openSession(w, jo.id);
-  await openSession(w, kim.id);
 });
 afterAll(() => w.t.close());
 

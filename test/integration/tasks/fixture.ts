@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import type { PublishedEvent } from '../../../shared/bus.js';
 import type { ManualClock } from '../../../shared/clock.js';
 import { newId } from '../../../shared/ids.js';
-import type { SyncedTable } from '../../../shared/sync/entities.js';
+import { seed, seedRows } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -29,42 +29,15 @@ export async function startTaskWorld(clock: ManualClock, settings: Record<string
   const admin = new Client(t.url, t.adminToken);
   const events: PublishedEvent[] = [];
   t.core.bus.subscribe((e) => events.push(e));
-  const stamps = () => ({ createdAt: clock.now(), updatedAt: clock.now() });
-  const insert = (table: SyncedTable, row: Record<string, unknown>): Promise<any> =>
-    t.core.changes.insert(t.core.kysely, table, row as never);
-  const yard = async (code: string) =>
-    (
-      await insert('yard', {
-        id: newId(),
-        code,
-        name: `Yard ${code}`,
-        timeZone: 'America/Chicago',
-        address: null,
-        capacity: null,
-        siteId: 'site-1',
-        ...stamps(),
-      })
-    ).id as string;
-  const yardId = await yard('DAL');
-  const otherYardId = await yard('HOU');
-  const location = async (yard: string, name: string, kind = 'spot') =>
-    (await insert('location', { id: newId(), yardId: yard, kind, name, ...stamps() })).id as string;
-  const spots = [await location(yardId, 'A-01'), await location(yardId, 'A-02')];
-  const door = await location(yardId, 'D-01', 'door');
-  const foreignSpot = await location(otherYardId, 'H-01');
-  const carrierId = (await insert('carrier', { id: newId(), name: 'Acme', scac: 'ACME', ...stamps() })).id;
-  const trailer = async (number: string, inYard: string | null, locationId: string | null) =>
-    (
-      await insert('trailer', {
-        id: newId(),
-        carrierId,
-        number,
-        yardId: inYard,
-        locationId,
-        arrivedAt: inYard ? clock.now() : null,
-        ...stamps(),
-      })
-    ).id as string;
+  const rowsOf = seedRows(t);
+  const yardId = await rowsOf.yard('DAL');
+  const otherYardId = await rowsOf.yard('HOU');
+  const spots = [await rowsOf.location(yardId, 'A-01'), await rowsOf.location(yardId, 'A-02')];
+  const door = await rowsOf.location(yardId, 'D-01', 'door');
+  const foreignSpot = await rowsOf.location(otherYardId, 'H-01');
+  const carrierId = await rowsOf.carrier('Acme', { scac: 'ACME' });
+  const trailer = (number: string, inYard: string | null, locationId: string | null) =>
+    rowsOf.trailer({ carrierId, number, yardId: inYard, locationId, arrivedAt: inYard ? clock.now() : null });
   const trailerId = await trailer('TR-1', yardId, spots[0]!);
   const outsideTrailerId = await trailer('TR-2', null, null);
   if (Object.keys(settings).length > 0) {
@@ -88,22 +61,18 @@ export async function startTaskWorld(clock: ManualClock, settings: Record<string
   return world;
 }
 
-let codes = 0;
-
 /** A yard driver with code and PIN, logged in: its id and a client acting as it. */
-export async function yardDriver(w: TaskWorld, firstName = 'Jo'): Promise<{ id: string; client: Client }> {
-  const driverCode = `JOCKEY${++codes}${Math.random().toString(36).slice(2, 6)}`;
-  const created = await w.admin.post('/api/driver', {
-    kind: 'yard',
-    firstName,
-    lastName: 'Driver',
-    driverCode,
-    pin: '1234',
-  });
-  expect(created.status, created.text).toBe(201);
-  const login = await w.admin.as(undefined).post('/api/auth/driver-login', { driverCode, pin: '1234' });
-  expect(login.status, login.text).toBe(200);
-  return { id: created.body.id, client: w.admin.as(login.body.token) };
+export const yardDriver = (w: TaskWorld, firstName = 'Jo'): Promise<{ id: string; client: Client }> =>
+  seed(w.admin).yardDriver({ firstName });
+
+/** The world of the manual-assignment tests: no auto-dispatch, Jo and Kim on shift (sessions open). */
+export async function startTwoDriverWorld(clock: ManualClock) {
+  const w = await startTaskWorld(clock, { 'tasks.autoAssign': false, 'tasks.maxAssignedPerDriver': 20 });
+  const jo = await yardDriver(w, 'Jo');
+  const kim = await yardDriver(w, 'Kim');
+  await openSession(w, jo.id);
+  await openSession(w, kim.id);
+  return { w, jo, kim };
 }
 
 /** An open driver session written directly (the drivers' own API is tested elsewhere). */
@@ -145,11 +114,8 @@ export async function setSettings(w: TaskWorld, settings: Record<string, unknown
   expect(res.status, res.text).toBe(200);
 }
 
-export async function createTask(w: TaskWorld, body: Record<string, unknown> = {}) {
-  const res = await w.admin.post('/api/yard-task', { yardId: w.yardId, type: 'other', ...body });
-  expect(res.status, res.text).toBe(201);
-  return res.body;
-}
+export const createTask = (w: TaskWorld, body: Record<string, unknown> = {}) =>
+  seed(w.admin).task(w.yardId, body);
 
 export const count = (w: TaskWorld, table: string) =>
   rows(w.t.db, `SELECT count(*) AS n FROM ${table}`)[0].n as number;
@@ -180,18 +146,5 @@ export async function act(
 }
 
 /** Another yard (dispatch tests give each case its own yard so drivers and queues do not mix). */
-export async function newYard(w: TaskWorld, code: string, timeZone = 'America/Chicago'): Promise<string> {
-  const now = w.clock.now();
-  const row = await w.t.core.changes.insert(w.t.core.kysely, 'yard', {
-    id: newId(),
-    code,
-    name: `Yard ${code}`,
-    timeZone,
-    address: null,
-    capacity: null,
-    siteId: 'site-1',
-    createdAt: now,
-    updatedAt: now,
-  });
-  return row.id;
-}
+export const newYard = (w: TaskWorld, code: string, timeZone = 'America/Chicago'): Promise<string> =>
+  seedRows(w.t).yard(code, { timeZone });

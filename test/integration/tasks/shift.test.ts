@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
+import { seed } from '../../helpers/builders.js';
 import { Client } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -19,8 +20,7 @@ const drivers: Record<'ana' | 'ben', { id: string; api: Client }> = {} as never;
 beforeAll(async () => {
   t = await startTestApp({ clock });
   admin = new Client(t.url, t.adminToken);
-  yardId = (await admin.post('/api/yard', { code: 'SHIFT', name: 'Shift yard', timeZone: 'America/Chicago' }))
-    .body.id;
+  yardId = (await seed(admin).yard({ code: 'SHIFT', name: 'Shift yard', timeZone: 'America/Chicago' })).id;
   const gate = (await admin.post(`/api/yard/${yardId}/gate`, { name: 'Gate', direction: 'both' })).body;
   for (let i = 0; i < 4; i++)
     spots.push((await admin.post(`/api/yard/${yardId}/location`, { kind: 'spot', name: `S${i}` })).body.id);

@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import { type Client, rows } from '../../helpers/http.js';
-import {
-  act,
-  createTask,
-  openSession,
-  snapshot,
-  startTaskWorld,
-  type TaskWorld,
-  yardDriver,
-} from './fixture.js';
+import { act, createTask, snapshot, startTwoDriverWorld, type TaskWorld } from './fixture.js';
 
 let w: TaskWorld;
 let admin: Client;
@@ -18,12 +10,8 @@ let kim: { id: string; client: Client };
 const clock = new ManualClock(Date.parse('2026-03-10T15:00:00Z'));
 
 beforeAll(async () => {
-  w = await startTaskWorld(clock, { 'tasks.autoAssign': false, 'tasks.maxAssignedPerDriver': 20 });
+  ({ w, jo, kim } = await startTwoDriverWorld(clock));
   admin = w.admin;
-  jo = await yardDriver(w, 'Jo');
-  kim = await yardDriver(w, 'Kim');
-  await openSession(w, jo.id);
-  await openSession(w, kim.id);
 });
 afterAll(() => w.t.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../../shared/ids.js';
+import { seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -12,34 +13,9 @@ let spotB1: string;
 const UNKNOWN_ID = '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f';
 
 /** Yards and locations are another module's master data; written here the way that module writes them. */
-async function addYard(code: string): Promise<string> {
-  const now = t.core.clock.now();
-  const row = await t.core.changes.insert(t.core.kysely, 'yard', {
-    id: newId(),
-    code,
-    name: `Yard ${code}`,
-    timeZone: 'America/Chicago',
-    address: null,
-    capacity: null,
-    siteId: 'site-1',
-    createdAt: now,
-    updatedAt: now,
-  });
-  return row.id;
-}
+const addYard = (code: string) => seedRows(t).yard(code);
 
-async function addSpot(yardId: string, name: string): Promise<string> {
-  const now = t.core.clock.now();
-  const row = await t.core.changes.insert(t.core.kysely, 'location', {
-    id: newId(),
-    yardId,
-    kind: 'spot',
-    name,
-    createdAt: now,
-    updatedAt: now,
-  });
-  return row.id;
-}
+const addSpot = (yardId: string, name: string) => seedRows(t).location(yardId, name);
 
 /** Puts a trailer in a yard the way a gate check-in does. */
 async function parkIn(trailerId: string, yardId: string | null, locationId: string | null = null) {

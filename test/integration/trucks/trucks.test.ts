@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import { newId } from '../../../shared/ids.js';
+import { seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
@@ -12,21 +13,7 @@ const clock = new ManualClock(Date.parse('2026-04-01T10:00:00Z'));
 const UNKNOWN_ID = '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f';
 
 /** Yards are master data of another module; written here the way that module writes them. */
-async function addYard(code: string): Promise<string> {
-  const now = clock.now();
-  const row = await t.core.changes.insert(t.core.kysely, 'yard', {
-    id: newId(),
-    code,
-    name: `Yard ${code}`,
-    timeZone: 'Europe/Berlin',
-    address: null,
-    capacity: null,
-    siteId: 'site-1',
-    createdAt: now,
-    updatedAt: now,
-  });
-  return row.id;
-}
+const addYard = (code: string) => seedRows(t).yard(code, { timeZone: 'Europe/Berlin' });
 
 /** Puts a truck in a yard the way a gate check-in does. */
 async function parkIn(truckId: string, yardId: string | null) {
