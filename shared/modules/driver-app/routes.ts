@@ -1,8 +1,8 @@
 import { PageQuery } from '../../http/common-schemas.js';
 import type { RouteRegistrar } from '../../http/routes.js';
+import type { PushService } from '../push/service.js';
 import type { TaskService } from '../tasks/service.js';
 import { driverIdOf } from './acting-driver.js';
-import { type PushTokenDeps, savePushToken } from './push-tokens.js';
 import {
   DriverSessionOut,
   DriverTaskList,
@@ -30,12 +30,12 @@ const BATCH_NOTE =
   '(status, code, detail) that task met; the other tasks still proceed. A driver acts only on ' +
   'tasks assigned to itself.';
 
-/** What the drivers' routes use: their service, the task service, and what saving a push token takes. */
-export type DriverAppRouteDeps = PushTokenDeps &
-  TaskBatchDeps & {
-    driverApp: DriverAppService;
-    tasks: Pick<TaskService, 'transition' | 'tasksForDriver'>;
-  };
+/** What the drivers' routes use: their service, the task service and the push service (device tokens). */
+export type DriverAppRouteDeps = TaskBatchDeps & {
+  driverApp: DriverAppService;
+  tasks: Pick<TaskService, 'transition' | 'tasksForDriver'>;
+  push: Pick<PushService, 'saveDeviceToken'>;
+};
 
 export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteDeps): void {
   const app = deps.driverApp;
@@ -94,7 +94,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     access: DRIVER,
     body: NotificationTokenBody,
     response: { schema: PushTokenOut },
-    handler: ({ principal, body }) => savePushToken(deps, principal, body),
+    handler: ({ principal, body }) => deps.push.saveDeviceToken(driverIdOf(principal), body),
   });
 
   r.add({

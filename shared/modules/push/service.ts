@@ -2,6 +2,7 @@ import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import type { FieldError } from '../../http/errors.js';
 import { assertAddressAllowed, OutboundRefusedError, PUSH_ENDPOINTS } from '../../net/outbound-policy.js';
+import { type DeviceToken, saveDeviceToken } from './device-tokens.js';
 import { PushTokenRepo, type PushTokenRow } from './repo.js';
 
 /** A device's push registration, as the service hands it to other modules. */
@@ -11,7 +12,7 @@ import type { PushMessage, PushPlatformT } from './schema.js';
 import type { PushOutcome, PushSender } from './sender.js';
 import { WebPushSender } from './web-push-sender.js';
 
-export type PushDeps = Pick<CoreParts, 'kysely' | 'changes' | 'log' | 'config'>;
+export type PushDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'log' | 'config'>;
 
 /**
  * Push messages to a driver's devices. Delivery runs in the background: notify() resolves once the
@@ -64,17 +65,15 @@ export class PushService {
   }
 
   /**
-   * Read in the caller's transaction (a driver's device saving its token): the rows that hold this
-   * token text, and the row of the driver's device.
+   * Saves the push token of one of the driver's devices (device-tokens.ts): one row per driver and
+   * device, and a token belongs to one driver at a time.
    */
-  async tokenRows(
-    trx: Kdb,
-    token: string,
-    driverId: string,
-    deviceId: string,
-  ): Promise<{ withToken: PushTokenRow[]; ofDevice: PushTokenRow | undefined }> {
-    const repo = new PushTokenRepo(trx);
-    return { withToken: await repo.withToken(token), ofDevice: await repo.ofDevice(driverId, deviceId) };
+  saveDeviceToken(driverId: string, input: DeviceToken) {
+    return saveDeviceToken(
+      { ...this.deps, webEndpointRefusal: (e) => this.webEndpointRefusal(e) },
+      driverId,
+      input,
+    );
   }
 
   /** Replaces the senders built from config (a different provider, or a test double). */

@@ -1,33 +1,35 @@
-import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
-import { ValidationError } from '../../http/errors.js';
+import { type FieldError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
-import { parseWebPushToken } from '../push/schema.js';
-import type { PushService, PushTokenRow } from '../push/service.js';
-import { driverIdOf } from './acting-driver.js';
-import type { NotificationTokenBodyT } from './schema.js';
+import { PushTokenRepo, type PushTokenRow } from './repo.js';
+import { type PushPlatformT, parseWebPushToken } from './schema.js';
 
-export type PushTokenDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
-  push: Pick<PushService, 'tokenRows' | 'webEndpointRefusal'>;
+export type DeviceTokenDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  /** Why a Web Push endpoint may not be reached, or null (the outbound address policy). */
+  webEndpointRefusal(endpoint: string): Promise<FieldError | null>;
 };
+
+/** One device's registration: the app sends it after the driver allowed notifications. */
+export interface DeviceToken {
+  deviceId: string;
+  platform: PushPlatformT;
+  token: string;
+}
 
 /**
  * Saves the push token of one of the driver's devices (one per driver and device). A token
  * belongs to one driver at a time: yard phones are shared between shifts, so the previous
  * driver's row for the same token is removed and its messages stop reaching the new driver.
  */
-export async function savePushToken(
-  deps: PushTokenDeps,
-  principal: Principal,
-  input: NotificationTokenBodyT,
-) {
-  const driverId = driverIdOf(principal);
+export async function saveDeviceToken(deps: DeviceTokenDeps, driverId: string, input: DeviceToken) {
   deps.changes.assertMayWrite('pushToken'); // the edge's: the cloud answers 409 edge-owned
   const token = input.platform === 'web' ? await checkedWebToken(deps, input.token) : input.token.trim();
   const now = deps.clock.now();
   const saved = await deps.kysely.transaction().execute(async (trx) => {
-    const { withToken, ofDevice: existing } = await deps.push.tokenRows(trx, token, driverId, input.deviceId);
+    const repo = new PushTokenRepo(trx);
+    const withToken = await repo.withToken(token);
+    const existing = await repo.ofDevice(driverId, input.deviceId);
     for (const other of withToken) {
       if (other.driverId !== driverId || other.deviceId !== input.deviceId) {
         await deps.changes.delete(trx, 'pushToken', other.id);
@@ -55,13 +57,13 @@ export async function savePushToken(
  * its endpoint must be one the push sender may reach (a driver must not make the edge POST to its
  * own loopback or LAN).
  */
-async function checkedWebToken(deps: PushTokenDeps, token: string): Promise<string> {
+async function checkedWebToken(deps: DeviceTokenDeps, token: string): Promise<string> {
   const parsed = parseWebPushToken(token);
   if (!parsed.ok) {
     throw new ValidationError(parsed.problems.map((message) => ({ path: 'body.token', message })));
   }
   const { endpoint, keys } = parsed.subscription;
-  const refused = await deps.push.webEndpointRefusal(endpoint);
+  const refused = await deps.webEndpointRefusal(endpoint);
   if (refused) throw new ValidationError([refused], 'The push endpoint is refused; nothing was stored.');
   return JSON.stringify({ endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } });
 }
