@@ -73,10 +73,10 @@ export function createServices(core: CoreParts): Services {
   const trucks = new TruckService({ ...core, carriers, yards });
   const trailers = new TrailerService({ ...core, yards, carriers });
   const gateStation = new GateStation({ ...core, settings, drivers, cameras, hardware });
-  const movements = new MovementService({ ...core, gateStation });
+  const movements = new MovementService({ ...core, gateStation, trailers, trucks });
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
-  const tasks = new TaskService({ ...core, settings, push, autoDispatch: !core.syncSide.hub });
+  const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
   return {
     auth,

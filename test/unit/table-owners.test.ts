@@ -39,12 +39,8 @@ const OWNER: Record<string, string> = {
   yardTask: 'tasks',
 };
 
-/** Writes outside the owner, each kept in the same transaction as the record that causes it. */
+/** Writes outside the owner, kept in the same transaction as the record that causes them. */
 const KEPT: Record<string, string> = {
-  'movements -> trailer':
-    'a gate movement records a new trailer and where it is (yard, spot, load, seal) in the movement transaction',
-  'movements -> truck': 'likewise for a truck at the gate',
-  'tasks -> trailer': 'a completed yard move puts the trailer on its new spot in the task transaction',
   'cameras -> gate':
     'gate.cameraIds mirrors camera.gateId: both sides change in one transaction (gate-binding.ts)',
 };

@@ -5,6 +5,10 @@ import { ConflictError, NotFoundError, ValidationError } from '../../http/errors
 import { newId } from '../../ids.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
 import type { ActuatedGate } from '../hardware/service.js';
+import type { TrailerAtGate } from '../trailers/at-gate.js';
+import type { TrailerService } from '../trailers/service.js';
+import type { TruckAtGate } from '../trucks/at-gate.js';
+import type { TruckService } from '../trucks/service.js';
 import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from './repo.js';
 import type { MovementCreateT } from './schema.js';
 import { checkUnitState, unitLabel } from './unit-state.js';
@@ -23,7 +27,11 @@ export interface Recorded {
 }
 
 /** What recording a movement writes with: the clock and the change capture of synced rows. */
-type RecordDeps = Pick<CoreParts, 'clock' | 'changes'>;
+type RecordDeps = Pick<CoreParts, 'clock' | 'changes'> & {
+  /** A movement's trailer and truck are written by their modules, in the movement's transaction. */
+  trailers: Pick<TrailerService, 'atGate'>;
+  trucks: Pick<TruckService, 'atGate'>;
+};
 
 type Unit<R> = { row: R; isNew: false } | { row: undefined; isNew: true };
 
@@ -127,8 +135,8 @@ export async function recordMovement(
   const checkIn = input.direction === 'in';
   const carrierId =
     input.carrierId ?? trailer?.row?.carrierId ?? truck?.row?.carrierId ?? driver?.carrierId ?? null;
-  const trailerId = trailer ? await writeTrailer(deps, trx, trailer, input, at, now) : null;
-  const truckId = truck ? await writeTruck(deps, trx, truck, input, now) : null;
+  const trailerId = trailer ? await deps.trailers.atGate(trx, trailerAtGate(trailer, input, at), now) : null;
+  const truckId = truck ? await deps.trucks.atGate(trx, truckAtGate(truck, input), now) : null;
 
   const movement = await deps.changes.insert(trx, 'movement', {
     id: newId(),
@@ -220,69 +228,47 @@ export function preferByYard<R extends { yardId: string | null }>(
   return rows.find(wanted) ?? rows[0];
 }
 
-async function writeTrailer(
-  deps: RecordDeps,
-  trx: Kdb,
-  unit: Unit<TrailerRow>,
-  input: MovementCreateT,
-  at: number,
-  now: number,
-): Promise<string> {
-  const ref = input.trailer!;
+/** The trailer as the movement saw it: new or known, in the yard (on a spot) or out. */
+function trailerAtGate(unit: Unit<TrailerRow>, input: MovementCreateT, at: number): TrailerAtGate {
   const checkIn = input.direction === 'in';
-  const presence = {
-    yardId: checkIn ? input.yardId : null,
-    locationId: checkIn ? (input.locationId ?? null) : null,
-    arrivedAt: checkIn ? at : null,
+  const seen = {
+    presence: {
+      yardId: checkIn ? input.yardId : null,
+      locationId: checkIn ? (input.locationId ?? null) : null,
+      arrivedAt: checkIn ? at : null,
+    },
+    loadStatus: input.loadStatus,
+    sealNumber: input.sealNumber,
   };
-  if (unit.isNew) {
-    const row = await deps.changes.insert(trx, 'trailer', {
-      id: newId(),
+  if (!unit.isNew) return { ...seen, id: unit.row.id };
+  const ref = input.trailer!;
+  return {
+    ...seen,
+    id: undefined,
+    identity: {
       carrierId: ref.carrierId ?? input.carrierId ?? null,
       number: ref.number!,
       plate: ref.plate ?? null,
-      ...(ref.type ? { type: ref.type } : {}),
-      ...(input.loadStatus ? { loadStatus: input.loadStatus } : {}),
-      sealNumber: input.sealNumber ?? null,
-      ...presence,
-      createdAt: now,
-      updatedAt: now,
-    });
-    return row.id;
-  }
-  await deps.changes.update(trx, 'trailer', unit.row.id, {
-    ...presence,
-    ...(input.loadStatus ? { loadStatus: input.loadStatus } : {}),
-    ...(input.sealNumber ? { sealNumber: input.sealNumber } : {}),
-  });
-  return unit.row.id;
+      type: ref.type,
+    },
+  };
 }
 
-async function writeTruck(
-  deps: RecordDeps,
-  trx: Kdb,
-  unit: Unit<TruckRow>,
-  input: MovementCreateT,
-  now: number,
-): Promise<string> {
+/** The truck as the movement saw it: new or known, in the yard or out. */
+function truckAtGate(unit: Unit<TruckRow>, input: MovementCreateT): TruckAtGate {
   const yardId = input.direction === 'in' ? input.yardId : null;
-  if (unit.isNew) {
-    const ref = input.truck!;
-    const row = await deps.changes.insert(trx, 'truck', {
-      id: newId(),
+  if (!unit.isNew) return { id: unit.row.id, yardId };
+  const ref = input.truck!;
+  return {
+    id: undefined,
+    identity: {
       carrierId: ref.carrierId ?? input.carrierId ?? null,
       unitNumber: ref.unitNumber ?? null,
       plate: normalPlate(ref.plate!),
       plateRegion: ref.plateRegion ?? null,
-      vin: null,
-      yardId,
-      createdAt: now,
-      updatedAt: now,
-    });
-    return row.id;
-  }
-  await deps.changes.update(trx, 'truck', unit.row.id, { yardId });
-  return unit.row.id;
+    },
+    yardId,
+  };
 }
 
 /** Plates are stored and matched in upper case without surrounding spaces. */

@@ -10,6 +10,8 @@ import { toIso, toIsoOrNull } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
+import type { TrailerService } from '../trailers/service.js';
+import type { TruckService } from '../trucks/service.js';
 import type { GateStation } from './gate-station.js';
 import { GroupCommit } from './group-commit.js';
 import { assertNotInFuture, recordMovement } from './record.js';
@@ -26,6 +28,9 @@ import type {
 export type MovementDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'bus'> & {
   /** The driver check, pictures and relay pulse around a movement (gate-station.ts). */
   gateStation: GateStation;
+  /** The movement's trailer and truck, written by their own modules in the movement's transaction. */
+  trailers: Pick<TrailerService, 'atGate'>;
+  trucks: Pick<TruckService, 'atGate'>;
 };
 
 export class MovementService {

@@ -1,8 +1,8 @@
 import { assertCanSeeYard, canSeeYard, type Principal, yardFilter } from '../../auth/principal.js';
-
 import type { TaskStatus } from '../../db/tables.js';
 import { decodeCursor, pageInMemory, toPage } from '../../http/cursor.js';
 import { NotFoundError } from '../../http/errors.js';
+import type { TrailerService } from '../trailers/service.js';
 import { type DispatchDeps, Dispatcher, type DriverState } from './dispatch.js';
 import { createTasks, deleteTask, loadForStaff, patchTask, replaceTask, type WriteOutcome } from './edits.js';
 import { taskEventOut, taskOut } from './out.js';
@@ -21,7 +21,10 @@ import { type TransitionOptions, transitionTask, type WorkTransition } from './t
 import { announce } from './writes.js';
 
 /** The parts and services tasks use (the dispatcher's are the widest: DispatchDeps). */
-export type TaskDeps = DispatchDeps;
+export type TaskDeps = DispatchDeps & {
+  /** A completed move puts its trailer on the destination spot (trailers module, same transaction). */
+  trailers: Pick<TrailerService, 'placeOnSpot'>;
+};
 
 /**
  * Yard tasks: the state machine (docs/domain.md "Yard tasks"), assignment and auto-dispatch, summaries.

@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
 import type { RowPatch } from '../../sync/change-capture.js';
+import type { TrailerService } from '../trailers/service.js';
 import type { TaskEditDeps, WriteOutcome } from './edits.js';
 import { loadForStaff } from './edits.js';
 import { type TaskRow, taskRepo } from './repo.js';
@@ -29,8 +30,11 @@ const EVENT_OF: Record<WorkTransition, TaskEventType> = {
  * transaction, so of two concurrent requests for the same change the second finds the new status
  * and gets 409 invalid-transition.
  */
+/** A completed move puts its trailer on the new spot through the trailers module. */
+export type TransitionDeps = TaskEditDeps & { trailers: Pick<TrailerService, 'placeOnSpot'> };
+
 export function transitionTask(
-  deps: TaskEditDeps,
+  deps: TransitionDeps,
   principal: Principal,
   taskId: string,
   to: WorkTransition,
@@ -96,12 +100,12 @@ async function assertActiveSession(db: Kdb, row: TaskRow): Promise<void> {
  * Completing a move puts the trailer at the destination (if it is still in the task's yard) and
  * bills the move to the trailer's carrier.
  */
-async function moveTrailer(deps: TaskEditDeps, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
+async function moveTrailer(deps: TransitionDeps, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
   if (!row.trailerId || !MOVING_TYPES.has(row.type)) return {};
   const trailer = await taskRepo.trailer(trx, row.trailerId);
   if (!trailer) return {};
   if (row.toLocationId && trailer.yardId === row.yardId) {
-    await deps.changes.update(trx, 'trailer', trailer.id, { locationId: row.toLocationId });
+    await deps.trailers.placeOnSpot(trx, trailer.id, row.toLocationId);
   }
   return row.type === 'move' ? { billedCarrierId: trailer.carrierId } : {};
 }

@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
+import type { Kdb } from '../../db/database.js';
 import { decodeCursor, encodeCursor } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { PageCache } from '../../http/page-cache.js';
@@ -9,6 +10,7 @@ import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
 import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
 import type { YardService } from '../yards/service.js';
+import { type TrailerAtGate, writeTrailerAtGate } from './at-gate.js';
 import { TrailerRepo, type TrailerRow } from './repo.js';
 import type { TrailerCreateT, TrailerListQueryT, TrailerOutT, TrailerPatchT } from './schema.js';
 
@@ -29,6 +31,19 @@ export class TrailerService {
   }
 
   /** A page of the list as JSON text, with an ETag that changes whenever any trailer changes. */
+
+  /**
+   * A gate movement's trailer, in the movement's transaction: a new one is registered, a known one
+   * is placed in or out of the yard (with its spot, load and seal). Returns its id.
+   */
+  atGate(trx: Kdb, seen: TrailerAtGate, now: number): Promise<string> {
+    return writeTrailerAtGate(this.deps, trx, seen, now);
+  }
+
+  /** A completed yard move: the trailer now stands on this spot (in the task's transaction). */
+  async placeOnSpot(trx: Kdb, trailerId: string, locationId: string): Promise<void> {
+    await this.deps.changes.update(trx, 'trailer', trailerId, { locationId });
+  }
   async list(principal: Principal, query: TrailerListQueryT): Promise<{ body: RawJson; etag: string }> {
     assertYardFilterAllowed(principal, query.yardId);
     const afterId = query.cursor ? String(decodeCursor(query.cursor, 1)[0]) : undefined;

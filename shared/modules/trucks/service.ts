@@ -1,11 +1,13 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
+import type { Kdb } from '../../db/database.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
+import { type TruckAtGate, writeTruckAtGate } from './at-gate.js';
 import { TruckInspections } from './inspections.js';
 import { TruckRepo, type TruckRow } from './repo.js';
 import type { TruckCreateT, TruckListQueryT, TruckOutT, TruckPatchT } from './schema.js';
@@ -25,6 +27,13 @@ export class TruckService {
     this.inspections = new TruckInspections(deps, this.repo);
   }
 
+  /**
+   * A gate movement's truck, in the movement's transaction: a new one is registered, a known one
+   * is placed in or out of the yard. Returns its id.
+   */
+  atGate(trx: Kdb, seen: TruckAtGate, now: number): Promise<string> {
+    return writeTruckAtGate(this.deps, trx, seen, now);
+  }
   async list(principal: Principal, query: TruckListQueryT) {
     assertYardFilterAllowed(principal, query.yardId);
     const afterId = query.cursor ? String(decodeCursor(query.cursor, 1)[0]) : undefined;
