@@ -59,6 +59,15 @@ module.exports = {
       from: { path: '^shared/modules/([^/]+)/' },
       to: { path: '^shared/modules/[^/]+/repo[.]ts$', pathNot: '^shared/modules/$1/' },
     },
+    {
+      name: 'ui-is-a-client',
+      severity: 'error',
+      comment:
+        'The web apps (shared/ui) are clients of the published API: they import their own code, npm packages and ' +
+        'the types generated from the OpenAPI document (shared/ui/common/api/schema.d.ts), never server code.',
+      from: { path: '^shared/ui/' },
+      to: { pathNot: ['^shared/ui/', 'node_modules'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -68,7 +77,7 @@ module.exports = {
     enhancedResolveOptions: {
       exportsFields: ['exports'],
       conditionNames: ['import', 'require', 'node', 'default', 'types'],
-      extensions: ['.ts', '.js', '.json'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.json'],
     },
   },
 };

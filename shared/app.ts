@@ -75,10 +75,10 @@ export interface YardApp {
 }
 
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-// When running from dist/, the UI files stay in the source tree beside it.
+// The web apps' build (`npm run build:ui`, run by npm install): dist/ui beside the sources, also when running from dist/.
 const DEFAULT_UI_DIR = PROJECT_ROOT.endsWith('dist')
-  ? join(PROJECT_ROOT, '..', 'shared', 'ui', 'public')
-  : join(PROJECT_ROOT, 'shared', 'ui', 'public');
+  ? join(PROJECT_ROOT, 'ui')
+  : join(PROJECT_ROOT, 'dist', 'ui');
 
 /**
  * The composition root: builds the express app and every service from explicit dependencies.

@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../api/client';
+import { onLive } from '../live';
+import { yardTime } from '../time';
+
+type SyncStatus = Schemas['SyncStatus'];
+
+/**
+ * The site's link to the cloud, always in view: standalone, online, or offline since when, with
+ * the changes waiting to be sent. Refreshed by live events, never by a polling loop.
+ */
+export function LinkBadge(props: { timeZone: string }) {
+  const [status, setStatus] = useState<SyncStatus | null>(null);
+  useEffect(() => {
+    let alive = true;
+    const load = () =>
+      call(api.GET('/api/sync/status'))
+        .then((s) => alive && setStatus(s))
+        .catch(() => undefined);
+    load();
+    const off = onLive(['sync.', 'movement.created'], load, load);
+    return () => {
+      alive = false;
+      off();
+    };
+  }, []);
+  if (!status) return null;
+  const text = linkText(status, props.timeZone);
+  return (
+    <span class={`badge link-${text.tone}`} title={text.title} role="status">
+      {text.label}
+    </span>
+  );
+}
+
+export function linkText(s: SyncStatus, timeZone: string): { label: string; title: string; tone: string } {
+  if (s.mode === 'standalone') {
+    return {
+      label: 'Standalone site',
+      title: 'This site works on its own, without a cloud link.',
+      tone: 'neutral',
+    };
+  }
+  if (s.mode === 'cloud') return { label: 'Cloud', title: 'The organisation-wide service.', tone: 'neutral' };
+  const queued = s.queued > 0 ? ` · ${s.queued} change${s.queued === 1 ? '' : 's'} queued` : '';
+  if (s.link === 'online') {
+    return { label: `Cloud online${queued}`, title: 'Changes reach the cloud within seconds.', tone: 'ok' };
+  }
+  const since = s.lastAckAt ? ` since ${yardTime(s.lastAckAt, timeZone)}` : '';
+  return {
+    label: `Cloud offline${since}${queued}`,
+    title: 'The gate keeps working; changes are kept here and sent when the link is back.',
+    tone: 'warn',
+  };
+}

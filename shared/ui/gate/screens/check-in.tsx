@@ -1,0 +1,4 @@
+/** The Check in screen (being built). */
+export function CheckIn() {
+  return <h1>Check in</h1>;
+}

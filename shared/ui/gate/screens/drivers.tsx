@@ -1,0 +1,4 @@
+/** The Drivers screen (being built). */
+export function Drivers() {
+  return <h1>Drivers</h1>;
+}
