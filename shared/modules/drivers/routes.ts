@@ -34,15 +34,17 @@ export function registerDriverRoutes(r: RouteRegistrar, { drivers }: { drivers: 
     method: 'get',
     path: '/api/driver/check',
     tag: TAG,
-    summary: 'May this driver enter? By licenseNumber + licenseRegion, or by phone',
+    summary: 'May this driver enter? By driverId, by licenseNumber + licenseRegion, or by phone',
     description:
       'Refusal reasons: driver-blocked, license-expired (expiry date before today, UTC), carrier-blocked; ' +
       'an unknown driver is {known: false, allowed: false, reasons: [not-registered]}. ' +
-      'With both forms the licence is tried first, then the phone; several matches: the newest record.',
+      'With both forms the licence is tried first, then the phone; several matches: the newest record. ' +
+      'driverId checks that very driver (as a gate movement naming it will); an unknown id is not-registered.',
     access: STAFF,
     query: DriverCheckQuery,
     response: { schema: DriverCheckOut },
     handler: ({ query }) => {
+      if (query.driverId !== undefined) return drivers.check({ driverId: query.driverId });
       const byLicense = query.licenseNumber !== undefined || query.licenseRegion !== undefined;
       if (byLicense && (query.licenseNumber === undefined || query.licenseRegion === undefined)) {
         const missing = query.licenseNumber === undefined ? 'licenseNumber' : 'licenseRegion';

@@ -116,6 +116,9 @@ export const DriverListQuery = PageQuery.extend({
 });
 
 export const DriverCheckQuery = z.object({
+  driverId: Id.optional().openapi({
+    description: 'a registered driver, as chosen at the gate (the check the movement will make)',
+  }),
   licenseNumber: LicenseNumber.optional(),
   licenseRegion: LicenseRegion.optional(),
   phone: z

@@ -71,12 +71,16 @@ export class DriverService {
 
   /** May this driver enter? Unknown drivers are not allowed. */
   async check(by: {
+    driverId?: string;
     licenseNumber?: string;
     licenseRegion?: string;
     phone?: string;
   }): Promise<DriverCheckOutT> {
     let candidates: DriverRow[] = [];
-    if (by.licenseNumber && by.licenseRegion) {
+    if (by.driverId) {
+      const row = await this.repo.byId(by.driverId);
+      candidates = row ? [row] : [];
+    } else if (by.licenseNumber && by.licenseRegion) {
       candidates = await this.repo.byLicense(by.licenseNumber, by.licenseRegion);
     }
     if (candidates.length === 0 && by.phone) candidates = await this.repo.byPhone(by.phone);

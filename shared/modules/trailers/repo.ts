@@ -74,7 +74,7 @@ export class TrailerRepo {
       const plateLike = f.plateLike;
       q = q.where((eb) =>
         eb.or([
-          sql<boolean>`lower(${eb.ref('number')}) like ${numberLike} escape '\\'`,
+          sql<boolean>`replace(lower(${eb.ref('number')}), ' ', '') like ${numberLike} escape '\\'`,
           ...(plateLike !== undefined
             ? [sql<boolean>`${eb.ref('plate')} like ${plateLike} escape '\\'`]
             : []),
@@ -108,7 +108,8 @@ function derive(opts: TrailerFilter): DerivedFilter {
     loadStatus: opts.loadStatus,
     inYard: opts.inYard,
     scope: opts.scope && !opts.yardId ? opts.scope : undefined,
-    numberLike: opts.q ? likeContains(opts.q.toLowerCase()) : undefined,
+    // Spaces do not count in a number: "prfu482113" finds "PRFU 482113" (a scanner or a hurried clerk).
+    numberLike: opts.q ? likeContains(opts.q.toLowerCase().replace(/\s+/g, '')) : undefined,
     plateLike: opts.q && plate ? likeContains(plate) : undefined,
   };
 }

@@ -1,4 +1,4 @@
-import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 import { ActiveStatus } from './schema.js';
 
@@ -48,6 +48,12 @@ export const LocationListQuery = PageQuery.extend({
   kind: LocationKind.optional(),
   status: ActiveStatus.optional(),
   q: z.string().trim().min(1).max(80).optional().openapi({ description: 'name contains' }),
+  free: QueryBool.optional().openapi({
+    description:
+      'true: active locations with room, i.e. holding fewer trailers than their capacity, counting the ' +
+      'trailers on them and those an open yard task is bringing there (where the gate can send the next ' +
+      'trailer); false: the full ones',
+  }),
 });
 
 export type LocationOutT = z.infer<typeof LocationOut>;

@@ -26,6 +26,7 @@ export class LocationService {
       kind?: LocationRow['kind'] | undefined;
       status?: LocationRow['status'] | undefined;
       q?: string | undefined;
+      free?: boolean | undefined;
     },
   ) {
     await this.deps.yards.getVisibleRow(principal, yardId);

@@ -97,11 +97,24 @@ export class YardRepo {
     kind?: LocationRow['kind'] | undefined;
     status?: LocationRow['status'] | undefined;
     q?: string | undefined;
+    free?: boolean | undefined;
   }): Promise<LocationRow[]> {
     let q = pageInYardByName(this.db.selectFrom('location').selectAll(), opts);
     if (opts.kind) q = q.where('kind', '=', opts.kind);
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.q) q = q.where('name', 'like', sql<string>`${likeContains(opts.q)} escape '\\'`);
+    if (opts.free !== undefined) {
+      // Taken: trailers standing there plus trailers an open task is bringing there (a reserved spot).
+      const taken = sql<number>`(
+        (select count(*) from trailer t where t.location_id = location.id and t.yard_id = location.yard_id)
+        + (select count(*) from yard_task k where k.to_location_id = location.id
+             and k.status in ('QUEUED', 'ASSIGNED', 'IN_PROGRESS')
+             and (k.trailer_id is null or not exists (
+               select 1 from trailer t2 where t2.id = k.trailer_id and t2.location_id = location.id))))`;
+      q = opts.free
+        ? q.where('status', '=', 'active').where(sql<boolean>`${taken} < location.capacity`)
+        : q.where(sql<boolean>`${taken} >= location.capacity`);
+    }
     return q.execute();
   }
 

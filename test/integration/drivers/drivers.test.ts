@@ -249,6 +249,25 @@ describe('drivers: list, check, search', () => {
     });
   });
 
+  it('check by driverId: that very driver, even one without licence or phone, as the gate will check it', async () => {
+    const blockedCarrier = await carrier('Id Check Carrier', 'blocked');
+    const bare = await driver({
+      kind: 'carrier',
+      carrierId: blockedCarrier,
+      firstName: 'No',
+      lastName: 'Papers',
+    });
+    const byId = await admin.get(`/api/driver/check?driverId=${bare.id}`);
+    expect(byId.status).toBe(200);
+    expect(byId.body).toMatchObject({ known: true, allowed: false, reasons: ['carrier-blocked'] });
+    expect(byId.body.driver.id).toBe(bare.id);
+    const unknown = await admin.get(`/api/driver/check?driverId=${UNKNOWN_ID}`);
+    expect(unknown.body).toEqual({ known: false, allowed: false, reasons: ['not-registered'] });
+    const bad = await admin.get('/api/driver/check?driverId=nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('query.driverId');
+  });
+
   it('check needs licence number + region, or phone', async () => {
     const none = await admin.get('/api/driver/check');
     expect(none.status).toBe(400);

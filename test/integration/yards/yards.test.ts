@@ -496,6 +496,44 @@ describe('locations', () => {
     expect([count('location') - 1, logCount() - 1]).toEqual(before); // only S-2 was added
   });
 
+  it('free=true lists the active locations with room: trailers on them and open tasks to them count', async () => {
+    const y = await makeYard();
+    const add = async (body: Record<string, unknown>) =>
+      (await admin.post(`/api/yard/${y.id}/location`, body)).body as { id: string; name: string };
+    const taken = await add({ kind: 'spot', name: 'F-1' });
+    const reserved = await add({ kind: 'spot', name: 'F-2' });
+    await add({ kind: 'spot', name: 'F-3' });
+    await add({ kind: 'spot', name: 'F-4', status: 'inactive' });
+    const zone = await add({ kind: 'zone', name: 'F-Zone', capacity: 2 });
+    const checkIn = async (number: string, locationId: string) => {
+      const res = await admin.post('/api/movement', {
+        yardId: y.id,
+        direction: 'in',
+        trailer: { number },
+        locationId,
+      });
+      expect(res.status).toBe(201);
+      return res.body.trailerId as string;
+    };
+    await checkIn(`FREE${seq}A`, taken.id);
+    const moving = await checkIn(`FREE${seq}B`, zone.id);
+    const task = await admin.post('/api/yard-task', {
+      tasks: [{ yardId: y.id, type: 'move', trailerId: moving, toLocationId: reserved.id }],
+    });
+    expect(task.status).toBe(201);
+    const names = async (query: string) =>
+      ((await admin.get(`/api/yard/${y.id}/location?${query}`)).body.items as { name: string }[]).map(
+        (l) => l.name,
+      );
+    // The zone holds one trailer of two; F-2 is promised to the task's trailer; F-4 is inactive.
+    expect(await names('free=true')).toEqual(['F-3', 'F-Zone']);
+    expect(await names('free=true&kind=spot')).toEqual(['F-3']);
+    expect(await names('free=false')).toEqual(['F-1', 'F-2']);
+    const bad = await admin.get(`/api/yard/${y.id}/location?free=maybe`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].path).toBe('query.free');
+  });
+
   it('a location trailers stand on is in use', async () => {
     const y = await makeYard();
     const spot = (await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'Busy' })).body;

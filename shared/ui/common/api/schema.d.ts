@@ -2718,6 +2718,8 @@ export interface paths {
                     status?: "active" | "inactive";
                     /** @description name contains */
                     q?: string;
+                    /** @description true: active locations with room, i.e. holding fewer trailers than their capacity, counting the trailers on them and those an open yard task is bringing there (where the gate can send the next trailer); false: the full ones */
+                    free?: boolean;
                 };
                 header?: never;
                 path: {
@@ -3621,14 +3623,16 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * May this driver enter? By licenseNumber + licenseRegion, or by phone
-         * @description Refusal reasons: driver-blocked, license-expired (expiry date before today, UTC), carrier-blocked; an unknown driver is {known: false, allowed: false, reasons: [not-registered]}. With both forms the licence is tried first, then the phone; several matches: the newest record.
+         * May this driver enter? By driverId, by licenseNumber + licenseRegion, or by phone
+         * @description Refusal reasons: driver-blocked, license-expired (expiry date before today, UTC), carrier-blocked; an unknown driver is {known: false, allowed: false, reasons: [not-registered]}. With both forms the licence is tried first, then the phone; several matches: the newest record. driverId checks that very driver (as a gate movement naming it will); an unknown id is not-registered.
          *
          *     Access: staff.
          */
         get: {
             parameters: {
                 query?: {
+                    /** @description a registered driver, as chosen at the gate (the check the movement will make) */
+                    driverId?: string;
                     licenseNumber?: string;
                     licenseRegion?: string;
                     phone?: string;
@@ -4609,7 +4613,7 @@ export interface paths {
                     carrierId?: string;
                     inYard?: boolean;
                     loadStatus?: "empty" | "loaded" | "unknown";
-                    /** @description number or plate contains */
+                    /** @description number (spaces and case ignored) or plate contains */
                     q?: string;
                 };
                 header?: never;
