@@ -1,4 +1,296 @@
-/** The Check in screen (being built). */
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { api, call } from '../../common/api/client';
+import { ProblemError } from '../../common/api/problem';
+import { canWorkGate, session } from '../../common/auth';
+import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { initForm, setFields, withServerErrors } from '../../common/form-state';
+import { useShortcuts } from '../../common/shortcuts';
+import { Confirmation, type Confirmed } from '../check-in/confirmation';
+import { DriverField, useCheckRequired, useDriverCheck } from '../check-in/driver-field';
+import {
+  ALIASES,
+  type CheckInValues,
+  driverPick,
+  EMPTY,
+  loadDraft,
+  movementBody,
+  saveDraft,
+} from '../check-in/model';
+import { GateField, SpotField, useDeskGate, useFreeSpots } from '../check-in/spot-gate';
+import { CarrierField, TrailerField, TruckField } from '../check-in/unit-fields';
+import { RegisterDriverForm } from '../drivers/register-form';
+import { timeZone, yard } from '../yard';
+import '../check-in/check-in.css';
+
+/** A refusal the clerk can overrule by recording anyway (the server's warning is kept on the movement). */
+interface Conflict {
+  detail: string;
+}
+
+/**
+ * Check-in on one screen: trailer, truck, carrier, driver (admission check at once), load, seal,
+ * a suggested free spot, and one action that records the movement, takes the gate's pictures and
+ * opens the gate. The draft lives in sessionStorage; the screen stays mounted under the login
+ * dialog when the session ends.
+ */
 export function CheckIn() {
-  return <h1>Check in</h1>;
+  const yardId = yard.value!.id;
+  const [form, setForm] = useState(loadDraft);
+  const [problem, setProblem] = useState<string[]>([]);
+  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [confirmed, setConfirmed] = useState<Confirmed | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [registering, setRegistering] = useState(false);
+  const [checkReload, setCheckReload] = useState(0);
+  const [takenSpot, setTakenSpot] = useState<string | null>(null);
+  const [gateId, chooseGate, inbound] = useDeskGate();
+  const [gateError, setGateError] = useState<string | undefined>();
+  const firstField = useRef<HTMLInputElement>(null);
+  const v = form.values;
+  const check = useDriverCheck(v.driver?.id, checkReload);
+  const required = useCheckRequired();
+  const free = useFreeSpots(yardId);
+  const mayWork = canWorkGate(session.principal.value?.role);
+  const refused = check.kind === 'done' && !check.allowed && required;
+
+  const set = (patch: Partial<CheckInValues>) => {
+    setForm((f) => setFields(f, patch));
+    setConflict(null);
+  };
+  useEffect(() => saveDraft(form), [form]);
+  useEffect(() => firstField.current?.focus(), []);
+
+  // The suggested spot: the first free one, unless the clerk chose; a chosen spot another desk
+  // took meanwhile gives way to the next suggestion (and the clerk is told).
+  const spotName = (id: string) => free.spots.find((s) => s.id === id)?.name;
+  const lastSpotName = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!free.loaded) return;
+    if (v.locationId && !spotName(v.locationId)) {
+      setTakenSpot(lastSpotName.current ?? 'The chosen spot');
+      setForm((f) => ({ ...f, values: { ...f.values, locationId: free.spots[0]?.id ?? '' } }));
+    } else if (!v.locationId && !form.touched.locationId && free.spots[0]) {
+      setForm((f) => ({ ...f, values: { ...f.values, locationId: free.spots[0]!.id } }));
+    }
+    lastSpotName.current = spotName(v.locationId);
+  }, [free.spots, free.loaded, v.locationId]);
+
+  const submit = async (force = false) => {
+    if (busy || !mayWork) return;
+    setBusy(true);
+    setProblem([]);
+    setGateError(undefined);
+    const gate = inbound.find((g) => g.id === gateId);
+    const body = movementBody(v, {
+      yardId,
+      gateId: gate?.id ?? null,
+      overrideNeeded: refused,
+      force,
+    });
+    try {
+      const movement = await call(api.POST('/api/movement', { body }));
+      setConfirmed({
+        movement,
+        labels: {
+          unit: [v.trailerText.trim(), v.truckText.trim()].filter(Boolean).join(' / '),
+          driver: v.driver?.name ?? null,
+          spot: spotName(v.locationId) ?? null,
+          gate: gate?.name ?? null,
+        },
+      });
+      if (v.locationId) free.drop(v.locationId);
+      setForm(initForm(EMPTY));
+      setConflict(null);
+      setTakenSpot(null);
+      firstField.current?.focus();
+    } catch (err) {
+      if (!(err instanceof ProblemError)) throw err;
+      onProblem(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onProblem = (err: ProblemError) => {
+    const placed = withServerErrors(form, err.fieldErrors(), ALIASES);
+    setForm(placed.state);
+    if (err.code === 'already-in-yard') {
+      setConflict({ detail: err.message });
+      return;
+    }
+    if (err.code === 'gate-direction') {
+      setGateError(`${err.message} Choose an inbound gate.`);
+      return;
+    }
+    if (err.code === 'driver-not-allowed') setCheckReload((n) => n + 1); // the check changed: show it again
+    if (err.status === 401) {
+      setProblem([
+        'Your session ended: log in again, then press "Check in and open gate" again. Nothing was recorded.',
+      ]);
+      return;
+    }
+    const count = Object.keys(placed.state.errors).length;
+    const lines = count > 0 && placed.unplaced.length === 0 ? [] : [problemText(err), ...placed.unplaced];
+    if (count > 0)
+      lines.unshift(
+        `Nothing was recorded: correct the marked field${count === 1 ? '' : 's'}, then check in again.`,
+      );
+    setProblem(lines);
+  };
+
+  const latest = useRef(submit);
+  latest.current = submit;
+  const shortcuts = useMemo(
+    () => ({ 'Ctrl+Enter': () => void latest.current(), F2: () => void latest.current() }),
+    [],
+  );
+  useShortcuts(shortcuts);
+
+  const clear = () => {
+    setForm(initForm(EMPTY));
+    setProblem([]);
+    setConflict(null);
+    firstField.current?.focus();
+  };
+
+  return (
+    <div class="check-in">
+      <form
+        class="panel check-in-form"
+        aria-labelledby="ci-heading"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <h1 id="ci-heading">Check in</h1>
+        {!mayWork && (
+          <FormMessage kind="warn">
+            Your role ({session.principal.value?.role}) may look but not record check-ins. A gate clerk or an
+            admin checks trucks in.
+          </FormMessage>
+        )}
+        {problem.length > 0 && (
+          <FormMessage kind="error">
+            {problem.map((p) => (
+              <div key={p}>{p}</div>
+            ))}
+          </FormMessage>
+        )}
+        {conflict && (
+          <div class="message warn" role="alert">
+            <p>{conflict.detail}</p>
+            <button type="button" class="danger" onClick={() => void submit(true)} disabled={busy}>
+              Record anyway
+            </button>{' '}
+            <span>The earlier stay is closed and the warning is kept on the movement.</span>
+          </div>
+        )}
+        <div class="grid-2">
+          <TrailerField values={v} errors={form.errors} set={set} inputRef={firstField} />
+          <TruckField values={v} errors={form.errors} set={set} />
+        </div>
+        <CarrierField
+          id="ci-carrier"
+          text={v.carrierText}
+          carrier={v.carrier}
+          error={form.errors.carrierText}
+          onChange={(carrierText, carrier) => set({ carrierText, carrier })}
+        />
+        <DriverField
+          values={v}
+          errors={form.errors}
+          set={set}
+          check={check}
+          required={required}
+          canOverride={mayWork}
+          onRegister={() => setRegistering(true)}
+        />
+        <div class="grid-3">
+          <Field id="ci-load" label="Load" error={form.errors.loadStatus}>
+            <select
+              {...describedBy('ci-load', form.errors.loadStatus)}
+              value={v.loadStatus}
+              onChange={(e) => set({ loadStatus: e.currentTarget.value as CheckInValues['loadStatus'] })}
+            >
+              <option value="loaded">Loaded</option>
+              <option value="empty">Empty</option>
+              <option value="unknown">Unknown</option>
+            </select>
+          </Field>
+          <Field id="ci-seal" label="Seal number" error={form.errors.sealNumber}>
+            <input
+              {...describedBy('ci-seal', form.errors.sealNumber)}
+              value={v.sealNumber}
+              onInput={(e) => set({ sealNumber: e.currentTarget.value })}
+              autoComplete="off"
+              spellcheck={false}
+            />
+          </Field>
+          <SpotField
+            value={v.locationId}
+            error={form.errors.locationId}
+            spots={free.spots}
+            failed={free.failed}
+            taken={takenSpot}
+            onChange={(locationId) => {
+              setTakenSpot(null);
+              set({ locationId });
+            }}
+          />
+        </div>
+        <div class="submit-row">
+          <GateField value={gateId} gates={inbound} error={gateError} onChange={chooseGate} />
+          <button
+            type="submit"
+            class="primary big"
+            disabled={busy || !mayWork}
+            aria-keyshortcuts="Control+Enter F2"
+          >
+            {busy ? 'Checking in…' : gateId === 'none' ? 'Check in' : 'Check in and open gate'}
+            <kbd>Ctrl+Enter</kbd>
+            <kbd>F2</kbd>
+          </button>
+          <button type="button" onClick={clear} disabled={busy}>
+            Clear
+          </button>
+        </div>
+      </form>
+      <div class="check-in-side">
+        {confirmed ? (
+          <Confirmation
+            confirmed={confirmed}
+            timeZone={timeZone.value}
+            onDismiss={() => setConfirmed(null)}
+          />
+        ) : (
+          <p class="muted panel">The last check-in, its gate and its pictures show here.</p>
+        )}
+      </div>
+      {registering && (
+        <div class="overlay">
+          <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dr-heading">
+            <RegisterDriverForm
+              initialName={v.driverText}
+              onCancel={() => setRegistering(false)}
+              onCreated={(d) => {
+                setRegistering(false);
+                set({ driver: driverPick(d), driverText: `${d.firstName} ${d.lastName}` });
+              }}
+            />
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function problemText(err: ProblemError): string {
+  if (err.code === 'network-error') return `${err.message} Nothing was recorded; the form is kept.`;
+  if (err.code === 'driver-not-allowed')
+    return `${err.message.split('. Send override')[0]}. Give a reason to admit anyway.`;
+  if (err.code === 'edge-owned')
+    return 'Check-ins are recorded at the yard itself: use the gate-house screen of the site.';
+  return err.message;
 }

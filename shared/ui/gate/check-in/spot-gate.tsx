@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../../common/api/client';
+import { describedBy, Field } from '../../common/components/field';
+import { onLive } from '../../common/live';
+import { gates } from '../yard';
+
+type Location = Schemas['Location'];
+
+/**
+ * The yard's free spots (active, with room, none promised to a yard task), by name; reloaded when
+ * a check-in at any desk or a finished move changes the yard (live events, no polling).
+ */
+export function useFreeSpots(yardId: string): {
+  spots: Location[];
+  loaded: boolean;
+  failed: boolean;
+  /** This desk just filled the spot: drop it now, before the live event reloads the list. */
+  drop: (id: string) => void;
+} {
+  const [state, setState] = useState({ spots: [] as Location[], loaded: false, failed: false });
+  const drop = (id: string) => setState((s) => ({ ...s, spots: s.spots.filter((l) => l.id !== id) }));
+  useEffect(() => {
+    let alive = true;
+    const load = () =>
+      call(
+        api.GET('/api/yard/{id}/location', {
+          params: { path: { id: yardId }, query: { kind: 'spot', free: true, limit: 200 } },
+        }),
+      ).then(
+        (page) => alive && setState({ spots: page.items, loaded: true, failed: false }),
+        () => alive && setState((s) => ({ ...s, loaded: true, failed: true })),
+      );
+    load();
+    const off = onLive(['movement.created', 'task.'], load, load);
+    return () => {
+      alive = false;
+      off();
+    };
+  }, [yardId]);
+  return { ...state, drop };
+}
+
+export function SpotField(props: {
+  value: string;
+  error: string | undefined;
+  spots: Location[];
+  failed: boolean;
+  /** A spot chosen earlier that another desk has since taken (then the suggestion moved on). */
+  taken: string | null;
+  onChange: (id: string) => void;
+}) {
+  const hint = props.failed
+    ? 'The free spots could not be loaded; choose none and place the trailer later.'
+    : props.taken
+      ? `${props.taken} was just taken at another desk: the next free spot is suggested.`
+      : props.spots.length === 0
+        ? 'No free spot: check in without one and place the trailer later.'
+        : `${props.spots.length} free spot${props.spots.length === 1 ? '' : 's'}; the first is suggested.`;
+  return (
+    <Field id="ci-spot" label="Spot" error={props.error} hint={hint}>
+      <select
+        {...describedBy('ci-spot', props.error, true)}
+        value={props.value}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+      >
+        <option value="">No spot (place later)</option>
+        {props.spots.map((s, i) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+            {i === 0 ? ' (suggested)' : ''}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
+
+const GATE_KEY = 'yard.gate.checkInGateId';
+
+/** The gate this desk opens on check-in (remembered per browser); inbound or two-way gates only. */
+export function useDeskGate(): [string, (id: string) => void, Schemas['Gate'][]] {
+  const inbound = gates.value.filter((g) => g.direction !== 'out');
+  const [chosen, setChosen] = useState(() => localStorage.getItem(GATE_KEY) ?? '');
+  const valid =
+    chosen === 'none' || inbound.some((g) => g.id === chosen) ? chosen : (inbound[0]?.id ?? 'none');
+  const choose = (id: string) => {
+    setChosen(id);
+    localStorage.setItem(GATE_KEY, id);
+  };
+  return [valid, choose, inbound];
+}
+
+export function GateField(props: {
+  value: string;
+  gates: Schemas['Gate'][];
+  error: string | undefined;
+  onChange: (id: string) => void;
+}) {
+  return (
+    <Field
+      id="ci-gate"
+      label="Gate"
+      error={props.error}
+      hint={
+        props.value === 'none'
+          ? 'No gate: the movement is recorded, no gate opens, no picture is taken.'
+          : undefined
+      }
+    >
+      <select
+        {...describedBy('ci-gate', props.error, props.value === 'none')}
+        value={props.value}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+      >
+        {props.gates.map((g) => (
+          <option key={g.id} value={g.id}>
+            {g.name}
+            {g.relay?.driver === 'simulated' ? ' (simulated relay)' : ''}
+          </option>
+        ))}
+        <option value="none">No gate (record only)</option>
+      </select>
+    </Field>
+  );
+}
