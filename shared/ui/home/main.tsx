@@ -53,27 +53,29 @@ function Home() {
   }
   if (!server) return <p class="muted">Loading…</p>;
   return (
-    <main id="main">
-      <h1>Hello {principal.name}</h1>
-      {apps.length === 0 ? (
-        <p>
-          {server === 'cloud'
-            ? 'The gate house runs at each site (its edge). The office dashboard arrives with a later release.'
-            : `There is no screen for the ${principal.role} role here yet.`}{' '}
-          The API and its documentation are at <a href="/docs">/docs</a>.
-        </p>
-      ) : (
-        <ul>
-          {apps.map((a) => (
-            <li key={a.href}>
-              <a href={a.href}>{a.name}</a>: {a.text}
-            </li>
-          ))}
-        </ul>
-      )}
-      <button type="button" onClick={() => session.signOut()}>
-        Log out
-      </button>
+    <main class="login-page">
+      <section class="panel home">
+        <h1>Hello {principal.name}</h1>
+        {apps.length === 0 ? (
+          <p>
+            {server === 'cloud'
+              ? 'The gate house runs at each site (its edge). The office dashboard arrives with a later release.'
+              : `There is no screen for the ${principal.role} role here yet.`}{' '}
+            The API and its documentation are at <a href="/docs">/docs</a>.
+          </p>
+        ) : (
+          <ul>
+            {apps.map((a) => (
+              <li key={a.href}>
+                <a href={a.href}>{a.name}</a>: {a.text}
+              </li>
+            ))}
+          </ul>
+        )}
+        <button type="button" onClick={() => session.signOut()}>
+          Log out
+        </button>
+      </section>
     </main>
   );
 }
