@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkText } from '../../../shared/ui/common/components/link-badge';
-import { duration, yardTime } from '../../../shared/ui/common/time';
+import { duration, yardDateTime, yardTime } from '../../../shared/ui/common/time';
 
 describe('times in the yard time zone', () => {
   it('shows the clock of the yard, not of the browser, across a DST change', () => {
@@ -57,5 +57,13 @@ describe('the site link badge', () => {
     );
     expect(offline.tone).toBe('warn');
     expect(offline.label).toMatch(/^Cloud offline since .+ · 12 changes queued$/);
+  });
+
+  it('gives the full date and time with the zone name (a tooltip of every time shown)', () => {
+    const text = yardDateTime('2026-11-23T23:30:00Z', 'America/Chicago');
+    expect(text).toMatch(/2026/);
+    expect(text).toMatch(/17:30|5:30/);
+    expect(text).toMatch(/CST|GMT-6/);
+    expect(yardDateTime(null, 'America/Chicago')).toBe('');
   });
 });
