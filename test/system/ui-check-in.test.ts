@@ -1,0 +1,184 @@
+import Database from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DemoEdge,
+  launchChromium,
+  logIn,
+  openPage,
+  screenshot,
+  seriousA11yViolations,
+  startDemoEdge,
+} from '../helpers/browser.js';
+
+/**
+ * The gate clerk's check-in, in Debian's Chromium against the demo edge started as a user starts
+ * it: a truck and a new trailer with a driver the admission check refuses, admitted by override;
+ * a field error from the server on its field; the gate's picture and the simulated relay's pulse;
+ * the movement row in the edge's database; a walk-in driver registered from the check-in.
+ */
+let edge: DemoEdge;
+let browser: Browser;
+let page: Page;
+let token: string;
+
+async function apiCall(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${edge.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+function db() {
+  return new Database(edge.dbFile, { readonly: true, fileMustExist: true });
+}
+
+beforeAll(async () => {
+  edge = await startDemoEdge();
+  const login = await fetch(`${edge.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(edge.admin),
+  });
+  token = ((await login.json()) as { token: string }).token;
+  browser = await launchChromium();
+  page = await openPage(browser);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await edge?.stop();
+});
+
+describe('gate house: check-in', () => {
+  it('checks in a truck and a new trailer with a refused driver by override; picture, relay, row', async () => {
+    const carriers = (await apiCall('GET', '/api/carrier?q=PRHL')).body.items;
+    const blocked = await apiCall('POST', '/api/driver', {
+      kind: 'carrier',
+      carrierId: carriers[0].id,
+      firstName: 'Rex',
+      lastName: 'Stopper',
+      phone: '+12145550777',
+      status: 'blocked',
+      blockedReason: 'unpaid yard fines',
+    });
+    expect(blocked.status).toBe(201);
+
+    await page.goto(`${edge.url}/gate/`);
+    await logIn(page, edge.admin.username, edge.admin.password);
+    await page.getByRole('heading', { name: 'Check in' }).waitFor();
+    const trailer = page.getByRole('combobox', { name: 'Trailer number' });
+    await expect.poll(() => trailer.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The suggested spot: S01-S04 hold the demo's trailers, S09 is promised to a yard task.
+    await expect.poll(() => page.getByLabel('Spot').inputValue()).not.toBe('');
+    const spotText = await page.locator('#ci-spot option:checked').textContent();
+    expect(spotText).toBe('S05 (suggested)');
+    await screenshot(page, 'ui-check-in-empty');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await trailer.fill('NEWU 482113');
+    await page.getByText('New trailer: it is registered with this check-in.').waitFor();
+    await page.getByRole('combobox', { name: 'Truck plate' }).fill('TX 9911');
+    await page.getByRole('combobox', { name: 'Carrier (name or SCAC)' }).fill('prhl');
+    await page.getByRole('option', { name: /Prairie Haulers/ }).click();
+    const driver = page.getByRole('combobox', { name: /^Driver/ });
+    await driver.fill('Rex');
+    await page.getByRole('option', { name: /Rex Stopper/ }).waitFor();
+    await driver.press('ArrowDown'); // the arrows move through the list, Enter picks
+    await driver.press('ArrowUp');
+    await driver.press('Enter');
+    await page.getByText('Refused', { exact: true }).waitFor();
+    await page.getByText('The driver is blocked: unpaid yard fines.').waitFor();
+    await page.getByLabel('Admit anyway: reason (recorded)').fill('Fines paid at the office, receipt 5521');
+    // A seal the server refuses (over 40 characters): its message lands on the seal field.
+    await page.getByLabel('Seal number').fill('S'.repeat(41));
+    await page.getByRole('button', { name: /Check in and open gate/ }).click();
+    const sealError = page.locator('#ci-seal-error');
+    await sealError.waitFor();
+    expect(await sealError.textContent()).toMatch(/40/);
+    expect(await page.getByLabel('Seal number').getAttribute('aria-invalid')).toBe('true');
+    expect(db().prepare("SELECT count(*) AS n FROM movement WHERE seal_number LIKE 'SSSS%'").get()).toEqual({
+      n: 0,
+    });
+
+    await page.getByLabel('Seal number').fill('SL-4242');
+    await screenshot(page, 'ui-check-in-refused-driver-override');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.keyboard.press('Control+Enter');
+
+    await page.getByRole('heading', { name: /Checked in: NEWU 482113/ }).waitFor();
+    await page.getByText(/Recorded, and North gate \(in\) opened/).waitFor();
+    const picture = page.locator('.pictures img');
+    await picture.waitFor();
+    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    expect(await picture.getAttribute('src')).toMatch(/^blob:/);
+    // The form is cleared for the next truck, the focus back on the first field.
+    expect(await trailer.inputValue()).toBe('');
+    await expect.poll(() => trailer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await screenshot(page, 'ui-check-in-confirmation');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const row = db()
+      .prepare(
+        `SELECT m.id, m.override_reason, m.seal_number, m.load_status, l.name AS spot, t.number, m.gate_id,
+                m.attachment_ids
+           FROM movement m JOIN location l ON l.id = m.location_id JOIN trailer t ON t.id = m.trailer_id
+          WHERE m.driver_id = ?`,
+      )
+      .get(blocked.body.id) as Record<string, string>;
+    expect(row).toMatchObject({
+      override_reason: 'Fines paid at the office, receipt 5521',
+      seal_number: 'SL-4242',
+      load_status: 'loaded',
+      spot: 'S05',
+      number: 'NEWU 482113',
+    });
+    expect(JSON.parse(row.attachment_ids)).toHaveLength(1);
+    const actuations = await apiCall('GET', `/api/hardware/gate/${row.gate_id}/actuations`);
+    expect(actuations.body.items[0]).toMatchObject({ movementId: row.id, result: 'ok' });
+
+    // The next suggestion moved on: S05 is taken now.
+    await expect.poll(() => page.locator('#ci-spot option:checked').textContent()).toBe('S06 (suggested)');
+  });
+
+  it('registers a walk-in driver from the check-in and comes back with the driver filled in', async () => {
+    const driver = page.getByRole('combobox', { name: /^Driver/ });
+    await driver.fill('Wanda Walkin');
+    await page.getByRole('button', { name: 'Not found? Register a walk-in driver' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.waitFor();
+    expect(await dialog.getByLabel('First name').inputValue()).toBe('Wanda');
+    expect(await dialog.getByLabel('Last name').inputValue()).toBe('Walkin');
+    await dialog.getByLabel('Phone').fill('214 555');
+    await dialog.getByRole('combobox', { name: 'Carrier (name or SCAC)' }).fill('LSLG');
+    await dialog.getByRole('option', { name: /Lone Star Logistics/ }).click();
+    await dialog.getByRole('button', { name: 'Register driver' }).click();
+    // The server's rule on the phone, shown on the phone field; nothing written.
+    await dialog.locator('#dr-phone-error').waitFor();
+    await dialog.getByLabel('Phone').fill('+1 214 555 0199');
+    await dialog.getByRole('button', { name: 'Register driver' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await driver.inputValue()).toBe('Wanda Walkin');
+    await page.getByText('Allowed in').waitFor();
+    const saved = db()
+      .prepare(
+        "SELECT kind, phone, carrier_id FROM driver WHERE first_name = 'Wanda' AND last_name = 'Walkin'",
+      )
+      .all();
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ kind: 'carrier', phone: '+12145550199' });
+
+    await page.goto(`${edge.url}/gate/drivers`);
+    await page.getByRole('heading', { name: 'Known drivers' }).waitFor();
+    await page.getByLabel('Find by name, phone or licence').fill('walkin');
+    await page.getByRole('cell', { name: 'Wanda Walkin', exact: true }).waitFor();
+    await screenshot(page, 'ui-drivers');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: /^Check in\W+Wanda Walkin/ }).click();
+    await page.getByRole('heading', { name: 'Check in' }).waitFor();
+    expect(await page.getByRole('combobox', { name: /^Driver/ }).inputValue()).toBe('Wanda Walkin');
+  });
+});
