@@ -142,6 +142,20 @@ describe('gate house: check-in', () => {
 
     // The next suggestion moved on: S05 is taken now.
     await expect.poll(() => page.locator('#ci-spot option:checked').textContent()).toBe('S06 (suggested)');
+    // Another desk checks a trailer in onto S06: the suggestion moves on live, and the clerk is told.
+    const s06 = db().prepare("SELECT id, yard_id FROM location WHERE name = 'S06'").get() as Record<
+      string,
+      string
+    >;
+    const elsewhere = await apiCall('POST', '/api/movement', {
+      yardId: s06.yard_id,
+      direction: 'in',
+      trailer: { number: 'OTHR 100200' },
+      locationId: s06.id,
+    });
+    expect(elsewhere.status).toBe(201);
+    await expect.poll(() => page.locator('#ci-spot option:checked').textContent()).toBe('S07 (suggested)');
+    await page.getByText('S06 was just taken at another desk').waitFor();
   });
 
   it('registers a walk-in driver from the check-in and comes back with the driver filled in', async () => {

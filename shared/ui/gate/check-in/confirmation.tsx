@@ -49,7 +49,7 @@ export function Confirmation(props: { confirmed: Confirmed; timeZone: string; on
       {m.warnings.length > 0 && (
         <ul class="warnings">
           {m.warnings.map((w) => (
-            <li key={w}>{w}</li>
+            <li key={w}>{warningText(w)}</li>
           ))}
         </ul>
       )}
@@ -87,4 +87,21 @@ function GateResult(props: { movement: Schemas['MovementCreated']; gate: string 
       check-in stands.
     </p>
   );
+}
+
+/** The movement's warnings ("code: detail") as the clerk reads them. */
+const WARNINGS: Record<string, string> = {
+  'driver-override': 'Driver admitted by override; the check said',
+  'snapshot-unavailable': 'No picture',
+  'snapshot-failed': 'A camera gave no picture',
+  'already-in-yard': 'Recorded anyway',
+  'not-in-yard': 'Recorded anyway',
+};
+
+export function warningText(w: string): string {
+  const at = w.indexOf(': ');
+  const code = at < 0 ? w : w.slice(0, at);
+  const detail = at < 0 ? '' : w.slice(at + 2).replaceAll('-', ' ');
+  const label = WARNINGS[code];
+  return label ? `${label}: ${detail}` : w;
 }
