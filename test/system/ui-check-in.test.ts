@@ -195,4 +195,35 @@ describe('gate house: check-in', () => {
     await page.getByRole('heading', { name: 'Check in' }).waitFor();
     expect(await page.getByRole('combobox', { name: /^Driver/ }).inputValue()).toBe('Wanda Walkin');
   });
+
+  it('keeps the typed check-in over a reload and over an ended session (login dialog over the screen)', async () => {
+    await page.goto(`${edge.url}/gate/`);
+    const trailer = page.getByRole('combobox', { name: 'Trailer number' });
+    await trailer.fill('KEEP 000111');
+    await page.getByLabel('Seal number').fill('SL-77');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Check in' }).waitFor();
+    expect(await trailer.inputValue()).toBe('KEEP 000111');
+    expect(await page.getByLabel('Seal number').inputValue()).toBe('SL-77');
+
+    // The session ends on the server, as when a token expires.
+    await page.evaluate(async () => {
+      const stored = JSON.parse(localStorage.getItem('yard.session') ?? '{}') as { token?: string };
+      await fetch('/api/auth/logout', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${stored.token}` },
+      });
+    });
+    // The live stream hears of it (or the next call gets 401): the login dialog opens over the form.
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Your session has ended' }).waitFor();
+    await dialog.getByLabel('Password').fill(edge.admin.password);
+    await dialog.getByRole('button', { name: 'Log in', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await trailer.inputValue()).toBe('KEEP 000111');
+    await page.getByRole('button', { name: /Check in and open gate/ }).click();
+    await page.getByRole('heading', { name: /Checked in: KEEP 000111/ }).waitFor();
+    const row = db().prepare("SELECT seal_number FROM movement WHERE seal_number = 'SL-77'").all();
+    expect(row).toHaveLength(1);
+  });
 });
