@@ -71,7 +71,7 @@ describe('gate house: check-in', () => {
     await logIn(page, edge.admin.username, edge.admin.password);
     await page.getByRole('heading', { name: 'Check in' }).waitFor();
     const trailer = page.getByRole('combobox', { name: 'Trailer number' });
-    await expect.poll(() => trailer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-trailer');
     // The suggested spot: S01-S04 hold the demo's trailers, S09 is promised to a yard task.
     await expect.poll(() => page.getByLabel('Spot').inputValue()).not.toBe('');
     const spotText = await page.locator('#ci-spot option:checked').textContent();
@@ -113,11 +113,13 @@ describe('gate house: check-in', () => {
     await page.getByText(/Recorded, and North gate \(in\) opened/).waitFor();
     const picture = page.locator('.pictures img');
     await picture.waitFor();
-    await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
     expect(await picture.getAttribute('src')).toMatch(/^blob:/);
     // The form is cleared for the next truck, the focus back on the first field.
     expect(await trailer.inputValue()).toBe('');
-    await expect.poll(() => trailer.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-trailer');
     await screenshot(page, 'ui-check-in-confirmation');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
@@ -136,7 +138,7 @@ describe('gate house: check-in', () => {
       spot: 'S05',
       number: 'NEWU 482113',
     });
-    expect(JSON.parse(row.attachment_ids)).toHaveLength(1);
+    expect(JSON.parse(row.attachment_ids ?? '[]')).toHaveLength(1);
     const actuations = await apiCall('GET', `/api/hardware/gate/${row.gate_id}/actuations`);
     expect(actuations.body.items[0]).toMatchObject({ movementId: row.id, result: 'ok' });
 
@@ -207,13 +209,10 @@ describe('gate house: check-in', () => {
     expect(await page.getByLabel('Seal number').inputValue()).toBe('SL-77');
 
     // The session ends on the server, as when a token expires.
-    await page.evaluate(async () => {
-      const stored = JSON.parse(localStorage.getItem('yard.session') ?? '{}') as { token?: string };
-      await fetch('/api/auth/logout', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${stored.token}` },
-      });
-    });
+    await page.evaluate(`(async () => {
+      const { token } = JSON.parse(localStorage.getItem('yard.session'));
+      await fetch('/api/auth/logout', { method: 'POST', headers: { authorization: 'Bearer ' + token } });
+    })()`);
     // The live stream hears of it (or the next call gets 401): the login dialog opens over the form.
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('heading', { name: 'Your session has ended' }).waitFor();
