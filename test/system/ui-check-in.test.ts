@@ -225,4 +225,23 @@ describe('gate house: check-in', () => {
     const row = db().prepare("SELECT seal_number FROM movement WHERE seal_number = 'SL-77'").all();
     expect(row).toHaveLength(1);
   });
+
+  it('offers to record anyway a trailer the yard already holds, with the server warning', async () => {
+    const trailer = page.getByRole('combobox', { name: 'Trailer number' });
+    await trailer.fill('lslg 5300'); // the demo's trailer LSLG5300, typed loosely
+    await page.getByRole('option', { name: /LSLG5300/ }).click();
+    await page.getByText(/recorded as in a yard already/).waitFor();
+    await page.getByRole('button', { name: /Check in and open gate/ }).click();
+    await page.getByText(/Trailer .* is already in yard .*Send force: true/).waitFor();
+    await page.getByRole('button', { name: 'Record anyway' }).click();
+    await page.getByRole('heading', { name: /Checked in: LSLG5300/ }).waitFor();
+    await page.getByText(/Recorded anyway:/).waitFor();
+    const rows = db()
+      .prepare(
+        "SELECT m.warnings FROM movement m JOIN trailer t ON t.id = m.trailer_id WHERE t.number = 'LSLG5300' ORDER BY m.at",
+      )
+      .all() as { warnings: string }[];
+    expect(rows).toHaveLength(2);
+    expect(rows[1]?.warnings).toMatch(/already-in-yard/);
+  });
 });
