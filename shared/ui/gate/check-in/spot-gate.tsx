@@ -115,7 +115,7 @@ export function GateField(props: {
         {props.gates.map((g) => (
           <option key={g.id} value={g.id}>
             {g.name}
-            {g.relay?.driver === 'simulated' ? ' (simulated relay)' : ''}
+            {g.relay?.driver === 'simulated' ? ' (simulated)' : ''}
           </option>
         ))}
         <option value="none">No gate (record only)</option>

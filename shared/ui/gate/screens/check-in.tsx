@@ -56,6 +56,7 @@ export function CheckIn() {
   const set = (patch: Partial<CheckInValues>) => {
     setForm((f) => setFields(f, patch));
     setConflict(null);
+    setProblem([]); // it spoke of the last attempt; the field errors stay until their field is edited
   };
   useEffect(() => saveDraft(form), [form]);
   useEffect(() => firstField.current?.focus(), []);
