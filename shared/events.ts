@@ -68,8 +68,9 @@ export interface YardEvent<K extends EventType = EventType> {
 export type AnyYardEvent = { [K in EventType]: YardEvent<K> }[EventType];
 
 /**
- * An event as delivered: `seq` numbers the live events (the SSE id; an in-process event carries the
- * seq of the last live event before it), `at` is when it was published.
+ * An event as delivered: `seq` numbers the live events of this process (the SSE id is
+ * `<boot>-<seq>`, EventBus.idOf; an in-process event carries the seq of the last live event before
+ * it), `at` is when it was published.
  */
 export type PublishedEvent<K extends EventType = EventType> = {
   [T in K]: YardEvent<T> & { seq: number; at: string };

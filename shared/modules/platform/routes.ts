@@ -137,7 +137,8 @@ export function registerPlatformRoutes(
     tag: TAG,
     summary: 'Server-sent events: live updates, filtered to what the caller may see',
     description:
-      'text/event-stream. Each event has an id (resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data. Drivers receive only events addressed to them; staff with a yard scope only their yards. ' +
+      'text/event-stream. Each event has an id (`<boot>-<seq>`: resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data (the `LiveEvent` schema). Drivers receive only events addressed to them; staff with a yard scope only their yards; `sync.link` goes to every staff member of the site. ' +
+      'A resumed stream replays the missed events (the last 1000 are kept in memory); when it cannot (the server restarted, which changes the boot part of the ids, or more events were missed than are kept), its first event is `stream.reset`: reload what you show, then follow the stream. ' +
       'The stream ends, after a last `session.ended` event, as soon as its token or API key stops being valid (logout, revoked, expired, user disabled, password, role or yard scope changed): log in again before reconnecting.',
     access: 'any',
     response: { contentType: 'text/event-stream', description: 'event stream' },

@@ -159,7 +159,7 @@ describe('GET /api/events', () => {
     await s.untilEvent('settings.changed');
     expect(s.types()).toEqual(['movement.created', 'trailer.updated', 'task.assigned', 'settings.changed']);
     expect(s.events[0]).toEqual({
-      id: String(a.seq),
+      id: t.core.bus.idOf(a.seq),
       event: 'movement.created',
       data: expect.objectContaining({ type: 'movement.created', yardId: yardA, data: { movementId: 'm-1' } }),
     });
@@ -195,7 +195,7 @@ describe('GET /api/events', () => {
 
   it('Last-Event-ID replays the events missed while disconnected, then continues live', async () => {
     const first = await stream(t.adminToken);
-    publish('gate.opened', { yardId: yardA }, { n: 1 });
+    const seen = publish('gate.opened', { yardId: yardA }, { n: 1 });
     await first.untilEvent('gate.opened');
     const lastSeen = first.events.at(-1)?.id;
     first.close();
@@ -205,11 +205,69 @@ describe('GET /api/events', () => {
     const resumed = await stream(t.adminToken, lastSeen);
     await resumed.until(() => resumed.events.length >= 2);
     expect(resumed.events.map((e) => e.data.data)).toEqual([{ n: 2 }, { n: 3 }]);
-    expect(resumed.events.map((e) => Number(e.id))).toEqual([Number(lastSeen) + 1, Number(lastSeen) + 2]);
+    expect(lastSeen).toBe(t.core.bus.idOf(seen.seq));
+    expect(resumed.events.map((e) => e.id)).toEqual([
+      t.core.bus.idOf(seen.seq + 1),
+      t.core.bus.idOf(seen.seq + 2),
+    ]);
+    expect(resumed.types()).not.toContain('stream.reset');
 
     publish('movement.created', { yardId: yardA }, { n: 4 });
     await resumed.until(() => resumed.events.length >= 3);
     expect(resumed.events.at(-1)?.data.data).toEqual({ n: 4 });
+  });
+
+  it('an id of an earlier process (or a bare number from before boot ids) yields stream.reset, then live events', async () => {
+    // A restarted process numbers its events from 1 again: without the boot id, an id of the old
+    // process would resume at some unrelated point of the new one.
+    const earlier = await startTestApp();
+    let oldId: string;
+    try {
+      const s = await EventStream.open(earlier.url, earlier.adminToken);
+      earlier.core.bus.publish({ type: 'settings.changed', data: { names: ['x'] } });
+      await s.untilEvent('settings.changed');
+      oldId = s.events.at(-1)!.id!;
+      s.close();
+    } finally {
+      await earlier.close();
+    }
+    publish('movement.created', { yardId: yardA }, { missed: true });
+    for (const lastEventId of [oldId, '3']) {
+      const s = await stream(t.adminToken, lastEventId);
+      const next = publish('movement.created', { yardId: yardA }, { live: lastEventId });
+      await s.untilEvent('movement.created');
+      expect(s.types()).toEqual(['stream.reset', 'movement.created']);
+      expect(s.events[0]).toEqual({
+        id: t.core.bus.idOf(next.seq - 1),
+        event: 'stream.reset',
+        data: { type: 'stream.reset', data: { reason: 'restarted' } },
+      });
+      expect(s.events[1]?.data.data).toEqual({ live: lastEventId });
+    }
+  });
+
+  it('an id older than the replay buffer, or ahead of the last event, yields stream.reset', async () => {
+    const old = publish('marker', { yardId: yardA });
+    // The buffer keeps the last 1000 live events: of the 1001 after `old`, the first is gone.
+    for (let i = 0; i < 1001; i++) publish('filler', { yardId: yardB });
+    const expired = await stream(t.adminToken, t.core.bus.idOf(old.seq));
+    const ahead = await stream(t.adminToken, t.core.bus.idOf(old.seq + 5000));
+    const garbage = await stream(t.adminToken, 'not-an-id');
+    publish('after', { yardId: yardA });
+    for (const [r, reason] of [
+      [expired, 'expired'],
+      [ahead, 'unknown'],
+      [garbage, 'unknown'],
+    ] as const) {
+      await r.untilEvent('after');
+      expect(r.types()).toEqual(['stream.reset', 'after']);
+      expect(r.events[0]?.data.data).toEqual({ reason });
+    }
+    // From the third filler on (two more kept events have been pushed out since), every missed
+    // event is still kept: replayed, no reset.
+    const kept = await stream(t.adminToken, t.core.bus.idOf(old.seq + 2));
+    await kept.untilEvent('after');
+    expect(kept.types()).toEqual([...Array<string>(999).fill('filler'), 'after']);
   });
 
   it('in-process events (sync.signed-out, sync.tasks-queued) never reach a stream nor take an id', async () => {
@@ -220,8 +278,8 @@ describe('GET /api/events', () => {
     publish('after', { yardId: yardA });
     await s.untilEvent('after');
     expect(s.types()).toEqual(['marker', 'after']);
-    expect(s.events.map((e) => Number(e.id))).toEqual([before.seq, before.seq + 1]);
-    const replayed = await stream(t.adminToken, String(before.seq));
+    expect(s.events.map((e) => e.id)).toEqual([t.core.bus.idOf(before.seq), t.core.bus.idOf(before.seq + 1)]);
+    const replayed = await stream(t.adminToken, t.core.bus.idOf(before.seq));
     await replayed.untilEvent('after');
     expect(replayed.types()).toEqual(['after']);
   });
@@ -231,7 +289,7 @@ describe('GET /api/events', () => {
     const before = publish('marker', {});
     publish('task.assigned', { driverId: newId() }, { taskId: 'someone-else' });
     publish('task.assigned', { driverId: me.id }, { taskId: 'missed-but-mine' });
-    const s = await stream(me.token, String(before.seq));
+    const s = await stream(me.token, t.core.bus.idOf(before.seq));
     await s.untilEvent('task.assigned');
     publish('task.done-marker', { driverId: me.id });
     await s.untilEvent('task.done-marker');
