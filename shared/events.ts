@@ -26,6 +26,11 @@ export interface LiveEvents {
    * yard (org-wide records, watchers of every yard), one per driver whose tasks changed.
    */
   'sync.applied': { peer: string; yardIds?: string[]; entities: Record<string, number> };
+  /**
+   * A linked edge's link to the cloud changed state, or its queue depth changed (edge/sync/link-watch.ts,
+   * throttled): `since` is when the state last changed (null: not since this process started).
+   */
+  'sync.link': { link: 'online' | 'offline' | 'never'; since: string | null; queued: number };
 }
 
 /**
@@ -51,6 +56,16 @@ const IN_PROCESS: Record<keyof InProcessEvents, true> = {
 
 export function isLive(type: EventType): type is LiveEventType {
   return !Object.hasOwn(IN_PROCESS, type);
+}
+
+/**
+ * Live events about the site as a whole rather than a yard: every staff member of this process
+ * receives them, scoped or not (the same who may read GET /api/sync/status), drivers never.
+ */
+const SITE_WIDE: Partial<Record<LiveEventType, true>> = { 'sync.link': true };
+
+export function isSiteWide(type: EventType): boolean {
+  return Object.hasOwn(SITE_WIDE, type);
 }
 
 /**

@@ -2,17 +2,19 @@ import type express from 'express';
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import type { ResumeRefusal } from '../../bus.js';
 import type { CoreParts } from '../../core-parts.js';
-import { isLive, type PublishedEvent } from '../../events.js';
+import { isLive, isSiteWide, type PublishedEvent } from '../../events.js';
 import type { AuthService } from '../auth/service.js';
 
 /**
- * Who receives a live event: a driver only their own; an event about a yard whoever may see that
- * yard; an organisation-wide one (or a driver's without a yard) only a user without a yard scope.
+ * Who receives a live event: a driver only their own; a site-wide one (sync.link: the state of this
+ * site's link) every staff member; an event about a yard whoever may see that yard; an
+ * organisation-wide one (or a driver's without a yard) only a user without a yard scope.
  */
 export function mayReceive(principal: Principal, event: PublishedEvent): boolean {
   // In-process events (events.ts) are for reactions inside this process, never for a client.
   if (!isLive(event.type)) return false;
   if (principal.role === 'driver') return event.driverId === principal.id;
+  if (isSiteWide(event.type)) return true;
   if (event.driverId && !event.yardId) return principal.yardIds === null;
   if (event.yardId) return canSeeYard(principal, event.yardId);
   return principal.yardIds === null;

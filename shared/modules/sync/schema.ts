@@ -39,6 +39,10 @@ export const SyncStatusOut = z
     clockSkewMs: z.number().int(),
     /** Linked edge only. */
     link: LinkState.optional(),
+    linkSince: z.string().nullable().optional().openapi({
+      description:
+        'When the link state last changed (online <-> offline), ISO time; null when it has not changed since the edge started. Live: the `sync.link` event.',
+    }),
     lastAckAt: z.string().nullable().optional(),
     appliedRemoteSeq: z.number().int().optional(),
     pending: z.number().int().optional().openapi({ description: 'Rows kept for a newer schema than ours' }),

@@ -277,7 +277,7 @@ export interface paths {
         };
         /**
          * Server-sent events: live updates, filtered to what the caller may see
-         * @description text/event-stream. Each event has an id (resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data. Drivers receive only events addressed to them; staff with a yard scope only their yards. The stream ends, after a last `session.ended` event, as soon as its token or API key stops being valid (logout, revoked, expired, user disabled, password, role or yard scope changed): log in again before reconnecting.
+         * @description text/event-stream. Each event has an id (`<boot>-<seq>`: resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data (the `LiveEvent` schema). Drivers receive only events addressed to them; staff with a yard scope only their yards; `sync.link` goes to every staff member of the site. A resumed stream replays the missed events (the last 1000 are kept in memory); when it cannot (the server restarted, which changes the boot part of the ids, or more events were missed than are kept), its first event is `stream.reset`: reload what you show, then follow the stream. The stream ends, after a last `session.ended` event, as soon as its token or API key stops being valid (logout, revoked, expired, user disabled, password, role or yard scope changed): log in again before reconnecting.
          *
          *     Access: any signed-in principal.
          */
@@ -9555,6 +9555,8 @@ export interface components {
             clockSkewMs: number;
             /** @enum {string} */
             link?: "online" | "offline" | "never";
+            /** @description When the link state last changed (online <-> offline), ISO time; null when it has not changed since the edge started. Live: the `sync.link` event. */
+            linkSince?: string | null;
             lastAckAt?: string | null;
             appliedRemoteSeq?: number;
             /** @description Rows kept for a newer schema than ours */
