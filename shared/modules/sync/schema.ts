@@ -3,6 +3,16 @@ import { z } from '../../http/zod.js';
 
 export const LinkState = z.enum(['online', 'offline', 'never']);
 
+/** The data of the live `sync.link` event (shared/events.ts), published by a linked edge. */
+export const SyncLinkData = z.object({
+  link: LinkState,
+  since: z
+    .string()
+    .nullable()
+    .openapi({ description: 'When the link state last changed (SyncStatus.linkSince)' }),
+  queued: z.number().int().openapi({ description: 'Changes waiting to be sent to the cloud' }),
+});
+
 export const SiteSyncStatusOut = z
   .object({
     siteId: z.string(),

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { YardEvent } from '../../../shared/events.js';
 import { newId } from '../../../shared/ids.js';
+import { LiveEvent } from '../../../shared/modules/platform/live-events.js';
 import { seed, seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole } from '../../helpers/http.js';
 import { EventStream } from '../../helpers/sse-client.js';
@@ -67,6 +68,26 @@ describe('GET /api/events', () => {
       data: expect.objectContaining({ type: 'movement.created', yardId: yardA, data: { movementId: 'm-1' } }),
     });
     expect(s.events[0]?.data.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('what the modules publish is the documented LiveEvent (the OpenAPI schema of the stream)', async () => {
+    const s = await stream(t.adminToken);
+    const gate = await seed(admin).gate(yardA, { direction: 'both' });
+    const movement = await admin.post('/api/movement', {
+      yardId: yardA,
+      gateId: gate.id,
+      direction: 'in',
+      trailer: { number: `LIVE-${newId().slice(-6)}` },
+    });
+    expect(movement.status, movement.text).toBe(201);
+    await seed(admin).task(yardA);
+    await admin.put('/api/settings', { settings: { 'ui.siteName': 'Live Yard' } });
+    await s.untilEvent('settings.changed');
+    for (const type of ['movement.created', 'task.created', 'settings.changed']) {
+      const event = s.events.find((e) => e.event === type);
+      expect(event?.data.type).toBe(type);
+      expect(LiveEvent.safeParse(event?.data).error).toBeUndefined();
+    }
   });
 
   it('a driver receives only events addressed to that driver', async () => {
@@ -168,6 +189,7 @@ describe('GET /api/events', () => {
         data: { type: 'stream.reset', data: { reason: 'restarted' } },
       });
       expect(s.events[1]?.data.data).toEqual({ live: lastEventId });
+      expect(LiveEvent.safeParse(s.events[0]?.data).error).toBeUndefined();
     }
   });
 
@@ -247,6 +269,7 @@ describe('an open stream ends as soon as its credential stops being valid', () =
     const viewer = await clientWithRole(admin, 'viewer');
     const s = await endsAfter(viewer.token!, () => viewer.post('/api/auth/logout'));
     expect(s.events.at(-1)?.data).toEqual({ type: 'session.ended', data: { reason: 'logged-out' } });
+    expect(LiveEvent.safeParse(s.events.at(-1)?.data).error).toBeUndefined();
   });
 
   it('the user is disabled', async () => {

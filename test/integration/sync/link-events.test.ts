@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveEvent } from '../../../shared/modules/platform/live-events.js';
 import { EventStream } from '../../helpers/sse-client.js';
 import { type SyncHarness, startSyncHarness } from '../../helpers/sync-harness.js';
 import { waitFor } from '../../helpers/wait-for.js';
@@ -63,6 +64,12 @@ describe('sync.link on the edge', () => {
       () => linkEvents().at(-1)?.link === 'online' && linkEvents().at(-1)?.queued === 0,
       10_000,
     );
+  });
+
+  it('each is the documented LiveEvent (SyncLinkEvent)', () => {
+    const sent = events.events.filter((e) => e.event === 'sync.link');
+    expect(sent.length).toBeGreaterThan(0);
+    for (const e of sent) expect(LiveEvent.safeParse(e.data).error).toBeUndefined();
   });
 
   it('at most one sync.link per 2 s', async () => {

@@ -290,13 +290,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description event stream */
+                /** @description Server-sent events; the JSON data of each is a LiveEvent */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": string;
+                        "text/event-stream": components["schemas"]["LiveEvent"];
                     };
                 };
                 /** @description No valid token (unauthenticated) */
@@ -9542,6 +9542,526 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description The JSON data of each GET /api/events event, by `type` (also the SSE event name). Live events carry `at`, and `yardId` / `driverId` when they concern one. */
+        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
+        MovementCreatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "movement.created";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["Movement"];
+        };
+        Movement: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            gateId: string | null;
+            /** @enum {string} */
+            direction: "in" | "out";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            truckId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            trailerId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            driverId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            locationId: string | null;
+            /** @enum {string|null} */
+            loadStatus: "empty" | "loaded" | "unknown" | null;
+            sealNumber: string | null;
+            plateRead: string | null;
+            attachmentIds: string[];
+            /**
+             * Format: uuid
+             * @description the gate actuation this movement asked for
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            actuationId: string | null;
+            operatorId: string | null;
+            notes: string | null;
+            /** @description code: detail, e.g. forced moves, overrides */
+            warnings: string[];
+            overrideReason: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            correctsId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            version: number;
+        };
+        TaskCreatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.created";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        YardTask: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            type: components["schemas"]["TaskType"];
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            trailerId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            fromLocationId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            toLocationId: string | null;
+            priority: number;
+            status: components["schemas"]["TaskStatus"];
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            driverId: string | null;
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            dueAt: string | null;
+            createdBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            assignedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            cancelledAt: string | null;
+            cancelReason: string | null;
+            /**
+             * Format: uuid
+             * @description Carrier a completed move is billed to
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            billedCarrierId: string | null;
+            version: number;
+        };
+        /** @enum {string} */
+        TaskType: "move" | "pull_to_door" | "return_to_spot" | "shunt" | "inspect" | "other";
+        /** @enum {string} */
+        TaskStatus: "QUEUED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+        TaskAssignedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.assigned";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskUnassignedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.unassigned";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.started";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskCompletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.completed";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskCancelledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.cancelled";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskUpdatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.updated";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskDeletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.deleted";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        DriverSessionStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "driver.session.started";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["DriverSession"];
+        };
+        DriverSession: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            driverId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            deviceId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endedAt: string | null;
+            endReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            lastCheckAt: string | null;
+            /** @description The newest location the device reported */
+            lastLocation: {
+                lat: number;
+                lon: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                at: string;
+            } | null;
+            active: boolean;
+            version: number;
+        };
+        DriverSessionEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "driver.session.ended";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["DriverSession"];
+        };
+        DriverLastCheckEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "driver.last-check";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                sessionId: string;
+                battery: number;
+                at: string;
+            };
+        };
+        SettingsChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "settings.changed";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                names: string[];
+            };
+        };
+        SyncAppliedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sync.applied";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                peer: string;
+                yardIds?: string[];
+                /** @description rows applied, by entity */
+                entities: {
+                    [key: string]: number;
+                };
+            };
+        };
+        SyncLinkEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sync.link";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                /** @enum {string} */
+                link: "online" | "offline" | "never";
+                /** @description When the link state last changed (SyncStatus.linkSince) */
+                since: string | null;
+                /** @description Changes waiting to be sent to the cloud */
+                queued: number;
+            };
+        };
+        /** @description First event of a resumed stream when the missed events cannot be replayed (reason restarted, expired or unknown): reload what you show. */
+        StreamResetEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stream.reset";
+            data: {
+                reason: string;
+            };
+        };
+        /** @description Last event of a stream whose credential stopped being valid (logged-out, credential-expired, ...): log in again. */
+        SessionEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "session.ended";
+            data: {
+                reason: string;
+            };
+        };
         SyncStatus: {
             /** @enum {string} */
             mode: "standalone" | "linked" | "cloud";
@@ -10686,82 +11206,6 @@ export interface components {
                 error: string | null;
             }[];
         };
-        Movement: {
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            yardId: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            gateId: string | null;
-            /** @enum {string} */
-            direction: "in" | "out";
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            at: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            truckId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            trailerId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            driverId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            carrierId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            locationId: string | null;
-            /** @enum {string|null} */
-            loadStatus: "empty" | "loaded" | "unknown" | null;
-            sealNumber: string | null;
-            plateRead: string | null;
-            attachmentIds: string[];
-            /**
-             * Format: uuid
-             * @description the gate actuation this movement asked for
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            actuationId: string | null;
-            operatorId: string | null;
-            notes: string | null;
-            /** @description code: detail, e.g. forced moves, overrides */
-            warnings: string[];
-            overrideReason: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            correctsId: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            createdAt: string;
-            version: number;
-        };
         /**
          * @description One unit passing a gate: a check-in puts it in the yard, a check-out takes it out. at defaults to now; it may not precede the check-in of the visit it closes.
          * @example {
@@ -11438,52 +11882,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        DriverSession: {
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            driverId: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            yardId: string;
-            deviceId: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            startedAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            endedAt: string | null;
-            endReason: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            lastCheckAt: string | null;
-            /** @description The newest location the device reported */
-            lastLocation: {
-                lat: number;
-                lon: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-03-01T08:00:00Z
-                 */
-                at: string;
-            } | null;
-            active: boolean;
-            version: number;
-        };
         /**
          * @description The yard the driver works in now, and the device it uses.
          * @example {
@@ -11624,90 +12022,6 @@ export interface components {
             items: components["schemas"]["YardTask"][];
             nextCursor: string | null;
         };
-        YardTask: {
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            yardId: string;
-            type: components["schemas"]["TaskType"];
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            trailerId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            fromLocationId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            toLocationId: string | null;
-            priority: number;
-            status: components["schemas"]["TaskStatus"];
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            driverId: string | null;
-            notes: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            dueAt: string | null;
-            createdBy: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            updatedAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            assignedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            startedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            completedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            cancelledAt: string | null;
-            cancelReason: string | null;
-            /**
-             * Format: uuid
-             * @description Carrier a completed move is billed to
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            billedCarrierId: string | null;
-            version: number;
-        };
-        /** @enum {string} */
-        TaskType: "move" | "pull_to_door" | "return_to_spot" | "shunt" | "inspect" | "other";
-        /** @enum {string} */
-        TaskStatus: "QUEUED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
         DriverTaskBatchResult: {
             results: {
                 /**
