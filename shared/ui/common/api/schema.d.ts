@@ -177,7 +177,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -1205,7 +1207,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1221,6 +1226,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2251,7 +2258,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -2267,6 +2277,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2607,7 +2619,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                     gateId: string;
@@ -2624,6 +2639,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2967,7 +2984,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                     locationId: string;
@@ -2984,6 +3004,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3364,7 +3386,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -3380,6 +3405,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3837,7 +3864,10 @@ export interface paths {
                 query?: {
                     reason?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -3848,6 +3878,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3921,7 +3953,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -3937,6 +3972,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4252,7 +4289,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4268,6 +4308,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4832,7 +4874,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4848,6 +4893,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6970,7 +7017,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -6986,6 +7036,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7107,6 +7159,8 @@ export interface paths {
                 /** @description the picture, as the camera encoded it */
                 200: {
                     headers: {
+                        /** @description the stored attachment, with store=true */
+                        "X-Attachment-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7567,7 +7621,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -7583,6 +7640,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9134,7 +9193,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -9150,6 +9212,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9229,7 +9293,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -9318,7 +9385,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -9334,6 +9404,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
