@@ -83,6 +83,20 @@ describe('the OpenAPI document, precise enough for a typed client', () => {
     });
   });
 
+  it('the sync status is a union by mode: what a linked edge always reports is required there', async () => {
+    const variants = (doc.components.schemas.SyncStatus?.oneOf ?? []).map((v) => v.$ref?.split('/').at(-1));
+    expect(variants).toEqual(['SyncStatusStandalone', 'SyncStatusLinked', 'SyncStatusCloud']);
+    const linked = doc.components.schemas.SyncStatusLinked as Schema & { required?: string[] };
+    expect(linked.required).toEqual(
+      expect.arrayContaining(['mode', 'link', 'linkSince', 'lastAckAt', 'queued']),
+    );
+    // This app is a standalone edge: its answer is the standalone variant (responses are validated here).
+    const status = await admin.get('/api/sync/status');
+    expect(status.status, status.text).toBe(200);
+    expect(status.body.mode).toBe('standalone');
+    expect(status.body).not.toHaveProperty('link');
+  });
+
   it('the live stream documents its events: LiveEvent, one component per type, with the data schema', () => {
     const stream = doc.paths['/api/events']?.get?.responses['200']?.content?.['text/event-stream']?.schema;
     expect(stream).toEqual({ $ref: '#/components/schemas/LiveEvent' });

@@ -10134,26 +10134,60 @@ export interface components {
                 reason: string;
             };
         };
-        SyncStatus: {
-            /** @enum {string} */
-            mode: "standalone" | "linked" | "cloud";
-            /** @enum {string} */
-            role: "edge" | "cloud";
+        SyncStatus: components["schemas"]["SyncStatusStandalone"] | components["schemas"]["SyncStatusLinked"] | components["schemas"]["SyncStatusCloud"];
+        SyncStatusStandalone: {
             siteId: string;
             lastSeq: number;
             ackedSeq: number;
             queued: number;
             deadLetters: number;
             clockSkewMs: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            mode: "standalone";
             /** @enum {string} */
-            link?: "online" | "offline" | "never";
+            role: "edge";
+        };
+        SyncStatusLinked: {
+            siteId: string;
+            lastSeq: number;
+            ackedSeq: number;
+            queued: number;
+            deadLetters: number;
+            clockSkewMs: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            mode: "linked";
+            /** @enum {string} */
+            role: "edge";
+            /** @enum {string} */
+            link: "online" | "offline" | "never";
             /** @description When the link state last changed (online <-> offline), ISO time; null when it has not changed since the edge started. Live: the `sync.link` event. */
-            linkSince?: string | null;
-            lastAckAt?: string | null;
-            appliedRemoteSeq?: number;
+            linkSince: string | null;
+            lastAckAt: string | null;
+            appliedRemoteSeq: number;
             /** @description Rows kept for a newer schema than ours */
-            pending?: number;
-            sites?: components["schemas"]["SiteSyncStatus"][];
+            pending: number;
+        };
+        SyncStatusCloud: {
+            siteId: string;
+            lastSeq: number;
+            ackedSeq: number;
+            queued: number;
+            deadLetters: number;
+            clockSkewMs: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            mode: "cloud";
+            /** @enum {string} */
+            role: "cloud";
+            sites: components["schemas"]["SiteSyncStatus"][];
         };
         SiteSyncStatus: {
             siteId: string;
