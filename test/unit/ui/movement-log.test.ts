@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { yardDateTime } from '../../../shared/ui/common/time';
 import { dayStart, rangeQuery, yardToday } from '../../../shared/ui/gate/movements/date-range';
 import { NameBook } from '../../../shared/ui/gate/movements/names';
 import { matchesFilter, searchTarget, type Unit } from '../../../shared/ui/gate/movements/search';
 
 describe('yard days to API instants', () => {
   it("a day starts at the yard's midnight, not the browser's", () => {
-    expect(new Date(dayStart('2026-01-15', 'America/Chicago')).toISOString()).toBe('2026-01-15T06:00:00.000Z');
-    expect(new Date(dayStart('2026-07-15', 'America/Chicago')).toISOString()).toBe('2026-07-15T05:00:00.000Z');
+    expect(new Date(dayStart('2026-01-15', 'America/Chicago')).toISOString()).toBe(
+      '2026-01-15T06:00:00.000Z',
+    );
+    expect(new Date(dayStart('2026-07-15', 'America/Chicago')).toISOString()).toBe(
+      '2026-07-15T05:00:00.000Z',
+    );
     expect(new Date(dayStart('2026-07-15', 'Europe/Berlin')).toISOString()).toBe('2026-07-14T22:00:00.000Z');
     expect(new Date(dayStart('2026-07-15', 'Asia/Kolkata')).toISOString()).toBe('2026-07-14T18:30:00.000Z');
   });
@@ -113,5 +118,14 @@ describe('a live movement and the filters on screen', () => {
     expect(matchesFilter(m, 'y1', { to: '2026-03-01T12:00:00Z' })).toBe(false);
     expect(matchesFilter(m, 'y1', { from: '2026-03-01T12:00:00Z', trailerId: 't1' })).toBe(true);
     expect(matchesFilter(m, 'y1', { truckId: 'k1' })).toBe(false);
+  });
+});
+
+describe('the full time of a record (tooltips)', () => {
+  it("is the yard's date and clock with the zone's name, and does not throw", () => {
+    const s = yardDateTime('2026-01-15T18:05:00Z', 'America/Chicago');
+    expect(s).toMatch(/2026/);
+    expect(s).toMatch(/12:05/);
+    expect(s).toMatch(/CST/);
   });
 });

@@ -14,7 +14,9 @@ export function cameraSnapshot(cameraId: string): Promise<Blob> {
 }
 
 export function attachmentBlob(id: string): Promise<Blob> {
-  return call(api.GET('/api/attachment/{id}', { params: { path: { id } }, parseAs: 'blob' })) as Promise<Blob>;
+  return call(
+    api.GET('/api/attachment/{id}', { params: { path: { id } }, parseAs: 'blob' }),
+  ) as Promise<Blob>;
 }
 
 type Shown = { kind: 'loading' } | { kind: 'ok'; url: string; at: number } | { kind: 'error'; text: string };
@@ -52,7 +54,10 @@ export function BlobImage(props: {
   }, [props.reloadKey]);
   if (shown.kind === 'ok') return <img src={shown.url} alt={props.alt} class={props.class} />;
   return (
-    <div class={`picture-placeholder ${props.class ?? ''}`} role={shown.kind === 'error' ? 'alert' : 'status'}>
+    <div
+      class={`picture-placeholder ${props.class ?? ''}`}
+      role={shown.kind === 'error' ? 'alert' : 'status'}
+    >
       {shown.kind === 'loading' ? (props.loadingText ?? 'Loading the picture…') : shown.text}
     </div>
   );

@@ -43,7 +43,8 @@ function relayBadge(g: GateFacts): LaneView['badge'] {
 }
 
 function openButton(g: GateFacts, now: number, clock: (at: number) => string): LaneView['open'] {
-  if (!g.mayOpen) return { enabled: false, reason: 'Your role may not open gates (gate clerks and admins may).' };
+  if (!g.mayOpen)
+    return { enabled: false, reason: 'Your role may not open gates (gate clerks and admins may).' };
   if (!g.hasRelay) return { enabled: false, reason: 'This gate has no relay: open it by hand.' };
   if (g.state === 'fault') {
     const why = g.error ? ` (${g.error})` : '';

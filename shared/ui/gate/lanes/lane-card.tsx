@@ -3,7 +3,7 @@ import { api, call, type Schemas } from '../../common/api/client';
 import type { Gate } from '../yard';
 import { ActuationAudit, ActuationLine } from './actuations';
 import { BlobImage, cameraSnapshot } from './camera-image';
-import { type RelayState, laneView, retryAtFrom } from './gate-state';
+import { laneView, type RelayState, retryAtFrom } from './gate-state';
 import { OpenDialog } from './open-dialog';
 
 type Actuation = Schemas['GateActuation'];
@@ -82,10 +82,13 @@ export function LaneCard(props: {
   );
   const last = audit?.items[0];
   const reasonId = `lane-${gate.id}-why`;
-  const closeDialog = () => {
-    setDialog(false);
-    openRef.current?.focus();
-  };
+  const closeDialog = () => setDialog(false);
+  // Back to the Open button once the modal dialog is gone (while it is open the page behind is inert).
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !dialog) openRef.current?.focus();
+    wasOpen.current = dialog;
+  }, [dialog]);
 
   return (
     <article class="panel lane" aria-labelledby={`lane-${gate.id}`}>
@@ -149,7 +152,8 @@ export function LaneCard(props: {
           gate={{ id: gate.id, name: gate.name, simulated: gate.relay?.driver === 'simulated' }}
           onClose={closeDialog}
           onAnswered={({ problem }) => {
-            if (problem?.code === 'rate-limited') setRetryAt(retryAtFrom(problem.problem.retryAfterSec, Date.now()));
+            if (problem?.code === 'rate-limited')
+              setRetryAt(retryAtFrom(problem.problem.retryAfterSec, Date.now()));
             void loadAudit();
             props.onActuated();
           }}

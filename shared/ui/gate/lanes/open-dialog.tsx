@@ -90,7 +90,6 @@ export function OpenDialog(props: {
               value={reason}
               maxLength={500}
               aria-required="true"
-              autoFocus
               autoComplete="off"
               placeholder="e.g. plate unreadable, driver at the barrier"
               onInput={(e) => setReason(e.currentTarget.value)}

@@ -47,11 +47,7 @@ export function yardToday(timeZone: string, now = Date.now()): string {
  * The API's from/to (at >= from, at < to) for yard days from..to, both included; either may be
  * empty. A range given backwards is swapped rather than refused: the clerk meant those days.
  */
-export function rangeQuery(
-  from: string,
-  to: string,
-  timeZone: string,
-): { from?: string; to?: string } {
+export function rangeQuery(from: string, to: string, timeZone: string): { from?: string; to?: string } {
   let [a, b] = [from, to];
   if (a && b && a > b) [a, b] = [b, a];
   const out: { from?: string; to?: string } = {};

@@ -3,7 +3,7 @@
  * screen, all the unknown ids of a page in one round of parallel requests, and kept. An id that
  * cannot be read (deleted, outside the user's yards) keeps a short form of the id.
  */
-export type NameKind = 'carrier' | 'driver' | 'trailer' | 'truck';
+export type NameKind = 'carrier' | 'driver' | 'trailer' | 'truck' | 'user';
 
 export type Fetcher = (kind: NameKind, id: string) => Promise<string>;
 
@@ -20,6 +20,11 @@ export class NameBook {
   /** The name if known, else undefined (call `resolve` first). */
   name(kind: NameKind, id: string | null | undefined): string | undefined {
     return id ? this.known.get(`${kind}:${id}`) : undefined;
+  }
+
+  /** A name learnt from elsewhere (a list already loaded). */
+  remember(kind: NameKind, id: string, name: string): void {
+    this.known.set(`${kind}:${id}`, name);
   }
 
   /** Fetches the names not yet known; resolves when all of them are in (failures included). */

@@ -47,6 +47,15 @@ export function Lanes() {
     );
   }, [yardId, loadStatus]);
 
+  // A gate caught mid-pulse: read its state again once the pulse is over (one timer, no polling).
+  useEffect(() => {
+    const opening = status?.gates.filter((g) => g.busy || g.state === 'opening') ?? [];
+    if (opening.length === 0) return;
+    const pulse = Math.max(...gates.value.map((g) => g.relay?.pulseMs ?? 0), 500);
+    const t = setTimeout(() => void loadStatus(), pulse + 300);
+    return () => clearTimeout(t);
+  }, [status, loadStatus]);
+
   const lanes = gates.value.filter((g) => g.yardId === yardId);
   const mayOpen = canWorkGate(session.principal.value?.role);
   return (
@@ -54,7 +63,8 @@ export function Lanes() {
       <h1 id="lanes-heading">Lanes</h1>
       {problem && (
         <FormMessage kind="error">
-          The relay states could not be loaded: {problem} The buttons still work; reload the page to try again.
+          The relay states could not be loaded: {problem} The buttons still work; reload the page to try
+          again.
         </FormMessage>
       )}
       {lanes.length === 0 ? (
