@@ -139,9 +139,46 @@ describe('the lane board', () => {
       db.close();
     }
     // ... and on the screen: the last opening and the expandable log.
-    await text(north.locator('.lane-last')).toContain(reason);
+    await text(north.locator('.lane-last').first()).toContain(reason);
     await north.getByText('Opening log of North gate (in)').click();
     await text(north.locator('.audit li').first()).toContain(reason);
+  });
+  it('a rate-limited gate refuses with when to try again, and its Open button says so', async () => {
+    expect(
+      (await apiCall('PUT', '/api/settings', { settings: { 'gate.maxActuationsPerMinute': 1 } })).status,
+    ).toBe(200);
+    const south = page.getByRole('article', { name: 'South gate (out)' });
+    const open = south.getByRole('button', { name: 'Open South gate (out)' });
+    const dialog = page.getByRole('dialog', { name: 'Open South gate (out)' });
+    for (const reason of ['Escort vehicle', 'Escort vehicle, second car']) {
+      await focused(open).catch(() => undefined);
+      await open.click();
+      await dialog.getByLabel('Reason').fill(reason);
+      await page.keyboard.press('Enter');
+      await shown(dialog.getByRole(reason.endsWith('car') ? 'alert' : 'status'));
+      if (reason.endsWith('car')) await text(dialog.getByRole('alert')).toMatch(/Try again in \d+ s/);
+      await page.keyboard.press('Escape');
+      await gone(dialog);
+    }
+    expect(await open.isDisabled()).toBe(true);
+    await text(south.locator('.lane-why')).toMatch(/Opened too often in the last minute\. Try again at/);
+    await screenshot(page, 'gate-lanes-after-opening');
+    // The refusal is audited too, with its reason.
+    const db = new Database(edge.dbFile, { readonly: true });
+    try {
+      const rows = db
+        .prepare(
+          "SELECT a.result, a.reason FROM gate_actuation a JOIN gate g ON g.id = a.gate_id WHERE g.name = 'South gate (out)' ORDER BY a.at",
+        )
+        .all();
+      expect(rows).toEqual([
+        { result: 'ok', reason: 'Escort vehicle' },
+        { result: 'refused', reason: 'Escort vehicle, second car' },
+      ]);
+    } finally {
+      db.close();
+    }
+    await apiCall('PUT', '/api/settings', { settings: { 'gate.maxActuationsPerMinute': 12 } });
   });
 });
 
@@ -173,12 +210,19 @@ describe('the movement log', () => {
       trailer: { number: 'LIVE7001' },
       truck: { plate: 'TX9900' },
       snapshot: true,
+      actuate: true,
     });
     expect(made.status).toBe(201);
     const top = page.locator('table.movement-table tbody tr').first();
     await text(top).toMatch('LIVE7001');
     await text(top).toMatch('TX9900');
     await count(page.locator('table.movement-table tbody tr[data-movement-id]')).toBe(5);
+    // Its pictures and the gate's answer to the check-in, under the row.
+    await top.getByRole('button', { name: '1 picture' }).click();
+    expect(await pictureShown(page, 'Picture 1 of the check-in of LIVE7001')).toBe(true);
+    await text(page.locator('.movement-details').first()).toMatch(
+      /Gate: \d\d:\d\d.*opened by admin/,
+    );
   });
 
   it('the visit history lists closed visits with their dwell', async () => {

@@ -33,6 +33,7 @@ export function LaneCard(props: {
   const [retryAt, setRetryAt] = useState<number | undefined>();
   const [dialog, setDialog] = useState(false);
   const [now, setNow] = useState(Date.now());
+  const [takenAt, setTakenAt] = useState<number | null>(null);
   const openRef = useRef<HTMLButtonElement>(null);
 
   const loadAudit = useCallback(
@@ -80,7 +81,9 @@ export function LaneCard(props: {
     Math.max(now, Date.now()),
     clock,
   );
-  const last = audit?.items[0];
+  // The last opening, and a later attempt that did not open (refused, fault) if there is one.
+  const latest = audit?.items[0];
+  const lastOk = audit?.items.find((a) => a.result === 'ok');
   const reasonId = `lane-${gate.id}-why`;
   const closeDialog = () => setDialog(false);
   // Back to the Open button once the modal dialog is gone (while it is open the page behind is inert).
@@ -92,10 +95,15 @@ export function LaneCard(props: {
 
   return (
     <article class="panel lane" aria-labelledby={`lane-${gate.id}`}>
-      <header class="lane-head">
-        <h2 id={`lane-${gate.id}`}>{gate.name}</h2>
-        <span class="muted">{DIRECTION[gate.direction]}</span>
-        <span class={`badge ${view.badge.tone}`}>{view.badge.label}</span>
+      <header>
+        <div class="lane-head">
+          <h2 id={`lane-${gate.id}`}>{gate.name}</h2>
+          <span class={`badge ${view.badge.tone}`}>{view.badge.label}</span>
+        </div>
+        <span class="muted">
+          {DIRECTION[gate.direction]}
+          {gate.relay ? ` · ${gate.relay.driver} relay, channel ${gate.relay.channel}` : ''}
+        </span>
       </header>
       <div class="lane-pictures">
         {gate.cameraIds.length === 0 && <p class="muted picture-placeholder">No camera at this gate.</p>}
@@ -107,19 +115,35 @@ export function LaneCard(props: {
               alt={`Camera ${i + 1} at ${gate.name}, latest picture`}
               class="lane-picture"
               loadingText="Taking a picture…"
+              onLoaded={i === 0 ? setTakenAt : undefined}
             />
           </figure>
         ))}
       </div>
       {gate.cameraIds.length > 0 && (
-        <button type="button" onClick={() => setPictures((n) => n + 1)}>
-          Refresh picture{gate.cameraIds.length > 1 ? 's' : ''}
-        </button>
+        <div class="lane-picture-bar">
+          <span class="muted">{takenAt ? `Taken at ${clock(takenAt)}` : ''}</span>
+          <button type="button" onClick={() => setPictures((n) => n + 1)}>
+            Refresh picture{gate.cameraIds.length > 1 ? 's' : ''}
+          </button>
+        </div>
       )}
       <p class="lane-last">
         <strong>Last opened: </strong>
-        {last ? <ActuationLine a={last} timeZone={props.timeZone} /> : audit ? 'not yet' : 'loading…'}
+        {lastOk ? (
+          <ActuationLine a={lastOk} timeZone={props.timeZone} />
+        ) : audit ? (
+          'not recently'
+        ) : (
+          'loading…'
+        )}
       </p>
+      {latest && latest !== lastOk && (
+        <p class="lane-last">
+          <strong>Last attempt: </strong>
+          <ActuationLine a={latest} timeZone={props.timeZone} />
+        </p>
+      )}
       {auditError && <p class="error-text">The opening log could not be loaded: {auditError}</p>}
       <div class="lane-open">
         <button

@@ -92,7 +92,10 @@ export function OpenDialog(props: {
               aria-required="true"
               autoComplete="off"
               placeholder="e.g. plate unreadable, driver at the barrier"
-              onInput={(e) => setReason(e.currentTarget.value)}
+              onInput={(e) => {
+                setReason(e.currentTarget.value);
+                setError(undefined);
+              }}
             />
           </Field>
           <div class="actions">

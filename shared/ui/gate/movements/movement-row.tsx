@@ -41,7 +41,10 @@ export function MovementRow(props: {
           </span>
           {props.gateName && <div class="muted small">{props.gateName}</div>}
         </td>
-        <td>{name('trailer', m.trailerId)}</td>
+        <td>
+          {name('trailer', m.trailerId)}
+          {m.loadStatus && m.loadStatus !== 'unknown' && <div class="muted small">{m.loadStatus}</div>}
+        </td>
         <td>{name('truck', m.truckId)}</td>
         <td>{name('driver', m.driverId)}</td>
         <td>{name('carrier', m.carrierId)}</td>
