@@ -5,6 +5,7 @@ import {
   type DemoEdge,
   launchChromium,
   logIn,
+  openPage,
   screenshot,
   seriousA11yViolations,
   startDemoEdge,
@@ -30,25 +31,6 @@ async function apiCall(method: string, path: string, body?: unknown) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-/**
- * Until the service serves the built app at `/`, map the app's paths to the seed's
- * /api/ui/assets/binary/ route (the same files); once `/gate/` answers, the shim stays unused.
- */
-async function reachApp(p: Page): Promise<void> {
-  const direct = await fetch(`${edge.url}/gate/lanes`);
-  if (direct.ok) return;
-  await p.route(`${edge.url}/**`, async (route) => {
-    const url = new URL(route.request().url());
-    if (url.pathname.startsWith('/assets/')) {
-      return route.continue({ url: `${edge.url}/api/ui/assets/binary${url.pathname}` });
-    }
-    if (url.pathname.startsWith('/gate') && route.request().resourceType() === 'document') {
-      return route.continue({ url: `${edge.url}/api/ui/assets/binary/gate/index.html` });
-    }
-    return route.continue();
-  });
-}
-
 /** Waits (like a user looking) until the text shows in the element. */
 const text = (l: Locator) => expect.poll(() => l.textContent(), { timeout: 10_000 });
 const shown = (l: Locator) => l.waitFor({ state: 'visible', timeout: 10_000 });
@@ -72,9 +54,7 @@ beforeAll(async () => {
     body: JSON.stringify(edge.admin),
   });
   token = ((await login.json()) as { token: string }).token;
-  const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-  page = await context.newPage();
-  await reachApp(page);
+  page = await openPage(browser, { viewport: { width: 1366, height: 900 } });
   await page.goto(`${edge.url}/gate/lanes`);
   await logIn(page, edge.admin.username, edge.admin.password);
 }, 120_000);
@@ -220,9 +200,7 @@ describe('the movement log', () => {
     // Its pictures and the gate's answer to the check-in, under the row.
     await top.getByRole('button', { name: '1 picture' }).click();
     expect(await pictureShown(page, 'Picture 1 of the check-in of LIVE7001')).toBe(true);
-    await text(page.locator('.movement-details').first()).toMatch(
-      /Gate: \d\d:\d\d.*opened by admin/,
-    );
+    await text(page.locator('.movement-details').first()).toMatch(/Gate: \d\d:\d\d.*opened by admin/);
   });
 
   it('the visit history lists closed visits with their dwell', async () => {
@@ -238,5 +216,28 @@ describe('the movement log', () => {
     await text(row).toMatch('Trailer LIVE7001');
     await text(row).toMatch(/\d+ min/);
     await screenshot(page, 'gate-visit-history');
+  });
+});
+
+describe('the lane board, live', () => {
+  it('a movement at a gate takes a new picture of it without reload', async () => {
+    await page.getByRole('link', { name: /Lanes/ }).click();
+    const north = page.getByRole('article', { name: 'North gate (in)' });
+    const taken = north.locator('.lane-picture-bar .muted');
+    await text(taken).toMatch(/Taken at/);
+    const before = await taken.textContent();
+    await new Promise((r) => setTimeout(r, 1100)); // the caption shows seconds
+    const yard = (await apiCall('GET', '/api/yard')).body.items[0];
+    const gates = (await apiCall('GET', `/api/yard/${yard.id}/gate`)).body.items;
+    const gate = gates.find((g: { name: string }) => g.name === 'North gate (in)');
+    const made = await apiCall('POST', '/api/movement', {
+      yardId: yard.id,
+      gateId: gate.id,
+      direction: 'in',
+      truck: { plate: 'TX7711' },
+    });
+    expect(made.status).toBe(201);
+    await text(taken).not.toBe(before);
+    expect(await pictureShown(page, 'Camera 1 at North gate (in), latest picture')).toBe(true);
   });
 });
