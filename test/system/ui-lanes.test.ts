@@ -9,7 +9,7 @@ import {
   screenshot,
   seriousA11yViolations,
   startDemoEdge,
-} from '../helpers/browser';
+} from '../helpers/browser.js';
 
 /**
  * The gate house's lane board and movement log in Chromium against the demo edge (simulated relay,
@@ -36,13 +36,25 @@ const text = (l: Locator) => expect.poll(() => l.textContent(), { timeout: 10_00
 const shown = (l: Locator) => l.waitFor({ state: 'visible', timeout: 10_000 });
 const gone = (l: Locator) => l.waitFor({ state: 'hidden', timeout: 10_000 });
 const focused = (l: Locator) =>
-  expect.poll(() => l.evaluate((el) => el === document.activeElement), { timeout: 5_000 }).toBe(true);
+  expect
+    .poll(
+      () =>
+        l.evaluate(
+          (el) =>
+            el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement,
+        ),
+      { timeout: 5_000 },
+    )
+    .toBe(true);
 const count = (l: Locator) => expect.poll(() => l.count(), { timeout: 10_000 });
 
 async function pictureShown(p: Page, alt: string): Promise<boolean> {
   const img = p.getByRole('img', { name: alt }).first();
   await img.waitFor({ timeout: 15_000 });
-  return img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0);
+  return img.evaluate((el) => {
+    const image = el as unknown as { complete: boolean; naturalWidth: number };
+    return image.complete && image.naturalWidth > 0;
+  });
 }
 
 beforeAll(async () => {
