@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { FormMessage } from '../../common/components/field';
 import { rangeQuery, yardToday } from './date-range';
-import { type MovementFilter, type SearchTarget, searchTarget, type Unit } from './search';
+import { type Direction, type MovementFilter, type SearchTarget, searchTarget, type Unit } from './search';
 
 /** Finds the trailers (number or plate contains) and the truck (exact plate) the clerk typed. */
 async function findUnits(text: string): Promise<Unit[]> {
@@ -30,7 +30,7 @@ export function MovementFilters(props: {
   timeZone: string;
   onApply: (f: MovementFilter, label: string) => void;
 }) {
-  const [direction, setDirection] = useState<'' | 'in' | 'out'>('');
+  const [direction, setDirection] = useState<Direction | ''>('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [text, setText] = useState('');
@@ -76,7 +76,7 @@ export function MovementFilters(props: {
     <form class="movement-filters panel" onSubmit={submit} aria-label="Filter movements">
       <label>
         Direction
-        <select value={direction} onChange={(e) => setDirection(e.currentTarget.value as '' | 'in' | 'out')}>
+        <select value={direction} onChange={(e) => setDirection(e.currentTarget.value as Direction | '')}>
           <option value="">In and out</option>
           <option value="in">In (check-in)</option>
           <option value="out">Out (check-out)</option>

@@ -1,3 +1,8 @@
+import type { Schemas } from '../../common/api/client';
+
+/** In or out: the API's own list (generated types). */
+export type Direction = Schemas['Movement']['direction'];
+
 /**
  * The movement log's one search box: a trailer number or a truck plate, turned into the filter the
  * API has (trailerId or truckId). Exact matches win; several partial ones are offered to pick from.
@@ -33,7 +38,7 @@ export function searchTarget(typed: string, found: Unit[]): SearchTarget {
 
 /** Filters of the movement log (what the live feed must match to show a new movement). */
 export interface MovementFilter {
-  direction?: 'in' | 'out' | undefined;
+  direction?: Direction | undefined;
   from?: string | undefined;
   to?: string | undefined;
   trailerId?: string | undefined;
