@@ -167,6 +167,8 @@ export async function seedSiteData(
       ...(i === 0 ? { driverId: carrierDriver.id } : {}),
       locationId: spots[i].id,
       loadStatus: i % 2 ? 'empty' : 'loaded',
+      // The gate camera's pictures, as a clerk's check-in takes them (none without a camera).
+      snapshot: true,
     });
   }
   progress('trailers checked in');

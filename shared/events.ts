@@ -26,6 +26,11 @@ export interface LiveEvents {
    * yard (org-wide records, watchers of every yard), one per driver whose tasks changed.
    */
   'sync.applied': { peer: string; yardIds?: string[]; entities: Record<string, number> };
+  /**
+   * A linked edge's link to the cloud changed state, or its queue depth changed (edge/sync/link-watch.ts,
+   * throttled): `since` is when the state last changed (null: not since this process started).
+   */
+  'sync.link': { link: 'online' | 'offline' | 'never'; since: string | null; queued: number };
 }
 
 /**
@@ -54,6 +59,16 @@ export function isLive(type: EventType): type is LiveEventType {
 }
 
 /**
+ * Live events about the site as a whole rather than a yard: every staff member of this process
+ * receives them, scoped or not (the same who may read GET /api/sync/status), drivers never.
+ */
+const SITE_WIDE: Partial<Record<LiveEventType, true>> = { 'sync.link': true };
+
+export function isSiteWide(type: EventType): boolean {
+  return Object.hasOwn(SITE_WIDE, type);
+}
+
+/**
  * An event of type K. `yardId` and `driverId` let the SSE stream filter what each principal may see
  * (platform/routes.ts mayReceive).
  */
@@ -68,8 +83,9 @@ export interface YardEvent<K extends EventType = EventType> {
 export type AnyYardEvent = { [K in EventType]: YardEvent<K> }[EventType];
 
 /**
- * An event as delivered: `seq` numbers the live events (the SSE id; an in-process event carries the
- * seq of the last live event before it), `at` is when it was published.
+ * An event as delivered: `seq` numbers the live events of this process (the SSE id is
+ * `<boot>-<seq>`, EventBus.idOf; an in-process event carries the seq of the last live event before
+ * it), `at` is when it was published.
  */
 export type PublishedEvent<K extends EventType = EventType> = {
   [T in K]: YardEvent<T> & { seq: number; at: string };

@@ -1,7 +1,7 @@
 /**
  * Generates the web apps' API types (shared/ui/common/api/schema.d.ts) from the OpenAPI document the
  * server builds, with openapi-typescript. `npm run ui:types` writes the file; the unit test
- * test/unit/ui/api-types.test.ts fails when the committed file differs from what this produces.
+ * test/unit/platform/api-types.test.ts fails when the committed file differs from what this produces.
  * The apps import only the generated types, never server code.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -17,6 +17,7 @@ import {
 import { LogPruner, prunedUpTo } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
 import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
+import { type LinkState, LinkWatch } from './link-watch.js';
 
 /** The edge's peer name for the cloud (change_log.peer, sync_cursor.peer). */
 export const CLOUD_PEER = 'cloud';
@@ -39,7 +40,7 @@ export interface EdgeSyncOptions {
   statusEveryMs?: number;
 }
 
-export type EdgeSyncDeps = Pick<CoreParts, 'config' | 'db' | 'clock' | 'log' | 'hlc' | 'changes'>;
+export type EdgeSyncDeps = Pick<CoreParts, 'config' | 'db' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus'>;
 
 /**
  * The change streams of a linked edge: one PeerLink to the cloud over `yards/{siteId}/...`
@@ -54,6 +55,7 @@ export class EdgeSync implements SyncRuntime {
   private readonly outbox: Outbox;
   private readonly link: PeerLink;
   private readonly pruner: LogPruner;
+  private readonly linkWatch: LinkWatch;
   private listening = false;
   private everConnected = false;
   private statusTimer: NodeJS.Timeout | undefined;
@@ -80,9 +82,13 @@ export class EdgeSync implements SyncRuntime {
       stream: this.stream,
       applier: o.applier,
       beforeResend: (from) => this.warnIfPruned(from),
-      onProgress: () => this.statusSoon(),
+      onProgress: () => {
+        this.statusSoon();
+        this.linkWatch.changed();
+      },
     });
     this.pruner = new LogPruner(deps);
+    this.linkWatch = new LinkWatch(deps, { state: () => this.linkState(), queued: () => this.queued() });
   }
 
   async start(): Promise<void> {
@@ -92,16 +98,22 @@ export class EdgeSync implements SyncRuntime {
       this.o.transport.onConnect(() => {
         this.everConnected = true;
         this.link.activate('connected');
+        this.linkWatch.changed();
         void this.publishStatus();
       });
-      this.o.transport.onDisconnect(() => this.link.deactivate());
+      this.o.transport.onDisconnect(() => {
+        this.link.deactivate();
+        this.linkWatch.changed();
+      });
       this.deps.changes.onLogged((peers) => {
         if (!peers.has(CLOUD_PEER)) return;
         this.link.wake();
         this.statusSoon();
+        this.linkWatch.changed();
       });
     }
     await this.link.start();
+    this.linkWatch.start();
     // Rows kept from a newer schema than the one we had: this program may understand them now.
     const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
     if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
@@ -110,6 +122,7 @@ export class EdgeSync implements SyncRuntime {
   }
 
   async stop(): Promise<void> {
+    this.linkWatch.stop();
     if (this.statusTimer) clearTimeout(this.statusTimer);
     this.statusTimer = undefined;
     if (this.o.transport.connected) {
@@ -147,16 +160,12 @@ export class EdgeSync implements SyncRuntime {
         pending: count('SELECT count(*) FROM sync_pending'),
       };
     });
-    const state: 'online' | 'offline' | 'never' = this.o.transport.connected
-      ? 'online'
-      : this.everConnected || link.everAcked
-        ? 'offline'
-        : 'never';
     return {
       mode: 'linked' as const,
       role: 'edge' as const,
       siteId: this.deps.config.siteId,
-      link: state,
+      link: this.linkState(),
+      linkSince: this.linkWatch.linkSince(),
       lastSeq: numbers.lastSeq,
       ackedSeq: link.ackedSeq,
       lastAckAt: toIsoOrNull(link.ackedAt),
@@ -166,6 +175,12 @@ export class EdgeSync implements SyncRuntime {
       deadLetters: numbers.deadLetters,
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
     };
+  }
+
+  /** Connected, else offline once the link was ever up (in this process, or an ack on record), else never. */
+  private linkState(): LinkState {
+    if (this.o.transport.connected) return 'online';
+    return this.everConnected || this.link.snapshot().everAcked ? 'offline' : 'never';
   }
 
   private onMessage(topic: string, payload: Buffer, meta: MessageMeta | undefined): void {

@@ -4,7 +4,7 @@ import { STAFF } from '../auth/principal.js';
 import { Problem } from './common-schemas.js';
 import { routeOwnership } from './route-ownership.js';
 import type { Access, AnyObject, RouteSpec } from './route-spec.js';
-import type { z } from './zod.js';
+import { z } from './zod.js';
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad input (problem+json, code validation-failed or more specific)',
@@ -30,12 +30,49 @@ const RETRY_AFTER_HEADER = {
   },
 };
 
+/** A route that answers 412 takes If-Match (RouteInput.ifMatch): the ETag of the version the client read. */
+const IF_MATCH = z.object({
+  'If-Match': z.string().optional().openapi({
+    description: 'The ETag you read (`"v3"`): the change is refused with 412 if the record changed since',
+    example: '"v3"',
+  }),
+});
+
+const ETAG_HEADER = {
+  ETag: {
+    description: 'The version of the record answered, for If-Match',
+    schema: { type: 'string' as const },
+  },
+};
+
+/**
+ * The schema of a body a route writes itself, without a zod schema: JSON is an object, text is a
+ * string, anything else is bytes.
+ */
+function ownBodySchema(contentType: string) {
+  if (contentType === 'application/json') return { type: 'object' as const, additionalProperties: true };
+  if (contentType.startsWith('text/') || contentType === 'application/yaml')
+    return { type: 'string' as const };
+  return { type: 'string' as const, format: 'binary' };
+}
+
 export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.ZodType>): RouteConfig {
   // A route that streams its own answer (bytes, text, events) still answers 200 with a body.
   const status = spec.response?.status ?? (spec.response?.schema || spec.response?.contentType ? 200 : 204);
+  const takesIfMatch = spec.errors?.includes(412) === true;
+  const headers = {
+    ...Object.fromEntries(
+      Object.entries(spec.response?.headers ?? {}).map(([name, description]) => [
+        name,
+        { description, schema: { type: 'string' as const } },
+      ]),
+    ),
+    ...(takesIfMatch && status !== 204 ? ETAG_HEADER : {}),
+  };
   const responses: RouteConfig['responses'] = {
     [status]: {
       description: spec.response?.description ?? (status === 204 ? 'Done, no content' : 'OK'),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
       ...(spec.response?.schema
         ? {
             content: {
@@ -43,7 +80,7 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
             },
           }
         : spec.response?.contentType
-          ? { content: { [spec.response.contentType]: { schema: { type: 'string', format: 'binary' } } } }
+          ? { content: { [spec.response.contentType]: { schema: ownBodySchema(spec.response.contentType) } } }
           : {}),
     },
   };
@@ -75,6 +112,7 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
     description: [spec.description, rolesText(spec.access)].filter(Boolean).join('\n\n'),
     security: spec.access === 'public' ? [] : [{ bearerAuth: [] }, { apiKey: [] }],
     request: {
+      ...(takesIfMatch ? { headers: IF_MATCH } : {}),
       ...(spec.params ? { params: spec.params as z.ZodObject } : {}),
       ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
       ...(spec.body

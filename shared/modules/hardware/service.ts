@@ -1,7 +1,6 @@
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
-import type { RelayBinding } from '../../hardware.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { AppError, ConflictError, HardwareFaultError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';

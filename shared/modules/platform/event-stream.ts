@@ -1,20 +1,32 @@
 import type express from 'express';
 import { canSeeYard, type Principal } from '../../auth/principal.js';
+import type { ResumeRefusal } from '../../bus.js';
 import type { CoreParts } from '../../core-parts.js';
-import { isLive, type PublishedEvent } from '../../events.js';
+import { isLive, isSiteWide, type PublishedEvent } from '../../events.js';
 import type { AuthService } from '../auth/service.js';
 
 /**
- * Who receives a live event: a driver only their own; an event about a yard whoever may see that
- * yard; an organisation-wide one (or a driver's without a yard) only a user without a yard scope.
+ * Who receives a live event: a driver only their own; a site-wide one (sync.link: the state of this
+ * site's link) every staff member; an event about a yard whoever may see that yard; an
+ * organisation-wide one (or a driver's without a yard) only a user without a yard scope.
  */
 export function mayReceive(principal: Principal, event: PublishedEvent): boolean {
   // In-process events (events.ts) are for reactions inside this process, never for a client.
   if (!isLive(event.type)) return false;
   if (principal.role === 'driver') return event.driverId === principal.id;
+  if (isSiteWide(event.type)) return true;
   if (event.driverId && !event.yardId) return principal.yardIds === null;
   if (event.yardId) return canSeeYard(principal, event.yardId);
   return principal.yardIds === null;
+}
+
+/**
+ * The first event of a stream resumed from an id whose missed events are not all kept (the process
+ * restarted, or more than the replay buffer happened): reload, then follow the stream. Its id is the
+ * current position, so a reconnect after it resumes from here.
+ */
+export function streamReset(reason: ResumeRefusal) {
+  return { type: 'stream.reset' as const, data: { reason } };
 }
 
 /** How often an open stream sends a keep-alive and checks that its credential still stands. */
@@ -37,12 +49,20 @@ export function streamEvents(
   const send = (event: PublishedEvent) => {
     if (!mayReceive(principal, event)) return;
     res.write(
-      `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq: undefined })}\n\n`,
+      `id: ${deps.bus.idOf(event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq: undefined })}\n\n`,
     );
   };
   res.write('retry: 3000\n: connected\n\n');
-  const lastId = Number(req.get('last-event-id') ?? Number.NaN);
-  if (Number.isFinite(lastId)) for (const event of deps.bus.since(lastId)) send(event);
+  const lastEventId = req.get('last-event-id');
+  if (lastEventId !== undefined && lastEventId !== '') {
+    // Replay what the client missed, or tell it honestly that we cannot: it reloads what it shows.
+    const resume = deps.bus.resume(lastEventId);
+    if ('events' in resume) for (const event of resume.events) send(event);
+    else
+      res.write(
+        `id: ${resume.at}\nevent: stream.reset\ndata: ${JSON.stringify(streamReset(resume.refused))}\n\n`,
+      );
+  }
   const unsubscribe = deps.bus.subscribe(send);
   // The stream must not outlive its credential: logout, a revoked key, a disabled user or a changed
   // role or scope ends it at once (AuthService.live); expiry and the rest at the next heartbeat.

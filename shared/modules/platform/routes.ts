@@ -9,6 +9,7 @@ import { z } from '../../http/zod.js';
 import type { AuthService } from '../auth/service.js';
 import type { SyncStatus } from '../sync/status.js';
 import { streamEvents } from './event-stream.js';
+import { LiveEvent } from './live-events.js';
 
 const TAG = 'Platform';
 
@@ -137,12 +138,19 @@ export function registerPlatformRoutes(
     tag: TAG,
     summary: 'Server-sent events: live updates, filtered to what the caller may see',
     description:
-      'text/event-stream. Each event has an id (resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data. Drivers receive only events addressed to them; staff with a yard scope only their yards. ' +
+      'text/event-stream. Each event has an id (`<boot>-<seq>`: resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data (the `LiveEvent` schema). Drivers receive only events addressed to them; staff with a yard scope only their yards; `sync.link` goes to every staff member of the site. ' +
+      'A resumed stream replays the missed events (the last 1000 are kept in memory); when it cannot (the server restarted, which changes the boot part of the ids, or more events were missed than are kept), its first event is `stream.reset`: reload what you show, then follow the stream. ' +
       'The stream ends, after a last `session.ended` event, as soon as its token or API key stops being valid (logout, revoked, expired, user disabled, password, role or yard scope changed): log in again before reconnecting.',
     access: 'any',
-    response: { contentType: 'text/event-stream', description: 'event stream' },
+    response: {
+      contentType: 'text/event-stream',
+      schema: LiveEvent,
+      description: 'Server-sent events; the JSON data of each is a LiveEvent',
+    },
     handler: ({ req, res, principal }) => {
+      // The stream answers itself; the schema documents each event's data.
       streamEvents(deps, principal, req, res);
+      return undefined;
     },
   });
 }

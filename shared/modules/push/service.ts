@@ -1,5 +1,4 @@
 import type { CoreParts } from '../../core-parts.js';
-import type { Kdb } from '../../db/database.js';
 import type { FieldError } from '../../http/errors.js';
 import { assertAddressAllowed, OutboundRefusedError, PUSH_ENDPOINTS } from '../../net/outbound-policy.js';
 import { type DeviceToken, saveDeviceToken } from './device-tokens.js';

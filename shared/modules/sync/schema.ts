@@ -3,6 +3,16 @@ import { z } from '../../http/zod.js';
 
 export const LinkState = z.enum(['online', 'offline', 'never']);
 
+/** The data of the live `sync.link` event (shared/events.ts), published by a linked edge. */
+export const SyncLinkData = z.object({
+  link: LinkState,
+  since: z
+    .string()
+    .nullable()
+    .openapi({ description: 'When the link state last changed (SyncStatus.linkSince)' }),
+  queued: z.number().int().openapi({ description: 'Changes waiting to be sent to the cloud' }),
+});
+
 export const SiteSyncStatusOut = z
   .object({
     siteId: z.string(),
@@ -27,24 +37,40 @@ export const SiteSyncStatusOut = z
   })
   .openapi('SiteSyncStatus');
 
+/** What every side reports; a linked edge and the cloud add their own (SyncStatusOut). */
+const SyncStatusBase = z.object({
+  siteId: z.string(),
+  lastSeq: z.number().int(),
+  ackedSeq: z.number().int(),
+  queued: z.number().int(),
+  deadLetters: z.number().int(),
+  clockSkewMs: z.number().int(),
+});
+
+/** GET /api/sync/status, by `mode`: a client that checked the mode reads the fields of that mode. */
 export const SyncStatusOut = z
-  .object({
-    mode: z.enum(['standalone', 'linked', 'cloud']),
-    role: z.enum(['edge', 'cloud']),
-    siteId: z.string(),
-    lastSeq: z.number().int(),
-    ackedSeq: z.number().int(),
-    queued: z.number().int(),
-    deadLetters: z.number().int(),
-    clockSkewMs: z.number().int(),
-    /** Linked edge only. */
-    link: LinkState.optional(),
-    lastAckAt: z.string().nullable().optional(),
-    appliedRemoteSeq: z.number().int().optional(),
-    pending: z.number().int().optional().openapi({ description: 'Rows kept for a newer schema than ours' }),
-    /** Cloud only. */
-    sites: z.array(SiteSyncStatusOut).optional(),
-  })
+  .discriminatedUnion('mode', [
+    SyncStatusBase.extend({ mode: z.literal('standalone'), role: z.literal('edge') }).openapi(
+      'SyncStatusStandalone',
+    ),
+    SyncStatusBase.extend({
+      mode: z.literal('linked'),
+      role: z.literal('edge'),
+      link: LinkState,
+      linkSince: z.string().nullable().openapi({
+        description:
+          'When the link state last changed (online <-> offline), ISO time; null when it has not changed since the edge started. Live: the `sync.link` event.',
+      }),
+      lastAckAt: z.string().nullable(),
+      appliedRemoteSeq: z.number().int(),
+      pending: z.number().int().openapi({ description: 'Rows kept for a newer schema than ours' }),
+    }).openapi('SyncStatusLinked'),
+    SyncStatusBase.extend({
+      mode: z.literal('cloud'),
+      role: z.literal('cloud'),
+      sites: z.array(SiteSyncStatusOut),
+    }).openapi('SyncStatusCloud'),
+  ])
   .openapi('SyncStatus');
 
 export const DeadLetterOut = z

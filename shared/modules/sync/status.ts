@@ -28,11 +28,11 @@ export class SyncStatus {
     return this.standalone();
   }
 
-  private async standalone() {
+  /** No sync runtime: a standalone edge (or, in tests and tools, a linked edge or cloud whose sync is not started). */
+  private async standalone(): Promise<z.input<typeof SyncStatusOut>> {
     const { lastSeq, ackedSeq, deadLetters } = await localLogFigures(this.deps.kysely, 'cloud');
-    return {
-      mode: this.deps.sync.mode,
-      role: this.deps.config.role,
+    // The mode follows from the role (config.ts syncMode): standalone and linked are edges.
+    const base = {
       siteId: this.deps.config.siteId,
       lastSeq,
       ackedSeq,
@@ -40,6 +40,21 @@ export class SyncStatus {
       deadLetters,
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
     };
+    const mode = this.deps.sync.mode;
+    if (mode === 'cloud') return { ...base, mode, role: 'cloud', sites: [] };
+    if (mode === 'linked') {
+      return {
+        ...base,
+        mode,
+        role: 'edge',
+        link: 'never',
+        linkSince: null,
+        lastAckAt: null,
+        appliedRemoteSeq: 0,
+        pending: 0,
+      };
+    }
+    return { ...base, mode, role: 'edge' };
   }
 }
 

@@ -16,8 +16,8 @@ export interface EventStreamOptions {
   onEvent: (event: StreamEvent) => void;
   onState?: (state: StreamState) => void;
   /**
-   * After a reconnect: events may have been missed beyond what the server could replay, so screens
-   * reload what they show. Called with `replayed: false` when the server said it could not replay.
+   * The server could not replay what was missed (it restarted, or the gap is older than its replay
+   * buffer: it says so with a `stream.reset` event): screens reload what they show.
    */
   onResync?: () => void;
   /** The server ended the stream because the credential no longer stands (logout, expiry). */
@@ -91,10 +91,8 @@ export class EventStream {
       }
       if (!res.ok || !res.body) throw new Error(`event stream answered ${res.status}`);
       this.attempt = 0;
-      const reconnect = this.connectedOnce;
       this.connectedOnce = true;
       this.setState('open');
-      if (reconnect) this.options.onResync?.();
       const parser = createParser({
         onEvent: (message) => {
           if (message.id !== undefined) this.lastEventId = message.id;

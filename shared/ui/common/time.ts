@@ -36,7 +36,7 @@ export function yardDateTime(iso: string | null | undefined, timeZone: string): 
   if (!iso) return '';
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return '';
-  // dateStyle/timeStyle cannot be combined with timeZoneName (Intl throws): name the parts instead.
+  // Spelled out: Intl refuses timeZoneName together with dateStyle/timeStyle (a RangeError).
   return format(timeZone, {
     year: 'numeric',
     month: 'short',

@@ -1,107 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { YardEvent } from '../../../shared/events.js';
 import { newId } from '../../../shared/ids.js';
+import { LiveEvent } from '../../../shared/modules/platform/live-events.js';
 import { seed, seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole } from '../../helpers/http.js';
+import { EventStream } from '../../helpers/sse-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
-
-interface SseEvent {
-  id: string | undefined;
-  event: string | undefined;
-  data: any;
-}
-
-/** A live /api/events stream read with fetch, parsed into events as they arrive. */
-class EventStream {
-  readonly events: SseEvent[] = [];
-  status = 0;
-  contentType = '';
-  /** The server ended the stream. */
-  ended = false;
-  private connected = false;
-  private readonly waiters = new Set<() => void>();
-  private readonly abort = new AbortController();
-
-  static async open(baseUrl: string, token: string | undefined, lastEventId?: string): Promise<EventStream> {
-    const stream = new EventStream();
-    const headers: Record<string, string> = {};
-    if (token) headers.authorization = `Bearer ${token}`;
-    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-    const res = await fetch(`${baseUrl}/api/events`, { headers, signal: stream.abort.signal });
-    stream.status = res.status;
-    stream.contentType = res.headers.get('content-type') ?? '';
-    if (res.ok && res.body) {
-      stream.pump(res.body).catch(() => {});
-      await stream.until(() => stream.connected);
-    }
-    return stream;
-  }
-
-  /** Resolves once `predicate` holds for what has arrived; fails after `timeoutMs`. */
-  until(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
-    if (predicate()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiters.delete(check);
-        reject(new Error(`timed out; received ${JSON.stringify(this.events.map((e) => e.event))}`));
-      }, timeoutMs);
-      const check = () => {
-        if (!predicate()) return;
-        clearTimeout(timer);
-        this.waiters.delete(check);
-        resolve();
-      };
-      this.waiters.add(check);
-    });
-  }
-
-  untilEvent(type: string): Promise<void> {
-    return this.until(() => this.types().includes(type));
-  }
-
-  untilEnded(): Promise<void> {
-    return this.until(() => this.ended);
-  }
-
-  types(): string[] {
-    return this.events.map((e) => e.event ?? '');
-  }
-
-  close(): void {
-    this.abort.abort();
-  }
-
-  private async pump(body: ReadableStream<Uint8Array>): Promise<void> {
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-      buffer += decoder.decode(chunk, { stream: true });
-      let end = buffer.indexOf('\n\n');
-      while (end >= 0) {
-        this.accept(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf('\n\n');
-      }
-      for (const check of [...this.waiters]) check();
-    }
-    this.ended = true;
-    for (const check of [...this.waiters]) check();
-  }
-
-  private accept(block: string): void {
-    const fields: Record<string, string> = {};
-    for (const line of block.split('\n')) {
-      if (line.startsWith(':')) {
-        if (line.includes('connected')) this.connected = true;
-        continue;
-      }
-      const colon = line.indexOf(':');
-      if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
-    }
-    if (fields.data === undefined) return;
-    this.events.push({ id: fields.id, event: fields.event, data: JSON.parse(fields.data) });
-  }
-}
 
 let t: TestApp;
 let admin: Client;
@@ -159,11 +63,31 @@ describe('GET /api/events', () => {
     await s.untilEvent('settings.changed');
     expect(s.types()).toEqual(['movement.created', 'trailer.updated', 'task.assigned', 'settings.changed']);
     expect(s.events[0]).toEqual({
-      id: String(a.seq),
+      id: t.core.bus.idOf(a.seq),
       event: 'movement.created',
       data: expect.objectContaining({ type: 'movement.created', yardId: yardA, data: { movementId: 'm-1' } }),
     });
     expect(s.events[0]?.data.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('what the modules publish is the documented LiveEvent (the OpenAPI schema of the stream)', async () => {
+    const s = await stream(t.adminToken);
+    const gate = await seed(admin).gate(yardA, { direction: 'both' });
+    const movement = await admin.post('/api/movement', {
+      yardId: yardA,
+      gateId: gate.id,
+      direction: 'in',
+      trailer: { number: `LIVE-${newId().slice(-6)}` },
+    });
+    expect(movement.status, movement.text).toBe(201);
+    await seed(admin).task(yardA);
+    await admin.put('/api/settings', { settings: { 'ui.siteName': 'Live Yard' } });
+    await s.untilEvent('settings.changed');
+    for (const type of ['movement.created', 'task.created', 'settings.changed']) {
+      const event = s.events.find((e) => e.event === type);
+      expect(event?.data.type).toBe(type);
+      expect(LiveEvent.safeParse(event?.data).error).toBeUndefined();
+    }
   });
 
   it('a driver receives only events addressed to that driver', async () => {
@@ -193,9 +117,31 @@ describe('GET /api/events', () => {
     expect(s.events[0]?.data.data).toEqual({ which: 'A' });
   });
 
+  it("sync.link (the site's link) reaches every staff member, yard scope or not, and no driver", async () => {
+    const viewer = await clientWithRole(admin, 'viewer', { yardIds: [yardA] });
+    const me = await driverToken('SSE-LINK');
+    const streams = [await stream(t.adminToken), await stream(viewer.token), await stream(me.token)];
+    t.core.bus.publish({
+      type: 'sync.link',
+      yardId: null,
+      data: { link: 'offline', since: '2026-03-01T14:05:00.000Z', queued: 12 },
+    });
+    publish('marker', { yardId: yardA, driverId: me.id });
+    for (const s of streams) await s.untilEvent('marker');
+    const [adminSees, viewerSees, driverSees] = streams.map((s) => s.types());
+    expect(adminSees).toEqual(['sync.link', 'marker']);
+    expect(viewerSees).toEqual(['sync.link', 'marker']);
+    expect(driverSees).toEqual(['marker']);
+    expect(streams[1]?.events[0]?.data.data).toEqual({
+      link: 'offline',
+      since: '2026-03-01T14:05:00.000Z',
+      queued: 12,
+    });
+  });
+
   it('Last-Event-ID replays the events missed while disconnected, then continues live', async () => {
     const first = await stream(t.adminToken);
-    publish('gate.opened', { yardId: yardA }, { n: 1 });
+    const seen = publish('gate.opened', { yardId: yardA }, { n: 1 });
     await first.untilEvent('gate.opened');
     const lastSeen = first.events.at(-1)?.id;
     first.close();
@@ -205,11 +151,70 @@ describe('GET /api/events', () => {
     const resumed = await stream(t.adminToken, lastSeen);
     await resumed.until(() => resumed.events.length >= 2);
     expect(resumed.events.map((e) => e.data.data)).toEqual([{ n: 2 }, { n: 3 }]);
-    expect(resumed.events.map((e) => Number(e.id))).toEqual([Number(lastSeen) + 1, Number(lastSeen) + 2]);
+    expect(lastSeen).toBe(t.core.bus.idOf(seen.seq));
+    expect(resumed.events.map((e) => e.id)).toEqual([
+      t.core.bus.idOf(seen.seq + 1),
+      t.core.bus.idOf(seen.seq + 2),
+    ]);
+    expect(resumed.types()).not.toContain('stream.reset');
 
     publish('movement.created', { yardId: yardA }, { n: 4 });
     await resumed.until(() => resumed.events.length >= 3);
     expect(resumed.events.at(-1)?.data.data).toEqual({ n: 4 });
+  });
+
+  it('an id of an earlier process (or a bare number from before boot ids) yields stream.reset, then live events', async () => {
+    // A restarted process numbers its events from 1 again: without the boot id, an id of the old
+    // process would resume at some unrelated point of the new one.
+    const earlier = await startTestApp();
+    let oldId: string;
+    try {
+      const s = await EventStream.open(earlier.url, earlier.adminToken);
+      earlier.core.bus.publish({ type: 'settings.changed', data: { names: ['x'] } });
+      await s.untilEvent('settings.changed');
+      oldId = s.events.at(-1)!.id!;
+      s.close();
+    } finally {
+      await earlier.close();
+    }
+    publish('movement.created', { yardId: yardA }, { missed: true });
+    for (const lastEventId of [oldId, '3']) {
+      const s = await stream(t.adminToken, lastEventId);
+      const next = publish('movement.created', { yardId: yardA }, { live: lastEventId });
+      await s.untilEvent('movement.created');
+      expect(s.types()).toEqual(['stream.reset', 'movement.created']);
+      expect(s.events[0]).toEqual({
+        id: t.core.bus.idOf(next.seq - 1),
+        event: 'stream.reset',
+        data: { type: 'stream.reset', data: { reason: 'restarted' } },
+      });
+      expect(s.events[1]?.data.data).toEqual({ live: lastEventId });
+      expect(LiveEvent.safeParse(s.events[0]?.data).error).toBeUndefined();
+    }
+  });
+
+  it('an id older than the replay buffer, or ahead of the last event, yields stream.reset', async () => {
+    const old = publish('marker', { yardId: yardA });
+    // The buffer keeps the last 1000 live events: of the 1001 after `old`, the first is gone.
+    for (let i = 0; i < 1001; i++) publish('filler', { yardId: yardB });
+    const expired = await stream(t.adminToken, t.core.bus.idOf(old.seq));
+    const ahead = await stream(t.adminToken, t.core.bus.idOf(old.seq + 5000));
+    const garbage = await stream(t.adminToken, 'not-an-id');
+    publish('after', { yardId: yardA });
+    for (const [r, reason] of [
+      [expired, 'expired'],
+      [ahead, 'unknown'],
+      [garbage, 'unknown'],
+    ] as const) {
+      await r.untilEvent('after');
+      expect(r.types()).toEqual(['stream.reset', 'after']);
+      expect(r.events[0]?.data.data).toEqual({ reason });
+    }
+    // From the third filler on (two more kept events have been pushed out since), every missed
+    // event is still kept: replayed, no reset.
+    const kept = await stream(t.adminToken, t.core.bus.idOf(old.seq + 2));
+    await kept.untilEvent('after');
+    expect(kept.types()).toEqual([...Array<string>(999).fill('filler'), 'after']);
   });
 
   it('in-process events (sync.signed-out, sync.tasks-queued) never reach a stream nor take an id', async () => {
@@ -220,8 +225,8 @@ describe('GET /api/events', () => {
     publish('after', { yardId: yardA });
     await s.untilEvent('after');
     expect(s.types()).toEqual(['marker', 'after']);
-    expect(s.events.map((e) => Number(e.id))).toEqual([before.seq, before.seq + 1]);
-    const replayed = await stream(t.adminToken, String(before.seq));
+    expect(s.events.map((e) => e.id)).toEqual([t.core.bus.idOf(before.seq), t.core.bus.idOf(before.seq + 1)]);
+    const replayed = await stream(t.adminToken, t.core.bus.idOf(before.seq));
     await replayed.untilEvent('after');
     expect(replayed.types()).toEqual(['after']);
   });
@@ -231,7 +236,7 @@ describe('GET /api/events', () => {
     const before = publish('marker', {});
     publish('task.assigned', { driverId: newId() }, { taskId: 'someone-else' });
     publish('task.assigned', { driverId: me.id }, { taskId: 'missed-but-mine' });
-    const s = await stream(me.token, String(before.seq));
+    const s = await stream(me.token, t.core.bus.idOf(before.seq));
     await s.untilEvent('task.assigned');
     publish('task.done-marker', { driverId: me.id });
     await s.untilEvent('task.done-marker');
@@ -264,6 +269,7 @@ describe('an open stream ends as soon as its credential stops being valid', () =
     const viewer = await clientWithRole(admin, 'viewer');
     const s = await endsAfter(viewer.token!, () => viewer.post('/api/auth/logout'));
     expect(s.events.at(-1)?.data).toEqual({ type: 'session.ended', data: { reason: 'logged-out' } });
+    expect(LiveEvent.safeParse(s.events.at(-1)?.data).error).toBeUndefined();
   });
 
   it('the user is disabled', async () => {

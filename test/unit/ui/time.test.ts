@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkText } from '../../../shared/ui/common/components/link-badge';
-import { duration, yardDateTime, yardTime } from '../../../shared/ui/common/time';
+import { duration, yardTime } from '../../../shared/ui/common/time';
 
 describe('times in the yard time zone', () => {
   it('shows the clock of the yard, not of the browser, across a DST change', () => {
@@ -30,40 +29,5 @@ describe('times in the yard time zone', () => {
     expect(duration(47 * 3_600_000 + 59 * 60_000)).toBe('47 h 59 min');
     expect(duration((2 * 24 + 4) * 3_600_000)).toBe('2 d 4 h');
     expect(duration(-5)).toBe('0 min');
-  });
-});
-
-describe('the site link badge', () => {
-  const base = {
-    role: 'edge' as const,
-    siteId: 'dal1',
-    lastSeq: 10,
-    ackedSeq: 8,
-    deadLetters: 0,
-    clockSkewMs: 0,
-  };
-  it('tells standalone, online with the queue, and offline since when', () => {
-    expect(linkText({ ...base, mode: 'standalone', queued: 0 }, 'UTC').label).toBe('Standalone site');
-    expect(linkText({ ...base, mode: 'linked', link: 'online', queued: 0 }, 'UTC')).toMatchObject({
-      label: 'Cloud online',
-      tone: 'ok',
-    });
-    expect(linkText({ ...base, mode: 'linked', link: 'online', queued: 1 }, 'UTC').label).toBe(
-      'Cloud online · 1 change queued',
-    );
-    const offline = linkText(
-      { ...base, mode: 'linked', link: 'offline', queued: 12, lastAckAt: new Date().toISOString() },
-      'UTC',
-    );
-    expect(offline.tone).toBe('warn');
-    expect(offline.label).toMatch(/^Cloud offline since .+ · 12 changes queued$/);
-  });
-
-  it('gives the full date and time with the zone name (a tooltip of every time shown)', () => {
-    const text = yardDateTime('2026-11-23T23:30:00Z', 'America/Chicago');
-    expect(text).toMatch(/2026/);
-    expect(text).toMatch(/17:30|5:30/);
-    expect(text).toMatch(/CST|GMT-6/);
-    expect(yardDateTime(null, 'America/Chicago')).toBe('');
   });
 });

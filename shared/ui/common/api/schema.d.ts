@@ -177,7 +177,9 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": string;
+                        "application/json": {
+                            [key: string]: unknown;
+                        };
                     };
                 };
             };
@@ -277,7 +279,7 @@ export interface paths {
         };
         /**
          * Server-sent events: live updates, filtered to what the caller may see
-         * @description text/event-stream. Each event has an id (resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data. Drivers receive only events addressed to them; staff with a yard scope only their yards. The stream ends, after a last `session.ended` event, as soon as its token or API key stops being valid (logout, revoked, expired, user disabled, password, role or yard scope changed): log in again before reconnecting.
+         * @description text/event-stream. Each event has an id (`<boot>-<seq>`: resume with Last-Event-ID), an event name (the type, e.g. movement.created) and JSON data (the `LiveEvent` schema). Drivers receive only events addressed to them; staff with a yard scope only their yards; `sync.link` goes to every staff member of the site. A resumed stream replays the missed events (the last 1000 are kept in memory); when it cannot (the server restarted, which changes the boot part of the ids, or more events were missed than are kept), its first event is `stream.reset`: reload what you show, then follow the stream. The stream ends, after a last `session.ended` event, as soon as its token or API key stops being valid (logout, revoked, expired, user disabled, password, role or yard scope changed): log in again before reconnecting.
          *
          *     Access: any signed-in principal.
          */
@@ -290,13 +292,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description event stream */
+                /** @description Server-sent events; the JSON data of each is a LiveEvent */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/event-stream": string;
+                        "text/event-stream": components["schemas"]["LiveEvent"];
                     };
                 };
                 /** @description No valid token (unauthenticated) */
@@ -1205,7 +1207,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -1221,6 +1226,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2251,7 +2258,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -2267,6 +2277,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2607,7 +2619,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                     gateId: string;
@@ -2624,6 +2639,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -2969,7 +2986,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                     locationId: string;
@@ -2986,6 +3006,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3366,7 +3388,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -3382,6 +3407,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3841,7 +3868,10 @@ export interface paths {
                 query?: {
                     reason?: string;
                 };
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -3852,6 +3882,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -3925,7 +3957,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -3941,6 +3976,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4256,7 +4293,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4272,6 +4312,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -4836,7 +4878,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4852,6 +4897,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -6974,7 +7021,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -6990,6 +7040,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7111,6 +7163,8 @@ export interface paths {
                 /** @description the picture, as the camera encoded it */
                 200: {
                     headers: {
+                        /** @description the stored attachment, with store=true */
+                        "X-Attachment-Id"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -7571,7 +7625,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -7587,6 +7644,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9138,7 +9197,10 @@ export interface paths {
         put: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -9154,6 +9216,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9233,7 +9297,10 @@ export interface paths {
         delete: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -9322,7 +9389,10 @@ export interface paths {
         patch: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -9338,6 +9408,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -9667,24 +9739,580 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        SyncStatus: {
+        /** @description The JSON data of each GET /api/events event, by `type` (also the SSE event name). Live events carry `at`, and `yardId` / `driverId` when they concern one. */
+        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
+        MovementCreatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "movement.created";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["Movement"];
+        };
+        Movement: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            gateId: string | null;
             /** @enum {string} */
-            mode: "standalone" | "linked" | "cloud";
-            /** @enum {string} */
-            role: "edge" | "cloud";
+            direction: "in" | "out";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            truckId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            trailerId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            driverId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            locationId: string | null;
+            /** @enum {string|null} */
+            loadStatus: "empty" | "loaded" | "unknown" | null;
+            sealNumber: string | null;
+            plateRead: string | null;
+            attachmentIds: string[];
+            /**
+             * Format: uuid
+             * @description the gate actuation this movement asked for
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            actuationId: string | null;
+            operatorId: string | null;
+            notes: string | null;
+            /** @description code: detail, e.g. forced moves, overrides */
+            warnings: string[];
+            overrideReason: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            correctsId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            version: number;
+        };
+        TaskCreatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.created";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        YardTask: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            type: components["schemas"]["TaskType"];
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            trailerId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            fromLocationId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            toLocationId: string | null;
+            priority: number;
+            status: components["schemas"]["TaskStatus"];
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            driverId: string | null;
+            notes: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            dueAt: string | null;
+            createdBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            assignedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            cancelledAt: string | null;
+            cancelReason: string | null;
+            /**
+             * Format: uuid
+             * @description Carrier a completed move is billed to
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            billedCarrierId: string | null;
+            version: number;
+        };
+        /** @enum {string} */
+        TaskType: "move" | "pull_to_door" | "return_to_spot" | "shunt" | "inspect" | "other";
+        /** @enum {string} */
+        TaskStatus: "QUEUED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
+        TaskAssignedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.assigned";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskUnassignedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.unassigned";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.started";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskCompletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.completed";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskCancelledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.cancelled";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskUpdatedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.updated";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        TaskDeletedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "task.deleted";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["YardTask"];
+        };
+        DriverSessionStartedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "driver.session.started";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["DriverSession"];
+        };
+        DriverSession: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            driverId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            deviceId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startedAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endedAt: string | null;
+            endReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            lastCheckAt: string | null;
+            /** @description The newest location the device reported */
+            lastLocation: {
+                lat: number;
+                lon: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                at: string;
+            } | null;
+            active: boolean;
+            version: number;
+        };
+        DriverSessionEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "driver.session.ended";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["DriverSession"];
+        };
+        DriverLastCheckEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "driver.last-check";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                sessionId: string;
+                battery: number;
+                at: string;
+            };
+        };
+        SettingsChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "settings.changed";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                names: string[];
+            };
+        };
+        SyncAppliedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sync.applied";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                peer: string;
+                yardIds?: string[];
+                /** @description rows applied, by entity */
+                entities: {
+                    [key: string]: number;
+                };
+            };
+        };
+        SyncLinkEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sync.link";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: {
+                /** @enum {string} */
+                link: "online" | "offline" | "never";
+                /** @description When the link state last changed (SyncStatus.linkSince) */
+                since: string | null;
+                /** @description Changes waiting to be sent to the cloud */
+                queued: number;
+            };
+        };
+        /** @description First event of a resumed stream when the missed events cannot be replayed (reason restarted, expired or unknown): reload what you show. */
+        StreamResetEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "stream.reset";
+            data: {
+                reason: string;
+            };
+        };
+        /** @description Last event of a stream whose credential stopped being valid (logged-out, credential-expired, ...): log in again. */
+        SessionEndedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "session.ended";
+            data: {
+                reason: string;
+            };
+        };
+        SyncStatus: components["schemas"]["SyncStatusStandalone"] | components["schemas"]["SyncStatusLinked"] | components["schemas"]["SyncStatusCloud"];
+        SyncStatusStandalone: {
             siteId: string;
             lastSeq: number;
             ackedSeq: number;
             queued: number;
             deadLetters: number;
             clockSkewMs: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            mode: "standalone";
             /** @enum {string} */
-            link?: "online" | "offline" | "never";
-            lastAckAt?: string | null;
-            appliedRemoteSeq?: number;
+            role: "edge";
+        };
+        SyncStatusLinked: {
+            siteId: string;
+            lastSeq: number;
+            ackedSeq: number;
+            queued: number;
+            deadLetters: number;
+            clockSkewMs: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            mode: "linked";
+            /** @enum {string} */
+            role: "edge";
+            /** @enum {string} */
+            link: "online" | "offline" | "never";
+            /** @description When the link state last changed (online <-> offline), ISO time; null when it has not changed since the edge started. Live: the `sync.link` event. */
+            linkSince: string | null;
+            lastAckAt: string | null;
+            appliedRemoteSeq: number;
             /** @description Rows kept for a newer schema than ours */
-            pending?: number;
-            sites?: components["schemas"]["SiteSyncStatus"][];
+            pending: number;
+        };
+        SyncStatusCloud: {
+            siteId: string;
+            lastSeq: number;
+            ackedSeq: number;
+            queued: number;
+            deadLetters: number;
+            clockSkewMs: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            mode: "cloud";
+            /** @enum {string} */
+            role: "cloud";
+            sites: components["schemas"]["SiteSyncStatus"][];
         };
         SiteSyncStatus: {
             siteId: string;
@@ -10809,82 +11437,6 @@ export interface components {
                 error: string | null;
             }[];
         };
-        Movement: {
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            yardId: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            gateId: string | null;
-            /** @enum {string} */
-            direction: "in" | "out";
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            at: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            truckId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            trailerId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            driverId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            carrierId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            locationId: string | null;
-            /** @enum {string|null} */
-            loadStatus: "empty" | "loaded" | "unknown" | null;
-            sealNumber: string | null;
-            plateRead: string | null;
-            attachmentIds: string[];
-            /**
-             * Format: uuid
-             * @description the gate actuation this movement asked for
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            actuationId: string | null;
-            operatorId: string | null;
-            notes: string | null;
-            /** @description code: detail, e.g. forced moves, overrides */
-            warnings: string[];
-            overrideReason: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            correctsId: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            createdAt: string;
-            version: number;
-        };
         /**
          * @description One unit passing a gate: a check-in puts it in the yard, a check-out takes it out. at defaults to now; it may not precede the check-in of the visit it closes.
          * @example {
@@ -11561,52 +12113,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        DriverSession: {
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            driverId: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            yardId: string;
-            deviceId: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            startedAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            endedAt: string | null;
-            endReason: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            lastCheckAt: string | null;
-            /** @description The newest location the device reported */
-            lastLocation: {
-                lat: number;
-                lon: number;
-                /**
-                 * Format: date-time
-                 * @example 2026-03-01T08:00:00Z
-                 */
-                at: string;
-            } | null;
-            active: boolean;
-            version: number;
-        };
         /**
          * @description The yard the driver works in now, and the device it uses.
          * @example {
@@ -11747,90 +12253,6 @@ export interface components {
             items: components["schemas"]["YardTask"][];
             nextCursor: string | null;
         };
-        YardTask: {
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            yardId: string;
-            type: components["schemas"]["TaskType"];
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            trailerId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            fromLocationId: string | null;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            toLocationId: string | null;
-            priority: number;
-            status: components["schemas"]["TaskStatus"];
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            driverId: string | null;
-            notes: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            dueAt: string | null;
-            createdBy: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            updatedAt: string;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            assignedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            startedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            completedAt: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            cancelledAt: string | null;
-            cancelReason: string | null;
-            /**
-             * Format: uuid
-             * @description Carrier a completed move is billed to
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            billedCarrierId: string | null;
-            version: number;
-        };
-        /** @enum {string} */
-        TaskType: "move" | "pull_to_door" | "return_to_spot" | "shunt" | "inspect" | "other";
-        /** @enum {string} */
-        TaskStatus: "QUEUED" | "ASSIGNED" | "IN_PROGRESS" | "COMPLETED" | "CANCELLED";
         DriverTaskBatchResult: {
             results: {
                 /**

@@ -18,7 +18,8 @@ export function LinkBadge(props: { timeZone: string }) {
         .then((s) => alive && setStatus(s))
         .catch(() => undefined);
     load();
-    const off = onLive(['sync.', 'movement.created'], load, load);
+    // sync.link says when the link goes up or down and when the queue changes (throttled).
+    const off = onLive(['sync.'], load, load);
     return () => {
       alive = false;
       off();
@@ -46,7 +47,13 @@ export function linkText(s: SyncStatus, timeZone: string): { label: string; titl
   if (s.link === 'online') {
     return { label: `Cloud online${queued}`, title: 'Changes reach the cloud within seconds.', tone: 'ok' };
   }
-  const since = s.lastAckAt ? ` since ${yardTime(s.lastAckAt, timeZone)}` : '';
+  // linkSince: when the link went down; null when it has been down since the edge started, then the
+  // last acknowledgement is the last sign of the link we know of.
+  const since = s.linkSince
+    ? ` since ${yardTime(s.linkSince, timeZone)}`
+    : s.lastAckAt
+      ? ` (last contact ${yardTime(s.lastAckAt, timeZone)})`
+      : '';
   return {
     label: `Cloud offline${since}${queued}`,
     title: 'The gate keeps working; changes are kept here and sent when the link is back.',

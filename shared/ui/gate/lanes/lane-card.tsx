@@ -1,0 +1,188 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../../common/api/client';
+import type { Gate } from '../yard';
+import { ActuationAudit, ActuationLine } from './actuations';
+import { BlobImage, cameraSnapshot } from './camera-image';
+import { laneView, type RelayState, retryAtFrom } from './gate-state';
+import { OpenDialog } from './open-dialog';
+
+type Actuation = Schemas['GateActuation'];
+export type GateStatus = Schemas['HardwareStatus']['gates'][number];
+export type DriverStatus = Schemas['HardwareStatus']['drivers'][number];
+
+const DIRECTION = { in: 'Entry', out: 'Exit', both: 'Entry and exit' } as const;
+
+/**
+ * One lane: the gate's relay state, its cameras' latest pictures, the last opening and the Open
+ * button. `changed` is bumped by the screen when a movement passed this gate (live), which takes
+ * new pictures and reloads the audit.
+ */
+export function LaneCard(props: {
+  gate: Gate;
+  status: GateStatus | undefined;
+  driver: DriverStatus | undefined;
+  timeZone: string;
+  mayOpen: boolean;
+  changed: number;
+  onActuated: () => void;
+}) {
+  const { gate } = props;
+  const [audit, setAudit] = useState<{ items: Actuation[]; next: string | null } | null>(null);
+  const [auditError, setAuditError] = useState<string | null>(null);
+  const [pictures, setPictures] = useState(0);
+  const [retryAt, setRetryAt] = useState<number | undefined>();
+  const [dialog, setDialog] = useState(false);
+  const [now, setNow] = useState(Date.now());
+  const [takenAt, setTakenAt] = useState<number | null>(null);
+  const openRef = useRef<HTMLButtonElement>(null);
+
+  const loadAudit = useCallback(
+    async (cursor?: string) => {
+      try {
+        const page = await call(
+          api.GET('/api/hardware/gate/{gateId}/actuations', {
+            params: { path: { gateId: gate.id }, query: { limit: 10, ...(cursor ? { cursor } : {}) } },
+          }),
+        );
+        setAudit((prev) => ({
+          items: cursor && prev ? [...prev.items, ...page.items] : page.items,
+          next: page.nextCursor,
+        }));
+        setAuditError(null);
+      } catch (err) {
+        setAuditError((err as Error).message);
+      }
+    },
+    [gate.id],
+  );
+  useEffect(() => void loadAudit(), [loadAudit, props.changed]);
+  useEffect(() => {
+    if (props.changed > 0) setPictures((n) => n + 1);
+  }, [props.changed]);
+  // One timer to enable the button again when a rate limit ends (no polling).
+  useEffect(() => {
+    if (retryAt === undefined) return;
+    const t = setTimeout(() => setNow(Date.now()), Math.max(0, retryAt - Date.now()) + 50);
+    return () => clearTimeout(t);
+  }, [retryAt]);
+
+  const clock = (at: number) =>
+    new Intl.DateTimeFormat(undefined, { timeZone: props.timeZone, timeStyle: 'medium' }).format(at);
+  const view = laneView(
+    {
+      hasRelay: gate.relay !== null,
+      state: (props.driver?.state ?? props.status?.state) as RelayState | undefined,
+      driver: gate.relay?.driver,
+      error: props.driver?.error ?? props.status?.lastActuation?.error ?? undefined,
+      busy: props.status?.busy ?? false,
+      retryAt,
+      mayOpen: props.mayOpen,
+    },
+    Math.max(now, Date.now()),
+    clock,
+  );
+  // The last opening, and a later attempt that did not open (refused, fault) if there is one.
+  const latest = audit?.items[0];
+  const lastOk = audit?.items.find((a) => a.result === 'ok');
+  const reasonId = `lane-${gate.id}-why`;
+  const closeDialog = () => setDialog(false);
+  // Back to the Open button once the modal dialog is gone (while it is open the page behind is inert).
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !dialog) openRef.current?.focus();
+    wasOpen.current = dialog;
+  }, [dialog]);
+
+  return (
+    <article class="panel lane" aria-labelledby={`lane-${gate.id}`}>
+      <header>
+        <div class="lane-head">
+          <h2 id={`lane-${gate.id}`}>{gate.name}</h2>
+          <span class={`badge ${view.badge.tone}`}>{view.badge.label}</span>
+        </div>
+        <span class="muted">
+          {DIRECTION[gate.direction]}
+          {gate.relay ? ` · ${gate.relay.driver} relay, channel ${gate.relay.channel}` : ''}
+        </span>
+      </header>
+      <div class="lane-pictures">
+        {gate.cameraIds.length === 0 && <p class="muted picture-placeholder">No camera at this gate.</p>}
+        {gate.cameraIds.map((cameraId, i) => (
+          <figure key={cameraId}>
+            <BlobImage
+              load={() => cameraSnapshot(cameraId)}
+              reloadKey={pictures}
+              alt={`Camera ${i + 1} at ${gate.name}, latest picture`}
+              class="lane-picture"
+              loadingText="Taking a picture…"
+              onLoaded={i === 0 ? setTakenAt : undefined}
+            />
+          </figure>
+        ))}
+      </div>
+      {gate.cameraIds.length > 0 && (
+        <div class="lane-picture-bar">
+          <span class="muted">{takenAt ? `Taken at ${clock(takenAt)}` : ''}</span>
+          <button type="button" onClick={() => setPictures((n) => n + 1)}>
+            Refresh picture{gate.cameraIds.length > 1 ? 's' : ''}
+          </button>
+        </div>
+      )}
+      <p class="lane-last">
+        <strong>Last opened: </strong>
+        {lastOk ? (
+          <ActuationLine a={lastOk} timeZone={props.timeZone} />
+        ) : audit ? (
+          'not recently'
+        ) : (
+          'loading…'
+        )}
+      </p>
+      {latest && latest !== lastOk && (
+        <p class="lane-last">
+          <strong>Last attempt: </strong>
+          <ActuationLine a={latest} timeZone={props.timeZone} />
+        </p>
+      )}
+      {auditError && <p class="error-text">The opening log could not be loaded: {auditError}</p>}
+      <div class="lane-open">
+        <button
+          type="button"
+          class="primary"
+          ref={openRef}
+          disabled={!view.open.enabled}
+          aria-describedby={view.open.reason ? reasonId : undefined}
+          onClick={() => setDialog(true)}
+        >
+          Open {gate.name}
+        </button>
+        {view.open.reason && (
+          <p id={reasonId} class="lane-why">
+            {view.open.reason}
+          </p>
+        )}
+      </div>
+      {audit && (
+        <ActuationAudit
+          gateName={gate.name}
+          items={audit.items}
+          timeZone={props.timeZone}
+          more={audit.next !== null}
+          onMore={() => audit.next && void loadAudit(audit.next)}
+        />
+      )}
+      {dialog && (
+        <OpenDialog
+          gate={{ id: gate.id, name: gate.name, simulated: gate.relay?.driver === 'simulated' }}
+          onClose={closeDialog}
+          onAnswered={({ problem }) => {
+            if (problem?.code === 'rate-limited')
+              setRetryAt(retryAtFrom(problem.problem.retryAfterSec, Date.now()));
+            void loadAudit();
+            props.onActuated();
+          }}
+        />
+      )}
+    </article>
+  );
+}
