@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { canWorkGate, session } from '../../common/auth';
@@ -58,7 +58,9 @@ export function CheckIn() {
     setConflict(null);
     setProblem([]); // it spoke of the last attempt; the field errors stay until their field is edited
   };
-  useEffect(() => saveDraft(form), [form]);
+  // Saved as soon as the screen shows the change (a layout effect, not a later one): a reload or a
+  // closed tab right after a keystroke still finds it.
+  useLayoutEffect(() => saveDraft(form), [form]);
   useEffect(() => firstField.current?.focus(), []);
 
   // The suggested spot: the first free one, unless the clerk chose; a chosen spot another desk
