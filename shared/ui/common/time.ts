@@ -36,7 +36,15 @@ export function yardDateTime(iso: string | null | undefined, timeZone: string): 
   if (!iso) return '';
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return '';
-  return format(timeZone, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' }).format(at);
+  // Intl refuses dateStyle/timeStyle together with timeZoneName: spell the fields out.
+  return format(timeZone, {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(at);
 }
 
 /** A dwell or wait as people say it: "45 min", "3 h 20 min", "2 d 4 h". */
