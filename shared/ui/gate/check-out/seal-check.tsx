@@ -10,9 +10,11 @@ export function SealCheck(props: {
   recorded: string | null;
   seal: string;
   onSeal: (v: string) => void;
-  /** Show a difference now (after leaving the field or trying to check out), not while typing. */
+  /**
+   * Show a difference once the clerk tried to check out, not while typing nor on leaving the field
+   * (a warning that appears on blur moves the button away from under the pointer).
+   */
   judged: boolean;
-  onJudged: () => void;
   acknowledged: boolean;
   onAcknowledged: (v: boolean) => void;
   sealError?: string | undefined;
@@ -35,7 +37,6 @@ export function SealCheck(props: {
           value={props.seal}
           autoComplete="off"
           onInput={(e) => props.onSeal(e.currentTarget.value)}
-          onBlur={props.onJudged}
         />
       </Field>
       <div id="seal-state" aria-live="polite">

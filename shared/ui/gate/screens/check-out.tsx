@@ -150,7 +150,6 @@ export function CheckOut() {
                       setAcknowledged(false);
                     }}
                     judged={judged}
-                    onJudged={() => setJudged(true)}
                     acknowledged={acknowledged}
                     onAcknowledged={setAcknowledged}
                     sealError={errors.sealNumber}
