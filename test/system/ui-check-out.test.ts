@@ -89,6 +89,15 @@ afterAll(async () => {
   await edge?.stop();
 });
 
+async function yardTaskCount(): Promise<number> {
+  const conn = db();
+  try {
+    return (conn.prepare('SELECT count(*) AS n FROM yard_task').get() as { n: number }).n;
+  } finally {
+    conn.close();
+  }
+}
+
 const rowOf = (number: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: number }) });
 
 describe('yard inventory', () => {
@@ -139,6 +148,7 @@ describe('yard inventory', () => {
   });
 
   it('creates a move request from the inventory, with field errors on their fields', async () => {
+    const tasksBefore = await yardTaskCount();
     await rowOf('PRHL5301').getByRole('button', { name: 'Move PRHL5301' }).click();
     const dialog = page.getByRole('dialog', { name: 'Move PRHL5301' });
     await dialog.waitFor();
@@ -149,9 +159,10 @@ describe('yard inventory', () => {
     await dialog.getByRole('button', { name: 'Request move' }).click();
     await dialog.locator('#move-notes-error').waitFor();
     expect(await dialog.getByLabel(/Notes for the driver/).getAttribute('aria-invalid')).toBe('true');
-    await dialog.getByLabel(/Notes for the driver/).fill('Reefer: keep it running');
     await screenshot(page, 'gate-inventory-move');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(await yardTaskCount()).toBe(tasksBefore);
+    await dialog.getByLabel(/Notes for the driver/).fill('Reefer: keep it running');
     await dialog.getByRole('button', { name: 'Request move' }).click();
     await page.getByText(/Move request for PRHL5301 created/).waitFor();
     await rowOf('PRHL5301').getByText('Move to S07, waiting for a driver').waitFor();
@@ -210,7 +221,7 @@ describe('check-out', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     const [movement, ...more] = outMovements();
     expect(more).toEqual([]);
-    expect(movement).toMatchObject({ direction: 'out', seal: 'sl 4711', gateId: outGateId });
+    expect(movement).toMatchObject({ direction: 'out', seal: 'SL-4711', gateId: outGateId });
     const conn = db();
     try {
       const visit = conn

@@ -53,7 +53,9 @@ describe('the check-out movement', () => {
   it('a matching seal needs no acknowledgement; a truck plate goes with the trailer', () => {
     const unit = trailerUnit('LSLG5300', 'SL-1');
     const out = checkOutBody({ ...form, unit, seal: 'sl1', truckPlate: ' TX8100 ' });
-    expect(out).toMatchObject({ body: { trailer: { id: 'id-LSLG5300' }, truck: { plate: 'TX8100' } } });
+    expect(out).toMatchObject({
+      body: { trailer: { id: 'id-LSLG5300' }, truck: { plate: 'TX8100' }, sealNumber: 'SL-1' },
+    });
     expect('body' in out ? out.body.notes : 'blocked').toBeUndefined();
   });
 

@@ -21,6 +21,11 @@ export function CheckOutDone(props: { movement: Created; unit: string; gate: str
   const m = props.movement;
   const gate = actuationText(m.actuation);
   const tz = timeZone.value;
+  // Warnings read "code: detail"; the detail is what the clerk needs. A gate without cameras is
+  // said once, under the pictures.
+  const warnings = m.warnings
+    .filter((w) => !(m.snapshots.length === 0 && w.startsWith('snapshot-unavailable')))
+    .map((w) => w.replace(/^[a-z-]+: /, ''));
   return (
     <section class="panel done" aria-labelledby="done-heading">
       <h2 id="done-heading" tabIndex={-1}>
@@ -39,9 +44,9 @@ export function CheckOutDone(props: { movement: Created; unit: string; gate: str
       <p class={`badge ${gate.tone} gate-result`} role="status">
         {gate.text}
       </p>
-      {m.warnings.length > 0 && (
+      {warnings.length > 0 && (
         <ul class="warnings">
-          {m.warnings.map((w) => (
+          {warnings.map((w) => (
             <li key={w}>{w}</li>
           ))}
         </ul>

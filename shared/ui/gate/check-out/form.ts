@@ -48,13 +48,15 @@ export function checkOutBody(f: CheckOutForm): { body: MovementCreate } | { bloc
   if (needsAcknowledgement(check) && !f.acknowledged) return { blocked: 'seal' };
   const note = [sealNote(recorded, f.seal, check), f.notes.trim()].filter(Boolean).join(' ');
   const plate = f.truckPlate.trim();
+  // A matching seal is recorded as it was recorded before ("sl 4711" read at the gate is SL-4711).
+  const seal = check === 'match' ? (recorded ?? '') : f.seal.trim();
   const body: MovementCreate = {
     yardId: f.yardId,
     gateId: f.gateId,
     direction: 'out',
     ...(f.unit.kind === 'trailer' ? { trailer: { id: f.unit.id } } : { truck: { id: f.unit.id } }),
     ...(f.unit.kind === 'trailer' && plate ? { truck: { plate } } : {}),
-    ...(f.seal.trim() && f.unit.kind === 'trailer' ? { sealNumber: f.seal.trim() } : {}),
+    ...(seal && f.unit.kind === 'trailer' ? { sealNumber: seal } : {}),
     ...(note ? { notes: note } : {}),
     actuate: true,
     snapshot: true,

@@ -87,7 +87,11 @@ export function UnitSearch(props: {
               pick(u);
             }}
           >
-            <strong>{u.label}</strong> <span class="muted">{u.detail}</span>
+            <strong>{u.label}</strong>{' '}
+            <span class="muted">
+              {u.kind === 'trailer' ? 'Trailer' : 'Truck'}
+              {u.detail && ` · ${u.detail}`}
+            </span>
           </li>
         ))}
       </ul>

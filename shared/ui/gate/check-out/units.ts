@@ -13,7 +13,7 @@ export function yardUnits(picture: YardPicture, trucks: Schemas['Truck'][]): Yar
       kind: 'trailer',
       id: t.id,
       label: t.number,
-      detail: ['Trailer', carrier(t.carrierId), place(t.locationId) ?? 'no spot', LOAD_LABEL[t.loadStatus]]
+      detail: [carrier(t.carrierId), place(t.locationId) ?? 'no spot', LOAD_LABEL[t.loadStatus]]
         .filter(Boolean)
         .join(' · '),
       trailer: t,
@@ -22,7 +22,7 @@ export function yardUnits(picture: YardPicture, trucks: Schemas['Truck'][]): Yar
       kind: 'truck',
       id: k.id,
       label: k.plate ?? k.unitNumber ?? k.id,
-      detail: ['Truck', carrier(k.carrierId)].filter(Boolean).join(' · '),
+      detail: carrier(k.carrierId),
       truck: k,
     })),
   ];

@@ -82,7 +82,10 @@ export function MoveDialog(props: {
               {...describedBy('move-to', toError)}
               value={to}
               required
-              onChange={(e) => setTo(e.currentTarget.value)}
+              onChange={(e) => {
+                setTo(e.currentTarget.value);
+                setError(null);
+              }}
             >
               <option value="">Choose a free place…</option>
               {kinds.map((k) => (
@@ -117,7 +120,10 @@ export function MoveDialog(props: {
             {...describedBy('move-notes', fields.notes)}
             rows={2}
             value={notes}
-            onInput={(e) => setNotes(e.currentTarget.value)}
+            onInput={(e) => {
+              setNotes(e.currentTarget.value);
+              if (fields.notes) setError(null);
+            }}
           />
         </Field>
         <div class="buttons">
