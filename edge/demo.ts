@@ -31,7 +31,7 @@ Yard service (edge, standalone) is running.
   API            ${edge.url}/api
   API docs       ${edge.url}/docs
   OpenAPI        ${edge.url}/v3/api-docs
-  Gate house UI  ${edge.url}/api/ui/assets/binary/index.html
+  Gate house     ${edge.url}/gate/   (web app: log in with the admin login below)
   Health         ${edge.url}/readyz
   Open the gate  POST ${edge.url}/api/hardware/gate/{gateId}/actuate   (simulated relay)
   Gate camera    GET  ${edge.url}/api/camera/{id}/snapshot             (simulated ONVIF camera)

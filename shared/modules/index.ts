@@ -15,7 +15,7 @@ import { registerSyncBlobRoutes } from './sync/blob-routes.js';
 import { registerTaskRoutes } from './tasks/routes.js';
 import { registerTrailerRoutes } from './trailers/routes.js';
 import { registerTruckRoutes } from './trucks/routes.js';
-import { registerUiAssetRoutes } from './ui-assets/routes.js';
+import { registerUiAssetRoutes, registerWebAppRoutes } from './ui-assets/routes.js';
 import { registerYardRoutes } from './yards/routes.js';
 
 /** Every domain module's routes, in registration order. */
@@ -38,4 +38,6 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
   registerDriverAppRoutes(r, { ...core, ...core.services });
   registerTaskRoutes(r, core.services);
+  // Last: the web apps at / take the GETs no route above took.
+  registerWebAppRoutes(r, core);
 }

@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium (installed by .ci/run); CHROMIUM_PATH overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -25,6 +25,15 @@ const FLAGS = [
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+}
+
+/**
+ * A page in its own browser context (its own storage: one context is one clerk's browser).
+ * axe-core's playwright runner needs pages made this way.
+ */
+export async function openPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1366, height: 900 }, ...options });
+  return context.newPage();
 }
 
 export const SCREENSHOT_DIR = resolve('test/system/screenshots');

@@ -21,15 +21,17 @@ export interface UiAsset {
   etag: string;
 }
 
-/**
- * Finds a file of the built web UI. A path that is not a plain relative path is 400 invalid-path;
- * a path that is well formed but is no regular file inside the root (missing, a directory, a
- * symlink leading out or to a dot-file) is 404, so nothing outside the root is ever confirmed.
- */
-export async function resolveUiAsset(uiRoot: string, pathSegments: readonly string[]): Promise<UiAsset> {
-  // "dir/" names a directory, which is never served: let it resolve to one and answer 404.
-  const segments = pathSegments.at(-1) === '' ? pathSegments.slice(0, -1) : pathSegments;
-  const display = segments.join('/');
+/** Path segments without the empty one a trailing "/" leaves; `trailingSlash` says whether there was one. */
+export function plainSegments(pathSegments: readonly string[]): {
+  segments: string[];
+  trailingSlash: boolean;
+} {
+  const trailingSlash = pathSegments.at(-1) === '';
+  return { segments: trailingSlash ? pathSegments.slice(0, -1) : [...pathSegments], trailingSlash };
+}
+
+/** 400 invalid-path unless there are segments and every one is a plain name (see SEGMENT). */
+export function checkSegments(segments: readonly string[]): void {
   const wellFormed =
     segments.length > 0 &&
     segments.length <= MAX_SEGMENTS &&
@@ -40,15 +42,39 @@ export async function resolveUiAsset(uiRoot: string, pathSegments: readonly stri
       'The path must be a relative path of plain names (letters, digits, _ - . @ + ~), with no dot-files or "..".',
     );
   }
-  const notFound = new NotFoundError('UI asset', display);
-  const root = await realpath(uiRoot).catch(() => undefined);
-  if (!root) throw notFound;
+}
+
+/** The real UI root, or undefined when the folder does not exist. */
+export function uiRoot(uiDir: string): Promise<string | undefined> {
+  return realpath(uiDir).catch(() => undefined);
+}
+
+/**
+ * A regular file inside the real root at these (checked) segments, or undefined: missing, a
+ * directory, or a symlink leading out of the root or to a dot-file.
+ */
+export async function findFile(root: string, segments: readonly string[]): Promise<UiAsset | undefined> {
   const real = await realpath(join(root, ...segments)).catch(() => undefined);
-  if (!real?.startsWith(root + sep)) throw notFound;
+  if (!real?.startsWith(root + sep)) return undefined;
   const relativePath = relative(root, real);
-  if (relativePath.split(sep).some((s) => s.startsWith('.'))) throw notFound;
+  if (relativePath.split(sep).some((s) => s.startsWith('.'))) return undefined;
   const info = await stat(real).catch(() => undefined);
-  if (!info?.isFile()) throw notFound;
+  if (!info?.isFile()) return undefined;
   const etag = `W/"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   return { root, relativePath, isHtml: /\.html?$/i.test(real), etag };
+}
+
+/**
+ * Finds a file of the built web UI. A path that is not a plain relative path is 400 invalid-path;
+ * a path that is well formed but is no regular file inside the root (missing, a directory, a
+ * symlink leading out or to a dot-file) is 404, so nothing outside the root is ever confirmed.
+ */
+export async function resolveUiAsset(uiDir: string, pathSegments: readonly string[]): Promise<UiAsset> {
+  // "dir/" names a directory, which is never served: let it resolve to one and answer 404.
+  const { segments } = plainSegments(pathSegments);
+  checkSegments(segments);
+  const root = await uiRoot(uiDir);
+  const file = root ? await findFile(root, segments) : undefined;
+  if (!file) throw new NotFoundError('UI asset', segments.join('/'));
+  return file;
 }

@@ -44,6 +44,7 @@ export class EventStream {
   private attempt = 0;
   private stopped = false;
   private connectedOnce = false;
+  private state: StreamState | undefined;
 
   constructor(private readonly options: EventStreamOptions) {}
 
@@ -55,13 +56,20 @@ export class EventStream {
   stop(): void {
     this.stopped = true;
     this.abort?.abort();
-    this.options.onState?.('ended');
+    this.setState('ended');
+  }
+
+  /** Tells the listener about changes only (every retry of a down link is still "reconnecting"). */
+  private setState(state: StreamState): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.options.onState?.(state);
   }
 
   private async connect(): Promise<void> {
     const token = this.options.token();
     if (this.stopped || !token) return;
-    this.options.onState?.(this.connectedOnce ? 'reconnecting' : 'connecting');
+    this.setState(this.connectedOnce ? 'reconnecting' : 'connecting');
     const abort = new AbortController();
     this.abort = abort;
     let ended = false;
@@ -85,7 +93,7 @@ export class EventStream {
       this.attempt = 0;
       const reconnect = this.connectedOnce;
       this.connectedOnce = true;
-      this.options.onState?.('open');
+      this.setState('open');
       if (reconnect) this.options.onResync?.();
       const parser = createParser({
         onEvent: (message) => {
@@ -122,7 +130,7 @@ export class EventStream {
     }
     if (this.stopped || ended || abort.signal.aborted) return;
     this.attempt += 1;
-    this.options.onState?.('reconnecting');
+    this.setState('reconnecting');
     const delay = (this.options.backoff ?? defaultBackoff)(this.attempt);
     (this.options.setTimeout ?? setTimeout)(() => void this.connect(), delay);
   }

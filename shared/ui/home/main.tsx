@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import '../common/base.css';
 import { type Role, session } from '../common/auth';
 import { LoginForm } from '../common/components/login';
@@ -11,8 +11,24 @@ export const APPS = [
     name: 'Gate house',
     text: 'Check trucks and trailers in and out, open gates, yard inventory and move requests.',
     roles: ['admin', 'gate', 'dispatcher', 'viewer'] as Role[],
+    // Gates, movements and their pictures live at the site: the gate house runs at the edge.
+    servers: ['edge'],
   },
 ];
+
+type ServerRole = 'edge' | 'cloud';
+
+/** Which role this server plays (public readiness answer), so the home offers the apps it serves. */
+function useServerRole(): ServerRole | null {
+  const [role, setRole] = useState<ServerRole | null>(null);
+  useEffect(() => {
+    fetch('/readyz')
+      .then((r) => r.json() as Promise<{ role?: ServerRole }>)
+      .then((r) => setRole(r.role ?? 'edge'))
+      .catch(() => setRole('edge'));
+  }, []);
+  return role;
+}
 
 /**
  * The role-aware home at `/`: log in once, then go to the app for your role (straight there when
@@ -20,7 +36,11 @@ export const APPS = [
  */
 function Home() {
   const principal = session.principal.value;
-  const apps = principal ? APPS.filter((a) => a.roles.includes(principal.role)) : [];
+  const server = useServerRole();
+  const apps =
+    principal && server
+      ? APPS.filter((a) => a.roles.includes(principal.role) && a.servers.includes(server))
+      : [];
   useEffect(() => {
     if (principal && apps.length === 1 && apps[0]) location.replace(apps[0].href);
   }, [principal, apps.length]);
@@ -31,26 +51,31 @@ function Home() {
       </main>
     );
   }
+  if (!server) return <p class="muted">Loading…</p>;
   return (
-    <main id="main">
-      <h1>Hello {principal.name}</h1>
-      {apps.length === 0 ? (
-        <p>
-          There is no screen for the {principal.role} role here yet. The API documentation is at{' '}
-          <a href="/docs">/docs</a>.
-        </p>
-      ) : (
-        <ul>
-          {apps.map((a) => (
-            <li key={a.href}>
-              <a href={a.href}>{a.name}</a>: {a.text}
-            </li>
-          ))}
-        </ul>
-      )}
-      <button type="button" onClick={() => session.signOut()}>
-        Log out
-      </button>
+    <main class="login-page">
+      <section class="panel home">
+        <h1>Hello {principal.name}</h1>
+        {apps.length === 0 ? (
+          <p>
+            {server === 'cloud'
+              ? 'The gate house runs at each site (its edge). The office dashboard arrives with a later release.'
+              : `There is no screen for the ${principal.role} role here yet.`}{' '}
+            The API and its documentation are at <a href="/docs">/docs</a>.
+          </p>
+        ) : (
+          <ul>
+            {apps.map((a) => (
+              <li key={a.href}>
+                <a href={a.href}>{a.name}</a>: {a.text}
+              </li>
+            ))}
+          </ul>
+        )}
+        <button type="button" onClick={() => session.signOut()}>
+          Log out
+        </button>
+      </section>
     </main>
   );
 }

@@ -5963,7 +5963,7 @@ export interface paths {
         };
         /**
          * A file of the built web UI by its full path (never outside the UI root)
-         * @description Paths that are not plain relative names ("..", encoded separators or dots, NUL, backslashes, absolute paths, dot-files) are 400 invalid-path. Missing files, directories and symlinks leading outside the root are 404. Answers ETag / Last-Modified and honours If-None-Match (304) and Range.
+         * @description Paths that are not plain relative names ("..", encoded separators or dots, NUL, backslashes, absolute paths, dot-files) are 400 invalid-path. Missing files, directories and symlinks leading outside the root are 404. Answers ETag / Last-Modified and honours If-None-Match (304) and Range. Sends the .br or .gz copy beside the file when Accept-Encoding accepts it (br first; Vary: Accept-Encoding, an ETag per encoding; an encoded copy is sent whole, ignoring Range). Hashed files under assets/ are cached a year (immutable), HTML is revalidated (no-cache, ETag / If-None-Match -> 304) and carries a Content-Security-Policy, other files a few minutes.
          *
          *     Access: public (no token).
          */
@@ -9474,6 +9474,127 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web apps: the home page (UI.md), linking to the gate-house, driver and dashboard apps
+         * @description Sends the .br or .gz copy beside the file when Accept-Encoding accepts it (br first; Vary: Accept-Encoding, an ETag per encoding; an encoded copy is sent whole, ignoring Range). Hashed files under assets/ are cached a year (immutable), HTML is revalidated (no-cache, ETag / If-None-Match -> 304) and carries a Content-Security-Policy, other files a few minutes.
+         *
+         *     Access: public (no token).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description index.html of the built web apps */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The web apps have not been built on this server (ui-not-built): run `npm run build:ui` */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{fullPath}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file or a page of the web apps (any GET outside the API's paths)
+         * @description A file of the build (assets/gate-1a2b.js) is the file. gate/ is the gate-house app (gate redirects there, 301); a path under an app whose last segment has no extension (gate/check-out) is that app's page, its router shows the screen. Other paths are 404, and so are unknown paths under /api, /v3, /docs, /metrics, /healthz and /readyz (problem+json, never a page). Sends the .br or .gz copy beside the file when Accept-Encoding accepts it (br first; Vary: Accept-Encoding, an ETag per encoding; an encoded copy is sent whole, ignoring Range). Hashed files under assets/ are cached a year (immutable), HTML is revalidated (no-cache, ETag / If-None-Match -> 304) and carries a Content-Security-Policy, other files a few minutes.
+         *
+         *     Access: public (no token).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description a file of the built web apps (assets/gate-1a2b.js) or a page of an app (gate/, gate/check-out) */
+                    fullPath: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the page (text/html) or the file, with its Content-Type */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The web apps have not been built on this server (ui-not-built): run `npm run build:ui` */
+                503: {
                     headers: {
                         [name: string]: unknown;
                     };
