@@ -5,6 +5,7 @@ import {
   type DemoEdge,
   launchChromium,
   logIn,
+  openPage,
   screenshot,
   seriousA11yViolations,
   startDemoEdge,
@@ -38,23 +39,6 @@ function db() {
   return new Database(edge.dbFile, { readonly: true, fileMustExist: true });
 }
 
-/**
- * Until the server serves the apps at `/` (SPA deep links), the built files are reachable only
- * under /api/ui/assets/binary/: map the app's paths there when `/gate/...` is not served.
- */
-async function serveAppPaths(p: Page): Promise<void> {
-  const direct = await fetch(`${edge.url}/gate/yard`);
-  if (direct.ok && (direct.headers.get('content-type') ?? '').includes('html')) return;
-  const binary = `${edge.url}/api/ui/assets/binary`;
-  await p.route(`${edge.url}/assets/**`, async (route) => {
-    const path = new URL(route.request().url()).pathname;
-    await route.fulfill({ response: await route.fetch({ url: `${binary}${path}` }) });
-  });
-  await p.route(`${edge.url}/gate/**`, async (route) => {
-    await route.fulfill({ response: await route.fetch({ url: `${binary}/gate/index.html` }) });
-  });
-}
-
 beforeAll(async () => {
   edge = await startDemoEdge();
   const login = await fetch(`${edge.url}/api/auth/login`, {
@@ -78,10 +62,7 @@ beforeAll(async () => {
     sealNumber: 'SL-4711',
   });
   browser = await launchChromium();
-  // axe-core needs a page of a context made with newContext().
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  page = await context.newPage();
-  await serveAppPaths(page);
+  page = await openPage(browser);
 }, 90_000);
 
 afterAll(async () => {
