@@ -9,7 +9,7 @@ import {
   screenshot,
   seriousA11yViolations,
   startDemoEdge,
-} from '../helpers/browser';
+} from '../helpers/browser.js';
 
 /**
  * The gate house's yard inventory and check-out in Chromium against the demo edge: oldest first,
@@ -48,7 +48,10 @@ beforeAll(async () => {
   });
   token = ((await login.json()) as { token: string }).token;
   yardId = (await apiCall('GET', '/api/yard')).items[0].id;
-  const gates = (await apiCall('GET', `/api/yard/${yardId}/gate`)).items as Array<{ id: string; direction: string }>;
+  const gates = (await apiCall('GET', `/api/yard/${yardId}/gate`)).items as Array<{
+    id: string;
+    direction: string;
+  }>;
   outGateId = gates.find((g) => g.direction === 'out')!.id;
   inGateId = gates.find((g) => g.direction === 'in')!.id;
   // A sealed trailer that came in five hours ago: the oldest in the yard.
@@ -61,6 +64,9 @@ beforeAll(async () => {
     loadStatus: 'loaded',
     sealNumber: 'SL-4711',
   });
+  // The demo's camera watches the north gate; this test wants the check-out gate's picture.
+  const camera = (await apiCall('GET', '/api/camera')).items[0];
+  await apiCall('PATCH', `/api/yard/${yardId}/gate/${outGateId}`, { cameraIds: [camera.id] });
   browser = await launchChromium();
   page = await openPage(browser);
 }, 90_000);
@@ -79,7 +85,8 @@ async function yardTaskCount(): Promise<number> {
   }
 }
 
-const rowOf = (number: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: number }) });
+const rowOf = (number: string) =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: number }) });
 
 describe('yard inventory', () => {
   it('lists the trailers in the yard oldest first', async () => {
@@ -89,12 +96,18 @@ describe('yard inventory', () => {
     await rowOf('LSLG5300').waitFor();
     const numbers = await page.locator('table.inventory tbody th[scope="row"]').allTextContents();
     expect(numbers[0]).toBe('OLDU 100200');
-    expect(new Set(numbers)).toEqual(new Set(['OLDU 100200', 'LSLG5300', 'PRHL5301', 'GCCA5302', 'LSLG5303']));
-    expect(await page.getByRole('columnheader', { name: 'Dwell' }).getAttribute('aria-sort')).toBe('descending');
+    expect(new Set(numbers)).toEqual(
+      new Set(['OLDU 100200', 'LSLG5300', 'PRHL5301', 'GCCA5302', 'LSLG5303']),
+    );
+    expect(await page.getByRole('columnheader', { name: 'Dwell' }).getAttribute('aria-sort')).toBe(
+      'descending',
+    );
     expect(await rowOf('OLDU 100200').textContent()).toContain('5 h');
     // Sorting by spot flips aria-sort and the order.
     await page.getByRole('button', { name: 'Spot' }).click();
-    expect(await page.getByRole('columnheader', { name: 'Spot' }).getAttribute('aria-sort')).toBe('ascending');
+    expect(await page.getByRole('columnheader', { name: 'Spot' }).getAttribute('aria-sort')).toBe(
+      'ascending',
+    );
     const spots = await page.locator('table.inventory tbody tr td:nth-of-type(2)').allTextContents();
     expect(spots.slice(0, 4)).toEqual(['S01', 'S02', 'S03', 'S04']);
     await page.getByRole('button', { name: 'Dwell' }).click();
@@ -104,7 +117,7 @@ describe('yard inventory', () => {
 
   it('shows a trailer checked in at another desk without a reload', async () => {
     await page.evaluate(() => {
-      (window as unknown as { stillSamePage: boolean }).stillSamePage = true;
+      (globalThis as unknown as { stillSamePage: boolean }).stillSamePage = true;
     });
     await apiCall('POST', '/api/movement', {
       yardId,
@@ -114,7 +127,9 @@ describe('yard inventory', () => {
       loadStatus: 'empty',
     });
     await rowOf('LIVE 777').waitFor({ timeout: 10_000 });
-    expect(await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage)).toBe(true);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { stillSamePage?: boolean }).stillSamePage),
+    ).toBe(true);
   });
 
   it('finds a trailer typed without spaces, and says where one not in the yard was last seen', async () => {
@@ -156,7 +171,13 @@ describe('yard inventory', () => {
            WHERE r.number = 'PRHL5301' AND l.name = 'S07'`,
         )
         .get();
-      expect(task).toEqual({ type: 'move', priority: 2, status: 'QUEUED', notes: 'Reefer: keep it running', toName: 'S07' });
+      expect(task).toEqual({
+        type: 'move',
+        priority: 2,
+        status: 'QUEUED',
+        notes: 'Reefer: keep it running',
+        toName: 'S07',
+      });
     } finally {
       conn.close();
     }
@@ -186,7 +207,9 @@ describe('check-out', () => {
     await page.getByRole('button', { name: /Check out and open gate/ }).click();
     await page.getByText(/Seal mismatch: the unit carries SL-4712, but SL-4711 was recorded/).waitFor();
     await page.getByText('Tick this to check out with this seal').waitFor();
-    expect(await page.getByLabel('I checked the seal: check out anyway').evaluate((e) => e === document.activeElement)).toBe(true);
+    expect(
+      await page.getByLabel('I checked the seal: check out anyway').evaluate((e) => e.matches(':focus')),
+    ).toBe(true);
     await screenshot(page, 'gate-check-out-seal-mismatch');
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(outMovements()).toEqual([]);
@@ -198,6 +221,14 @@ describe('check-out', () => {
     await page.keyboard.press('Control+Enter');
     await page.getByRole('heading', { name: 'OLDU 100200 checked out' }).waitFor();
     await page.getByText('Gate opened.').waitFor();
+    const picture = page.getByRole('img', { name: /at check-out of OLDU 100200/ });
+    await picture.waitFor();
+    expect(
+      await picture.evaluate((e) => {
+        const img = e as unknown as { complete: boolean; naturalWidth: number };
+        return img.complete && img.naturalWidth > 0;
+      }),
+    ).toBe(true);
     await screenshot(page, 'gate-check-out-done');
     expect(await seriousA11yViolations(page)).toEqual([]);
     const [movement, ...more] = outMovements();
@@ -217,9 +248,25 @@ describe('check-out', () => {
       conn.close();
     }
     const actuations = await apiCall('GET', `/api/hardware/gate/${outGateId}/actuations`);
-    expect(actuations.items.find((a: { movementId: string }) => a.movementId === movement?.id)).toMatchObject({
-      result: 'ok',
-    });
+    expect(actuations.items.find((a: { movementId: string }) => a.movementId === movement?.id)).toMatchObject(
+      {
+        result: 'ok',
+      },
+    );
+  });
+
+  it('finds the next unit by typing part of its number, arrows and Enter', async () => {
+    await page.getByRole('button', { name: 'Check out the next unit' }).click();
+    const search = page.getByRole('combobox', { name: 'Trailer number or truck plate' });
+    await search.fill('lslg 53');
+    await page.getByRole('option', { name: /LSLG5300/ }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByRole('option', { selected: true }).textContent()).toContain('LSLG5303');
+    await screenshot(page, 'gate-check-out-search');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await page.locator('.chosen').getByText('LSLG5303').waitFor();
+    expect(await page.getByLabel('Seal on the unit').evaluate((e) => e.matches(':focus'))).toBe(true);
   });
 
   it('the inventory no longer lists it, and "where is it?" tells its last movement', async () => {
@@ -228,6 +275,8 @@ describe('check-out', () => {
     expect(await rowOf('OLDU 100200').count()).toBe(0);
     await page.getByLabel(/Where is it/).fill('OLDU 100200');
     await page.keyboard.press('Enter');
-    await page.getByText(/OLDU 100200 is not in this yard. Last seen: checked out at Dallas Cross-Dock, South gate/).waitFor();
+    await page
+      .getByText(/OLDU 100200 is not in this yard. Last seen: checked out at Dallas Cross-Dock, South gate/)
+      .waitFor();
   });
 });

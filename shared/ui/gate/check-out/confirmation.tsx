@@ -11,7 +11,10 @@ function actuationText(a: Created['actuation']): { tone: 'ok' | 'warn' | 'bad'; 
   if (a.result === 'ok') return { tone: 'ok', text: 'Gate opened.' };
   const why = a.error ?? a.code ?? 'no reason given';
   if (a.result === 'refused') {
-    return { tone: 'warn', text: `The gate did not open (${why}). Open it from the lane board once it is free.` };
+    return {
+      tone: 'warn',
+      text: `The gate did not open (${why}). Open it from the lane board once it is free.`,
+    };
   }
   return { tone: 'bad', text: `The gate relay failed (${why}). Open the gate by hand and report the fault.` };
 }
@@ -57,7 +60,10 @@ export function CheckOutDone(props: { movement: Created; unit: string; gate: str
         {m.snapshots.map((s) =>
           s.attachmentId ? (
             <figure key={s.cameraId}>
-              <GatePicture attachmentId={s.attachmentId} alt={`${s.cameraName} at check-out of ${props.unit}`} />
+              <GatePicture
+                attachmentId={s.attachmentId}
+                alt={`${s.cameraName} at check-out of ${props.unit}`}
+              />
               <figcaption>{s.cameraName}</figcaption>
             </figure>
           ) : (

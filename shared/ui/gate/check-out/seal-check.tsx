@@ -27,7 +27,8 @@ export function SealCheck(props: {
     <fieldset class="seal">
       <legend>Seal</legend>
       <p class="recorded">
-        Recorded for this trailer: {props.recorded ? <strong class="mono">{props.recorded}</strong> : 'no seal'}
+        Recorded for this trailer:{' '}
+        {props.recorded ? <strong class="mono">{props.recorded}</strong> : 'no seal'}
       </p>
       <Field id="seal" label="Seal on the unit" error={props.sealError}>
         <input
@@ -41,17 +42,22 @@ export function SealCheck(props: {
       </Field>
       <div id="seal-state" aria-live="polite">
         {check === 'match' && <p class="badge ok">✓ Seal matches</p>}
-        {check === 'new' && <p class="muted">No seal was recorded; this one is recorded with the check-out.</p>}
+        {check === 'new' && (
+          <p class="muted">No seal was recorded; this one is recorded with the check-out.</p>
+        )}
         {check === 'none' && <p class="muted">No seal to verify.</p>}
         {warn && (
-          <div class={props.ackError ? 'message warn seal-warning has-error' : 'message warn seal-warning'} role="alert">
+          <div
+            class={props.ackError ? 'message warn seal-warning has-error' : 'message warn seal-warning'}
+            role="alert"
+          >
             <strong>
               {check === 'mismatch'
                 ? `Seal mismatch: the unit carries ${props.seal.trim()}, but ${props.recorded} was recorded.`
                 : `No seal typed, but ${props.recorded} was recorded.`}
             </strong>{' '}
-            Read the seal again. If it really differs (or is missing), tick below: the difference is recorded with
-            the check-out.
+            Read the seal again. If it really differs (or is missing), tick below: the difference is recorded
+            with the check-out.
             <label class="ack">
               <input
                 type="checkbox"

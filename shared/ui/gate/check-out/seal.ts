@@ -31,8 +31,13 @@ export function needsAcknowledgement(check: SealCheck): boolean {
 }
 
 /** The note recorded with an acknowledged seal difference, so the movement log says what was seen. */
-export function sealNote(recorded: string | null | undefined, typed: string, check: SealCheck): string | null {
-  if (check === 'mismatch') return `Seal mismatch acknowledged: recorded ${recorded}, on the unit ${typed.trim()}.`;
+export function sealNote(
+  recorded: string | null | undefined,
+  typed: string,
+  check: SealCheck,
+): string | null {
+  if (check === 'mismatch')
+    return `Seal mismatch acknowledged: recorded ${recorded}, on the unit ${typed.trim()}.`;
   if (check === 'missing') return `Seal missing acknowledged: recorded ${recorded}, none on the unit.`;
   return null;
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { type YardUnit, matchUnits } from './form';
+import { matchUnits, type YardUnit } from './form';
 
 /**
  * Finds the unit to check out: type a trailer number or truck plate, arrows move through the
@@ -44,27 +44,61 @@ export function UnitSearch(props: {
   return (
     <div class={props.error ? 'field combo has-error' : 'field combo'}>
       <label for="unit-search">Trailer number or truck plate</label>
-      <input
-        id="unit-search"
-        ref={input}
-        role="combobox"
-        aria-expanded={expanded}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={expanded && matches[active] ? `unit-${matches[active].id}` : undefined}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? 'unit-search-error' : 'unit-search-hint'}
-        autoComplete="off"
-        value={typed}
-        placeholder="e.g. LSLG5300"
-        onInput={(e) => {
-          setTyped(e.currentTarget.value);
-          setActive(0);
-          setOpen(true);
-        }}
-        onKeyDown={onKeyDown}
-        onBlur={() => setTimeout(() => setOpen(false), 150)}
-      />
+      <div class="combo-box">
+        <input
+          id="unit-search"
+          ref={input}
+          role="combobox"
+          aria-expanded={expanded}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={expanded && matches[active] ? `unit-${matches[active].id}` : undefined}
+          aria-invalid={props.error ? true : undefined}
+          aria-describedby={props.error ? 'unit-search-error' : 'unit-search-hint'}
+          autoComplete="off"
+          value={typed}
+          placeholder="e.g. LSLG5300"
+          onInput={(e) => {
+            setTyped(e.currentTarget.value);
+            setActive(0);
+            setOpen(true);
+          }}
+          onKeyDown={onKeyDown}
+          onBlur={() => setTimeout(() => setOpen(false), 150)}
+        />
+        <div
+          id={listId}
+          role="listbox"
+          aria-label="Units in the yard"
+          class="options"
+          hidden={!expanded || matches.length === 0}
+        >
+          {matches.map((u, i) => (
+            <div
+              key={u.id}
+              id={`unit-${u.id}`}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === active}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(u);
+              }}
+            >
+              <strong>{u.label}</strong>{' '}
+              <span class="muted">
+                {u.kind === 'trailer' ? 'Trailer' : 'Truck'}
+                {u.detail && ` · ${u.detail}`}
+              </span>
+            </div>
+          ))}
+        </div>
+        {expanded && matches.length === 0 && (
+          <p class="options none" role="status">
+            No unit in this yard matches “{typed.trim()}”.
+          </p>
+        )}
+      </div>
       {props.error ? (
         <small id="unit-search-error" class="error" role="alert">
           {props.error}
@@ -74,27 +108,6 @@ export function UnitSearch(props: {
           Type part of the number, then ↓ ↑ and Enter. Or pick it in the yard list.
         </small>
       )}
-      <ul id={listId} role="listbox" aria-label="Units in the yard" class="options" hidden={!expanded}>
-        {matches.length === 0 && <li class="muted none">No unit in this yard matches “{typed.trim()}”.</li>}
-        {matches.map((u, i) => (
-          <li
-            key={u.id}
-            id={`unit-${u.id}`}
-            role="option"
-            aria-selected={i === active}
-            onMouseDown={(e) => {
-              e.preventDefault();
-              pick(u);
-            }}
-          >
-            <strong>{u.label}</strong>{' '}
-            <span class="muted">
-              {u.kind === 'trailer' ? 'Trailer' : 'Truck'}
-              {u.detail && ` · ${u.detail}`}
-            </span>
-          </li>
-        ))}
-      </ul>
     </div>
   );
 }

@@ -9,22 +9,26 @@ export function yardUnits(picture: YardPicture, trucks: Schemas['Truck'][]): Yar
   const carrier = (id: string | null) => carrierLabel(picture.carriers.find((c) => c.id === id));
   const place = (id: string | null) => picture.locations.find((l) => l.id === id)?.name;
   return [
-    ...picture.trailers.map((t): YardUnit => ({
-      kind: 'trailer',
-      id: t.id,
-      label: t.number,
-      detail: [carrier(t.carrierId), place(t.locationId) ?? 'no spot', LOAD_LABEL[t.loadStatus]]
-        .filter(Boolean)
-        .join(' · '),
-      trailer: t,
-    })),
-    ...trucks.map((k): YardUnit => ({
-      kind: 'truck',
-      id: k.id,
-      label: k.plate ?? k.unitNumber ?? k.id,
-      detail: carrier(k.carrierId),
-      truck: k,
-    })),
+    ...picture.trailers.map(
+      (t): YardUnit => ({
+        kind: 'trailer',
+        id: t.id,
+        label: t.number,
+        detail: [carrier(t.carrierId), place(t.locationId) ?? 'no spot', LOAD_LABEL[t.loadStatus]]
+          .filter(Boolean)
+          .join(' · '),
+        trailer: t,
+      }),
+    ),
+    ...trucks.map(
+      (k): YardUnit => ({
+        kind: 'truck',
+        id: k.id,
+        label: k.plate ?? k.unitNumber ?? k.id,
+        detail: carrier(k.carrierId),
+        truck: k,
+      }),
+    ),
   ];
 }
 

@@ -33,7 +33,9 @@ export async function loadYardPicture(yardId: string): Promise<YardPicture> {
     ),
     allPages((cursor) => call(api.GET('/api/carrier', { params: { query: { limit, cursor } } }))),
     allPages((cursor) =>
-      call(api.GET('/api/yard/{id}/location', { params: { path: { id: yardId }, query: { limit, cursor } } })),
+      call(
+        api.GET('/api/yard/{id}/location', { params: { path: { id: yardId }, query: { limit, cursor } } }),
+      ),
     ),
     allPages((cursor) =>
       call(

@@ -9,7 +9,12 @@ import type { InventoryRow } from './rows';
 type Location = Schemas['Location'];
 type Task = Schemas['YardTask'];
 
-const KIND_LABEL: Record<Location['kind'], string> = { spot: 'Spots', door: 'Doors', staging: 'Staging', zone: 'Zones' };
+const KIND_LABEL: Record<Location['kind'], string> = {
+  spot: 'Spots',
+  door: 'Doors',
+  staging: 'Staging',
+  zone: 'Zones',
+};
 
 /** Problem codes that are about the destination field although the server names no field. */
 const DESTINATION_CODES = new Set(['location-not-in-yard', 'not-found']);
@@ -56,14 +61,19 @@ export function MoveDialog(props: {
       );
       props.onCreated(task as Task);
     } catch (err) {
-      setError(err instanceof ProblemError ? err : new ProblemError({ status: 0, code: 'error', title: String(err) }));
+      setError(
+        err instanceof ProblemError
+          ? err
+          : new ProblemError({ status: 0, code: 'error', title: String(err) }),
+      );
     } finally {
       setBusy(false);
     }
   };
 
   const fields = error?.fieldErrors() ?? {};
-  const toError = fields.toLocationId ?? (error && DESTINATION_CODES.has(error.code) ? error.message : undefined);
+  const toError =
+    fields.toLocationId ?? (error && DESTINATION_CODES.has(error.code) ? error.message : undefined);
   const general = error && !toError && !fields.priority && !fields.notes ? problemText(error) : null;
   const kinds = (['spot', 'door', 'staging'] as const).filter((k) => props.free.some((l) => l.kind === k));
   return (
@@ -75,7 +85,9 @@ export function MoveDialog(props: {
         </p>
         {general && <FormMessage kind="error">{general}</FormMessage>}
         {props.free.length === 0 ? (
-          <FormMessage kind="warn">No spot, door or staging place is free. Free one first, then try again.</FormMessage>
+          <FormMessage kind="warn">
+            No spot, door or staging place is free. Free one first, then try again.
+          </FormMessage>
         ) : (
           <Field id="move-to" label="Move to" error={toError}>
             <select

@@ -2,7 +2,7 @@ import { canCreateTasks, canWorkGate, session } from '../../common/auth';
 import { duration, yardDateTime, yardTime } from '../../common/time';
 import { timeZone } from '../yard';
 import { LOAD_LABEL, taskLabel } from './labels';
-import { type InventoryRow, type Sort, type SortKey, nextSort } from './rows';
+import { type InventoryRow, nextSort, type Sort, type SortKey } from './rows';
 
 const COLUMNS: Array<{ key: SortKey | null; label: string }> = [
   { key: null, label: 'Trailer' },
@@ -33,7 +33,12 @@ export function InventoryTable(props: {
         <tr>
           {COLUMNS.map((c) => {
             const key = c.key;
-            if (!key) return <th key={c.label} scope="col">{c.label}</th>;
+            if (!key)
+              return (
+                <th key={c.label} scope="col">
+                  {c.label}
+                </th>
+              );
             const active = props.sort.key === key;
             return (
               <th
@@ -52,7 +57,12 @@ export function InventoryTable(props: {
       </thead>
       <tbody>
         {props.rows.map((r) => (
-          <tr key={r.id} id={`trailer-${r.id}`} class={props.found.has(r.id) ? 'found' : undefined} tabIndex={-1}>
+          <tr
+            key={r.id}
+            id={`trailer-${r.id}`}
+            class={props.found.has(r.id) ? 'found' : undefined}
+            tabIndex={-1}
+          >
             <th scope="row">{r.number}</th>
             <td>{r.carrier || <span class="muted">none</span>}</td>
             <td>{r.spot || <span class="muted">no spot</span>}</td>
@@ -82,7 +92,11 @@ export function InventoryTable(props: {
                 </button>
               )}
               {canWorkGate(role) && (
-                <a class="button" href={`/gate/check-out?trailer=${r.id}`} aria-label={`Check out ${r.number}`}>
+                <a
+                  class="button"
+                  href={`/gate/check-out?trailer=${r.id}`}
+                  aria-label={`Check out ${r.number}`}
+                >
                   Check out
                 </a>
               )}

@@ -48,7 +48,7 @@ export function WhereIsIt(props: { rows: InventoryRow[]; yardId: string; onFound
   };
 
   return (
-    <form class="where" role="search" onSubmit={search}>
+    <form class="where" onSubmit={search}>
       <label for="where-is-it">
         Where is it? <kbd>Alt+W</kbd>
       </label>
@@ -88,7 +88,9 @@ async function lastSeen(typed: string, yardId: string): Promise<string> {
   if (trailer.yardId && trailer.yardId !== yardId) {
     return `${trailer.number} is not in this yard: it is in ${yardName(trailer.yardId)}.`;
   }
-  const moves = await call(api.GET('/api/movement', { params: { query: { trailerId: trailer.id, limit: 1 } } }));
+  const moves = await call(
+    api.GET('/api/movement', { params: { query: { trailerId: trailer.id, limit: 1 } } }),
+  );
   const last = moves.items[0];
   if (!last) return `${trailer.number} is not in this yard. It has never passed a gate.`;
   const gate = gates.value.find((g) => g.id === last.gateId)?.name;

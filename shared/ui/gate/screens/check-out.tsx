@@ -34,7 +34,11 @@ export function CheckOut() {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
-  const [done, setDone] = useState<{ movement: Schemas['MovementCreated']; unit: string; gate: string } | null>(null);
+  const [done, setDone] = useState<{
+    movement: Schemas['MovementCreated'];
+    unit: string;
+    gate: string;
+  } | null>(null);
   const ackRef = useRef<HTMLInputElement>(null);
   const sealRef = useRef<HTMLDivElement>(null);
   const gate = outGates.find((g) => g.id === gateId) ?? outGates[0];
@@ -97,7 +101,8 @@ export function CheckOut() {
     } catch (err) {
       if (!(err instanceof ProblemError)) return setProblem(problemText(err));
       const byField: Record<string, string> = {};
-      for (const [path, message] of Object.entries(err.fieldErrors())) byField[fieldOf(path, err.code)] = message;
+      for (const [path, message] of Object.entries(err.fieldErrors()))
+        byField[fieldOf(path, err.code)] = message;
       const field = fieldOf('_', err.code, err.problem.unit);
       if (field !== '_') byField[field] = err.message;
       setErrors(byField);
@@ -114,7 +119,9 @@ export function CheckOut() {
   return (
     <section class="check-out" aria-labelledby="check-out-heading">
       <h1 id="check-out-heading">Check out</h1>
-      {loadProblem && <FormMessage kind="error">The yard's units could not be loaded: {loadProblem}</FormMessage>}
+      {loadProblem && (
+        <FormMessage kind="error">The yard's units could not be loaded: {loadProblem}</FormMessage>
+      )}
       {done && <CheckOutDone {...done} onNext={() => choose(null)} />}
       {!done && (
         <form class="panel check-out-form" onSubmit={submit} noValidate>
@@ -131,7 +138,11 @@ export function CheckOut() {
                 <span class="muted">{unit.kind === 'trailer' ? 'Trailer' : 'Truck'}</span>
                 <strong class="unit mono">{unit.label}</strong>
                 <span class="muted">{unit.detail}</span>
-                {errors.unit && <small class="error" role="alert">{errors.unit}</small>}
+                {errors.unit && (
+                  <small class="error" role="alert">
+                    {errors.unit}
+                  </small>
+                )}
               </div>
               <button type="button" class="link" onClick={() => choose(null)}>
                 Choose another unit
@@ -191,7 +202,11 @@ export function CheckOut() {
                 </Field>
               </div>
               <Field id="notes" label="Note (optional)" error={errors.notes}>
-                <input {...describedBy('notes', errors.notes)} value={notes} onInput={(e) => setNotes(e.currentTarget.value)} />
+                <input
+                  {...describedBy('notes', errors.notes)}
+                  value={notes}
+                  onInput={(e) => setNotes(e.currentTarget.value)}
+                />
               </Field>
               <button type="submit" class="primary big" disabled={busy} aria-keyshortcuts="Control+Enter">
                 {busy ? 'Checking out and opening…' : 'Check out and open gate'} <kbd>Ctrl+Enter</kbd>

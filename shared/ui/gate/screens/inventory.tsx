@@ -93,7 +93,8 @@ export function Inventory() {
         </FormMessage>
       )}
       {created && <FormMessage kind="ok">{created}</FormMessage>}
-      <div class="filters" role="group" aria-label="Filters">
+      <fieldset class="filters">
+        <legend class="visually-hidden">Filters</legend>
         <label>
           Carrier{' '}
           <select
@@ -127,7 +128,7 @@ export function Inventory() {
             Showing {shown.length} of {rows.length}
           </span>
         )}
-      </div>
+      </fieldset>
       {!data && !problem && <p class="muted">Loading the trailers in the yard…</p>}
       {data && rows.length === 0 && <p>No trailer is in the yard. Check-ins appear here as they happen.</p>}
       {data && rows.length > 0 && shown.length === 0 && <p>No trailer matches these filters.</p>}
