@@ -80,7 +80,11 @@ describe('the apps frame', () => {
 
     await header.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('heading', { name: 'Gate house: log in' }).waitFor();
-    const token = await page.evaluate(() => localStorage.getItem('yard.session'));
+    const token = await page.evaluate(() =>
+      (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage.getItem(
+        'yard.session',
+      ),
+    );
     expect(token).toBeNull();
     await page.close();
   });
