@@ -1,6 +1,7 @@
 import { api, call, type Schemas } from '../../common/api/client';
-import { ProblemError } from '../../common/api/problem';
 import { OPEN_TASK_STATUSES } from './rows';
+
+export { problemText } from './problem-text';
 
 type Page<T> = { items: T[]; nextCursor: string | null };
 
@@ -53,17 +54,4 @@ export function loadYardTrucks(yardId: string): Promise<Schemas['Truck'][]> {
   return allPages((cursor) =>
     call(api.GET('/api/truck', { params: { query: { yardId, inYard: true, limit, cursor } } })),
   );
-}
-
-/**
- * What to tell the clerk about a failed call. A record managed elsewhere (a linked edge answers
- * 409 cloud-owned) says where it is managed: the problem's detail names it.
- */
-export function problemText(err: unknown): string {
-  if (!(err instanceof ProblemError)) return 'Something went wrong. Try again.';
-  if (err.code === 'cloud-owned') {
-    return `${err.problem.detail ?? 'This record is managed in the cloud.'} Change it there; this site shows it read-only.`;
-  }
-  if (err.code === 'forbidden') return `${err.message} Ask an admin or dispatcher.`;
-  return err.message;
 }
