@@ -74,7 +74,8 @@ export class TrailerRepo {
       const plateLike = f.plateLike;
       q = q.where((eb) =>
         eb.or([
-          sql<boolean>`lower(${eb.ref('number')}) like ${numberLike} escape '\\'`,
+          // Spaces do not count: a number read off a trailer is often typed without them.
+          sql<boolean>`replace(lower(${eb.ref('number')}), ' ', '') like ${numberLike} escape '\\'`,
           ...(plateLike !== undefined
             ? [sql<boolean>`${eb.ref('plate')} like ${plateLike} escape '\\'`]
             : []),
@@ -108,7 +109,7 @@ function derive(opts: TrailerFilter): DerivedFilter {
     loadStatus: opts.loadStatus,
     inYard: opts.inYard,
     scope: opts.scope && !opts.yardId ? opts.scope : undefined,
-    numberLike: opts.q ? likeContains(opts.q.toLowerCase()) : undefined,
+    numberLike: opts.q ? likeContains(opts.q.toLowerCase().replace(/\s+/g, '')) : undefined,
     plateLike: opts.q && plate ? likeContains(plate) : undefined,
   };
 }

@@ -79,7 +79,13 @@ export const TrailerListQuery = PageQuery.extend({
   carrierId: Id.optional(),
   inYard: QueryBool.optional(),
   loadStatus: LoadStatus.optional(),
-  q: z.string().trim().min(1).max(40).optional().openapi({ description: 'number or plate contains' }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(40)
+    .optional()
+    .openapi({ description: 'number (spaces ignored) or plate contains' }),
 });
 
 export type TrailerOutT = z.infer<typeof TrailerOut>;

@@ -175,6 +175,10 @@ describe('trailers', () => {
     expect(await ids('q=lst-00')).toEqual([a.id, b.id, c.id]);
     expect(await ids('q=pq1')).toEqual([a.id]);
     expect(await ids('q=50%25')).toEqual([]);
+    // A number typed without its spaces (or with others) still finds the trailer.
+    const spaced = await trailer({ number: 'LSTU 123456 7' });
+    expect(await ids('q=lstu1234567')).toEqual([spaced.id]);
+    expect(await ids('q=lstu%2012%2034')).toEqual([spaced.id]);
     const p1 = await admin.get(`/api/trailer?carrierId=${carrier}&limit=2`);
     const p2 = await admin.get(`/api/trailer?carrierId=${carrier}&limit=2&cursor=${p1.body.nextCursor}`);
     expect(p2.body).toMatchObject({ items: [{ id: c.id }], nextCursor: null });

@@ -35,7 +35,13 @@ describe('the check-out movement', () => {
 
   it('records an acknowledged mismatch in the notes, with the seal seen', () => {
     const unit = trailerUnit('LSLG5300', 'SL-1');
-    const out = checkOutBody({ ...form, unit, seal: 'SL-2 ', acknowledged: true, notes: 'driver says resealed' });
+    const out = checkOutBody({
+      ...form,
+      unit,
+      seal: 'SL-2 ',
+      acknowledged: true,
+      notes: 'driver says resealed',
+    });
     expect(out).toEqual({
       body: {
         yardId: 'y',
@@ -60,7 +66,13 @@ describe('the check-out movement', () => {
   });
 
   it('a truck alone leaves without a seal check', () => {
-    const unit: YardUnit = { kind: 'truck', id: 'k', label: 'TX8100', detail: '', truck: {} as Schemas['Truck'] };
+    const unit: YardUnit = {
+      kind: 'truck',
+      id: 'k',
+      label: 'TX8100',
+      detail: '',
+      truck: {} as Schemas['Truck'],
+    };
     expect(checkOutBody({ ...form, unit, seal: '' })).toMatchObject({ body: { truck: { id: 'k' } } });
   });
 });

@@ -89,7 +89,11 @@ describe('inventory rows', () => {
     expect(sortRows(rows(), DEFAULT_SORT).map((r) => r.number)).toEqual(['B-2', 'C3', 'A 1']);
     expect(sortRows(rows(), { key: 'spot', dir: 'asc' }).map((r) => r.spot)).toEqual(['S2', 'S10', '']);
     expect(sortRows(rows(), { key: 'spot', dir: 'desc' }).map((r) => r.spot)).toEqual(['S10', 'S2', '']);
-    expect(sortRows(rows(), { key: 'carrier', dir: 'asc' }).map((r) => r.number)).toEqual(['B-2', 'A 1', 'C3']);
+    expect(sortRows(rows(), { key: 'carrier', dir: 'asc' }).map((r) => r.number)).toEqual([
+      'B-2',
+      'A 1',
+      'C3',
+    ]);
     expect(sortRows(rows(), { key: 'load', dir: 'asc' }).map((r) => r.loadStatus)).toEqual([
       'loaded',
       'empty',
@@ -132,7 +136,12 @@ describe('free locations', () => {
       location('st', 'Staging', { kind: 'staging', capacity: 2 }),
       location('own', 'S0'),
     ];
-    const free = freeLocations(all, [{ locationId: 's1' }, { locationId: 'st' }], [{ toLocationId: 's2' }], 'own');
+    const free = freeLocations(
+      all,
+      [{ locationId: 's1' }, { locationId: 'st' }],
+      [{ toLocationId: 's2' }],
+      'own',
+    );
     expect(free.map((l) => l.name)).toEqual(['S3', 'Staging']);
   });
 });

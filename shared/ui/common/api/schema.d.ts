@@ -4609,7 +4609,7 @@ export interface paths {
                     carrierId?: string;
                     inYard?: boolean;
                     loadStatus?: "empty" | "loaded" | "unknown";
-                    /** @description number or plate contains */
+                    /** @description number (spaces ignored) or plate contains */
                     q?: string;
                 };
                 header?: never;
