@@ -1,0 +1,57 @@
+import { api, call, type Schemas } from '../../common/api/client';
+import { OPEN_TASK_STATUSES } from './rows';
+
+export { problemText } from './problem-text';
+
+type Page<T> = { items: T[]; nextCursor: string | null };
+
+/** Every page of a list (a yard holds a few hundred units at most; 500 is the API's page limit). */
+export async function allPages<T>(load: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
+  const out: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await load(cursor);
+    out.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+export interface YardPicture {
+  trailers: Schemas['Trailer'][];
+  carriers: Schemas['Carrier'][];
+  locations: Schemas['Location'][];
+  tasks: Schemas['YardTask'][];
+}
+
+const limit = 500;
+
+/** What the inventory shows of one yard: the trailers in it, with carriers, places and open tasks. */
+export async function loadYardPicture(yardId: string): Promise<YardPicture> {
+  const [trailers, carriers, locations, tasks] = await Promise.all([
+    allPages((cursor) =>
+      call(api.GET('/api/trailer', { params: { query: { yardId, inYard: true, limit, cursor } } })),
+    ),
+    allPages((cursor) => call(api.GET('/api/carrier', { params: { query: { limit, cursor } } }))),
+    allPages((cursor) =>
+      call(
+        api.GET('/api/yard/{id}/location', { params: { path: { id: yardId }, query: { limit, cursor } } }),
+      ),
+    ),
+    allPages((cursor) =>
+      call(
+        api.GET('/api/yard-task', {
+          params: { query: { yardId, status: [...OPEN_TASK_STATUSES], limit, cursor } },
+        }),
+      ),
+    ),
+  ]);
+  return { trailers, carriers, locations, tasks };
+}
+
+/** The trucks in the yard (a truck can leave on its own). */
+export function loadYardTrucks(yardId: string): Promise<Schemas['Truck'][]> {
+  return allPages((cursor) =>
+    call(api.GET('/api/truck', { params: { query: { yardId, inYard: true, limit, cursor } } })),
+  );
+}
