@@ -11,8 +11,8 @@ import { verdict } from './lib.js';
  *     timed from navigation start (performance.now() in the page) until the check-in form is
  *     interactive (its first field enabled and focused); targets < 1 s;
  * (b) check-in: from the click on "Check in and open gate" to the confirmation on screen, with the
- *     simulated relay and the simulated camera's picture; target p95 < 300 ms. Measured in Node
- *     around playwright's click and wait, so it includes the protocol's round trips (an upper bound).
+ *     simulated relay (the demo gate's 500 ms pulse) and the simulated camera's picture; target p95
+ *     < 300 ms. Timed in the page (click event to the DOM change showing the confirmation).
  * Also prints the gate app's first-load size from dist/ui (gzip). Run: npx tsx test/bench/ui-gate.ts
  * (needs `npm run build:ui`). BENCH_LOADS (15) cold loads, BENCH_CHECKINS (40) check-ins.
  */
@@ -76,10 +76,32 @@ async function checkIns(browser: Browser, edge: DemoEdge, session: unknown): Pro
     await trailer.fill(number);
     await page.getByText('New trailer: it is registered with this check-in.').waitFor();
     const button = page.getByRole('button', { name: /Check in and open gate/ });
-    const started = performance.now();
+    // Timed in the page: from the click event to the frame where the confirmation heading exists
+    // (a MutationObserver), so playwright's own polling does not count.
+    const shown = page.evaluate(
+      (heading) =>
+        // No named functions in here: tsx would wrap them in a helper the page does not have.
+        new Promise<number>((resolve) => {
+          let clickedAt = 0;
+          document.addEventListener('click', () => (clickedAt = performance.now()), {
+            capture: true,
+            once: true,
+          });
+          const observer = new MutationObserver(() => {
+            if (
+              clickedAt &&
+              [...document.querySelectorAll('h2, h3')].some((h) => h.textContent?.startsWith(heading))
+            ) {
+              observer.disconnect();
+              resolve(performance.now() - clickedAt);
+            }
+          });
+          observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+        }),
+      `Checked in: ${number}`,
+    );
     await button.click();
-    await page.getByRole('heading', { name: `Checked in: ${number}` }).waitFor();
-    const ms = performance.now() - started;
+    const ms = await shown;
     if (i >= 3) times.push(ms); // the first three warm the server's statements and the page's code
     // Let the simulated relay finish its pulse (one actuation at a time per gate).
     await page.waitForTimeout(600);
