@@ -258,6 +258,16 @@ describe('check-out', () => {
   it('finds the next unit by typing part of its number, arrows and Enter', async () => {
     await page.getByRole('button', { name: 'Check out the next unit' }).click();
     const search = page.getByRole('combobox', { name: 'Trailer number or truck plate' });
+    // A check-in elsewhere reloads the units; the unit the screen was opened with stays used up.
+    await apiCall('POST', '/api/movement', {
+      yardId,
+      gateId: inGateId,
+      direction: 'in',
+      trailer: { number: 'NEXT 1' },
+    });
+    await page.waitForResponse((r) => r.url().includes('/api/trailer?') && r.status() === 200);
+    await page.waitForTimeout(300);
+    expect(await page.getByText('no longer in this yard').count()).toBe(0);
     await search.fill('lslg 53');
     await page.getByRole('option', { name: /LSLG5300/ }).waitFor();
     await page.keyboard.press('ArrowDown');
@@ -273,7 +283,8 @@ describe('check-out', () => {
     await page.getByRole('link', { name: /^Yard/ }).click();
     await rowOf('LIVE 777').waitFor();
     expect(await rowOf('OLDU 100200').count()).toBe(0);
-    await page.getByLabel(/Where is it/).fill('OLDU 100200');
+    // Typed without its spaces: the lookup across yards ignores them too.
+    await page.getByLabel(/Where is it/).fill('oldu100200');
     await page.keyboard.press('Enter');
     await page
       .getByText(/OLDU 100200 is not in this yard. Last seen: checked out at Dallas Cross-Dock, South gate/)

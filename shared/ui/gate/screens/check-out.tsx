@@ -57,9 +57,12 @@ export function CheckOut() {
     return onLive(['movement.created', 'sync.applied'], reload, reload);
   }, [reload]);
   // Opened from the yard list with a unit chosen (?trailer=<id> or ?truck=<id>).
+  // Used once: after that the clerk (or a live reload of the units) must not bring it back.
   const wanted = query.trailer ?? query.truck;
+  const wantedUsed = useRef<string | null>(null);
   useEffect(() => {
-    if (wanted && units && !unit) {
+    if (wanted && units && wantedUsed.current !== wanted) {
+      wantedUsed.current = wanted;
       const u = units.find((x) => x.id === wanted);
       if (u) choose(u);
       else setProblem('That unit is no longer in this yard. Search for it below.');
