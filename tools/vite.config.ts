@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { driverPrecache, SW_ENTRY, SW_FILE } from './driver-precache.js';
 import { firstLoadBudget } from './ui-budget.js';
 
 const uiRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../shared/ui');
@@ -16,6 +17,7 @@ export default defineConfig({
   logLevel: 'info',
   plugins: [
     preact(),
+    driverPrecache(),
     // Precompressed copies beside each file: the server sends .br or .gz by Accept-Encoding.
     compression({ algorithms: ['gzip', 'brotliCompress'], threshold: 512, logLevel: 'silent' }),
     firstLoadBudget(),
@@ -30,6 +32,12 @@ export default defineConfig({
       input: {
         home: resolve(uiRoot, 'index.html'),
         gate: resolve(uiRoot, 'gate/index.html'),
+        driver: resolve(uiRoot, 'driver/index.html'),
+        // The driver app's service worker: one file at a fixed address (its scope is /driver/).
+        [SW_ENTRY]: resolve(uiRoot, 'driver/offline/sw.ts'),
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === SW_ENTRY ? SW_FILE : 'assets/[name]-[hash].js'),
       },
     },
   },

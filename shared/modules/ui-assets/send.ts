@@ -32,8 +32,14 @@ const HTML_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/**
+ * A service worker script keeps its address across releases and the browser installs a new
+ * release only when it sees new bytes: always revalidate it, like HTML.
+ */
+const SERVICE_WORKERS = new Set([['driver', 'sw.js'].join(sep)]);
+
 function cacheControl(asset: UiAsset): string {
-  if (asset.isHtml) return HTML;
+  if (asset.isHtml || SERVICE_WORKERS.has(asset.relativePath)) return HTML;
   return asset.relativePath.split(sep)[0] === 'assets' ? HASHED : OTHER;
 }
 

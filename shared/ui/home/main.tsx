@@ -4,7 +4,7 @@ import '../common/base.css';
 import { type Role, session } from '../common/auth';
 import { LoginForm } from '../common/components/login';
 
-/** The apps built so far, and who each is for (UI.md). The driver app and the dashboard join this list. */
+/** The apps built so far, and who each is for (UI.md). The dashboard joins this list. */
 export const APPS = [
   {
     href: '/gate/',
@@ -12,6 +12,14 @@ export const APPS = [
     text: 'Check trucks and trailers in and out, open gates, yard inventory and move requests.',
     roles: ['admin', 'gate', 'dispatcher', 'viewer'] as Role[],
     // Gates, movements and their pictures live at the site: the gate house runs at the edge.
+    servers: ['edge'],
+  },
+  {
+    href: '/driver/',
+    name: 'Driver',
+    text: 'Your yard tasks on the phone: the current move, the queue, start and complete.',
+    roles: ['driver'] as Role[],
+    // Drivers work over the yard Wi-Fi against their site's edge.
     servers: ['edge'],
   },
 ];
