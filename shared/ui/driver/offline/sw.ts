@@ -5,6 +5,8 @@
  * placeholders: the app shell's files and a hash of them, so each release is a new worker that
  * caches the new shell.
  */
+import { listenForPush } from '../push/sw-push';
+
 const PRECACHE: string[] = ['__DRIVER_PRECACHE__'];
 const BUILD = '__DRIVER_BUILD__';
 const sw = self as unknown as ServiceWorkerGlobalScope;
@@ -13,3 +15,5 @@ const CACHE = `driver-shell-${BUILD}`;
 sw.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((c) => c.addAll(PRECACHE)));
 });
+
+listenForPush(sw);
