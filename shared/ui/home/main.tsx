@@ -56,6 +56,10 @@ function Home() {
     return (
       <main class="login-page">
         <LoginForm heading="Yard service: log in" />
+        {/* Drivers sign in with a driver code and PIN, not a username: send them to their app. */}
+        <p class="driver-hint">
+          Yard driver? <a href="/driver/">Open the driver app</a> and log in with your driver code and PIN.
+        </p>
       </main>
     );
   }
