@@ -3,7 +3,7 @@
  * arguments, the cloud's configuration and database, and the report of what was done and what next.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../shared/config.js';
@@ -14,6 +14,7 @@ import {
   type ProvisionOptions,
   type ProvisionResult,
   provisionSite,
+  type SiteTlsOptions,
 } from './provision-site.js';
 
 const USAGE = `Usage: npm run site:add -- <siteId> [options]
@@ -29,6 +30,13 @@ Options:
   --out <dir>                Where to write <siteId>.edge.json (default: current directory)
   --mosquitto-passwd <file>  Add or replace the site's line in this Mosquitto password_file
   --rotate-password          Give an existing site a new password (the old one stops working)
+
+HTTPS at the edge (README, "HTTPS at the edge"): a certificate from the organisation's own CA,
+which is created on first use in the cloud's data folder (tls/) and kept:
+  --tls-host <name>          A host name phones reach the edge by (repeat for more)
+  --tls-ip <address>         An IP address phones reach the edge by (repeat for more)
+  --tls-org <text>           The organisation's name, in the CA's name (first run only)
+  --tls-edge-dir <dir>       Where the .crt/.key files go on the edge (default: the --out folder)
   -h, --help                 Show this help`;
 
 /** The command line: exit code 0 done, 1 refused (explained), 2 bad arguments. */
@@ -87,6 +95,10 @@ function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOption
       out: { type: 'string' },
       'mosquitto-passwd': { type: 'string' },
       'rotate-password': { type: 'boolean' },
+      'tls-host': { type: 'string', multiple: true },
+      'tls-ip': { type: 'string', multiple: true },
+      'tls-org': { type: 'string' },
+      'tls-edge-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -107,8 +119,26 @@ function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOption
       outDir: values.out ?? '.',
       mosquittoPasswd: values['mosquitto-passwd'],
       rotatePassword: values['rotate-password'] ?? false,
+      tls: tlsOptions(values),
     },
   };
+}
+
+function tlsOptions(values: {
+  'tls-host'?: string[] | undefined;
+  'tls-ip'?: string[] | undefined;
+  'tls-org'?: string | undefined;
+  'tls-edge-dir'?: string | undefined;
+}): SiteTlsOptions | undefined {
+  const hosts = values['tls-host'] ?? [];
+  const ips = values['tls-ip'] ?? [];
+  if (hosts.length + ips.length === 0) {
+    if (values['tls-org'] || values['tls-edge-dir']) {
+      throw new Error('--tls-org and --tls-edge-dir go with --tls-host or --tls-ip (the names to certify).');
+    }
+    return undefined;
+  }
+  return { hosts, ips, organisation: values['tls-org'], edgeDir: values['tls-edge-dir'] };
 }
 
 function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): string {
@@ -118,10 +148,26 @@ function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): stri
     `Edge config (contains the password, mode 0600): ${result.edgeConfigFile}`,
   ];
   if (result.mosquittoPasswd) lines.push(`Mosquitto password file updated: ${result.mosquittoPasswd}`);
+  if (result.tls) {
+    const { tls } = result;
+    lines.push(
+      `Edge HTTPS certificate (valid until ${tls.notAfter.toISOString().slice(0, 10)}): ${tls.certFile}`,
+      `Its private key (mode 0600): ${tls.keyFile}`,
+      `${tls.caCreated ? 'Created the organisation CA' : "The organisation's CA"}: ${tls.caCertFile} (for phones; ${tls.caDerFile} as DER)`,
+    );
+    if (tls.caCreated)
+      lines.push(`  Back up ${dirname(tls.caCertFile)}: its key signs every edge's certificate.`);
+  }
   for (const warning of result.warnings) lines.push(`Warning: ${warning}`);
   lines.push('', 'Next steps:');
   lines.push(`  1. Copy ${result.edgeConfigFile} to the edge (e.g. scp), readable only by the service user,`);
   lines.push('     and start the edge with YARD_CONFIG_FILE=<that file>.');
+  if (result.tls) {
+    lines.push(
+      '     Copy the .crt and .key files too, to the folder the edge config names (its tls section).',
+      `     Install ${result.tls.caCertFile} on the drivers' phones as a CA certificate (README).`,
+    );
+  }
   if (result.mosquittoPasswd) {
     lines.push('  2. Reload Mosquitto so it reads the password file: sudo systemctl reload mosquitto');
   } else {
