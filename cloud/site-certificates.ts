@@ -17,7 +17,14 @@ import * as x509 from '@peculiar/x509';
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
-const crypto = webcrypto;
+/**
+ * Node's Web Crypto, as the library's parameter type: that is the DOM's Crypto where the DOM types
+ * are loaded (the system tests' type check), which Node's own typing does not quite match.
+ */
+const x509Crypto = webcrypto as unknown as NonNullable<
+  Parameters<typeof x509.X509CertificateGenerator.create>[1]
+>;
+const subtle = webcrypto.subtle;
 /** ECDSA P-256: small keys and signatures, fast handshakes on phones, accepted everywhere. */
 const KEY_ALGORITHM = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -82,7 +89,7 @@ export async function ensureOrganisationCa(
       'Restore it from a backup. Only if it is lost for good: move the folder aside and run again to create a new CA, then install the new one on every phone.',
     );
   }
-  const keys = (await crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned(
     {
       serialNumber: randomSerial(),
@@ -95,10 +102,10 @@ export async function ensureOrganisationCa(
         // pathLength 0: it signs the edges' certificates directly, never another CA.
         new x509.BasicConstraintsExtension(true, 0, true),
         new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, x509Crypto),
       ],
     },
-    crypto,
+    x509Crypto,
   );
   mkdirSync(files.dir, { recursive: true, mode: 0o700 });
   // 'wx': never overwrite; a CA appearing meanwhile (another run) fails this one instead.
@@ -137,13 +144,9 @@ async function loadCa(
       `Move ${files.dir} aside and run again to create a new CA, then install it on every phone.`,
     );
   }
-  const key = await crypto.subtle.importKey(
-    'pkcs8',
-    x509.PemConverter.decodeFirst(keyPem),
-    KEY_ALGORITHM,
-    false,
-    ['sign'],
-  );
+  const key = await subtle.importKey('pkcs8', x509.PemConverter.decodeFirst(keyPem), KEY_ALGORITHM, false, [
+    'sign',
+  ]);
   return { cert, key };
 }
 
@@ -186,7 +189,7 @@ export async function issueSiteCertificate(
   const problems = checkSiteNames(names);
   if (problems.length > 0)
     throw new CertificateError(`${problems.join('; ')}.`, 'Fix the names and run again.');
-  const keys = (await crypto.subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await subtle.generateKey(KEY_ALGORITHM, true, ['sign', 'verify'])) as CryptoKeyPair;
   const notBefore = new Date(now.getTime() - BACKDATE_MS);
   const notAfter = new Date(notBefore.getTime() + LEAF_VALIDITY_DAYS * DAY_MS);
   const hosts = names.hosts.map((h) => h.toLowerCase());
@@ -210,11 +213,11 @@ export async function issueSiteCertificate(
           ...hosts.map((value) => ({ type: 'dns' as const, value })),
           ...names.ips.map((value) => ({ type: 'ip' as const, value })),
         ]),
-        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, crypto),
-        await x509.AuthorityKeyIdentifierExtension.create(ca.cert, false, crypto),
+        await x509.SubjectKeyIdentifierExtension.create(keys.publicKey, false, x509Crypto),
+        await x509.AuthorityKeyIdentifierExtension.create(ca.cert, false, x509Crypto),
       ],
     },
-    crypto,
+    x509Crypto,
   );
   return { certPem: cert.toString('pem'), keyPem: await privateKeyPem(keys.privateKey), notAfter };
 }
@@ -227,5 +230,5 @@ function randomSerial(): string {
 }
 
 async function privateKeyPem(key: CryptoKey): Promise<string> {
-  return `${x509.PemConverter.encode(await crypto.subtle.exportKey('pkcs8', key), 'PRIVATE KEY')}\n`;
+  return `${x509.PemConverter.encode(await subtle.exportKey('pkcs8', key), 'PRIVATE KEY')}\n`;
 }
