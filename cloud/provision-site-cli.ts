@@ -10,10 +10,12 @@ import { type Config, ConfigError, loadConfig } from '../shared/config.js';
 import { type AppDatabase, openDatabase } from '../shared/db/database.js';
 import {
   assertCloudRole,
+  type CertificateRenewal,
   ProvisionError,
   type ProvisionOptions,
   type ProvisionResult,
   provisionSite,
+  renewSiteCertificate,
   type SiteTlsOptions,
 } from './provision-site.js';
 
@@ -37,6 +39,8 @@ which is created on first use in the cloud's data folder (tls/) and kept:
   --tls-ip <address>         An IP address phones reach the edge by (repeat for more)
   --tls-org <text>           The organisation's name, in the CA's name (first run only)
   --tls-edge-dir <dir>       Where the .crt/.key files go on the edge (default: the --out folder)
+  --renew-certificate        Only a new certificate and key for an existing site (before the old
+                             one expires, or for new names); its password and config stay as they are
   -h, --help                 Show this help`;
 
 /** The command line: exit code 0 done, 1 refused (explained), 2 bad arguments. */
@@ -70,6 +74,10 @@ export async function runProvisionCli(
   try {
     assertCloudRole(config);
     db = openDatabase(dbFile);
+    if (args.renew) {
+      io.out(renewalReport(await renewSiteCertificate(db.kysely, config, args.options)));
+      return 0;
+    }
     const result = await provisionSite(db.kysely, config, args.options);
     io.out(report(result, dbFile, isNew));
     return 0;
@@ -82,7 +90,7 @@ export async function runProvisionCli(
   }
 }
 
-function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOptions } {
+function parseCliArgs(argv: string[]): { help: boolean; renew: boolean; options: ProvisionOptions } {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -99,10 +107,20 @@ function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOption
       'tls-ip': { type: 'string', multiple: true },
       'tls-org': { type: 'string' },
       'tls-edge-dir': { type: 'string' },
+      'renew-certificate': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) return { help: true, options: { siteId: '', outDir: '.' } };
+  if (values.help) return { help: true, renew: false, options: { siteId: '', outDir: '.' } };
+  const renew = values['renew-certificate'] ?? false;
+  if (renew && (values['rotate-password'] || values['mosquitto-passwd'])) {
+    throw new Error(
+      '--renew-certificate changes only the certificate: leave out --rotate-password and --mosquitto-passwd.',
+    );
+  }
+  if (renew && !values['tls-host'] && !values['tls-ip']) {
+    throw new Error('--renew-certificate needs the names to certify: --tls-host and/or --tls-ip.');
+  }
   if (positionals.length !== 1) {
     throw new Error(
       positionals.length === 0 ? 'Missing <siteId>.' : `One site id only, got: ${positionals.join(' ')}`,
@@ -110,6 +128,7 @@ function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOption
   }
   return {
     help: false,
+    renew,
     options: {
       siteId: positionals[0]!,
       name: values.name,
@@ -139,6 +158,21 @@ function tlsOptions(values: {
     return undefined;
   }
   return { hosts, ips, organisation: values['tls-org'], edgeDir: values['tls-edge-dir'] };
+}
+
+function renewalReport({ site, tls, onEdge }: CertificateRenewal): string {
+  return [
+    `New HTTPS certificate for site ${site.id} (valid until ${tls.notAfter.toISOString().slice(0, 10)}): ${tls.certFile}`,
+    `Its private key (mode 0600): ${tls.keyFile}`,
+    "The site's MQTT password and its edge config file are unchanged.",
+    '',
+    'Next steps:',
+    `  1. Copy both files to the edge as ${onEdge.certFile} and ${onEdge.keyFile}`,
+    "     (the paths in its config's tls section; add that section if it has none), then restart the edge.",
+    tls.caCreated
+      ? `  2. This created the organisation CA: install ${tls.caCertFile} on the drivers' phones (README).`
+      : `  2. Phones that trust ${tls.caCertFile} need nothing new.`,
+  ].join('\n');
 }
 
 function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): string {

@@ -129,6 +129,45 @@ export async function provisionSite(
   }
 }
 
+export interface CertificateRenewal {
+  site: SiteRecord;
+  tls: ProvisionedTls;
+  /** The paths the edge's config names (its tls section), where the new files go on the edge. */
+  onEdge: { certFile: string; keyFile: string };
+}
+
+/**
+ * A new HTTPS certificate and key for an existing site (`site:add --renew-certificate`), before the
+ * old one expires or when its names change: the MQTT password and the edge's config file are left
+ * as they are.
+ */
+export async function renewSiteCertificate(
+  kysely: Kdb,
+  config: Config,
+  options: ProvisionOptions,
+): Promise<CertificateRenewal> {
+  assertCloudRole(config);
+  const cloudUser = config.mqtt.username ?? 'cloud';
+  const siteId = checkSiteId(options.siteId, cloudUser);
+  if (!options.tls) {
+    throw new ProvisionError('A certificate needs names.', 'Add --tls-host and/or --tls-ip.');
+  }
+  const site = await new SiteRepo(kysely, { reservedIds: [cloudUser] }).get(siteId);
+  if (!site) {
+    throw new ProvisionError(`Site ${siteId} does not exist.`, 'Leave out --renew-certificate to create it.');
+  }
+  const tls = await siteCertificate(config, siteId, options.outDir, options.tls);
+  const staged: Array<{ tmp: string; target: string }> = [];
+  try {
+    staged.push(stage(tls.result.certFile, tls.certPem, 0o644));
+    staged.push(stage(tls.result.keyFile, tls.keyPem, 0o600, { keepMode: false }));
+    for (const file of staged.splice(0)) renameSync(file.tmp, file.target);
+  } finally {
+    for (const file of staged) rmSync(file.tmp, { force: true });
+  }
+  return { site, tls: tls.result, onEdge: tls.onEdge };
+}
+
 /** Creates the site, or (with --rotate-password) replaces its password; true when it rotated. */
 async function saveSite(
   sites: SiteRepo,

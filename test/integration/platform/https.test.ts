@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { get as httpsGet } from 'node:https';
@@ -162,6 +162,52 @@ describe('site:add --tls-host: the organisation CA and the edge certificate', ()
       certFile: '/etc/yard/yard-b.edge.crt',
       keyFile: '/etc/yard/yard-b.edge.key',
     });
+  });
+
+  it('--renew-certificate gives an existing site a new certificate and leaves its password and config', async () => {
+    const configBefore = readFileSync(join(outDir, 'yard-a.edge.json'));
+    const certBefore = certificate(join(outDir, 'yard-a.edge.crt'));
+    const renewed = await siteAdd(
+      'yard-a',
+      '--renew-certificate',
+      '--out',
+      outDir,
+      '--tls-host',
+      'yard-edge.lan',
+      '--tls-host',
+      'edge.yard-a.example',
+      '--tls-ip',
+      '127.0.0.1',
+    );
+    expect(renewed.err).toBe('');
+    expect(renewed.code).toBe(0);
+    expect(renewed.out).toContain("The site's MQTT password and its edge config file are unchanged.");
+    expect(readFileSync(join(outDir, 'yard-a.edge.json'))).toEqual(configBefore);
+    const certAfter = certificate(join(outDir, 'yard-a.edge.crt'));
+    expect(certAfter.serialNumber).not.toBe(certBefore.serialNumber);
+    expect(certAfter.publicKey.export({ format: 'der', type: 'spki' })).not.toEqual(
+      certBefore.publicKey.export({ format: 'der', type: 'spki' }),
+    );
+    expect(certAfter.checkIssued(certificate(caCertFile))).toBe(true);
+    expect(certAfter.checkPrivateKey(createPrivateKey(readFileSync(join(outDir, 'yard-a.edge.key'))))).toBe(
+      true,
+    );
+    expect(mode(join(outDir, 'yard-a.edge.key'))).toBe(0o600);
+
+    const unknown = await siteAdd(
+      'no-such-site',
+      '--renew-certificate',
+      '--out',
+      outDir,
+      '--tls-ip',
+      '127.0.0.1',
+    );
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('Site no-such-site does not exist.');
+    expect(existsSync(join(outDir, 'no-such-site.edge.crt'))).toBe(false);
+    const nameless = await siteAdd('yard-a', '--renew-certificate', '--out', outDir);
+    expect(nameless.code).toBe(2);
+    expect(nameless.err).toContain('--renew-certificate needs the names to certify');
   });
 
   it('refuses names that are not host names or addresses, and writes nothing', async () => {
