@@ -3,17 +3,20 @@
  * arguments, the cloud's configuration and database, and the report of what was done and what next.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../shared/config.js';
 import { type AppDatabase, openDatabase } from '../shared/db/database.js';
 import {
   assertCloudRole,
+  type CertificateRenewal,
   ProvisionError,
   type ProvisionOptions,
   type ProvisionResult,
   provisionSite,
+  renewSiteCertificate,
+  type SiteTlsOptions,
 } from './provision-site.js';
 
 const USAGE = `Usage: npm run site:add -- <siteId> [options]
@@ -29,6 +32,15 @@ Options:
   --out <dir>                Where to write <siteId>.edge.json (default: current directory)
   --mosquitto-passwd <file>  Add or replace the site's line in this Mosquitto password_file
   --rotate-password          Give an existing site a new password (the old one stops working)
+
+HTTPS at the edge (README, "HTTPS at the edge"): a certificate from the organisation's own CA,
+which is created on first use in the cloud's data folder (tls/) and kept:
+  --tls-host <name>          A host name phones reach the edge by (repeat for more)
+  --tls-ip <address>         An IP address phones reach the edge by (repeat for more)
+  --tls-org <text>           The organisation's name, in the CA's name (first run only)
+  --tls-edge-dir <dir>       Where the .crt/.key files go on the edge (default: the --out folder)
+  --renew-certificate        Only a new certificate and key for an existing site (before the old
+                             one expires, or for new names); its password and config stay as they are
   -h, --help                 Show this help`;
 
 /** The command line: exit code 0 done, 1 refused (explained), 2 bad arguments. */
@@ -62,6 +74,10 @@ export async function runProvisionCli(
   try {
     assertCloudRole(config);
     db = openDatabase(dbFile);
+    if (args.renew) {
+      io.out(renewalReport(await renewSiteCertificate(db.kysely, config, args.options)));
+      return 0;
+    }
     const result = await provisionSite(db.kysely, config, args.options);
     io.out(report(result, dbFile, isNew));
     return 0;
@@ -74,7 +90,7 @@ export async function runProvisionCli(
   }
 }
 
-function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOptions } {
+function parseCliArgs(argv: string[]): { help: boolean; renew: boolean; options: ProvisionOptions } {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -87,10 +103,24 @@ function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOption
       out: { type: 'string' },
       'mosquitto-passwd': { type: 'string' },
       'rotate-password': { type: 'boolean' },
+      'tls-host': { type: 'string', multiple: true },
+      'tls-ip': { type: 'string', multiple: true },
+      'tls-org': { type: 'string' },
+      'tls-edge-dir': { type: 'string' },
+      'renew-certificate': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) return { help: true, options: { siteId: '', outDir: '.' } };
+  if (values.help) return { help: true, renew: false, options: { siteId: '', outDir: '.' } };
+  const renew = values['renew-certificate'] ?? false;
+  if (renew && (values['rotate-password'] || values['mosquitto-passwd'])) {
+    throw new Error(
+      '--renew-certificate changes only the certificate: leave out --rotate-password and --mosquitto-passwd.',
+    );
+  }
+  if (renew && !values['tls-host'] && !values['tls-ip']) {
+    throw new Error('--renew-certificate needs the names to certify: --tls-host and/or --tls-ip.');
+  }
   if (positionals.length !== 1) {
     throw new Error(
       positionals.length === 0 ? 'Missing <siteId>.' : `One site id only, got: ${positionals.join(' ')}`,
@@ -98,6 +128,7 @@ function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOption
   }
   return {
     help: false,
+    renew,
     options: {
       siteId: positionals[0]!,
       name: values.name,
@@ -107,8 +138,41 @@ function parseCliArgs(argv: string[]): { help: boolean; options: ProvisionOption
       outDir: values.out ?? '.',
       mosquittoPasswd: values['mosquitto-passwd'],
       rotatePassword: values['rotate-password'] ?? false,
+      tls: tlsOptions(values),
     },
   };
+}
+
+function tlsOptions(values: {
+  'tls-host'?: string[] | undefined;
+  'tls-ip'?: string[] | undefined;
+  'tls-org'?: string | undefined;
+  'tls-edge-dir'?: string | undefined;
+}): SiteTlsOptions | undefined {
+  const hosts = values['tls-host'] ?? [];
+  const ips = values['tls-ip'] ?? [];
+  if (hosts.length + ips.length === 0) {
+    if (values['tls-org'] || values['tls-edge-dir']) {
+      throw new Error('--tls-org and --tls-edge-dir go with --tls-host or --tls-ip (the names to certify).');
+    }
+    return undefined;
+  }
+  return { hosts, ips, organisation: values['tls-org'], edgeDir: values['tls-edge-dir'] };
+}
+
+function renewalReport({ site, tls, onEdge }: CertificateRenewal): string {
+  return [
+    `New HTTPS certificate for site ${site.id} (valid until ${tls.notAfter.toISOString().slice(0, 10)}): ${tls.certFile}`,
+    `Its private key (mode 0600): ${tls.keyFile}`,
+    "The site's MQTT password and its edge config file are unchanged.",
+    '',
+    'Next steps:',
+    `  1. Copy both files to the edge as ${onEdge.certFile} and ${onEdge.keyFile}`,
+    "     (the paths in its config's tls section; add that section if it has none), then restart the edge.",
+    tls.caCreated
+      ? `  2. This created the organisation CA: install ${tls.caCertFile} on the drivers' phones (README).`
+      : `  2. Phones that trust ${tls.caCertFile} need nothing new.`,
+  ].join('\n');
 }
 
 function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): string {
@@ -118,10 +182,26 @@ function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): stri
     `Edge config (contains the password, mode 0600): ${result.edgeConfigFile}`,
   ];
   if (result.mosquittoPasswd) lines.push(`Mosquitto password file updated: ${result.mosquittoPasswd}`);
+  if (result.tls) {
+    const { tls } = result;
+    lines.push(
+      `Edge HTTPS certificate (valid until ${tls.notAfter.toISOString().slice(0, 10)}): ${tls.certFile}`,
+      `Its private key (mode 0600): ${tls.keyFile}`,
+      `${tls.caCreated ? 'Created the organisation CA' : "The organisation's CA"}: ${tls.caCertFile} (for phones; ${tls.caDerFile} as DER)`,
+    );
+    if (tls.caCreated)
+      lines.push(`  Back up ${dirname(tls.caCertFile)}: its key signs every edge's certificate.`);
+  }
   for (const warning of result.warnings) lines.push(`Warning: ${warning}`);
   lines.push('', 'Next steps:');
   lines.push(`  1. Copy ${result.edgeConfigFile} to the edge (e.g. scp), readable only by the service user,`);
   lines.push('     and start the edge with YARD_CONFIG_FILE=<that file>.');
+  if (result.tls) {
+    lines.push(
+      '     Copy the .crt and .key files too, to the folder the edge config names (its tls section).',
+      `     Install ${result.tls.caCertFile} on the drivers' phones as a CA certificate (README).`,
+    );
+  }
   if (result.mosquittoPasswd) {
     lines.push('  2. Reload Mosquitto so it reads the password file: sudo systemctl reload mosquitto');
   } else {

@@ -39,6 +39,28 @@ export interface ProvisionOptions {
   /** A Mosquitto password_file to add (or replace) the site's line in. */
   mosquittoPasswd?: string | undefined;
   rotatePassword?: boolean | undefined;
+  /** Issue the edge's HTTPS certificate from the organisation's CA (created on first use). */
+  tls?: SiteTlsOptions | undefined;
+}
+
+export interface SiteTlsOptions {
+  /** DNS names and IP addresses the phones reach the edge by (the certificate's SAN). */
+  hosts: string[];
+  ips: string[];
+  /** The organisation's name, in the CA's name (used only when the CA is created). */
+  organisation?: string | undefined;
+  /** The folder on the edge the certificate and key files are copied to (default: outDir). */
+  edgeDir?: string | undefined;
+}
+
+/** The edge's certificate files, and the CA certificate to install on the phones. */
+export interface ProvisionedTls {
+  certFile: string;
+  keyFile: string;
+  notAfter: Date;
+  caCertFile: string;
+  caDerFile: string;
+  caCreated: boolean;
 }
 
 export interface ProvisionResult {
@@ -49,6 +71,7 @@ export interface ProvisionResult {
   mosquittoPasswd?: string | undefined;
   mqttUrl: string;
   warnings: string[];
+  tls?: ProvisionedTls | undefined;
 }
 
 /**
@@ -68,7 +91,8 @@ export async function provisionSite(
   const siteId = checkSiteId(options.siteId, cloudUser);
   const { mqttUrl, warnings } = addresses(config, options);
   const password = randomBytes(32).toString('base64url');
-  const edgeConfig = `${JSON.stringify(edgeConfigFor(siteId, password, mqttUrl, options), null, 2)}\n`;
+  const tls = options.tls && (await siteCertificate(config, siteId, options.outDir, options.tls));
+  const edgeConfig = `${JSON.stringify(edgeConfigFor(siteId, password, mqttUrl, options, tls?.onEdge), null, 2)}\n`;
   const edgeConfigFile = resolve(options.outDir, `${siteId}.edge.json`);
   const passwdFile = options.mosquittoPasswd ? resolve(options.mosquittoPasswd) : undefined;
   const staged: Array<{ tmp: string; target: string }> = [];
@@ -77,19 +101,71 @@ export async function provisionSite(
       const sites = new SiteRepo(trx, { reservedIds: [cloudUser] });
       const rotated = await saveSite(sites, siteId, password, options);
       staged.push(stage(edgeConfigFile, edgeConfig, 0o600));
+      if (tls) {
+        staged.push(stage(tls.result.certFile, tls.certPem, 0o644));
+        // A private key is 0600 whatever the file it replaces was.
+        staged.push(stage(tls.result.keyFile, tls.keyPem, 0o600, { keepMode: false }));
+      }
       if (passwdFile) {
         const hash = (await sites.passwordHash(siteId))!;
         staged.push(stage(passwdFile, passwordFileWith(passwdFile, siteId, hash), 0o640));
       }
       for (const file of staged.splice(0)) renameSync(file.tmp, file.target);
       const site = (await sites.get(siteId))!;
-      return { site, rotated, edgeConfigFile, mosquittoPasswd: passwdFile, mqttUrl, warnings };
+      return {
+        site,
+        rotated,
+        edgeConfigFile,
+        mosquittoPasswd: passwdFile,
+        mqttUrl,
+        warnings,
+        tls: tls?.result,
+      };
     });
   } catch (err) {
     throw asProvisionError(err);
   } finally {
     for (const file of staged) rmSync(file.tmp, { force: true });
   }
+}
+
+export interface CertificateRenewal {
+  site: SiteRecord;
+  tls: ProvisionedTls;
+  /** The paths the edge's config names (its tls section), where the new files go on the edge. */
+  onEdge: { certFile: string; keyFile: string };
+}
+
+/**
+ * A new HTTPS certificate and key for an existing site (`site:add --renew-certificate`), before the
+ * old one expires or when its names change: the MQTT password and the edge's config file are left
+ * as they are.
+ */
+export async function renewSiteCertificate(
+  kysely: Kdb,
+  config: Config,
+  options: ProvisionOptions,
+): Promise<CertificateRenewal> {
+  assertCloudRole(config);
+  const cloudUser = config.mqtt.username ?? 'cloud';
+  const siteId = checkSiteId(options.siteId, cloudUser);
+  if (!options.tls) {
+    throw new ProvisionError('A certificate needs names.', 'Add --tls-host and/or --tls-ip.');
+  }
+  const site = await new SiteRepo(kysely, { reservedIds: [cloudUser] }).get(siteId);
+  if (!site) {
+    throw new ProvisionError(`Site ${siteId} does not exist.`, 'Leave out --renew-certificate to create it.');
+  }
+  const tls = await siteCertificate(config, siteId, options.outDir, options.tls);
+  const staged: Array<{ tmp: string; target: string }> = [];
+  try {
+    staged.push(stage(tls.result.certFile, tls.certPem, 0o644));
+    staged.push(stage(tls.result.keyFile, tls.keyPem, 0o600, { keepMode: false }));
+    for (const file of staged.splice(0)) renameSync(file.tmp, file.target);
+  } finally {
+    for (const file of staged) rmSync(file.tmp, { force: true });
+  }
+  return { site, tls: tls.result, onEdge: tls.onEdge };
 }
 
 /** Creates the site, or (with --rotate-password) replaces its password; true when it rotated. */
@@ -154,8 +230,47 @@ function checkSiteId(siteId: string, cloudUser: string): string {
   return siteId;
 }
 
+/**
+ * The edge's HTTPS certificate, issued before anything is saved (bad names change nothing). The
+ * certificate code, and the polyfill its library needs, load only when a certificate is asked for.
+ */
+async function siteCertificate(config: Config, siteId: string, outDir: string, tls: SiteTlsOptions) {
+  const certs = await import('./site-certificates.js');
+  const problems = certs.checkSiteNames(tls);
+  if (problems.length > 0) {
+    throw new ProvisionError(
+      `${problems.join('; ')}.`,
+      'Name the edge as the phones reach it, e.g. --tls-host yard-edge.lan --tls-ip 192.168.1.20.',
+    );
+  }
+  try {
+    const ca = await certs.ensureOrganisationCa(resolve(config.dataDir), tls.organisation ?? 'Yard service');
+    const issued = await certs.issueSiteCertificate(ca, tls);
+    const edgeDir = (tls.edgeDir ?? resolve(outDir)).replace(/\/+$/, '');
+    const result: ProvisionedTls = {
+      certFile: resolve(outDir, `${siteId}.edge.crt`),
+      keyFile: resolve(outDir, `${siteId}.edge.key`),
+      notAfter: issued.notAfter,
+      caCertFile: ca.files.cert,
+      caDerFile: ca.files.der,
+      caCreated: ca.created,
+    };
+    const onEdge = { certFile: `${edgeDir}/${siteId}.edge.crt`, keyFile: `${edgeDir}/${siteId}.edge.key` };
+    return { result, onEdge, certPem: issued.certPem, keyPem: issued.keyPem };
+  } catch (err) {
+    if (err instanceof certs.CertificateError) throw new ProvisionError(err.problem, err.fix);
+    throw err;
+  }
+}
+
 /** The edge's YARD_CONFIG_FILE, checked against the config schema so it loads on the edge. */
-function edgeConfigFor(siteId: string, password: string, mqttUrl: string, options: ProvisionOptions) {
+function edgeConfigFor(
+  siteId: string,
+  password: string,
+  mqttUrl: string,
+  options: ProvisionOptions,
+  tls?: { certFile: string; keyFile: string },
+) {
   const file = {
     role: 'edge' as const,
     siteId,
@@ -166,6 +281,7 @@ function edgeConfigFor(siteId: string, password: string, mqttUrl: string, option
       ...(options.caFile ? { caFile: options.caFile } : {}),
     },
     ...(options.cloudUrl ? { cloudUrl: options.cloudUrl } : {}),
+    ...(tls ? { tls } : {}),
   };
   const check = configSchema.safeParse(file);
   if (!check.success) {
@@ -179,14 +295,19 @@ function edgeConfigFor(siteId: string, password: string, mqttUrl: string, option
 }
 
 /** Writes `content` next to `target` (same file system, so the later rename is atomic). */
-function stage(target: string, content: string, mode: number): { tmp: string; target: string } {
+function stage(
+  target: string,
+  content: string,
+  mode: number,
+  { keepMode = true }: { keepMode?: boolean } = {},
+): { tmp: string; target: string } {
   const dir = dirname(target);
   try {
     mkdirSync(dir, { recursive: true });
     const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
     // Keep the owner and mode of a file we replace (the operator made it readable by mosquitto).
     const current = existsSync(target) ? statSync(target) : undefined;
-    const keptMode = current ? current.mode & 0o777 : mode;
+    const keptMode = current && keepMode ? current.mode & 0o777 : mode;
     writeFileSync(tmp, content, { mode: keptMode, flag: 'wx' });
     chmodSync(tmp, keptMode);
     if (current && process.getuid?.() === 0) chownSync(tmp, current.uid, current.gid);

@@ -35,6 +35,38 @@ export const configSchema = z.object({
         .default(0),
     })
     .prefault({}),
+  /**
+   * HTTPS for the API and the web apps (README "HTTPS at the edge"): the driver app's service
+   * worker, push and location work only in a secure context. Without a certificate: plain HTTP.
+   */
+  tls: z
+    .object({
+      /** The server's certificate (PEM), as issued by `npm run site:add --tls-host ...`. */
+      certFile: z.string().min(1).optional(),
+      /** Its private key (PEM, unencrypted; keep it mode 0600). */
+      keyFile: z.string().min(1).optional(),
+      /** Intermediate CA certificates (PEM) sent after the server's own: the chain, when there is one. */
+      caFile: z.string().min(1).optional(),
+      /** A plain-HTTP port that only redirects to HTTPS (0: any free port; unset: none). */
+      httpRedirectPort: z.coerce.number().int().min(0).max(65535).optional(),
+    })
+    .prefault({})
+    .superRefine((tls, ctx) => {
+      if (Boolean(tls.certFile) !== Boolean(tls.keyFile)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [tls.certFile ? 'keyFile' : 'certFile'],
+          message: 'HTTPS needs both the certificate and its key (YARD_TLS_CERT_FILE and YARD_TLS_KEY_FILE)',
+        });
+      }
+      if (!tls.certFile && (tls.caFile || tls.httpRedirectPort !== undefined)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [tls.caFile ? 'caFile' : 'httpRedirectPort'],
+          message: 'only used with HTTPS: set YARD_TLS_CERT_FILE and YARD_TLS_KEY_FILE too',
+        });
+      }
+    }),
   dataDir: z.string().default('./data'),
   uiDir: z.string().optional(),
   adminUser: z.string().min(1).default('admin'),
@@ -127,6 +159,10 @@ const ENV_MAP: Record<string, string> = {
   YARD_HTTP_HOST: 'http.host',
   YARD_HTTP_JSON_LIMIT: 'http.jsonLimit',
   YARD_TRUST_PROXY: 'http.trustProxy',
+  YARD_TLS_CERT_FILE: 'tls.certFile',
+  YARD_TLS_KEY_FILE: 'tls.keyFile',
+  YARD_TLS_CA_FILE: 'tls.caFile',
+  YARD_HTTP_REDIRECT_PORT: 'tls.httpRedirectPort',
   YARD_DATA_DIR: 'dataDir',
   YARD_UI_DIR: 'uiDir',
   YARD_ADMIN_USER: 'adminUser',

@@ -1,8 +1,11 @@
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { pathToFileURL } from 'node:url';
 import type { Express } from 'express';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import type { Logger } from './log.js';
+import { redirectToHttps } from './net/https-redirect.js';
+import type { TlsCredentials } from './net/tls-server.js';
 
 /** What both entry points (edge/main.ts, cloud/main.ts) share: config errors, HTTP, signals. */
 
@@ -18,16 +21,52 @@ export function loadConfigOrExit(overrides: Record<string, unknown> = {}): Confi
   }
 }
 
-/** Listens on config.http; resolves with the server and a URL a person on this machine can open. */
-export async function listenHttp(app: Express, config: Config): Promise<{ server: Server; url: string }> {
-  const server = await new Promise<Server>((ok, fail) => {
-    // Express 5 calls back with the listen error too (a port in use): that is a failed start.
-    const s = app.listen(config.http.port, config.http.host, (err?: Error) => (err ? fail(err) : ok(s)));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.http.port;
+/** The listening API server, and the plain-HTTP server that only redirects to it (when configured). */
+export interface HttpListeners {
+  server: Server;
+  /** A URL a person on this machine can open (https:// when TLS is configured). */
+  url: string;
+  redirect?: { server: Server; url: string } | undefined;
+}
+
+/**
+ * Listens on config.http: HTTPS when `tls` (readTlsCredentials) is given, else plain HTTP; with
+ * TLS and tls.httpRedirectPort, also a plain-HTTP server on that port that only redirects to HTTPS.
+ */
+export async function listenHttp(app: Express, config: Config, tls?: TlsCredentials): Promise<HttpListeners> {
+  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
+  const port = await listen(server, config.http.port, config.http.host);
   const host = config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
-  return { server, url: `http://${host}:${port}` };
+  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
+  if (!tls || config.tls.httpRedirectPort === undefined) return { server, url };
+  const redirect = createHttpServer(redirectToHttps(tls.leaf, port));
+  try {
+    const redirectPort = await listen(redirect, config.tls.httpRedirectPort, config.http.host);
+    return { server, url, redirect: { server: redirect, url: `http://${host}:${redirectPort}` } };
+  } catch (err) {
+    await closeServer(server);
+    throw err;
+  }
+}
+
+/** Closes what listenHttp opened (closeServer on each). */
+export async function closeHttp(listeners: HttpListeners): Promise<void> {
+  await Promise.all([
+    closeServer(listeners.server),
+    listeners.redirect && closeServer(listeners.redirect.server),
+  ]);
+}
+
+/** Resolves with the port once listening; a listen error (a port in use) rejects: a failed start. */
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise<number>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      const address = server.address();
+      ok(typeof address === 'object' && address ? address.port : port);
+    });
+  });
 }
 
 /** Stop accepting, let in-flight requests finish (up to 5 s), then cut what is left (SSE streams). */
@@ -135,7 +174,8 @@ export function runAsEntryPoint(moduleUrl: string, main: () => Promise<void>): v
   if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
   main().catch((err: unknown) => {
     console.error(startFailure(err));
-    process.exit(1);
+    // Like loadConfigOrExit: 2 is "fix the configuration", 1 anything else.
+    process.exit(configErrorOf(err) ? 2 : 1);
   });
 }
 
@@ -153,5 +193,14 @@ export function startFailure(err: unknown): string {
   if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
     return `Port in use: ${err.message}. Set YARD_HTTP_PORT (or YARD_MQTT_PORT for the embedded broker) to a free port.`;
   }
+  const configError = configErrorOf(err);
+  if (configError)
+    return `${configError.message}\nFix the files or variables above (see README) and start again.`;
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
+}
+
+/** The ConfigError behind a failed start, if that is what it was (a StartError wraps its cause). */
+function configErrorOf(err: unknown): ConfigError | undefined {
+  if (err instanceof ConfigError) return err;
+  return err instanceof Error && err.cause instanceof ConfigError ? err.cause : undefined;
 }

@@ -8,7 +8,8 @@ import { type AppDatabase, openDatabase } from './db/database.js';
 import type { GateHardware } from './hardware.js';
 import { type Component, Lifecycle, StartError } from './lifecycle.js';
 import type { Logger } from './log.js';
-import { closeServer, listenHttp } from './process.js';
+import { certificateValidityProblem, readTlsCredentials } from './net/tls-server.js';
+import { closeHttp, type HttpListeners, listenHttp } from './process.js';
 import { warnPlaintextLinks } from './tls-warnings.js';
 
 /**
@@ -32,6 +33,8 @@ export interface RunningRole {
   db: AppDatabase;
   server: Server;
   url: string;
+  /** The plain-HTTP port that redirects to HTTPS (tls.httpRedirectPort), when there is one. */
+  redirectUrl?: string | undefined;
   log: Logger;
   /** The first admin's generated password, when this start created it (shown once). */
   generatedAdmin?: { username: string; password: string } | undefined;
@@ -50,6 +53,10 @@ export async function startRole(
   role: (db: AppDatabase) => RoleParts,
 ): Promise<RunningRole> {
   warnPlaintextLinks(config, log);
+  // Before anything opens: a certificate that cannot be used is a configuration error.
+  const tls = readTlsCredentials(config);
+  const invalid = tls && certificateValidityProblem(tls.leaf);
+  if (invalid) log.warn({ certFile: config.tls.certFile }, invalid);
   const sequence = new Lifecycle();
   let db: AppDatabase | undefined;
   await sequence.startNext({
@@ -70,7 +77,7 @@ export async function startRole(
 
   let yard: YardApp | undefined;
   let generatedAdmin: RunningRole['generatedAdmin'];
-  let http: { server: Server; url: string } | undefined;
+  let http: HttpListeners | undefined;
   await sequence.start([
     {
       name: 'app',
@@ -93,10 +100,10 @@ export async function startRole(
     {
       name: 'http',
       start: async () => {
-        http = await listenHttp(yard!.app, config);
+        http = await listenHttp(yard!.app, config, tls);
       },
       stop: async () => {
-        if (http) await closeServer(http.server);
+        if (http) await closeHttp(http);
       },
     },
   ]);
@@ -107,6 +114,7 @@ export async function startRole(
     db: db!,
     server: http!.server,
     url: http!.url,
+    redirectUrl: http!.redirect?.url,
     log,
     generatedAdmin,
     stop: () => {

@@ -49,9 +49,27 @@ export function plaintextLinks(config: Config): PlaintextLink[] {
   return found;
 }
 
+/**
+ * Why an edge's web apps reached over the network will not be a secure context, or undefined: the
+ * edge listens beyond loopback without a certificate. Phones then give the driver app no service
+ * worker (no offline use), no push and no location. Not a plaintextLinks entry: staff logins in
+ * clear on the yard's own LAN is the operator's call, the missing features are what to point out.
+ */
+export function insecureContextWarning(config: Config): string | undefined {
+  if (config.role !== 'edge' || config.tls.certFile || isLoopback(config.http.host)) return undefined;
+  return (
+    `The edge serves plain HTTP on ${config.http.host}:${config.http.port}: on phones the driver app gets no ` +
+    'offline use, push or location (they need HTTPS), and logins cross the network in clear. ' +
+    'Issue a certificate with npm run site:add -- <siteId> --tls-host <name> and set YARD_TLS_CERT_FILE ' +
+    'and YARD_TLS_KEY_FILE (README, "HTTPS at the edge").'
+  );
+}
+
 /** Logs each plaintext link at warn level (at start, edge/main.ts and cloud/main.ts). */
 export function warnPlaintextLinks(config: Config, log: Logger): void {
   for (const { link, message } of plaintextLinks(config)) log.warn({ link, risk: 'no-tls' }, message);
+  const insecure = insecureContextWarning(config);
+  if (insecure) log.warn({ link: 'http', risk: 'no-secure-context' }, insecure);
 }
 
 function hostOf(url: string): string {

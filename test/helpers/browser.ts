@@ -23,8 +23,16 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+/** `args` are added to UI.md's flags; `env` replaces the browser's environment (HOME: its NSS store). */
+export function launchChromium(
+  options: { args?: string[]; env?: Record<string, string> } = {},
+): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [...FLAGS, ...(options.args ?? [])],
+    headless: true,
+    ...(options.env ? { env: options.env } : {}),
+  });
 }
 
 /**
