@@ -144,7 +144,9 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
       ...(code === 409 && spec.idempotent ? [IDEMPOTENCY_409] : []),
     ];
     responses[code] = {
-      description: [text, ...also].join('. '),
+      description: [text, ...also]
+        .map((part, i, all) => (i < all.length - 1 && !part.endsWith('.') ? `${part}.` : part))
+        .join(' '),
       content: { 'application/problem+json': { schema: Problem } },
       ...(code === 429 || (code === 409 && spec.idempotent) ? { headers: RETRY_AFTER_HEADER } : {}),
     };

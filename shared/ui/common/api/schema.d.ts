@@ -7902,7 +7902,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed).. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
                     headers: {
                         /** @description Seconds to wait before trying again */
@@ -8009,7 +8009,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed).. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
                     headers: {
                         /** @description Seconds to wait before trying again */
@@ -8116,7 +8116,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: session location records are written at their site's edge only (nothing is changed).. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: session location records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
                     headers: {
                         /** @description Seconds to wait before trying again */
@@ -8223,7 +8223,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: push token records are written at their site's edge only (nothing is changed).. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: push token records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
                     headers: {
                         /** @description Seconds to wait before trying again */
