@@ -14,6 +14,7 @@ import type { AppDatabase } from './db/database.js';
 import type { GateHardware } from './hardware.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { ErrorStats } from './http/error-stats.js';
+import { IdempotencyKeys } from './http/idempotency.js';
 import { createMetrics } from './http/metrics.js';
 import { requestLog } from './http/request-log.js';
 import { type RouteInfo, RouteRegistrar } from './http/routes.js';
@@ -65,6 +66,8 @@ export interface YardApp {
   /** Every registered route with its access rule (drives the auth tests and the docs). */
   routes: RouteInfo[];
   openapi(): Record<string, unknown>;
+  /** The Idempotency-Key answers of routes with `idempotent` (pruned by start()). */
+  idempotency: IdempotencyKeys;
   /**
    * Starts background work (error-figure flushing, location retention) and hands the gates'
    * relay bindings to the hardware, which de-energises every relay.
@@ -168,9 +171,16 @@ export function createApp(deps: AppDeps): YardApp {
   });
   const router = express.Router();
   // JSON bodies are read per route, after authentication (routes.ts): never for an anonymous caller.
+  const idempotency = new IdempotencyKeys({
+    kysely: db.kysely,
+    clock,
+    log,
+    retentionHours: () => core.services.settings.get('idempotency.retentionHours'),
+  });
   const registrar = new RouteRegistrar(router, registry, {
     validateResponses: config.validateResponses,
     jsonLimit: config.http.jsonLimit,
+    idempotency,
   });
 
   let document: Record<string, unknown> | undefined;
@@ -210,15 +220,18 @@ export function createApp(deps: AppDeps): YardApp {
     services: core.services,
     routes: registrar.table,
     openapi,
+    idempotency,
     start: async () => {
       errorStats.start();
       core.services.driverApp.start();
+      idempotency.start();
       await core.services.hardware.reconfigure();
       for (const c of syncComponents) await c.start();
     },
     stop: async () => {
       for (const c of [...syncComponents].reverse()) await c.stop();
       core.services.driverApp.stop();
+      idempotency.stop();
       await core.services.push.stop();
       await errorStats.stop();
     },

@@ -3,6 +3,7 @@ import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-yard-tasking.js';
 import * as m0003 from './migrations/0003-cameras-integrations.js';
 import * as m0004 from './migrations/0004-sync.js';
+import * as m0005 from './migrations/0005-idempotency.js';
 
 /** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
@@ -10,6 +11,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 2, name: 'yard-tasking', up: m0002.up },
   { version: 3, name: 'cameras-integrations', up: m0003.up },
   { version: 4, name: 'sync', up: m0004.up },
+  { version: 5, name: 'idempotency', up: m0005.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

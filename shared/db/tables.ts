@@ -9,7 +9,7 @@ import type {
   TruckTable,
 } from './tables/fleet.js';
 import type { AttachmentTable, GateActuationTable, MovementTable, VisitTable } from './tables/movements.js';
-import type { HttpErrorStatTable, SettingTable } from './tables/platform.js';
+import type { HttpErrorStatTable, IdempotencyKeyTable, SettingTable } from './tables/platform.js';
 import type {
   BlobUploadTable,
   ChangeLogTable,
@@ -66,6 +66,7 @@ export interface DB {
   attachment: AttachmentTable;
   setting: SettingTable;
   httpErrorStat: HttpErrorStatTable;
+  idempotencyKey: IdempotencyKeyTable;
   yardTask: YardTaskTable;
   taskEvent: TaskEventTable;
   driverSession: DriverSessionTable;

@@ -38,6 +38,39 @@ const IF_MATCH = z.object({
   }),
 });
 
+/** A route with `idempotent` takes Idempotency-Key (shared/http/idempotency.ts has the rules). */
+const IDEMPOTENCY_KEY = z.object({
+  'Idempotency-Key': z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({
+      description:
+        'A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in ' +
+        'the quoted form of the IETF draft. Send the action again with the same key and body after a ' +
+        'lost answer: it is applied once, and the repeat gets the first answer (same status and body) ' +
+        'with `Idempotent-Replayed: true`. Keys are per caller and operation, kept ' +
+        '`idempotency.retentionHours` (default 48 h). Every answer of a request that reached the ' +
+        'handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and ' +
+        '507 are not, so a retry runs. The same key with another body, path or query: 422 ' +
+        '`idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`.',
+      example: '3f0c9c1e-7a52-4c1b-9d8e-2b6f4f1a7c55',
+    }),
+});
+
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description: '`true` on the stored answer to a repeat of an Idempotency-Key',
+    schema: { type: 'string' as const, enum: ['true'] },
+  },
+};
+
+const IDEMPOTENCY_409 =
+  'Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key ' +
+  'still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the ' +
+  'first request with this key, so it may or may not have been applied; it is not run again)';
+
 const ETAG_HEADER = {
   ETag: {
     description: 'The version of the record answered, for If-Match',
@@ -68,6 +101,7 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
       ]),
     ),
     ...(takesIfMatch && status !== 204 ? ETAG_HEADER : {}),
+    ...(spec.idempotent ? REPLAYED_HEADER : {}),
   };
   const responses: RouteConfig['responses'] = {
     [status]: {
@@ -88,7 +122,11 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
   // Writes of owned records answer 409 cloud-owned / edge-owned on the side that does not own them.
   const ownership = routeOwnership(spec.method, spec.path);
   if (ownership) errorStatuses.add(409);
-  if (spec.params || spec.query || spec.body) errorStatuses.add(400);
+  if (spec.params || spec.query || spec.body || spec.idempotent) errorStatuses.add(400);
+  if (spec.idempotent) {
+    errorStatuses.add(409);
+    errorStatuses.add(422);
+  }
   // Any write can meet a full disk (see StorageFullError).
   if (spec.method !== 'get') errorStatuses.add(507);
   if (spec.access !== 'public') {
@@ -96,11 +134,21 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
     errorStatuses.add(403);
   }
   for (const code of [...errorStatuses].sort()) {
-    const text = spec.errorText?.[code] ?? ERROR_TEXT[code] ?? 'Error';
+    const text =
+      spec.errorText?.[code] ??
+      (code === 422 && spec.idempotent
+        ? 'This Idempotency-Key was used for another request (idempotency-key-reused)'
+        : (ERROR_TEXT[code] ?? 'Error'));
+    const also = [
+      ...(code === 409 && ownership ? [`Also ${ownership.text}`] : []),
+      ...(code === 409 && spec.idempotent ? [IDEMPOTENCY_409] : []),
+    ];
     responses[code] = {
-      description: code === 409 && ownership ? `${text}. Also ${ownership.text}` : text,
+      description: [text, ...also]
+        .map((part, i, all) => (i < all.length - 1 && !part.endsWith('.') ? `${part}.` : part))
+        .join(' '),
       content: { 'application/problem+json': { schema: Problem } },
-      ...(code === 429 ? { headers: RETRY_AFTER_HEADER } : {}),
+      ...(code === 429 || (code === 409 && spec.idempotent) ? { headers: RETRY_AFTER_HEADER } : {}),
     };
   }
   const roles = spec.access === 'public' ? [] : spec.access === 'any' ? ['any'] : [...spec.access];
@@ -112,7 +160,14 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
     description: [spec.description, rolesText(spec.access)].filter(Boolean).join('\n\n'),
     security: spec.access === 'public' ? [] : [{ bearerAuth: [] }, { apiKey: [] }],
     request: {
-      ...(takesIfMatch ? { headers: IF_MATCH } : {}),
+      ...(takesIfMatch || spec.idempotent
+        ? {
+            headers: z.object({
+              ...(takesIfMatch ? IF_MATCH.shape : {}),
+              ...(spec.idempotent ? IDEMPOTENCY_KEY.shape : {}),
+            }),
+          }
+        : {}),
       ...(spec.params ? { params: spec.params as z.ZodObject } : {}),
       ...(spec.query ? { query: spec.query as z.ZodObject } : {}),
       ...(spec.body

@@ -59,6 +59,11 @@ export interface RouteSpec<
    * credentials in the place of the role check, before anything of the request is read or parsed.
    */
   authenticate?: (req: Request, res: Response) => Promise<void> | void;
+  /**
+   * Takes an optional Idempotency-Key header: a repeat of a request with the same key gets the first
+   * answer and does not run again (shared/http/idempotency.ts has the rules).
+   */
+  idempotent?: boolean;
   /** Express middleware run after the role check and the JSON body, before validation (rate limits, multipart). */
   middleware?: RequestHandler[];
   handler: (
@@ -77,4 +82,6 @@ export interface RouteInfo {
   summary: string;
   /** The request body schema (JSON or multipart fields), e.g. for checking documented examples. */
   body?: z.ZodType | undefined;
+  /** Takes an Idempotency-Key header (RouteSpec.idempotent). */
+  idempotent?: boolean;
 }

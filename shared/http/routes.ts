@@ -2,6 +2,7 @@ import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { Principal } from '../auth/principal.js';
 import { AppError } from './errors.js';
+import { type IdempotencyKeys, markHandlerBegan } from './idempotency.js';
 import { RawJson } from './raw-json.js';
 import {
   attributeYard,
@@ -20,7 +21,8 @@ export type { Access, RouteInfo, RouteInput, RouteSpec } from './route-spec.js';
 /**
  * Registers routes on an express router and, from the same zod schemas, in the OpenAPI registry.
  * Order of checks for every request: authenticate -> role -> JSON body (415 on another media type,
- * then read and parsed) -> route middleware -> validate params/query/body -> handler. Nothing of
+ * then read and parsed) -> Idempotency-Key (routes with `idempotent`) -> route middleware ->
+ * validate params/query/body -> handler. Nothing of
  * the request is read before the caller is known, so an anonymous caller gets 401, never 400.
  */
 export class RouteRegistrar {
@@ -30,7 +32,12 @@ export class RouteRegistrar {
   constructor(
     private readonly router: Router,
     private readonly registry: OpenAPIRegistry,
-    private readonly options: { validateResponses: boolean; jsonLimit: string },
+    private readonly options: {
+      validateResponses: boolean;
+      jsonLimit: string;
+      /** The store of routes with `idempotent: true` (required by them). */
+      idempotency?: IdempotencyKeys;
+    },
   ) {
     this.jsonBody = jsonBodyParser(options.jsonLimit);
   }
@@ -48,7 +55,13 @@ export class RouteRegistrar {
       tag: spec.tag,
       summary: spec.summary,
       body: spec.body,
+      ...(spec.idempotent ? { idempotent: true } : {}),
     });
+    if (spec.idempotent && !this.options.idempotency) {
+      throw new Error(
+        `${spec.method.toUpperCase()} ${spec.path} is idempotent, but no Idempotency-Key store was given`,
+      );
+    }
     this.registry.registerPath(openApiRoute(spec));
     // First, so every answer of a route that names a yard counts for it, also 400, 401 and 403
     // (again before validation, for a yardId in a body read after the role check).
@@ -67,6 +80,7 @@ export class RouteRegistrar {
       attributeStep,
       authorizeStep,
       ...(takesJson ? [this.jsonBody] : []),
+      ...(spec.idempotent && this.options.idempotency ? [this.options.idempotency.step(spec)] : []),
       ...(spec.middleware ?? []),
       async (req: Request, res: Response) => {
         const principal = res.locals.principal as Principal | null;
@@ -77,14 +91,17 @@ export class RouteRegistrar {
           spec.body && spec.bodyType !== 'multipart/form-data'
             ? parsePart('body', spec.body, req.body)
             : req.body;
+        const ifMatch = parseIfMatch(req.get('if-match'));
         let result: HandlerResult<R>;
+        // From here the answer is the handler's: an Idempotency-Key keeps it (idempotency.ts).
+        markHandlerBegan(res);
         try {
           result = await spec.handler({
             params: params as z.output<P>,
             query: query as z.output<Q>,
             body: body as z.output<B>,
             principal: principal as Principal,
-            ifMatch: parseIfMatch(req.get('if-match')),
+            ifMatch,
             req,
             res,
           });

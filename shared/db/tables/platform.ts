@@ -1,4 +1,4 @@
-/** Settings and the per-yard HTTP error figures. */
+/** Settings, the per-yard HTTP error figures and the Idempotency-Key answers (local, never synced). */
 import type { Synced, Timestamps } from './columns.js';
 
 export interface SettingTable extends Synced, Timestamps {
@@ -13,4 +13,19 @@ export interface HttpErrorStatTable {
   minute: number;
   status: number;
   count: number;
+}
+
+export interface IdempotencyKeyTable {
+  principal: string;
+  method: string;
+  route: string;
+  key: string;
+  fingerprint: string;
+  state: 'in-flight' | 'done';
+  owner: string;
+  startedAt: number;
+  status: number | null;
+  contentType: string | null;
+  body: string | null;
+  expiresAt: number;
 }

@@ -44,6 +44,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     method: 'post',
     path: `${BASE}/session/start`,
     tag: TAG,
+    idempotent: true,
     summary: 'Drivers start a session',
     description:
       'Starts a session in the yard; an open session of the driver ends with endReason `replaced`.',
@@ -58,6 +59,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     method: 'post',
     path: `${BASE}/session/end`,
     tag: TAG,
+    idempotent: true,
     summary: 'Drivers end a session',
     description: '409 `no-active-session` when the driver has no open session.',
     access: DRIVER,
@@ -71,6 +73,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     method: 'post',
     path: `${BASE}/session/locations`,
     tag: TAG,
+    idempotent: true,
     summary: 'Drivers add session locations (batch)',
     description:
       `Up to 500 points in one batch, stored together. Each point's \`at\` ${LOCATION_TIME_RULE}. ` +
@@ -87,6 +90,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     method: 'post',
     path: `${BASE}/notification-token`,
     tag: TAG,
+    idempotent: true,
     summary: 'Save a push-notification token',
     description:
       'One token per driver and device (a later call replaces it). For `web` the token is the JSON ' +
@@ -136,6 +140,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
       method: 'post',
       path: `${BASE}/${batch.path}`,
       tag: TAG,
+      idempotent: true,
       summary: batch.summary,
       description: BATCH_NOTE + batch.extra,
       access: DRIVER,
@@ -149,6 +154,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     method: 'post',
     path: `${BASE}/cancel`,
     tag: TAG,
+    idempotent: true,
     summary: 'Drivers cancel a task (with reason)',
     description: BATCH_NOTE,
     access: DRIVER,

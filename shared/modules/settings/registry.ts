@@ -87,6 +87,14 @@ export const SETTINGS = {
     scope: 'site',
     description: 'Check-ins need a driver that passes the driver check (or an override with a reason).',
   }),
+  'idempotency.retentionHours': define({
+    schema: z.number().int().min(12).max(720),
+    default: 48,
+    scope: 'site',
+    description:
+      'Hours an Idempotency-Key and its answer are kept (a phone replaying actions queued offline must ' +
+      'get the first answer again, so at least a shift).',
+  }),
   'locations.retentionDays': define({
     schema: z.number().int().min(1).max(3650),
     default: 30,

@@ -7841,7 +7841,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7855,6 +7858,8 @@ export interface paths {
                 /** @description OK */
                 201: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7897,8 +7902,19 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed). */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7941,7 +7957,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -7955,6 +7974,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7988,8 +8009,19 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed). */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: driver session records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8032,7 +8064,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -8046,6 +8081,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8079,8 +8116,19 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: session location records are written at their site's edge only (nothing is changed). */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: session location records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8123,7 +8171,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -8137,6 +8188,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8170,8 +8223,19 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `edge-owned` at the cloud: push token records are written at their site's edge only (nothing is changed). */
+                /** @description Conflict with the current state. Also `edge-owned` at the cloud: push token records are written at their site's edge only (nothing is changed). Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8377,7 +8441,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -8391,6 +8458,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8417,6 +8486,26 @@ export interface paths {
                 };
                 /** @description Role or yard scope does not allow this (forbidden) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
+                409: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8459,7 +8548,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -8473,6 +8565,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8499,6 +8593,26 @@ export interface paths {
                 };
                 /** @description Role or yard scope does not allow this (forbidden) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
+                409: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -8541,7 +8655,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -8555,6 +8672,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8581,6 +8700,26 @@ export interface paths {
                 };
                 /** @description Role or yard scope does not allow this (forbidden) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
+                409: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
                     headers: {
                         [name: string]: unknown;
                     };
