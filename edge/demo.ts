@@ -1,4 +1,4 @@
-import { demoVapidKeys } from '../shared/modules/push/demo-vapid.js';
+import { demoVapidOverrides } from '../shared/modules/push/demo-vapid.js';
 import { seedDemoData, startSimulatedCamera } from './demo-data.js';
 import { loadConfigOrExit, startEdge, stopOnSignals } from './main.js';
 
@@ -17,7 +17,7 @@ const demoConfig = {
 let config = loadConfigOrExit(demoConfig);
 // Web Push out of the box: VAPID keys made once and kept with the data, unless YARD_VAPID_* are set.
 if (!config.push.vapidPublicKey) {
-  config = loadConfigOrExit({ ...demoConfig, push: demoVapidKeys(config.dataDir) });
+  config = loadConfigOrExit({ ...demoConfig, ...demoVapidOverrides(config.dataDir) });
 }
 const edge = await startEdge(config);
 stopOnSignals(edge);

@@ -17,7 +17,8 @@ const WORDS: Record<PushState, string> = {
     'On an iPhone, add the app to the Home Screen and open it from there.',
   'not-configured':
     'The yard server is not set up to send notifications; tasks reach you only while the app is open.',
-  error: 'Notifications could not be turned on. Check the Wi-Fi and try again.',
+  error:
+    'Notifications could not be turned on. Check the Wi-Fi and try again; if it keeps failing, tell the yard office.',
 };
 
 /** States where a tap on "Turn on notifications" can help. */
