@@ -10,6 +10,7 @@ import {
 import { startEdge } from '../edge/main.js';
 import { loadConfig } from '../shared/config.js';
 import { Lifecycle } from '../shared/lifecycle.js';
+import { demoVapidOverrides } from '../shared/modules/push/demo-vapid.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
 import { loadConfigOrExit, startFailure, stopOnSignals } from '../shared/process.js';
 import { startCloud } from './main.js';
@@ -60,9 +61,16 @@ try {
     ? await seedMasterData(cloudApi, (s) => step(`cloud: ${s}`), { siteId: SITE_ID })
     : undefined;
 
+  const edgeDataDir = join(root, 'edge');
   const edgeConfig = loadConfig(
     { ...process.env, YARD_CONFIG_FILE: edgeFile },
-    { dataDir: join(root, 'edge'), http: { port: cloudConfig.http.port + 1 }, log: { level: logLevel } },
+    {
+      dataDir: edgeDataDir,
+      http: { port: cloudConfig.http.port + 1 },
+      log: { level: logLevel },
+      // The edge sends the drivers' Web Push: VAPID keys made once, kept with its data (unless set).
+      ...(process.env.YARD_VAPID_PUBLIC_KEY ? {} : demoVapidOverrides(edgeDataDir)),
+    },
   );
   step('starting the edge; it receives its users, yard and master data from the cloud');
   const edge = await demo.startPart('edge', () => startEdge(edgeConfig));

@@ -1,3 +1,4 @@
+import { demoVapidOverrides } from '../shared/modules/push/demo-vapid.js';
 import { seedDemoData, startSimulatedCamera } from './demo-data.js';
 import { loadConfigOrExit, startEdge, stopOnSignals } from './main.js';
 
@@ -8,11 +9,16 @@ import { loadConfigOrExit, startEdge, stopOnSignals } from './main.js';
  */
 const DEMO_PASSWORD = 'demo-admin-pass';
 const password = process.env.YARD_ADMIN_PASSWORD ?? DEMO_PASSWORD;
-const config = loadConfigOrExit({
+const demoConfig = {
   role: 'edge',
   adminPassword: password,
   log: { level: process.env.YARD_LOG_LEVEL ?? 'warn' },
-});
+};
+let config = loadConfigOrExit(demoConfig);
+// Web Push out of the box: VAPID keys made once and kept with the data, unless YARD_VAPID_* are set.
+if (!config.push.vapidPublicKey) {
+  config = loadConfigOrExit({ ...demoConfig, ...demoVapidOverrides(config.dataDir) });
+}
 const edge = await startEdge(config);
 stopOnSignals(edge);
 const camera = await startSimulatedCamera(config.http.port + 1);

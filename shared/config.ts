@@ -101,6 +101,12 @@ export const configSchema = z.object({
       vapidPublicKey: z.string().optional(),
       vapidPrivateKey: z.string().optional(),
       subject: z.string().default('mailto:yard-admin@example.invalid'),
+      /**
+       * Tests and labs only: let push endpoints be on loopback and private addresses (a local fake
+       * push service). Still https only. Never in production: a driver could make the edge POST into
+       * its own LAN. Logged as a warning at start.
+       */
+      allowLocalEndpoints: z.boolean().default(false),
     })
     .prefault({}),
   /**
@@ -181,6 +187,7 @@ const ENV_MAP: Record<string, string> = {
   YARD_VAPID_PUBLIC_KEY: 'push.vapidPublicKey',
   YARD_VAPID_PRIVATE_KEY: 'push.vapidPrivateKey',
   YARD_VAPID_SUBJECT: 'push.subject',
+  YARD_PUSH_ALLOW_LOCAL_ENDPOINTS: 'push.allowLocalEndpoints',
   YARD_MQTT_URL: 'mqtt.url',
   YARD_MQTT_USERNAME: 'mqtt.username',
   YARD_MQTT_PASSWORD: 'mqtt.password',
@@ -201,7 +208,7 @@ const ENV_MAP: Record<string, string> = {
   YARD_SYNC_MAX_CLOCK_AHEAD_MS: 'sync.maxClockAheadMs',
 };
 
-const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized']);
+const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized', 'push.allowLocalEndpoints']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -10,6 +10,7 @@ import { registerDriverRoutes } from './drivers/routes.js';
 import { registerHardwareRoutes } from './hardware/routes.js';
 import { registerIntegrationRoutes } from './integrations/routes.js';
 import { registerMovementRoutes } from './movements/routes.js';
+import { registerPushKeyRoute } from './push/routes.js';
 import { registerSettingsRoutes } from './settings/routes.js';
 import { registerSyncBlobRoutes } from './sync/blob-routes.js';
 import { registerTaskRoutes } from './tasks/routes.js';
@@ -37,6 +38,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerIntegrationRoutes(r, { integrations: core.services.integrations });
   // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
   registerDriverAppRoutes(r, { ...core, ...core.services });
+  registerPushKeyRoute(r, core.services);
   registerTaskRoutes(r, core.services);
   // Last: the web apps at / take the GETs no route above took.
   registerWebAppRoutes(r, core);

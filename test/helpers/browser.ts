@@ -76,8 +76,9 @@ export interface DemoEdge {
 /**
  * The standalone edge as a user starts it (`npm run demo:edge`: the edge process with a simulated
  * relay, a simulated ONVIF camera and demo data), on a free port with its own data folder.
+ * `env`: more variables for the edge process (e.g. YARD_PUSH_ALLOW_LOCAL_ENDPOINTS, NODE_EXTRA_CA_CERTS).
  */
-export async function startDemoEdge(): Promise<DemoEdge> {
+export async function startDemoEdge(options: { env?: Record<string, string> } = {}): Promise<DemoEdge> {
   const dataDir = mkdtempSync(join(tmpdir(), 'yard-ui-'));
   const port = 21000 + Math.floor(Math.random() * 20000);
   const admin = { username: 'admin', password: 'demo-admin-pass' };
@@ -90,6 +91,7 @@ export async function startDemoEdge(): Promise<DemoEdge> {
       YARD_ADMIN_USER: admin.username,
       YARD_ADMIN_PASSWORD: admin.password,
       YARD_LOG_LEVEL: 'warn',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,8 @@
 import type { CoreParts } from '../../core-parts.js';
-import type { FieldError } from '../../http/errors.js';
-import { assertAddressAllowed, OutboundRefusedError, PUSH_ENDPOINTS } from '../../net/outbound-policy.js';
+import { AppError, type FieldError } from '../../http/errors.js';
+import { assertAddressAllowed, OutboundRefusedError } from '../../net/outbound-policy.js';
 import { type DeviceToken, saveDeviceToken } from './device-tokens.js';
+import { pushEndpointPolicy } from './endpoint-policy.js';
 import { PushTokenRepo, type PushTokenRow } from './repo.js';
 
 /** A device's push registration, as the service hands it to other modules. */
@@ -26,6 +27,30 @@ export class PushService {
 
   constructor(private readonly deps: PushDeps) {
     this.repo = new PushTokenRepo(deps.kysely);
+    if (deps.config.push.allowLocalEndpoints) {
+      deps.log.warn(
+        'push.allowLocalEndpoints (YARD_PUSH_ALLOW_LOCAL_ENDPOINTS) is on: drivers may register push ' +
+          'endpoints on loopback and private addresses. For tests and labs only.',
+      );
+    }
+  }
+
+  /**
+   * The VAPID public key browsers subscribe with (applicationServerKey); 503 push-not-configured
+   * when the site has no VAPID keys (the app then relies on the live event stream alone).
+   */
+  publicKey(): { publicKey: string } {
+    const { vapidPublicKey, vapidPrivateKey } = this.deps.config.push;
+    if (!vapidPublicKey || !vapidPrivateKey) {
+      throw new AppError(
+        503,
+        'push-not-configured',
+        'Push not configured',
+        'This site has no VAPID keys (YARD_VAPID_PUBLIC_KEY, YARD_VAPID_PRIVATE_KEY): notifications ' +
+          'reach the app only while it is open.',
+      );
+    }
+    return { publicKey: vapidPublicKey };
   }
 
   /** Never throws. */
@@ -50,10 +75,11 @@ export class PushService {
 
   /**
    * Why a Web Push endpoint may not be registered (the web sender's endpoint policy: https to a
-   * public address), or null. Sending checks again, at connect time.
+   * public address, or also local ones with push.allowLocalEndpoints), or null. Sending checks again, at connect time.
    */
   async webEndpointRefusal(endpoint: string): Promise<FieldError | null> {
-    const policy = this.sendersByPlatform().get('web')?.endpointPolicy ?? PUSH_ENDPOINTS;
+    const policy =
+      this.sendersByPlatform().get('web')?.endpointPolicy ?? pushEndpointPolicy(this.deps.config.push);
     try {
       await assertAddressAllowed(endpoint, policy);
       return null;
@@ -125,7 +151,12 @@ export class PushService {
     const { vapidPublicKey, vapidPrivateKey, subject } = this.deps.config.push;
     const senders: PushSender[] = [];
     if (vapidPublicKey && vapidPrivateKey) {
-      senders.push(new WebPushSender({ publicKey: vapidPublicKey, privateKey: vapidPrivateKey, subject }));
+      senders.push(
+        new WebPushSender(
+          { publicKey: vapidPublicKey, privateKey: vapidPrivateKey, subject },
+          { policy: pushEndpointPolicy(this.deps.config.push) },
+        ),
+      );
     }
     this.senders = new Map(senders.map((s) => [s.platform, s]));
     return this.senders;

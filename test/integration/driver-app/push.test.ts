@@ -3,8 +3,8 @@ import webpush from 'web-push';
 import { newId } from '../../../shared/ids.js';
 import { WebPushSender } from '../../../shared/modules/push/web-push-sender.js';
 import type { OutboundPolicy } from '../../../shared/net/outbound-policy.js';
-import { FakePushService } from '../../fixtures/fake-push-service.js';
 import { clientWithRole, rows } from '../../helpers/http.js';
+import { FakePushService } from '../../helpers/push-service.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { DriverAppWorld } from './fixtures.js';
 

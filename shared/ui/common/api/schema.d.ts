@@ -8744,6 +8744,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/yard-task/driver/push-key": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The Web Push (VAPID) public key
+         * @description The key a browser subscribes with before it saves its subscription with `POST /api/yard-task/driver/notification-token`. 503 `push-not-configured` when the site has no VAPID keys: tasks then reach the app only while it is open (`/api/events`).
+         *
+         *     Access: driver.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PushKey"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Push not configured on this site (push-not-configured) */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/yard-task": {
         parameters: {
             query?: never;
@@ -12437,6 +12505,10 @@ export interface components {
             lat?: number;
             lon?: number;
             reason: string;
+        };
+        PushKey: {
+            /** @description The VAPID public key (uncompressed P-256 point, base64url): the `applicationServerKey` of `pushManager.subscribe()`. */
+            publicKey: string;
         };
         YardTaskBatch: {
             items: components["schemas"]["YardTask"][];
