@@ -33,6 +33,27 @@ let release: () => void = () => {};
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'idempotency-'));
   db = openDatabase(join(dir, 'yard.db'));
+  ({ server, client } = await serve());
+});
+afterAll(() => {
+  for (const s of servers) {
+    s.closeAllConnections();
+    s.close();
+  }
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+beforeEach(() => {
+  for (const k of Object.keys(runs)) runs[k as keyof typeof runs] = 0;
+});
+
+const servers: Server[] = [];
+
+/**
+ * The test routes on a loopback port, with an Idempotency-Key store of their own: a second call
+ * stands for the next process run on the same database (another owner of rows in flight).
+ */
+async function serve(): Promise<{ server: Server; client: Client }> {
   const store = new IdempotencyKeys({
     kysely: db.kysely,
     clock,
@@ -115,19 +136,14 @@ beforeAll(async () => {
   });
   app.use(router);
   app.use(errorHandler(silentLogger()));
-  server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  client = new Client(`http://127.0.0.1:${(server.address() as { port: number }).port}`);
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-  db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  for (const k of Object.keys(runs)) runs[k as keyof typeof runs] = 0;
-});
+  const listening = app.listen(0, '127.0.0.1');
+  servers.push(listening);
+  await once(listening, 'listening');
+  return {
+    server: listening,
+    client: new Client(`http://127.0.0.1:${(listening.address() as { port: number }).port}`),
+  };
+}
 
 const keyed = (key: string) => ({ 'Idempotency-Key': key });
 const stateOf = (key: string) => rows(db, 'SELECT state, status FROM idempotency_key WHERE key = ?', key)[0];
@@ -211,6 +227,40 @@ describe('Idempotency-Key', () => {
     const other = await client.post('/item/d', { n: 1 }, { ...keyed('shared-key'), 'x-driver': 'd2' });
     expect(other.headers.get('idempotent-replayed')).toBeNull();
     expect(runs.item).toBe(2);
+  });
+
+  it('a key a stopped run left in flight is never run by the next run: in flight for a minute, then outcome unknown', async () => {
+    // This run takes the key and its handler never ends, as if the process stopped there.
+    const stopped = client.post('/slow', { n: 7 }, keyed('left-in-flight'));
+    await waitFor(() => runs.slow === 1);
+    const endStopped = release;
+    const next = (await serve()).client;
+    const busy = await next.post('/slow', { n: 7 }, keyed('left-in-flight'));
+    expect(busy.status).toBe(409);
+    expect(busy.body.code).toBe('idempotency-key-in-flight');
+    clock.advance(60_000);
+    const unknown = await next.post('/slow', { n: 7 }, keyed('left-in-flight'));
+    expect(unknown.status).toBe(409);
+    expect(unknown.body.code).toBe('idempotency-outcome-unknown');
+    expect(stateOf('left-in-flight')).toEqual({ state: 'done', status: 409 });
+    const again = await next.post('/slow', { n: 7 }, keyed('left-in-flight'));
+    expect(again.text).toBe(unknown.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(runs.slow).toBe(1);
+    // Within its own run a key in flight stays in flight, however long it runs.
+    const longRunner = client.post('/slow', { n: 8 }, keyed('long-runner'));
+    await waitFor(() => runs.slow === 2);
+    clock.advance(10 * 60_000);
+    expect((await client.post('/slow', { n: 8 }, keyed('long-runner'))).body.code).toBe(
+      'idempotency-key-in-flight',
+    );
+    release();
+    expect((await longRunner).status).toBe(200);
+    // Should the first run's handler end after all, its answer does not replace the final one.
+    endStopped();
+    expect((await stopped).status).toBe(200);
+    expect(stateOf('left-in-flight')).toEqual({ state: 'done', status: 409 });
+    expect((await next.post('/slow', { n: 7 }, keyed('left-in-flight'))).text).toBe(unknown.text);
   });
 
   it('the header twice is 400 invalid-idempotency-key', async () => {
