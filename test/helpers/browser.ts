@@ -23,8 +23,9 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: FLAGS, headless: true });
+/** `extraArgs`: more Chromium flags for one test (e.g. --host-resolver-rules to give loopback a name). */
+export function launchChromium(extraArgs: string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: [...FLAGS, ...extraArgs], headless: true });
 }
 
 /**

@@ -119,7 +119,9 @@ describe('turning notifications on, then a task reaching the locked phone', () =
     }, sub.token);
 
     await page.goto(`${edge.url}/driver/`);
+    // The shift screen places the toggle (shared/ui/driver/push/push-toggle.tsx).
     const turnOn = page.getByRole('button', { name: 'Turn on notifications' });
+    await turnOn.waitFor(WAIT);
     await turnOn.tap();
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Notifications are on' }).count(), WAIT)
@@ -160,12 +162,36 @@ describe('turning notifications on, then a task reaching the locked phone', () =
       Notification.requestPermission = async () => 'denied';
     });
     await page.goto(`${edge.url}/driver/`);
-    await page.getByRole('button', { name: 'Turn on notifications' }).tap();
+    await page.getByRole('button', { name: 'Turn on notifications' }).tap(WAIT);
     const status = page.getByRole('status').filter({ hasText: 'Notifications are blocked' });
     await expect.poll(() => status.count(), WAIT).toBe(1);
     expect(await status.textContent()).toContain('allow notifications');
     await screenshot(page, 'driver-push-denied');
     await context.close();
+  });
+});
+
+describe('over plain http on the LAN (no secure context)', () => {
+  it('says HTTPS is needed instead of offering a button that cannot work', async () => {
+    // The edge under a LAN-like name: http to a name that is not localhost is no secure context.
+    const lan = await launchChromium(['--host-resolver-rules=MAP yard-edge.lan 127.0.0.1']);
+    try {
+      const context = await lan.newContext({ ...PHONE, permissions: ['notifications'] });
+      await context.addInitScript((session) => {
+        localStorage.setItem('yard.session', session);
+      }, JSON.stringify(driverSession));
+      const page = await context.newPage();
+      await page.goto(`${edge.url.replace('127.0.0.1', 'yard-edge.lan')}/driver/`);
+      expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+      const status = page
+        .getByRole('status')
+        .filter({ hasText: 'Notifications need the app opened over HTTPS' });
+      await expect.poll(() => status.count(), WAIT).toBe(1);
+      expect(await page.getByRole('button', { name: 'Turn on notifications' }).count()).toBe(0);
+      await screenshot(page, 'driver-push-insecure');
+    } finally {
+      await lan.close();
+    }
   });
 });
 
