@@ -68,22 +68,70 @@ afterAll(async () => {
   tls?.remove();
 });
 
-/** A phone's browser with this driver signed in (the app's stored session) and notifications allowed. */
-async function signedInPhone(permissions: string[]): Promise<{ context: BrowserContext; page: Page }> {
+/**
+ * A phone's browser with a driver signed in (the app's stored session, unless the phone already
+ * has one) and the given permissions.
+ */
+async function signedInPhone(
+  permissions: string[],
+  signedIn: object = driverSession,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ ...PHONE, permissions, serviceWorkers: 'allow' });
   await context.addInitScript((session) => {
-    localStorage.setItem('yard.session', session);
-  }, JSON.stringify(driverSession));
+    if (!localStorage.getItem('yard.session')) localStorage.setItem('yard.session', session);
+  }, JSON.stringify(signedIn));
   const page = await context.newPage();
   return { context, page };
 }
 
-function pushTokens(): Array<{ device_id: string; platform: string; token: string }> {
+/**
+ * The browser's push service, played by the fake one: subscribe() answers the fake's subscription
+ * (noting the applicationServerKey the app passed) and getSubscription() gives it back afterwards,
+ * across reloads, as a browser does.
+ */
+async function playBrowserPushService(context: BrowserContext, token: string): Promise<void> {
+  await context.addInitScript((subscriptionJson) => {
+    const json = JSON.parse(subscriptionJson);
+    const subscription = (keyText: string) => {
+      const key = Uint8Array.from(atob(keyText.replace(/-/g, '+').replace(/_/g, '/')), (c) =>
+        c.charCodeAt(0),
+      );
+      return {
+        endpoint: json.endpoint,
+        expirationTime: null,
+        options: { userVisibleOnly: true, applicationServerKey: key.buffer },
+        getKey: () => null,
+        toJSON: () => json,
+        unsubscribe: async () => {
+          localStorage.removeItem('test.subscribedWithKey');
+          return true;
+        },
+      } as unknown as PushSubscription;
+    };
+    PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
+      const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
+      const keyText = btoa(String.fromCharCode(...key))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+      localStorage.setItem('test.subscribedWithKey', keyText);
+      return subscription(keyText);
+    };
+    PushManager.prototype.getSubscription = async () => {
+      const keyText = localStorage.getItem('test.subscribedWithKey');
+      return keyText ? subscription(keyText) : null;
+    };
+  }, token);
+}
+
+function pushTokens(
+  ofDriver = driverId,
+): Array<{ device_id: string; platform: string; token: string; version: number }> {
   const db = new Database(edge.dbFile, { readonly: true, fileMustExist: true });
   try {
     return db
-      .prepare('SELECT device_id, platform, token FROM push_token WHERE driver_id = ?')
-      .all(driverId) as Array<{ device_id: string; platform: string; token: string }>;
+      .prepare('SELECT device_id, platform, token, version FROM push_token WHERE driver_id = ?')
+      .all(ofDriver) as Array<{ device_id: string; platform: string; token: string; version: number }>;
   } finally {
     db.close();
   }
@@ -96,40 +144,22 @@ describe('turning notifications on, then a task reaching the locked phone', () =
     ).body as { publicKey: string };
     const sub = pushService.subscribe();
     const { context, page } = await signedInPhone(['notifications']);
-    // The browser's push service, played by the fake one: subscribe() answers its subscription and
-    // notes the applicationServerKey the app passed.
-    await context.addInitScript((token) => {
-      const json = JSON.parse(token);
-      const w = window as unknown as { subscribedWithKey?: string };
-      PushManager.prototype.subscribe = async (options?: PushSubscriptionOptionsInit) => {
-        const key = new Uint8Array(options?.applicationServerKey as ArrayBuffer);
-        w.subscribedWithKey = btoa(String.fromCharCode(...key))
-          .replace(/\+/g, '-')
-          .replace(/\//g, '_')
-          .replace(/=+$/, '');
-        return {
-          endpoint: json.endpoint,
-          expirationTime: null,
-          options: { userVisibleOnly: true, applicationServerKey: key.buffer },
-          getKey: () => null,
-          toJSON: () => json,
-          unsubscribe: async () => true,
-        } as unknown as PushSubscription;
-      };
-    }, sub.token);
+    await playBrowserPushService(context, sub.token);
 
     await page.goto(`${edge.url}/driver/`);
+    // The shift screen places the toggle (shared/ui/driver/push/push-toggle.tsx).
     const turnOn = page.getByRole('button', { name: 'Turn on notifications' });
+    await turnOn.waitFor(WAIT);
     await turnOn.tap();
     await expect
       .poll(() => page.getByRole('status').filter({ hasText: 'Notifications are on' }).count(), WAIT)
       .toBe(1);
-    expect(
-      await page.evaluate(() => (window as unknown as { subscribedWithKey?: string }).subscribedWithKey),
-    ).toBe(publicKey);
+    expect(await page.evaluate(() => localStorage.getItem('test.subscribedWithKey'))).toBe(publicKey);
     const deviceId = await page.evaluate(() => localStorage.getItem('yard.driver.deviceId'));
     expect(deviceId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(pushTokens()).toEqual([{ device_id: deviceId, platform: 'web', token: expect.any(String) }]);
+    expect(pushTokens()).toEqual([
+      { device_id: deviceId, platform: 'web', token: expect.any(String), version: expect.any(Number) },
+    ]);
     expect(JSON.parse(pushTokens()[0]!.token)).toEqual({
       endpoint: JSON.parse(sub.token).endpoint,
       keys: JSON.parse(sub.token).keys,
@@ -154,18 +184,77 @@ describe('turning notifications on, then a task reaching the locked phone', () =
     expect(got!.vapid).toMatchObject({ aud: pushService.url, sub: DEFAULT_SUBJECT, publicKey });
   });
 
+  it('a shared phone: the next driver signed in gets its notifications, without a tap', async () => {
+    const [maria, sam] = await Promise.all(
+      [
+        { driverCode: 'J101', pin: '1111' },
+        { driverCode: 'J102', pin: '2222' },
+      ].map(async (d) => (await new Client(edge.url).post('/api/auth/driver-login', d)).body),
+    );
+    const sub = pushService.subscribe();
+    const { context, page } = await signedInPhone(['notifications'], maria);
+    await playBrowserPushService(context, sub.token);
+    const saves: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/notification-token')) saves.push(r.headers().authorization ?? '');
+    });
+    await page.goto(`${edge.url}/driver/`);
+    await page.getByRole('button', { name: 'Turn on notifications' }).tap(WAIT);
+    await expect.poll(() => pushTokens(maria.principal.driverId).length, WAIT).toBe(1);
+
+    // Maria's shift ends; Sam signs in on the same phone and opens the app.
+    await page.evaluate((next) => localStorage.setItem('yard.session', next), JSON.stringify(sam));
+    await page.reload();
+    await expect.poll(() => pushTokens(sam.principal.driverId).length, WAIT).toBe(1);
+    expect(pushTokens(maria.principal.driverId)).toEqual([]);
+    expect(await page.getByRole('status').filter({ hasText: 'Notifications are on' }).count()).toBe(1);
+    // Opening the app again changes nothing: no new save (each is a synced change).
+    const version = pushTokens(sam.principal.driverId)[0]!.version;
+    await page.reload();
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Notifications are on' }).count(), WAIT)
+      .toBe(1);
+    expect(saves).toEqual([`Bearer ${maria.token}`, `Bearer ${sam.token}`]);
+    expect(pushTokens(sam.principal.driverId)[0]!.version).toBe(version);
+    await context.close();
+  });
+
   it('blocked notifications are explained: where to allow them', async () => {
     const { context, page } = await signedInPhone([]);
     await context.addInitScript(() => {
       Notification.requestPermission = async () => 'denied';
     });
     await page.goto(`${edge.url}/driver/`);
-    await page.getByRole('button', { name: 'Turn on notifications' }).tap();
+    await page.getByRole('button', { name: 'Turn on notifications' }).tap(WAIT);
     const status = page.getByRole('status').filter({ hasText: 'Notifications are blocked' });
     await expect.poll(() => status.count(), WAIT).toBe(1);
     expect(await status.textContent()).toContain('allow notifications');
     await screenshot(page, 'driver-push-denied');
     await context.close();
+  });
+});
+
+describe('over plain http on the LAN (no secure context)', () => {
+  it('says HTTPS is needed instead of offering a button that cannot work', async () => {
+    // The edge under a LAN-like name: http to a name that is not localhost is no secure context.
+    const lan = await launchChromium({ args: ['--host-resolver-rules=MAP yard-edge.lan 127.0.0.1'] });
+    try {
+      const context = await lan.newContext({ ...PHONE, permissions: ['notifications'] });
+      await context.addInitScript((session) => {
+        localStorage.setItem('yard.session', session);
+      }, JSON.stringify(driverSession));
+      const page = await context.newPage();
+      await page.goto(`${edge.url.replace('127.0.0.1', 'yard-edge.lan')}/driver/`);
+      expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+      const status = page
+        .getByRole('status')
+        .filter({ hasText: 'Notifications need the app opened over HTTPS' });
+      await expect.poll(() => status.count(), WAIT).toBe(1);
+      expect(await page.getByRole('button', { name: 'Turn on notifications' }).count()).toBe(0);
+      await screenshot(page, 'driver-push-insecure');
+    } finally {
+      await lan.close();
+    }
   });
 });
 

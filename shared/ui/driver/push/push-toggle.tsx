@@ -60,7 +60,7 @@ export function PushToggle() {
         {state === 'checking' ? 'Checking notifications…' : WORDS[state]}
       </p>
       {state !== 'checking' && CAN_TURN_ON.has(state) && (
-        <button type="button" class="primary" disabled={busy} onClick={() => run(enablePush)}>
+        <button type="button" class="primary" disabled={busy} onClick={() => run(() => enablePush())}>
           {busy ? 'Turning on…' : 'Turn on notifications'}
         </button>
       )}

@@ -6,6 +6,7 @@
  */
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { session } from '../../common/auth';
 
 /**
  * - on: this phone gets task notifications; off: it could, it does not (yet);
@@ -16,6 +17,8 @@ import { ProblemError } from '../../common/api/problem';
 export type PushState = 'on' | 'off' | 'denied' | 'insecure' | 'unsupported' | 'not-configured' | 'error';
 
 const DEVICE_KEY = 'yard.driver.deviceId';
+/** Which driver and subscription this phone last registered: a start of the app that changes neither sends nothing. */
+const REGISTERED_KEY = 'yard.driver.pushRegistered';
 /** The worker is registered at start (offline/register.ts); past this it is not coming. */
 const WORKER_WAIT_MS = 10_000;
 
@@ -52,7 +55,7 @@ export async function pushState(): Promise<PushState> {
  * Turns notifications on; call it from a tap (browsers ask for the permission only then). Also
  * the way to register again an existing subscription (the same one is reused).
  */
-export async function enablePush(): Promise<PushState> {
+export async function enablePush(options: { onlyIfChanged?: boolean } = {}): Promise<PushState> {
   const cannot = cannotPush();
   if (cannot) return cannot;
   try {
@@ -61,11 +64,15 @@ export async function enablePush(): Promise<PushState> {
     if (permission !== 'granted') return 'off';
     const { publicKey } = await call(api.GET('/api/yard-task/driver/push-key'));
     const subscription = await subscribe(publicKey);
+    const registered = `${session.principal.value?.id ?? ''} ${subscription.endpoint}`;
+    // Each save is a synced change: not again for the same driver and subscription at every start.
+    if (options.onlyIfChanged && localStorage.getItem(REGISTERED_KEY) === registered) return 'on';
     await call(
       api.POST('/api/yard-task/driver/notification-token', {
         body: { deviceId: deviceId(), platform: 'web', token: JSON.stringify(subscription) },
       }),
     );
+    localStorage.setItem(REGISTERED_KEY, registered);
     return 'on';
   } catch (err) {
     if (err instanceof ProblemError && err.code === 'push-not-configured') return 'not-configured';
@@ -79,7 +86,7 @@ export async function enablePush(): Promise<PushState> {
  */
 export async function refreshPush(): Promise<PushState> {
   const state = await pushState().catch((): PushState => 'error');
-  return state === 'on' ? enablePush() : state;
+  return state === 'on' ? enablePush({ onlyIfChanged: true }) : state;
 }
 
 /**
@@ -92,6 +99,7 @@ export async function disablePush(): Promise<PushState> {
   try {
     const registration = await navigator.serviceWorker.getRegistration();
     await (await registration?.pushManager.getSubscription())?.unsubscribe();
+    localStorage.removeItem(REGISTERED_KEY);
     return 'off';
   } catch {
     return 'error';
