@@ -106,8 +106,10 @@ const PUSH_TEXT: Partial<Record<TaskEventType, (task: TaskRow) => { title: strin
   }),
 };
 
+/** "Pull to door task (priority 2)": no article, so that every type reads right ("an inspect"). */
 function label(task: TaskRow): string {
-  return `A ${task.type.replaceAll('_', ' ')} task (priority ${task.priority})`;
+  const type = task.type.replaceAll('_', ' ');
+  return `${type.charAt(0).toUpperCase()}${type.slice(1)} task (priority ${task.priority})`;
 }
 
 /** The announcement of an event; drivers get a push message for (re)assignment and cancellation. */
