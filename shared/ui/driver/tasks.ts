@@ -1,0 +1,93 @@
+import { signal } from '@preact/signals';
+import { api, call, type Schemas } from '../common/api/client';
+import { session } from '../common/auth';
+import { onLive } from '../common/live';
+import { type ActionKind, act } from './offline/outbox';
+import { applyTaskEvent, type Notice, sortTasks, type Task } from './task-list';
+
+export type Location = Schemas['Location'];
+
+/** The driver's open tasks (assigned and under way), in working order. */
+export const tasks = signal<Task[]>([]);
+/** Reassignments and cancellations by the office, said until the driver dismisses them. */
+export const notices = signal<Notice[]>([]);
+/** The last load failed (no link): what is shown may be old. */
+export const stale = signal(false);
+/** Locations of the yard by id, for "from -> to" in words. */
+export const places = signal<Map<string, Location>>(new Map());
+
+let loadSeq = 0;
+
+/** Reloads the list from the server; only the newest answer is kept when loads overlap. */
+export async function loadTasks(): Promise<void> {
+  const mine = ++loadSeq;
+  try {
+    const page = await call(api.GET('/api/yard-task/driver/tasks', { params: { query: { limit: 200 } } }));
+    if (mine !== loadSeq) return;
+    tasks.value = sortTasks(page.items);
+    stale.value = false;
+  } catch {
+    if (mine === loadSeq) stale.value = true;
+  }
+}
+
+export async function loadPlaces(yardId: string): Promise<void> {
+  const found = new Map<string, Location>();
+  let cursor: string | undefined;
+  do {
+    const page = await call(
+      api.GET('/api/yard/{id}/location', {
+        params: { path: { id: yardId }, query: { limit: 500, ...(cursor ? { cursor } : {}) } },
+      }),
+    );
+    for (const l of page.items) found.set(l.id, l);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  places.value = found;
+}
+
+/** A task the list no longer has (opened from a notification): read it on its own. */
+export function loadTask(id: string): Promise<Task> {
+  return call(api.GET('/api/yard-task/{id}', { params: { path: { id } } }));
+}
+
+/**
+ * Follows the driver's task events while the app is open: each is applied to the list at once
+ * (the card appears without a reload); after a gap in the stream, or when the phone shows the app
+ * again, the whole list is read anew.
+ */
+export function followTasks(): () => void {
+  const off = onLive(
+    ['task.'],
+    (e) => {
+      const task = (e.data as { data?: Task }).data;
+      const me = session.principal.value?.driverId ?? session.principal.value?.id;
+      if (!task?.id || !me) return;
+      const next = applyTaskEvent(tasks.value, e.type, task, me);
+      tasks.value = next.tasks;
+      if (next.notice) notices.value = [...notices.value.filter((n) => n.taskId !== task.id), next.notice];
+    },
+    () => void loadTasks(),
+  );
+  const onVisible = () => {
+    if (document.visibilityState === 'visible') void loadTasks();
+  };
+  document.addEventListener('visibilitychange', onVisible);
+  return () => {
+    off();
+    document.removeEventListener('visibilitychange', onVisible);
+  };
+}
+
+export function dismissNotice(taskId: string): void {
+  notices.value = notices.value.filter((n) => n.taskId !== taskId);
+}
+
+/**
+ * A driver's action on a task, always through the outbox (kept and replayed when offline); the
+ * list is read again once the outbox has it, so the server's word replaces the phone's.
+ */
+export async function doAction(kind: ActionKind, taskId: string, reason?: string): Promise<void> {
+  await act(kind, taskId, reason);
+  await loadTasks();
+}
