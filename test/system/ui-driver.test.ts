@@ -146,9 +146,12 @@ describe('driver app on a phone', () => {
     }[];
     const door = locations.find((l) => l.kind === 'door') ?? locations[0];
     const spot = locations.find((l) => l.kind === 'spot') ?? locations[1];
+    const trailer = (await apiCall('GET', `/api/trailer?yardId=${yardId}`)).body.items[0];
+    const carrier = (await apiCall('GET', `/api/carrier/${trailer.carrierId}`)).body;
     const created = await apiCall('POST', '/api/yard-task', {
       yardId,
       type: 'pull_to_door',
+      trailerId: trailer.id,
       fromLocationId: spot?.id,
       toLocationId: door?.id,
       priority: 3,
@@ -163,6 +166,9 @@ describe('driver app on a phone', () => {
     await card.getByText('Live unload, driver test').waitFor();
     await card.getByText(`${spot?.name} → ${door?.name}`).waitFor();
     await card.getByText('Urgent').waitFor();
+    // The trailer the driver has to find: its number and carrier (from the driver's task list).
+    await card.getByText(trailer.number).waitFor();
+    await card.getByText(carrier.name).waitFor();
     const start = page.getByRole('button', { name: 'Start', exact: true });
     const box = await start.boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(56);

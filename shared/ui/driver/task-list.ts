@@ -5,7 +5,11 @@ import type { ActionKind, DriverAction } from './offline/outbox';
  * The driver's task list as plain data: its order, how a live event changes it, and what a pending
  * action means for a task. Pure functions (unit-tested); tasks.ts keeps the state, the screens render.
  */
-export type Task = Schemas['YardTask'];
+/**
+ * A task of the driver's list: the list says which trailer (number, carrier); a live event carries
+ * the task alone, so a task that came by an event may lack it until the list is read again.
+ */
+export type Task = Schemas['YardTask'] & { trailer?: Schemas['DriverTask']['trailer'] };
 
 const OPEN: ReadonlySet<string> = new Set(['ASSIGNED', 'IN_PROGRESS']);
 
@@ -39,12 +43,25 @@ export function applyTaskEvent(
   type: string,
   task: Task,
   driverId: string,
-): { tasks: Task[]; notice?: Notice } {
+): { tasks: Task[]; notice?: Notice; incomplete?: boolean } {
   const had = tasks.find((t) => t.id === task.id);
   if (had && had.version > task.version) return { tasks: [...tasks] };
   const rest = tasks.filter((t) => t.id !== task.id);
   const mine = task.driverId === driverId && OPEN.has(task.status) && type !== 'task.unassigned';
-  if (mine) return { tasks: sortTasks([...rest, task]) };
+  if (mine) {
+    // The event does not say which trailer in words: keep what the list said, or ask it again.
+    const trailer =
+      task.trailer !== undefined
+        ? task.trailer
+        : had?.trailerId === task.trailerId
+          ? had?.trailer
+          : undefined;
+    const next = trailer !== undefined ? { ...task, trailer } : task;
+    return {
+      tasks: sortTasks([...rest, next]),
+      incomplete: next.trailerId !== null && trailer === undefined,
+    };
+  }
   if (!had) return { tasks: rest };
   if (type === 'task.unassigned')
     return {
@@ -73,9 +90,7 @@ export function typeName(type: string): string {
 
 /** The trailer as the server may describe it on a driver's task (number, carrier), when it does. */
 export function trailerOf(task: Task): { number: string; carrier: string | null } | null {
-  const t = (task as { trailer?: { number?: unknown; carrierName?: unknown } | null }).trailer;
-  if (!t || typeof t.number !== 'string') return null;
-  return { number: t.number, carrier: typeof t.carrierName === 'string' ? t.carrierName : null };
+  return task.trailer ? { number: task.trailer.number, carrier: task.trailer.carrierName } : null;
 }
 
 /** "Pull to door: trailer PRHU 100001" or "Pull to door task" when the trailer is not known. */

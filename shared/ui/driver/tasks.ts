@@ -17,10 +17,12 @@ export const stale = signal(false);
 export const places = signal<Map<string, Location>>(new Map());
 
 let loadSeq = 0;
+let loading = false;
 
 /** Reloads the list from the server; only the newest answer is kept when loads overlap. */
 export async function loadTasks(): Promise<void> {
   const mine = ++loadSeq;
+  loading = true;
   try {
     const page = await call(api.GET('/api/yard-task/driver/tasks', { params: { query: { limit: 200 } } }));
     if (mine !== loadSeq) return;
@@ -28,6 +30,8 @@ export async function loadTasks(): Promise<void> {
     stale.value = false;
   } catch {
     if (mine === loadSeq) stale.value = true;
+  } finally {
+    if (mine === loadSeq) loading = false;
   }
 }
 
@@ -66,6 +70,9 @@ export function followTasks(): () => void {
       const next = applyTaskEvent(tasks.value, e.type, task, me);
       tasks.value = next.tasks;
       if (next.notice) notices.value = [...notices.value.filter((n) => n.taskId !== task.id), next.notice];
+      // The card is on screen already; the list read again names its trailer. A read under way
+      // began before this event: its answer would undo it, so it is read again.
+      if (next.incomplete || loading) void loadTasks();
     },
     () => void loadTasks(),
   );

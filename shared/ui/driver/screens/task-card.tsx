@@ -51,16 +51,18 @@ export function TaskCard(props: {
         <div>
           <dt>Trailer</dt>
           <dd class="big-text">
-            {trailer ? trailer.number : 'See notes'}
+            {trailer ? trailer.number : task.trailerId ? '…' : 'None'}
             {trailer?.carrier && <small> {trailer.carrier}</small>}
           </dd>
         </div>
-        <div>
-          <dt>From → To</dt>
-          <dd class="big-text">
-            {from ?? 'Where it stands'} → {to ?? 'No destination'}
-          </dd>
-        </div>
+        {(from || to) && (
+          <div>
+            <dt>From → To</dt>
+            <dd class="big-text">
+              {from ?? 'Where it stands'} → {to ?? 'Stays there'}
+            </dd>
+          </div>
+        )}
         {task.dueAt && (
           <div>
             <dt>Due</dt>
@@ -135,9 +137,11 @@ export function QueueItem(props: { task: Task; pending: ActionKind | null; onOpe
       >
         <strong>{typeName(task.type)}</strong>
         <span>
-          {trailer ? `${trailer.number} ` : ''}→ {to ?? 'no destination'}
+          {trailer ? `${trailer.number} ` : ''}
+          {to ? `→ ${to}` : ''}
         </span>
         <span class={`badge prio prio-${task.priority}`}>{priorityName(task.priority)}</span>
+        {task.notes && <span class="queue-notes">{task.notes}</span>}
         {props.pending && <span class="pending-note">{pendingText(props.pending)}</span>}
       </a>
     </li>
