@@ -122,10 +122,15 @@ describe('driver app on a phone', () => {
     // The demo hands its queued jobs out to a driver who starts a shift, one at a time: the office
     // takes them all back by cancelling (the queued ones first, or they would be handed out next),
     // and each cancellation of one of the driver's tasks reaches the phone live with its reason.
-    const open = await apiCall('GET', `/api/yard-task?yardId=${yardId}&status=QUEUED,ASSIGNED,IN_PROGRESS&limit=500`);
+    const open = await apiCall(
+      'GET',
+      `/api/yard-task?yardId=${yardId}&status=QUEUED,ASSIGNED,IN_PROGRESS&limit=500`,
+    );
     expect(open.status).toBe(200);
     const items = open.body.items as { id: string; status: string; driverId: string | null }[];
-    const queuedFirst = [...items].sort((a, b) => Number(a.status !== 'QUEUED') - Number(b.status !== 'QUEUED'));
+    const queuedFirst = [...items].sort(
+      (a, b) => Number(a.status !== 'QUEUED') - Number(b.status !== 'QUEUED'),
+    );
     for (const t of queuedFirst) {
       const cancelled = await apiCall('PATCH', `/api/yard-task/${t.id}`, {
         status: 'CANCELLED',
@@ -134,7 +139,10 @@ describe('driver app on a phone', () => {
       expect(cancelled.status).toBe(200);
     }
     if (items.some((t) => t.driverId === driverId))
-      await page.getByText(/was cancelled: done by the day shift/).first().waitFor();
+      await page
+        .getByText(/was cancelled: done by the day shift/)
+        .first()
+        .waitFor();
     await page.getByText('No task for you right now.').waitFor();
   });
 
@@ -178,7 +186,9 @@ describe('driver app on a phone', () => {
     await start.tap();
     const complete = page.getByRole('button', { name: 'Complete', exact: true });
     await complete.waitFor();
-    expect(row<{ status: string }>('SELECT status FROM yard_task WHERE id = ?', taskId).status).toBe('IN_PROGRESS');
+    expect(row<{ status: string }>('SELECT status FROM yard_task WHERE id = ?', taskId).status).toBe(
+      'IN_PROGRESS',
+    );
     await complete.tap();
     await page.getByText('No task for you right now.').waitFor();
     const done = row<{ status: string; completed_at: number | null }>(
@@ -198,7 +208,13 @@ describe('driver app on a phone', () => {
 
   it('shows the queue, opens a task by its link, cancels it with a quick reason', async () => {
     const make = async (notes: string, priority: number) => {
-      const res = await apiCall('POST', '/api/yard-task', { yardId, type: 'move', priority, notes, driverId });
+      const res = await apiCall('POST', '/api/yard-task', {
+        yardId,
+        type: 'move',
+        priority,
+        notes,
+        driverId,
+      });
       expect(res.status).toBe(201);
       return res.body.id as string;
     };
