@@ -258,6 +258,40 @@ describe('driver app on a phone', () => {
     await page.getByRole('link', { name: '← All my tasks' }).waitFor();
   });
 
+  it('says when location is refused and when the phone is offline; what was assigned meanwhile shows', async () => {
+    // Another driver's phone, location not allowed for the site.
+    const other = await openPage(browser, { ...PHONE, permissions: [] });
+    try {
+      await other.goto(`${edge.url}/driver/`);
+      await other.getByLabel('Driver code').fill('J102');
+      await other.getByLabel('PIN').fill('2222');
+      await other.getByRole('button', { name: 'Log in' }).tap();
+      await other.getByRole('heading', { name: 'You are off shift' }).waitFor();
+      await screenshot(other, 'ui-driver-off-shift');
+      await other.getByRole('button', { name: 'Start shift' }).tap();
+      await other.getByText('Location is off for this app').waitFor();
+      await other.getByRole('status').filter({ hasText: 'On shift' }).waitFor();
+      await other.context().setOffline(true);
+      await other.getByRole('status').filter({ hasText: 'Offline' }).waitFor();
+      // Assigned while the phone is offline: it shows once the link is back (the stream resumes).
+      const otherId = await other.evaluate("JSON.parse(localStorage.getItem('yard.session')).principal.driverId");
+      const res = await apiCall('POST', '/api/yard-task', {
+        yardId,
+        type: 'inspect',
+        priority: 1,
+        notes: 'Assigned while offline',
+        driverId: otherId,
+      });
+      expect(res.status).toBe(201);
+      await other.context().setOffline(false);
+      await other.getByRole('status').filter({ hasText: 'On shift' }).waitFor();
+      await other.locator('article.task-card').getByText('Assigned while offline').waitFor();
+      expect(await seriousA11yViolations(other)).toEqual([]);
+    } finally {
+      await other.context().close();
+    }
+  });
+
   it('sends the location fixes and ends the shift', async () => {
     await page.context().setGeolocation({ latitude: 32.7769, longitude: -96.7972, accuracy: 6 });
     await page.context().setGeolocation({ latitude: 32.7771, longitude: -96.7975, accuracy: 5 });

@@ -58,7 +58,7 @@ export function loadTask(id: string): Promise<Task> {
 /**
  * Follows the driver's task events while the app is open: each is applied to the list at once
  * (the card appears without a reload); after a gap in the stream, or when the phone shows the app
- * again, the whole list is read anew.
+ * again, or the phone's network comes back, the whole list is read anew.
  */
 export function followTasks(): () => void {
   const off = onLive(
@@ -79,10 +79,13 @@ export function followTasks(): () => void {
   const onVisible = () => {
     if (document.visibilityState === 'visible') void loadTasks();
   };
+  const onOnline = () => void loadTasks();
   document.addEventListener('visibilitychange', onVisible);
+  window.addEventListener('online', onOnline);
   return () => {
     off();
     document.removeEventListener('visibilitychange', onVisible);
+    window.removeEventListener('online', onOnline);
   };
 }
 
