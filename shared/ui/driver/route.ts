@@ -27,4 +27,10 @@ if (typeof window !== 'undefined') {
   window.addEventListener('popstate', () => {
     path.value = location.pathname;
   });
+  // A tapped notification while the app is open: the service worker may ask this page to show the
+  // task ({type: 'open-task', taskId}) rather than load it anew.
+  navigator.serviceWorker?.addEventListener('message', (e: MessageEvent) => {
+    const m = e.data as { type?: unknown; taskId?: unknown } | null;
+    if (m?.type === 'open-task' && typeof m.taskId === 'string') go(taskHref(m.taskId));
+  });
 }
