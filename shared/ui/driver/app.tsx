@@ -6,7 +6,7 @@ import { startLive, stopLive } from '../common/live';
 import { DriverLogin, DriverSessionExpired } from './screens/login';
 import { ShiftScreen } from './screens/shift-screen';
 import { availability, heartbeat, loadYards, shift, shiftYard } from './shift';
-import { followTasks, loadPlaces, loadTasks, tasks } from './tasks';
+import { followTasks, forgetTasks, loadPlaces, loadTasks, restoreTasks, tasks } from './tasks';
 import { startTracking } from './tracking';
 
 /**
@@ -42,6 +42,12 @@ function SignedIn(props: { name: string }) {
       (err: Error) => setProblem(`The yard list could not be loaded: ${err.message}`),
     );
     void heartbeat();
+    // Opened without a network and nothing kept: ask again once the network is back.
+    const retry = () => {
+      if (shift.value === undefined) void heartbeat();
+    };
+    window.addEventListener('online', retry);
+    return () => window.removeEventListener('online', retry);
   }, [token, expired]);
 
   // While on shift: the live stream, the task list, the location and battery pings.
@@ -49,13 +55,14 @@ function SignedIn(props: { name: string }) {
     if (!token || expired || !onShift) return;
     startLive();
     const unfollow = followTasks();
+    restoreTasks();
     void loadTasks();
     const stopTracking = startTracking();
     return () => {
       unfollow();
       stopLive();
       stopTracking();
-      tasks.value = [];
+      if (shift.value === null) forgetTasks();
     };
   }, [token, expired, onShift]);
 
@@ -66,6 +73,7 @@ function SignedIn(props: { name: string }) {
   const logout = async () => {
     await api.POST('/api/auth/logout').catch(() => undefined);
     shift.value = undefined;
+    tasks.value = [];
     session.signOut();
   };
   const state = availability.value;

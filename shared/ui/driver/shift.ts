@@ -2,6 +2,7 @@ import { computed, signal } from '@preact/signals';
 import { api, call, type Schemas } from '../common/api/client';
 import { ProblemError } from '../common/api/problem';
 import { liveState } from '../common/live';
+import { kept } from './kept';
 
 export type Yard = Schemas['Yard'];
 export type DriverSession = Schemas['DriverSession'];
@@ -10,6 +11,12 @@ export type DriverSession = Schemas['DriverSession'];
 export const yards = signal<Yard[]>([]);
 /** The open shift (the server's driver session), null when off shift, undefined until known. */
 export const shift = signal<DriverSession | null | undefined>(undefined);
+const keptShift = kept<DriverSession>('shift');
+
+function setShift(value: DriverSession | null): void {
+  shift.value = value;
+  keptShift.write(value);
+}
 /** Whether the phone has a network at all (the browser's view). */
 export const online = signal(typeof navigator === 'undefined' ? true : navigator.onLine);
 
@@ -48,9 +55,18 @@ export function deviceId(): string {
   return id;
 }
 
+const keptYards = kept<Yard[]>('yards');
+
 export async function loadYards(): Promise<void> {
-  const page = await call(api.GET('/api/yard', { params: { query: { limit: 200 } } }));
-  yards.value = page.items;
+  try {
+    const page = await call(api.GET('/api/yard', { params: { query: { limit: 200 } } }));
+    yards.value = page.items;
+    keptYards.write(page.items);
+  } catch (err) {
+    const copy = keptYards.read();
+    if (!copy) throw err;
+    yards.value = copy;
+  }
 }
 
 /**
@@ -62,16 +78,19 @@ export async function heartbeat(extra: { battery?: number; lat?: number; lon?: n
     const answer = await call(
       api.POST('/api/yard-task/driver/last-check', { body: { at: new Date().toISOString(), ...extra } }),
     );
-    shift.value = answer.session;
+    setShift(answer.session);
   } catch (err) {
-    if (err instanceof ProblemError && err.code === 'no-active-session') shift.value = null;
-    else if (shift.value === undefined && err instanceof ProblemError && err.status !== 0) shift.value = null;
+    if (err instanceof ProblemError && err.code === 'no-active-session') setShift(null);
+    else if (shift.value === undefined) {
+      // No answer (no link, or the server failed): the shift as the phone last knew it.
+      shift.value = keptShift.read();
+    }
   }
 }
 
 export async function startShift(yardId: string): Promise<void> {
-  shift.value = await call(
-    api.POST('/api/yard-task/driver/session/start', { body: { yardId, deviceId: deviceId() } }),
+  setShift(
+    await call(api.POST('/api/yard-task/driver/session/start', { body: { yardId, deviceId: deviceId() } })),
   );
 }
 
@@ -82,7 +101,7 @@ export async function endShift(): Promise<void> {
     // Already ended (from another phone, or by the office): the shift is over all the same.
     if (!(err instanceof ProblemError && err.code === 'no-active-session')) throw err;
   }
-  shift.value = null;
+  setShift(null);
 }
 
 if (typeof window !== 'undefined') {

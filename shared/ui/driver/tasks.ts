@@ -2,6 +2,7 @@ import { signal } from '@preact/signals';
 import { api, call, type Schemas } from '../common/api/client';
 import { session } from '../common/auth';
 import { onLive } from '../common/live';
+import { kept } from './kept';
 import { type ActionKind, act } from './offline/outbox';
 import { applyTaskEvent, type Notice, sortTasks, type Task } from './task-list';
 
@@ -16,6 +17,25 @@ export const stale = signal(false);
 /** Locations of the yard by id, for "from -> to" in words. */
 export const places = signal<Map<string, Location>>(new Map());
 
+const keptTasks = kept<Task[]>('tasks');
+const keptPlaces = kept<Location[]>('places');
+
+function setTasks(list: Task[]): void {
+  tasks.value = list;
+  keptTasks.write(list);
+}
+
+/** The list as the phone last had it, shown until the server answers (or while it cannot). */
+export function restoreTasks(): void {
+  if (tasks.value.length === 0) tasks.value = keptTasks.read() ?? [];
+}
+
+/** The shift ended: nothing of its list stays on the phone. */
+export function forgetTasks(): void {
+  tasks.value = [];
+  keptTasks.write(null);
+}
+
 let loadSeq = 0;
 let loading = false;
 
@@ -26,7 +46,7 @@ export async function loadTasks(): Promise<void> {
   try {
     const page = await call(api.GET('/api/yard-task/driver/tasks', { params: { query: { limit: 200 } } }));
     if (mine !== loadSeq) return;
-    tasks.value = sortTasks(page.items);
+    setTasks(sortTasks(page.items));
     stale.value = false;
   } catch {
     if (mine === loadSeq) stale.value = true;
@@ -36,6 +56,8 @@ export async function loadTasks(): Promise<void> {
 }
 
 export async function loadPlaces(yardId: string): Promise<void> {
+  const copy = keptPlaces.read()?.filter((l) => l.yardId === yardId);
+  if (copy && places.value.size === 0) places.value = new Map(copy.map((l) => [l.id, l]));
   const found = new Map<string, Location>();
   let cursor: string | undefined;
   do {
@@ -48,6 +70,7 @@ export async function loadPlaces(yardId: string): Promise<void> {
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   places.value = found;
+  keptPlaces.write([...found.values()]);
 }
 
 /** A task the list no longer has (opened from a notification): read it on its own. */
@@ -68,7 +91,7 @@ export function followTasks(): () => void {
       const me = session.principal.value?.driverId ?? session.principal.value?.id;
       if (!task?.id || !me) return;
       const next = applyTaskEvent(tasks.value, e.type, task, me);
-      tasks.value = next.tasks;
+      setTasks(next.tasks);
       if (next.notice) notices.value = [...notices.value.filter((n) => n.taskId !== task.id), next.notice];
       // The card is on screen already; the list read again names its trailer. A read under way
       // began before this event: its answer would undo it, so it is read again.

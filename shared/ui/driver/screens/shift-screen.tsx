@@ -4,7 +4,7 @@ import { pending } from '../offline/outbox';
 import { Conflicts, PendingActions } from '../offline/pending-list';
 import { PushToggle } from '../push/push-toggle';
 import { go, openedTaskId } from '../route';
-import { endShift, shift, shiftYard, startShift, timeZone, yards } from '../shift';
+import { endShift, online, shift, shiftYard, startShift, timeZone, yards } from '../shift';
 import { arrange, pendingKind, pendingText, type Task, taskTitle } from '../task-list';
 import { dismissNotice, doAction, loadTask, notices, stale, tasks } from '../tasks';
 import { flushPings, geoState } from '../tracking';
@@ -13,7 +13,12 @@ import { QueueItem, TaskCard } from './task-card';
 
 /** The shift: start it (choosing the yard if several), then the current task, the queue, end it. */
 export function ShiftScreen() {
-  if (shift.value === undefined) return <p class="muted">Checking your shift…</p>;
+  if (shift.value === undefined)
+    return (
+      <p class="muted" role="status">
+        {online.value ? 'Checking your shift…' : 'No connection to the yard server. Waiting for the network…'}
+      </p>
+    );
   return shift.value ? <OnShift /> : <StartShift />;
 }
 
