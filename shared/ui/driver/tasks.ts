@@ -1,9 +1,9 @@
-import { signal } from '@preact/signals';
+import { effect, signal } from '@preact/signals';
 import { api, call, type Schemas } from '../common/api/client';
 import { session } from '../common/auth';
 import { onLive } from '../common/live';
 import { kept } from './kept';
-import { type ActionKind, act } from './offline/outbox';
+import { type ActionKind, act, conflicts, pending } from './offline/outbox';
 import { applyTaskEvent, type Notice, sortTasks, type Task } from './task-list';
 
 export type Location = Schemas['Location'];
@@ -102,11 +102,22 @@ export function followTasks(): () => void {
   const onVisible = () => {
     if (document.visibilityState === 'visible') void loadTasks();
   };
+  // The outbox sent queued actions (replayed after a drop) or was refused: the server's word now.
+  let sent = pending.value.length;
+  let refused = conflicts.value.length;
+  const stopWatching = effect(() => {
+    const nowPending = pending.value.length;
+    const nowRefused = conflicts.value.length;
+    if (nowPending < sent || nowRefused > refused) void loadTasks();
+    sent = nowPending;
+    refused = nowRefused;
+  });
   const onOnline = () => void loadTasks();
   document.addEventListener('visibilitychange', onVisible);
   window.addEventListener('online', onOnline);
   return () => {
     off();
+    stopWatching();
     document.removeEventListener('visibilitychange', onVisible);
     window.removeEventListener('online', onOnline);
   };
