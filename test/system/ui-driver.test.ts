@@ -268,13 +268,29 @@ describe('driver app on a phone', () => {
       await other.getByRole('button', { name: 'Log in' }).tap();
       await other.getByRole('heading', { name: 'You are off shift' }).waitFor();
       await screenshot(other, 'ui-driver-off-shift');
+      // A second yard: the driver says where the shift is.
+      const second = await apiCall('POST', '/api/yard', {
+        code: 'FTW1',
+        name: 'Fort Worth',
+        timeZone: 'America/Chicago',
+      });
+      expect(second.status).toBe(201);
+      await other.reload();
+      const yardPick = other.getByLabel('Yard');
+      await yardPick.waitFor();
+      await other.getByRole('button', { name: 'Start shift' }).tap();
+      await other.getByText('Choose the yard you work in today.').waitFor();
+      await yardPick.selectOption(yardId);
       await other.getByRole('button', { name: 'Start shift' }).tap();
       await other.getByText('Location is off for this app').waitFor();
+      await other.getByText('On shift in Dallas').waitFor();
       await other.getByRole('status').filter({ hasText: 'On shift' }).waitFor();
       await other.context().setOffline(true);
       await other.getByRole('status').filter({ hasText: 'Offline' }).waitFor();
       // Assigned while the phone is offline: it shows once the link is back (the stream resumes).
-      const otherId = await other.evaluate("JSON.parse(localStorage.getItem('yard.session')).principal.driverId");
+      const otherId = await other.evaluate(
+        "JSON.parse(localStorage.getItem('yard.session')).principal.driverId",
+      );
       const res = await apiCall('POST', '/api/yard-task', {
         yardId,
         type: 'inspect',
