@@ -9,7 +9,8 @@ export type GeoState = 'off' | 'asking' | 'on' | 'denied' | 'unavailable';
 export const geoState = signal<GeoState>('off');
 
 const FLUSH_EVERY_MS = 30_000;
-const HEARTBEAT_EVERY_MS = 60_000;
+// Well inside the default offline timeout (tasks.driverTimeoutSec, 120 s), which drivers cannot read.
+const HEARTBEAT_EVERY_MS = 30_000;
 
 interface BatteryManagerLike {
   level: number;
