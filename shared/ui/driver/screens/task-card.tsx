@@ -48,13 +48,16 @@ export function TaskCard(props: {
         <span class={`badge prio prio-${task.priority}`}>{priorityName(task.priority)}</span>
       </header>
       <dl class="task-facts">
-        <div>
-          <dt>Trailer</dt>
-          <dd class="big-text">
-            {trailer ? trailer.number : task.trailerId ? '…' : 'None'}
-            {trailer?.carrier && <small> {trailer.carrier}</small>}
-          </dd>
-        </div>
+        {task.trailerId && (
+          <div>
+            <dt>Trailer</dt>
+            <dd class="big-text">
+              {/* A task that came by a live event names its trailer once the list is read again. */}
+              {trailer ? trailer.number : '…'}
+              {trailer?.carrier && <small> {trailer.carrier}</small>}
+            </dd>
+          </div>
+        )}
         {(from || to) && (
           <div>
             <dt>From → To</dt>
