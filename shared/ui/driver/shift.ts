@@ -18,6 +18,8 @@ function setShift(value: DriverSession | null): void {
   keptShift.write(value);
 }
 /** Whether the phone has a network at all (the browser's view). */
+/** Said on the start screen when the server ended the shift without this phone asking. */
+export const endedElsewhere = signal(false);
 export const online = signal(typeof navigator === 'undefined' ? true : navigator.onLine);
 
 export const shiftYard = computed(() => {
@@ -80,8 +82,10 @@ export async function heartbeat(extra: { battery?: number; lat?: number; lon?: n
     );
     setShift(answer.session);
   } catch (err) {
-    if (err instanceof ProblemError && err.code === 'no-active-session') setShift(null);
-    else if (shift.value === undefined) {
+    if (err instanceof ProblemError && err.code === 'no-active-session') {
+      if (shift.value) endedElsewhere.value = true;
+      setShift(null);
+    } else if (shift.value === undefined) {
       // No answer (no link, or the server failed): the shift as the phone last knew it.
       shift.value = keptShift.read();
     }
@@ -89,6 +93,7 @@ export async function heartbeat(extra: { battery?: number; lat?: number; lon?: n
 }
 
 export async function startShift(yardId: string): Promise<void> {
+  endedElsewhere.value = false;
   setShift(
     await call(api.POST('/api/yard-task/driver/session/start', { body: { yardId, deviceId: deviceId() } })),
   );

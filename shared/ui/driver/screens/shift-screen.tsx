@@ -4,7 +4,7 @@ import { pending } from '../offline/outbox';
 import { Conflicts, PendingActions } from '../offline/pending-list';
 import { PushToggle } from '../push/push-toggle';
 import { go, openedTaskId } from '../route';
-import { endShift, online, shift, shiftYard, startShift, timeZone, yards } from '../shift';
+import { endedElsewhere, endShift, online, shift, shiftYard, startShift, timeZone, yards } from '../shift';
 import { arrange, pendingKind, pendingText, type Task, taskTitle } from '../task-list';
 import { dismissNotice, doAction, loadTask, notices, stale, tasks } from '../tasks';
 import { flushPings, geoState } from '../tracking';
@@ -46,6 +46,11 @@ function StartShift() {
   return (
     <form class="panel start-shift" onSubmit={start}>
       <h2>You are off shift</h2>
+      {endedElsewhere.value && (
+        <FormMessage kind="warn">
+          Your shift was ended on another phone or by the office. Start it again here to carry on.
+        </FormMessage>
+      )}
       {error && <FormMessage kind="error">{error}</FormMessage>}
       {yards.value.length > 1 && (
         <div class="field">
