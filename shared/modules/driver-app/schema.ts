@@ -188,7 +188,15 @@ export const TaskBatchResult = z
   })
   .openapi('DriverTaskBatchResult');
 
-export const DriverTaskList = page(TaskOut).openapi('DriverTaskList', {
+/** A task as its driver sees it: with the trailer's number and carrier, which drivers may not read otherwise. */
+export const DriverTaskOut = TaskOut.extend({
+  trailer: z
+    .object({ number: z.string(), carrierName: z.string().nullable() })
+    .nullable()
+    .openapi({ description: 'The trailer to move: its number and carrier (null without a trailer)' }),
+}).openapi('DriverTask');
+
+export const DriverTaskList = page(DriverTaskOut).openapi('DriverTaskList', {
   description: 'The open tasks of the driver, most urgent first, then oldest',
 });
 

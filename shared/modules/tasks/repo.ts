@@ -126,6 +126,20 @@ export const taskRepo = {
       .executeTakeFirst();
   },
 
+  /** Trailer numbers and their carriers' names, for the driver's task card (drivers may not read trailers). */
+  trailerLabels(
+    db: Kdb,
+    ids: string[],
+  ): Promise<{ id: string; number: string; carrierName: string | null }[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return db
+      .selectFrom('trailer')
+      .leftJoin('carrier', 'carrier.id', 'trailer.carrierId')
+      .select(['trailer.id as id', 'trailer.number as number', 'carrier.name as carrierName'])
+      .where('trailer.id', 'in', ids)
+      .execute();
+  },
+
   driver(db: Kdb, id: string) {
     return db
       .selectFrom('driver')

@@ -137,7 +137,21 @@ export class TaskService {
   async tasksForDriver(driverId: string, query: { limit: number; cursor?: string | undefined }) {
     const rows = await taskRepo.openForDriver(this.deps.kysely, driverId);
     const page = pageInMemory(rows, query, (r) => [-r.priority, r.createdAt, r.id]);
-    return { items: page.items.map(taskOut), nextCursor: page.nextCursor };
+    // The driver must find the trailer, and may not read trailers: the list says which one it is.
+    const trailerIds = [...new Set(page.items.flatMap((r) => (r.trailerId ? [r.trailerId] : [])))];
+    const labels = new Map(
+      (await taskRepo.trailerLabels(this.deps.kysely, trailerIds)).map((t) => [
+        t.id,
+        { number: t.number, carrierName: t.carrierName },
+      ]),
+    );
+    return {
+      items: page.items.map((r) => ({
+        ...taskOut(r),
+        trailer: (r.trailerId && labels.get(r.trailerId)) || null,
+      })),
+      nextCursor: page.nextCursor,
+    };
   }
 
   async summary(principal: Principal, yardId: string): Promise<TaskSummaryT> {

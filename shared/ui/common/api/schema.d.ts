@@ -12457,8 +12457,15 @@ export interface components {
         };
         /** @description The open tasks of the driver, most urgent first, then oldest */
         DriverTaskList: {
-            items: components["schemas"]["YardTask"][];
+            items: components["schemas"]["DriverTask"][];
             nextCursor: string | null;
+        };
+        DriverTask: components["schemas"]["YardTask"] & {
+            /** @description The trailer to move: its number and carrier (null without a trailer) */
+            trailer: {
+                number: string;
+                carrierName: string | null;
+            } | null;
         };
         DriverTaskBatchResult: {
             results: {

@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { FormMessage } from '../../common/components/field';
+
+/** The quick reasons a driver gives for not doing a task; "Other" asks for a few words. */
+export const CANCEL_REASONS = [
+  { id: 'damaged', text: 'Trailer damaged' },
+  { id: 'blocked', text: 'Spot blocked' },
+  { id: 'not-found', text: 'Trailer not found' },
+  { id: 'other', text: 'Other' },
+] as const;
+
+export type ReasonId = (typeof CANCEL_REASONS)[number]['id'];
+
+/** The reason as the office reads it; null while "Other" has no words yet. */
+export function cancelReasonText(id: ReasonId | null, other: string): string | null {
+  if (!id) return null;
+  if (id === 'other') {
+    const words = other.trim();
+    return words ? `Other: ${words}` : null;
+  }
+  return CANCEL_REASONS.find((r) => r.id === id)?.text ?? null;
+}
+
+/**
+ * Cancel with a reason, in a modal dialog (the browser's: focus stays inside, Esc closes it):
+ * one tap on a big reason, then "Cancel task". "Keep task" goes back.
+ */
+export function CancelDialog(props: {
+  title: string;
+  onCancel: (reason: string) => Promise<void>;
+  onClose: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [reason, setReason] = useState<ReasonId | null>(null);
+  const [other, setOther] = useState('');
+  const [missing, setMissing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    const text = cancelReasonText(reason, other);
+    if (!text) {
+      setMissing(true);
+      return;
+    }
+    setBusy(true);
+    try {
+      await props.onCancel(text);
+      props.onClose();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog ref={ref} class="cancel-dialog" aria-labelledby="cancel-heading" onClose={props.onClose}>
+      <form onSubmit={submit}>
+        <h2 id="cancel-heading">Cancel this task?</h2>
+        <p>{props.title}</p>
+        <fieldset>
+          <legend>Why?</legend>
+          {CANCEL_REASONS.map((r) => (
+            <label key={r.id} class={reason === r.id ? 'reason chosen' : 'reason'}>
+              <input
+                type="radio"
+                name="reason"
+                value={r.id}
+                checked={reason === r.id}
+                onChange={() => {
+                  setReason(r.id);
+                  setMissing(false);
+                }}
+              />
+              {r.text}
+            </label>
+          ))}
+        </fieldset>
+        {reason === 'other' && (
+          <div class="field">
+            <label for="cancel-other">What is wrong?</label>
+            <input
+              id="cancel-other"
+              maxLength={400}
+              value={other}
+              onInput={(e) => {
+                setOther(e.currentTarget.value);
+                setMissing(false);
+              }}
+            />
+          </div>
+        )}
+        {missing && (
+          <FormMessage kind="error">
+            {reason === 'other' ? 'Say in a few words what is wrong.' : 'Choose a reason.'}
+          </FormMessage>
+        )}
+        <div class="dialog-actions">
+          <button type="submit" class="danger big" disabled={busy}>
+            Cancel task
+          </button>
+          <button type="button" class="big" onClick={() => ref.current?.close()}>
+            Keep task
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}
