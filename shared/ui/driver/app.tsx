@@ -3,11 +3,12 @@ import { api } from '../common/api/client';
 import { session } from '../common/auth';
 import { FormMessage } from '../common/components/field';
 import { startLive, stopLive } from '../common/live';
+import { disablePush } from './push/subscribe';
 import { DriverLogin, DriverSessionExpired } from './screens/login';
 import { ShiftScreen } from './screens/shift-screen';
-import { availability, heartbeat, loadYards, shift, shiftYard } from './shift';
+import { availability, endShift, heartbeat, loadYards, shift, shiftYard } from './shift';
 import { followTasks, forgetTasks, loadPlaces, loadTasks, restoreTasks, tasks } from './tasks';
-import { startTracking } from './tracking';
+import { flushPings, startTracking } from './tracking';
 
 /**
  * The driver app: the login (driver code + PIN) until a driver is signed in, then the shift
@@ -71,6 +72,12 @@ function SignedIn(props: { name: string }) {
   }, [yardId, expired]);
 
   const logout = async () => {
+    // Logging out ends an open shift, so the office does not see a driver on shift who has gone.
+    if (shift.value) await flushPings().then(endShift).catch(() => undefined);
+    // The phone stops receiving this driver's task notices: its push service then answers the
+    // server's next message with 410 and the server forgets the device. The next driver turns
+    // notifications on again with one tap (no prompt: the permission stays).
+    await disablePush();
     await api.POST('/api/auth/logout').catch(() => undefined);
     shift.value = undefined;
     tasks.value = [];

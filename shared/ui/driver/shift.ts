@@ -2,6 +2,7 @@ import { computed, signal } from '@preact/signals';
 import { api, call, type Schemas } from '../common/api/client';
 import { ProblemError } from '../common/api/problem';
 import { liveState } from '../common/live';
+import { deviceId } from './device';
 import { kept } from './kept';
 
 export type Yard = Schemas['Yard'];
@@ -44,18 +45,6 @@ export const availability = computed<Availability>(() => {
   if (!online.value || liveState.value === 'reconnecting') return 'offline';
   return shift.value ? 'on-shift' : 'off-shift';
 });
-
-const DEVICE_KEY = 'yard.driver.deviceId';
-
-/** This phone's id (made once, kept): the server knows the device a shift runs on by it. */
-export function deviceId(): string {
-  let id = localStorage.getItem(DEVICE_KEY);
-  if (!id) {
-    id = `phone-${crypto.randomUUID()}`;
-    localStorage.setItem(DEVICE_KEY, id);
-  }
-  return id;
-}
 
 const keptYards = kept<Yard[]>('yards');
 

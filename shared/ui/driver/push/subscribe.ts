@@ -7,6 +7,7 @@
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { session } from '../../common/auth';
+import { deviceId } from '../device';
 
 /**
  * - on: this phone gets task notifications; off: it could, it does not (yet);
@@ -16,21 +17,10 @@ import { session } from '../../common/auth';
  */
 export type PushState = 'on' | 'off' | 'denied' | 'insecure' | 'unsupported' | 'not-configured' | 'error';
 
-const DEVICE_KEY = 'yard.driver.deviceId';
 /** Which driver and subscription this phone last registered: a start of the app that changes neither sends nothing. */
 const REGISTERED_KEY = 'yard.driver.pushRegistered';
 /** The worker is registered at start (offline/register.ts); past this it is not coming. */
 const WORKER_WAIT_MS = 10_000;
-
-/** A stable id for this phone, kept in localStorage: the server keeps one push token per device. */
-export function deviceId(): string {
-  let id = localStorage.getItem(DEVICE_KEY);
-  if (!id) {
-    id = crypto.randomUUID();
-    localStorage.setItem(DEVICE_KEY, id);
-  }
-  return id;
-}
 
 /** Why this page cannot have push at all, or null when it can. */
 function cannotPush(): PushState | null {
