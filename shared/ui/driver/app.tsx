@@ -73,7 +73,10 @@ function SignedIn(props: { name: string }) {
 
   const logout = async () => {
     // Logging out ends an open shift, so the office does not see a driver on shift who has gone.
-    if (shift.value) await flushPings().then(endShift).catch(() => undefined);
+    if (shift.value)
+      await flushPings()
+        .then(endShift)
+        .catch(() => undefined);
     // The phone stops receiving this driver's task notices: its push service then answers the
     // server's next message with 410 and the server forgets the device. The next driver turns
     // notifications on again with one tap (no prompt: the permission stays).
