@@ -1,4 +1,4 @@
-import type { ActionKind } from './outbox';
+import type { ActionKind } from './outbox-queue';
 
 /**
  * The words the driver reads about queued and refused actions: one home, shared by the pending

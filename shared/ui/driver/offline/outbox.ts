@@ -1,8 +1,9 @@
 import { effect, signal } from '@preact/signals';
 import { api } from '../../common/api/client';
 import { session } from '../../common/auth';
+import { type ActionKind, type Conflict, type DriverAction, OutboxQueue } from './outbox-queue';
 import { type OutboxState, OutboxStore } from './outbox-store';
-import { type Answer, backoffMs, classify, type Outcome } from './retry';
+import { type Answer, classify, type Outcome } from './retry';
 
 /**
  * The driver's task actions (start, complete, cancel) go through here, never straight to the API:
@@ -14,60 +15,50 @@ import { type Answer, backoffMs, classify, type Outcome } from './retry';
  * link stays down. A replay never applies twice: the server answers a key it has seen with the
  * answer it gave. A task reassigned or cancelled meanwhile comes back as a conflict, kept (also
  * over reloads) until the driver dismisses it. What counts as done, refused or "try again" is in
- * retry.ts.
+ * retry.ts, the queue itself in outbox-queue.ts; this file wires them to the API and the session.
  */
-export type ActionKind = 'start' | 'complete' | 'cancel';
-
-export interface DriverAction {
-  /** Unique per action; the Idempotency-Key of every attempt. */
-  id: string;
-  kind: ActionKind;
-  taskId: string;
-  /** Cancel only: the quick reason. */
-  reason?: string;
-  /** When the driver tapped (ISO), shown beside a pending action. */
-  at: string;
-  /** How the screen named the task (e.g. the trailer and the move), for the pending list and conflicts. */
-  label?: string;
-  /** The driver who tapped: another driver logging in on a shared phone does not send it. */
-  by?: string;
-}
-
-export interface Conflict {
-  action: DriverAction;
-  /** The server's answer for that task: code (e.g. invalid-transition, forbidden) and text. */
-  code: string;
-  detail: string;
-}
+export type { ActionKind, Conflict, DriverAction };
 
 /** Actions not yet answered by the server, oldest first. */
 export const pending = signal<DriverAction[]>([]);
 /** Actions the server refused for that task; the screen shows them until dismissed. */
 export const conflicts = signal<Conflict[]>([]);
-/** The last action the server applied (or refused): the screen may reload its tasks on a change. */
+/** The last action the server answered (applied or refused): a screen may read its tasks again. */
 export const lastSettled = signal<DriverAction | null>(null);
 
-/** Longer than any answer on a working link; a hung request on dying Wi-Fi counts as no answer. */
+/** Longer than any answer on a working link; a request hung on dying Wi-Fi counts as no answer. */
 const SEND_TIMEOUT_MS = 15_000;
 const LOCK = 'yard-driver-outbox';
 
-const store = new OutboxStore();
-const ready = store.load().then(publish, () => undefined);
-
-function publish(state: OutboxState): void {
-  pending.value = state.pending;
-  conflicts.value = state.conflicts;
-}
+const queue = new OutboxQueue({
+  store: new OutboxStore(),
+  send,
+  signedInAs: () => {
+    const principal = session.principal.value;
+    return principal && !session.expired.value ? (principal.driverId ?? principal.id) : null;
+  },
+  publish(state: OutboxState) {
+    pending.value = state.pending;
+    conflicts.value = state.conflicts;
+  },
+  settled(action) {
+    lastSettled.value = action;
+  },
+  // One tab at a time sends (the others would only get the replayed answers).
+  exclusive: async (work) => {
+    if (navigator.locks) await navigator.locks.request(LOCK, work);
+    else await work();
+  },
+});
 
 /**
  * Records the action and sends it (now, or when the link is back). Resolves once it is stored.
  * `label` names the task for the driver in the pending list and in a conflict.
  */
-export async function act(kind: ActionKind, taskId: string, reason?: string, label?: string): Promise<void> {
-  await ready;
+export function act(kind: ActionKind, taskId: string, reason?: string, label?: string): Promise<void> {
   const principal = session.principal.value;
   const by = principal ? (principal.driverId ?? principal.id) : undefined;
-  const action: DriverAction = {
+  return queue.add({
     id: newActionId(),
     kind,
     taskId,
@@ -75,74 +66,16 @@ export async function act(kind: ActionKind, taskId: string, reason?: string, lab
     at: new Date().toISOString(),
     ...(label ? { label } : {}),
     ...(by ? { by } : {}),
-  };
-  publish(await store.change((s) => ({ ...s, pending: [...s.pending, action] })));
-  void replay();
-}
-
-export async function dismissConflict(id: string): Promise<void> {
-  await ready;
-  publish(await store.change((s) => ({ ...s, conflicts: s.conflicts.filter((c) => c.action.id !== id) })));
-}
-
-let running: Promise<void> | undefined;
-let again = false;
-let failures = 0;
-let timer: ReturnType<typeof setTimeout> | undefined;
-
-/** Sends what is queued, oldest first, until the queue is empty or the link or the login fails. */
-export function replay(): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
-  }
-  clearTimeout(timer);
-  running = (async () => {
-    await ready;
-    do {
-      again = false;
-      // One tab at a time sends (the others would only get the replayed answers).
-      if (navigator.locks) await navigator.locks.request(LOCK, drain);
-      else await drain();
-    } while (again);
-  })().finally(() => {
-    running = undefined;
   });
-  return running;
 }
 
-async function drain(): Promise<void> {
-  // Another tab may have sent or queued actions since this one last looked.
-  publish(await store.load());
-  for (;;) {
-    const principal = session.principal.value;
-    if (!principal || session.expired.value) return; // the login brings it back (effect below)
-    const me = principal.driverId ?? principal.id;
-    const next = pending.value.find((a) => !a.by || a.by === me);
-    if (!next) {
-      failures = 0;
-      return;
-    }
-    const outcome = await send(next);
-    if (outcome.type === 'login') return;
-    if (outcome.type === 'retry') {
-      failures += 1;
-      clearTimeout(timer);
-      timer = setTimeout(() => void replay(), outcome.afterMs ?? backoffMs(failures, Math.random()));
-      return;
-    }
-    failures = 0;
-    publish(
-      await store.change((s) => ({
-        pending: s.pending.filter((a) => a.id !== next.id),
-        conflicts:
-          outcome.type === 'conflict' && !s.conflicts.some((c) => c.action.id === next.id)
-            ? [...s.conflicts, { action: next, code: outcome.code, detail: outcome.detail }]
-            : s.conflicts,
-      })),
-    );
-    lastSettled.value = next;
-  }
+export function dismissConflict(id: string): Promise<void> {
+  return queue.dismiss(id);
+}
+
+/** Sends what waits now (also what the timers and events below call). */
+export function replay(): Promise<void> {
+  return queue.replay();
 }
 
 async function send(action: DriverAction): Promise<Outcome> {
@@ -176,16 +109,13 @@ function newActionId(): string {
 }
 
 function startReplaying(): void {
-  addEventListener('online', () => {
-    failures = 0;
-    void replay();
-  });
+  addEventListener('online', () => void queue.online());
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'visible') void replay();
+    if (document.visibilityState === 'visible') void queue.replay();
   });
-  // Signed in, or back from the login dialog after a 401: send what waited for it.
+  // At page load when signed in, and after each login (also the dialog after a 401).
   effect(() => {
-    if (session.principal.value && !session.expired.value) queueMicrotask(() => void replay());
+    if (session.principal.value && !session.expired.value) queueMicrotask(() => void queue.replay());
   });
 }
 

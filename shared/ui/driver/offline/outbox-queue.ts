@@ -1,0 +1,147 @@
+import type { OutboxState } from './outbox-store';
+import { backoffMs, type Outcome } from './retry';
+
+/** The shapes the outbox keeps (outbox.ts exports them to the screens). */
+export type ActionKind = 'start' | 'complete' | 'cancel';
+
+export interface DriverAction {
+  /** Unique per action; the Idempotency-Key of every attempt. */
+  id: string;
+  kind: ActionKind;
+  taskId: string;
+  /** Cancel only: the quick reason. */
+  reason?: string;
+  /** When the driver tapped (ISO), shown beside a pending action. */
+  at: string;
+  /** How the screen named the task (e.g. the trailer and the move), for the pending list and conflicts. */
+  label?: string;
+  /** The driver who tapped: another driver logging in on a shared phone does not send it. */
+  by?: string;
+}
+
+export interface Conflict {
+  action: DriverAction;
+  /** The server's answer for that task: code (e.g. invalid-transition, forbidden) and text. */
+  code: string;
+  detail: string;
+}
+
+export interface QueueDeps {
+  store: {
+    load(): Promise<OutboxState>;
+    change(change: (state: OutboxState) => OutboxState): Promise<OutboxState>;
+  };
+  /** One attempt at one action, classified (retry.ts). */
+  send(action: DriverAction): Promise<Outcome>;
+  /** The driver now signed in with a usable token, or null while there is none (logged out, 401). */
+  signedInAs(): string | null;
+  /** Told of every change of the stored state (the screen's signals). */
+  publish(state: OutboxState): void;
+  /** Told of each action the server has answered (applied or refused). */
+  settled?(action: DriverAction): void;
+  /** Runs `work` with other tabs of the app kept out (Web Locks), or simply runs it. */
+  exclusive?(work: () => Promise<void>): Promise<void>;
+  setTimer?(run: () => void, ms: number): unknown;
+  clearTimer?(timer: unknown): void;
+  random?(): number;
+}
+
+/**
+ * The queue behind outbox.ts, with what it touches passed in (tested in
+ * test/unit/ui/driver-outbox-queue.test.ts): actions are stored before any attempt and leave the
+ * store only once the server answered; they go one at a time, oldest first; a "try again later"
+ * answer stops the round and arms a timer that backs off; a 401 stops it until the next login.
+ */
+export class OutboxQueue {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private failures = 0;
+  private timer: unknown;
+  private readonly ready: Promise<void>;
+
+  constructor(private readonly deps: QueueDeps) {
+    this.ready = deps.store.load().then(deps.publish, () => undefined);
+  }
+
+  async add(action: DriverAction): Promise<void> {
+    await this.ready;
+    this.deps.publish(await this.deps.store.change((s) => ({ ...s, pending: [...s.pending, action] })));
+    void this.replay();
+  }
+
+  async dismiss(actionId: string): Promise<void> {
+    await this.ready;
+    this.deps.publish(
+      await this.deps.store.change((s) => ({
+        ...s,
+        conflicts: s.conflicts.filter((c) => c.action.id !== actionId),
+      })),
+    );
+  }
+
+  /** The link is back (the browser says so): try at once, and restart the backoff. */
+  online(): Promise<void> {
+    this.failures = 0;
+    return this.replay();
+  }
+
+  /** Sends what is queued, oldest first, until the queue is empty or the link or the login fails. */
+  replay(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.clearTimer();
+    this.running = (async () => {
+      await this.ready;
+      do {
+        this.again = false;
+        const drain = () => this.drain();
+        await (this.deps.exclusive ? this.deps.exclusive(drain) : drain());
+      } while (this.again);
+    })().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    // Another tab may have sent or queued actions since this one last looked.
+    let state = await this.deps.store.load();
+    this.deps.publish(state);
+    for (;;) {
+      const me = this.deps.signedInAs();
+      if (!me) return; // the next login calls replay()
+      const next = state.pending.find((a) => !a.by || a.by === me);
+      if (!next) {
+        this.failures = 0;
+        return;
+      }
+      const outcome = await this.deps.send(next);
+      if (outcome.type === 'login') return;
+      if (outcome.type === 'retry') {
+        this.failures += 1;
+        const wait = outcome.afterMs ?? backoffMs(this.failures, (this.deps.random ?? Math.random)());
+        this.clearTimer();
+        this.timer = (this.deps.setTimer ?? setTimeout)(() => void this.replay(), wait);
+        return;
+      }
+      this.failures = 0;
+      state = await this.deps.store.change((s) => ({
+        pending: s.pending.filter((a) => a.id !== next.id),
+        conflicts:
+          outcome.type === 'conflict' && !s.conflicts.some((c) => c.action.id === next.id)
+            ? [...s.conflicts, { action: next, code: outcome.code, detail: outcome.detail }]
+            : s.conflicts,
+      }));
+      this.deps.publish(state);
+      this.deps.settled?.(next);
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer === undefined) return;
+    (this.deps.clearTimer ?? ((t) => clearTimeout(t as ReturnType<typeof setTimeout>)))(this.timer);
+    this.timer = undefined;
+  }
+}
