@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   type DriverAction,
   OutboxQueue,
+  type OutboxState,
   type QueueDeps,
 } from '../../../shared/ui/driver/offline/outbox-queue';
-import { type OutboxState, OutboxStore } from '../../../shared/ui/driver/offline/outbox-store';
+import { OutboxStore } from '../../../shared/ui/driver/offline/outbox-store';
 import type { Outcome } from '../../../shared/ui/driver/offline/retry';
 
 /** No IndexedDB in node: the store keeps its state in memory, the same code path around it. */
@@ -83,6 +84,7 @@ describe('the outbox queue', () => {
     await w.queue.replay();
     expect(w.published().pending.map((p) => p.id)).toEqual([first.id, second.id]);
     expect(w.sent.every((s) => s.id === first.id)).toBe(true); // never past the one that failed
+    expect(w.queue.waitingForLink).toBe(true); // another call's answer may bring the replay forward
     const waits = w.timers.map((t) => t.ms);
     expect(waits.at(-1)).toBeGreaterThan(waits[0] as number); // backs off
     down = false;
@@ -91,6 +93,7 @@ describe('the outbox queue', () => {
     expect(w.published().pending).toEqual([]);
     expect(new Set(w.sent.map((s) => s.id))).toEqual(new Set([first.id, second.id]));
     expect(w.sent.filter((s) => s.id === second.id)).toHaveLength(1);
+    expect(w.queue.waitingForLink).toBe(false);
   });
 
   it('honours the wait the server asked for', async () => {

@@ -4,11 +4,11 @@ import { conflictMessage, kindLabel, taskName } from '../../../shared/ui/driver/
 const ID = '01936b2f-284c-7aa3-bb5c-d6e7f8091a2b';
 
 describe('the words about queued and refused actions', () => {
-  it('names the task by the label the screen gave, else by the start of its id', () => {
+  it('names the task by the label the screen gave, else by the end of its id (the start is a time)', () => {
     expect(taskName({ kind: 'complete', taskId: ID, label: 'Move: trailer PRHU 100001' })).toBe(
       'Task Move: trailer PRHU 100001',
     );
-    expect(taskName({ kind: 'complete', taskId: ID })).toBe('Task 01936b2f');
+    expect(taskName({ kind: 'complete', taskId: ID })).toBe('Task …091A2B');
     expect(['start', 'complete', 'cancel'].map((k) => kindLabel(k as 'start'))).toEqual([
       'Start',
       'Complete',
@@ -33,7 +33,7 @@ describe('the words about queued and refused actions', () => {
       'Task T-9 was changed meanwhile (The task is CANCELLED, which is final: it cannot change any more.): your Start was not applied. Check your current task.',
     );
     expect(conflictMessage({ kind: 'cancel', taskId: ID }, 'storage-full', 'The disk is full.')).toBe(
-      'Task 01936b2f: your Cancel was not applied. The disk is full.',
+      'Task …091A2B: your Cancel was not applied. The disk is full.',
     );
     expect(conflictMessage({ kind: 'start', taskId: ID }, 'no-active-session', '')).toMatch(
       /shift was not open\. Start your shift, then try again\.$/,

@@ -16,9 +16,12 @@ interface Described {
   label?: string;
 }
 
-/** The task as the driver knows it (the label the screen gave, e.g. the trailer), else a short id. */
+/**
+ * The task as the driver knows it (the label the screen gave, e.g. the trailer), else the end of
+ * its id: ids are UUIDv7, whose first characters are the creation time, alike for a day's tasks.
+ */
 export function taskName(action: Described): string {
-  return action.label ? `Task ${action.label}` : `Task ${action.taskId.slice(0, 8)}`;
+  return action.label ? `Task ${action.label}` : `Task …${action.taskId.slice(-6).toUpperCase()}`;
 }
 
 /**

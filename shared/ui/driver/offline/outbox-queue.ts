@@ -1,4 +1,3 @@
-import type { OutboxState } from './outbox-store';
 import { backoffMs, type Outcome } from './retry';
 
 /** The shapes the outbox keeps (outbox.ts exports them to the screens). */
@@ -24,6 +23,12 @@ export interface Conflict {
   /** The server's answer for that task: code (e.g. invalid-transition, forbidden) and text. */
   code: string;
   detail: string;
+}
+
+/** What the outbox keeps on the phone: actions not yet answered, and refusals not yet dismissed. */
+export interface OutboxState {
+  pending: DriverAction[];
+  conflicts: Conflict[];
 }
 
 export interface QueueDeps {
@@ -79,7 +84,12 @@ export class OutboxQueue {
     );
   }
 
-  /** The link is back (the browser says so): try at once, and restart the backoff. */
+  /** The last round stopped on "no answer, try later" and a timer waits to try again. */
+  get waitingForLink(): boolean {
+    return this.failures > 0;
+  }
+
+  /** The link is back (the browser says so, or another call got an answer): try at once, and restart the backoff. */
   online(): Promise<void> {
     this.failures = 0;
     return this.replay();

@@ -1,11 +1,5 @@
 import { createStore, get, type UseStore, update } from 'idb-keyval';
-import type { Conflict, DriverAction } from './outbox-queue';
-
-/** What the outbox keeps on the phone: actions not yet answered, and refusals not yet dismissed. */
-export interface OutboxState {
-  pending: DriverAction[];
-  conflicts: Conflict[];
-}
+import type { OutboxState } from './outbox-queue';
 
 const EMPTY: OutboxState = { pending: [], conflicts: [] };
 const KEY = 'outbox';

@@ -1,8 +1,14 @@
 import { effect, signal } from '@preact/signals';
 import { api } from '../../common/api/client';
 import { session } from '../../common/auth';
-import { type ActionKind, type Conflict, type DriverAction, OutboxQueue } from './outbox-queue';
-import { type OutboxState, OutboxStore } from './outbox-store';
+import {
+  type ActionKind,
+  type Conflict,
+  type DriverAction,
+  OutboxQueue,
+  type OutboxState,
+} from './outbox-queue';
+import { OutboxStore } from './outbox-store';
 import { type Answer, classify, type Outcome } from './retry';
 
 /**
@@ -110,6 +116,16 @@ function newActionId(): string {
 
 function startReplaying(): void {
   addEventListener('online', () => void queue.online());
+  // The browser's `online` does not come when the Wi-Fi stayed up but the server was out of reach
+  // (a dead access point uplink in the far corner): any other call of the app that gets an answer
+  // (the heartbeat, a location batch, the task list) says the link is back.
+  api.use({
+    onResponse({ request, response }) {
+      if (queue.waitingForLink && response.status < 500 && !request.headers.has('Idempotency-Key'))
+        void queue.online();
+      return response;
+    },
+  });
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void queue.replay();
   });
