@@ -282,4 +282,32 @@ describe('driver app: offline, replay, conflicts, installable', () => {
     await page.getByRole('button', { name: 'End shift' }).waitFor();
     expect(await conflicts.locator('.outbox-conflict').count()).toBe(0);
   });
+
+  it('a login that ended while offline keeps the action queued; it is sent once after the new login', async () => {
+    const d = await taskFor(driverId(maria.code), 'Job D: lights check', 3);
+    await card('Job D: lights check').getByRole('button', { name: 'Start' }).waitFor();
+    await context.setOffline(true);
+    await card('Job D: lights check').getByRole('button', { name: 'Start' }).tap();
+    const waiting = page.getByTestId('pending-actions');
+    await waiting.getByText('Actions waiting to be sent (1)').waitFor();
+    // The token ends on the server meanwhile (as when it expires or the office revokes it).
+    const token = await page.evaluate(() => JSON.parse(localStorage.getItem('yard.session') ?? '{}').token);
+    const out = await fetch(`${edge.url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.status).toBe(204);
+
+    await context.setOffline(false);
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Log in again' }).waitFor({ timeout: 20_000 });
+    expect(await waiting.getByRole('listitem').count()).toBe(1);
+    expect(taskRow(d).status).toBe('ASSIGNED');
+    await dialog.getByLabel('PIN').fill(maria.pin);
+    await dialog.getByRole('button', { name: 'Log in', exact: true }).tap();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => taskRow(d).status, { timeout: 20_000 }).toBe('IN_PROGRESS');
+    await waiting.getByText(/Actions waiting to be sent/).waitFor({ state: 'detached' });
+    expect(transitions(d).filter((e) => e.to_status === 'IN_PROGRESS')).toHaveLength(1);
+  });
 });
