@@ -27,21 +27,10 @@ export function PendingActions({ timeZone }: { timeZone?: string | undefined }) 
               </li>
             ))}
           </ul>
-          <p class="hint">Sent by itself as soon as the phone is back online. Nothing to do.</p>
+          <p class="hint">Sent by itself as soon as the link is back (and you are logged in). Nothing else to do.</p>
         </section>
       )}
     </div>
-  );
-}
-
-/** For a task card: the action on that task still waiting to be sent, if any. */
-export function PendingBadge({ taskId }: { taskId: string }) {
-  const waiting = pending.value.filter((a) => a.taskId === taskId);
-  if (waiting.length === 0) return null;
-  return (
-    <p class="outbox-badge" data-testid="pending-badge">
-      {waiting.map((a) => kindLabel(a.kind)).join(', ')}: waiting to be sent
-    </p>
   );
 }
 
