@@ -27,7 +27,9 @@ export function PendingActions({ timeZone }: { timeZone?: string | undefined }) 
               </li>
             ))}
           </ul>
-          <p class="hint">Sent by itself as soon as the link is back (and you are logged in). Nothing else to do.</p>
+          <p class="hint">
+            Sent by itself as soon as the link is back (and you are logged in). Nothing else to do.
+          </p>
         </section>
       )}
     </div>
