@@ -149,6 +149,7 @@ describe('the outbox queue', () => {
     const w = world(() => ({ type: 'applied' }));
     const hers = action('complete', 'T1', 'driver-1');
     const his = action('start', 'T9', 'driver-2');
+    w.state.me = null; // she tapped, then logged out before the link came back
     await w.queue.add(hers);
     w.state.me = 'driver-2';
     await w.queue.add(his);
@@ -157,14 +158,25 @@ describe('the outbox queue', () => {
     expect(w.published().pending).toEqual([hers]);
   });
 
-  it('an action added while a round runs is sent in that round', async () => {
+  it('add() resolves once the first attempt is answered: online, the screen reads the new state', async () => {
     const w = world(() => ({ type: 'applied' }));
     await w.queue.add(action('start', 'T1'));
-    const round = w.queue.replay();
-    await w.queue.add(action('complete', 'T1'));
-    await round;
-    await w.queue.replay();
-    expect(w.sent.map((s) => s.kind)).toEqual(['start', 'complete']);
+    expect(w.sent.map((s) => s.kind)).toEqual(['start']);
+    expect(w.published().pending).toEqual([]);
+  });
+
+  it('a hung link holds add() no longer than the first-try wait; the action stays pending meanwhile', async () => {
+    let answer: (o: Outcome) => void = () => undefined;
+    const w = world(() => ({ type: 'applied' }));
+    w.deps.send = () => new Promise<Outcome>((resolve) => (answer = resolve));
+    const queue = new OutboxQueue({ ...w.deps, firstTryWaitMs: 20 });
+    const a = action('complete', 'T1');
+    const started = Date.now();
+    await queue.add(a);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(w.published().pending).toEqual([a]);
+    answer({ type: 'applied' });
+    await queue.replay();
     expect(w.published().pending).toEqual([]);
   });
 });

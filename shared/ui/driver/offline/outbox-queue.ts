@@ -49,7 +49,12 @@ export interface QueueDeps {
   setTimer?(run: () => void, ms: number): unknown;
   clearTimer?(timer: unknown): void;
   random?(): number;
+  /** How long add() waits for the first attempt's answer (FIRST_TRY_WAIT_MS). */
+  firstTryWaitMs?: number;
 }
+
+/** Longer than an answer on a working link takes; short enough that a hung link does not hold the driver. */
+const FIRST_TRY_WAIT_MS = 2_000;
 
 /**
  * The queue behind outbox.ts, with what it touches passed in (tested in
@@ -68,10 +73,22 @@ export class OutboxQueue {
     this.ready = deps.store.load().then(deps.publish, () => undefined);
   }
 
+  /**
+   * Stores the action (shown as pending from then on) and starts sending. Resolves once the first
+   * attempt has its answer, or after `firstTryWaitMs` at most (the sending goes on regardless):
+   * on a working link the screen then reads the server's state, not a flash of "waiting"; with
+   * no link the attempt fails at once; a hung link holds the tap for no longer than that.
+   */
   async add(action: DriverAction): Promise<void> {
     await this.ready;
     this.deps.publish(await this.deps.store.change((s) => ({ ...s, pending: [...s.pending, action] })));
-    void this.replay();
+    const round = this.replay();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const enough = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.deps.firstTryWaitMs ?? FIRST_TRY_WAIT_MS);
+    });
+    await Promise.race([round, enough]);
+    clearTimeout(timer);
   }
 
   async dismiss(actionId: string): Promise<void> {
