@@ -6,7 +6,7 @@ const ID = '01936b2f-284c-7aa3-bb5c-d6e7f8091a2b';
 describe('the words about queued and refused actions', () => {
   it('names the task by the label the screen gave, else by the end of its id (the start is a time)', () => {
     expect(taskName({ kind: 'complete', taskId: ID, label: 'Move: trailer PRHU 100001' })).toBe(
-      'Task Move: trailer PRHU 100001',
+      'Move: trailer PRHU 100001',
     );
     expect(taskName({ kind: 'complete', taskId: ID })).toBe('Task …091A2B');
     expect(['start', 'complete', 'cancel'].map((k) => kindLabel(k as 'start'))).toEqual([
@@ -17,7 +17,7 @@ describe('the words about queued and refused actions', () => {
   });
 
   it('a reassigned task says so plainly, that the action was not applied, and what to do', () => {
-    expect(conflictMessage({ kind: 'complete', taskId: ID, label: 'T-123' }, 'forbidden', 'x')).toBe(
+    expect(conflictMessage({ kind: 'complete', taskId: ID, label: 'Task T-123' }, 'forbidden', 'x')).toBe(
       'Task T-123 was reassigned to someone else meanwhile: your Complete was not applied. Check your current task.',
     );
   });
@@ -25,7 +25,7 @@ describe('the words about queued and refused actions', () => {
   it('a task changed meanwhile quotes the server; an unknown code falls back to its detail', () => {
     expect(
       conflictMessage(
-        { kind: 'start', taskId: ID, label: 'T-9' },
+        { kind: 'start', taskId: ID, label: 'Task T-9' },
         'invalid-transition',
         'The task is CANCELLED, which is final: it cannot change any more.',
       ),

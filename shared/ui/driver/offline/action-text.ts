@@ -17,11 +17,11 @@ interface Described {
 }
 
 /**
- * The task as the driver knows it (the label the screen gave, e.g. the trailer), else the end of
+ * The task as the driver knows it (the label the screen gave, e.g. "Move: trailer PRHU 100001"), else the end of
  * its id: ids are UUIDv7, whose first characters are the creation time, alike for a day's tasks.
  */
 export function taskName(action: Described): string {
-  return action.label ? `Task ${action.label}` : `Task …${action.taskId.slice(-6).toUpperCase()}`;
+  return action.label ?? `Task …${action.taskId.slice(-6).toUpperCase()}`;
 }
 
 /**
