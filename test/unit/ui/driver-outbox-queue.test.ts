@@ -16,6 +16,7 @@ function world(answers: (action: DriverAction, attempt: number) => Outcome) {
   let inFlight = 0;
   let maxInFlight = 0;
   let published: OutboxState = { pending: [], conflicts: [] };
+  const everPending = new Set<string>();
   const settled: string[] = [];
   const state = { me: 'driver-1' as string | null };
   const deps: QueueDeps = {
@@ -32,6 +33,7 @@ function world(answers: (action: DriverAction, attempt: number) => Outcome) {
     signedInAs: () => state.me,
     publish: (s) => {
       published = s;
+      for (const a of s.pending) everPending.add(a.id);
     },
     settled: (a) => settled.push(a.id),
     setTimer: (run, ms) => timers.push({ run, ms }),
@@ -47,6 +49,7 @@ function world(answers: (action: DriverAction, attempt: number) => Outcome) {
     settled,
     state,
     published: () => published,
+    everPending,
     maxInFlight: () => maxInFlight,
   };
 }
@@ -158,11 +161,19 @@ describe('the outbox queue', () => {
     expect(w.published().pending).toEqual([hers]);
   });
 
-  it('add() resolves once the first attempt is answered: online, the screen reads the new state', async () => {
+  it('add() resolves once the first attempt is answered: online, the action is never shown as waiting', async () => {
     const w = world(() => ({ type: 'applied' }));
     await w.queue.add(action('start', 'T1'));
     expect(w.sent.map((s) => s.kind)).toEqual(['start']);
     expect(w.published().pending).toEqual([]);
+    expect(w.everPending.size).toBe(0);
+  });
+
+  it('offline, the action is shown as waiting as soon as its first attempt fails', async () => {
+    const w = world(() => ({ type: 'retry' }));
+    const a = action('complete', 'T1');
+    await w.queue.add(a);
+    expect(w.published().pending).toEqual([a]);
   });
 
   it('a hung link holds add() no longer than the first-try wait; the action stays pending meanwhile', async () => {

@@ -68,32 +68,54 @@ export class OutboxQueue {
   private failures = 0;
   private timer: unknown;
   private readonly ready: Promise<void>;
+  /** Stored actions on their first attempt: not "waiting for the link" (yet), so not published. */
+  private readonly firstTry = new Set<string>();
+  private last: OutboxState = { pending: [], conflicts: [] };
 
   constructor(private readonly deps: QueueDeps) {
-    this.ready = deps.store.load().then(deps.publish, () => undefined);
+    this.ready = deps.store.load().then(
+      (state) => this.publish(state),
+      () => undefined,
+    );
   }
 
   /**
-   * Stores the action (shown as pending from then on) and starts sending. Resolves once the first
-   * attempt has its answer, or after `firstTryWaitMs` at most (the sending goes on regardless):
-   * on a working link the screen then reads the server's state, not a flash of "waiting"; with
-   * no link the attempt fails at once; a hung link holds the tap for no longer than that.
+   * Stores the action and starts sending. Resolves once the first attempt has its answer, or after
+   * `firstTryWaitMs` at most (the sending goes on regardless), and only then lists the action as
+   * pending if it still is: on a working link the screen goes from the tap straight to the
+   * server's state (no flash of "waiting"); with no link the attempt fails at once and the action
+   * shows as waiting; a hung link holds the tap for no longer than that wait.
    */
   async add(action: DriverAction): Promise<void> {
     await this.ready;
-    this.deps.publish(await this.deps.store.change((s) => ({ ...s, pending: [...s.pending, action] })));
-    const round = this.replay();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const enough = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, this.deps.firstTryWaitMs ?? FIRST_TRY_WAIT_MS);
-    });
-    await Promise.race([round, enough]);
-    clearTimeout(timer);
+    this.firstTry.add(action.id);
+    try {
+      this.publish(await this.deps.store.change((s) => ({ ...s, pending: [...s.pending, action] })));
+      const round = this.replay();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const enough = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, this.deps.firstTryWaitMs ?? FIRST_TRY_WAIT_MS);
+      });
+      await Promise.race([round, enough]);
+      clearTimeout(timer);
+    } finally {
+      this.firstTry.delete(action.id);
+      this.publish(this.last);
+    }
+  }
+
+  private publish(state: OutboxState): void {
+    this.last = state;
+    this.deps.publish(
+      this.firstTry.size === 0
+        ? state
+        : { ...state, pending: state.pending.filter((a) => !this.firstTry.has(a.id)) },
+    );
   }
 
   async dismiss(actionId: string): Promise<void> {
     await this.ready;
-    this.deps.publish(
+    this.publish(
       await this.deps.store.change((s) => ({
         ...s,
         conflicts: s.conflicts.filter((c) => c.action.id !== actionId),
@@ -135,7 +157,7 @@ export class OutboxQueue {
   private async drain(): Promise<void> {
     // Another tab may have sent or queued actions since this one last looked.
     let state = await this.deps.store.load();
-    this.deps.publish(state);
+    this.publish(state);
     for (;;) {
       const me = this.deps.signedInAs();
       if (!me) return; // the next login calls replay()
@@ -161,7 +183,7 @@ export class OutboxQueue {
             ? [...s.conflicts, { action: next, code: outcome.code, detail: outcome.detail }]
             : s.conflicts,
       }));
-      this.deps.publish(state);
+      this.publish(state);
       this.deps.settled?.(next);
     }
   }

@@ -59,9 +59,9 @@ const queue = new OutboxQueue({
 
 /**
  * Records the action and sends it (now, or when the link is back). Resolves once it is stored and
- * its first attempt has an answer (applied, refused or no link), or after 2 s of a hung link;
- * either way it is listed in `pending` until the server answers. `label` names the task for the
- * driver in the pending list and in a conflict.
+ * its first attempt has an answer (applied, refused or no link), or after 2 s of a hung link; from
+ * then until the server answers it is listed in `pending` (on a working link, never). `label`
+ * names the task for the driver in the pending list and in a conflict.
  */
 export function act(kind: ActionKind, taskId: string, reason?: string, label?: string): Promise<void> {
   const principal = session.principal.value;
