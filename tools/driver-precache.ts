@@ -10,6 +10,8 @@ const STATIC_FILES = [
   '/driver/manifest.webmanifest',
   '/driver/icons/icon-192.png',
   '/driver/icons/icon-512.png',
+  '/driver/icons/icon-maskable-512.png',
+  '/driver/icons/icon-180.png',
 ];
 
 interface ChunkLike {

@@ -12,7 +12,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * UI.md's launch flags. playwright's launch() gives each browser a fresh temporary profile (the
  * fresh --user-data-dir of UI.md; playwright refuses that flag in launch()).
  */
-const FLAGS = [
+export const FLAGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',

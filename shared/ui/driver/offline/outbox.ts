@@ -1,58 +1,140 @@
-import { signal } from '@preact/signals';
-import { api, call } from '../../common/api/client';
+import { effect, signal } from '@preact/signals';
+import { api } from '../../common/api/client';
+import { session } from '../../common/auth';
+import {
+  type ActionKind,
+  type Conflict,
+  type DriverAction,
+  OutboxQueue,
+  type OutboxState,
+} from './outbox-queue';
+import { OutboxStore } from './outbox-store';
+import { type Answer, classify, type Outcome } from './retry';
 
 /**
  * The driver's task actions (start, complete, cancel) go through here, never straight to the API:
- * each gets its own id (sent as the Idempotency-Key), is kept in IndexedDB until the server has
- * answered, shown as pending meanwhile, and replayed when the link is back. A replay never applies
- * twice (the server remembers the key with its answer); a task that was reassigned or cancelled
- * meanwhile comes back as a conflict, shown until the driver dismisses it.
- *
- * FOUNDATION STUB: sends at once, no queue yet (the offline helper replaces the body, not the API).
+ * each gets its own id (sent as the Idempotency-Key of every attempt), is stored in IndexedDB
+ * before the first attempt, shown as pending meanwhile, and dropped only once the server has
+ * answered. Actions go one at a time, oldest first (a Complete queued after its Start must reach
+ * the server after it), and are replayed when the browser says it is online again, when the page
+ * loads or comes back to the front, after a new login, and on a timer that backs off while the
+ * link stays down. A replay never applies twice: the server answers a key it has seen with the
+ * answer it gave. A task reassigned or cancelled meanwhile comes back as a conflict, kept (also
+ * over reloads) until the driver dismisses it. What counts as done, refused or "try again" is in
+ * retry.ts, the queue itself in outbox-queue.ts; this file wires them to the API and the session.
  */
-export type ActionKind = 'start' | 'complete' | 'cancel';
-
-export interface DriverAction {
-  /** Unique per action; the Idempotency-Key of every attempt. */
-  id: string;
-  kind: ActionKind;
-  taskId: string;
-  /** Cancel only: the quick reason. */
-  reason?: string;
-  /** When the driver tapped (ISO), shown beside a pending action. */
-  at: string;
-}
-
-export interface Conflict {
-  action: DriverAction;
-  /** The server's answer for that task: code (e.g. invalid-transition, forbidden) and text. */
-  code: string;
-  detail: string;
-}
+export type { ActionKind, Conflict, DriverAction };
 
 /** Actions not yet answered by the server, oldest first. */
 export const pending = signal<DriverAction[]>([]);
 /** Actions the server refused for that task; the screen shows them until dismissed. */
 export const conflicts = signal<Conflict[]>([]);
+/** The last action the server answered (applied or refused): a screen may read its tasks again. */
+export const lastSettled = signal<DriverAction | null>(null);
 
-/** Records the action and sends it (now, or when the link is back). Resolves once it is stored. */
-export async function act(kind: ActionKind, taskId: string, reason?: string): Promise<void> {
-  const action: DriverAction = {
-    id: crypto.randomUUID(),
+/** Longer than any answer on a working link; a request hung on dying Wi-Fi counts as no answer. */
+const SEND_TIMEOUT_MS = 15_000;
+const LOCK = 'yard-driver-outbox';
+
+const queue = new OutboxQueue({
+  store: new OutboxStore(),
+  send,
+  signedInAs: () => {
+    const principal = session.principal.value;
+    return principal && !session.expired.value ? (principal.driverId ?? principal.id) : null;
+  },
+  publish(state: OutboxState) {
+    pending.value = state.pending;
+    conflicts.value = state.conflicts;
+  },
+  settled(action) {
+    lastSettled.value = action;
+  },
+  // One tab at a time sends (the others would only get the replayed answers).
+  exclusive: async (work) => {
+    if (navigator.locks) await navigator.locks.request(LOCK, work);
+    else await work();
+  },
+});
+
+/**
+ * Records the action and sends it (now, or when the link is back). Resolves once it is stored and
+ * its first attempt has an answer (applied, refused or no link), or after 2 s of a hung link; from
+ * then until the server answers it is listed in `pending` (on a working link, never). `label`
+ * names the task for the driver in the pending list and in a conflict.
+ */
+export function act(kind: ActionKind, taskId: string, reason?: string, label?: string): Promise<void> {
+  const principal = session.principal.value;
+  const by = principal ? (principal.driverId ?? principal.id) : undefined;
+  return queue.add({
+    id: newActionId(),
     kind,
     taskId,
     ...(reason ? { reason } : {}),
     at: new Date().toISOString(),
-  };
-  const body = { taskIds: [taskId], ...(reason ? { reason } : {}) };
-  const path = `/api/yard-task/driver/${kind}` as const;
-  const answer = await call(api.POST(path, { body } as never));
-  const result = (answer as { results: { ok: boolean; error?: { code: string; detail: string } }[] })
-    .results[0];
-  if (result && !result.ok && result.error)
-    conflicts.value = [...conflicts.value, { action, ...result.error }];
+    ...(label ? { label } : {}),
+    ...(by ? { by } : {}),
+  });
 }
 
-export function dismissConflict(id: string): void {
-  conflicts.value = conflicts.value.filter((c) => c.action.id !== id);
+export function dismissConflict(id: string): Promise<void> {
+  return queue.dismiss(id);
 }
+
+/** Sends what waits now (also what the timers and events below call). */
+export function replay(): Promise<void> {
+  return queue.replay();
+}
+
+async function send(action: DriverAction): Promise<Outcome> {
+  const body = { taskIds: [action.taskId], ...(action.reason ? { reason: action.reason } : {}) };
+  let answer: Answer | 'network-error';
+  try {
+    const { data, error, response } = await api.POST(`/api/yard-task/driver/${action.kind}`, {
+      body,
+      headers: { 'Idempotency-Key': action.id },
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    } as never);
+    answer = {
+      status: response.status,
+      body: response.ok ? data : error,
+      retryAfter: response.headers.get('retry-after'),
+    };
+  } catch {
+    answer = 'network-error';
+  }
+  return classify(answer, action.taskId);
+}
+
+/** A v4 UUID; randomUUID exists only in a secure context, getRandomValues everywhere. */
+function newActionId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function startReplaying(): void {
+  addEventListener('online', () => void queue.online());
+  // The browser's `online` does not come when the Wi-Fi stayed up but the server was out of reach
+  // (a dead access point uplink in the far corner): any other call of the app that gets an answer
+  // (the heartbeat, a location batch, the task list) says the link is back.
+  api.use({
+    onResponse({ request, response }) {
+      if (queue.waitingForLink && response.status < 500 && !request.headers.has('Idempotency-Key'))
+        void queue.online();
+      return response;
+    },
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void queue.replay();
+  });
+  // At page load when signed in, and after each login (also the dialog after a 401).
+  effect(() => {
+    if (session.principal.value && !session.expired.value) queueMicrotask(() => void queue.replay());
+  });
+}
+
+if (typeof document !== 'undefined') startReplaying();
