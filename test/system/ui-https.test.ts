@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,27 @@ describe('the driver app over HTTPS on the LAN', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('an edge given a key that is not its certificate’s does not start, and says which file to fix', async () => {
+    const caKey = join(cloudDir, 'tls', 'organisation-ca.key');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'edge/main.ts'], {
+      env: {
+        ...process.env,
+        YARD_DATA_DIR: join(dir, 'edge-bad'),
+        YARD_HTTP_PORT: String(httpsPort + 2),
+        YARD_HTTP_HOST: '127.0.0.1',
+        YARD_TLS_CERT_FILE: join(outDir, 'yard-https.edge.crt'),
+        YARD_TLS_KEY_FILE: caKey,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d) => (stderr += String(d)));
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(2);
+    expect(stderr).toContain(`YARD_TLS_KEY_FILE ${caKey} is not the key of the certificate in`);
+    expect(existsSync(join(dir, 'edge-bad', 'yard.db'))).toBe(false);
   });
 
   it('is refused with a certificate error by a browser that does not have the CA', async () => {
