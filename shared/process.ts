@@ -191,7 +191,7 @@ export function printGeneratedAdmin(admin: { username: string; password: string 
 /** The message for a start that failed (what had started is stopped by then: shared/lifecycle.ts). */
 export function startFailure(err: unknown): string {
   if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
-    return `Port in use: ${err.message}. Set YARD_HTTP_PORT (or YARD_MQTT_PORT for the embedded broker) to a free port.`;
+    return `Port in use: ${err.message}. Set YARD_HTTP_PORT (or YARD_HTTP_REDIRECT_PORT for the redirect, YARD_MQTT_PORT for the embedded broker) to a free port.`;
   }
   const configError = configErrorOf(err);
   if (configError)

@@ -2,6 +2,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -377,6 +378,40 @@ describe('a certificate the edge cannot use stops its start before anything open
       expect.stringContaining('not an unencrypted PEM private key'),
     ]);
     expect(existsSync(join(swapped.dataDir, 'yard.db'))).toBe(false);
+  });
+
+  it('a redirect port in use fails the start and leaves the HTTPS port closed again', async () => {
+    const taken = createNetServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const takenPort = (taken.address() as { port: number }).port;
+    const probe = createNetServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const httpsPort = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    try {
+      const config = loadConfig(
+        {
+          YARD_TLS_CERT_FILE: join(outDir, 'yard-a.edge.crt'),
+          YARD_TLS_KEY_FILE: join(outDir, 'yard-a.edge.key'),
+          YARD_HTTP_REDIRECT_PORT: String(takenPort),
+        },
+        {
+          role: 'edge',
+          dataDir: mkdtempSync(join(dir, 'busy-')),
+          http: { port: httpsPort, host: '127.0.0.1' },
+          log: { level: 'silent' },
+        },
+      );
+      const err = await startEdge(config).then(
+        (edge) => edge.stop().then(() => 'started'),
+        (e: unknown) => e,
+      );
+      expect(startFailure(err)).toMatch(/^Port in use: .*EADDRINUSE.*YARD_HTTP_REDIRECT_PORT/);
+      // Nothing left listening on the HTTPS port.
+      expect(await httpsStatus(httpsPort, { ca: readFileSync(caCertFile, 'utf8') })).toBe('ECONNREFUSED');
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 
   it('a certificate without its key, or a redirect port without HTTPS, is a configuration error', () => {
