@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, screenshot } from '../helpers/browser.js';
@@ -53,6 +55,17 @@ function ready(ca: string): Promise<number | undefined> {
       resolve(res.statusCode);
     });
     req.on('error', () => resolve(undefined));
+  });
+}
+
+/** The serial number of the certificate the edge sends on a new connection. */
+function servedSerial(ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpsGet({ host: '127.0.0.1', port: httpsPort, path: '/readyz', ca, agent: false }, (res) => {
+      resolve((res.socket as TLSSocket).getPeerCertificate().serialNumber);
+      res.resume();
+    });
+    req.on('error', reject);
   });
 }
 
@@ -168,6 +181,32 @@ describe('the driver app over HTTPS on the LAN', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(`YARD_TLS_KEY_FILE ${caKey} is not the key of the certificate in`);
     expect(existsSync(join(dir, 'edge-bad', 'yard.db'))).toBe(false);
+  });
+
+  it('a renewed certificate is served after SIGHUP, without a restart', async () => {
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cloud/provision-site-cli.ts',
+        'yard-https',
+        '--renew-certificate',
+        '--out',
+        outDir,
+        '--tls-host',
+        HOST,
+        '--tls-ip',
+        '127.0.0.1',
+      ],
+      { env: { ...process.env, YARD_ROLE: 'cloud', YARD_DATA_DIR: cloudDir }, encoding: 'utf8' },
+    );
+    const renewed = new X509Certificate(readFileSync(join(outDir, 'yard-https.edge.crt'))).serialNumber;
+    const ca = readFileSync(caFile, 'utf8');
+    expect(await servedSerial(ca)).not.toBe(renewed);
+    edge!.kill('SIGHUP');
+    await expect.poll(() => servedSerial(ca), { timeout: 10_000 }).toBe(renewed);
+    expect(edge!.exitCode).toBeNull();
   });
 
   it('is refused with a certificate error by a browser that does not have the CA', async () => {

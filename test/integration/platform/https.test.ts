@@ -1,10 +1,11 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProvisionCli } from '../../../cloud/provision-site-cli.js';
 import { type RunningEdge, startEdge } from '../../../edge/main.js';
@@ -60,6 +61,18 @@ function httpsStatus(
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+}
+
+/** The serial number of the certificate the server at 127.0.0.1:port sends now (a new connection). */
+function servedSerial(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpsGet({ host: '127.0.0.1', port, path: '/readyz', ca, agent: false }, (res) => {
+      const serial = (res.socket as TLSSocket).getPeerCertificate().serialNumber;
+      res.resume();
+      resolve(serial);
+    });
+    req.on('error', reject);
   });
 }
 
@@ -249,6 +262,7 @@ describe('the edge over HTTPS with that certificate', () => {
   let edge: RunningEdge;
   let httpsPort: number;
   let redirectPort: number;
+  const logged = captureLog('info');
 
   beforeAll(async () => {
     const config = loadConfig(
@@ -264,7 +278,7 @@ describe('the edge over HTTPS with that certificate', () => {
         log: { level: 'silent' },
       },
     );
-    edge = await startEdge(config);
+    edge = await startEdge(config, logged.log);
     httpsPort = Number(new URL(edge.url).port);
     redirectPort = Number(new URL(edge.redirectUrl!).port);
   });
@@ -329,6 +343,44 @@ describe('the edge over HTTPS with that certificate', () => {
       code: 'https-required',
       detail: `This service is served over HTTPS: use https://yard-edge.lan:${httpsPort}.`,
     });
+  });
+  it('serves a renewed certificate after reloadCertificate (SIGHUP), and keeps it when new files are broken', async () => {
+    const ca = readFileSync(caCertFile, 'utf8');
+    const before = await servedSerial(httpsPort, ca);
+    // Renewed without the second name: the served certificate and the redirect follow the files.
+    const renewed = await siteAdd(
+      'yard-a',
+      '--renew-certificate',
+      '--out',
+      outDir,
+      '--tls-host',
+      'yard-edge.lan',
+      '--tls-ip',
+      '127.0.0.1',
+    );
+    expect(renewed.code).toBe(0);
+    const fileSerial = certificate(join(outDir, 'yard-a.edge.crt')).serialNumber;
+    expect(await servedSerial(httpsPort, ca)).toBe(before); // not before the reload
+    edge.reloadCertificate!();
+    expect(await servedSerial(httpsPort, ca)).toBe(fileSerial);
+    expect(await httpsStatus(httpsPort, { ca, servername: 'edge.yard-a.example' })).toBe(
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    );
+    expect((await plainRequest(redirectPort, { host: 'edge.yard-a.example' })).status).toBe(400);
+    expect(logged.lines.some((l) => l.msg === 'HTTPS certificate reloaded')).toBe(true);
+
+    const keyFile = join(outDir, 'yard-a.edge.key');
+    const key = readFileSync(keyFile);
+    writeFileSync(keyFile, 'not a key');
+    try {
+      edge.reloadCertificate!();
+    } finally {
+      writeFileSync(keyFile, key);
+    }
+    expect(await servedSerial(httpsPort, ca)).toBe(fileSerial);
+    expect(logged.lines.filter((l) => l.level === 50).map((l) => l.msg)).toEqual([
+      'HTTPS certificate not reloaded: the files cannot be used, the current one stays',
+    ]);
   });
 });
 
