@@ -168,7 +168,8 @@ function renewalReport({ site, tls, onEdge }: CertificateRenewal): string {
     '',
     'Next steps:',
     `  1. Copy both files to the edge as ${onEdge.certFile} and ${onEdge.keyFile}`,
-    "     (the paths in its config's tls section; add that section if it has none), then restart the edge.",
+    "     (the paths in its config's tls section; add that section if it has none), then send the edge",
+    '     SIGHUP (kill -HUP <pid>, pm2 sendSignal SIGHUP <name>) or restart it.',
     tls.caCreated
       ? `  2. This created the organisation CA: install ${tls.caCertFile} on the drivers' phones (README).`
       : `  2. Phones that trust ${tls.caCertFile} need nothing new.`,

@@ -27,6 +27,8 @@ export interface HttpListeners {
   /** A URL a person on this machine can open (https:// when TLS is configured). */
   url: string;
   redirect?: { server: Server; url: string } | undefined;
+  /** Serves new certificate files from the next handshake on (connections open keep theirs). */
+  reloadTls?: ((tls: TlsCredentials) => void) | undefined;
 }
 
 /**
@@ -34,19 +36,38 @@ export interface HttpListeners {
  * TLS and tls.httpRedirectPort, also a plain-HTTP server on that port that only redirects to HTTPS.
  */
 export async function listenHttp(app: Express, config: Config, tls?: TlsCredentials): Promise<HttpListeners> {
-  const server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, app) : createHttpServer(app);
+  if (!tls) {
+    const server = createHttpServer(app);
+    const port = await listen(server, config.http.port, config.http.host);
+    return { server, url: `http://${displayHost(config)}:${port}` };
+  }
+  const server = createHttpsServer({ cert: tls.cert, key: tls.key }, app);
   const port = await listen(server, config.http.port, config.http.host);
-  const host = config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
-  const url = `${tls ? 'https' : 'http'}://${host}:${port}`;
-  if (!tls || config.tls.httpRedirectPort === undefined) return { server, url };
-  const redirect = createHttpServer(redirectToHttps(tls.leaf, port));
+  const url = `https://${displayHost(config)}:${port}`;
+  // The redirect checks hosts against the certificate being served, also after a reload.
+  let leaf = tls.leaf;
+  const reloadTls = (next: TlsCredentials) => {
+    server.setSecureContext({ cert: next.cert, key: next.key });
+    leaf = next.leaf;
+  };
+  if (config.tls.httpRedirectPort === undefined) return { server, url, reloadTls };
+  const redirect = createHttpServer(redirectToHttps(() => leaf, port));
   try {
     const redirectPort = await listen(redirect, config.tls.httpRedirectPort, config.http.host);
-    return { server, url, redirect: { server: redirect, url: `http://${host}:${redirectPort}` } };
+    return {
+      server,
+      url,
+      reloadTls,
+      redirect: { server: redirect, url: `http://${displayHost(config)}:${redirectPort}` },
+    };
   } catch (err) {
     await closeServer(server);
     throw err;
   }
+}
+
+function displayHost(config: Config): string {
+  return config.http.host === '0.0.0.0' || config.http.host === '::' ? 'localhost' : config.http.host;
 }
 
 /** Closes what listenHttp opened (closeServer on each). */
@@ -88,6 +109,8 @@ export interface Stoppable {
    * its own when stop() hangs, so that even a forced exit leaves the gates safe.
    */
   safeState?: () => Promise<void>;
+  /** Rereads the HTTPS certificate and key (SIGHUP); only when the process serves HTTPS. */
+  reloadCertificate?: (() => void) | undefined;
 }
 
 /** A stop that takes longer than this is cut short (outputs driven safe, then exit 1). */
@@ -118,6 +141,8 @@ export function stopOnSignals(running: Stoppable, options: { deadlineMs?: number
       .then(() => flushLog(running.log, 200))
       .finally(() => process.exit(1));
   };
+  // SIGHUP would otherwise end the process: it is taken over only where it has a job.
+  if (running.reloadCertificate) process.on('SIGHUP', () => running.reloadCertificate?.());
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
       signals += 1;
@@ -191,7 +216,7 @@ export function printGeneratedAdmin(admin: { username: string; password: string 
 /** The message for a start that failed (what had started is stopped by then: shared/lifecycle.ts). */
 export function startFailure(err: unknown): string {
   if (err instanceof Error && 'code' in err && err.code === 'EADDRINUSE') {
-    return `Port in use: ${err.message}. Set YARD_HTTP_PORT (or YARD_MQTT_PORT for the embedded broker) to a free port.`;
+    return `Port in use: ${err.message}. Set YARD_HTTP_PORT (or YARD_HTTP_REDIRECT_PORT for the redirect, YARD_MQTT_PORT for the embedded broker) to a free port.`;
   }
   const configError = configErrorOf(err);
   if (configError)

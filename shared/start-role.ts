@@ -38,6 +38,11 @@ export interface RunningRole {
   log: Logger;
   /** The first admin's generated password, when this start created it (shown once). */
   generatedAdmin?: { username: string; password: string } | undefined;
+  /**
+   * With HTTPS: rereads the certificate and key files and serves them from the next connection on
+   * (SIGHUP, shared/process.ts). Files that cannot be used are logged and the current ones kept.
+   */
+  reloadCertificate?: (() => void) | undefined;
   stop(): Promise<void>;
 }
 
@@ -108,6 +113,19 @@ export async function startRole(
     },
   ]);
 
+  const reloadCertificate = () => {
+    try {
+      const next = readTlsCredentials(config);
+      if (!next || !http?.reloadTls) return;
+      http.reloadTls(next);
+      log.info({ certFile: config.tls.certFile, validTo: next.leaf.validTo }, 'HTTPS certificate reloaded');
+      const problem = certificateValidityProblem(next.leaf);
+      if (problem) log.warn({ certFile: config.tls.certFile }, problem);
+    } catch (err) {
+      log.error({ err }, 'HTTPS certificate not reloaded: the files cannot be used, the current one stays');
+    }
+  };
+
   let stopping: Promise<void> | undefined;
   return {
     yard: yard!,
@@ -117,6 +135,7 @@ export async function startRole(
     redirectUrl: http!.redirect?.url,
     log,
     generatedAdmin,
+    reloadCertificate: tls ? reloadCertificate : undefined,
     stop: () => {
       stopping ??= (async () => {
         log.info('shutting down');

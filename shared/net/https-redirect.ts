@@ -5,7 +5,8 @@ import { coveredHost } from './tls-server.js';
 /**
  * The plain-HTTP port's only job (tls.httpRedirectPort): send a browser that typed the yard's
  * address without https:// to the HTTPS one. GET and HEAD get a 308 to the same host and path on
- * the HTTPS port. The host is taken from the request only when the certificate covers it, so the
+ * the HTTPS port. The host is taken from the request only when the certificate (`leaf`: the one
+ * served now) covers it, so the
  * redirect never points anywhere else (no open redirect). Other methods are refused rather than
  * redirected: a client posting a password over plain HTTP has already sent it in clear, and a
  * redirect would hide the misconfiguration instead of making its operator fix the URL.
@@ -15,9 +16,9 @@ import { coveredHost } from './tls-server.js';
  * max-age even if HTTPS is turned off again, and browsers ignore HSTS for IP addresses, which is
  * how many yards reach their edge.
  */
-export function redirectToHttps(leaf: X509Certificate, httpsPort: number): RequestListener {
+export function redirectToHttps(leaf: () => X509Certificate, httpsPort: number): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const host = coveredHost(req.headers.host, leaf);
+    const host = coveredHost(req.headers.host, leaf());
     if (!host) {
       problem(
         res,

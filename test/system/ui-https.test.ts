@@ -1,8 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, screenshot } from '../helpers/browser.js';
@@ -53,6 +55,17 @@ function ready(ca: string): Promise<number | undefined> {
       resolve(res.statusCode);
     });
     req.on('error', () => resolve(undefined));
+  });
+}
+
+/** The serial number of the certificate the edge sends on a new connection. */
+function servedSerial(ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpsGet({ host: '127.0.0.1', port: httpsPort, path: '/readyz', ca, agent: false }, (res) => {
+      resolve((res.socket as TLSSocket).getPeerCertificate().serialNumber);
+      res.resume();
+    });
+    req.on('error', reject);
   });
 }
 
@@ -147,6 +160,53 @@ describe('the driver app over HTTPS on the LAN', () => {
     } finally {
       await browser.close();
     }
+  });
+
+  it('an edge given a key that is not its certificate’s does not start, and says which file to fix', async () => {
+    const caKey = join(cloudDir, 'tls', 'organisation-ca.key');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'edge/main.ts'], {
+      env: {
+        ...process.env,
+        YARD_DATA_DIR: join(dir, 'edge-bad'),
+        YARD_HTTP_PORT: String(httpsPort + 2),
+        YARD_HTTP_HOST: '127.0.0.1',
+        YARD_TLS_CERT_FILE: join(outDir, 'yard-https.edge.crt'),
+        YARD_TLS_KEY_FILE: caKey,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr?.on('data', (d) => (stderr += String(d)));
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(2);
+    expect(stderr).toContain(`YARD_TLS_KEY_FILE ${caKey} is not the key of the certificate in`);
+    expect(existsSync(join(dir, 'edge-bad', 'yard.db'))).toBe(false);
+  });
+
+  it('a renewed certificate is served after SIGHUP, without a restart', async () => {
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cloud/provision-site-cli.ts',
+        'yard-https',
+        '--renew-certificate',
+        '--out',
+        outDir,
+        '--tls-host',
+        HOST,
+        '--tls-ip',
+        '127.0.0.1',
+      ],
+      { env: { ...process.env, YARD_ROLE: 'cloud', YARD_DATA_DIR: cloudDir }, encoding: 'utf8' },
+    );
+    const renewed = new X509Certificate(readFileSync(join(outDir, 'yard-https.edge.crt'))).serialNumber;
+    const ca = readFileSync(caFile, 'utf8');
+    expect(await servedSerial(ca)).not.toBe(renewed);
+    edge!.kill('SIGHUP');
+    await expect.poll(() => servedSerial(ca), { timeout: 10_000 }).toBe(renewed);
+    expect(edge!.exitCode).toBeNull();
   });
 
   it('is refused with a certificate error by a browser that does not have the CA', async () => {

@@ -1,9 +1,11 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { get as httpsGet } from 'node:https';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runProvisionCli } from '../../../cloud/provision-site-cli.js';
 import { type RunningEdge, startEdge } from '../../../edge/main.js';
@@ -59,6 +61,18 @@ function httpsStatus(
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+  });
+}
+
+/** The serial number of the certificate the server at 127.0.0.1:port sends now (a new connection). */
+function servedSerial(port: number, ca: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = httpsGet({ host: '127.0.0.1', port, path: '/readyz', ca, agent: false }, (res) => {
+      const serial = (res.socket as TLSSocket).getPeerCertificate().serialNumber;
+      res.resume();
+      resolve(serial);
+    });
+    req.on('error', reject);
   });
 }
 
@@ -248,6 +262,7 @@ describe('the edge over HTTPS with that certificate', () => {
   let edge: RunningEdge;
   let httpsPort: number;
   let redirectPort: number;
+  const logged = captureLog('info');
 
   beforeAll(async () => {
     const config = loadConfig(
@@ -263,7 +278,7 @@ describe('the edge over HTTPS with that certificate', () => {
         log: { level: 'silent' },
       },
     );
-    edge = await startEdge(config);
+    edge = await startEdge(config, logged.log);
     httpsPort = Number(new URL(edge.url).port);
     redirectPort = Number(new URL(edge.redirectUrl!).port);
   });
@@ -329,6 +344,44 @@ describe('the edge over HTTPS with that certificate', () => {
       detail: `This service is served over HTTPS: use https://yard-edge.lan:${httpsPort}.`,
     });
   });
+  it('serves a renewed certificate after reloadCertificate (SIGHUP), and keeps it when new files are broken', async () => {
+    const ca = readFileSync(caCertFile, 'utf8');
+    const before = await servedSerial(httpsPort, ca);
+    // Renewed without the second name: the served certificate and the redirect follow the files.
+    const renewed = await siteAdd(
+      'yard-a',
+      '--renew-certificate',
+      '--out',
+      outDir,
+      '--tls-host',
+      'yard-edge.lan',
+      '--tls-ip',
+      '127.0.0.1',
+    );
+    expect(renewed.code).toBe(0);
+    const fileSerial = certificate(join(outDir, 'yard-a.edge.crt')).serialNumber;
+    expect(await servedSerial(httpsPort, ca)).toBe(before); // not before the reload
+    edge.reloadCertificate!();
+    expect(await servedSerial(httpsPort, ca)).toBe(fileSerial);
+    expect(await httpsStatus(httpsPort, { ca, servername: 'edge.yard-a.example' })).toBe(
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    );
+    expect((await plainRequest(redirectPort, { host: 'edge.yard-a.example' })).status).toBe(400);
+    expect(logged.lines.some((l) => l.msg === 'HTTPS certificate reloaded')).toBe(true);
+
+    const keyFile = join(outDir, 'yard-a.edge.key');
+    const key = readFileSync(keyFile);
+    writeFileSync(keyFile, 'not a key');
+    try {
+      edge.reloadCertificate!();
+    } finally {
+      writeFileSync(keyFile, key);
+    }
+    expect(await servedSerial(httpsPort, ca)).toBe(fileSerial);
+    expect(logged.lines.filter((l) => l.level === 50).map((l) => l.msg)).toEqual([
+      'HTTPS certificate not reloaded: the files cannot be used, the current one stays',
+    ]);
+  });
 });
 
 describe('a certificate the edge cannot use stops its start before anything opens', () => {
@@ -377,6 +430,40 @@ describe('a certificate the edge cannot use stops its start before anything open
       expect.stringContaining('not an unencrypted PEM private key'),
     ]);
     expect(existsSync(join(swapped.dataDir, 'yard.db'))).toBe(false);
+  });
+
+  it('a redirect port in use fails the start and leaves the HTTPS port closed again', async () => {
+    const taken = createNetServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const takenPort = (taken.address() as { port: number }).port;
+    const probe = createNetServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const httpsPort = (probe.address() as { port: number }).port;
+    await new Promise((r) => probe.close(r));
+    try {
+      const config = loadConfig(
+        {
+          YARD_TLS_CERT_FILE: join(outDir, 'yard-a.edge.crt'),
+          YARD_TLS_KEY_FILE: join(outDir, 'yard-a.edge.key'),
+          YARD_HTTP_REDIRECT_PORT: String(takenPort),
+        },
+        {
+          role: 'edge',
+          dataDir: mkdtempSync(join(dir, 'busy-')),
+          http: { port: httpsPort, host: '127.0.0.1' },
+          log: { level: 'silent' },
+        },
+      );
+      const err = await startEdge(config).then(
+        (edge) => edge.stop().then(() => 'started'),
+        (e: unknown) => e,
+      );
+      expect(startFailure(err)).toMatch(/^Port in use: .*EADDRINUSE.*YARD_HTTP_REDIRECT_PORT/);
+      // Nothing left listening on the HTTPS port.
+      expect(await httpsStatus(httpsPort, { ca: readFileSync(caCertFile, 'utf8') })).toBe('ECONNREFUSED');
+    } finally {
+      await new Promise((r) => taken.close(r));
+    }
   });
 
   it('a certificate without its key, or a redirect port without HTTPS, is a configuration error', () => {
