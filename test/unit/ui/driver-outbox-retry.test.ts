@@ -74,6 +74,30 @@ describe('classify: what the outbox does with an answer', () => {
     });
     expect(classify({ status: 404 }, TASK)).toMatchObject({ type: 'conflict', code: 'http-404' });
   });
+
+  it('the idempotency answers: in flight waits for its Retry-After; reused or unknown outcome is a conflict', () => {
+    const inFlight = { status: 409, body: { code: 'idempotency-key-in-flight', detail: 'Still running.' } };
+    expect(classify({ ...inFlight, retryAfter: '1' }, TASK)).toEqual({ type: 'retry', afterMs: 1000 });
+    expect(
+      classify(
+        { status: 409, body: { code: 'idempotency-outcome-unknown', detail: 'May have applied.' } },
+        TASK,
+      ),
+    ).toEqual({ type: 'conflict', code: 'idempotency-outcome-unknown', detail: 'May have applied.' });
+    expect(
+      classify({ status: 422, body: { code: 'idempotency-key-reused', detail: 'Other body.' } }, TASK),
+    ).toMatchObject({ type: 'conflict', code: 'idempotency-key-reused' });
+  });
+
+  it('a 5xx replayed from the key is the final answer: a conflict, not a retry for ever', () => {
+    const failed = { status: 500, body: { code: 'internal-error', detail: 'Try again.' } };
+    expect(classify(failed, TASK)).toEqual({ type: 'retry' });
+    expect(classify({ ...failed, replayed: true }, TASK)).toEqual({
+      type: 'conflict',
+      code: 'internal-error',
+      detail: 'Try again.',
+    });
+  });
 });
 
 describe('retryAfterMs', () => {

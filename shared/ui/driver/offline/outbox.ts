@@ -99,6 +99,7 @@ async function send(action: DriverAction): Promise<Outcome> {
       status: response.status,
       body: response.ok ? data : error,
       retryAfter: response.headers.get('retry-after'),
+      replayed: response.headers.get('idempotent-replayed') === 'true',
     };
   } catch {
     answer = 'network-error';

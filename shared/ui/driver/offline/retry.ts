@@ -7,6 +7,10 @@
  *   4xx other than 401/408/429): sending it again would not help, so the driver is told.
  * - `retry`: no answer (network error, timeout), 408, 429 or 5xx: keep it queued and try later,
  *   with the same Idempotency-Key, so an attempt that did reach the server is not applied twice.
+ *   Also 409 `idempotency-key-in-flight`: an earlier attempt with this key is still running.
+ * - The server keeps the final answer under the key (docs/api.md, "Idempotency-Key"), a 5xx too:
+ *   a 5xx that comes back marked `Idempotent-Replayed` will never change, so it is a conflict
+ *   (the driver checks the task), not a retry for ever.
  * - `login`: 401, the token expired or was revoked: keep it queued until the driver logs in again.
  */
 export type Outcome =
@@ -28,6 +32,14 @@ export interface Answer {
   body?: unknown;
   /** The Retry-After header, if any (seconds or an HTTP date). */
   retryAfter?: string | null;
+  /** The Idempotent-Replayed header was true: this is the answer stored under the key. */
+  replayed?: boolean;
+}
+
+/** The problem code of an answer's body, if it has one. */
+function codeOf(body: unknown): string | undefined {
+  const code = (body as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /** Statuses that say "not now" rather than "no": the same request may succeed later. */
@@ -39,7 +51,8 @@ export function classify(answer: Answer | 'network-error', taskId: string, now =
   if (answer === 'network-error') return { type: 'retry' };
   const { status, body } = answer;
   if (status === 401) return { type: 'login' };
-  if (isTransient(status)) {
+  const stillRunning = status === 409 && codeOf(body) === 'idempotency-key-in-flight';
+  if ((isTransient(status) && !answer.replayed) || stillRunning) {
     const afterMs = retryAfterMs(answer.retryAfter, now);
     return afterMs === undefined ? { type: 'retry' } : { type: 'retry', afterMs };
   }
