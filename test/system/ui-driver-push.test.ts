@@ -156,7 +156,7 @@ describe('turning notifications on, then a task reaching the locked phone', () =
       .toBe(1);
     expect(await page.evaluate(() => localStorage.getItem('test.subscribedWithKey'))).toBe(publicKey);
     const deviceId = await page.evaluate(() => localStorage.getItem('yard.driver.deviceId'));
-    expect(deviceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(deviceId).toMatch(/^phone-[0-9a-f-]{36}$/);
     expect(pushTokens()).toEqual([
       { device_id: deviceId, platform: 'web', token: expect.any(String), version: expect.any(Number) },
     ]);

@@ -44,32 +44,38 @@ function StartShift() {
     }
   };
   return (
-    <form class="panel start-shift" onSubmit={start}>
-      <h2>You are off shift</h2>
-      {endedElsewhere.value && (
-        <FormMessage kind="warn">
-          Your shift was ended on another phone or by the office. Start it again here to carry on.
-        </FormMessage>
-      )}
-      {error && <FormMessage kind="error">{error}</FormMessage>}
-      {yards.value.length > 1 && (
-        <div class="field">
-          <label for="shift-yard">Yard</label>
-          <select id="shift-yard" value={yardId} onChange={(e) => setYardId(e.currentTarget.value)}>
-            <option value="">Choose the yard…</option>
-            {yards.value.map((y) => (
-              <option key={y.id} value={y.id}>
-                {y.name} ({y.code})
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
-      {yards.value.length === 1 && <p>Yard: {yards.value[0]?.name}</p>}
-      <button type="submit" class="primary huge" disabled={busy}>
-        {busy ? 'Starting…' : 'Start shift'}
-      </button>
-    </form>
+    <>
+      <form class="panel start-shift" onSubmit={start}>
+        <h2>You are off shift</h2>
+        {endedElsewhere.value && (
+          <FormMessage kind="warn">
+            Your shift was ended on another phone or by the office. Start it again here to carry on.
+          </FormMessage>
+        )}
+        {error && <FormMessage kind="error">{error}</FormMessage>}
+        {yards.value.length > 1 && (
+          <div class="field">
+            <label for="shift-yard">Yard</label>
+            <select id="shift-yard" value={yardId} onChange={(e) => setYardId(e.currentTarget.value)}>
+              <option value="">Choose the yard…</option>
+              {yards.value.map((y) => (
+                <option key={y.id} value={y.id}>
+                  {y.name} ({y.code})
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {yards.value.length === 1 && <p>Yard: {yards.value[0]?.name}</p>}
+        <button type="submit" class="primary huge" disabled={busy}>
+          {busy ? 'Starting…' : 'Start shift'}
+        </button>
+      </form>
+      {/* Set up before the shift too: the first assignment may come while the phone is locked. */}
+      <section class="panel shift-end" aria-label="Notifications">
+        <PushToggle />
+      </section>
+    </>
   );
 }
 
