@@ -178,7 +178,7 @@ describe('turning notifications on, then a task reaching the locked phone', () =
     expect(got!.body.toString('utf8')).not.toContain(created.body.id);
     expect(got!.payload).toEqual({
       title: 'New yard task',
-      body: 'Other task (priority 2) is assigned to you.',
+      body: 'High-priority other task is assigned to you.',
       data: { event: 'task.assigned', taskId: created.body.id },
     });
     expect(got!.vapid).toMatchObject({ aud: pushService.url, sub: DEFAULT_SUBJECT, publicKey });
@@ -272,7 +272,7 @@ describe("the service worker's push handling", () => {
 
     const message = {
       title: 'Task cancelled',
-      body: 'Move task (priority 1) was cancelled: spot blocked',
+      body: 'Move task was cancelled: spot blocked',
       data: { event: 'task.cancelled', taskId: 'task-4711' },
     };
     await cdp.send('ServiceWorker.deliverPushMessage', {
@@ -293,7 +293,7 @@ describe("the service worker's push handling", () => {
     await expect.poll(shown, WAIT).toEqual([
       {
         title: 'Task cancelled',
-        body: 'Move task (priority 1) was cancelled: spot blocked',
+        body: 'Move task was cancelled: spot blocked',
         tag: 'task-task-4711',
         data: { taskId: 'task-4711', url: '/driver/task/task-4711' },
       },

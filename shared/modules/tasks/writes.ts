@@ -106,10 +106,14 @@ const PUSH_TEXT: Partial<Record<TaskEventType, (task: TaskRow) => { title: strin
   }),
 };
 
-/** "Pull to door task (priority 2)": no article, so that every type reads right ("an inspect"). */
+/** DOMAIN.md: priority 0 low .. 3 urgent (the driver app uses the same words); normal goes unsaid. */
+const PRIORITY_WORDS = ['Low-priority', '', 'High-priority', 'Urgent'];
+
+/** "Urgent pull to door task", "Move task": no article, so that every type reads right. */
 function label(task: TaskRow): string {
   const type = task.type.replaceAll('_', ' ');
-  return `${type.charAt(0).toUpperCase()}${type.slice(1)} task (priority ${task.priority})`;
+  const words = PRIORITY_WORDS[task.priority] ?? `Priority ${task.priority}`;
+  return words ? `${words} ${type} task` : `${type.charAt(0).toUpperCase()}${type.slice(1)} task`;
 }
 
 /** The announcement of an event; drivers get a push message for (re)assignment and cancellation. */

@@ -3,6 +3,7 @@ import { api } from '../common/api/client';
 import { session } from '../common/auth';
 import { FormMessage } from '../common/components/field';
 import { startLive, stopLive } from '../common/live';
+import { UpdateReady } from './offline/update-ready';
 import { disablePush } from './push/subscribe';
 import { DriverLogin, DriverSessionExpired } from './screens/login';
 import { ShiftScreen } from './screens/shift-screen';
@@ -98,6 +99,7 @@ function SignedIn(props: { name: string }) {
           Log out
         </button>
       </header>
+      <UpdateReady />
       <main id="main">
         {problem && <FormMessage kind="error">{problem}</FormMessage>}
         <ShiftScreen />

@@ -3,8 +3,8 @@ import { api, call, type Schemas } from '../common/api/client';
 import { session } from '../common/auth';
 import { onLive } from '../common/live';
 import { kept } from './kept';
-import { type ActionKind, act, conflicts, pending } from './offline/outbox';
-import { applyTaskEvent, type Notice, sortTasks, type Task } from './task-list';
+import { type ActionKind, act, lastSettled } from './offline/outbox';
+import { applyTaskEvent, type Notice, sortTasks, type Task, taskTitle } from './task-list';
 
 export type Location = Schemas['Location'];
 
@@ -102,15 +102,13 @@ export function followTasks(): () => void {
   const onVisible = () => {
     if (document.visibilityState === 'visible') void loadTasks();
   };
-  // The outbox sent queued actions (replayed after a drop) or was refused: the server's word now.
-  let sent = pending.value.length;
-  let refused = conflicts.value.length;
+  // The server answered a queued action (applied or refused, maybe replayed after a drop): its
+  // word replaces the phone's. The effect's first run only subscribes.
+  let subscribed = false;
   const stopWatching = effect(() => {
-    const nowPending = pending.value.length;
-    const nowRefused = conflicts.value.length;
-    if (nowPending < sent || nowRefused > refused) void loadTasks();
-    sent = nowPending;
-    refused = nowRefused;
+    const settled = lastSettled.value;
+    if (subscribed && settled) void loadTasks();
+    subscribed = true;
   });
   const onOnline = () => void loadTasks();
   document.addEventListener('visibilitychange', onVisible);
@@ -132,6 +130,8 @@ export function dismissNotice(taskId: string): void {
  * list is read again once the outbox has it, so the server's word replaces the phone's.
  */
 export async function doAction(kind: ActionKind, taskId: string, reason?: string): Promise<void> {
-  await act(kind, taskId, reason);
+  const task = tasks.value.find((t) => t.id === taskId);
+  // The task's name goes with the action, so a waiting or refused one is listed by it.
+  await act(kind, taskId, reason, task ? taskTitle(task) : undefined);
   await loadTasks();
 }

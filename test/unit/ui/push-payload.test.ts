@@ -10,13 +10,13 @@ describe('push payload: what the service worker shows', () => {
   it("the server's task message: its title and text, one notification per task, opening that task", () => {
     const text = JSON.stringify({
       title: 'New yard task',
-      body: 'Move task (priority 2) is assigned to you.',
+      body: 'High-priority move task is assigned to you.',
       data: { event: 'task.assigned', taskId: '01JZ0TASK-A_1' },
     });
     expect(taskNotification(text)).toEqual({
       title: 'New yard task',
       options: {
-        body: 'Move task (priority 2) is assigned to you.',
+        body: 'High-priority move task is assigned to you.',
         tag: 'task-01JZ0TASK-A_1',
         renotify: true,
         icon: '/driver/icons/icon-192.png',

@@ -186,7 +186,7 @@ function OnShift() {
           <p class="muted">Nothing else assigned to you.</p>
         )}
       </section>
-      <PendingActions />
+      <PendingActions timeZone={timeZone.value} />
       <section class="panel shift-end" aria-label="Shift">
         <p>
           On shift in {shiftYard.value?.name ?? 'the yard'}
