@@ -3,7 +3,7 @@ import { api, call, type Schemas } from '../common/api/client';
 import { session } from '../common/auth';
 import { onLive } from '../common/live';
 import { kept } from './kept';
-import { type ActionKind, act, lastSettled } from './offline/outbox';
+import { type ActionKind, act, lastSettled, pending } from './offline/outbox';
 import { applyTaskEvent, type Notice, sortTasks, type Task, taskTitle } from './task-list';
 
 export type Location = Schemas['Location'];
@@ -34,6 +34,15 @@ export function restoreTasks(): void {
 export function forgetTasks(): void {
   tasks.value = [];
   keptTasks.write(null);
+}
+
+/** Tasks the driver cancelled here since the app opened (queued ones after a reload are in `pending`). */
+const cancelledOnThisPhone = new Set<string>();
+
+function cancelledHere(taskId: string): boolean {
+  return (
+    cancelledOnThisPhone.has(taskId) || pending.value.some((a) => a.taskId === taskId && a.kind === 'cancel')
+  );
 }
 
 let loadSeq = 0;
@@ -92,7 +101,10 @@ export function followTasks(): () => void {
       if (!task?.id || !me) return;
       const next = applyTaskEvent(tasks.value, e.type, task, me);
       setTasks(next.tasks);
-      if (next.notice) notices.value = [...notices.value.filter((n) => n.taskId !== task.id), next.notice];
+      // A cancellation the driver made on this phone is no news to the driver.
+      const ownCancel = e.type === 'task.cancelled' && cancelledHere(task.id);
+      if (next.notice && !ownCancel)
+        notices.value = [...notices.value.filter((n) => n.taskId !== task.id), next.notice];
       // The card is on screen already; the list read again names its trailer. A read under way
       // began before this event: its answer would undo it, so it is read again.
       if (next.incomplete || loading) void loadTasks();
@@ -130,6 +142,7 @@ export function dismissNotice(taskId: string): void {
  * list is read again once the outbox has it, so the server's word replaces the phone's.
  */
 export async function doAction(kind: ActionKind, taskId: string, reason?: string): Promise<void> {
+  if (kind === 'cancel') cancelledOnThisPhone.add(taskId);
   const task = tasks.value.find((t) => t.id === taskId);
   // The task's name goes with the action, so a waiting or refused one is listed by it.
   await act(kind, taskId, reason, task ? taskTitle(task) : undefined);
