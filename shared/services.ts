@@ -1,6 +1,7 @@
 import type { CoreParts } from './core-parts.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
+import { type BillingServices, createBillingServices } from './modules/billing/index.js';
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
@@ -40,6 +41,7 @@ export interface Services {
   push: PushService;
   cameras: CameraService;
   integrations: IntegrationService;
+  billing: BillingServices;
   /** The cloud's side of the sites' attachment bytes (/api/sync/blob); none at an edge. */
   siteBytes: SyncBlobService | undefined;
 }
@@ -78,6 +80,7 @@ export function createServices(core: CoreParts): Services {
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
+  const billing = createBillingServices({ ...core, yards, carriers, settings });
   return {
     auth,
     settings,
@@ -95,6 +98,7 @@ export function createServices(core: CoreParts): Services {
     push,
     cameras,
     integrations,
+    billing,
     siteBytes,
   };
 }

@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002-yard-tasking.js';
 import * as m0003 from './migrations/0003-cameras-integrations.js';
 import * as m0004 from './migrations/0004-sync.js';
 import * as m0005 from './migrations/0005-idempotency.js';
+import * as m0006 from './migrations/0006-billing.js';
 
 /** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
@@ -12,6 +13,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 3, name: 'cameras-integrations', up: m0003.up },
   { version: 4, name: 'sync', up: m0004.up },
   { version: 5, name: 'idempotency', up: m0005.up },
+  { version: 6, name: 'billing', up: m0006.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,5 +1,12 @@
 import type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType } from '../enums.js';
 import type { ApiKeyTable, AppUserTable, AuthTokenTable } from './tables/access.js';
+import type {
+  BillingCarrierConfigTable,
+  BillingSummaryTable,
+  BillingYardConfigTable,
+  InvoiceAdjustmentTable,
+  InvoiceTable,
+} from './tables/billing.js';
 import type { DriverSessionTable, PushTokenTable, SessionLocationTable } from './tables/driver-app.js';
 import type {
   CarrierTable,
@@ -24,6 +31,7 @@ import type { TaskEventTable, YardTaskTable } from './tables/tasks.js';
 import type { CameraTable, GateTable, IntegrationTable, LocationTable, YardTable } from './tables/yard.js';
 
 export type * from './tables/access.js';
+export type * from './tables/billing.js';
 export type * from './tables/driver-app.js';
 export type * from './tables/fleet.js';
 export type * from './tables/movements.js';
@@ -72,4 +80,9 @@ export interface DB {
   driverSession: DriverSessionTable;
   sessionLocation: SessionLocationTable;
   pushToken: PushTokenTable;
+  billingYardConfig: BillingYardConfigTable;
+  billingCarrierConfig: BillingCarrierConfigTable;
+  billingSummary: BillingSummaryTable;
+  invoice: InvoiceTable;
+  invoiceAdjustment: InvoiceAdjustmentTable;
 }

@@ -2,6 +2,7 @@ import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
+import { registerBillingRoutes } from './billing/index.js';
 import { registerCameraRoutes } from './cameras/routes.js';
 import { registerCarrierRoutes } from './carriers/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
@@ -40,6 +41,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerDriverAppRoutes(r, { ...core, ...core.services });
   registerPushKeyRoute(r, core.services);
   registerTaskRoutes(r, core.services);
+  registerBillingRoutes(r, core.services.billing);
   // Last: the web apps at / take the GETs no route above took.
   registerWebAppRoutes(r, core);
 }
