@@ -262,7 +262,10 @@ describe("the service worker's push handling", () => {
   it('a push message for a task shows that task’s notification', async () => {
     const { context, page } = await signedInPhone(['notifications']);
     await page.goto(`${edge.url}/driver/`);
-    await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+    // `ready` resolves while the worker may still be activating; a push delivered then can be lost.
+    await expect
+      .poll(() => page.evaluate(() => navigator.serviceWorker.ready.then((r) => r.active?.state)), WAIT)
+      .toBe('activated');
     const cdp = await context.newCDPSession(page);
     const registrations: Array<{ registrationId: string; scopeURL: string }> = [];
     cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => registrations.push(...e.registrations));
