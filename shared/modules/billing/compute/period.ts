@@ -1,0 +1,127 @@
+import { DateTime } from 'luxon';
+
+/**
+ * Billing periods (docs/domain.md "Billing"): a calendar month in the yard's IANA time zone,
+ * written `YYYY-MM`. Every bound is an epoch ms instant; days are yard-local, so a DST day lasts
+ * 23 or 25 hours. Nothing here reads a clock: `now` comes in.
+ */
+
+export interface Period {
+  /** `YYYY-MM`, as written. */
+  text: string;
+  year: number;
+  /** 1..12 */
+  month: number;
+}
+
+/** [start, end) in epoch ms. */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+/** One yard-local calendar day of a period, clipped to the window (today ends at `now`). */
+export interface PeriodDay extends Span {
+  /** `YYYY-MM-DD`, yard-local. */
+  date: string;
+}
+
+const PERIOD_FORMAT = /^(\d{4})-(\d{2})$/;
+
+/**
+ * Why `text` is not a period, or null when it is one. Years 2000..9999: earlier is a typo in a
+ * billing context, and four digits keep `YYYY-MM` sortable as text.
+ */
+export function periodProblem(text: unknown): string | null {
+  if (typeof text !== 'string') return 'period must be a string YYYY-MM';
+  const m = PERIOD_FORMAT.exec(text);
+  if (!m) return `period '${text}' is not YYYY-MM`;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  if (month < 1 || month > 12) return `period '${text}' has no month ${m[2]}`;
+  if (year < 2000) return `period '${text}' is before the year 2000`;
+  return null;
+}
+
+/** The period written `text`, or null when malformed (periodProblem says why). */
+export function parsePeriod(text: unknown): Period | null {
+  if (periodProblem(text) !== null) return null;
+  const s = text as string;
+  return { text: s, year: Number(s.slice(0, 4)), month: Number(s.slice(5, 7)) };
+}
+
+function asPeriod(period: Period | string): Period {
+  if (typeof period !== 'string') return period;
+  const p = parsePeriod(period);
+  if (!p) throw new RangeError(periodProblem(period) ?? `bad period ${period}`);
+  return p;
+}
+
+function startOfMonth(year: number, month: number, zone: string): DateTime {
+  const dt = DateTime.fromObject({ year, month, day: 1 }, { zone });
+  if (!dt.isValid) throw new RangeError(`unknown time zone '${zone}' (${dt.invalidExplanation})`);
+  return dt;
+}
+
+function format(dt: DateTime): string {
+  return `${String(dt.year).padStart(4, '0')}-${String(dt.month).padStart(2, '0')}`;
+}
+
+/** The whole period: [local midnight of its first day, local midnight of the next month's first). */
+export function periodBounds(period: Period | string, zone: string): Span {
+  const p = asPeriod(period);
+  const start = startOfMonth(p.year, p.month, zone);
+  return { start: start.toMillis(), end: start.plus({ months: 1 }).toMillis() };
+}
+
+/**
+ * The window W = [start of P, min(end of P, now)). Before the period starts it is empty
+ * (end = start), so nothing in it is billed.
+ */
+export function periodWindow(period: Period | string, zone: string, now: number): Span {
+  const { start, end } = periodBounds(period, zone);
+  return { start, end: Math.max(start, Math.min(end, now)) };
+}
+
+/**
+ * The yard-local days of P that have begun by `now`, each clipped to the window: a day has begun
+ * when its start is before `now` (a day starting exactly at `now` has no instant in W yet).
+ */
+export function periodDays(period: Period | string, zone: string, now: number): PeriodDay[] {
+  const p = asPeriod(period);
+  const windowEnd = periodWindow(p, zone, now).end;
+  const days: PeriodDay[] = [];
+  let day = startOfMonth(p.year, p.month, zone);
+  while (day.month === p.month) {
+    const start = day.toMillis();
+    if (start >= windowEnd) break;
+    // plus({days: 1}) is calendar arithmetic: the next local midnight, 23 or 25 h away on DST days.
+    const next = day.plus({ days: 1 });
+    days.push({ date: day.toISODate() as string, start, end: Math.min(next.toMillis(), windowEnd) });
+    day = next;
+  }
+  return days;
+}
+
+/** The period containing `now` in the yard's zone (the ongoing period). */
+export function currentPeriod(zone: string, now: number): string {
+  const dt = DateTime.fromMillis(now, { zone });
+  if (!dt.isValid) throw new RangeError(`unknown time zone '${zone}' (${dt.invalidExplanation})`);
+  return format(dt);
+}
+
+/** The month before the ongoing one in the yard's zone. */
+export function previousPeriod(zone: string, now: number): string {
+  const p = asPeriod(currentPeriod(zone, now));
+  return format(startOfMonth(p.year, p.month, zone).minus({ months: 1 }));
+}
+
+/** The period has ended by `now` (its end is not after `now`): it can be invoiced. */
+export function isPast(period: Period | string, zone: string, now: number): boolean {
+  return periodBounds(period, zone).end <= now;
+}
+
+/** The period has not begun by `now`. */
+export function isFuture(period: Period | string, zone: string, now: number): boolean {
+  return periodBounds(period, zone).start > now;
+}
