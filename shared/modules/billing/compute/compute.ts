@@ -1,5 +1,5 @@
 import { assertAmount, multiply, sum, taxOf } from './money.js';
-import { dailyPeaks, daysTouched, presence } from './peaks.js';
+import { dailyPeaks, daysTouched, distinctPresence, presence } from './peaks.js';
 import { parsePeriod, periodDays, periodProblem, periodWindow, type Span } from './period.js';
 import { RATE_NAMES } from './rates.js';
 import type {
@@ -28,8 +28,11 @@ export function computeBilling(input: BillingInput): BillingResult {
   const graceMs = input.graceMinutes * 60_000;
 
   const presences: Array<Span | null> = input.visits.map((v) => presence(v, window, now, graceMs));
-  const present = presences.filter((p): p is Span => p !== null);
-  const peaks = dailyPeaks(present, days);
+  const present: Array<{ trailerId: string; span: Span }> = [];
+  presences.forEach((span, k) => {
+    if (span) present.push({ trailerId: (input.visits[k] as Visit).trailerId, span });
+  });
+  const peaks = dailyPeaks(distinctPresence(present), days);
 
   const table: OverageDay[] = days.map((d, k) => {
     const peak = peaks[k] as number;

@@ -26,6 +26,38 @@ export function presence(stay: Stay, window: Span, now: number, graceMs: number)
   return start < end ? { start, end } : null;
 }
 
+/**
+ * One span per stretch of time a trailer is present: overlapping (or touching) spans of the same
+ * trailer merge, so `dailyPeaks` counts distinct trailers even if a trailer's visits overlap
+ * (which the gate should prevent; counting it twice would bill a space it cannot occupy).
+ */
+export function distinctPresence(keyed: ReadonlyArray<{ trailerId: string; span: Span }>): Span[] {
+  const byTrailer = new Map<string, Span[]>();
+  for (const { trailerId, span } of keyed) {
+    const list = byTrailer.get(trailerId);
+    if (list) list.push(span);
+    else byTrailer.set(trailerId, [span]);
+  }
+  const merged: Span[] = [];
+  for (const list of byTrailer.values()) {
+    if (list.length === 1) {
+      merged.push(list[0] as Span);
+      continue;
+    }
+    list.sort((a, b) => a.start - b.start);
+    let current = { ...(list[0] as Span) };
+    for (const span of list.slice(1)) {
+      if (span.start <= current.end) current.end = Math.max(current.end, span.end);
+      else {
+        merged.push(current);
+        current = { ...span };
+      }
+    }
+    merged.push(current);
+  }
+  return merged;
+}
+
 /** First index in [0, n) for which `past(i)` is false, given `past` is true then false. */
 function firstNotPast(n: number, past: (i: number) => boolean): number {
   let lo = 0;
