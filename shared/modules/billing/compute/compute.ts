@@ -1,5 +1,5 @@
 import { assertAmount, multiply, sum, taxOf } from './money.js';
-import { dailyPeaks, daysTouched, distinctPresence, presence } from './peaks.js';
+import { daysTouched, distinctSpans, presence, sweepPeaks } from './peaks.js';
 import { parsePeriod, periodDays, periodProblem, periodWindow, type Span } from './period.js';
 import { RATE_NAMES } from './rates.js';
 import type {
@@ -28,11 +28,14 @@ export function computeBilling(input: BillingInput): BillingResult {
   const graceMs = input.graceMinutes * 60_000;
 
   const presences: Array<Span | null> = input.visits.map((v) => presence(v, window, now, graceMs));
-  const present: Array<{ trailerId: string; span: Span }> = [];
+  const trailerIds: string[] = [];
+  const spans: Span[] = [];
   presences.forEach((span, k) => {
-    if (span) present.push({ trailerId: (input.visits[k] as Visit).trailerId, span });
+    if (!span) return;
+    trailerIds.push((input.visits[k] as Visit).trailerId);
+    spans.push(span);
   });
-  const peaks = dailyPeaks(distinctPresence(present), days);
+  const peaks = sweepPeaks(distinctSpans(trailerIds, spans), days);
 
   const table: OverageDay[] = days.map((d, k) => {
     const peak = peaks[k] as number;
@@ -116,10 +119,16 @@ function annexOf(
       attachmentIds: v.attachmentIds ?? [],
     });
   });
-  return annex.sort(
-    (a, b) =>
-      a.inAt - b.inAt || (a.inMovementId < b.inMovementId ? -1 : a.inMovementId > b.inMovementId ? 1 : 0),
-  );
+  // Visits read in arrival order (the usual query) are already in order: skip the sort then.
+  for (let k = 1; k < annex.length; k++) {
+    if (byArrival(annex[k - 1] as AnnexVisit, annex[k] as AnnexVisit) > 0) return annex.sort(byArrival);
+  }
+  return annex;
+}
+
+function byArrival(a: AnnexVisit, b: AnnexVisit): number {
+  if (a.inAt !== b.inAt) return a.inAt - b.inAt;
+  return a.inMovementId < b.inMovementId ? -1 : a.inMovementId > b.inMovementId ? 1 : 0;
 }
 
 function count(value: number, what: string): void {

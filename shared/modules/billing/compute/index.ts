@@ -1,7 +1,16 @@
 /** The pure billing computation (docs/domain.md "Billing"): what the summary and invoice services call. */
 export { computeBilling } from './compute.js';
 export { assertAmount, BillingOverflowError, multiply, sum, taxOf } from './money.js';
-export { dailyPeaks, daysTouched, distinctPresence, presence, type Stay } from './peaks.js';
+export {
+  dailyPeaks,
+  daysTouched,
+  distinctPresence,
+  distinctSpans,
+  presence,
+  type SpanArrays,
+  type Stay,
+  sweepPeaks,
+} from './peaks.js';
 export {
   currentPeriod,
   isFuture,

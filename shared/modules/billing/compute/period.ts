@@ -67,11 +67,41 @@ function format(dt: DateTime): string {
   return `${String(dt.year).padStart(4, '0')}-${String(dt.month).padStart(2, '0')}`;
 }
 
+interface Calendar extends Span {
+  days: PeriodDay[];
+}
+
+/**
+ * The period's bounds and local days, unclipped. Zone arithmetic through Intl costs about a
+ * millisecond per period-day, and generate-all asks for the same (period, zone) once per carrier,
+ * so the answer is memoised: it depends on nothing but its arguments (and the zone database).
+ */
+const calendars = new Map<string, Calendar>();
+const CALENDARS_KEPT = 512;
+
+function calendar(p: Period, zone: string): Calendar {
+  const key = `${zone} ${p.text}`;
+  const known = calendars.get(key);
+  if (known) return known;
+  const first = startOfMonth(p.year, p.month, zone);
+  const days: PeriodDay[] = [];
+  let day = first;
+  while (day.month === p.month) {
+    // plus({days: 1}) is calendar arithmetic: the next local midnight, 23 or 25 h away on DST days.
+    const next = day.plus({ days: 1 });
+    days.push({ date: day.toISODate() as string, start: day.toMillis(), end: next.toMillis() });
+    day = next;
+  }
+  const made: Calendar = { start: first.toMillis(), end: day.toMillis(), days };
+  if (calendars.size >= CALENDARS_KEPT) calendars.clear();
+  calendars.set(key, made);
+  return made;
+}
+
 /** The whole period: [local midnight of its first day, local midnight of the next month's first). */
 export function periodBounds(period: Period | string, zone: string): Span {
-  const p = asPeriod(period);
-  const start = startOfMonth(p.year, p.month, zone);
-  return { start: start.toMillis(), end: start.plus({ months: 1 }).toMillis() };
+  const { start, end } = calendar(asPeriod(period), zone);
+  return { start, end };
 }
 
 /**
@@ -88,17 +118,10 @@ export function periodWindow(period: Period | string, zone: string, now: number)
  * when its start is before `now` (a day starting exactly at `now` has no instant in W yet).
  */
 export function periodDays(period: Period | string, zone: string, now: number): PeriodDay[] {
-  const p = asPeriod(period);
-  const windowEnd = periodWindow(p, zone, now).end;
   const days: PeriodDay[] = [];
-  let day = startOfMonth(p.year, p.month, zone);
-  while (day.month === p.month) {
-    const start = day.toMillis();
-    if (start >= windowEnd) break;
-    // plus({days: 1}) is calendar arithmetic: the next local midnight, 23 or 25 h away on DST days.
-    const next = day.plus({ days: 1 });
-    days.push({ date: day.toISODate() as string, start, end: Math.min(next.toMillis(), windowEnd) });
-    day = next;
+  for (const day of calendar(asPeriod(period), zone).days) {
+    if (day.start >= now) break;
+    days.push({ ...day, end: Math.min(day.end, now) });
   }
   return days;
 }
