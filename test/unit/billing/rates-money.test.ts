@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  BILLED_TASK_TYPES,
   BillingOverflowError,
+  inWindow,
   multiply,
   resolveRates,
   sum,
@@ -113,5 +115,16 @@ describe('tax: round half up on the absolute value, sign of the subtotal, exact'
     expect(() => sum([Number.MAX_SAFE_INTEGER, 1], 'subtotal')).toThrow(/subtotal/);
     expect(sum([Number.MAX_SAFE_INTEGER, -1, 1], 'subtotal')).toBe(Number.MAX_SAFE_INTEGER);
     expect(() => taxOf(0.5, 1000)).toThrow(BillingOverflowError);
+  });
+});
+
+describe('what is counted in the window', () => {
+  it('inWindow is half-open: the window end belongs to the next period', () => {
+    const w = { start: 1000, end: 2000 };
+    expect([999, 1000, 1999, 2000].map((t) => inWindow(t, w))).toEqual([false, true, true, false]);
+  });
+
+  it('billed moves are the task types that relocate a trailer', () => {
+    expect([...BILLED_TASK_TYPES].sort()).toEqual(['move', 'pull_to_door', 'return_to_spot', 'shunt']);
   });
 });
