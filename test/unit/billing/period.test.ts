@@ -122,6 +122,19 @@ describe('period bounds and days in the yard zone', () => {
     expect(days.filter((d) => d.end - d.start !== 24 * H).map((d) => d.date)).toEqual(['2026-04-05']);
   });
 
+  it('Havana: clocks jump at midnight; 8 March starts at 01:00 and 9 March again at 00:00', () => {
+    // Cuba: CST UTC-5, CDT UTC-4; on Sunday 8 March 2026 00:00 CST becomes 01:00 CDT, so 8 March
+    // has no midnight: it begins at 01:00 CDT = 05:00Z (the instant 7 March ends) and ends at
+    // 9 March 00:00 CDT = 04:00Z: 23 h. Stepping 24 h of wall time from 01:00 would wrongly start
+    // every later day at 01:00.
+    const days = periodDays('2026-03', 'America/Havana', z('2026-05-01T00:00:00Z'));
+    expect(days.slice(6, 9)).toEqual([
+      { date: '2026-03-07', start: z('2026-03-07T05:00:00Z'), end: z('2026-03-08T05:00:00Z') },
+      { date: '2026-03-08', start: z('2026-03-08T05:00:00Z'), end: z('2026-03-09T04:00:00Z') },
+      { date: '2026-03-09', start: z('2026-03-09T04:00:00Z'), end: z('2026-03-10T04:00:00Z') },
+    ]);
+  });
+
   it('leap February: 2028-02 has 29 days, 2026-02 has 28', () => {
     expect(
       periodDays('2028-02', 'Etc/UTC', z('2028-04-01T00:00:00Z'))

@@ -57,6 +57,14 @@ function asPeriod(period: Period | string): Period {
   return p;
 }
 
+/**
+ * The first instant of a local calendar day: its midnight, or where the clocks jump over midnight,
+ * the first wall time after the gap (luxon moves a time that does not exist forward).
+ */
+function localMidnight(year: number, month: number, day: number, zone: string): number {
+  return DateTime.fromObject({ year, month, day }, { zone }).toMillis();
+}
+
 function startOfMonth(year: number, month: number, zone: string): DateTime {
   const dt = DateTime.fromObject({ year, month, day: 1 }, { zone });
   if (!dt.isValid) throw new RangeError(`unknown time zone '${zone}' (${dt.invalidExplanation})`);
@@ -84,15 +92,21 @@ function calendar(p: Period, zone: string): Calendar {
   const known = calendars.get(key);
   if (known) return known;
   const first = startOfMonth(p.year, p.month, zone);
-  const days: PeriodDay[] = [];
-  let day = first;
-  while (day.month === p.month) {
-    // plus({days: 1}) is calendar arithmetic: the next local midnight, 23 or 25 h away on DST days.
-    const next = day.plus({ days: 1 });
-    days.push({ date: day.toISODate() as string, start: day.toMillis(), end: next.toMillis() });
-    day = next;
+  // Each day's start is its own local midnight, found afresh: stepping by plus({days: 1}) would
+  // carry a shift forward, e.g. in a zone whose clocks jump at midnight (America/Havana), where
+  // 8 March 2026 starts at 01:00 and every later day must still start at 00:00.
+  const starts: number[] = [];
+  for (let day = 1; day <= (first.daysInMonth as number); day++) {
+    starts.push(day === 1 ? first.toMillis() : localMidnight(p.year, p.month, day, zone));
   }
-  const made: Calendar = { start: first.toMillis(), end: day.toMillis(), days };
+  const end =
+    p.month === 12 ? localMidnight(p.year + 1, 1, 1, zone) : localMidnight(p.year, p.month + 1, 1, zone);
+  const days: PeriodDay[] = starts.map((start, k) => ({
+    date: `${p.text}-${String(k + 1).padStart(2, '0')}`,
+    start,
+    end: starts[k + 1] ?? end,
+  }));
+  const made: Calendar = { start: first.toMillis(), end, days };
   if (calendars.size >= CALENDARS_KEPT) calendars.clear();
   calendars.set(key, made);
   return made;
