@@ -18,7 +18,7 @@ import { verdict } from './lib.js';
  * Durations are a realistic mix: 40 % drop-and-hook (20 min - 6 h), 45 % a few days (6 h - 3 d),
  * 15 % long storage (3 - 14 d); each trailer comes back 1 - 24 h after leaving; some visits began
  * before the period and some are still in at its end. Seeded, so every run sees the same yard.
- * Target: well under a second for the month (we check p50 < 250 ms for scenario A).
+ * Target: well under a second for the month; checked: p50 < 300 ms in every scenario.
  * Run: npx tsx test/bench/billing-compute.ts
  */
 const VISITS = Number(process.env.BENCH_VISITS ?? 100_000);
@@ -26,7 +26,7 @@ const MOVES = 20_000;
 const CARRIERS = 50;
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);
 const WARMUP = 3;
-const TARGET_P50_MS = 250;
+const TARGET_P50_MS = 300;
 const ZONE = 'America/Chicago';
 const PERIOD = '2026-03';
 const MIN = 60_000;
@@ -168,6 +168,10 @@ const checks: Array<[string, boolean]> = [];
   console.log(
     `  A' the same visits in arrival order: p50 ${a2.p50.toFixed(1)} ms, max ${a2.max.toFixed(1)} ms`,
   );
+  checks.push([
+    `one carrier, arrival order: p50 ${a2.p50.toFixed(1)} ms < ${TARGET_P50_MS} ms`,
+    a2.p50 < TARGET_P50_MS,
+  ]);
 
   const b = time(() => {
     for (const visits of g.byCarrier) computeBilling(input(visits, after, MOVES / CARRIERS, visits.length));
