@@ -58,6 +58,7 @@ export interface OverageDay {
   amount: number;
 }
 
+/** amount = quantity x unitAmount, except ADJUSTMENTS (see BillingLines.adjustments). */
 export interface Line {
   quantity: number;
   unitAmount: number;
@@ -69,9 +70,12 @@ export interface BillingLines {
   overage: Line;
   moves: Line;
   gate: Line;
-  /** quantity 1, the top-up to the minimum (0 when the charges reach it). */
+  /** quantity 1, unitAmount = amount = the top-up to the minimum (0 when the charges reach it). */
   minimum: Line;
-  /** quantity: the number of adjustments; amount their signed sum. */
+  /**
+   * quantity: the number of adjustments; amount (and unitAmount, so a one-line export adds up):
+   * their signed sum. Not a product: show the adjustments one by one from their records.
+   */
   adjustments: Line;
 }
 
@@ -81,7 +85,7 @@ export interface AnnexVisit {
   trailerNumber?: string;
   inAt: number;
   outAt: number | null;
-  /** Yard-local days of the period on which the visit was present (after grace). */
+  /** Yard-local days of the period (begun by `now`) on which the visit was present (after grace). */
   daysPresent: number;
   inMovementId: string;
   outMovementId: string | null;
@@ -91,10 +95,19 @@ export interface AnnexVisit {
 export interface BillingResult {
   period: string;
   timeZone: string;
+  /** The inputs' terms, echoed so a stored result says what it was computed with. */
+  rates: Rates;
+  graceMinutes: number;
+  taxRateBp: number;
   /** [start, end) epoch ms: start of the period to min(end of period, now). */
   window: { start: number; end: number };
   lines: BillingLines;
+  /** Every yard-local day of the period that has begun by `now`, in order. */
   days: OverageDay[];
+  /**
+   * The visits present in the period (daysPresent > 0) or checked in within the window (a billed
+   * check-in, even when shorter than the grace), by inAt then inMovementId.
+   */
   annex: AnnexVisit[];
   subtotal: number;
   tax: number;
