@@ -1,4 +1,9 @@
-import type { Api, MasterData } from './demo-data.js';
+/** The demo's API client and records, as far as billing needs them (demo-data.ts calls this file). */
+type Call = (method: string, path: string, body?: unknown) => Promise<unknown>;
+interface DemoRecords {
+  yard: { id: string };
+  carriers: Array<{ id: string }>;
+}
 
 /**
  * The demo yard's billing configs (DOMAIN.md "Billing"), made where billing lives: at a standalone
@@ -6,8 +11,8 @@ import type { Api, MasterData } from './demo-data.js';
  * minutes, list prices in cents; each demo carrier has an agreement that overrides some of them.
  */
 export async function seedBillingConfigs(
-  api: Api,
-  master: MasterData,
+  api: Call,
+  master: DemoRecords,
   progress: (step: string) => void,
 ): Promise<void> {
   const { yard, carriers } = master;
@@ -26,6 +31,7 @@ export async function seedBillingConfigs(
     paymentTermsDays: 30,
   });
   const [loneStar, prairie, gulfCoast] = carriers;
+  if (!loneStar || !prairie || !gulfCoast) throw new Error('the demo has three carriers');
   const agreements = [
     // Six reserved spaces at a negotiated space rate, and a monthly minimum.
     {

@@ -118,6 +118,14 @@ export const YardConfigCreate = YardConfigFields.extend({ yardId: Id })
     example: { yardId: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f', ...YARD_EXAMPLE },
   });
 
+/** An amount in an answer: integer minor units of the yard's currency. */
+const Amount = z.number().int().openapi({ description: "integer minor units of the yard's currency" });
+const OwnAmount = z
+  .number()
+  .int()
+  .nullable()
+  .openapi({ description: "integer minor units of the yard's currency; null = the yard's" });
+
 export const YardConfigOut = z
   .object({
     yardId: Id,
@@ -125,11 +133,11 @@ export const YardConfigOut = z
     taxRateBp: z.number().int(),
     graceMinutes: z.number().int(),
     bookedSpaces: z.number().int(),
-    spaceMonthlyRate: z.number().int(),
-    overageDailyRate: z.number().int(),
-    moveFee: z.number().int(),
-    gateFee: z.number().int(),
-    minimumMonthly: z.number().int(),
+    spaceMonthlyRate: Amount,
+    overageDailyRate: Amount,
+    moveFee: Amount,
+    gateFee: Amount,
+    minimumMonthly: Amount,
     issuerName: z.string().nullable(),
     issuerAddress: z.string().nullable(),
     issuerTaxId: z.string().nullable(),
@@ -213,11 +221,11 @@ const EffectiveRates = z
   .object({
     currency: z.string(),
     bookedSpaces: z.number().int(),
-    spaceMonthlyRate: z.number().int(),
-    overageDailyRate: z.number().int(),
-    moveFee: z.number().int(),
-    gateFee: z.number().int(),
-    minimumMonthly: z.number().int(),
+    spaceMonthlyRate: Amount,
+    overageDailyRate: Amount,
+    moveFee: Amount,
+    gateFee: Amount,
+    minimumMonthly: Amount,
   })
   .openapi('BillingEffectiveRates', {
     description:
@@ -230,11 +238,11 @@ export const CarrierConfigOut = z
     yardId: Id,
     carrierId: Id,
     bookedSpaces: z.number().int().nullable(),
-    spaceMonthlyRate: z.number().int().nullable(),
-    overageDailyRate: z.number().int().nullable(),
-    moveFee: z.number().int().nullable(),
-    gateFee: z.number().int().nullable(),
-    minimumMonthly: z.number().int().nullable(),
+    spaceMonthlyRate: OwnAmount,
+    overageDailyRate: OwnAmount,
+    moveFee: OwnAmount,
+    gateFee: OwnAmount,
+    minimumMonthly: OwnAmount,
     billToName: z.string().nullable(),
     billToAddress: z.string().nullable(),
     billToEmail: z.string().nullable(),

@@ -14246,10 +14246,15 @@ export interface components {
             taxRateBp: number;
             graceMinutes: number;
             bookedSpaces: number;
+            /** @description integer minor units of the yard's currency */
             spaceMonthlyRate: number;
+            /** @description integer minor units of the yard's currency */
             overageDailyRate: number;
+            /** @description integer minor units of the yard's currency */
             moveFee: number;
+            /** @description integer minor units of the yard's currency */
             gateFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
             issuerName: string | null;
             issuerAddress: string | null;
@@ -14288,10 +14293,15 @@ export interface components {
              */
             carrierId: string;
             bookedSpaces: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             spaceMonthlyRate: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             overageDailyRate: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             moveFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             gateFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             minimumMonthly: number | null;
             billToName: string | null;
             billToAddress: string | null;
@@ -14313,10 +14323,15 @@ export interface components {
         BillingEffectiveRates: {
             currency: string;
             bookedSpaces: number;
+            /** @description integer minor units of the yard's currency */
             spaceMonthlyRate: number;
+            /** @description integer minor units of the yard's currency */
             overageDailyRate: number;
+            /** @description integer minor units of the yard's currency */
             moveFee: number;
+            /** @description integer minor units of the yard's currency */
             gateFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
         };
         /** @description Money fields are integer minor units of `currency`; taxRateBp is basis points. */
