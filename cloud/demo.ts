@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { seedBillingConfigs } from '../edge/demo-billing.js';
 import {
   demoClient,
   demoDrivers,
@@ -60,6 +61,8 @@ try {
   const master = fresh
     ? await seedMasterData(cloudApi, (s) => step(`cloud: ${s}`), { siteId: SITE_ID })
     : undefined;
+  // Billing lives at the cloud for a linked site.
+  if (master) await seedBillingConfigs(cloudApi, master, (s) => step(`cloud: ${s}`));
 
   const edgeDataDir = join(root, 'edge');
   const edgeConfig = loadConfig(

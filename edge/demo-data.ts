@@ -1,4 +1,5 @@
 import { ALLOW_LOCAL_SETTING } from '../shared/net/outbound-policy.js';
+import { seedBillingConfigs } from './demo-billing.js';
 
 /**
  * Demo data, loaded through the public HTTP API (the same contract any client uses), only into
@@ -36,6 +37,8 @@ export async function seedDemoData(
   }
   const master = await seedMasterData(api, progress, {});
   await seedSiteData(api, master, progress, options);
+  // A standalone edge is where billing lives (at a linked site it is the cloud: cloud/demo.ts).
+  await seedBillingConfigs(api, master, progress);
   return { drivers: demoDrivers() };
 }
 

@@ -9774,6 +9774,1465 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all yards configs
+         * @description The billing configs of the yards in the caller’s scope, by yard id.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["BillingYardConfig"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create new yard config (409 if it exists)
+         * @description A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A new yard billing config (409 billing-config-exists when the yard has one). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingYardConfigCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingYardConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state: `billing-config-exists` when there is one already. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/config/with-carriers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all yards configs including carrier configs
+         * @description Each carrier config has its own values (null = the yard’s) and the `effective` rates.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["BillingYardConfigWithCarriers"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/config/with-carrier-ids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get all yards configs including carrierIds
+         * @description Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["BillingYardConfigWithCarrierIds"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/config/{yardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the config for the requested yard
+         * @description A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingYardConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Create or update yard config
+         * @description Sets the whole config: a field left out takes its default. Answers 201 Created (with Location) when there was none, 200 OK when it replaced one. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            /** @description A yard’s billing config, whole: currency (ISO 4217), tax in basis points, grace minutes and the default rates. Money is integer minor units of `currency`. A field left out takes its default. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingYardConfigPut"];
+                };
+            };
+            responses: {
+                /** @description Replaced (201 Created when the yard had none) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingYardConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a yard config (and its carrier configs)
+         * @description Invoices and summaries already made are kept. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/config/{yardId}/with-carriers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the config for the requested yard including carrier configs
+         * @description A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingYardConfigWithCarriers"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/config/{yardId}/yard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get requested yard (the yard with its billing status)
+         * @description The yard, whether it has a billing config (and the config), and how many carrier configs. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingYardStatus"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/config/{yardId}/carrier": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create new carrier config within a yard (409 if it exists)
+         * @description The yard’s own config must exist first. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            /** @description A new carrier config within the yard (409 billing-config-exists when it has one). Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingCarrierConfigCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingCarrierConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state: `billing-config-exists` when there is one already; `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/config/{yardId}/carrier/{carrierId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get requested carrier within yard
+         * @description The carrier’s own values (null = the yard’s) and the `effective` rates. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                    carrierId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingCarrierConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Create or update a carrier config within a yard
+         * @description Sets the whole carrier config: a rate left out is null (inherits the yard’s). Answers 201 Created (with Location) when there was none, 200 OK when it replaced one. The yard’s own config must exist first. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                    carrierId: string;
+                };
+                cookie?: never;
+            };
+            /** @description A carrier’s billing config within a yard, whole (a field left out is null). Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingCarrierConfigPut"];
+                };
+            };
+            responses: {
+                /** @description Replaced (201 Created when the carrier had none) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingCarrierConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state: `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a carrier config within a yard
+         * @description The carrier then pays the yard’s rates without booked spaces or minimum. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                    carrierId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update an existing billing carrier config within a yard
+         * @description A field left out is kept; null makes a rate inherit the yard’s. A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.
+         *
+         *     Access: admin, billing.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                    carrierId: string;
+                };
+                cookie?: never;
+            };
+            /** @description Fields to change; a field left out is kept, null makes a rate inherit the yard’s. Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingCarrierConfigPatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingCarrierConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/billing/carrier-config/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get requested carrier within yard by unique id
+         * @description A carrier config in a yard outside the caller’s scope is 404.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingCarrierConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a carrier within a yard by its unique id
+         * @description Access: admin, billing.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update an existing carrier config within a yard by its unique id
+         * @description A field left out is kept; null makes a rate inherit the yard’s.
+         *
+         *     Access: admin, billing.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Fields to change; a field left out is kept, null makes a rate inherit the yard’s. Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingCarrierConfigPatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingCarrierConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -12775,6 +14234,474 @@ export interface components {
              */
             status?: "CANCELLED";
             cancelReason?: string;
+        };
+        /** @description Money fields are integer minor units of `currency`; taxRateBp is basis points. */
+        BillingYardConfig: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            currency: string;
+            taxRateBp: number;
+            graceMinutes: number;
+            bookedSpaces: number;
+            /** @description integer minor units of the yard's currency */
+            spaceMonthlyRate: number;
+            /** @description integer minor units of the yard's currency */
+            overageDailyRate: number;
+            /** @description integer minor units of the yard's currency */
+            moveFee: number;
+            /** @description integer minor units of the yard's currency */
+            gateFee: number;
+            /** @description integer minor units of the yard's currency */
+            minimumMonthly: number;
+            issuerName: string | null;
+            issuerAddress: string | null;
+            issuerTaxId: string | null;
+            paymentTermsDays: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+        };
+        /** @description Money fields are integer minor units of `currency`; taxRateBp is basis points. */
+        BillingYardConfigWithCarriers: components["schemas"]["BillingYardConfig"] & {
+            carriers: components["schemas"]["BillingCarrierConfig"][];
+        };
+        /** @description The carrier’s own values (null = the yard’s) and, in `effective`, what is billed. Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0). */
+        BillingCarrierConfig: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            bookedSpaces: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            spaceMonthlyRate: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            overageDailyRate: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            moveFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            gateFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            minimumMonthly: number | null;
+            billToName: string | null;
+            billToAddress: string | null;
+            billToEmail: string | null;
+            billToTaxId: string | null;
+            effective: components["schemas"]["BillingEffectiveRates"];
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+        };
+        /** @description The rates in force for the carrier: its own where set, else the yard’s; integer minor units of `currency`. */
+        BillingEffectiveRates: {
+            currency: string;
+            bookedSpaces: number;
+            /** @description integer minor units of the yard's currency */
+            spaceMonthlyRate: number;
+            /** @description integer minor units of the yard's currency */
+            overageDailyRate: number;
+            /** @description integer minor units of the yard's currency */
+            moveFee: number;
+            /** @description integer minor units of the yard's currency */
+            gateFee: number;
+            /** @description integer minor units of the yard's currency */
+            minimumMonthly: number;
+        };
+        /** @description Money fields are integer minor units of `currency`; taxRateBp is basis points. */
+        BillingYardConfigWithCarrierIds: components["schemas"]["BillingYardConfig"] & {
+            /** @description carriers with a carrier config in the yard */
+            carrierIds: string[];
+        };
+        /**
+         * @description A new yard billing config (409 billing-config-exists when the yard has one).
+         * @example {
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
+         *       "currency": "USD",
+         *       "taxRateBp": 825,
+         *       "graceMinutes": 30,
+         *       "bookedSpaces": 0,
+         *       "spaceMonthlyRate": 15000,
+         *       "overageDailyRate": 2500,
+         *       "moveFee": 1500,
+         *       "gateFee": 500,
+         *       "minimumMonthly": 0,
+         *       "issuerName": "Dallas Cross-Dock LLC",
+         *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
+         *       "paymentTermsDays": 30
+         *     }
+         */
+        BillingYardConfigCreate: {
+            /**
+             * @description ISO 4217 currency of every amount of the yard
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description tax rate in basis points: 825 = 8.25 %
+             * @example 825
+             */
+            taxRateBp: number;
+            /**
+             * @description a visit shorter than this is never present (counts for no day)
+             * @default 0
+             * @example 30
+             */
+            graceMinutes: number;
+            /**
+             * @description default booked spaces of a carrier that has a carrier config in the yard (default 0)
+             * @default 0
+             * @example 10
+             */
+            bookedSpaces: number;
+            /**
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 15000
+             */
+            spaceMonthlyRate: number;
+            /**
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 2500
+             */
+            overageDailyRate: number;
+            /**
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 1500
+             */
+            moveFee: number;
+            /**
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 500
+             */
+            gateFee: number;
+            /**
+             * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
+             * @default 0
+             * @example 50000
+             */
+            minimumMonthly: number;
+            /**
+             * @description who bills: printed on invoices
+             * @default null
+             */
+            issuerName: string | null;
+            /** @default null */
+            issuerAddress: string | null;
+            /** @default null */
+            issuerTaxId: string | null;
+            /**
+             * @description days to pay
+             * @default 30
+             */
+            paymentTermsDays: number;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+        };
+        /**
+         * @description A yard’s billing config, whole: currency (ISO 4217), tax in basis points, grace minutes and the default rates. Money is integer minor units of `currency`. A field left out takes its default.
+         * @example {
+         *       "currency": "USD",
+         *       "taxRateBp": 825,
+         *       "graceMinutes": 30,
+         *       "bookedSpaces": 0,
+         *       "spaceMonthlyRate": 15000,
+         *       "overageDailyRate": 2500,
+         *       "moveFee": 1500,
+         *       "gateFee": 500,
+         *       "minimumMonthly": 0,
+         *       "issuerName": "Dallas Cross-Dock LLC",
+         *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
+         *       "paymentTermsDays": 30
+         *     }
+         */
+        BillingYardConfigPut: {
+            /**
+             * @description ISO 4217 currency of every amount of the yard
+             * @example USD
+             */
+            currency: string;
+            /**
+             * @description tax rate in basis points: 825 = 8.25 %
+             * @example 825
+             */
+            taxRateBp: number;
+            /**
+             * @description a visit shorter than this is never present (counts for no day)
+             * @default 0
+             * @example 30
+             */
+            graceMinutes: number;
+            /**
+             * @description default booked spaces of a carrier that has a carrier config in the yard (default 0)
+             * @default 0
+             * @example 10
+             */
+            bookedSpaces: number;
+            /**
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 15000
+             */
+            spaceMonthlyRate: number;
+            /**
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 2500
+             */
+            overageDailyRate: number;
+            /**
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 1500
+             */
+            moveFee: number;
+            /**
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default 0
+             * @example 500
+             */
+            gateFee: number;
+            /**
+             * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
+             * @default 0
+             * @example 50000
+             */
+            minimumMonthly: number;
+            /**
+             * @description who bills: printed on invoices
+             * @default null
+             */
+            issuerName: string | null;
+            /** @default null */
+            issuerAddress: string | null;
+            /** @default null */
+            issuerTaxId: string | null;
+            /**
+             * @description days to pay
+             * @default 30
+             */
+            paymentTermsDays: number;
+        };
+        BillingYardStatus: {
+            yard: components["schemas"]["Yard"];
+            /** @description whether the yard has a billing config */
+            configured: boolean;
+            config: components["schemas"]["BillingYardConfig"] & (Record<string, never> | null);
+            /** @description carrier configs in the yard */
+            carriers: number;
+        };
+        /**
+         * @description A new carrier config within the yard (409 billing-config-exists when it has one). Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0).
+         * @example {
+         *       "carrierId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
+         *       "bookedSpaces": 10,
+         *       "spaceMonthlyRate": 14000,
+         *       "overageDailyRate": null,
+         *       "moveFee": null,
+         *       "gateFee": 0,
+         *       "minimumMonthly": 100000,
+         *       "billToName": "Lone Star Logistics – Accounts Payable",
+         *       "billToEmail": "ap@lonestar.example"
+         *     }
+         */
+        BillingCarrierConfigCreate: {
+            /**
+             * @description trailer spaces the carrier reserves
+             * @default null
+             * @example 10
+             */
+            bookedSpaces: number | null;
+            /**
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 15000
+             */
+            spaceMonthlyRate: number | null;
+            /**
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 2500
+             */
+            overageDailyRate: number | null;
+            /**
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 1500
+             */
+            moveFee: number | null;
+            /**
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 500
+             */
+            gateFee: number | null;
+            /**
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 50000
+             */
+            minimumMonthly: number | null;
+            /**
+             * @description bill-to name; default the carrier’s
+             * @default null
+             */
+            billToName: string | null;
+            /** @default null */
+            billToAddress: string | null;
+            /**
+             * Format: email
+             * @default null
+             */
+            billToEmail: string | null;
+            /** @default null */
+            billToTaxId: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+        };
+        /**
+         * @description A carrier’s billing config within a yard, whole (a field left out is null). Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0).
+         * @example {
+         *       "bookedSpaces": 10,
+         *       "spaceMonthlyRate": 14000,
+         *       "overageDailyRate": null,
+         *       "moveFee": null,
+         *       "gateFee": 0,
+         *       "minimumMonthly": 100000,
+         *       "billToName": "Lone Star Logistics – Accounts Payable",
+         *       "billToEmail": "ap@lonestar.example"
+         *     }
+         */
+        BillingCarrierConfigPut: {
+            /**
+             * @description trailer spaces the carrier reserves
+             * @default null
+             * @example 10
+             */
+            bookedSpaces: number | null;
+            /**
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 15000
+             */
+            spaceMonthlyRate: number | null;
+            /**
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 2500
+             */
+            overageDailyRate: number | null;
+            /**
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 1500
+             */
+            moveFee: number | null;
+            /**
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 500
+             */
+            gateFee: number | null;
+            /**
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @default null
+             * @example 50000
+             */
+            minimumMonthly: number | null;
+            /**
+             * @description bill-to name; default the carrier’s
+             * @default null
+             */
+            billToName: string | null;
+            /** @default null */
+            billToAddress: string | null;
+            /**
+             * Format: email
+             * @default null
+             */
+            billToEmail: string | null;
+            /** @default null */
+            billToTaxId: string | null;
+        };
+        /**
+         * @description Fields to change; a field left out is kept, null makes a rate inherit the yard’s. Rates are integer minor units of the yard’s currency; null inherits the yard’s value (a rate unset at both levels is 0).
+         * @example {
+         *       "moveFee": 1200,
+         *       "minimumMonthly": null
+         *     }
+         */
+        BillingCarrierConfigPatch: {
+            /**
+             * @description trailer spaces the carrier reserves
+             * @example 10
+             */
+            bookedSpaces?: number | null;
+            /**
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @example 15000
+             */
+            spaceMonthlyRate?: number | null;
+            /**
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @example 2500
+             */
+            overageDailyRate?: number | null;
+            /**
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @example 1500
+             */
+            moveFee?: number | null;
+            /**
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @example 500
+             */
+            gateFee?: number | null;
+            /**
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @example 50000
+             */
+            minimumMonthly?: number | null;
+            billToName?: string | null;
+            billToAddress?: string | null;
+            /** Format: email */
+            billToEmail?: string | null;
+            billToTaxId?: string | null;
         };
     };
     responses: never;
