@@ -30,6 +30,11 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 
 export const TASK_TYPES = ['move', 'pull_to_door', 'return_to_spot', 'shunt', 'inspect', 'other'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
+/**
+ * Task types that relocate a trailer: completing one puts the trailer at the task's destination
+ * (tasks/transition.ts), and each completed one is a billed move (docs/domain.md "Billing").
+ */
+export const RELOCATING_TASK_TYPES: readonly TaskType[] = ['move', 'pull_to_door', 'return_to_spot', 'shunt'];
 
 /** Status of a carrier and of a driver: a blocked one is refused at the gate. */
 export const PARTY_STATUSES = ['active', 'blocked'] as const;

@@ -1,5 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
+import { RELOCATING_TASK_TYPES } from '../../enums.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
 import type { RowPatch } from '../../sync/change-capture.js';
 import type { TrailerService } from '../trailers/service.js';
@@ -17,7 +18,7 @@ export interface TransitionOptions {
 }
 
 /** Task types that move a trailer: completing one puts the trailer at the task's destination. */
-const MOVING_TYPES = new Set(['move', 'pull_to_door', 'return_to_spot', 'shunt']);
+const MOVING_TYPES: ReadonlySet<string> = new Set(RELOCATING_TASK_TYPES);
 
 const EVENT_OF: Record<WorkTransition, TaskEventType> = {
   IN_PROGRESS: 'task.started',

@@ -1,4 +1,4 @@
-import type { TaskType } from '../../../enums.js';
+import { RELOCATING_TASK_TYPES, type TaskType } from '../../../enums.js';
 import type { Span } from './period.js';
 
 /**
@@ -8,10 +8,10 @@ import type { Span } from './period.js';
 
 /**
  * The task types that relocate a trailer: a COMPLETED task of one of these, of the carrier's
- * trailer (billedCarrierId), with completedAt in W, is one billed move. The same list as the tasks
- * module's moving types (tasks/transition.ts), which is not exported yet.
+ * trailer (billedCarrierId), with completedAt in W, is one billed move. The list is the one the
+ * tasks module relocates trailers by (shared/enums.ts).
  */
-export const BILLED_TASK_TYPES: readonly TaskType[] = ['move', 'pull_to_door', 'return_to_spot', 'shunt'];
+export const BILLED_TASK_TYPES: readonly TaskType[] = RELOCATING_TASK_TYPES;
 
 /**
  * `at` lies in the window [start, end): a check-in (an `in` movement of the carrier) or a completed
