@@ -3,6 +3,14 @@ import type { RouteRegistrar } from '../../http/routes.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { YardService } from '../yards/service.js';
+import { registerAdjustmentRoutes } from './adjustment/routes.js';
+import { AdjustmentService } from './adjustment/service.js';
+import { BillingCalculator, BillingInputs } from './inputs.js';
+import { registerInvoiceRoutes } from './invoice/routes.js';
+import { InvoiceService } from './invoice/service.js';
+import { SiteSyncCheck } from './invoice/waiting.js';
+import { registerSummaryRoutes } from './summary/routes.js';
+import { SummaryService } from './summary/service.js';
 
 /**
  * Billing (docs/domain.md "Billing"), split by sub-domain: config/ (yard and carrier configs),
@@ -10,8 +18,11 @@ import type { YardService } from '../yards/service.js';
  * pure compute/ (no I/O, no clock of its own). Billing records are local to the node (never synced)
  * and exist only where billing lives (place.ts): the cloud and a standalone edge.
  */
-// biome-ignore lint/complexity/noBannedTypes: each sub-domain adds its service here (foundation).
-export type BillingServices = {};
+export type BillingServices = {
+  summaries: SummaryService;
+  invoices: InvoiceService;
+  adjustments: AdjustmentService;
+};
 
 /** What billing reads outside its own tables: yards (time zone, code), carriers (name, SCAC). */
 export type BillingDeps = CoreParts & {
@@ -20,10 +31,19 @@ export type BillingDeps = CoreParts & {
   settings: Pick<SettingsService, 'get'>;
 };
 
-export function createBillingServices(_deps: BillingDeps): BillingServices {
-  return {};
+export function createBillingServices(deps: BillingDeps): BillingServices {
+  const calculator = new BillingCalculator(new BillingInputs(deps.kysely));
+  const summaries = new SummaryService({ ...deps, calculator });
+  // Only the cloud waits for sites; a standalone edge holds all its own activity.
+  const siteSync = deps.sync.mode === 'cloud' ? new SiteSyncCheck(deps.kysely) : null;
+  const invoices = new InvoiceService({ ...deps, calculator, summaries, siteSync });
+  const adjustments = new AdjustmentService(deps);
+  return { summaries, invoices, adjustments };
 }
 
-export function registerBillingRoutes(_r: RouteRegistrar, _billing: BillingServices): void {
+export function registerBillingRoutes(r: RouteRegistrar, billing: BillingServices): void {
   // Each sub-domain registers its routes here (tag 'Billing').
+  registerSummaryRoutes(r, billing);
+  registerInvoiceRoutes(r, billing);
+  registerAdjustmentRoutes(r, billing);
 }
