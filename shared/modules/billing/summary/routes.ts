@@ -73,7 +73,7 @@ export function registerSummaryRoutes(r: RouteRegistrar, { summaries }: { summar
     tag: TAG,
     summary: '"To Be Completed": past periods with billable activity and no invoice yet',
     description:
-      'For the last `months` past periods of each yard with a billing config: the carriers an invoice would charge something (any line not 0) that have no draft or issued invoice.',
+      'For the last `months` past periods of each yard with a billing config (periods that ended before the config was created are not owed): the carriers an invoice would charge something (any line not 0) that have no draft or issued invoice.',
     access: BILLING,
     query: ToBeCompletedQuery,
     response: { schema: ToBeCompletedOut },

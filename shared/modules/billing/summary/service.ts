@@ -125,7 +125,8 @@ export class SummaryService {
 
   /**
    * GET /summary/to-be-completed: per yard with a billing config, the last `months` past periods
-   * and the carriers that would be charged something in them but have no invoice (draft or issued).
+   * (not before the config was created) and the carriers that would be charged something in them
+   * but have no invoice (draft or issued).
    */
   async toBeCompleted(principal: Principal, query: { yardId?: string | undefined; months: number }) {
     assertBillingHere(this.deps.changes);
@@ -138,8 +139,10 @@ export class SummaryService {
       const yard = await this.deps.yards.getRow(config.yardId);
       let period = previousPeriod(yard.timeZone, now);
       for (let i = 0; i < query.months; i++, period = periodBefore(period)) {
-        const invoiced = new Set(await this.repo.invoicedCarriers(yard.id, period));
         const window = periodWindow(period, yard.timeZone, now);
+        // Billing began with the yard's config: earlier periods are not owed (nor listed).
+        if (window.end <= config.createdAt) break;
+        const invoiced = new Set(await this.repo.invoicedCarriers(yard.id, period));
         for (const carrierId of await this.deps.calculator.inputs.carriersOf(yard.id, window)) {
           if (invoiced.has(carrierId)) continue;
           const calc = await this.deps.calculator.calculate({
