@@ -7,7 +7,7 @@ import type { CarrierTable, InvoiceStatus, YardTable } from '../../../db/tables.
 import { decodeCursor, toPage } from '../../../http/cursor.js';
 import { ConflictError, InvalidTransitionError, NotFoundError } from '../../../http/errors.js';
 import { newId } from '../../../ids.js';
-import { periodBounds, periodWindow, previousPeriod } from '../compute/index.js';
+import { periodWindow, previousPeriod } from '../compute/index.js';
 import {
   type BillingCalculator,
   type BillingReads,
@@ -231,7 +231,7 @@ export class InvoiceService {
       if (!canSeeYard(principal, config.yardId)) continue;
       const yard = await this.deps.yards.getRow(config.yardId);
       const period = previousPeriod(yard.timeZone, now);
-      const wait = await this.waitingFor(yard, period);
+      const wait = await this.waitingFor(yard);
       if (wait) {
         waiting.push({ ...wait, period });
         continue;
@@ -288,7 +288,7 @@ export class InvoiceService {
 
   private async assertSynced(yard: YardRow, period: string, force: boolean | undefined): Promise<void> {
     if (force) return;
-    const wait = await this.waitingFor(yard, period);
+    const wait = await this.waitingFor(yard);
     if (!wait) return;
     throw new ConflictError(
       'site-not-synced',
@@ -297,9 +297,10 @@ export class InvoiceService {
     );
   }
 
-  private async waitingFor(yard: YardRow, period: string): Promise<WaitingYard | null> {
+  /** Only past periods are invoiced, so a site in step now has synced past the period's end. */
+  private async waitingFor(yard: YardRow): Promise<WaitingYard | null> {
     if (!this.deps.siteSync) return null;
-    return this.deps.siteSync.waiting(yard, periodBounds(period, yard.timeZone).end);
+    return this.deps.siteSync.waiting(yard);
   }
 
   private calculate(ctx: Context, period: string): Promise<Calculation> {
