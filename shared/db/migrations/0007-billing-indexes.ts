@@ -6,5 +6,5 @@
  */
 export const up = `
 CREATE INDEX visit_carrier_out ON visit (yard_id, carrier_id, out_at);
-CREATE INDEX yard_task_billed ON yard_task (yard_id, billed_carrier_id, completed_at) WHERE status = 'COMPLETED';
+CREATE INDEX yard_task_billed ON yard_task (yard_id, billed_carrier_id, completed_at);
 `;

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import type { BillingCarrierConfigTable, BillingYardConfigTable } from '../../db/tables.js';
 import type { CarrierService } from '../carriers/service.js';
@@ -75,17 +75,19 @@ export class BillingInputs {
       .where('yardId', '=', yardId)
       .execute();
     for (const r of configs) ids.add(r.carrierId);
-    const visits = await this.db
-      .selectFrom('visit')
-      .select('carrierId')
-      .distinct()
-      .where('yardId', '=', yardId)
-      .where('unitKind', '=', 'trailer')
-      .where('carrierId', 'is not', null)
-      .where('inAt', '<', w.end)
-      .where((eb) => eb.or([eb('outAt', 'is', null), eb('outAt', '>', w.start)]))
-      .execute();
-    for (const r of visits) if (r.carrierId) ids.add(r.carrierId);
+    // A visit begun in the window begins with a check-in of its carrier (below); those begun before
+    // it and present at its start come from visit_yard_open (yard, out_at).
+    const presentAtStart = (left: 'still-in' | 'left-after-start') =>
+      this.db
+        .selectFrom('visit as v')
+        .select('v.carrierId')
+        .where('v.yardId', '=', yardId)
+        .where((eb) => (left === 'still-in' ? eb('v.outAt', 'is', null) : eb('v.outAt', '>', w.start)))
+        .where(sql<number>`+v.in_at`, '<', w.start)
+        .where('v.unitKind', '=', 'trailer')
+        .execute();
+    const carried = [...(await presentAtStart('still-in')), ...(await presentAtStart('left-after-start'))];
+    for (const r of carried) if (r.carrierId) ids.add(r.carrierId);
     const checkIns = await this.db
       .selectFrom('movement')
       .select('carrierId')
@@ -114,6 +116,12 @@ export class BillingInputs {
 
   /** The carrier's trailer visits present at some instant of the window, with their annex details. */
   async visits(yardId: string, carrierId: string, w: Window): Promise<Visit[]> {
+    // Attachments uploaded later against a movement (refType 'movement'), besides those it lists
+    // itself: one attachment_ref lookup per movement.
+    const linked = (column: 'in_movement_id' | 'out_movement_id') =>
+      sql<
+        string | null
+      >`(SELECT json_group_array(a.id) FROM attachment a WHERE a.ref_type = 'movement' AND a.ref_id = v.${sql.raw(column)})`;
     const base = () =>
       this.db
         .selectFrom('visit as v')
@@ -129,65 +137,38 @@ export class BillingInputs {
           'v.outMovementId',
           'mi.attachmentIds as inAttachments',
           'mo.attachmentIds as outAttachments',
+          linked('in_movement_id').as('inLinked'),
+          linked('out_movement_id').as('outLinked'),
         ])
         .where('v.yardId', '=', yardId)
         .where('v.carrierId', '=', carrierId)
         .where('v.unitKind', '=', 'trailer');
-    // Begun in the window (visit_carrier: yard, carrier, in_at) ...
-    const begun = await base().where('v.inAt', '>=', w.start).where('v.inAt', '<', w.end).execute();
-    // ... or begun before it and not gone by its start (visit_carrier_out: yard, carrier, out_at).
-    const carried = await base()
-      .where((eb) => eb.or([eb('v.outAt', 'is', null), eb('v.outAt', '>', w.start)]))
-      .where('v.inAt', '<', w.start)
-      .execute();
-    const rows = [...carried, ...begun];
-    const linked = await this.linkedAttachments(yardId, carrierId, w);
-    return rows.map((r) => {
-      const attachmentIds = new Set<string>([
-        ...parseIds(r.inAttachments),
-        ...parseIds(r.outAttachments),
-        ...(linked.get(r.inMovementId) ?? []),
-        ...(r.outMovementId ? (linked.get(r.outMovementId) ?? []) : []),
-      ]);
-      return {
-        trailerId: r.trailerId ?? '',
-        ...(r.trailerNumber ? { trailerNumber: r.trailerNumber } : {}),
-        inAt: r.inAt,
-        outAt: r.outAt,
-        inMovementId: r.inMovementId,
-        outMovementId: r.outMovementId,
-        attachmentIds: [...attachmentIds].sort(),
-      };
-    });
-  }
-
-  /**
-   * Attachments uploaded later against one of the carrier's movements (refType 'movement'), besides
-   * the ones the movement lists itself. Read for the carrier's movements near the window: any movement
-   * of a visit in the window is either in it or is the in-movement of a visit that began before it.
-   */
-  private async linkedAttachments(
-    yardId: string,
-    carrierId: string,
-    w: Window,
-  ): Promise<Map<string, string[]>> {
-    const rows = await this.db
-      .selectFrom('attachment as a')
-      .innerJoin('movement as m', 'm.id', 'a.refId')
-      .select(['a.id', 'a.refId'])
-      .where('a.refType', '=', 'movement')
-      .where('m.yardId', '=', yardId)
-      .where('m.carrierId', '=', carrierId)
-      .where('m.at', '<', w.end)
-      .execute();
-    const byMovement = new Map<string, string[]>();
-    for (const r of rows) {
-      if (!r.refId) continue;
-      const list = byMovement.get(r.refId) ?? [];
-      list.push(r.id);
-      byMovement.set(r.refId, list);
-    }
-    return byMovement;
+    // `+v.in_at` keeps SQLite on visit_carrier_out (yard, carrier, out_at) for the visits begun
+    // before the window: a range on in_at would walk the carrier's whole history.
+    const beganBefore = sql<number>`+v.in_at`;
+    const parts = await Promise.all([
+      // Begun before the window and still in, or gone after its start (visit_carrier_out) ...
+      base().where('v.outAt', 'is', null).where(beganBefore, '<', w.start).execute(),
+      base().where('v.outAt', '>', w.start).where(beganBefore, '<', w.start).execute(),
+      // ... or begun in it (visit_carrier: yard, carrier, in_at).
+      base().where('v.inAt', '>=', w.start).where('v.inAt', '<', w.end).execute(),
+    ]);
+    return parts.flat().map((r) => ({
+      trailerId: r.trailerId ?? '',
+      ...(r.trailerNumber ? { trailerNumber: r.trailerNumber } : {}),
+      inAt: r.inAt,
+      outAt: r.outAt,
+      inMovementId: r.inMovementId,
+      outMovementId: r.outMovementId,
+      attachmentIds: [
+        ...new Set([
+          ...parseIds(r.inAttachments),
+          ...parseIds(r.outAttachments),
+          ...parseIds(r.inLinked),
+          ...parseIds(r.outLinked),
+        ]),
+      ].sort(),
+    }));
   }
 
   /** The carrier's completed relocating tasks with completedAt in the window. */

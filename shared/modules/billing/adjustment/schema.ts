@@ -46,7 +46,10 @@ export const AdjustmentPatch = z
   .object({ amount: Amount.optional(), description: Description.optional() })
   .strict()
   .refine((p) => p.amount !== undefined || p.description !== undefined, 'give amount or description')
-  .openapi('InvoiceAdjustmentPatch', { example: { amount: -3000 } });
+  .openapi('InvoiceAdjustmentPatch', {
+    description: 'The amount or description to change (409 period-invoiced once the period is issued).',
+    example: { amount: -3000 },
+  });
 
 export const AdjustmentListQuery = PageQuery.extend({
   yardId: Id.optional(),

@@ -15,6 +15,7 @@ export const InvoiceCreateIn = z
   .object({ yardId: Id, carrierId: Id, period: Period, force: Force })
   .strict()
   .openapi('InvoiceGenerate', {
+    description: 'The yard, carrier and past period to invoice (a draft).',
     example: {
       yardId: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f',
       carrierId: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60',
@@ -22,16 +23,18 @@ export const InvoiceCreateIn = z
     },
   });
 
-export const InvoiceReplaceIn = z
-  .object({ force: Force })
-  .strict()
-  .optional()
-  .openapi('InvoiceReplace', { example: {} });
+export const InvoiceReplaceIn = z.object({ force: Force }).strict().optional().openapi('InvoiceReplace', {
+  description: 'Optional: force past a site that has not synced (at the cloud).',
+  example: {},
+});
 
 export const InvoiceVoidIn = z
   .object({ reason: z.string().trim().min(1, 'a reason is required').max(500) })
   .strict()
-  .openapi('InvoiceVoid', { example: { reason: 'Wrong booked spaces; re-invoiced' } });
+  .openapi('InvoiceVoid', {
+    description: 'Why the issued invoice is voided (kept with it).',
+    example: { reason: 'Wrong booked spaces; re-invoiced' },
+  });
 
 export const AnnexVisitOut = z
   .object({

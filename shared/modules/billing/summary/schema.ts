@@ -1,4 +1,4 @@
-import { Id, IsoDateTime, queryList } from '../../../http/common-schemas.js';
+import { Id, IsoDateTime, PageQuery, page, queryList } from '../../../http/common-schemas.js';
 import { z } from '../../../http/zod.js';
 import { periodProblem } from '../compute/index.js';
 
@@ -90,7 +90,10 @@ export const SummaryGenerateIn = z
     }),
   })
   .strict()
-  .openapi('BillingSummaryGenerate', { example: { yardId: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f' } });
+  .openapi('BillingSummaryGenerate', {
+    description: 'Which yard (and carrier) to summarise for its ongoing period.',
+    example: { yardId: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f' },
+  });
 
 export const SummaryGeneratePastIn = z
   .object({
@@ -101,11 +104,14 @@ export const SummaryGeneratePastIn = z
     carrierId: Id.optional().openapi({ description: 'Only this carrier (needs yardId)' }),
   })
   .strict()
-  .openapi('BillingSummaryGeneratePast', { example: { period: '2026-09' } });
+  .openapi('BillingSummaryGeneratePast', {
+    description: 'Which past period (and yard, carrier) to summarise.',
+    example: { period: '2026-09' },
+  });
 
 export const SummaryListOut = z.object({ items: z.array(SummaryOut) }).openapi('BillingSummaryList');
 
-export const SummaryAggregateQuery = z.object({
+export const SummaryAggregateQuery = PageQuery.extend({
   period: Period,
   yardIds: queryList(Id),
   carrierIds: queryList(Id),
@@ -119,11 +125,14 @@ export const SummaryAggregateOut = z
   .object({
     period: z.string(),
     items: z.array(SummaryOut),
-    totals: z.array(CurrencyTotal).openapi({ description: 'Sums of the items per currency' }),
+    nextCursor: z.string().nullable(),
+    totals: z
+      .array(CurrencyTotal)
+      .openapi({ description: 'Sums per currency of every summary that matches (all pages)' }),
   })
   .openapi('BillingSummaryAggregate');
 
-export const ToBeCompletedQuery = z.object({
+export const ToBeCompletedQuery = PageQuery.extend({
   yardId: Id.optional(),
   months: z.coerce.number({ error: 'must be a number' }).int().min(1).max(24).default(3).openapi({
     type: 'integer',
@@ -144,8 +153,6 @@ export const ToBeCompletedItem = z
   })
   .openapi('BillingToBeCompleted');
 
-export const ToBeCompletedOut = z
-  .object({ items: z.array(ToBeCompletedItem) })
-  .openapi('BillingToBeCompletedList');
+export const ToBeCompletedOut = page(ToBeCompletedItem).openapi('BillingToBeCompletedList');
 
 export type SummaryOutT = z.infer<typeof SummaryOut>;

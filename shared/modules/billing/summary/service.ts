@@ -4,6 +4,7 @@ import { assertCanSeeYard, canSeeYard } from '../../../auth/principal.js';
 import { toIso } from '../../../clock.js';
 import type { CoreParts } from '../../../core-parts.js';
 import type { YardTable } from '../../../db/tables.js';
+import { pageInMemory } from '../../../http/cursor.js';
 import { BadRequestError, ConflictError } from '../../../http/errors.js';
 import { newId } from '../../../ids.js';
 import { currentPeriod, isPast, periodWindow, previousPeriod } from '../compute/index.js';
@@ -94,7 +95,13 @@ export class SummaryService {
   /** GET /summary: the stored summaries of a period, with their sums per currency. */
   async aggregate(
     principal: Principal,
-    query: { period: string; yardIds?: string[] | undefined; carrierIds?: string[] | undefined },
+    query: {
+      period: string;
+      yardIds?: string[] | undefined;
+      carrierIds?: string[] | undefined;
+      limit: number;
+      cursor?: string | undefined;
+    },
   ) {
     assertBillingHere(this.deps.changes);
     for (const yardId of query.yardIds ?? []) assertCanSeeYard(principal, yardId);
@@ -116,9 +123,10 @@ export class SummaryService {
       t.count += 1;
       totals.set(s.currency, t);
     }
+    // The totals are over every summary that matches; the items are paged.
     return {
       period: query.period,
-      items,
+      ...pageInMemory(items, query, (x) => [x.yardId, x.carrierId]),
       totals: [...totals.values()].sort((a, b) => a.currency.localeCompare(b.currency)),
     };
   }
@@ -128,7 +136,10 @@ export class SummaryService {
    * (not before the config was created) and the carriers that would be charged something in them
    * but have no invoice (draft or issued).
    */
-  async toBeCompleted(principal: Principal, query: { yardId?: string | undefined; months: number }) {
+  async toBeCompleted(
+    principal: Principal,
+    query: { yardId?: string | undefined; months: number; limit: number; cursor?: string | undefined },
+  ) {
     assertBillingHere(this.deps.changes);
     const configs = query.yardId
       ? [(await this.configuredYard(principal, query.yardId)).config]
@@ -163,7 +174,7 @@ export class SummaryService {
         }
       }
     }
-    return { items };
+    return pageInMemory(items, query, (x) => [x.period, x.yardId, x.carrierId]);
   }
 
   /** The yard (404), in scope (403), with a billing config (409 `billing-not-configured`). */

@@ -9873,6 +9873,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description Which yard (and carrier) to summarise for its ongoing period. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["BillingSummaryGenerate"];
@@ -9972,6 +9973,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description Which past period (and yard, carrier) to summarise. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["BillingSummaryGeneratePast"];
@@ -10065,6 +10067,9 @@ export interface paths {
         get: {
             parameters: {
                 query: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
                     /** @description A calendar month in the yard’s time zone, YYYY-MM */
                     period: string;
                     yardIds?: string[];
@@ -10131,13 +10136,16 @@ export interface paths {
         };
         /**
          * "To Be Completed": past periods with billable activity and no invoice yet
-         * @description For the last `months` past periods of each yard with a billing config: the carriers an invoice would charge something (any line not 0) that have no draft or issued invoice.
+         * @description For the last `months` past periods of each yard with a billing config (periods that ended before the config was created are not owed): the carriers an invoice would charge something (any line not 0) that have no draft or issued invoice.
          *
          *     Access: admin, billing.
          */
         get: {
             parameters: {
                 query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
                     yardId?: string;
                     /** @description How many past periods to look at */
                     months?: number;
@@ -10298,6 +10306,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description The yard, carrier and past period to invoice (a draft). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["InvoiceGenerate"];
@@ -10704,6 +10713,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Optional: force past a site that has not synced (at the cloud). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["InvoiceReplace"];
@@ -11080,6 +11090,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Why the issued invoice is voided (kept with it). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["InvoiceVoid"];
@@ -11425,6 +11436,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The amount or description to change (409 period-invoiced once the period is issued). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["InvoiceAdjustmentPatch"];
@@ -14633,6 +14645,7 @@ export interface components {
             amount: number;
         };
         /**
+         * @description Which yard (and carrier) to summarise for its ongoing period.
          * @example {
          *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f"
          *     }
@@ -14651,6 +14664,7 @@ export interface components {
             carrierId?: string;
         };
         /**
+         * @description Which past period (and yard, carrier) to summarise.
          * @example {
          *       "period": "2026-09"
          *     }
@@ -14677,7 +14691,8 @@ export interface components {
         BillingSummaryAggregate: {
             period: string;
             items: components["schemas"]["BillingSummary"][];
-            /** @description Sums of the items per currency */
+            nextCursor: string | null;
+            /** @description Sums per currency of every summary that matches (all pages) */
             totals: components["schemas"]["BillingCurrencyTotal"][];
         };
         BillingCurrencyTotal: {
@@ -14692,6 +14707,7 @@ export interface components {
         };
         BillingToBeCompletedList: {
             items: components["schemas"]["BillingToBeCompleted"][];
+            nextCursor: string | null;
         };
         BillingToBeCompleted: {
             /**
@@ -14923,6 +14939,7 @@ export interface components {
             }[];
         };
         /**
+         * @description The yard, carrier and past period to invoice (a draft).
          * @example {
          *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
          *       "carrierId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60",
@@ -14948,12 +14965,16 @@ export interface components {
             /** @description At the cloud: invoice even though the yard’s site has not synced past the period’s end (otherwise 409 `site-not-synced`) */
             force?: boolean;
         };
-        /** @example {} */
+        /**
+         * @description Optional: force past a site that has not synced (at the cloud).
+         * @example {}
+         */
         InvoiceReplace: {
             /** @description At the cloud: invoice even though the yard’s site has not synced past the period’s end (otherwise 409 `site-not-synced`) */
             force?: boolean;
         };
         /**
+         * @description Why the issued invoice is voided (kept with it).
          * @example {
          *       "reason": "Wrong booked spaces; re-invoiced"
          *     }
@@ -15027,6 +15048,7 @@ export interface components {
             description: string;
         };
         /**
+         * @description The amount or description to change (409 period-invoiced once the period is issued).
          * @example {
          *       "amount": -3000
          *     }
