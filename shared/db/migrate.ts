@@ -5,6 +5,7 @@ import * as m0003 from './migrations/0003-cameras-integrations.js';
 import * as m0004 from './migrations/0004-sync.js';
 import * as m0005 from './migrations/0005-idempotency.js';
 import * as m0006 from './migrations/0006-billing.js';
+import * as m0007 from './migrations/0007-billing-indexes.js';
 
 /** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
@@ -14,6 +15,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 4, name: 'sync', up: m0004.up },
   { version: 5, name: 'idempotency', up: m0005.up },
   { version: 6, name: 'billing', up: m0006.up },
+  { version: 7, name: 'billing-indexes', up: m0007.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -3,8 +3,16 @@ import type { RouteRegistrar } from '../../http/routes.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { SettingsService } from '../settings/service.js';
 import type { YardService } from '../yards/service.js';
+import { registerAdjustmentRoutes } from './adjustment/routes.js';
+import { AdjustmentService } from './adjustment/service.js';
 import { registerBillingConfigRoutes } from './config/routes.js';
 import { BillingConfigService } from './config/service.js';
+import { BillingCalculator, BillingInputs } from './inputs.js';
+import { registerInvoiceRoutes } from './invoice/routes.js';
+import { InvoiceService } from './invoice/service.js';
+import { SiteSyncCheck } from './invoice/waiting.js';
+import { registerSummaryRoutes } from './summary/routes.js';
+import { SummaryService } from './summary/service.js';
 
 /**
  * Billing (docs/domain.md "Billing"), split by sub-domain: config/ (yard and carrier configs),
@@ -15,6 +23,9 @@ import { BillingConfigService } from './config/service.js';
 export type BillingServices = {
   /** Yard and carrier billing configs, and the rates in force for a carrier (config/). */
   config: BillingConfigService;
+  summaries: SummaryService;
+  invoices: InvoiceService;
+  adjustments: AdjustmentService;
 };
 
 /** What billing reads outside its own tables: yards (time zone, code), carriers (name, SCAC). */
@@ -26,10 +37,19 @@ export type BillingDeps = CoreParts & {
 
 export function createBillingServices(deps: BillingDeps): BillingServices {
   const config = new BillingConfigService(deps);
-  return { config };
+  const calculator = new BillingCalculator(new BillingInputs(deps.kysely));
+  const summaries = new SummaryService({ ...deps, calculator });
+  // Only the cloud waits for sites; a standalone edge holds all its own activity.
+  const siteSync = deps.sync.mode === 'cloud' ? new SiteSyncCheck(deps.kysely) : null;
+  const invoices = new InvoiceService({ ...deps, calculator, summaries, siteSync });
+  const adjustments = new AdjustmentService(deps);
+  return { config, summaries, invoices, adjustments };
 }
 
 export function registerBillingRoutes(r: RouteRegistrar, billing: BillingServices): void {
   // Each sub-domain registers its routes here (tag 'Billing').
   registerBillingConfigRoutes(r, billing.config);
+  registerSummaryRoutes(r, billing);
+  registerInvoiceRoutes(r, billing);
+  registerAdjustmentRoutes(r, billing);
 }

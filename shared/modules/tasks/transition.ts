@@ -99,7 +99,7 @@ async function assertActiveSession(db: Kdb, row: TaskRow): Promise<void> {
 
 /**
  * Completing a move puts the trailer at the destination (if it is still in the task's yard) and
- * bills the move to the trailer's carrier.
+ * bills the move (any relocating type) to the trailer's carrier.
  */
 async function moveTrailer(deps: TransitionDeps, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
   if (!row.trailerId || !MOVING_TYPES.has(row.type)) return {};
@@ -108,5 +108,7 @@ async function moveTrailer(deps: TransitionDeps, trx: Kdb, row: TaskRow): Promis
   if (row.toLocationId && trailer.yardId === row.yardId) {
     await deps.trailers.placeOnSpot(trx, trailer.id, row.toLocationId);
   }
-  return row.type === 'move' ? { billedCarrierId: trailer.carrierId } : {};
+  // Every relocating type is billed as a move (docs/domain.md "Billing": move, pull_to_door,
+  // return_to_spot, shunt), to the trailer's carrier when the move is done.
+  return { billedCarrierId: trailer.carrierId };
 }

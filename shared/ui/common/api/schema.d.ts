@@ -11233,6 +11233,1742 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/billing/summary/generate-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate all billing summaries for the ongoing period
+         * @description For every yard with a billing config (in your yard scope), the ongoing period in the yard’s time zone, every carrier with a carrier config or activity in it. Each summary replaces the stored one.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingSummaryList"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/summary/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate billing summary for the ongoing period (`yardId`, `carrierId?`)
+         * @description The window is the start of the period to now: today’s peak is the peak so far. 409 `billing-not-configured` when the yard has no billing config.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Which yard (and carrier) to summarise for its ongoing period. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingSummaryGenerate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingSummaryList"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/summary/generate-past": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate billing summary information for a past period (`period=YYYY-MM`)
+         * @description 400 `period-not-past` when the period has not ended in a named yard’s time zone.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Which past period (and yard, carrier) to summarise. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BillingSummaryGeneratePast"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingSummaryList"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Billing summary aggregated for a list of yards and carriers (`yardIds`, `carrierIds`, `period`)
+         * @description The stored summaries of the period (generate them first), and their sums per currency.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period: string;
+                    yardIds?: string[];
+                    carrierIds?: string[];
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingSummaryAggregate"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/summary/to-be-completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * "To Be Completed": past periods with billable activity and no invoice yet
+         * @description For the last `months` past periods of each yard with a billing config (periods that ended before the config was created are not owed): the carriers an invoice would charge something (any line not 0) that have no draft or issued invoice.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    /** @description How many past periods to look at */
+                    months?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BillingToBeCompletedList"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Invoices (`yardId`, `carrierId`, `period`)
+         * @description Whole invoices (lines, per-day table, annex), in creation order; also `status`.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    carrierId?: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period?: string;
+                    status?: "draft" | "issued" | "void";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Invoice"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Generate Invoice (`yardId`, `carrierId`, `period`; 409 if it exists)
+         * @description A draft for a past period. 409 `invoice-exists` when the period has a draft or issued invoice; 400 `period-not-past` for the ongoing or a future period; at the cloud 409 `site-not-synced` when the yard’s site has not synced past the period’s end, unless `force: true`.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The yard, carrier and past period to invoice (a draft). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InvoiceGenerate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invoice"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/summaries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Invoice Summaries (totals without lines, per yard / carrier / period)
+         * @description Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    carrierId?: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period?: string;
+                    status?: "draft" | "issued" | "void";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["InvoiceSummary"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/overage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get detailed overage info (`yardId`, `carrierId`, `period`): the per-day table
+         * @description Each yard-local day of the period that has begun: peak trailers present at once, bookedSpaces, overage units and amount. From the period’s invoice when it has one (draft or issued), else computed now (also for the ongoing period: today is its peak so far).
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query: {
+                    yardId: string;
+                    carrierId: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OverageInfo"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/generate-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate all invoices for the previous period (idempotent)
+         * @description Drafts for the previous period (in each yard’s time zone) of every carrier charged something. Skips carriers with an invoice (draft or issued) and carriers with no charges; at the cloud, a yard whose site has not synced past the period’s end is listed under `waiting` and not invoiced. Repeating it creates nothing new.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceGenerateAllResult"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/{yardId}/{carrierId}/{period}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get specific Invoice
+         * @description The period’s invoice that is not void; when every one is void, the newest of them.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                    carrierId: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invoice"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Generate/Replace Invoice
+         * @description Recomputes the draft (same id and number) from the activity and adjustments now, or generates a draft when the period has none. 409 `invoice-issued` for an issued invoice: void it, then generate again.
+         *
+         *     Access: admin, billing.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                    carrierId: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period: string;
+                };
+                cookie?: never;
+            };
+            /** @description Optional: force past a site that has not synced (at the cloud). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InvoiceReplace"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invoice"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete specific invoice
+         * @description Drafts only: 409 `invoice-issued` for an issued invoice, `invoice-void` for a void one (kept for the record).
+         *
+         *     Access: admin, billing.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                    carrierId: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete invoice by id
+         * @description Drafts only: 409 `invoice-issued` for an issued invoice, `invoice-void` for a void one.
+         *
+         *     Access: admin, billing.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/{id}/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * issue a draft invoice (it becomes immutable)
+         * @description 409 `invalid-transition` unless the invoice is a draft.
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invoice"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * void an issued invoice (`reason`); the period can be invoiced again
+         * @description 409 `invalid-transition` unless the invoice is issued (delete a draft instead).
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Why the issued invoice is voided (kept with it). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InvoiceVoid"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Invoice"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice-adjustment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieves all invoice adjustments matching `yardId`, `carrierId`, `period`
+         * @description Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    carrierId?: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["InvoiceAdjustment"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Creates a new invoice adjustment for the given yard and carrier
+         * @description 409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT).
+         *
+         *     Access: admin, billing.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A signed amount added to the period’s subtotal (after the minimum, before tax). 409 `period-invoiced` when the period has an issued invoice. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InvoiceAdjustmentCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceAdjustment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice-adjustment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes an existing invoice adjustment
+         * @description 409 `period-invoiced` when its period has an issued invoice.
+         *
+         *     Access: admin, billing.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Updates an existing invoice adjustment
+         * @description 409 `period-invoiced` when its period has an issued invoice.
+         *
+         *     Access: admin, billing.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description The amount or description to change (409 period-invoiced once the period is issued). */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InvoiceAdjustmentPatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvoiceAdjustment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -14702,6 +16438,555 @@ export interface components {
             /** Format: email */
             billToEmail?: string | null;
             billToTaxId?: string | null;
+        };
+        BillingSummaryList: {
+            items: components["schemas"]["BillingSummary"][];
+        };
+        /** @description The billing computation for a yard, carrier and period, stored; regenerating replaces it. */
+        BillingSummary: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            period: string;
+            currency: string;
+            timeZone: string;
+            window: {
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                end: string;
+            };
+            rates: components["schemas"]["BillingRates"];
+            graceMinutes: number;
+            taxRateBp: number;
+            counts: components["schemas"]["BillingCounts"];
+            lines: components["schemas"]["BillingLines"];
+            days: components["schemas"]["OverageDay"][];
+            /** @description Integer minor units of `currency` */
+            subtotal: number;
+            /** @description Integer minor units of `currency` */
+            tax: number;
+            /** @description subtotal + tax; negative: a credit */
+            total: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            generatedAt: string;
+        };
+        BillingRates: {
+            bookedSpaces: number;
+            /** @description Integer minor units of `currency` */
+            spaceMonthlyRate: number;
+            /** @description Integer minor units of `currency` */
+            overageDailyRate: number;
+            /** @description Integer minor units of `currency` */
+            moveFee: number;
+            /** @description Integer minor units of `currency` */
+            gateFee: number;
+            /** @description Integer minor units of `currency` */
+            minimumMonthly: number;
+        };
+        /** @description How many of each input the computation used */
+        BillingCounts: {
+            visits: number;
+            moves: number;
+            checkIns: number;
+            adjustments: number;
+        };
+        BillingLines: {
+            /** @description bookedSpaces x spaceMonthlyRate */
+            space: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description unit-days above bookedSpaces x overageDailyRate */
+            overage: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description completed relocating tasks x moveFee */
+            moves: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description trailer check-ins x gateFee */
+            gate: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description top-up to minimumMonthly (0 when the charges reach it) */
+            minimum: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description quantity: how many; amount: their signed sum */
+            adjustments: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+        };
+        OverageDay: {
+            /** @example 2026-10-14 */
+            date: string;
+            peak: number;
+            bookedSpaces: number;
+            overage: number;
+            /** @description Integer minor units of `currency` */
+            amount: number;
+        };
+        /**
+         * @description Which yard (and carrier) to summarise for its ongoing period.
+         * @example {
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f"
+         *     }
+         */
+        BillingSummaryGenerate: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @description Only this carrier; every carrier of the yard when left out
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
+        };
+        /**
+         * @description Which past period (and yard, carrier) to summarise.
+         * @example {
+         *       "period": "2026-09"
+         *     }
+         */
+        BillingSummaryGeneratePast: {
+            /**
+             * @description A calendar month in the yard’s time zone, YYYY-MM
+             * @example 2026-10
+             */
+            period: string;
+            /**
+             * Format: uuid
+             * @description Only this yard; every yard with a billing config when left out
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId?: string;
+            /**
+             * Format: uuid
+             * @description Only this carrier (needs yardId)
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
+        };
+        BillingSummaryAggregate: {
+            period: string;
+            items: components["schemas"]["BillingSummary"][];
+            nextCursor: string | null;
+            /** @description Sums per currency of every summary that matches (all pages) */
+            totals: components["schemas"]["BillingCurrencyTotal"][];
+        };
+        BillingCurrencyTotal: {
+            currency: string;
+            /** @description Integer minor units of `currency` */
+            subtotal: number;
+            /** @description Integer minor units of `currency` */
+            tax: number;
+            /** @description Integer minor units of `currency` */
+            total: number;
+            count: number;
+        };
+        BillingToBeCompletedList: {
+            items: components["schemas"]["BillingToBeCompleted"][];
+            nextCursor: string | null;
+        };
+        BillingToBeCompleted: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            period: string;
+            currency: string;
+            /** @description What an invoice generated now would total */
+            total: number;
+        };
+        /** @description The billing computation frozen: lines, per-day overage table, per-visit annex, the rates, time zone and bill-to used. draft -> issued -> void. */
+        Invoice: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description {yardCode}-{YYYYMM}-{SCAC, or the last 8 letters and digits of the carrier id}, then -2, -3 after voids
+             * @example DAL1-202609-PRFL
+             */
+            number: string;
+            sequence: number;
+            /** @enum {string} */
+            status: "draft" | "issued" | "void";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            issuedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            voidedAt: string | null;
+            voidReason: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            period: string;
+            currency: string;
+            timeZone: string;
+            window: {
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                end: string;
+            };
+            rates: components["schemas"]["BillingRates"];
+            graceMinutes: number;
+            taxRateBp: number;
+            counts: components["schemas"]["BillingCounts"];
+            lines: components["schemas"]["BillingLines"];
+            days: components["schemas"]["OverageDay"][];
+            /** @description Integer minor units of `currency` */
+            subtotal: number;
+            /** @description Integer minor units of `currency` */
+            tax: number;
+            /** @description subtotal + tax; negative: a credit */
+            total: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            generatedAt: string;
+            annex: components["schemas"]["InvoiceAnnexVisit"][];
+            issuer: {
+                name: string | null;
+                address: string | null;
+                taxId: string | null;
+            };
+            billTo: {
+                name: string | null;
+                address: string | null;
+                taxId: string | null;
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                carrierId: string;
+                scac: string | null;
+                email: string | null;
+            };
+            paymentTermsDays: number;
+            createdBy: string | null;
+        };
+        InvoiceAnnexVisit: {
+            trailerId: string;
+            trailerNumber: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            inAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            outAt: string | null;
+            daysPresent: number;
+            inMovementId: string;
+            outMovementId: string | null;
+            attachmentIds: string[];
+        };
+        InvoiceSummary: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * @description {yardCode}-{YYYYMM}-{SCAC, or the last 8 letters and digits of the carrier id}, then -2, -3 after voids
+             * @example DAL1-202609-PRFL
+             */
+            number: string;
+            sequence: number;
+            /** @enum {string} */
+            status: "draft" | "issued" | "void";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            issuedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            voidedAt: string | null;
+            voidReason: string | null;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            period: string;
+            currency: string;
+            /** @description Integer minor units of `currency` */
+            subtotal: number;
+            /** @description Integer minor units of `currency` */
+            tax: number;
+            /** @description Integer minor units of `currency` */
+            total: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            generatedAt: string;
+        };
+        OverageInfo: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            period: string;
+            currency: string;
+            /**
+             * @description invoice: the table frozen in the period’s invoice; computed: computed now (no invoice yet)
+             * @enum {string}
+             */
+            source: "invoice" | "computed";
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            invoiceId: string | null;
+            /** @description Integer minor units of `currency` */
+            overageDailyRate: number;
+            days: components["schemas"]["OverageDay"][];
+            /** @description Integer minor units of `currency` */
+            total: number;
+        };
+        InvoiceGenerateAllResult: {
+            created: components["schemas"]["InvoiceSummary"][];
+            skipped: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                yardId: string;
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                carrierId: string;
+                period: string;
+                /** @enum {string} */
+                reason: "exists" | "no-charges";
+            }[];
+            waiting: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                yardId: string;
+                siteId: string;
+                period: string;
+                reason: string;
+            }[];
+        };
+        /**
+         * @description The yard, carrier and past period to invoice (a draft).
+         * @example {
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
+         *       "carrierId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60",
+         *       "period": "2026-09"
+         *     }
+         */
+        InvoiceGenerate: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            /**
+             * @description A calendar month in the yard’s time zone, YYYY-MM
+             * @example 2026-10
+             */
+            period: string;
+            /** @description At the cloud: invoice even though the yard’s site has not synced past the period’s end (otherwise 409 `site-not-synced`) */
+            force?: boolean;
+        };
+        /**
+         * @description Optional: force past a site that has not synced (at the cloud).
+         * @example {}
+         */
+        InvoiceReplace: {
+            /** @description At the cloud: invoice even though the yard’s site has not synced past the period’s end (otherwise 409 `site-not-synced`) */
+            force?: boolean;
+        };
+        /**
+         * @description Why the issued invoice is voided (kept with it).
+         * @example {
+         *       "reason": "Wrong booked spaces; re-invoiced"
+         *     }
+         */
+        InvoiceVoid: {
+            reason: string;
+        };
+        InvoiceAdjustment: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            period: string;
+            /** @description Integer minor units of `currency` */
+            amount: number;
+            description: string;
+            createdBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+        };
+        /**
+         * @description A signed amount added to the period’s subtotal (after the minimum, before tax). 409 `period-invoiced` when the period has an issued invoice.
+         * @example {
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
+         *       "carrierId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60",
+         *       "period": "2026-09",
+         *       "amount": -2500,
+         *       "description": "Goodwill credit: gate closed 2 hours on 14 Sep"
+         *     }
+         */
+        InvoiceAdjustmentCreate: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            /**
+             * @description A calendar month in the yard’s time zone, YYYY-MM
+             * @example 2026-10
+             */
+            period: string;
+            /**
+             * @description Signed minor units of the yard’s currency: negative is a credit
+             * @example -2500
+             */
+            amount: number;
+            description: string;
+        };
+        /**
+         * @description The amount or description to change (409 period-invoiced once the period is issued).
+         * @example {
+         *       "amount": -3000
+         *     }
+         */
+        InvoiceAdjustmentPatch: {
+            /**
+             * @description Signed minor units of the yard’s currency: negative is a credit
+             * @example -2500
+             */
+            amount?: number;
+            description?: string;
         };
     };
     responses: never;

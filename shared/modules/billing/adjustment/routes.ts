@@ -1,0 +1,66 @@
+import { IdParams, page } from '../../../http/common-schemas.js';
+import type { RouteRegistrar } from '../../../http/routes.js';
+import { AdjustmentCreate, AdjustmentListQuery, AdjustmentOut, AdjustmentPatch } from './schema.js';
+import type { AdjustmentService } from './service.js';
+
+const TAG = 'Billing';
+const BILLING = ['admin', 'billing'] as const;
+
+export function registerAdjustmentRoutes(
+  r: RouteRegistrar,
+  { adjustments }: { adjustments: AdjustmentService },
+): void {
+  r.add({
+    method: 'get',
+    path: '/api/billing/invoice-adjustment',
+    tag: TAG,
+    summary: 'Retrieves all invoice adjustments matching `yardId`, `carrierId`, `period`',
+    access: BILLING,
+    query: AdjustmentListQuery,
+    response: { schema: page(AdjustmentOut) },
+    handler: ({ principal, query }) => adjustments.list(principal, query),
+  });
+
+  r.add({
+    method: 'post',
+    path: '/api/billing/invoice-adjustment',
+    tag: TAG,
+    summary: 'Creates a new invoice adjustment for the given yard and carrier',
+    description:
+      '409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT).',
+    access: BILLING,
+    body: AdjustmentCreate,
+    response: { status: 201, schema: AdjustmentOut },
+    errors: [404, 409],
+    handler: ({ principal, body }) => adjustments.create(principal, body),
+  });
+
+  r.add({
+    method: 'patch',
+    path: '/api/billing/invoice-adjustment/{id}',
+    tag: TAG,
+    summary: 'Updates an existing invoice adjustment',
+    description: '409 `period-invoiced` when its period has an issued invoice.',
+    access: BILLING,
+    params: IdParams,
+    body: AdjustmentPatch,
+    response: { schema: AdjustmentOut },
+    errors: [404, 409],
+    handler: ({ principal, params, body }) => adjustments.update(principal, params.id, body),
+  });
+
+  r.add({
+    method: 'delete',
+    path: '/api/billing/invoice-adjustment/{id}',
+    tag: TAG,
+    summary: 'Deletes an existing invoice adjustment',
+    description: '409 `period-invoiced` when its period has an issued invoice.',
+    access: BILLING,
+    params: IdParams,
+    response: { status: 204 },
+    errors: [404, 409],
+    handler: async ({ principal, params }) => {
+      await adjustments.delete(principal, params.id);
+    },
+  });
+}

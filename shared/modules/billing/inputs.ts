@@ -1,0 +1,313 @@
+import { type Selectable, sql } from 'kysely';
+import type { Kdb } from '../../db/database.js';
+import type { BillingCarrierConfigTable, BillingYardConfigTable } from '../../db/tables.js';
+import type { CarrierService } from '../carriers/service.js';
+import type { YardService } from '../yards/service.js';
+import { computeBilling, periodWindow, resolveRates } from './compute/index.js';
+import type { BillingInput, BillingResult, Rates, Visit } from './compute/types.js';
+
+/** The other modules billing reads: yards (time zone, code, site), carriers (name, SCAC). */
+export interface BillingReads {
+  yards: Pick<YardService, 'getRow'>;
+  carriers: Pick<CarrierService, 'getRow'>;
+}
+
+export type YardConfigRow = Selectable<BillingYardConfigTable>;
+export type CarrierConfigRow = Selectable<BillingCarrierConfigTable>;
+
+/** The task types that relocate a trailer: the moves a carrier pays for (docs/domain.md "Billing"). */
+export const BILLED_TASK_TYPES = ['move', 'pull_to_door', 'return_to_spot', 'shunt'] as const;
+
+/** [start, end) epoch ms. */
+export interface Window {
+  start: number;
+  end: number;
+}
+
+/** How many of each input went into a computation (stored beside it). */
+export interface InputCounts {
+  visits: number;
+  moves: number;
+  checkIns: number;
+  adjustments: number;
+}
+
+/**
+ * Gathers what the pure computation needs for one yard, carrier and window, from the movements,
+ * visits and tasks recorded (or synced) here, and reads the billing configs. Every query is on an
+ * index (migration 0007 adds the two that the carrier-first reads need); the visits are read in two
+ * index ranges (begun in the window; begun before it and still present at its start) rather than
+ * scanning the carrier's whole history.
+ */
+export class BillingInputs {
+  constructor(private readonly db: Kdb) {}
+
+  yardConfig(yardId: string): Promise<YardConfigRow | undefined> {
+    return this.db
+      .selectFrom('billingYardConfig')
+      .selectAll()
+      .where('yardId', '=', yardId)
+      .executeTakeFirst();
+  }
+
+  yardConfigs(): Promise<YardConfigRow[]> {
+    return this.db.selectFrom('billingYardConfig').selectAll().orderBy('yardId').execute();
+  }
+
+  carrierConfig(yardId: string, carrierId: string): Promise<CarrierConfigRow | undefined> {
+    return this.db
+      .selectFrom('billingCarrierConfig')
+      .selectAll()
+      .where('yardId', '=', yardId)
+      .where('carrierId', '=', carrierId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * The carriers that may owe something in the window: those with a carrier config in the yard (booked
+   * spaces, minimum), and those with a trailer visit present, a check-in or a billed move in it.
+   */
+  async carriersOf(yardId: string, w: Window): Promise<string[]> {
+    const ids = new Set<string>();
+    const configs = await this.db
+      .selectFrom('billingCarrierConfig')
+      .select('carrierId')
+      .where('yardId', '=', yardId)
+      .execute();
+    for (const r of configs) ids.add(r.carrierId);
+    // A visit begun in the window begins with a check-in of its carrier (below); those begun before
+    // it and present at its start come from visit_yard_open (yard, out_at).
+    const presentAtStart = (left: 'still-in' | 'left-after-start') =>
+      this.db
+        .selectFrom('visit as v')
+        .select('v.carrierId')
+        .where('v.yardId', '=', yardId)
+        .where((eb) => (left === 'still-in' ? eb('v.outAt', 'is', null) : eb('v.outAt', '>', w.start)))
+        .where(sql<number>`+v.in_at`, '<', w.start)
+        .where('v.unitKind', '=', 'trailer')
+        .execute();
+    const carried = [...(await presentAtStart('still-in')), ...(await presentAtStart('left-after-start'))];
+    for (const r of carried) if (r.carrierId) ids.add(r.carrierId);
+    const checkIns = await this.db
+      .selectFrom('movement')
+      .select('carrierId')
+      .distinct()
+      .where('yardId', '=', yardId)
+      .where('at', '>=', w.start)
+      .where('at', '<', w.end)
+      .where('direction', '=', 'in')
+      .where('carrierId', 'is not', null)
+      .execute();
+    for (const r of checkIns) if (r.carrierId) ids.add(r.carrierId);
+    const moves = await this.db
+      .selectFrom('yardTask')
+      .select('billedCarrierId')
+      .distinct()
+      .where('yardId', '=', yardId)
+      .where('status', '=', 'COMPLETED')
+      .where('completedAt', '>=', w.start)
+      .where('completedAt', '<', w.end)
+      .where('type', 'in', BILLED_TASK_TYPES)
+      .where('billedCarrierId', 'is not', null)
+      .execute();
+    for (const r of moves) if (r.billedCarrierId) ids.add(r.billedCarrierId);
+    return [...ids].sort();
+  }
+
+  /** The carrier's trailer visits present at some instant of the window, with their annex details. */
+  async visits(yardId: string, carrierId: string, w: Window): Promise<Visit[]> {
+    // Attachments uploaded later against a movement (refType 'movement'), besides those it lists
+    // itself: one attachment_ref lookup per movement.
+    const linked = (column: 'in_movement_id' | 'out_movement_id') =>
+      sql<
+        string | null
+      >`(SELECT json_group_array(a.id) FROM attachment a WHERE a.ref_type = 'movement' AND a.ref_id = v.${sql.raw(column)})`;
+    const base = () =>
+      this.db
+        .selectFrom('visit as v')
+        .leftJoin('trailer as t', 't.id', 'v.trailerId')
+        .innerJoin('movement as mi', 'mi.id', 'v.inMovementId')
+        .leftJoin('movement as mo', 'mo.id', 'v.outMovementId')
+        .select([
+          'v.trailerId',
+          't.number as trailerNumber',
+          'v.inAt',
+          'v.outAt',
+          'v.inMovementId',
+          'v.outMovementId',
+          'mi.attachmentIds as inAttachments',
+          'mo.attachmentIds as outAttachments',
+          linked('in_movement_id').as('inLinked'),
+          linked('out_movement_id').as('outLinked'),
+        ])
+        .where('v.yardId', '=', yardId)
+        .where('v.carrierId', '=', carrierId)
+        .where('v.unitKind', '=', 'trailer');
+    // `+v.in_at` keeps SQLite on visit_carrier_out (yard, carrier, out_at) for the visits begun
+    // before the window: a range on in_at would walk the carrier's whole history.
+    const beganBefore = sql<number>`+v.in_at`;
+    const parts = await Promise.all([
+      // Begun before the window and still in, or gone after its start (visit_carrier_out) ...
+      base().where('v.outAt', 'is', null).where(beganBefore, '<', w.start).execute(),
+      base().where('v.outAt', '>', w.start).where(beganBefore, '<', w.start).execute(),
+      // ... or begun in it (visit_carrier: yard, carrier, in_at).
+      base().where('v.inAt', '>=', w.start).where('v.inAt', '<', w.end).execute(),
+    ]);
+    return parts.flat().map((r) => ({
+      trailerId: r.trailerId ?? '',
+      ...(r.trailerNumber ? { trailerNumber: r.trailerNumber } : {}),
+      inAt: r.inAt,
+      outAt: r.outAt,
+      inMovementId: r.inMovementId,
+      outMovementId: r.outMovementId,
+      attachmentIds: [
+        ...new Set([
+          ...parseIds(r.inAttachments),
+          ...parseIds(r.outAttachments),
+          ...parseIds(r.inLinked),
+          ...parseIds(r.outLinked),
+        ]),
+      ].sort(),
+    }));
+  }
+
+  /** The carrier's completed relocating tasks with completedAt in the window. */
+  async moves(yardId: string, carrierId: string, w: Window): Promise<number> {
+    const row = await this.db
+      .selectFrom('yardTask')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('yardId', '=', yardId)
+      .where('billedCarrierId', '=', carrierId)
+      .where('status', '=', 'COMPLETED')
+      .where('completedAt', '>=', w.start)
+      .where('completedAt', '<', w.end)
+      .where('type', 'in', BILLED_TASK_TYPES)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** The carrier's gate check-ins of trailers with `at` in the window. */
+  async checkIns(yardId: string, carrierId: string, w: Window): Promise<number> {
+    const row = await this.db
+      .selectFrom('movement')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('carrierId', '=', carrierId)
+      .where('at', '>=', w.start)
+      .where('at', '<', w.end)
+      .where('yardId', '=', yardId)
+      .where('direction', '=', 'in')
+      .where('trailerId', 'is not', null)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async adjustments(yardId: string, carrierId: string, period: string): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('invoiceAdjustment')
+      .select('amount')
+      .where('yardId', '=', yardId)
+      .where('carrierId', '=', carrierId)
+      .where('period', '=', period)
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => Number(r.amount));
+  }
+
+  /** Everything the computation needs for (yard, carrier, period), and how many of each. */
+  async gather(args: {
+    yardId: string;
+    carrierId: string;
+    period: string;
+    timeZone: string;
+    now: number;
+    window: Window;
+    rates: Rates;
+    yardConfig: YardConfigRow;
+  }): Promise<{ input: BillingInput; counts: InputCounts }> {
+    const { yardId, carrierId, window: w } = args;
+    const [visits, moves, checkIns, adjustments] = await Promise.all([
+      this.visits(yardId, carrierId, w),
+      this.moves(yardId, carrierId, w),
+      this.checkIns(yardId, carrierId, w),
+      this.adjustments(yardId, carrierId, args.period),
+    ]);
+    return {
+      input: {
+        period: args.period,
+        timeZone: args.timeZone,
+        now: args.now,
+        rates: args.rates,
+        graceMinutes: args.yardConfig.graceMinutes,
+        taxRateBp: args.yardConfig.taxRateBp,
+        visits,
+        moves,
+        checkIns,
+        adjustments,
+      },
+      counts: { visits: visits.length, moves, checkIns, adjustments: adjustments.length },
+    };
+  }
+}
+
+function parseIds(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const ids = JSON.parse(json) as unknown;
+    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What a computation was made from, beside its result (stored with summaries and invoices). */
+export interface Calculation {
+  result: BillingResult;
+  counts: InputCounts;
+  currency: string;
+  yardConfig: YardConfigRow;
+  carrierConfig: CarrierConfigRow | null;
+}
+
+/**
+ * Runs the pure computation for one yard, carrier and period at `now`: resolves the rates (the
+ * carrier config's, else the yard's), gathers the inputs over the window and computes. The one path
+ * from stored activity to money, used by summaries, invoices and the overage table.
+ */
+export class BillingCalculator {
+  constructor(readonly inputs: BillingInputs) {}
+
+  async calculate(args: {
+    yard: { id: string; timeZone: string };
+    carrierId: string;
+    period: string;
+    now: number;
+    yardConfig: YardConfigRow;
+  }): Promise<Calculation> {
+    const { yard, carrierId, period, now, yardConfig } = args;
+    const carrierConfig = (await this.inputs.carrierConfig(yard.id, carrierId)) ?? null;
+    const rates = resolveRates(yardConfig, carrierConfig);
+    const window = periodWindow(period, yard.timeZone, now);
+    const { input, counts } = await this.inputs.gather({
+      yardId: yard.id,
+      carrierId,
+      period,
+      timeZone: yard.timeZone,
+      now,
+      window,
+      rates,
+      yardConfig,
+    });
+    return {
+      result: computeBilling(input),
+      counts,
+      currency: yardConfig.currency,
+      yardConfig,
+      carrierConfig,
+    };
+  }
+}
+
+/** Whether a computation charges anything at all (every line 0: nothing to invoice). */
+export function hasCharges(result: BillingResult): boolean {
+  return Object.values(result.lines).some((line) => line.amount !== 0);
+}

@@ -1,0 +1,40 @@
+import type { Kdb } from '../../../db/database.js';
+
+/** A yard the cloud cannot invoice yet for a period: its site may still hold activity of it. */
+export interface WaitingYard {
+  yardId: string;
+  siteId: string;
+  /** Why: `site-offline`, `site-catching-up`, `site-never-connected`. */
+  reason: string;
+}
+
+/**
+ * Whether the cloud has everything a site recorded up to a past period's end (docs/domain.md
+ * "Billing", waiting sites). What the cloud knows of a site is its link state and queue depth as
+ * the site last reported them (`site`, from the retained status topic). The site sends its changes
+ * in order and within seconds while online, so:
+ * - online with nothing queued: in step now, so past the period's end (the period is past);
+ * - online with changes queued: catching up, perhaps on changes of the period: waiting;
+ * - offline: waiting. Its queue is unknown: the broker's will reports an offline site with queue 0
+ *   whatever it holds, and a clerk at the site may still record (or back-date) a movement of the
+ *   period while the link is down. It is invoiced once it is back and has caught up, or with force;
+ * - never connected: waiting (nothing of it has arrived).
+ * A yard whose site is not registered here has no site to wait for. Only the cloud asks: a
+ * standalone edge holds all its own activity.
+ */
+export class SiteSyncCheck {
+  constructor(private readonly db: Kdb) {}
+
+  async waiting(yard: { id: string; siteId: string }): Promise<WaitingYard | null> {
+    const site = await this.db
+      .selectFrom('site')
+      .select(['id', 'linkState', 'reportedQueued'])
+      .where('id', '=', yard.siteId)
+      .executeTakeFirst();
+    if (!site) return null;
+    const wait = (reason: string): WaitingYard => ({ yardId: yard.id, siteId: site.id, reason });
+    if (site.linkState === 'never') return wait('site-never-connected');
+    if (site.linkState === 'offline') return wait('site-offline');
+    return site.reportedQueued > 0 ? wait('site-catching-up') : null;
+  }
+}

@@ -1,0 +1,185 @@
+import { expect } from 'vitest';
+import type { ManualClock } from '../../../shared/clock.js';
+import { newId } from '../../../shared/ids.js';
+import { seed, seedRows } from '../../helpers/builders.js';
+import { Client, rows } from '../../helpers/http.js';
+import { startTestApp, type TestApp } from '../../helpers/test-app.js';
+
+/**
+ * A standalone edge with one UTC yard (code B1), its billing config, and two carriers: Prairie
+ * (SCAC PRFL, with a carrier config) and an unnamed-SCAC carrier without one. Activity is recorded
+ * through the real API at the clock's time: check-ins and check-outs (POST /api/movement) and moves
+ * done by a yard driver (start, complete).
+ */
+export interface BillingWorld {
+  t: TestApp;
+  admin: Client;
+  clock: ManualClock;
+  yardId: string;
+  prairie: string;
+  noScac: string;
+  driver: { id: string; client: Client };
+}
+
+/** Yard rates (minor units of USD): the numbers the hand calculations in the tests use. */
+export const YARD_RATES = {
+  bookedSpaces: 1,
+  spaceMonthlyRate: 10_000,
+  overageDailyRate: 1_500,
+  moveFee: 2_500,
+  gateFee: 500,
+  minimumMonthly: 0,
+};
+
+export async function startBillingWorld(
+  clock: ManualClock,
+  options: { role?: 'cloud' } = {},
+): Promise<BillingWorld> {
+  // The clock walks through months of activity: tokens that outlive it (a year) keep the logins.
+  const env: Record<string, string> = {
+    YARD_STAFF_TOKEN_TTL_HOURS: '9000',
+    YARD_DRIVER_TOKEN_TTL_HOURS: '9000',
+  };
+  if (options.role) env.YARD_ROLE = options.role;
+  const t = await startTestApp({ clock, env });
+  const admin = new Client(t.url, t.adminToken);
+  const res = await admin.put('/api/settings', { settings: { 'tasks.autoAssign': false } });
+  expect(res.status, res.text).toBe(200);
+  const rowsOf = seedRows(t);
+  const yardId = await rowsOf.yard('B1', { timeZone: 'UTC' });
+  const prairie = await rowsOf.carrier('Prairie Freight', { scac: 'PRFL' });
+  const noScac = await rowsOf.carrier('Lone Hauler');
+  const now = clock.now();
+  // Configs are written straight to their tables: their own routes are another piece of work.
+  await t.core.kysely
+    .insertInto('billingYardConfig')
+    .values({
+      yardId,
+      currency: 'USD',
+      taxRateBp: 825,
+      graceMinutes: 0,
+      ...YARD_RATES,
+      issuerName: 'B1 Yard Services',
+      issuerAddress: '1 Dock Rd',
+      issuerTaxId: 'TX-1',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+  await t.core.kysely
+    .insertInto('billingCarrierConfig')
+    .values({
+      id: newId(),
+      yardId,
+      carrierId: prairie,
+      bookedSpaces: null,
+      spaceMonthlyRate: null,
+      overageDailyRate: null,
+      moveFee: null,
+      gateFee: null,
+      minimumMonthly: 30_000,
+      billToName: 'Prairie Freight AP',
+      billToAddress: '9 Ledger Ave',
+      billToEmail: 'ap@prairie.example',
+      billToTaxId: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+  const driver = await seed(admin).yardDriver({ firstName: 'Jo' });
+  return { t, admin, clock, yardId, prairie, noScac, driver };
+}
+
+/** Checks a trailer in (a new trailer of `carrierId` on first use) at `at`; returns the movement. */
+export async function checkIn(w: BillingWorld, at: string, number: string, carrierId: string) {
+  w.clock.set(at);
+  const res = await w.admin.post('/api/movement', {
+    yardId: w.yardId,
+    direction: 'in',
+    at,
+    carrierId,
+    trailer: { number, carrierId },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string; trailerId: string };
+}
+
+export async function checkOut(w: BillingWorld, at: string, trailerId: string) {
+  w.clock.set(at);
+  const res = await w.admin.post('/api/movement', {
+    yardId: w.yardId,
+    direction: 'out',
+    at,
+    trailer: { id: trailerId },
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: string };
+}
+
+/** A task of `type` on the trailer, assigned to the driver, started and completed at `at`. */
+export async function completeTask(w: BillingWorld, at: string, trailerId: string, type = 'move') {
+  w.clock.set(at);
+  const sessions = rows(
+    w.t.db,
+    'SELECT id FROM driver_session WHERE driver_id = ? AND ended_at IS NULL',
+    w.driver.id,
+  );
+  if (sessions.length === 0) {
+    await w.t.core.changes.insert(w.t.core.kysely, 'driverSession', {
+      id: newId(),
+      driverId: w.driver.id,
+      yardId: w.yardId,
+      deviceId: 'phone-1',
+      startedAt: w.clock.now(),
+      endedAt: null,
+      endReason: null,
+      lastCheckAt: w.clock.now(),
+      lastLat: null,
+      lastLon: null,
+      lastLocationAt: null,
+      createdAt: w.clock.now(),
+      updatedAt: w.clock.now(),
+    });
+  }
+  const task = await w.admin.post('/api/yard-task', {
+    yardId: w.yardId,
+    type,
+    trailerId,
+    driverId: w.driver.id,
+  });
+  expect(task.status, task.text).toBe(201);
+  for (const op of ['start', 'complete']) {
+    const res = await w.driver.client.post(`/api/yard-task/driver/${op}`, { taskIds: [task.body.id] });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.results[0].ok, JSON.stringify(res.body.results[0])).toBe(true);
+  }
+  return task.body.id as string;
+}
+
+/** Every row of the billing tables, to prove a refused request changed nothing. */
+export const billingRows = (w: BillingWorld) => ({
+  invoices: rows(w.t.db, 'SELECT * FROM invoice ORDER BY id'),
+  adjustments: rows(w.t.db, 'SELECT * FROM invoice_adjustment ORDER BY id'),
+  summaries: rows(w.t.db, 'SELECT * FROM billing_summary ORDER BY id'),
+});
+
+/**
+ * February 2026 (UTC yard), the activity the invoice tests compute by hand:
+ * - Prairie T1 in 30 Jan 10:00 (before the period: its check-in is January's), out 5 Feb 10:00;
+ *   T2 in 2 Feb 08:00, out 10 Feb 10:00; T3 in 2 Feb 12:00, out 3 Feb 09:00; a move of T2 done
+ *   4 Feb 11:00, and a shunt of T2 done 6 Feb 11:00.
+ * - Lone Hauler N1 in 15 Feb 08:00, out 16 Feb 08:00.
+ */
+export async function seedFebruary(w: BillingWorld) {
+  const t1 = await checkIn(w, '2026-01-30T10:00:00.000Z', 'T1', w.prairie);
+  const t2 = await checkIn(w, '2026-02-02T08:00:00.000Z', 'T2', w.prairie);
+  const t3 = await checkIn(w, '2026-02-02T12:00:00.000Z', 'T3', w.prairie);
+  await checkOut(w, '2026-02-03T09:00:00.000Z', t3.trailerId);
+  await completeTask(w, '2026-02-04T11:00:00.000Z', t2.trailerId, 'move');
+  await checkOut(w, '2026-02-05T10:00:00.000Z', t1.trailerId);
+  await completeTask(w, '2026-02-06T11:00:00.000Z', t2.trailerId, 'shunt');
+  await checkOut(w, '2026-02-10T10:00:00.000Z', t2.trailerId);
+  const n1 = await checkIn(w, '2026-02-15T08:00:00.000Z', 'N1', w.noScac);
+  await checkOut(w, '2026-02-16T08:00:00.000Z', n1.trailerId);
+  return { t1, t2, t3, n1 };
+}
