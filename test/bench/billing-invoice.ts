@@ -34,7 +34,9 @@ sqlite.transaction(() => {
   const carrier = sqlite.prepare(
     `INSERT INTO carrier (id, name, scac, created_at, updated_at, hlc) VALUES (?, ?, ?, ?, ?, '0')`,
   );
-  carriers.forEach((id, i) => carrier.run(id, `Carrier ${i}`, `C${String(i).padStart(3, '0')}`, now, now));
+  for (const [i, id] of carriers.entries()) {
+    carrier.run(id, `Carrier ${i}`, `C${String(i).padStart(3, '0')}`, now, now);
+  }
   sqlite
     .prepare(
       `INSERT INTO billing_yard_config (yard_id, currency, tax_rate_bp, booked_spaces, space_monthly_rate, overage_daily_rate, move_fee, gate_fee, created_at, updated_at) VALUES (?, 'USD', 825, 20, 10000, 1500, 2500, 500, ?, ?)`,
