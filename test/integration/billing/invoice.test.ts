@@ -325,6 +325,26 @@ describe('lists, summaries and the overage table', () => {
   });
 });
 
+describe('the annex', () => {
+  it('lists the photos filed against a visit’s movements, taken in when the draft is replaced', async () => {
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n')], { type: 'application/pdf' }),
+      'cmr.pdf',
+    );
+    form.append('refType', 'movement');
+    form.append('refId', trailers.t2.id);
+    const up = await admin.post('/api/attachment', form);
+    expect(up.status, up.text).toBe(201);
+    const draft = await admin.put(keyPath(w.prairie), {});
+    expect(draft.status, draft.text).toBe(200);
+    const t2 = draft.body.annex.find((v: any) => v.trailerNumber === 'T2');
+    expect(t2).toMatchObject({ inMovementId: trailers.t2.id, attachmentIds: [up.body.id], daysPresent: 9 });
+    expect(draft.body.annex.find((v: any) => v.trailerNumber === 'T1').attachmentIds).toEqual([]);
+  });
+});
+
 describe('roles', () => {
   it('billing may do everything here; a dispatcher and a viewer may not', async () => {
     const billing = await clientWithRole(admin, 'billing');
