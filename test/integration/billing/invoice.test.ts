@@ -325,6 +325,21 @@ describe('lists, summaries and the overage table', () => {
   });
 });
 
+describe('two clerks at once', () => {
+  it('two generations of the same period at the same time: one draft, one 409 invoice-exists', async () => {
+    const body = { yardId: w.yardId, carrierId: w.prairie, period: '2026-01' };
+    const answers = await Promise.all([
+      admin.post('/api/billing/invoice', body),
+      admin.post('/api/billing/invoice', body),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.status === 409)!.body.code).toBe('invoice-exists');
+    expect(rows(w.t.db, "SELECT number FROM invoice WHERE period = '2026-01'")).toEqual([
+      { number: 'B1-202601-PRFL' },
+    ]);
+  });
+});
+
 describe('the annex', () => {
   it('lists the photos filed against a visit’s movements, taken in when the draft is replaced', async () => {
     const form = new FormData();
