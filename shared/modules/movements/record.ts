@@ -133,8 +133,16 @@ export async function recordMovement(
   // --- writes ---
   const now = deps.clock.now();
   const checkIn = input.direction === 'in';
+  // A unit new to the system carries the carrier given with it: the movement (and so the visit, which
+  // billing charges to that carrier) records it too.
   const carrierId =
-    input.carrierId ?? trailer?.row?.carrierId ?? truck?.row?.carrierId ?? driver?.carrierId ?? null;
+    input.carrierId ??
+    trailer?.row?.carrierId ??
+    (trailer?.isNew ? input.trailer?.carrierId : undefined) ??
+    truck?.row?.carrierId ??
+    (truck?.isNew ? input.truck?.carrierId : undefined) ??
+    driver?.carrierId ??
+    null;
   const trailerId = trailer ? await deps.trailers.atGate(trx, trailerAtGate(trailer, input, at), now) : null;
   const truckId = truck ? await deps.trucks.atGate(trx, truckAtGate(truck, input), now) : null;
 

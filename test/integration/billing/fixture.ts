@@ -97,7 +97,7 @@ export async function checkIn(w: BillingWorld, at: string, number: string, carri
     yardId: w.yardId,
     direction: 'in',
     at,
-    carrierId,
+    // The carrier only with the new trailer: the movement and the visit take it from there.
     trailer: { number, carrierId },
   });
   expect(res.status, res.text).toBe(201);

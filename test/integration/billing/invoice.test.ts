@@ -325,6 +325,41 @@ describe('lists, summaries and the overage table', () => {
   });
 });
 
+describe('two clerks at once', () => {
+  it('two generations of the same period at the same time: one draft, one 409 invoice-exists', async () => {
+    const body = { yardId: w.yardId, carrierId: w.prairie, period: '2026-01' };
+    const answers = await Promise.all([
+      admin.post('/api/billing/invoice', body),
+      admin.post('/api/billing/invoice', body),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(answers.find((r) => r.status === 409)!.body.code).toBe('invoice-exists');
+    expect(rows(w.t.db, "SELECT number FROM invoice WHERE period = '2026-01'")).toEqual([
+      { number: 'B1-202601-PRFL' },
+    ]);
+  });
+});
+
+describe('the annex', () => {
+  it('lists the photos filed against a visit’s movements, taken in when the draft is replaced', async () => {
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n')], { type: 'application/pdf' }),
+      'cmr.pdf',
+    );
+    form.append('refType', 'movement');
+    form.append('refId', trailers.t2.id);
+    const up = await admin.post('/api/attachment', form);
+    expect(up.status, up.text).toBe(201);
+    const draft = await admin.put(keyPath(w.prairie), {});
+    expect(draft.status, draft.text).toBe(200);
+    const t2 = draft.body.annex.find((v: any) => v.trailerNumber === 'T2');
+    expect(t2).toMatchObject({ inMovementId: trailers.t2.id, attachmentIds: [up.body.id], daysPresent: 9 });
+    expect(draft.body.annex.find((v: any) => v.trailerNumber === 'T1').attachmentIds).toEqual([]);
+  });
+});
+
 describe('roles', () => {
   it('billing may do everything here; a dispatcher and a viewer may not', async () => {
     const billing = await clientWithRole(admin, 'billing');
