@@ -12,10 +12,16 @@ import { spreadTax } from '../../../shared/modules/billing/export/lines.js';
 import { decimalAmount, formatMoney } from '../../../shared/modules/billing/export/money-format.js';
 import { winAnsi } from '../../../shared/modules/billing/export/pdf.js';
 import { seedRows } from '../../helpers/builders.js';
-import { type Client, clientWithRole, rows } from '../../helpers/http.js';
-import { Client as HttpClient } from '../../helpers/http.js';
+import { type Client, clientWithRole, Client as HttpClient, rows } from '../../helpers/http.js';
 import { ADMIN, loginAdmin, type TestApp } from '../../helpers/test-app.js';
-import { type BillingWorld, billingRows, checkIn, checkOut, seedFebruary, startBillingWorld } from './fixture.js';
+import {
+  type BillingWorld,
+  billingRows,
+  checkIn,
+  checkOut,
+  seedFebruary,
+  startBillingWorld,
+} from './fixture.js';
 
 /**
  * The invoice exports over HTTP (docs/domain.md "Billing", exports) against February 2026 of the
@@ -36,8 +42,10 @@ const FORMULA_NAME = '=HYPERLINK("http://evil.example","Pay here")';
 let w: BillingWorld;
 let admin: Client;
 let formulaCarrier: string;
-const inv: Record<'prairieVoid' | 'prairie' | 'lone' | 'credit', { id: string; number: string; total: number }> =
-  {} as never;
+const inv: Record<
+  'prairieVoid' | 'prairie' | 'lone' | 'credit',
+  { id: string; number: string; total: number }
+> = {} as never;
 
 async function generate(carrierId: string) {
   const res = await admin.post('/api/billing/invoice', { yardId: w.yardId, carrierId, period: '2026-02' });
@@ -71,7 +79,9 @@ beforeAll(async () => {
   await adjust(formulaCarrier, -5_000, '-Goodwill credit');
   inv.prairieVoid = await generate(w.prairie);
   await issue(inv.prairieVoid.id);
-  const voided = await admin.post(`/api/billing/invoice/${inv.prairieVoid.id}/void`, { reason: 'Wrong PO number' });
+  const voided = await admin.post(`/api/billing/invoice/${inv.prairieVoid.id}/void`, {
+    reason: 'Wrong PO number',
+  });
   expect(voided.status, voided.text).toBe(200);
   inv.prairie = await generate(w.prairie);
   await issue(inv.prairie.id);
@@ -82,7 +92,9 @@ beforeAll(async () => {
 afterAll(() => w.t.close());
 
 async function pdfText(path: string, client = admin) {
-  const res = await fetch(`${client.baseUrl}${path}`, { headers: { authorization: `Bearer ${client.token}` } });
+  const res = await fetch(`${client.baseUrl}${path}`, {
+    headers: { authorization: `Bearer ${client.token}` },
+  });
   const bytes = new Uint8Array(await res.arrayBuffer());
   if (res.status !== 200) return { res, bytes, text: '', pages: 0 };
   // pdf.js takes the buffer over (detaches it): give it a copy.
@@ -182,7 +194,8 @@ describe('GET /api/billing/invoice/{id}/pdf', () => {
   });
 });
 
-const csvPath = (format: string, extra = '') => `/api/billing/invoice/export?period=2026-02&format=${format}${extra}`;
+const csvPath = (format: string, extra = '') =>
+  `/api/billing/invoice/export?period=2026-02&format=${format}${extra}`;
 
 describe('GET /api/billing/invoice/export', () => {
   it('Xero: the issued invoices, one row per line, adding up to each invoice’s total', async () => {
@@ -250,7 +263,9 @@ describe('GET /api/billing/invoice/export', () => {
   it('QuickBooks Online: its columns, US dates and terms, item amounts adding up to the subtotal, tax by rate', async () => {
     const res = await admin.get(csvPath('quickbooks', `&yardId=${w.yardId}`));
     expect(res.status, res.text).toBe(200);
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="invoices-2026-02-quickbooks.csv"');
+    expect(res.headers.get('content-disposition')).toBe(
+      'attachment; filename="invoices-2026-02-quickbooks.csv"',
+    );
     const records = parse(res.text, { columns: true }) as Array<Record<string, string>>;
     expect(Object.keys(records[0]!)).toEqual([
       'InvoiceNo',
@@ -294,7 +309,9 @@ describe('GET /api/billing/invoice/export', () => {
   });
 
   it('dates in the order asked for', async () => {
-    const res = await admin.get(csvPath('xero', '&dateFormat=yyyy-mm-dd&accountCode=4000&taxType=Sales%20Tax'));
+    const res = await admin.get(
+      csvPath('xero', '&dateFormat=yyyy-mm-dd&accountCode=4000&taxType=Sales%20Tax'),
+    );
     const records = parse(res.text, { columns: true }) as Array<Record<string, string>>;
     expect(records[0]).toMatchObject({
       '*InvoiceDate': '2026-03-05',
@@ -354,7 +371,9 @@ describe('GET /api/billing/invoice/export', () => {
     expect(Object.keys(doc.paths['/api/billing/invoice/{id}/pdf'].get.responses['200'].content)).toEqual([
       'application/pdf',
     ]);
-    expect(Object.keys(doc.paths['/api/billing/invoice/export'].get.responses['200'].content)).toEqual(['text/csv']);
+    expect(Object.keys(doc.paths['/api/billing/invoice/export'].get.responses['200'].content)).toEqual([
+      'text/csv',
+    ]);
     expect(rows(w.t.db, 'SELECT count(*) AS n FROM invoice')).toEqual([{ n: 4 }]);
   });
 });
@@ -380,8 +399,13 @@ describe('the pieces (pure)', () => {
     // 23.10 over 280.00: exact shares 825, 742.5, 412.5, 82.5, 412.5, -165 (floors sum to 2308); the
     // two units left go to the largest remainders, ties to the earlier line: 743 and 413.
     const line = (amount: number) => ({ item: '', description: '', quantity: 1, unitAmount: amount, amount });
-    expect(spreadTax([line(10_000), line(9_000), line(5_000), line(1_000), line(5_000), line(-2_000)], 2_310, 28_000))
-      .toEqual([825, 743, 413, 82, 412, -165]);
+    expect(
+      spreadTax(
+        [line(10_000), line(9_000), line(5_000), line(1_000), line(5_000), line(-2_000)],
+        2_310,
+        28_000,
+      ),
+    ).toEqual([825, 743, 413, 82, 412, -165]);
     const credit = spreadTax([line(1_500), line(500), line(-5_000)], -248, -3_000);
     expect(credit.reduce((a, b) => a + b, 0)).toBe(-248);
     expect(spreadTax([line(1), line(1), line(1)], 1, 3).reduce((a, b) => a + b, 0)).toBe(1);

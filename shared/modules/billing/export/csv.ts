@@ -1,8 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import type { ExportInvoice } from './service.js';
 import { invoiceLines, spreadTax } from './lines.js';
 import { addDays, type DateFormat, decimalAmount, localDate, percentOf, writeDate } from './money-format.js';
 import type { ExportFormat } from './schema.js';
+import type { ExportInvoice } from './service.js';
 
 /** What the caller may set for the import (the accounting system's own names for things). */
 export interface CsvOptions {
@@ -39,8 +39,17 @@ function dates(inv: ExportInvoice['invoice']) {
 /** Up to four address lines from the free-text address (its own lines, else its comma parts). */
 function addressLines(address: string | null): string[] {
   if (!address) return [];
-  const byLine = address.split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
-  const parts = byLine.length > 1 ? byLine : address.split(',').map((s) => s.trim()).filter(Boolean);
+  const byLine = address
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const parts =
+    byLine.length > 1
+      ? byLine
+      : address
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   if (parts.length <= 4) return parts;
   return [...parts.slice(0, 3), parts.slice(3).join(', ')];
 }
@@ -178,9 +187,12 @@ function quickbooksRows(items: readonly ExportInvoice[], options: CsvOptions): C
 }
 
 /** The period's invoices as one CSV in the import format of `format` (UTF-8, CRLF, header row). */
-export function invoicesCsv(format: ExportFormat, items: readonly ExportInvoice[], options: CsvOptions): string {
+export function invoicesCsv(
+  format: ExportFormat,
+  items: readonly ExportInvoice[],
+  options: CsvOptions,
+): string {
   const columns = format === 'xero' ? XERO_COLUMNS : QUICKBOOKS_COLUMNS;
   const rows = format === 'xero' ? xeroRows(items, options) : quickbooksRows(items, options);
   return stringify([columns, ...rows.map((row) => row.map(cellValue))], { record_delimiter: 'windows' });
 }
-

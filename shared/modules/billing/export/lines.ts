@@ -122,7 +122,9 @@ export function spreadTax(lines: readonly ExportLine[], tax: number, subtotal: n
     return { q, r: r < 0n ? -r : r };
   });
   let left = t - shares.reduce((acc, x) => acc + x.q, 0n);
-  const order = shares.map((_, i) => i).sort((a, b) => (shares[b]!.r > shares[a]!.r ? 1 : shares[b]!.r < shares[a]!.r ? -1 : a - b));
+  const order = shares
+    .map((_, i) => i)
+    .sort((a, b) => (shares[b]!.r > shares[a]!.r ? 1 : shares[b]!.r < shares[a]!.r ? -1 : a - b));
   const out = shares.map((x) => x.q);
   for (let k = 0; left !== 0n; k = (k + 1) % out.length) {
     const i = order[k]!;

@@ -6,7 +6,9 @@
 
 /** How many decimals `currency` has (Intl's maximumFractionDigits for it). */
 export function minorDigits(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  return (
+    new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  );
 }
 
 /** `-1234` minor units of USD -> `"-12.34"`; of JPY -> `"-1234"`. A plain decimal, `.` separator, no grouping. */
@@ -34,15 +36,20 @@ export function formatMoney(minor: number, currency: string, locale: string): st
 /** A tax rate in basis points as a percent text: 825 -> "8.25", 1000 -> "10", 0 -> "0". */
 export function percentOf(bp: number): string {
   const whole = Math.trunc(bp / 100);
-  const rest = String(bp % 100).padStart(2, '0').replace(/0+$/, '');
+  const rest = String(bp % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
   return rest ? `${whole}.${rest}` : String(whole);
 }
 
 /** The yard-local calendar date of an instant, `YYYY-MM-DD`. */
 export function localDate(at: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(at),
-  );
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(new Date(at));
 }
 
 /** The yard-local date and time of an instant, `YYYY-MM-DD HH:mm`. */

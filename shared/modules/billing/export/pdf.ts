@@ -10,7 +10,16 @@ import type { ExportInvoice } from './service.js';
  */
 const WIN_ANSI_EXTRA = new Set('€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ');
 /** Letters that NFKD does not take apart but that have an obvious Latin equivalent. */
-const LATIN: Record<string, string> = { Ł: 'L', ł: 'l', Đ: 'D', đ: 'd', Ħ: 'H', ħ: 'h', ı: 'i', '\u2212': '-' };
+const LATIN: Record<string, string> = {
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Ħ: 'H',
+  ħ: 'h',
+  ı: 'i',
+  '\u2212': '-',
+};
 export function winAnsi(value: string): string {
   let out = '';
   for (const ch of value.normalize('NFC')) {
@@ -48,12 +57,18 @@ export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, o
   const credit = inv.total < 0;
   const issued = inv.issuedAt ? localDate(Date.parse(inv.issuedAt), inv.timeZone) : null;
 
-  doc.font('Helvetica-Bold').fontSize(20).text(credit ? 'CREDIT NOTE' : 'INVOICE', { align: 'right' });
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(20)
+    .text(credit ? 'CREDIT NOTE' : 'INVOICE', { align: 'right' });
   doc.font('Helvetica').fontSize(10);
   doc.text(t(`Number: ${inv.number}`), { align: 'right' });
-  doc.text(t(`Status: ${inv.status}${inv.status === 'void' && inv.voidReason ? ` (${inv.voidReason})` : ''}`), {
-    align: 'right',
-  });
+  doc.text(
+    t(`Status: ${inv.status}${inv.status === 'void' && inv.voidReason ? ` (${inv.voidReason})` : ''}`),
+    {
+      align: 'right',
+    },
+  );
   doc.text(t(`Period: ${inv.period} (times in ${inv.timeZone})`), { align: 'right' });
   doc.text(`Issue date: ${issued ?? 'not issued (draft)'}`, { align: 'right' });
   doc.text(
@@ -66,12 +81,25 @@ export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, o
 
   const top = doc.y;
   const half = width / 2 - 10;
-  party(doc, 'From', [inv.issuer.name ?? yard.name, inv.issuer.address, taxLine(inv.issuer.taxId), `Yard ${yard.code}`], MARGIN, top, half);
+  party(
+    doc,
+    'From',
+    [inv.issuer.name ?? yard.name, inv.issuer.address, taxLine(inv.issuer.taxId), `Yard ${yard.code}`],
+    MARGIN,
+    top,
+    half,
+  );
   const leftEnd = doc.y;
   party(
     doc,
     'Bill to',
-    [inv.billTo.name, inv.billTo.address, inv.billTo.email, taxLine(inv.billTo.taxId), inv.billTo.scac ? `SCAC ${inv.billTo.scac}` : null],
+    [
+      inv.billTo.name,
+      inv.billTo.address,
+      inv.billTo.email,
+      taxLine(inv.billTo.taxId),
+      inv.billTo.scac ? `SCAC ${inv.billTo.scac}` : null,
+    ],
     MARGIN + width / 2 + 10,
     top,
     half,
@@ -102,7 +130,10 @@ export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, o
   row([`Tax (${percentOf(inv.taxRateBp)} %)`, '', '', money(inv.tax)]);
   row([`Total (${inv.currency})`, '', '', money(inv.total)], true);
   if (credit) {
-    doc.moveDown().font('Helvetica').text('This credit note reduces the amount owed by the bill-to party.', MARGIN);
+    doc
+      .moveDown()
+      .font('Helvetica')
+      .text('This credit note reduces the amount owed by the bill-to party.', MARGIN);
   }
 
   overagePage(doc, inv, money);
@@ -115,13 +146,27 @@ function taxLine(taxId: string | null): string | null {
   return taxId ? `Tax ID ${taxId}` : null;
 }
 
-function party(doc: PDFKit.PDFDocument, title: string, lines: Array<string | null>, x: number, y: number, w: number) {
+function party(
+  doc: PDFKit.PDFDocument,
+  title: string,
+  lines: Array<string | null>,
+  x: number,
+  y: number,
+  w: number,
+) {
   doc.font('Helvetica-Bold').text(title, x, y, { width: w });
   doc.font('Helvetica');
   for (const line of lines) if (line) doc.text(winAnsi(line), x, doc.y, { width: w });
 }
 
-function table(doc: PDFKit.PDFDocument, headers: string[], widths: number[], rows: string[][]) {
+/** A simple table that repeats its header on each new page; `idColumns` are set small enough for a UUID. */
+function table(
+  doc: PDFKit.PDFDocument,
+  headers: string[],
+  widths: number[],
+  rows: string[][],
+  idColumns: readonly number[] = [],
+) {
   const draw = (cells: string[], bold: boolean) => {
     if (doc.y > doc.page.height - MARGIN - 40) {
       doc.addPage();
@@ -130,8 +175,9 @@ function table(doc: PDFKit.PDFDocument, headers: string[], widths: number[], row
     const y = doc.y;
     let x = MARGIN;
     let bottom = y;
-    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(8);
+    doc.font(bold ? 'Helvetica-Bold' : 'Helvetica');
     cells.forEach((c, i) => {
+      doc.fontSize(!bold && idColumns.includes(i) ? 6.5 : 8);
       doc.text(winAnsi(c), x, y, { width: widths[i]! - 4 });
       bottom = Math.max(bottom, doc.y);
       x += widths[i]!;
@@ -146,8 +192,14 @@ function table(doc: PDFKit.PDFDocument, headers: string[], widths: number[], row
 
 function overagePage(doc: PDFKit.PDFDocument, inv: ExportInvoice['invoice'], money: (n: number) => string) {
   doc.addPage();
-  doc.font('Helvetica-Bold').fontSize(14).text(winAnsi(`Per-day overage, ${inv.period} (${inv.timeZone})`), MARGIN);
-  doc.font('Helvetica').fontSize(9).text(`Overage daily rate ${money(inv.rates.overageDailyRate)} per unit-day above booked spaces.`);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .text(winAnsi(`Per-day overage, ${inv.period} (${inv.timeZone})`), MARGIN);
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .text(`Overage daily rate ${money(inv.rates.overageDailyRate)} per unit-day above booked spaces.`);
   doc.moveDown(0.5);
   table(
     doc,
@@ -159,13 +211,16 @@ function overagePage(doc: PDFKit.PDFDocument, inv: ExportInvoice['invoice'], mon
 
 function annexPages(doc: PDFKit.PDFDocument, inv: ExportInvoice['invoice']) {
   doc.addPage();
-  doc.font('Helvetica-Bold').fontSize(14).text(winAnsi(`Annex: visits, ${inv.period} (times in ${inv.timeZone})`), MARGIN);
+  doc
+    .font('Helvetica-Bold')
+    .fontSize(14)
+    .text(winAnsi(`Annex: visits, ${inv.period} (times in ${inv.timeZone})`), MARGIN);
   doc.moveDown(0.5);
   const when = (iso: string | null) => (iso ? localDateTime(Date.parse(iso), inv.timeZone) : 'still in yard');
   table(
     doc,
     ['Trailer', 'In', 'Out', 'Days', 'Movements', 'Photos'],
-    [60, 75, 75, 30, 130, 125],
+    [52, 70, 70, 25, 139, 139],
     inv.annex.map((v) => [
       v.trailerNumber ?? v.trailerId,
       when(v.inAt),
@@ -174,6 +229,7 @@ function annexPages(doc: PDFKit.PDFDocument, inv: ExportInvoice['invoice']) {
       [v.inMovementId, v.outMovementId].filter(Boolean).join('\n'),
       v.attachmentIds.join('\n') || '-',
     ]),
+    [4, 5],
   );
   if (inv.annex.length === 0) doc.font('Helvetica').fontSize(10).text('No visits in the period.', MARGIN);
 }
@@ -202,7 +258,11 @@ function stampPages(doc: PDFKit.PDFDocument, inv: ExportInvoice['invoice']) {
       doc.restore();
       if (inv.status === 'void' && inv.voidReason) {
         doc.font('Helvetica').fontSize(9).fillColor('#c0392b').fillOpacity(1);
-        doc.text(winAnsi(`VOID: ${inv.voidReason}`), MARGIN, 20, { width: width - 2 * MARGIN, align: 'center', lineBreak: false });
+        doc.text(winAnsi(`VOID: ${inv.voidReason}`), MARGIN, 20, {
+          width: width - 2 * MARGIN,
+          align: 'center',
+          lineBreak: false,
+        });
         doc.fillColor('black');
       }
     }

@@ -9,7 +9,10 @@ import type { InvoiceExportService } from './service.js';
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerExportRoutes(r: RouteRegistrar, { exports }: { exports: InvoiceExportService }): void {
+export function registerExportRoutes(
+  r: RouteRegistrar,
+  { exports }: { exports: InvoiceExportService },
+): void {
   r.add({
     method: 'get',
     path: '/api/billing/invoice/export',

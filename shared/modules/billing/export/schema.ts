@@ -27,7 +27,9 @@ export const PdfQuery = z.object({ locale: Locale });
 
 export const CsvExportQuery = z.object({
   period: Period,
-  format: z.enum(EXPORT_FORMATS).openapi({ description: 'The accounting system whose import format to write' }),
+  format: z
+    .enum(EXPORT_FORMATS)
+    .openapi({ description: 'The accounting system whose import format to write' }),
   yardId: Id.optional().openapi({ description: 'Only this yard; every yard in scope when left out' }),
   dateFormat: z.enum(DATE_FORMATS).optional().openapi({
     description:
