@@ -58,7 +58,10 @@ function addressLines(address: string | null): string[] {
  * Xero's sales invoice import (its template's columns; `*` marks what Xero requires). One row per
  * line; rows with the same InvoiceNumber make one invoice. Amounts are tax exclusive (choose "Tax
  * exclusive" on import); the invoice's tax is given per line in TaxAmount (spread so that it adds up
- * to the invoice's tax exactly). A negative total imports as a credit note.
+ * to the invoice's tax exactly). Tracking is left empty: a tracking category Xero does not have would
+ * fail the import. A credit note (negative total) is written like an invoice, with its negative
+ * amounts, so the file still adds up; Xero takes credit notes through its own import (positive
+ * amounts), so the clerk enters those there.
  */
 const XERO_COLUMNS = [
   '*ContactName',
@@ -124,8 +127,8 @@ function xeroRows(items: readonly ExportInvoice[], options: CsvOptions): Cell[][
         text(options.accountCode ?? '200'),
         text(taxType),
         num(decimalAmount(taxes[i] ?? 0, inv.currency)),
-        text('Yard'),
-        text(yard.code),
+        text(null),
+        text(null),
         text(null),
         text(null),
         text(inv.currency),

@@ -19,7 +19,7 @@ export function registerExportRoutes(
     tag: TAG,
     summary: 'the invoices of a period as CSV (`period`, `format=xero|quickbooks`, `yardId?`)',
     description:
-      'The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero (sales invoices) or QuickBooks Online (invoices). Amounts are plain decimals in the currency’s minor units, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. Text cells that a spreadsheet would run as a formula start with an apostrophe. An empty period answers the header row only.',
+      'The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero (sales invoices) or QuickBooks Online (invoices). Amounts are plain decimals in the currency’s minor units, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. A credit note (negative total) is written with its negative amounts; both systems book credit notes through their own import, so a clerk enters those there. Text cells that a spreadsheet would run as a formula start with an apostrophe; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.',
     access: BILLING,
     query: CsvExportQuery,
     response: {
