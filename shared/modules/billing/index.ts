@@ -7,6 +7,8 @@ import { registerAdjustmentRoutes } from './adjustment/routes.js';
 import { AdjustmentService } from './adjustment/service.js';
 import { registerBillingConfigRoutes } from './config/routes.js';
 import { BillingConfigService } from './config/service.js';
+import { registerExportRoutes } from './export/routes.js';
+import { InvoiceExportService } from './export/service.js';
 import { BillingCalculator, BillingInputs } from './inputs.js';
 import { registerInvoiceRoutes } from './invoice/routes.js';
 import { InvoiceService } from './invoice/service.js';
@@ -26,6 +28,8 @@ export type BillingServices = {
   summaries: SummaryService;
   invoices: InvoiceService;
   adjustments: AdjustmentService;
+  /** The invoice PDF and the accounting CSVs (export/). */
+  exports: InvoiceExportService;
 };
 
 /** What billing reads outside its own tables: yards (time zone, code), carriers (name, SCAC). */
@@ -43,7 +47,7 @@ export function createBillingServices(deps: BillingDeps): BillingServices {
   const siteSync = deps.sync.mode === 'cloud' ? new SiteSyncCheck(deps.kysely) : null;
   const invoices = new InvoiceService({ ...deps, calculator, summaries, siteSync });
   const adjustments = new AdjustmentService(deps);
-  return { config, summaries, invoices, adjustments };
+  return { config, summaries, invoices, adjustments, exports: new InvoiceExportService(deps) };
 }
 
 export function registerBillingRoutes(r: RouteRegistrar, billing: BillingServices): void {
@@ -52,4 +56,5 @@ export function registerBillingRoutes(r: RouteRegistrar, billing: BillingService
   registerSummaryRoutes(r, billing);
   registerInvoiceRoutes(r, billing);
   registerAdjustmentRoutes(r, billing);
+  registerExportRoutes(r, billing);
 }

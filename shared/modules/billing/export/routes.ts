@@ -1,0 +1,82 @@
+import type { Response } from 'express';
+import { IdParams } from '../../../http/common-schemas.js';
+import type { RouteRegistrar } from '../../../http/routes.js';
+import { invoicesCsv } from './csv.js';
+import { invoicePdf } from './pdf.js';
+import { CsvExportQuery, PdfQuery } from './schema.js';
+import type { InvoiceExportService } from './service.js';
+
+const TAG = 'Billing';
+const BILLING = ['admin', 'billing'] as const;
+
+export function registerExportRoutes(
+  r: RouteRegistrar,
+  { exports }: { exports: InvoiceExportService },
+): void {
+  r.add({
+    method: 'get',
+    path: '/api/billing/invoice/export',
+    tag: TAG,
+    summary: 'the invoices of a period as CSV (`period`, `format=xero|quickbooks`, `yardId?`)',
+    description:
+      'The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero (sales invoices) or QuickBooks Online (invoices). Amounts are plain decimals in the currency’s minor units, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. A credit note (negative total) is written with its negative amounts; both systems book credit notes through their own import, so a clerk enters those there. Text cells that a spreadsheet would run as a formula start with an apostrophe; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.',
+    access: BILLING,
+    query: CsvExportQuery,
+    response: {
+      contentType: 'text/csv',
+      description: 'UTF-8 CSV with a header row, downloaded as a file',
+      headers: { 'Content-Disposition': 'attachment; filename="invoices-<period>-<format>.csv"' },
+    },
+    errors: [404, 409],
+    handler: async ({ principal, query, res }) => {
+      const items = await exports.issuedOf(principal, query.period, query.yardId);
+      const csv = invoicesCsv(query.format, items, query);
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', attachment(`invoices-${query.period}-${query.format}.csv`));
+      res.setHeader('Cache-Control', 'no-store');
+      res.send(csv);
+    },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/billing/invoice/{id}/pdf',
+    tag: TAG,
+    summary: 'the invoice as PDF, with its per-visit annex',
+    description:
+      'A4: issuer and bill-to, number, status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total (a negative total is titled CREDIT NOTE); then the per-day overage table and the per-visit annex, with page numbers.',
+    access: BILLING,
+    params: IdParams,
+    query: PdfQuery,
+    response: {
+      contentType: 'application/pdf',
+      description: 'The PDF, downloaded as `<number>.pdf`',
+      headers: { 'Content-Disposition': 'attachment; filename="<number>.pdf"' },
+    },
+    errors: [404, 409],
+    handler: async ({ principal, params, query, res }) => {
+      const item = await exports.one(principal, params.id);
+      // Built whole before the first byte goes out, so a failure is still a problem answer.
+      const doc = invoicePdf(item, { locale: query.locale ?? 'en-US' });
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Disposition', attachment(`${item.invoice.number}.pdf`));
+      res.setHeader('Cache-Control', 'no-store');
+      await streamTo(res, doc);
+    },
+  });
+}
+
+/** Invoice numbers are letters, digits and dashes; anything else is dropped from the file name. */
+function attachment(filename: string): string {
+  return `attachment; filename="${filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`;
+}
+
+function streamTo(res: Response, doc: PDFKit.PDFDocument): Promise<void> {
+  return new Promise((resolve, reject) => {
+    res.on('finish', resolve);
+    res.on('close', resolve);
+    doc.on('error', reject);
+    doc.pipe(res);
+    doc.end();
+  });
+}
