@@ -53,7 +53,8 @@ export class AutoDrafts {
 
   start(): void {
     if (this.timer) return;
-    const tick = () => void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'automatic drafts failed'));
+    const tick = () =>
+      void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'automatic drafts failed'));
     tick();
     this.timer = setInterval(tick, HOUR_MS);
     this.timer.unref();
@@ -151,5 +152,11 @@ export class AutoDrafts {
 
 /** The timer acts as an admin of one yard: generate-all then covers exactly that yard. */
 function systemPrincipal(yardId: string): Principal {
-  return { kind: 'api-key', id: 'billing-auto-drafts', name: 'automatic drafts', role: 'admin', yardIds: [yardId] };
+  return {
+    kind: 'api-key',
+    id: 'billing-auto-drafts',
+    name: 'automatic drafts',
+    role: 'admin',
+    yardIds: [yardId],
+  };
 }
