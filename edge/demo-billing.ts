@@ -144,7 +144,9 @@ export async function seedBillingHistory(
     }),
   );
   await options.recordMoves(moves);
-  progress(`a month of billing history (${movements} check-ins and check-outs, ${moves.length} completed moves)`);
+  progress(
+    `a month of billing history (${movements} check-ins and check-outs, ${moves.length} completed moves)`,
+  );
   return { movements, moves: moves.length };
 }
 
