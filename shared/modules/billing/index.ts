@@ -47,9 +47,7 @@ export function createBillingServices(deps: BillingDeps): BillingServices {
   const invoices = new InvoiceService({ ...deps, calculator, summaries, siteSync });
   const adjustments = new AdjustmentService(deps);
   const autoDrafts =
-    deps.sync.mode === 'linked'
-      ? null
-      : new AutoDrafts({ ...deps, inputs: calculator.inputs, invoices });
+    deps.sync.mode === 'linked' ? null : new AutoDrafts({ ...deps, inputs: calculator.inputs, invoices });
   return { config, summaries, invoices, adjustments, autoDrafts };
 }
 

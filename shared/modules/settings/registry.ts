@@ -52,7 +52,7 @@ export const SETTINGS = {
     default: 0,
     scope: 'global',
     description:
-      'Day of the month (1 to 28, in each yard\'s time zone) from which the previous month\'s invoice ' +
+      "Day of the month (1 to 28, in each yard's time zone) from which the previous month's invoice " +
       'drafts are generated automatically where billing lives (the cloud, or a standalone edge); 0: off.',
   }),
   'dashboard.errorWindowMinutes': define({
