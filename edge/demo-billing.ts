@@ -1,4 +1,6 @@
 import type { YardApp } from '../shared/app.js';
+import type { TaskType } from '../shared/enums.js';
+import { RELOCATING_TASK_TYPES } from '../shared/enums.js';
 import { newId } from '../shared/ids.js';
 
 /** The demo's API client and records, as far as billing needs them (demo-data.ts calls this file). */
@@ -60,7 +62,8 @@ export async function seedBillingConfigs(
 export interface PastMove {
   trailerId: string;
   carrierId: string;
-  type: 'move' | 'pull_to_door' | 'return_to_spot' | 'shunt';
+  /** One of the relocating (billed) task types. */
+  type: TaskType;
   completedAt: number;
 }
 
@@ -113,7 +116,6 @@ export async function seedBillingHistory(
     }),
   );
   const moves: PastMove[] = [];
-  const types: PastMove['type'][] = ['move', 'pull_to_door', 'return_to_spot', 'shunt'];
   let movements = 0;
   await Promise.all(
     plans.map(async (plan) => {
@@ -137,7 +139,7 @@ export async function seedBillingHistory(
         moves.push({
           trailerId,
           carrierId: plan.carrier.id,
-          type: types[moves.length % types.length]!,
+          type: RELOCATING_TASK_TYPES[moves.length % RELOCATING_TASK_TYPES.length]!,
           completedAt: v.moveAt,
         });
       }

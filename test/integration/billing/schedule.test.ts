@@ -4,6 +4,7 @@ import { createApp } from '../../../shared/app.js';
 import { ManualClock } from '../../../shared/clock.js';
 import { openDatabase } from '../../../shared/db/database.js';
 import { newId } from '../../../shared/ids.js';
+import { STALE_CLAIM_MS } from '../../../shared/modules/billing/schedule.js';
 import { seedRows } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -90,6 +91,26 @@ describe('automatic drafts at a standalone edge', () => {
     clock.set('2026-03-21T09:00:00Z');
     expect(await autoDrafts().tick()).toEqual([]);
     expect(rows(w.t.db, 'SELECT count(*) AS n FROM invoice')[0].n).toBe(1);
+  });
+  it('a claim another node holds is left alone, and retaken once it is stale (that node stopped)', async () => {
+    clock.set('2026-04-05T10:00:00Z');
+    w.t.db.sqlite
+      .prepare(
+        "INSERT INTO billing_auto_run (yard_id, period, owner, started_at) VALUES (?, '2026-03', 'other-node', ?)",
+      )
+      .run(w.yardId, clock.now() - 10 * 60_000);
+    expect(await autoDrafts().tick()).toEqual([]);
+    expect(rows(w.t.db, "SELECT count(*) AS n FROM invoice WHERE period = '2026-03'")[0].n).toBe(0);
+    clock.advance(STALE_CLAIM_MS);
+    expect(await autoDrafts().tick()).toEqual([
+      { yardId: w.yardId, period: '2026-03', created: 1, skipped: 0, waiting: false },
+    ]);
+    expect(
+      rows(
+        w.t.db,
+        "SELECT owner != 'other-node' AS mine, done FROM billing_auto_run WHERE period = '2026-03'",
+      ),
+    ).toEqual([{ mine: 1, done: 1 }]);
   });
 });
 
