@@ -9,6 +9,7 @@ import type { BillingInputs } from './inputs.js';
 import type { InvoiceService } from './invoice/service.js';
 
 const HOUR_MS = 60 * 60 * 1000;
+const FIRST_CHECK_DELAY_MS = 5 * 60 * 1000;
 /** A claim this old without a finish was left by a node that stopped mid-run: another may retake it. */
 export const STALE_CLAIM_MS = 30 * 60 * 1000;
 
@@ -53,15 +54,22 @@ export class AutoDrafts {
 
   start(): void {
     if (this.timer) return;
-    const tick = () =>
-      void this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'automatic drafts failed'));
-    tick();
-    this.timer = setInterval(tick, HOUR_MS);
+    const tick = () => {
+      this.tick().catch((err: unknown) => this.deps.log.error({ err }, 'automatic drafts failed'));
+    };
+    // The first check waits a few minutes: after a restart the cloud's record of each site's link
+    // is the one from before it stopped, until the sites reconnect and report their queues again.
+    this.timer = setTimeout(() => {
+      tick();
+      this.timer = setInterval(tick, HOUR_MS);
+      this.timer.unref();
+    }, FIRST_CHECK_DELAY_MS);
     this.timer.unref();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    // clearTimeout and clearInterval clear either kind of timer.
+    clearTimeout(this.timer);
     this.timer = undefined;
     await this.running?.catch(() => undefined);
   }

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../../shared/app.js';
 import { ManualClock } from '../../../shared/clock.js';
 import { openDatabase } from '../../../shared/db/database.js';
@@ -111,6 +111,31 @@ describe('automatic drafts at a standalone edge', () => {
         "SELECT owner != 'other-node' AS mine, done FROM billing_auto_run WHERE period = '2026-03'",
       ),
     ).toEqual([{ mine: 1, done: 1 }]);
+  });
+  it('started with the app, it first checks after five minutes, then hourly', async () => {
+    clock.set('2026-05-04T10:00:00Z');
+    const april = () => rows(w.t.db, "SELECT count(*) AS n FROM invoice WHERE period = '2026-04'")[0].n;
+    const settle = async () => {
+      for (let i = 0; i < 100; i++) await new Promise((r) => setImmediate(r));
+    };
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval', 'clearTimeout', 'clearInterval'] });
+    try {
+      autoDrafts().start();
+      vi.advanceTimersByTime(4 * 60_000);
+      await settle();
+      expect(april()).toBe(0);
+      vi.advanceTimersByTime(60_000);
+      await settle();
+      expect(april()).toBe(1); // Prairie's minimum
+      // A yard's next period is checked by the hourly timer.
+      clock.set('2026-06-04T10:00:00Z');
+      vi.advanceTimersByTime(60 * 60_000);
+      await settle();
+      expect(rows(w.t.db, "SELECT count(*) AS n FROM invoice WHERE period = '2026-05'")[0].n).toBe(1);
+      await autoDrafts().stop();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
