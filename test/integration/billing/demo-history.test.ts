@@ -33,6 +33,12 @@ describe('demo billing history', () => {
     )[0];
     expect(moves.n).toBeGreaterThan(100);
     expect(moves.own).toBe(moves.n);
+    // Written through the change capture, so a linked site sends them to the cloud, where billing runs.
+    const unlogged = rows(
+      t.db,
+      "SELECT count(*) AS n FROM yard_task t WHERE t.status = 'COMPLETED' AND NOT EXISTS (SELECT 1 FROM change_log c WHERE c.entity_id = t.id)",
+    );
+    expect(unlogged[0].n).toBe(0);
   });
 
   it('the previous month’s invoice of each carrier has non-zero lines, overage where the fleet exceeds the booking', async () => {
