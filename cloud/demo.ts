@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { seedBillingConfigs } from '../edge/demo-billing.js';
+import { completedMovesWriter, seedBillingConfigs, seedBillingHistory } from '../edge/demo-billing.js';
 import {
   demoClient,
   demoDrivers,
@@ -87,12 +87,19 @@ try {
     const camera = await startSimulatedCamera(cloudConfig.http.port + 2);
     const edgeApi = await demoClient(edge.url, cloudConfig.adminUser, password);
     await seedSiteData(edgeApi, master, (s) => step(`edge: ${s}`), { camera });
+    // The history is the edge's (movements and tasks are edge-owned); billing reads it at the cloud.
+    const history = await seedBillingHistory(edgeApi, master, (s) => step(`edge: ${s}`), {
+      now: Date.now(),
+      recordMoves: completedMovesWriter(edge.yard, master.yard.id),
+    });
     await waitUntil(
-      () => count(cloud.db.sqlite, 'movement') >= 4,
+      () =>
+        count(cloud.db.sqlite, 'movement') >= 4 + history.movements &&
+        count(cloud.db.sqlite, "yard_task WHERE status = 'COMPLETED'") >= history.moves,
       30_000,
-      'the edge check-ins did not reach the cloud within 30 s',
+      'the edge check-ins and history did not reach the cloud within 30 s',
     );
-    step('the check-ins at the edge have reached the cloud');
+    step('the check-ins and the billing history at the edge have reached the cloud');
   } else {
     await startSimulatedCamera(cloudConfig.http.port + 2);
   }

@@ -1,5 +1,5 @@
 import { ALLOW_LOCAL_SETTING } from '../shared/net/outbound-policy.js';
-import { seedBillingConfigs } from './demo-billing.js';
+import { type PastMove, seedBillingConfigs, seedBillingHistory } from './demo-billing.js';
 
 /**
  * Demo data, loaded through the public HTTP API (the same contract any client uses), only into
@@ -27,6 +27,8 @@ export async function seedDemoData(
   options: {
     /** An ONVIF camera to register at the north gate (the demo's simulated camera). */
     camera?: { xaddr: string; username: string; password: string } | undefined;
+    /** Writes the billing history's completed moves (demo-billing.ts completedMovesWriter); none without. */
+    recordMoves?: ((yardId: string) => (moves: PastMove[]) => Promise<void>) | undefined;
   } = {},
 ): Promise<Seeded> {
   const api = await demoClient(baseUrl, username, password);
@@ -39,6 +41,12 @@ export async function seedDemoData(
   await seedSiteData(api, master, progress, options);
   // A standalone edge is where billing lives (at a linked site it is the cloud: cloud/demo.ts).
   await seedBillingConfigs(api, master, progress);
+  if (options.recordMoves) {
+    await seedBillingHistory(api, master, progress, {
+      now: Date.now(),
+      recordMoves: options.recordMoves(master.yard.id),
+    });
+  }
   return { drivers: demoDrivers() };
 }
 

@@ -1,4 +1,5 @@
 import { demoVapidOverrides } from '../shared/modules/push/demo-vapid.js';
+import { completedMovesWriter } from './demo-billing.js';
 import { seedDemoData, startSimulatedCamera } from './demo-data.js';
 import { loadConfigOrExit, startEdge, stopOnSignals } from './main.js';
 
@@ -29,7 +30,7 @@ try {
     config.adminUser,
     password,
     (step) => console.log(`  demo data: ${step}`),
-    { camera },
+    { camera, recordMoves: (yardId) => completedMovesWriter(edge.yard, yardId) },
   );
   console.log(`
 Yard service (edge, standalone) is running.

@@ -69,7 +69,7 @@ export interface YardApp {
   /** The Idempotency-Key answers of routes with `idempotent` (pruned by start()). */
   idempotency: IdempotencyKeys;
   /**
-   * Starts background work (error-figure flushing, location retention) and hands the gates'
+   * Starts background work (error-figure flushing, location retention, automatic billing drafts) and hands the gates'
    * relay bindings to the hardware, which de-energises every relay.
    */
   start(): Promise<void>;
@@ -225,6 +225,7 @@ export function createApp(deps: AppDeps): YardApp {
       errorStats.start();
       core.services.driverApp.start();
       idempotency.start();
+      core.services.billing.autoDrafts?.start();
       await core.services.hardware.reconfigure();
       for (const c of syncComponents) await c.start();
     },
@@ -232,6 +233,7 @@ export function createApp(deps: AppDeps): YardApp {
       for (const c of [...syncComponents].reverse()) await c.stop();
       core.services.driverApp.stop();
       idempotency.stop();
+      await core.services.billing.autoDrafts?.stop();
       await core.services.push.stop();
       await errorStats.stop();
     },

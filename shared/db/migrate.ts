@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004-sync.js';
 import * as m0005 from './migrations/0005-idempotency.js';
 import * as m0006 from './migrations/0006-billing.js';
 import * as m0007 from './migrations/0007-billing-indexes.js';
+import * as m0008 from './migrations/0008-billing-auto-run.js';
 
 /** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
@@ -16,6 +17,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 5, name: 'idempotency', up: m0005.up },
   { version: 6, name: 'billing', up: m0006.up },
   { version: 7, name: 'billing-indexes', up: m0007.up },
+  { version: 8, name: 'billing-auto-run', up: m0008.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

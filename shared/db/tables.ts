@@ -1,6 +1,7 @@
 import type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType } from '../enums.js';
 import type { ApiKeyTable, AppUserTable, AuthTokenTable } from './tables/access.js';
 import type {
+  BillingAutoRunTable,
   BillingCarrierConfigTable,
   BillingSummaryTable,
   BillingYardConfigTable,
@@ -85,4 +86,5 @@ export interface DB {
   billingSummary: BillingSummaryTable;
   invoice: InvoiceTable;
   invoiceAdjustment: InvoiceAdjustmentTable;
+  billingAutoRun: BillingAutoRunTable;
 }

@@ -16,6 +16,7 @@ const OWNER: Record<string, string> = {
   appUser: 'auth',
   authToken: 'auth',
   attachment: 'attachments',
+  billingAutoRun: 'billing',
   blobUpload: 'sync',
   camera: 'cameras',
   carrier: 'carriers',

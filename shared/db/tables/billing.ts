@@ -92,3 +92,17 @@ export interface InvoiceAdjustmentTable {
   createdAt: number;
   updatedAt: number;
 }
+
+/** Migration 0008: the automatic drafts' claim per yard and period (billing/schedule.ts). */
+export interface BillingAutoRunTable {
+  yardId: string;
+  period: string;
+  /** The node (process run) holding the claim. */
+  owner: string;
+  startedAt: number;
+  finishedAt: number | null;
+  /** 1 once the yard's drafts were generated; 0 while running or when the yard waited for its site. */
+  done: Generated<number>;
+  /** JSON: what the run did (created, skipped, waiting counts) or the error. */
+  result: string | null;
+}

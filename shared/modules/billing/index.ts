@@ -13,6 +13,7 @@ import { BillingCalculator, BillingInputs } from './inputs.js';
 import { registerInvoiceRoutes } from './invoice/routes.js';
 import { InvoiceService } from './invoice/service.js';
 import { SiteSyncCheck } from './invoice/waiting.js';
+import { AutoDrafts } from './schedule.js';
 import { registerSummaryRoutes } from './summary/routes.js';
 import { SummaryService } from './summary/service.js';
 
@@ -30,6 +31,8 @@ export type BillingServices = {
   adjustments: AdjustmentService;
   /** The invoice PDF and the accounting CSVs (export/). */
   exports: InvoiceExportService;
+  /** Automatic drafts of the previous period (schedule.ts); null at a linked edge (billing is the cloud's). */
+  autoDrafts: AutoDrafts | null;
 };
 
 /** What billing reads outside its own tables: yards (time zone, code), carriers (name, SCAC). */
@@ -47,7 +50,10 @@ export function createBillingServices(deps: BillingDeps): BillingServices {
   const siteSync = deps.sync.mode === 'cloud' ? new SiteSyncCheck(deps.kysely) : null;
   const invoices = new InvoiceService({ ...deps, calculator, summaries, siteSync });
   const adjustments = new AdjustmentService(deps);
-  return { config, summaries, invoices, adjustments, exports: new InvoiceExportService(deps) };
+  const exports = new InvoiceExportService(deps);
+  const autoDrafts =
+    deps.sync.mode === 'linked' ? null : new AutoDrafts({ ...deps, inputs: calculator.inputs, invoices });
+  return { config, summaries, invoices, adjustments, exports, autoDrafts };
 }
 
 export function registerBillingRoutes(r: RouteRegistrar, billing: BillingServices): void {

@@ -3,7 +3,7 @@ import type { Kdb } from '../../db/database.js';
 import type { BillingCarrierConfigTable, BillingYardConfigTable } from '../../db/tables.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
-import { computeBilling, periodWindow, resolveRates } from './compute/index.js';
+import { BILLED_TASK_TYPES, computeBilling, periodWindow, resolveRates } from './compute/index.js';
 import type { BillingInput, BillingResult, Rates, Visit } from './compute/types.js';
 
 /** The other modules billing reads: yards (time zone, code, site), carriers (name, SCAC). */
@@ -14,9 +14,6 @@ export interface BillingReads {
 
 export type YardConfigRow = Selectable<BillingYardConfigTable>;
 export type CarrierConfigRow = Selectable<BillingCarrierConfigTable>;
-
-/** The task types that relocate a trailer: the moves a carrier pays for (docs/domain.md "Billing"). */
-export const BILLED_TASK_TYPES = ['move', 'pull_to_door', 'return_to_spot', 'shunt'] as const;
 
 /** [start, end) epoch ms. */
 export interface Window {

@@ -47,6 +47,14 @@ export const SETTINGS = {
     scope: 'global',
     description: 'Largest upload accepted, in bytes (1 KiB to 50 MiB).',
   }),
+  'billing.autoDraftDay': define({
+    schema: z.number().int().min(0).max(28),
+    default: 0,
+    scope: 'global',
+    description:
+      "Day of the month (1 to 28, in each yard's time zone) from which the previous month's invoice " +
+      'drafts are generated automatically where billing lives (the cloud, or a standalone edge); 0: off.',
+  }),
   'dashboard.errorWindowMinutes': define({
     schema: z.number().int().min(1).max(10_080),
     default: 1440,

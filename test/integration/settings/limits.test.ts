@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
  */
 const LIMITS: Record<string, { min: number; max: number }> = {
   'attachments.maxBytes': { min: 1024, max: 50 * 1024 * 1024 },
+  'billing.autoDraftDay': { min: 0, max: 28 },
   'camera.movementSnapshotTimeoutMs': { min: 200, max: 10_000 },
   'camera.snapshotTimeoutMs': { min: 500, max: 30_000 },
   'dashboard.errorWindowMinutes': { min: 1, max: 10_080 },
