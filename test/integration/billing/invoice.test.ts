@@ -231,6 +231,11 @@ describe('the lifecycle: draft -> issued -> void, and again as -2', () => {
       'invalid-transition',
     );
     expect((await admin.delete(`/api/billing/invoice/${draft.id}`)).body.code).toBe('invoice-void');
+    // By its id, the void invoice keeps its number, reason and lines for the record.
+    const byId = await admin.get(`/api/billing/invoice/${draft.id}`);
+    expect(byId.status).toBe(200);
+    expect(byId.body).toEqual(voided.body);
+    expect((await admin.get('/api/billing/invoice/00000000-0000-7000-8000-000000000000')).status).toBe(404);
     // The key now shows the void invoice until the period is invoiced again.
     expect((await admin.get(keyPath(w.prairie))).body).toMatchObject({ id: draft.id, status: 'void' });
 

@@ -133,6 +133,21 @@ export function registerInvoiceRoutes(r: RouteRegistrar, { invoices }: { invoice
   });
 
   r.add({
+    method: 'get',
+    path: '/api/billing/invoice/{id}',
+    tag: TAG,
+    summary: 'Get an invoice by id',
+    description:
+      'One invoice in any status (draft, issued or void), e.g. from the id a generation answered. ' +
+      'An invoice of a yard outside the caller’s scope is 404.',
+    access: BILLING,
+    params: IdParams,
+    response: { schema: InvoiceOut },
+    errors: [404],
+    handler: ({ principal, params }) => invoices.getById(principal, params.id),
+  });
+
+  r.add({
     method: 'delete',
     path: '/api/billing/invoice/{id}',
     tag: TAG,

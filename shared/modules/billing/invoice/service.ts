@@ -130,6 +130,11 @@ export class InvoiceService {
     await this.deleteRow(row);
   }
 
+  /** GET /invoice/{id}: one invoice in any status (the issue asks for it beside the key). */
+  async getById(principal: Principal, id: string): Promise<InvoiceOutT> {
+    return invoiceOut(await this.visible(principal, id));
+  }
+
   async deleteById(principal: Principal, id: string): Promise<void> {
     await this.deleteRow(await this.visible(principal, id));
   }
