@@ -60,7 +60,8 @@ export function registerBillingRoutes(r: RouteRegistrar, billing: BillingService
   // Each sub-domain registers its routes here (tag 'Billing').
   registerBillingConfigRoutes(r, billing.config);
   registerSummaryRoutes(r, billing);
+  // /invoice/export before /invoice/{id}, which would take "export" for an id.
+  registerExportRoutes(r, billing);
   registerInvoiceRoutes(r, billing);
   registerAdjustmentRoutes(r, billing);
-  registerExportRoutes(r, billing);
 }

@@ -11679,6 +11679,200 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/invoice/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * the invoices of a period as CSV (`period`, `format=xero|quickbooks`, `yardId?`)
+         * @description The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero (sales invoices) or QuickBooks Online (invoices). Amounts are plain decimals in the currency’s minor units, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. A credit note (negative total) is written with its negative amounts; both systems book credit notes through their own import, so a clerk enters those there. Text cells that a spreadsheet would run as a formula start with an apostrophe; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period: string;
+                    /** @description The accounting system whose import format to write */
+                    format: "xero" | "quickbooks";
+                    /** @description Only this yard; every yard in scope when left out */
+                    yardId?: string;
+                    /** @description How dates are written; the import reads them in the order of the company’s region. Default: dd/mm/yyyy for Xero (its template’s), mm/dd/yyyy for QuickBooks Online (US) */
+                    dateFormat?: "dd/mm/yyyy" | "mm/dd/yyyy" | "yyyy-mm-dd";
+                    /** @description Xero: the revenue account code of every line (default 200, Xero’s standard Sales account) */
+                    accountCode?: string;
+                    /** @description Xero: the tax rate’s display name in the organisation (default “Tax on Sales”, or “Tax Exempt” for a yard without tax) */
+                    taxType?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description UTF-8 CSV with a header row, downloaded as a file */
+                200: {
+                    headers: {
+                        /** @description attachment; filename="invoices-<period>-<format>.csv" */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/invoice/{id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * the invoice as PDF, with its per-visit annex
+         * @description A4: issuer and bill-to, number, status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total (a negative total is titled CREDIT NOTE); then the per-day overage table and the per-visit annex, with page numbers.
+         *
+         *     Access: admin, billing.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description How money is written (BCP 47, e.g. en-US, de-DE, ja-JP); en-US when left out */
+                    locale?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The PDF, downloaded as `<number>.pdf` */
+                200: {
+                    headers: {
+                        /** @description attachment; filename="<number>.pdf" */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/billing/invoice": {
         parameters: {
             query?: never;
@@ -13030,200 +13224,6 @@ export interface paths {
                 };
             };
         };
-        trace?: never;
-    };
-    "/api/billing/invoice/export": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * the invoices of a period as CSV (`period`, `format=xero|quickbooks`, `yardId?`)
-         * @description The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero (sales invoices) or QuickBooks Online (invoices). Amounts are plain decimals in the currency’s minor units, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. A credit note (negative total) is written with its negative amounts; both systems book credit notes through their own import, so a clerk enters those there. Text cells that a spreadsheet would run as a formula start with an apostrophe; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.
-         *
-         *     Access: admin, billing.
-         */
-        get: {
-            parameters: {
-                query: {
-                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
-                    period: string;
-                    /** @description The accounting system whose import format to write */
-                    format: "xero" | "quickbooks";
-                    /** @description Only this yard; every yard in scope when left out */
-                    yardId?: string;
-                    /** @description How dates are written; the import reads them in the order of the company’s region. Default: dd/mm/yyyy for Xero (its template’s), mm/dd/yyyy for QuickBooks Online (US) */
-                    dateFormat?: "dd/mm/yyyy" | "mm/dd/yyyy" | "yyyy-mm-dd";
-                    /** @description Xero: the revenue account code of every line (default 200, Xero’s standard Sales account) */
-                    accountCode?: string;
-                    /** @description Xero: the tax rate’s display name in the organisation (default “Tax on Sales”, or “Tax Exempt” for a yard without tax) */
-                    taxType?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description UTF-8 CSV with a header row, downloaded as a file */
-                200: {
-                    headers: {
-                        /** @description attachment; filename="invoices-<period>-<format>.csv" */
-                        "Content-Disposition"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/csv": string;
-                    };
-                };
-                /** @description Bad input (problem+json, code validation-failed or more specific) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No valid token (unauthenticated) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role or yard scope does not allow this (forbidden) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Conflict with the current state */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/billing/invoice/{id}/pdf": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * the invoice as PDF, with its per-visit annex
-         * @description A4: issuer and bill-to, number, status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total (a negative total is titled CREDIT NOTE); then the per-day overage table and the per-visit annex, with page numbers.
-         *
-         *     Access: admin, billing.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description How money is written (BCP 47, e.g. en-US, de-DE, ja-JP); en-US when left out */
-                    locale?: string;
-                };
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The PDF, downloaded as `<number>.pdf` */
-                200: {
-                    headers: {
-                        /** @description attachment; filename="<number>.pdf" */
-                        "Content-Disposition"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/pdf": string;
-                    };
-                };
-                /** @description Bad input (problem+json, code validation-failed or more specific) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No valid token (unauthenticated) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role or yard scope does not allow this (forbidden) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Conflict with the current state */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
         trace?: never;
     };
     "/": {
