@@ -1,14 +1,19 @@
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 
 /**
  * Keyboard shortcuts of a screen: `{ 'Alt+i': fn, 'F2': fn }`. Alt-combinations work while typing
  * in a field (that is what they are for at a gate desk); plain keys only when no field has focus.
  */
 export function useShortcuts(map: Record<string, (e: KeyboardEvent) => void>): void {
+  // The handlers of the latest render, set while rendering: a key pressed as soon as a screen shows
+  // what was typed (before its effects run, which a busy machine delays) acts on that, never on
+  // an earlier render's values (a stale Ctrl+Enter that submitted nothing).
+  const latest = useRef(map);
+  latest.current = map;
   useEffect(() => {
     const handler = (e: KeyboardEvent) => {
       const key = shortcutName(e);
-      const action = map[key];
+      const action = latest.current[key];
       if (!action) return;
       const typing = e.target instanceof HTMLElement && e.target.closest('input, textarea, select') !== null;
       if (typing && !e.altKey && !e.ctrlKey && !/^F\d+$|^Escape$/.test(e.key)) return;
@@ -17,7 +22,7 @@ export function useShortcuts(map: Record<string, (e: KeyboardEvent) => void>): v
     };
     window.addEventListener('keydown', handler);
     return () => window.removeEventListener('keydown', handler);
-  }, [map]);
+  }, []);
 }
 
 /** "Alt+i", "Ctrl+Enter", "F2", "Escape": modifiers then the key, letters in lower case. */
