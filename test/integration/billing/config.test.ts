@@ -1,14 +1,10 @@
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedGates } from '../../../edge/hardware/simulated-gates.js';
-import { createApp } from '../../../shared/app.js';
-import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
-import { loadConfig } from '../../../shared/config.js';
 import { newId } from '../../../shared/ids.js';
 import { effectiveRates } from '../../../shared/modules/billing/config/rates.js';
 import { seed } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
-import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
+import { startTestApp, type TestApp } from '../../helpers/test-app.js';
+import { serveLinkedEdge } from './fixture.js';
 
 /**
  * Billing configs over real HTTP (DOMAIN.md "Billing"): a yard's config (currency, tax, grace,
@@ -486,44 +482,6 @@ describe('where billing lives', () => {
     expect(put.description).toContain('201 Created');
   });
 });
-
-/** The app as an edge linked to a cloud (an MQTT URL) on the test app's database, over real HTTP. */
-async function serveLinkedEdge(seedApp: TestApp) {
-  const config = loadConfig(
-    {
-      YARD_DATA_DIR: seedApp.dir,
-      YARD_ADMIN_USER: ADMIN.username,
-      YARD_ADMIN_PASSWORD: ADMIN.password,
-      YARD_MQTT_URL: 'mqtt://127.0.0.1:9',
-    },
-    { validateResponses: true },
-  );
-  const yardApp = createApp({
-    db: seedApp.db,
-    config,
-    gates: new SimulatedGates(undefined, 0),
-    cameras: {
-      onvif: {
-        describe: () => Promise.reject(new Error('no camera')),
-        snapshot: () => Promise.reject(new Error('no camera')),
-        discover: async () => [],
-      },
-      providers: CAMERA_PROVIDER_KINDS,
-    },
-  });
-  const server = await new Promise<Server>((ok) => {
-    const s = yardApp.app.listen(0, '127.0.0.1', () => ok(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return {
-    admin: new Client(url, await loginAdmin(url)),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-      await yardApp.stop();
-    },
-  };
-}
 
 describe('the inherit rule (config/rates.ts)', () => {
   const yardRow = {

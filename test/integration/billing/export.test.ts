@@ -1,25 +1,20 @@
-import type { Server } from 'node:http';
 import { parse } from 'csv-parse/sync';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedGates } from '../../../edge/hardware/simulated-gates.js';
-import { createApp } from '../../../shared/app.js';
-import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
 import { ManualClock } from '../../../shared/clock.js';
-import { loadConfig } from '../../../shared/config.js';
 import { escapeFormula } from '../../../shared/modules/billing/export/csv.js';
 import { spreadTax } from '../../../shared/modules/billing/export/lines.js';
 import { decimalAmount, formatMoney } from '../../../shared/modules/billing/export/money-format.js';
 import { winAnsi } from '../../../shared/modules/billing/export/pdf.js';
 import { seedRows } from '../../helpers/builders.js';
-import { type Client, clientWithRole, Client as HttpClient, rows } from '../../helpers/http.js';
-import { ADMIN, loginAdmin, type TestApp } from '../../helpers/test-app.js';
+import { type Client, clientWithRole, rows } from '../../helpers/http.js';
 import {
   type BillingWorld,
   billingRows,
   checkIn,
   checkOut,
   seedFebruary,
+  serveLinkedEdge,
   startBillingWorld,
 } from './fixture.js';
 
@@ -417,41 +412,3 @@ describe('the pieces (pure)', () => {
     expect(winAnsi('Ōsaka 物流')).toBe('Osaka ??');
   });
 });
-
-/** The app as an edge linked to a cloud (an MQTT URL) on the test app's database, over real HTTP. */
-async function serveLinkedEdge(seedApp: TestApp) {
-  const config = loadConfig(
-    {
-      YARD_DATA_DIR: seedApp.dir,
-      YARD_ADMIN_USER: ADMIN.username,
-      YARD_ADMIN_PASSWORD: ADMIN.password,
-      YARD_MQTT_URL: 'mqtt://127.0.0.1:9',
-    },
-    { validateResponses: true },
-  );
-  const yardApp = createApp({
-    db: seedApp.db,
-    config,
-    gates: new SimulatedGates(undefined, 0),
-    cameras: {
-      onvif: {
-        describe: () => Promise.reject(new Error('no camera')),
-        snapshot: () => Promise.reject(new Error('no camera')),
-        discover: async () => [],
-      },
-      providers: CAMERA_PROVIDER_KINDS,
-    },
-  });
-  const server = await new Promise<Server>((ok) => {
-    const s = yardApp.app.listen(0, '127.0.0.1', () => ok(s));
-  });
-  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  return {
-    admin: new HttpClient(url, await loginAdmin(url)),
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-      await yardApp.stop();
-    },
-  };
-}

@@ -1,9 +1,14 @@
+import type { Server } from 'node:http';
 import { expect } from 'vitest';
+import { SimulatedGates } from '../../../edge/hardware/simulated-gates.js';
+import { createApp } from '../../../shared/app.js';
+import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
 import type { ManualClock } from '../../../shared/clock.js';
+import { loadConfig } from '../../../shared/config.js';
 import { newId } from '../../../shared/ids.js';
 import { seed, seedRows } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
-import { startTestApp, type TestApp } from '../../helpers/test-app.js';
+import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * A standalone edge with one UTC yard (code B1), its billing config, and two carriers: Prairie
@@ -182,4 +187,42 @@ export async function seedFebruary(w: BillingWorld) {
   const n1 = await checkIn(w, '2026-02-15T08:00:00.000Z', 'N1', w.noScac);
   await checkOut(w, '2026-02-16T08:00:00.000Z', n1.trailerId);
   return { t1, t2, t3, n1 };
+}
+
+/** The app as an edge linked to a cloud (an MQTT URL) on the test app's database, over real HTTP. */
+export async function serveLinkedEdge(seedApp: TestApp) {
+  const config = loadConfig(
+    {
+      YARD_DATA_DIR: seedApp.dir,
+      YARD_ADMIN_USER: ADMIN.username,
+      YARD_ADMIN_PASSWORD: ADMIN.password,
+      YARD_MQTT_URL: 'mqtt://127.0.0.1:9',
+    },
+    { validateResponses: true },
+  );
+  const yardApp = createApp({
+    db: seedApp.db,
+    config,
+    gates: new SimulatedGates(undefined, 0),
+    cameras: {
+      onvif: {
+        describe: () => Promise.reject(new Error('no camera')),
+        snapshot: () => Promise.reject(new Error('no camera')),
+        discover: async () => [],
+      },
+      providers: CAMERA_PROVIDER_KINDS,
+    },
+  });
+  const server = await new Promise<Server>((ok) => {
+    const s = yardApp.app.listen(0, '127.0.0.1', () => ok(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    admin: new Client(url, await loginAdmin(url)),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await yardApp.stop();
+    },
+  };
 }
