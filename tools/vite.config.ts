@@ -33,6 +33,7 @@ export default defineConfig({
         home: resolve(uiRoot, 'index.html'),
         gate: resolve(uiRoot, 'gate/index.html'),
         driver: resolve(uiRoot, 'driver/index.html'),
+        dashboard: resolve(uiRoot, 'dashboard/index.html'),
         // The driver app's service worker: one file at a fixed address (its scope is /driver/).
         [SW_ENTRY]: resolve(uiRoot, 'driver/offline/sw.ts'),
       },

@@ -4,7 +4,7 @@ import '../common/base.css';
 import { type Role, session } from '../common/auth';
 import { LoginForm } from '../common/components/login';
 
-/** The apps built so far, and who each is for (UI.md). The dashboard joins this list. */
+/** The web apps and who each is for (UI.md). */
 export const APPS = [
   {
     href: '/gate/',
@@ -21,6 +21,14 @@ export const APPS = [
     roles: ['driver'] as Role[],
     // Drivers work over the yard Wi-Fi against their site's edge.
     servers: ['edge'],
+  },
+  {
+    href: '/dashboard/',
+    name: 'Dashboard',
+    text: 'Every site at a glance, yard figures and map, remote gates, tasks, master data and billing.',
+    roles: ['admin', 'dispatcher', 'billing', 'viewer'] as Role[],
+    // The office works at the cloud; a standalone site shows its own dashboard.
+    servers: ['cloud', 'edge'],
   },
 ];
 
@@ -71,7 +79,7 @@ function Home() {
         {apps.length === 0 ? (
           <p>
             {server === 'cloud'
-              ? 'The gate house runs at each site (its edge). The office dashboard arrives with a later release.'
+              ? 'The gate house runs at each site (its edge).'
               : `There is no screen for the ${principal.role} role here yet.`}{' '}
             The API and its documentation are at <a href="/docs">/docs</a>.
           </p>

@@ -1,0 +1,4 @@
+/** Placeholder until this screen is built (issue 15). */
+export function Gates() {
+  return <p class="muted">This screen is being built.</p>;
+}
