@@ -1,5 +1,6 @@
 import type { DriverSessionOutT } from './modules/driver-app/schema.js';
 import type { MovementOutT } from './modules/movements/schema.js';
+import type { SiteSyncStatusOutT } from './modules/sync/schema.js';
 import type { TaskOutT } from './modules/tasks/schema.js';
 
 /**
@@ -31,6 +32,11 @@ export interface LiveEvents {
    * throttled): `since` is when the state last changed (null: not since this process started).
    */
   'sync.link': { link: 'online' | 'offline' | 'never'; since: string | null; queued: number };
+  /**
+   * At the cloud: a site's status changed (link state, its queue, version, gates' states): the
+   * site's row of GET /api/sync/status, for the dashboard's sites page.
+   */
+  'site.status': SiteSyncStatusOutT;
 }
 
 /**
@@ -62,7 +68,7 @@ export function isLive(type: EventType): type is LiveEventType {
  * Live events about the site as a whole rather than a yard: every staff member of this process
  * receives them, scoped or not (the same who may read GET /api/sync/status), drivers never.
  */
-const SITE_WIDE: Partial<Record<LiveEventType, true>> = { 'sync.link': true };
+const SITE_WIDE: Partial<Record<LiveEventType, true>> = { 'sync.link': true, 'site.status': true };
 
 export function isSiteWide(type: EventType): boolean {
   return Object.hasOwn(SITE_WIDE, type);

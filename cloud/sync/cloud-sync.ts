@@ -138,6 +138,8 @@ export class CloudSync implements SyncRuntime {
           clockSkewMs: site.clockSkewMs,
           schemaV: site.reportedSchemaV,
           version: site.reportedVersion,
+          linkSince: toIsoOrNull(site.linkChangedAt),
+          gates: null,
         };
       });
     });

@@ -9,7 +9,7 @@ import { IsoDateTime } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 import { DriverSessionOut } from '../driver-app/schema.js';
 import { MovementOut } from '../movements/schema.js';
-import { SyncLinkData } from '../sync/schema.js';
+import { SiteSyncStatusOut, SyncLinkData } from '../sync/schema.js';
 import { TaskOut } from '../tasks/schema.js';
 
 const DriverLastCheckData = z.object({ sessionId: z.string(), battery: z.number(), at: z.string() });
@@ -36,6 +36,7 @@ const DATA = {
   'settings.changed': SettingsChangedData,
   'sync.applied': SyncAppliedData,
   'sync.link': SyncLinkData,
+  'site.status': SiteSyncStatusOut,
 } satisfies Record<LiveEventType, z.ZodType>;
 
 /** Both ways: a schema's output is its event's data type and the reverse (no field more or less). */

@@ -34,8 +34,25 @@ export const SiteSyncStatusOut = z
       .openapi({ description: 'Site clock minus cloud clock, from its last status' }),
     schemaV: z.number().int().nullable(),
     version: z.string().nullable(),
+    linkSince: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When the link state last changed (null: not since the site was added)' }),
+    gates: z
+      .array(
+        z.object({
+          gateId: z.string(),
+          state: z.enum(['ok', 'fault', 'opening', 'idle', 'unknown']),
+        }),
+      )
+      .nullable()
+      .openapi({
+        description:
+          "Each gate's relay state as the site last reported it (null: the site has not reported gates; an older edge)",
+      }),
   })
   .openapi('SiteSyncStatus');
+export type SiteSyncStatusOutT = z.infer<typeof SiteSyncStatusOut>;
 
 /** What every side reports; a linked edge and the cloud add their own (SyncStatusOut). */
 const SyncStatusBase = z.object({

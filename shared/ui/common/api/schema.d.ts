@@ -13399,7 +13399,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The JSON data of each GET /api/events event, by `type` (also the SSE event name). Live events carry `at`, and `yardId` / `driverId` when they concern one. */
-        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
+        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["SiteStatusEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
         MovementCreatedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -13896,6 +13896,53 @@ export interface components {
                 queued: number;
             };
         };
+        SiteStatusEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "site.status";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["SiteSyncStatus"];
+        };
+        SiteSyncStatus: {
+            siteId: string;
+            name: string;
+            /**
+             * @description What the site's retained status last said ('never': not yet heard from)
+             * @enum {string}
+             */
+            link: "online" | "offline" | "never";
+            lastSeenAt: string | null;
+            /** @description Age of the oldest change waiting for the site (0 when none) */
+            lagMs: number;
+            /** @description Changes waiting to be sent to the site */
+            queued: number;
+            /** @description The site's own queue, as it last reported */
+            reportedQueued: number;
+            deadLetters: number;
+            /** @description Site clock minus cloud clock, from its last status */
+            clockSkewMs: number;
+            schemaV: number | null;
+            version: string | null;
+            /** @description When the link state last changed (null: not since the site was added) */
+            linkSince: string | null;
+            /** @description Each gate's relay state as the site last reported it (null: the site has not reported gates; an older edge) */
+            gates: {
+                gateId: string;
+                /** @enum {string} */
+                state: "ok" | "fault" | "opening" | "idle" | "unknown";
+            }[] | null;
+        };
         /** @description First event of a resumed stream when the missed events cannot be replayed (reason restarted, expired or unknown): reload what you show. */
         StreamResetEvent: {
             /**
@@ -13972,27 +14019,6 @@ export interface components {
             /** @enum {string} */
             role: "cloud";
             sites: components["schemas"]["SiteSyncStatus"][];
-        };
-        SiteSyncStatus: {
-            siteId: string;
-            name: string;
-            /**
-             * @description What the site's retained status last said ('never': not yet heard from)
-             * @enum {string}
-             */
-            link: "online" | "offline" | "never";
-            lastSeenAt: string | null;
-            /** @description Age of the oldest change waiting for the site (0 when none) */
-            lagMs: number;
-            /** @description Changes waiting to be sent to the site */
-            queued: number;
-            /** @description The site's own queue, as it last reported */
-            reportedQueued: number;
-            deadLetters: number;
-            /** @description Site clock minus cloud clock, from its last status */
-            clockSkewMs: number;
-            schemaV: number | null;
-            version: string | null;
         };
         DeadLetter: {
             id: number;
