@@ -39,6 +39,7 @@ Yard service (edge, standalone) is running.
   API docs       ${edge.url}/docs
   OpenAPI        ${edge.url}/v3/api-docs
   Gate house     ${edge.url}/gate/   (web app: log in with the admin login below)
+  Dashboard      ${edge.url}/dashboard/   (this site's figures, map, tasks, master data, billing)
   Driver app     ${edge.url}/driver/ (phone web app: log in with a driver code and PIN below)
   Health         ${edge.url}/readyz
   Open the gate  POST ${edge.url}/api/hardware/gate/{gateId}/actuate   (simulated relay)
