@@ -1,3 +1,7 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -158,5 +162,123 @@ describe('the yard figures', () => {
     );
     await screenshot(page, 'dashboard-yard');
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('with a second yard, an overview lists every yard and a click chooses one', async () => {
+    const made = await apiCall('POST', '/api/yard', {
+      code: 'HOU1',
+      name: 'Houston Overflow',
+      timeZone: 'America/Chicago',
+      capacity: 40,
+    });
+    expect(made.status).toBe(201);
+    // The yard list is read when the dashboard opens.
+    await page.reload();
+    const overview = page.getByRole('table', { name: /Every yard/ });
+    await shown(overview);
+    const figures = (await apiCall('GET', '/api/dashboard/yard/trailer')).body.items as {
+      yardId: string;
+      trailersInYard: number;
+    }[];
+    const dal = overview.getByRole('row', { name: /Dallas Cross-Dock/ });
+    const inDal = figures.find((f) => f.yardId === yardId)!.trailersInYard;
+    await text(dal.locator('td').first()).toBe(String(inDal));
+    const hou = overview.getByRole('row', { name: /Houston Overflow/ });
+    await text(hou.locator('td').first()).toBe('0');
+    await hou.getByRole('button', { name: 'Houston Overflow (HOU1)' }).click();
+    await shown(page.getByRole('heading', { name: 'Houston Overflow (HOU1)', level: 1 }));
+    await text(page.locator('[data-figure="trailers-in-yard"]')).toMatch(/^0 of 40 trailer spaces/);
+    await shown(page.getByText('No trailer is in the yard.').first());
+    await screenshot(page, 'dashboard-yard-overview');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
+
+/**
+ * `npm start` as a user runs it (cloud with its broker, edge dal1 linked to it, demo data), on free
+ * ports in its own data folder: the cloud's sites page lists the linked site.
+ */
+async function startCloudDemo(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'yard-cloud-ui-'));
+  // The demo takes port, port + 1 (edge) and port + 2 (simulated camera).
+  const port = 21000 + Math.floor(Math.random() * 20000);
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'cloud/demo.ts'], {
+    env: {
+      ...process.env,
+      YARD_DATA_DIR: dataDir,
+      YARD_HTTP_PORT: String(port),
+      YARD_MQTT_PORT: String(port + 3),
+      YARD_LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    out += String(d);
+  });
+  const deadline = Date.now() + 90_000;
+  while (!out.includes('Stop with Ctrl+C')) {
+    if (child.exitCode !== null) throw new Error(`the cloud demo exited (${child.exitCode}):\n${out}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`the cloud demo did not start within 90 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('the sites page at the cloud', () => {
+  let cloud: { url: string; stop(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    cloud = await startCloudDemo();
+  }, 120_000);
+  afterAll(async () => {
+    await cloud?.stop();
+  });
+
+  it('lists the linked site online, with its queues, version and gates, and the summary line', async () => {
+    const cloudPage = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+    await cloudPage.goto(`${cloud!.url}/dashboard/`);
+    await logIn(cloudPage, 'admin', 'demo-admin-pass');
+    await shown(cloudPage.getByRole('heading', { name: 'Sites', level: 1 }));
+    const row = cloudPage.locator('table.site-table tbody tr[data-site-id="dal1"]');
+    await shown(row);
+    await text(row.locator('th')).toContain('Dallas Cross-Dock');
+    // The edge links within seconds of starting; the row follows.
+    await text(row, 20_000).toMatch(/Online.*online since/);
+    await text(cloudPage.locator('.site-summary')).toMatch(/1 online\s*0 offline\s*\d+ changes? queued/);
+    const login = await fetch(`${cloud!.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'demo-admin-pass' }),
+    });
+    const cloudToken = ((await login.json()) as { token: string }).token;
+    const status = await (
+      await fetch(`${cloud!.url}/api/sync/status`, { headers: { authorization: `Bearer ${cloudToken}` } })
+    ).json();
+    const site = status.sites.find((s: { siteId: string }) => s.siteId === 'dal1');
+    if (site.version) await text(row).toContain(site.version);
+    // Gates: each state counted, or "not reported" from a site that does not send them.
+    await text(row.locator('td').last()).toMatch(
+      site.gates === null ? /not reported/ : /\d+ (ok|fault|opening|idle|unknown)/,
+    );
+    await screenshot(cloudPage, 'dashboard-sites-cloud');
+    expect(await seriousA11yViolations(cloudPage)).toEqual([]);
+    await cloudPage.context().close();
   });
 });

@@ -32,16 +32,20 @@ export function OccupancyPanel(props: { o: Occupancy; averageDwellMs: number | n
             : 'Capacity: the active spots, doors and staging lanes, each counted with its own capacity.'}
         </span>
       </p>
-      <p>
-        Places in use: {count.format(o.placesInUse)} of {count.format(o.places)} spots, doors and staging
-        lanes
-        {o.unplaced > 0 && (
-          <>
-            {' '}
-            · {count.format(o.unplaced)} {o.unplaced === 1 ? 'trailer' : 'trailers'} on no place
-          </>
-        )}
-      </p>
+      {o.places === 0 ? (
+        <p>No spots, doors or staging lanes are set up for this yard: add them under Master data.</p>
+      ) : (
+        <p>
+          Places in use: {count.format(o.placesInUse)} of {count.format(o.places)} spots, doors and staging
+          lanes
+          {o.unplaced > 0 && (
+            <>
+              {' '}
+              · {count.format(o.unplaced)} {o.unplaced === 1 ? 'trailer' : 'trailers'} on no place
+            </>
+          )}
+        </p>
+      )}
       {props.averageDwellMs !== null && <p>Average dwell: {duration(props.averageDwellMs)}</p>}
     </section>
   );
