@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -74,6 +75,41 @@ describe('the sites page at a standalone edge', () => {
     expect(await page.getByRole('button', { name: /Retry/ }).count()).toBe(0);
     await screenshot(page, 'dashboard-sites');
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('a dead letter shows with Retry for an organisation-wide admin; Retry applies it again and says how it went', async () => {
+    // A row refused by the sync engine, as the applier leaves it (written into the site's own database).
+    const db = new Database(edge.dbFile);
+    try {
+      db.prepare(
+        'INSERT INTO dead_letter (peer, seq, entity, entity_id, error, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ).run(
+        'cloud',
+        1,
+        'carrier',
+        '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f',
+        'validation-failed',
+        '{}',
+        Date.now(),
+      );
+    } finally {
+      db.close();
+    }
+    await page.reload();
+    const retry = page.getByRole('button', { name: 'Retry the dead letters of this site' });
+    await shown(retry);
+    await retry.click();
+    const said = page.locator('.dead-letters [role="status"]');
+    await text(said).toMatch(/of 1 applied|Nothing left to retry/);
+    const left = new Database(edge.dbFile, { readonly: true });
+    try {
+      const { n } = left.prepare('SELECT count(*) AS n FROM dead_letter').get() as { n: number };
+      // What the screen says matches the table: refused again (still there) or applied (gone).
+      if (n === 1) await text(said).toContain('0 of 1 applied; 1 still refused');
+      else await text(said).toContain('1 of 1 applied.');
+    } finally {
+      left.close();
+    }
   });
 });
 

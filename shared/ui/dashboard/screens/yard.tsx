@@ -43,6 +43,12 @@ function Figures(props: { yardId: string }) {
   const [data, setData] = useState<YardFiguresData | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [now, setNow] = useState(Date.now());
+  const [loadedAt, setLoadedAt] = useState(Date.now());
+  // Dwell grows while the screen is open: re-render each minute (no request).
+  useEffect(() => {
+    const tick = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(tick);
+  }, []);
 
   useEffect(() => {
     let alive = true;
@@ -51,6 +57,7 @@ function Figures(props: { yardId: string }) {
         if (!alive) return;
         setData(d);
         setNow(Date.now());
+        setLoadedAt(Date.now());
         setProblem(null);
       },
       (err) => alive && setProblem(problemText(err)),
@@ -76,7 +83,7 @@ function Figures(props: { yardId: string }) {
       </h1>
       {data && (
         <p class="muted updated" aria-live="polite">
-          Figures as of {yardTime(new Date(now).toISOString(), tz, now)} ({tz}); they update as the yard
+          Figures as of {yardTime(new Date(loadedAt).toISOString(), tz, now)} ({tz}); they update as the yard
           works.
         </p>
       )}
