@@ -24,6 +24,8 @@ let edge: DemoEdge;
 let browser: Browser;
 let page: Page;
 let token: string;
+/** Every script the dashboard page asked for: uPlot must come only with the chart. */
+const scripts: string[] = [];
 
 async function apiCall(method: string, path: string, body?: unknown) {
   const res = await fetch(`${edge.url}${path}`, {
@@ -47,6 +49,9 @@ beforeAll(async () => {
   });
   token = ((await login.json()) as { token: string }).token;
   page = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+  page.on('request', (r) => {
+    if (r.resourceType() === 'script') scripts.push(r.url());
+  });
   await page.goto(`${edge.url}/dashboard/`);
   await logIn(page, edge.admin.username, edge.admin.password);
 }, 120_000);
@@ -73,6 +78,8 @@ describe('the sites page at a standalone edge', () => {
     }
     // No dead letters at a fresh demo site: says so instead of a Retry button.
     expect(await page.getByRole('button', { name: /Retry/ }).count()).toBe(0);
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((u) => /uPlot/i.test(u))).toEqual([]);
     await screenshot(page, 'dashboard-sites');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
@@ -160,6 +167,7 @@ describe('the yard figures', () => {
     });
     expect(size.width).toBeGreaterThan(100);
     expect(size.height).toBeGreaterThan(100);
+    expect(scripts.some((u) => /uPlot/i.test(u))).toBe(true);
     const m = (await apiCall('GET', `/api/dashboard/movement?yardId=${yardId}&bucket=hour`)).body;
     await text(page.locator('.chart-summary')).toContain(
       `${m.totals.in} check-ins and ${m.totals.out} check-outs`,
