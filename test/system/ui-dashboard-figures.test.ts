@@ -238,11 +238,18 @@ describe('the yard figures', () => {
   });
 });
 
+interface CloudDemo {
+  url: string;
+  /** The edge linked to it (site dal1). */
+  edgeUrl: string;
+  stop(): Promise<void>;
+}
+
 /**
  * `npm start` as a user runs it (cloud with its broker, edge dal1 linked to it, demo data), on free
  * ports in its own data folder: the cloud's sites page lists the linked site.
  */
-async function startCloudDemo(): Promise<{ url: string; stop(): Promise<void> }> {
+async function startCloudDemo(): Promise<CloudDemo> {
   const dataDir = mkdtempSync(join(tmpdir(), 'yard-cloud-ui-'));
   // The demo takes port, port + 1 (edge) and port + 2 (simulated camera).
   const port = 21000 + Math.floor(Math.random() * 20000);
@@ -274,6 +281,7 @@ async function startCloudDemo(): Promise<{ url: string; stop(): Promise<void> }>
   }
   return {
     url: `http://127.0.0.1:${port}`,
+    edgeUrl: `http://127.0.0.1:${port + 1}`,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
@@ -287,7 +295,7 @@ async function startCloudDemo(): Promise<{ url: string; stop(): Promise<void> }>
 }
 
 describe('the sites page at the cloud', () => {
-  let cloud: { url: string; stop(): Promise<void> } | undefined;
+  let cloud: CloudDemo | undefined;
   beforeAll(async () => {
     cloud = await startCloudDemo();
   }, 120_000);
@@ -324,5 +332,20 @@ describe('the sites page at the cloud', () => {
     await screenshot(cloudPage, 'dashboard-sites-cloud');
     expect(await seriousA11yViolations(cloudPage)).toEqual([]);
     await cloudPage.context().close();
+  });
+
+  it("at the linked edge, the page shows this site's link to the cloud, its queue and last acknowledgement", async () => {
+    const edgePage = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+    await edgePage.goto(`${cloud!.edgeUrl}/dashboard/`);
+    await logIn(edgePage, 'admin', 'demo-admin-pass');
+    await shown(edgePage.getByRole('heading', { name: 'This site', level: 1 }));
+    const link = edgePage.getByRole('region', { name: 'Cloud link' });
+    await text(link, 20_000).toMatch(/State\s*Online online since/);
+    await text(link).toMatch(/Changes queued for the cloud\s*\d+/);
+    await text(link).toMatch(/Last acknowledged by the cloud\s*\S+/);
+    await shown(edgePage.getByRole('row', { name: /North gate \(in\)/ }));
+    await screenshot(edgePage, 'dashboard-sites-linked-edge');
+    expect(await seriousA11yViolations(edgePage)).toEqual([]);
+    await edgePage.context().close();
   });
 });

@@ -29,33 +29,34 @@ export function LocalSite(props: {
       <section class="panel" aria-labelledby="site-link-heading">
         <h2 id="site-link-heading">Cloud link</h2>
         <p class="muted small-note">Site id: {s.siteId}</p>
-        {s.mode === 'standalone' ? (
+        {s.mode === 'standalone' && (
           <p>
             <span class="badge">Standalone site, no cloud</span> It works on its own; nothing is sent
             anywhere.
           </p>
-        ) : (
-          <dl class="facts">
-            <dt>Cloud link</dt>
-            <dd>
-              <span class={`badge link-${linkText(s, tz).tone}`}>
-                {s.link === 'online' ? 'Online' : 'Offline'}
-              </span>{' '}
-              {linkWords(s.link, s.linkSince, tz, props.now)}
-            </dd>
-            <dt>Changes queued for the cloud</dt>
-            <dd>{count.format(s.queued)}</dd>
-            <dt>Last acknowledged by the cloud</dt>
-            <dd>{lastSeenWords(s.lastAckAt, tz, props.now)}</dd>
-            {s.pending > 0 && (
-              <>
-                <dt>Kept for a newer version</dt>
-                <dd>{count.format(s.pending)} rows (they apply after this site is updated)</dd>
-              </>
-            )}
-          </dl>
         )}
         <dl class="facts">
+          {s.mode === 'linked' && (
+            <>
+              <dt>State</dt>
+              <dd>
+                <span class={`badge link-${linkText(s, tz).tone}`}>
+                  {s.link === 'online' ? 'Online' : 'Offline'}
+                </span>{' '}
+                {linkWords(s.link, s.linkSince, tz, props.now)}
+              </dd>
+              <dt>Changes queued for the cloud</dt>
+              <dd>{count.format(s.queued)}</dd>
+              <dt>Last acknowledged by the cloud</dt>
+              <dd>{lastSeenWords(s.lastAckAt, tz, props.now)}</dd>
+              {s.pending > 0 && (
+                <>
+                  <dt>Kept for a newer version</dt>
+                  <dd>{count.format(s.pending)} rows (they apply after this site is updated)</dd>
+                </>
+              )}
+            </>
+          )}
           <dt>Dead letters</dt>
           <dd>
             <DeadLetters

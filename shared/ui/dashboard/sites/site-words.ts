@@ -18,7 +18,8 @@ export function linkWords(
   if (!since) return link;
   const at = Date.parse(since);
   if (Number.isNaN(at)) return link;
-  return `${link} since ${yardTime(since, timeZone, now)}, ${duration(now - at)}`;
+  const how = now - at < 60_000 ? '' : `, ${duration(now - at)}`;
+  return `${link} since ${yardTime(since, timeZone, now)}${how}`;
 }
 
 /** "14:05 (3 min ago)", or "never". */
