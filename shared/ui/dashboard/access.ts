@@ -34,4 +34,7 @@ export const may = {
   editLocations: (role: Role | undefined) => role === 'admin' || role === 'dispatcher',
   editMasterData: (role: Role | undefined) => role === 'admin',
   editBilling: (role: Role | undefined) => role === 'admin' || role === 'billing',
+  /** Dead letters are every site's rows: an admin without a yard scope only (sync/routes.ts). */
+  retryDeadLetters: (p: { role: Role; yardIds: string[] | null } | null) =>
+    p?.role === 'admin' && p.yardIds === null,
 };

@@ -1,0 +1,98 @@
+import { api, call, type Schemas } from '../../common/api/client';
+import { allPages } from '../../gate/inventory/data';
+
+export type TrailerFigures = Schemas['DashboardTrailerFigures']['items'][number];
+export type MovementFigures = Schemas['DashboardMovementFigures'];
+export type ErrorFigures = Schemas['DashboardErrorFigures'];
+export type TaskSummary = Schemas['YardTaskSummary'];
+export type Bucket = 'hour' | 'day';
+
+const limit = 500;
+
+/** What the yard figures show of one yard, read in parallel. */
+export interface YardFiguresData {
+  /** null: no trailer of this yard (the figures route lists yards with trailers). */
+  trailers: TrailerFigures | null;
+  /** The trailers in the yard, for dwell and occupancy by place (the gate inventory reads the same). */
+  inYard: Schemas['Trailer'][];
+  locations: Schemas['Location'][];
+  carriers: Schemas['Carrier'][];
+  tasks: TaskSummary;
+  errors4xx: ErrorFigures;
+  errors5xx: ErrorFigures;
+}
+
+export async function loadYardFigures(yardId: string): Promise<YardFiguresData> {
+  const [figures, inYard, locations, carriers, tasks, errors4xx, errors5xx] = await Promise.all([
+    call(api.GET('/api/dashboard/yard/trailer', { params: { query: { yardId } } })),
+    allPages((cursor) =>
+      call(api.GET('/api/trailer', { params: { query: { yardId, inYard: true, limit, cursor } } })),
+    ),
+    allPages((cursor) =>
+      call(
+        api.GET('/api/yard/{id}/location', { params: { path: { id: yardId }, query: { limit, cursor } } }),
+      ),
+    ),
+    allPages((cursor) => call(api.GET('/api/carrier', { params: { query: { limit, cursor } } }))),
+    call(api.GET('/api/yard-task/summary/{yardId}', { params: { path: { yardId } } })),
+    call(api.GET('/api/dashboard/yard/error4xx', { params: { query: { yardId } } })),
+    call(api.GET('/api/dashboard/yard/error5xx', { params: { query: { yardId } } })),
+  ]);
+  return {
+    trailers: figures.items.find((i) => i.yardId === yardId) ?? null,
+    inYard,
+    locations,
+    carriers,
+    tasks,
+    errors4xx,
+    errors5xx,
+  };
+}
+
+/** In and out per hour (last 24 h) or per day (last 30 days), in the yard's time zone. */
+export function loadMovements(yardId: string, bucket: Bucket): Promise<MovementFigures> {
+  return call(api.GET('/api/dashboard/movement', { params: { query: { yardId, bucket } } }));
+}
+
+export interface YardRow {
+  yard: Schemas['Yard'];
+  trailersInYard: number;
+  movementsToday: number;
+  openTasks: number;
+}
+
+/** One row per yard for the overview: figures routes that cover every yard in one call, and today's movements per yard. */
+export async function loadAllYards(yards: Schemas['Yard'][]): Promise<YardRow[]> {
+  const now = Date.now();
+  const [figures, tasks, today] = await Promise.all([
+    call(api.GET('/api/dashboard/yard/trailer')),
+    call(api.GET('/api/yard-task/summary')),
+    Promise.all(
+      yards.map((y) =>
+        // One day bucket: the route widens [now - 1 s, now) to the yard's whole local day.
+        call(
+          api.GET('/api/dashboard/movement', {
+            params: {
+              query: {
+                yardId: y.id,
+                bucket: 'day',
+                from: new Date(now - 1000).toISOString(),
+                to: new Date(now).toISOString(),
+              },
+            },
+          }),
+        ),
+      ),
+    ),
+  ]);
+  return yards.map((yard, i) => {
+    const t = tasks.items.find((s) => s.yardId === yard.id);
+    const m = today[i]!;
+    return {
+      yard,
+      trailersInYard: figures.items.find((f) => f.yardId === yard.id)?.trailersInYard ?? 0,
+      movementsToday: m.totals.in + m.totals.out,
+      openTasks: t ? t.counts.QUEUED + t.counts.ASSIGNED + t.counts.IN_PROGRESS : 0,
+    };
+  });
+}
