@@ -8,7 +8,7 @@ import { InvoiceActions } from './invoice-actions';
 import { LinesTable } from './lines-table';
 import { count, money } from './money';
 import { OverageTable } from './overage-table';
-import { periodLabel } from './period';
+import { periodLabel, yardDate } from './period';
 import { billingProblemText } from './problem-text';
 import { StatusBadge } from './status-badge';
 
@@ -149,69 +149,81 @@ export function InvoicePage(props: {
           <dt>Issued</dt>
           <dd>{inv.issuedAt ? yardDateTime(inv.issuedAt, tz) : 'Not yet (draft)'}</dd>
           <dt>Due</dt>
-          <dd>{due ? yardDateTime(due, tz) : `${count(inv.paymentTermsDays)} days after issue`}</dd>
+          <dd>{due ? yardDate(due, tz) : `${count(inv.paymentTermsDays)} days after issue`}</dd>
         </dl>
       </div>
-      <LinesTable
-        lines={inv.lines}
-        subtotal={inv.subtotal}
-        tax={inv.tax}
-        total={inv.total}
-        taxRateBp={inv.taxRateBp}
-        currency={inv.currency}
-        caption={`Charges for ${periodLabel(inv.period)}`}
-      />
-      <h3>Adjustments</h3>
-      {adjustments.length === 0 ? (
-        <p class="muted">No adjustments for this carrier and month.</p>
-      ) : (
-        <ul class="adjustment-list">
-          {adjustments.map((a) => (
-            <li key={a.id}>
-              <strong>{m(a.amount)}</strong> {a.description}
-            </li>
-          ))}
-        </ul>
-      )}
-      {props.canEdit && inv.status !== 'issued' && (
-        <button type="button" onClick={() => props.addAdjustment(inv)}>
-          Add an adjustment for this month
-        </button>
-      )}
-      <h3>Overage per day</h3>
-      <OverageTable days={inv.days} currency={inv.currency} caption={`Overage per day (days in ${tz})`} />
-      <h3>Annex: visits</h3>
-      {inv.annex.length === 0 ? (
-        <p class="muted">No trailer of this carrier was in the yard this month.</p>
-      ) : (
-        <table class="billing-table annex-table">
-          <caption>
-            {count(inv.annex.length)} visits in arrival order (times in {tz})
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Trailer</th>
-              <th scope="col">In</th>
-              <th scope="col">Out</th>
-              <th scope="col">Stay</th>
-              <th scope="col" class="num">
-                Days present
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {inv.annex.map((v) => (
-              <tr key={v.inMovementId}>
-                <th scope="row">{v.trailerNumber ?? v.trailerId}</th>
-                <td>{yardDateTime(v.inAt, tz)}</td>
-                <td>{v.outAt ? yardDateTime(v.outAt, tz) : 'Still in the yard'}</td>
-                <td>{v.outAt ? duration(Date.parse(v.outAt) - Date.parse(v.inAt)) : ''}</td>
-                <td class="num">{count(v.daysPresent)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <div class="summary-columns">
+        <div>
+          <LinesTable
+            lines={inv.lines}
+            subtotal={inv.subtotal}
+            tax={inv.tax}
+            total={inv.total}
+            taxRateBp={inv.taxRateBp}
+            currency={inv.currency}
+            caption={`Charges for ${periodLabel(inv.period)}`}
+          />
+          <h3>Adjustments</h3>
+          {adjustments.length === 0 ? (
+            <p class="muted">No adjustments for this carrier and month.</p>
+          ) : (
+            <ul class="adjustment-list">
+              {adjustments.map((a) => (
+                <li key={a.id}>
+                  <strong>{m(a.amount)}</strong> {a.description}
+                </li>
+              ))}
+            </ul>
+          )}
+          {props.canEdit && inv.status === 'draft' && (
+            <button type="button" onClick={() => props.addAdjustment(inv)}>
+              Add an adjustment for this month
+            </button>
+          )}
+        </div>
+        <OverageTable days={inv.days} currency={inv.currency} caption={`Overage per day (days in ${tz})`} />
+      </div>
+      <details class="annex">
+        <summary>
+          Annex: {count(inv.annex.length)} visits of the month (arrival, departure, days present)
+        </summary>
+        {inv.annex.length === 0 ? (
+          <p class="muted">No trailer of this carrier was in the yard this month.</p>
+        ) : (
+          <AnnexTable annex={inv.annex} timeZone={tz} />
+        )}
+      </details>
     </section>
+  );
+}
+
+function AnnexTable(props: { annex: Invoice['annex']; timeZone: string }) {
+  const tz = props.timeZone;
+  return (
+    <table class="billing-table annex-table">
+      <caption>Visits in arrival order (times in {tz})</caption>
+      <thead>
+        <tr>
+          <th scope="col">Trailer</th>
+          <th scope="col">In</th>
+          <th scope="col">Out</th>
+          <th scope="col">Stay</th>
+          <th scope="col" class="num">
+            Days present
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.annex.map((v) => (
+          <tr key={v.inMovementId}>
+            <th scope="row">{v.trailerNumber ?? v.trailerId}</th>
+            <td>{yardDateTime(v.inAt, tz)}</td>
+            <td>{v.outAt ? yardDateTime(v.outAt, tz) : 'Still in the yard'}</td>
+            <td>{v.outAt ? duration(Date.parse(v.outAt) - Date.parse(v.inAt)) : ''}</td>
+            <td class="num">{count(v.daysPresent)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -47,3 +47,8 @@ export function dayLabel(date: string): string {
     month: 'short',
   }).format(Date.UTC(y, m - 1, d));
 }
+
+/** An instant's calendar date in the yard's zone: "Dec 25, 2026". */
+export function yardDate(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat(undefined, { timeZone, dateStyle: 'medium' }).format(Date.parse(iso));
+}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
+import { api, call, type Schemas } from '../../common/api/client';
 import { FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
 import { type BillingBase, carrierName, type Summary } from './data';
@@ -8,6 +8,8 @@ import { count, money } from './money';
 import { OverageTable } from './overage-table';
 import { currentPeriod, periodLabel, recentPeriods } from './period';
 import { billingProblemText } from './problem-text';
+
+type CurrencyTotal = Schemas['BillingCurrencyTotal'];
 
 /**
  * Summary: a period's billing figures per carrier of the yard (the stored summaries of the API),
@@ -24,6 +26,7 @@ export function SummaryPage(props: {
 }) {
   const { config, carriers } = props.base;
   const [items, setItems] = useState<Summary[] | null>(null);
+  const [totals, setTotals] = useState<CurrencyTotal[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [generation, setGeneration] = useState(0);
@@ -38,7 +41,11 @@ export function SummaryPage(props: {
         params: { query: { period: props.period, yardIds: [props.yardId], limit: 500 } },
       }),
     ).then(
-      (page) => live && setItems(page.items),
+      (page) => {
+        if (!live) return;
+        setItems(page.items);
+        setTotals(page.totals);
+      },
       (err: unknown) => live && setProblem(billingProblemText(err)),
     );
     return () => {
@@ -106,7 +113,7 @@ export function SummaryPage(props: {
       {items && items.length > 0 && (
         <>
           <p class="muted">
-            {ongoing ? 'The ongoing month so far: ' : ''}calculated{' '}
+            {ongoing ? 'The ongoing month so far: calculated' : 'Calculated'}{' '}
             {yardDateTime(items[0]?.generatedAt, props.timeZone)} over{' '}
             {yardDateTime(items[0]?.window.start, props.timeZone)} to{' '}
             {yardDateTime(items[0]?.window.end, props.timeZone)}.
@@ -128,7 +135,7 @@ export function SummaryPage(props: {
                   Moves
                 </th>
                 <th scope="col" class="num">
-                  Overage days
+                  Overage unit-days
                 </th>
                 <th scope="col" class="num">
                   Subtotal
@@ -166,6 +173,19 @@ export function SummaryPage(props: {
                 </tr>
               ))}
             </tbody>
+            <tfoot>
+              {totals.map((t) => (
+                <tr key={t.currency}>
+                  <th scope="row" colSpan={5}>
+                    All {count(t.count)} carriers
+                  </th>
+                  <td class="num">{money(t.subtotal, t.currency)}</td>
+                  <td class="num">{money(t.tax, t.currency)}</td>
+                  <td class="num">{money(t.total, t.currency)}</td>
+                  <td />
+                </tr>
+              ))}
+            </tfoot>
           </table>
           {chosen ? (
             <div class="summary-detail">
