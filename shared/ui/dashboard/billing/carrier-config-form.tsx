@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
@@ -87,7 +87,9 @@ export function CarrierConfigForm(props: {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => (form.current?.querySelector('select, input') as HTMLElement | null)?.focus(), []);
+  // Before the browser paints (not in a late effect): focus moving after the clerk started typing
+  // would send the rest of the keys into the first field.
+  useLayoutEffect(() => (form.current?.querySelector('select, input') as HTMLElement | null)?.focus(), []);
 
   const submit = async (e: Event) => {
     e.preventDefault();

@@ -31,7 +31,7 @@ function rateText(key: Rate, value: number, currency: string): string {
 function YardRates(props: { config: YardConfig }) {
   const c = props.config;
   return (
-    <dl class="billing-facts">
+    <dl class="billing-facts wide">
       <dt>Currency</dt>
       <dd>{c.currency}</dd>
       <dt>Tax</dt>

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 
 /**
@@ -20,7 +20,7 @@ export function ConfirmDialog(props: {
   const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
-  useEffect(() => {
+  useLayoutEffect(() => {
     const d = ref.current;
     if (d && !d.open) d.showModal();
   }, []);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { FormMessage } from '../../common/components/field';
@@ -76,7 +76,9 @@ export function YardConfigForm(props: {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const first = useRef<HTMLFormElement>(null);
-  useEffect(() => first.current?.querySelector('input')?.focus(), []);
+  // Before the browser paints (not in a late effect): focus moving after the clerk started typing
+  // would send the rest of the keys into the first field.
+  useLayoutEffect(() => first.current?.querySelector('input')?.focus(), []);
   const currency = /^[A-Z]{3}$/.test(values.currency ?? '') ? (values.currency as string) : initialCurrency;
   const specs = yardSpecs(currency);
 
