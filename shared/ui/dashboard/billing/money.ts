@@ -57,6 +57,13 @@ export function parseMoney(text: string, currency: string, opts: { signed?: bool
   return { ok: true, minor: sign ? -minor : minor };
 }
 
+/** "8.25" (%) -> 825 basis points, exactly; null when it is not a percentage with at most 2 decimals. */
+export function percentToBp(text: string): number | null {
+  const m = /^(\d{1,5})(?:\.(\d{0,2}))?$/.exec(text.trim());
+  if (!m) return null;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
 /** Basis points as a percentage: 825 -> "8.25 %". */
 export function percentOfBp(bp: number): string {
   return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 }).format(bp / 100)} %`;

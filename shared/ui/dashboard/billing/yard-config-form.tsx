@@ -3,7 +3,8 @@ import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { FormMessage } from '../../common/components/field';
 import type { YardConfig } from './data';
-import { type Errors, type FieldSpec, FormFields, type Texts, toBody, toText } from './form-fields';
+import { FormFields } from './form-fields';
+import { type Errors, type FieldSpec, type Texts, toBody, toText } from './form-values';
 import { moneyHint } from './money';
 import { billingProblemText } from './problem-text';
 
