@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { PDFParse } from 'pdf-parse';
 import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +15,7 @@ import {
   seriousA11yViolations,
   startDemoEdge,
 } from '../helpers/browser.js';
+import { AppProcess, freePort } from '../helpers/sync-processes.js';
 
 /**
  * The dashboard's billing screens in Chromium against the demo edge (standalone: it owns billing;
@@ -357,4 +362,57 @@ describe('billing in the dashboard, as a billing clerk', () => {
     await page.goto(`${edge.url}/dashboard/admin`);
     await shown(page.getByRole('heading', { name: 'Not available' }));
   });
+});
+
+describe('billing at an edge linked to a cloud', () => {
+  let linked: AppProcess;
+  let dir: string;
+  afterAll(async () => {
+    await linked?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says billing is managed in the cloud and offers no billing action', async () => {
+    // The demo's database (users, yard, billing records) under an edge that is linked to a cloud
+    // (an MQTT address, no cloud there): billing is the cloud's, every billing call answers 409.
+    dir = mkdtempSync(join(tmpdir(), 'yard-linked-'));
+    const db = new Database(edge.dbFile, { readonly: true });
+    try {
+      await db.backup(join(dir, 'yard.db'));
+    } finally {
+      db.close();
+    }
+    linked = new AppProcess('linked edge', 'edge/main.ts', await freePort(), {
+      YARD_DATA_DIR: dir,
+      YARD_ADMIN_USER: edge.admin.username,
+      YARD_ADMIN_PASSWORD: edge.admin.password,
+      YARD_MQTT_URL: 'mqtt://127.0.0.1:9',
+      YARD_LOG_LEVEL: 'error',
+    });
+    await linked.start();
+    const login = await fetch(`${linked.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(edge.admin),
+    });
+    const token = ((await login.json()) as { token: string }).token;
+    const refused = await fetch(`${linked.url}/api/billing/config/${yardId}/with-carriers`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(refused.status).toBe(409);
+    const problem = (await refused.json()) as { code: string; detail: string };
+    expect(problem.code).toBe('cloud-owned');
+
+    const there = await openPage(browser, { locale: 'en-US' });
+    await there.goto(`${linked.url}/dashboard/billing/invoices`);
+    await logIn(there, edge.admin.username, edge.admin.password);
+    await shown(there.getByText('Billing is managed in the cloud.'));
+    await shown(there.getByText(problem.detail, { exact: false }));
+    for (const action of ['Edit yard rates', 'Generate draft', 'Issue invoice', 'Add adjustment']) {
+      expect(await there.getByRole('button', { name: action }).count()).toBe(0);
+    }
+    await screenshot(there, 'dashboard-billing-linked');
+    expect(await seriousA11yViolations(there)).toEqual([]);
+    await there.context().close();
+  }, 90_000);
 });

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
+import { ProblemError } from '../../common/api/problem';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { may } from '../access';
@@ -50,9 +51,7 @@ export function Billing() {
 
   let body: preact.ComponentChildren = <p class="muted">Loading billing…</p>;
   if (problem) {
-    body = isCloudOwned(problem) ? null : (
-      <FormMessage kind="error">{billingProblemText(problem)}</FormMessage>
-    );
+    body = <FormMessage kind="error">{billingProblemText(problem)}</FormMessage>;
   } else if (base) {
     if (page === 'summary') {
       body = (
@@ -126,13 +125,29 @@ export function Billing() {
     }
   }
 
+  // A linked site answers every billing call, reads included, with 409 cloud-owned: nothing to show here.
+  if (isCloudOwned(problem)) {
+    return (
+      <section aria-labelledby="billing-heading" class="billing">
+        <h1 id="billing-heading">Billing: {y.name}</h1>
+        <div class="read-only-note" role="status">
+          <p>
+            <strong>Billing is managed in the cloud.</strong> Every site's movements meet there, so configs,
+            summaries, invoices and adjustments live there too. Open the dashboard at the cloud to see the
+            figures and to change them.
+          </p>
+          {problem instanceof ProblemError && <p class="muted">The site answered: “{problem.message}”</p>}
+        </div>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="billing-heading" class="billing">
       <h1 id="billing-heading">Billing: {y.name}</h1>
-      {(readOnly || isCloudOwned(problem)) && (
+      {readOnly && (
         <p class="read-only-note">
-          Billing is managed in the cloud: every site's movements meet there. Open the dashboard at the cloud
-          to see the figures and to change configs, invoices and adjustments.
+          Billing is managed in the cloud: what is shown here is read-only. Change it at the cloud's
+          dashboard.
         </p>
       )}
       <nav aria-label="Billing pages" class="sub-nav">
