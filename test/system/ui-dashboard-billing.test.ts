@@ -168,6 +168,29 @@ describe('billing in the dashboard, as a billing clerk', () => {
         .getByRole('cell')
         .nth(3),
     ).toBe('$12.50own');
+
+    // Gulf Coast's agreement deleted (after a confirmation), then made again from "Add a carrier agreement".
+    const gulf = carrier('GCCA');
+    await page.getByRole('button', { name: 'Delete the agreement of Gulf Coast Carriers (GCCA)' }).click();
+    const confirmDelete = page.getByRole('dialog', { name: /Delete the agreement of Gulf Coast/ });
+    await confirmDelete.getByRole('button', { name: 'Delete agreement' }).click();
+    await shown(page.getByText('The agreement of Gulf Coast Carriers (GCCA) is deleted.'));
+    expect((await apiCall('GET', `/api/billing/config/${yardId}/carrier/${gulf.id}`)).status).toBe(404);
+    await text(page.locator('.billing p.muted').last()).toContain(
+      'Without an agreement: Gulf Coast Carriers (GCCA).',
+    );
+    await page.getByRole('button', { name: 'Add a carrier agreement' }).click();
+    const add = page.getByRole('form', { name: 'New carrier agreement' });
+    await add.getByLabel('Carrier').selectOption({ label: 'Gulf Coast Carriers (GCCA)' });
+    await add.getByLabel('Bill-to email').fill('payables@gulfcoastcarriers.example');
+    await add.getByRole('button', { name: 'Save agreement' }).click();
+    await shown(page.getByText('The agreement is saved.'));
+    expect((await apiCall('GET', `/api/billing/config/${yardId}/carrier/${gulf.id}`)).body).toMatchObject({
+      bookedSpaces: null,
+      moveFee: null,
+      billToEmail: 'payables@gulfcoastcarriers.example',
+    });
+    await shown(page.getByText('Every carrier has an agreement.'));
     await screenshot(page, 'dashboard-billing-configs');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });

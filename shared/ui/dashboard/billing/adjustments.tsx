@@ -199,8 +199,10 @@ export function AdjustmentsPage(props: {
         <form class="panel billing-form" onSubmit={create} aria-labelledby="adj-form-heading" noValidate>
           <h3 id="adj-form-heading">Add an adjustment</h3>
           <p class="muted">
-            For the carrier and month chosen above. A negative amount is a credit; it is added after the
-            minimum, before tax.
+            {props.carrierId
+              ? `For ${carrierName(carriers, props.carrierId)}, ${periodLabel(props.period)}.`
+              : 'Choose the carrier above first.'}{' '}
+            A negative amount is a credit; it is added after the minimum, before tax.
           </p>
           <div class="form-grid">
             <Field

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { FormMessage } from '../../common/components/field';
 import { CarrierConfigForm } from './carrier-config-form';
+import { ConfirmDialog } from './confirm-dialog';
 import { type BillingBase, type CarrierConfig, carrierName, type YardConfig } from './data';
 import { count, money, percentOfBp } from './money';
 import { billingProblemText } from './problem-text';
@@ -65,6 +66,7 @@ export function Configs(props: {
 }) {
   const { config, carriers } = props.base;
   const [editing, setEditing] = useState<CarrierConfig | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<CarrierConfig | null>(null);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   if (!config) {
     return (
@@ -93,17 +95,13 @@ export function Configs(props: {
   };
   const remove = async (c: CarrierConfig) => {
     const name = carrierName(carriers, c.carrierId);
-    if (
-      !confirm(
-        `Delete the agreement of ${name}? It then pays the yard's rates with no booked spaces or minimum.`,
-      )
-    )
-      return;
     try {
       await call(api.DELETE('/api/billing/carrier-config/{id}', { params: { path: { id: c.id } } }));
       saved(`The agreement of ${name} is deleted.`);
     } catch (err) {
       setMessage({ kind: 'error', text: billingProblemText(err) });
+    } finally {
+      setDeleting(null);
     }
   };
   return (
@@ -165,7 +163,7 @@ export function Configs(props: {
                     <button
                       type="button"
                       aria-label={`Delete the agreement of ${name}`}
-                      onClick={() => remove(c)}
+                      onClick={() => setDeleting(c)}
                     >
                       Delete
                     </button>
@@ -185,6 +183,20 @@ export function Configs(props: {
         <button type="button" class="primary" onClick={() => setEditing('new')}>
           Add a carrier agreement
         </button>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete the agreement of ${carrierName(carriers, deleting.carrierId)}?`}
+          confirm="Delete agreement"
+          danger
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => remove(deleting)}
+        >
+          <p>
+            The carrier then pays the yard's rates, with no booked spaces and no minimum. Invoices already
+            made keep their figures.
+          </p>
+        </ConfirmDialog>
       )}
       {editing !== null && (
         <CarrierConfigForm

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { serverMode } from '../scope';
 import { type Carrier, carrierName } from './data';
 import { periodLabel, recentPeriods } from './period';
 import { billingProblemText } from './problem-text';
@@ -77,7 +78,11 @@ export function GenerateForm(props: {
       noValidate
     >
       <h3 id="generate-heading">Generate an invoice</h3>
-      <p class="muted">A draft from the month's activity; check it, then issue it. Only ended months.</p>
+      <p class="muted">
+        A draft from the month's activity; check it, then issue it. Only ended months.
+        {serverMode.value === 'cloud' &&
+          ' A yard whose site has not yet sent the whole month to the cloud (offline, or still sending queued changes) is not invoiced: you are told why, and may wait or generate anyway.'}
+      </p>
       {problem && <FormMessage kind="error">{billingProblemText(problem)}</FormMessage>}
       {other && <FormMessage kind="error">{other}</FormMessage>}
       <div class="filters">
