@@ -69,7 +69,8 @@ const SCREENS: Screen[] = [
   },
   {
     href: '/dashboard/billing',
-    path: '/dashboard/billing/*',
+    // `:rest*` matches the bare /dashboard/billing too (a plain `*` needs at least one more segment).
+    path: '/dashboard/billing/:rest*',
     label: 'Billing',
     key: 'b',
     area: 'billing',

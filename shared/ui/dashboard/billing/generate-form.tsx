@@ -1,0 +1,144 @@
+import { useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../../common/api/client';
+import { ProblemError } from '../../common/api/problem';
+import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { serverMode } from '../scope';
+import { type Carrier, carrierName } from './data';
+import { periodLabel, recentPeriods } from './period';
+import { billingProblemText } from './problem-text';
+
+type GenerateAll = Schemas['InvoiceGenerateAllResult'];
+
+/**
+ * Generate a draft invoice for a carrier and a past month. At the cloud a yard whose site has not
+ * synced past the month's end is refused (409 site-not-synced): the answer's words are shown, with
+ * the choice to generate anyway.
+ */
+export function GenerateForm(props: {
+  yardId: string;
+  timeZone: string;
+  carriers: Carrier[];
+  onGenerated: (invoiceId: string) => void;
+  onGeneratedAll: () => void;
+}) {
+  const past = recentPeriods(props.timeZone).slice(1);
+  const [carrierId, setCarrierId] = useState('');
+  const [period, setPeriod] = useState(past[0] ?? '');
+  const [carrierError, setCarrierError] = useState<string | undefined>();
+  const [problem, setProblem] = useState<ProblemError | null>(null);
+  const [other, setOther] = useState<string | null>(null);
+  const [result, setResult] = useState<GenerateAll | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const generate = async (force: boolean) => {
+    if (!carrierId) {
+      setCarrierError('Choose the carrier to invoice.');
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    setOther(null);
+    try {
+      const invoice = await call(
+        api.POST('/api/billing/invoice', {
+          body: { yardId: props.yardId, carrierId, period, ...(force ? { force: true } : {}) },
+        }),
+      );
+      props.onGenerated(invoice.id);
+    } catch (err) {
+      if (err instanceof ProblemError) setProblem(err);
+      else setOther(billingProblemText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const generateAll = async () => {
+    setBusy(true);
+    setProblem(null);
+    setOther(null);
+    try {
+      setResult(await call(api.POST('/api/billing/invoice/generate-all')));
+      props.onGeneratedAll();
+    } catch (err) {
+      setOther(billingProblemText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      class="panel generate-form"
+      aria-labelledby="generate-heading"
+      onSubmit={(e) => {
+        e.preventDefault();
+        generate(false);
+      }}
+      noValidate
+    >
+      <h3 id="generate-heading">Generate an invoice</h3>
+      <p class="muted">
+        A draft from the month's activity; check it, then issue it. Only ended months.
+        {serverMode.value === 'cloud' &&
+          ' A yard whose site has not yet sent the whole month to the cloud (offline, or still sending queued changes) is not invoiced: you are told why, and may wait or generate anyway.'}
+      </p>
+      {problem && <FormMessage kind="error">{billingProblemText(problem)}</FormMessage>}
+      {other && <FormMessage kind="error">{other}</FormMessage>}
+      <div class="filters">
+        <Field id="generate-carrier" label="Carrier" error={carrierError}>
+          <select
+            {...describedBy('generate-carrier', carrierError)}
+            value={carrierId}
+            onChange={(e) => {
+              setCarrierId(e.currentTarget.value);
+              setCarrierError(undefined);
+            }}
+          >
+            <option value="">Choose a carrier…</option>
+            {props.carriers.map((c) => (
+              <option key={c.id} value={c.id}>
+                {carrierName(props.carriers, c.id)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field id="generate-period" label="Month">
+          <select id="generate-period" value={period} onChange={(e) => setPeriod(e.currentTarget.value)}>
+            {past.map((p) => (
+              <option key={p} value={p}>
+                {periodLabel(p)}
+              </option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <div class="actions">
+        <button type="submit" class="primary" disabled={busy}>
+          Generate draft
+        </button>
+        {problem?.code === 'site-not-synced' && (
+          <button type="button" onClick={() => generate(true)} disabled={busy}>
+            Generate anyway
+          </button>
+        )}
+        <button type="button" onClick={generateAll} disabled={busy}>
+          Generate all for last month
+        </button>
+      </div>
+      {result && (
+        <FormMessage kind={result.waiting.length ? 'warn' : 'ok'}>
+          {result.created.length} draft{result.created.length === 1 ? '' : 's'} made;{' '}
+          {result.skipped.filter((s) => s.reason === 'exists').length} already invoiced;{' '}
+          {result.skipped.filter((s) => s.reason === 'no-charges').length} with no charges.
+          {result.waiting.map((w) => (
+            <span key={w.yardId}>
+              {' '}
+              Not invoiced yet, waiting for site {w.siteId} ({periodLabel(w.period)}): {w.reason}
+            </span>
+          ))}
+        </FormMessage>
+      )}
+    </form>
+  );
+}

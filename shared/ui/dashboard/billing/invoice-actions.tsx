@@ -1,0 +1,173 @@
+import { useState } from 'preact/hooks';
+import { api, call } from '../../common/api/client';
+import { FormMessage } from '../../common/components/field';
+import { ConfirmDialog } from './confirm-dialog';
+import type { Invoice } from './data';
+import { downloadInvoiceCsv, downloadInvoicePdf } from './download';
+import { money } from './money';
+import { periodLabel } from './period';
+import { billingProblemText } from './problem-text';
+
+type Pending = 'issue' | 'void' | 'delete' | null;
+
+/**
+ * What can be done with an invoice: a draft is recalculated, issued (final) or deleted; an issued
+ * one is voided with a reason; any is downloaded as PDF, and the month's issued invoices as CSV for
+ * Xero or QuickBooks Online.
+ */
+export function InvoiceActions(props: {
+  invoice: Invoice;
+  canEdit: boolean;
+  onChanged: (invoice: Invoice | null, message: string) => void;
+}) {
+  const inv = props.invoice;
+  const [pending, setPending] = useState<Pending>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const key = { yardId: inv.yardId, carrierId: inv.carrierId, period: inv.period };
+
+  const run = async (what: () => Promise<Invoice | null>, message: string) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      const out = await what();
+      setPending(null);
+      props.onChanged(out, message);
+    } catch (err) {
+      setProblem(billingProblemText(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const save = async (what: () => Promise<string>) => {
+    setProblem(null);
+    setSaved(null);
+    try {
+      setSaved(`Downloaded ${await what()}.`);
+    } catch (err) {
+      setProblem(billingProblemText(err));
+    }
+  };
+  const csv = (format: 'xero' | 'quickbooks') =>
+    save(() => downloadInvoiceCsv({ period: inv.period, format, yardId: inv.yardId }));
+
+  return (
+    <div class="invoice-actions">
+      {props.canEdit && inv.status === 'draft' && (
+        <>
+          <button type="button" class="primary" onClick={() => setPending('issue')}>
+            Issue invoice
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() =>
+              run(
+                () =>
+                  call(
+                    api.PUT('/api/billing/invoice/{yardId}/{carrierId}/{period}', {
+                      params: { path: key },
+                      body: {},
+                    }),
+                  ),
+                'The draft is recalculated from the activity and adjustments now.',
+              )
+            }
+          >
+            Recalculate draft
+          </button>
+          <button type="button" onClick={() => setPending('delete')}>
+            Delete draft
+          </button>
+        </>
+      )}
+      {props.canEdit && inv.status === 'issued' && (
+        <button type="button" class="danger" onClick={() => setPending('void')}>
+          Void invoice
+        </button>
+      )}
+      <button type="button" onClick={() => save(() => downloadInvoicePdf(inv.id, inv.number))}>
+        Download PDF
+      </button>
+      <button type="button" onClick={() => csv('xero')} title="The month's issued invoices of this yard">
+        CSV for Xero
+      </button>
+      <button
+        type="button"
+        onClick={() => csv('quickbooks')}
+        title="The month's issued invoices of this yard"
+      >
+        CSV for QuickBooks Online
+      </button>
+      {!pending && problem && <FormMessage kind="error">{problem}</FormMessage>}
+      {saved && <FormMessage kind="ok">{saved}</FormMessage>}
+      {pending === 'issue' && (
+        <ConfirmDialog
+          title={`Issue ${inv.number}?`}
+          confirm="Issue invoice"
+          busy={busy}
+          problem={problem}
+          onCancel={() => setPending(null)}
+          onConfirm={() =>
+            run(
+              () => call(api.POST('/api/billing/invoice/{id}/issue', { params: { path: { id: inv.id } } })),
+              `${inv.number} is issued: it is final and goes into the month's CSV exports.`,
+            )
+          }
+        >
+          <p>
+            Issuing makes the invoice final: its lines can no longer change. Total{' '}
+            <strong>{money(inv.total, inv.currency)}</strong> for {periodLabel(inv.period)}.
+          </p>
+        </ConfirmDialog>
+      )}
+      {pending === 'void' && (
+        <ConfirmDialog
+          title={`Void ${inv.number}?`}
+          confirm="Void invoice"
+          danger
+          busy={busy}
+          problem={problem}
+          reason={{ label: 'Reason for voiding', hint: 'Kept with the invoice and printed on its PDF.' }}
+          onCancel={() => setPending(null)}
+          onConfirm={(reason) =>
+            run(
+              () =>
+                call(
+                  api.POST('/api/billing/invoice/{id}/void', {
+                    params: { path: { id: inv.id } },
+                    body: { reason },
+                  }),
+                ),
+              `${inv.number} is void. The month can be invoiced again.`,
+            )
+          }
+        >
+          <p>
+            A void invoice stays on record, cancelled. The carrier's {periodLabel(inv.period)} can then be
+            invoiced again.
+          </p>
+        </ConfirmDialog>
+      )}
+      {pending === 'delete' && (
+        <ConfirmDialog
+          title={`Delete draft ${inv.number}?`}
+          confirm="Delete draft"
+          danger
+          busy={busy}
+          problem={problem}
+          onCancel={() => setPending(null)}
+          onConfirm={() =>
+            run(async () => {
+              await call(api.DELETE('/api/billing/invoice/{id}', { params: { path: { id: inv.id } } }));
+              return null;
+            }, `Draft ${inv.number} is deleted.`)
+          }
+        >
+          <p>The draft goes away; generate it again whenever you like.</p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}
