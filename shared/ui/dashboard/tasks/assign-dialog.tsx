@@ -13,7 +13,7 @@ export function AssignDialog(props: {
   yardId: string;
   drivers: DriverAvailability[];
   onClose: () => void;
-  onDone: (err?: unknown) => void;
+  onDone: (err?: unknown, driverId?: string) => void;
 }) {
   const choices = pickerOrder(props.drivers, props.yardId).filter((d) => d.driverId !== props.task.driverId);
   const [driverId, setDriverId] = useState(choices[0]?.driverId ?? '');
@@ -34,7 +34,7 @@ export function AssignDialog(props: {
     setBusy(true);
     try {
       await patchTask(props.task, { driverId });
-      props.onDone();
+      props.onDone(undefined, driverId);
     } catch (err) {
       props.onDone(err);
     } finally {

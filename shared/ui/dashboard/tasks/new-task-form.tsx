@@ -54,7 +54,7 @@ export function NewTaskForm(props: {
   const [notes, setNotes] = useState('');
   const [driverId, setDriverId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ text: string; fieldsOnly: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const searchTrailers = async (q: string, signal: AbortSignal) => {
@@ -98,7 +98,11 @@ export function NewTaskForm(props: {
       const coded = err instanceof ProblemError ? FIELD_OF_CODE[err.code] : undefined;
       if (coded && err instanceof ProblemError) byField[coded] = err.message;
       setErrors(byField);
-      setProblem(taskProblemWords(err));
+      // "See the messages next to them" goes once every field it pointed at is changed.
+      setProblem({
+        text: taskProblemWords(err),
+        fieldsOnly: err instanceof ProblemError && err.code === 'validation-failed',
+      });
     } finally {
       setBusy(false);
     }
@@ -133,13 +137,18 @@ export function NewTaskForm(props: {
   return (
     <form class="panel new-task" onSubmit={submit} noValidate aria-labelledby="new-task-heading">
       <h1 id="new-task-heading">New task in {props.yardName}</h1>
-      {problem && <FormMessage kind="error">{problem}</FormMessage>}
+      {problem && !(problem.fieldsOnly && Object.values(errors).every((e) => !e)) && (
+        <FormMessage kind="error">{problem.text}</FormMessage>
+      )}
       <div class="new-task-grid">
         <Field id="nt-type" label="Type" error={errors.type}>
           <select
             {...describedBy('nt-type', errors.type)}
             value={type}
-            onChange={(e) => setType(e.currentTarget.value as Task['type'])}
+            onChange={(e) => {
+              setType(e.currentTarget.value as Task['type']);
+              setErrors((x) => ({ ...x, type: undefined }));
+            }}
           >
             {Object.entries(TYPE_WORDS).map(([value, words]) => (
               <option key={value} value={value}>
@@ -152,7 +161,9 @@ export function NewTaskForm(props: {
           id="nt-trailer"
           label="Trailer (optional)"
           error={errors.trailerId}
-          hint="Type its number; trailers in this yard."
+          hint={
+            trailer ? `Trailer ${trailer.number}, in this yard.` : 'Type its number; trailers in this yard.'
+          }
         >
           <TypeAhead
             id="nt-trailer"
@@ -179,17 +190,20 @@ export function NewTaskForm(props: {
             maxLength={40}
           />
         </Field>
-        <Field id="nt-from" label="From" error={errors.fromLocationId}>
+        <Field id="nt-from" label="From (optional)" error={errors.fromLocationId}>
           {placeSelect('nt-from', from, setFrom, 'fromLocationId')}
         </Field>
-        <Field id="nt-to" label="To" error={errors.toLocationId}>
+        <Field id="nt-to" label="To (optional)" error={errors.toLocationId}>
           {placeSelect('nt-to', to, setTo, 'toLocationId')}
         </Field>
         <Field id="nt-priority" label="Priority" error={errors.priority}>
           <select
             {...describedBy('nt-priority', errors.priority)}
             value={priority}
-            onChange={(e) => setPriority(Number(e.currentTarget.value))}
+            onChange={(e) => {
+              setPriority(Number(e.currentTarget.value));
+              setErrors((x) => ({ ...x, priority: undefined }));
+            }}
           >
             {PRIORITY_WORDS.map((w, i) => (
               <option key={w} value={i}>
@@ -207,7 +221,10 @@ export function NewTaskForm(props: {
           <select
             {...describedBy('nt-driver', errors.driverId, true)}
             value={driverId}
-            onChange={(e) => setDriverId(e.currentTarget.value)}
+            onChange={(e) => {
+              setDriverId(e.currentTarget.value);
+              setErrors((x) => ({ ...x, driverId: undefined }));
+            }}
           >
             <option value="">Nobody: queue it</option>
             {pickerOrder(props.drivers, props.yardId).map((d) => (
@@ -223,7 +240,10 @@ export function NewTaskForm(props: {
           {...describedBy('nt-notes', errors.notes, true)}
           rows={3}
           value={notes}
-          onInput={(e) => setNotes(e.currentTarget.value)}
+          onInput={(e) => {
+            setNotes(e.currentTarget.value);
+            setErrors((x) => ({ ...x, notes: undefined }));
+          }}
         />
       </Field>
       <div class="actions">

@@ -47,7 +47,7 @@ export function TaskList(props: {
     const drivers = new Map(data.drivers.map((d) => [d.driverId, driverLabel(d)]));
     return {
       trailer: (id) => (id ? (data.trailers.get(id) ?? '…') : 'none'),
-      location: (id) => (id ? (locations.get(id) ?? 'unknown place') : 'anywhere'),
+      location: (id) => (id ? (locations.get(id) ?? 'unknown place') : 'not set'),
       driver: (id) => (id ? (drivers.get(id) ?? 'a driver not listed') : 'nobody'),
     };
   }, [data.locations, data.drivers, data.trailers]);
@@ -113,7 +113,12 @@ export function TaskList(props: {
           yardId={props.yardId}
           drivers={data.drivers}
           onClose={() => setDialog(null)}
-          onDone={(err) => answered(err, `${taskLabel(dialog.task, names)} is assigned.`)}
+          onDone={(err, driverId) =>
+            answered(
+              err,
+              `${taskLabel(dialog.task, names)} is assigned to ${names.driver(driverId ?? null)}.`,
+            )
+          }
         />
       )}
       {dialog?.action === 'cancel' && (

@@ -1,5 +1,5 @@
 import { duration, yardDateTime, yardTime } from '../../common/time';
-import { finishedAt } from './task-lists';
+import { finishedAt, RECENT_DONE } from './task-lists';
 import {
   actionsFor,
   priorityWords,
@@ -20,6 +20,11 @@ export interface Names {
 export function taskLabel(t: Task, n: Names): string {
   const trailer = t.trailerId ? `, trailer ${n.trailer(t.trailerId)}` : '';
   return `${TYPE_WORDS[t.type]} ${n.location(t.fromLocationId)} → ${n.location(t.toLocationId)}${trailer}`;
+}
+
+/** How long a task has waited: "under 1 min", "12 min", "3 h 5 min". */
+export function age(ms: number): string {
+  return ms < 60_000 ? 'under 1 min' : duration(ms);
 }
 
 export type TaskAction = 'assign' | 'unassign' | 'cancel';
@@ -47,7 +52,7 @@ export function OpenTaskTable(props: {
       {props.tasks.length === 0 ? (
         <p class="muted">{empty[props.status]}</p>
       ) : (
-        <table class="task-table">
+        <table class="task-table open-tasks">
           <caption class="visually-hidden">{STATUS_WORDS[props.status]} tasks, most urgent first</caption>
           <thead>
             <tr>
@@ -98,7 +103,7 @@ function TaskRow(props: {
       <td>{t.driverId ? n.driver(t.driverId) : <span class="muted">nobody yet</span>}</td>
       <td>
         <time dateTime={t.createdAt} title={`Created ${yardDateTime(t.createdAt, props.timeZone)}`}>
-          {duration(props.now - Date.parse(t.createdAt))}
+          {age(props.now - Date.parse(t.createdAt))}
         </time>
       </td>
       {props.mayEdit && (
@@ -137,11 +142,13 @@ export function DoneTaskTable(props: { tasks: Task[]; names: Names; timeZone: st
   const n = props.names;
   return (
     <section class="task-group" aria-labelledby="tasks-done">
-      <h2 id="tasks-done">Recently completed or cancelled</h2>
+      <h2 id="tasks-done">
+        Recently completed or cancelled <span class="count">(latest {RECENT_DONE})</span>
+      </h2>
       {props.tasks.length === 0 ? (
         <p class="muted">No task has been completed or cancelled yet.</p>
       ) : (
-        <table class="task-table">
+        <table class="task-table done-tasks">
           <caption class="visually-hidden">Recently completed or cancelled tasks, latest first</caption>
           <thead>
             <tr>
