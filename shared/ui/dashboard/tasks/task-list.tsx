@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FormMessage } from '../../common/components/field';
 import { AssignDialog } from './assign-dialog';
 import { CancelDialog } from './cancel-dialog';
@@ -35,6 +35,12 @@ export function TaskList(props: {
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(
     props.notice ? { kind: 'ok', text: props.notice } : null,
   );
+  // After a change the dialog (or the row's button) is gone: the focus goes to what happened.
+  const messageRef = useRef<HTMLDivElement>(null);
+  const firstMessage = useRef(message);
+  useEffect(() => {
+    if (message && message !== firstMessage.current) messageRef.current?.focus();
+  }, [message]);
   // The ages tick once a minute (a clock for the display, not a poll of the server).
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
@@ -79,7 +85,9 @@ export function TaskList(props: {
   const open = data.open ?? [];
   return (
     <>
-      {message && <FormMessage kind={message.kind}>{message.text}</FormMessage>}
+      <div ref={messageRef} tabIndex={-1} class="task-message">
+        {message && <FormMessage kind={message.kind}>{message.text}</FormMessage>}
+      </div>
       <div class="task-filter">
         <label for="task-filter">Show</label>
         <select id="task-filter" value={filter} onChange={(e) => setFilter(e.currentTarget.value as Filter)}>
