@@ -134,6 +134,7 @@ describe('dashboard: gates', () => {
       await shown(north.getByText(why));
       const describedBy = await open.getAttribute('aria-describedby');
       expect(await viewer.locator(`#${describedBy}`).textContent()).toBe(why);
+      expect(await seriousA11yViolations(viewer)).toEqual([]);
       // The tasks screen reads, but offers no changes.
       await viewer.goto(`${edge.url}/dashboard/tasks`);
       await shown(viewer.getByText('Read only: dispatchers and admins create and change tasks.'));
