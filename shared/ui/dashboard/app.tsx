@@ -45,7 +45,8 @@ const SCREENS: Screen[] = [
   },
   {
     href: '/dashboard/tasks',
-    path: '/dashboard/tasks/*',
+    // ':rest*' matches /dashboard/tasks itself too; preact-iso's '/*' needs a segment after it.
+    path: '/dashboard/tasks/:rest*',
     label: 'Tasks',
     key: 't',
     area: 'tasks',

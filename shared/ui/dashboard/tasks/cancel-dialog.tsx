@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import { ProblemError } from '../../common/api/problem';
+import { describedBy, Field } from '../../common/components/field';
+import { patchTask } from './task-api';
+import { TaskDialog } from './task-dialog';
+import type { Task } from './task-words';
+
+/** Cancel a task with a reason (required; the driver, if any, is told it). */
+export function CancelDialog(props: {
+  task: Task;
+  label: string;
+  onClose: () => void;
+  onDone: (err?: unknown) => void;
+}) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!reason.trim()) {
+      setError('Say why the task is cancelled (the driver sees it).');
+      return;
+    }
+    setBusy(true);
+    try {
+      await patchTask(props.task, { status: 'CANCELLED', cancelReason: reason.trim() });
+      props.onDone();
+    } catch (err) {
+      // A reason the server refuses stays in the dialog; anything else is the screen's to say.
+      const field = err instanceof ProblemError ? err.fieldErrors().cancelReason : undefined;
+      if (field) setError(field);
+      else props.onDone(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <TaskDialog id="cancel" title={`Cancel ${props.label}`} onClose={props.onClose}>
+      <form onSubmit={submit} noValidate>
+        <Field
+          id="cancel-reason"
+          label="Reason"
+          error={error}
+          hint="Recorded with the task; the driver sees it."
+        >
+          <input
+            {...describedBy('cancel-reason', error, true)}
+            value={reason}
+            maxLength={500}
+            aria-required="true"
+            autoComplete="off"
+            onInput={(e) => {
+              setReason(e.currentTarget.value);
+              setError(undefined);
+            }}
+          />
+        </Field>
+        <div class="actions">
+          <button type="submit" class="danger" disabled={busy}>
+            {busy ? 'Cancelling…' : 'Cancel the task'}
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Keep the task
+          </button>
+        </div>
+      </form>
+    </TaskDialog>
+  );
+}

@@ -1,0 +1,126 @@
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, call, type Schemas } from '../../common/api/client';
+import { onLive } from '../../common/live';
+import { applyTaskEvent, byFinish, byUrgency, RECENT_DONE } from './task-lists';
+import { DONE_STATUSES, OPEN_STATUSES, type Task } from './task-words';
+
+export type DriverAvailability = Schemas['YardDriverAvailability'];
+export type Location = Schemas['Location'];
+
+/** Pages read at most per list (500 each): a yard's open tasks fit many times over. */
+const MAX_PAGES = 10;
+
+async function allPages(yardId: string, status: readonly Task['status'][]): Promise<Task[]> {
+  const out: Task[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const page = await call(
+      api.GET('/api/yard-task', {
+        params: { query: { yardId, status: [...status], limit: 500, ...(cursor ? { cursor } : {}) } },
+      }),
+    );
+    out.push(...page.items);
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return out;
+}
+
+/**
+ * The tasks screen's data: the yard's open tasks, the recently finished ones, its drivers with
+ * availability, its locations and trailer numbers. Task events update the lists in place; driver
+ * sessions re-read the drivers; a gap in the stream reads everything anew.
+ */
+export function useTaskData(yardId: string | undefined) {
+  const [open, setOpen] = useState<Task[] | null>(null);
+  const [done, setDone] = useState<Task[]>([]);
+  const [drivers, setDrivers] = useState<DriverAvailability[]>([]);
+  const [locations, setLocations] = useState<Location[]>([]);
+  const [trailers, setTrailers] = useState<Map<string, string>>(new Map());
+  const [problem, setProblem] = useState<string | null>(null);
+  const asked = useRef(new Set<string>());
+  const lists = useRef({ open: [] as Task[], done: [] as Task[] });
+
+  const setLists = (next: { open: Task[]; done: Task[] }) => {
+    lists.current = next;
+    setOpen(next.open);
+    setDone(next.done);
+  };
+
+  const loadDrivers = useCallback(async () => {
+    // Every yard driver of the organisation (with yardId the API lists only those on shift here).
+    const page = await call(api.GET('/api/yard-task/drivers', { params: { query: { limit: 500 } } }));
+    setDrivers(page.items);
+  }, []);
+
+  const reload = useCallback(async () => {
+    if (!yardId) return;
+    try {
+      const [openTasks, finished] = await Promise.all([
+        allPages(yardId, OPEN_STATUSES),
+        allPages(yardId, DONE_STATUSES),
+      ]);
+      setLists({ open: openTasks.sort(byUrgency), done: finished.sort(byFinish).slice(0, RECENT_DONE) });
+      setProblem(null);
+    } catch (err) {
+      setProblem(`The tasks could not be loaded: ${(err as Error).message} Reload the page to try again.`);
+    }
+    await loadDrivers().catch(() => undefined);
+  }, [yardId, loadDrivers]);
+
+  useEffect(() => {
+    if (!yardId) return;
+    setOpen(null);
+    void reload();
+    call(
+      api.GET('/api/yard/{id}/location', { params: { path: { id: yardId }, query: { limit: 500 } } }),
+    ).then(
+      (page) => setLocations(page.items),
+      () => undefined,
+    );
+  }, [yardId, reload]);
+
+  useEffect(() => {
+    if (!yardId) return;
+    return onLive(
+      ['task.', 'driver.session.', 'sync.applied'],
+      (e) => {
+        if (e.type.startsWith('task.')) {
+          const task = (e.data as { data?: Task }).data;
+          if (task?.id) setLists(applyTaskEvent(lists.current, e.type, task, yardId));
+          void loadDrivers().catch(() => undefined); // open task counts changed
+        } else if (e.type === 'sync.applied') {
+          void reload(); // rows from a peer: tasks made or changed on the other side
+        } else {
+          void loadDrivers().catch(() => undefined);
+        }
+      },
+      () => void reload(),
+    );
+  }, [yardId, reload, loadDrivers]);
+
+  // Trailer numbers of the tasks shown, each asked once.
+  useEffect(() => {
+    const wanted = [...(open ?? []), ...done]
+      .map((t) => t.trailerId)
+      .filter((id): id is string => id !== null && !asked.current.has(id));
+    if (wanted.length === 0) return;
+    for (const id of wanted) asked.current.add(id);
+    void Promise.all(
+      wanted.map((id) =>
+        call(api.GET('/api/trailer/{id}', { params: { path: { id } } })).then(
+          (t) => [id, t.number] as const,
+          () => [id, 'unknown trailer'] as const,
+        ),
+      ),
+    ).then((found) => setTrailers((m) => new Map([...m, ...found])));
+  }, [open, done]);
+
+  /** Knows a trailer number the user picked already (no need to ask the server). */
+  const rememberTrailer = (id: string, number: string) => {
+    asked.current.add(id);
+    setTrailers((m) => new Map(m).set(id, number));
+  };
+
+  return { open, done, drivers, locations, trailers, problem, reload, rememberTrailer };
+}
