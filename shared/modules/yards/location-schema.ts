@@ -24,7 +24,7 @@ export const LocationPlan = z
       .number()
       .min(0)
       .lt(360)
-      .openapi({ description: 'degrees clockwise about the rectangle\'s centre, 0 <= rotation < 360' }),
+      .openapi({ description: "degrees clockwise about the rectangle's centre, 0 <= rotation < 360" }),
   })
   .strict()
   .openapi('LocationPlan', {
