@@ -151,7 +151,7 @@ function demoLocations(): Array<Record<string, unknown>> {
     {
       kind: 'zone',
       name: 'Reefer row',
-      plan: { x: 41, y: 60, width: 21, height: 21, rotation: 0 },
+      plan: { x: 41, y: 55, width: 21, height: 27, rotation: 0 },
     },
   ];
 }

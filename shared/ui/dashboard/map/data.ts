@@ -1,7 +1,8 @@
 import { api, call, type Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { allPages, problemText } from '../../gate/inventory/data';
-import { type Location, type Plan, samePlan } from './plan';
+import type { Draft } from './drafts';
+import type { Location } from './plan';
 
 export interface MapData {
   locations: Location[];
@@ -27,32 +28,12 @@ export async function loadMap(yardId: string): Promise<MapData> {
   return { locations, trailers, carriers };
 }
 
-/**
- * An unsaved position: the new place (null: off the plan) and the version of the location when the
- * editing of it began, sent as If-Match so a change made meanwhile by someone else is not overwritten.
- */
-export interface Draft {
-  plan: Plan | null;
-  version: number;
-}
-
 export interface SaveFailure {
   id: string;
   name: string;
   message: string;
   /** Someone else changed the location meanwhile (412): their version stands. */
   stale: boolean;
-}
-
-/** The drafts that differ from what is stored. */
-export function changedDrafts(drafts: Map<string, Draft>, locations: Location[]): Array<[Location, Draft]> {
-  const byId = new Map(locations.map((l) => [l.id, l]));
-  const out: Array<[Location, Draft]> = [];
-  for (const [id, draft] of drafts) {
-    const location = byId.get(id);
-    if (location && !samePlan(location.plan, draft.plan)) out.push([location, draft]);
-  }
-  return out;
 }
 
 /** Writes each changed position (PATCH with If-Match), one after the other; reports what failed. */

@@ -5,7 +5,8 @@ import { onLive } from '../../common/live';
 import { problemText } from '../../gate/inventory/data';
 import { buildRows } from '../../gate/inventory/rows';
 import { may } from '../access';
-import { changedDrafts, type Draft, loadMap, type MapData, type SaveFailure, saveDrafts } from '../map/data';
+import { loadMap, type MapData, type SaveFailure, saveDrafts } from '../map/data';
+import { changedDrafts, type Draft } from '../map/drafts';
 import { EditPanel } from '../map/edit-panel';
 import { Legend } from '../map/legend';
 import { LocationTable } from '../map/location-table';
@@ -19,7 +20,7 @@ import '../map/map.css';
 /** Live events come in bursts (a check-in is a movement and a sync batch): one reload per burst. */
 const DEBOUNCE_MS = 400;
 /** Extra room around the plan while editing, to place new locations beyond the drawn ones. */
-const EDIT_MARGIN = 20;
+const EDIT_MARGIN = 12;
 
 /**
  * The yard map: the chosen yard's locations on its plan, coloured by occupancy and dwell, with the
