@@ -93,6 +93,8 @@ describe('the yard map', () => {
     expect(await shape('S01').getAttribute('class')).toContain('band-day');
     expect(await shape('S05').getAttribute('class')).toContain('band-empty');
     expect(await shape('S05').locator('text.trailer').count()).toBe(0);
+    expect(await shape('Door 1').getAttribute('class')).toContain('kind-door');
+    expect(await shape('Dock building').getAttribute('class')).toContain('band-zone');
 
     await shape('S02').hover();
     const tip = page.locator('.map-tooltip');
@@ -103,19 +105,40 @@ describe('the yard map', () => {
     await shape('S03').focus();
     await tip.getByText('GCCA5302').waitFor();
 
-    // A check-in at the gate appears on the map without a reload.
+    // Check-ins at the gate appear on the map without a reload, coloured by their dwell: one
+    // entered afterwards as having come in two days ago, one five days ago.
     const gates = await api('GET', `/api/yard/${yardId}/gate`);
-    const s05 = await location('S05');
-    const checkIn = await api('POST', '/api/movement', {
-      yardId,
-      gateId: gates.body.items[0].id,
-      direction: 'in',
-      trailer: { number: 'MAP-7001' },
-      locationId: s05.id,
-      loadStatus: 'empty',
-    });
-    expect(checkIn.status).toBe(201);
+    const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+    for (const [spot, number, days] of [
+      ['S05', 'MAP-7001', 2],
+      ['S06', 'MAP-7002', 5],
+    ] as const) {
+      const checkIn = await api('POST', '/api/movement', {
+        yardId,
+        gateId: gates.body.items[0].id,
+        direction: 'in',
+        at: daysAgo(days),
+        trailer: { number },
+        locationId: (await location(spot)).id,
+        loadStatus: 'empty',
+      });
+      expect(checkIn.status, JSON.stringify(checkIn.body)).toBe(201);
+    }
     await expect.poll(() => shape('S05').locator('text.trailer').textContent()).toBe('MAP-7001');
+    await expect.poll(() => shape('S06').locator('text.trailer').textContent()).toBe('MAP-7002');
+    expect(await shape('S05').getAttribute('class')).toContain('band-days');
+    expect(await shape('S05').getAttribute('aria-label')).toMatch(
+      /2 d 0 h in the yard\. Occupied, 1 to 3 days$/,
+    );
+    expect(await shape('S06').getAttribute('class')).toContain('band-long');
+    expect(await shape('S06').getAttribute('aria-label')).toMatch(/Occupied, over 3 days$/);
+
+    // The table beside the map says the same in words.
+    await page.getByText('The locations as a table').click();
+    const s06Row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'S06' }) });
+    expect(await s06Row.textContent()).toContain('Occupied, over 3 days');
+    expect(await s06Row.textContent()).toContain('MAP-7002');
+    await page.getByText('The locations as a table').click();
 
     await page.mouse.move(0, 0);
     await page.locator('svg.yard-plan').scrollIntoViewIfNeeded();
