@@ -157,6 +157,10 @@ describe('the yard map', () => {
     // Placed centred where clicked, with a trailer's footprint; its numbers are in the panel.
     expect(Number(await page.getByLabel('X (m east)').inputValue())).toBeCloseTo(68, 0);
     expect(await page.getByLabel('Width (m)').inputValue()).toBe('4');
+    // The focus went with it onto the plan: the arrow keys move it, half a metre a press.
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(Number(await page.getByLabel('X (m east)').inputValue())).toBeCloseTo(69, 0);
     await page.getByLabel('Rotation (degrees)').fill('15');
     expect(
       await page
@@ -181,7 +185,7 @@ describe('the yard map', () => {
     await page.getByText('Layout saved: 2 locations changed.').waitFor();
     const s12 = await location('S12');
     expect(s12.plan).toMatchObject({ width: 4, height: 17, rotation: 15 });
-    expect(s12.plan!.x).toBeCloseTo(68, 0);
+    expect(s12.plan!.x).toBeCloseTo(69, 0);
     expect(s12.plan!.y).toBeCloseTo(66.5, 0);
     const s10 = (await location('S10')).plan!;
     expect(s10.x).toBeCloseTo(s10Before.x, 0);

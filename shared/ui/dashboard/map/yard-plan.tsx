@@ -56,7 +56,9 @@ export function YardPlan(props: {
     if (!props.editing || props.placing || e.button !== 0) return;
     const at = toPlan(e);
     if (!at) return;
+    // No text selection or native drag; the focus goes to the location, for the arrow keys.
     e.preventDefault();
+    (e.currentTarget as SVGGElement | null)?.focus();
     props.onSelect(item.location.id);
     drag.current = { id: item.location.id, pointerId: e.pointerId, from: at, start: item.plan, moved: false };
     svg.current?.setPointerCapture(e.pointerId);

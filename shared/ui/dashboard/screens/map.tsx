@@ -111,9 +111,14 @@ function MapScreen(props: { yardId: string; yardName: string }) {
   };
   const placeAt = (x: number, y: number) => {
     if (!placing) return;
-    setDraft(placing.id, placedAt(placing.kind, x, y));
-    setSelectedId(placing.id);
+    const id = placing.id;
+    setDraft(id, placedAt(placing.kind, x, y));
+    setSelectedId(id);
     setPlacing(null);
+    // The "Place" button goes with the list entry: the focus follows the location onto the plan.
+    requestAnimationFrame(() =>
+      document.querySelector<SVGGElement>(`svg.yard-plan [data-id="${id}"]`)?.focus(),
+    );
   };
   const startEditing = () => {
     setEditing(true);
