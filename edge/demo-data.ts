@@ -81,14 +81,7 @@ export async function seedMasterData(
     ...(options.siteId ? { siteId: options.siteId } : {}),
   });
   progress(`yard ${yard.code}`);
-  for (let i = 1; i <= 12; i++)
-    await api('POST', `/api/yard/${yard.id}/location`, {
-      kind: 'spot',
-      name: `S${String(i).padStart(2, '0')}`,
-    });
-  for (let i = 1; i <= 6; i++)
-    await api('POST', `/api/yard/${yard.id}/location`, { kind: 'door', name: `Door ${i}` });
-  await api('POST', `/api/yard/${yard.id}/location`, { kind: 'staging', name: 'Staging lane' });
+  for (const location of demoLocations()) await api('POST', `/api/yard/${yard.id}/location`, location);
   progress('locations');
 
   const carriers = [];
@@ -126,6 +119,41 @@ export async function seedMasterData(
   }
   progress('trailers');
   return { yard, carriers, carrierDriver };
+}
+
+/**
+ * The demo yard's locations and their places on its plan (metres, x east, y south): a cross-dock
+ * building with six dock doors along its south wall, a drive aisle, a row of ten spots across it
+ * (the east four in the reefer row, where trailers can plug in) and a staging lane. S11 and S12 are
+ * not placed yet: the map lists them beside the plan, for someone to place with its editor.
+ */
+function demoLocations(): Array<Record<string, unknown>> {
+  const trailer = { width: 4, height: 17, rotation: 0 };
+  const spots = Array.from({ length: 12 }, (_, i) => ({
+    kind: 'spot',
+    name: `S${String(i + 1).padStart(2, '0')}`,
+    plan: i < 10 ? { x: 12 + i * 5, y: 62, ...trailer } : null,
+  }));
+  const doors = Array.from({ length: 6 }, (_, i) => ({
+    kind: 'door',
+    name: `Door ${i + 1}`,
+    plan: { x: 16 + i * 16, y: 29, ...trailer },
+  }));
+  return [
+    ...spots,
+    ...doors,
+    {
+      kind: 'staging',
+      name: 'Staging lane',
+      plan: { x: 74, y: 66, width: 32, height: 5, rotation: 0 },
+    },
+    { kind: 'zone', name: 'Dock building', plan: { x: 10, y: 5, width: 96, height: 24, rotation: 0 } },
+    {
+      kind: 'zone',
+      name: 'Reefer row',
+      plan: { x: 41, y: 55, width: 21, height: 27, rotation: 0 },
+    },
+  ];
 }
 
 /**

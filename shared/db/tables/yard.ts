@@ -21,6 +21,12 @@ export interface LocationTable extends Synced, Timestamps {
   name: string;
   capacity: Generated<number>;
   status: Generated<'active' | 'inactive'>;
+  /** Its place on the yard plan (migration 0009): all five set, or none (not placed). Metres, degrees. */
+  planX: number | null;
+  planY: number | null;
+  planWidth: number | null;
+  planHeight: number | null;
+  planRotation: number | null;
 }
 
 export interface GateTable extends Synced, Timestamps {

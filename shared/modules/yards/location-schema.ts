@@ -4,6 +4,37 @@ import { ActiveStatus } from './schema.js';
 
 export const LocationKind = z.enum(['spot', 'door', 'zone', 'staging']);
 
+/** Sane bounds of a yard plan, in metres: a yard a few kilometres across at most. */
+export const PLAN_BOUNDS = { coordinate: 10_000, size: 2_000 } as const;
+
+const coordinate = z.number().min(-PLAN_BOUNDS.coordinate).max(PLAN_BOUNDS.coordinate);
+const size = z.number().gt(0).max(PLAN_BOUNDS.size);
+
+/**
+ * Where a location lies on its yard's plan (the dashboard's yard map). zod 4 numbers are finite,
+ * so NaN and Infinity (JSON 1e999) are refused with the other out-of-range values.
+ */
+export const LocationPlan = z
+  .object({
+    x: coordinate.openapi({ description: 'metres east of the plan origin: the left edge before rotation' }),
+    y: coordinate.openapi({ description: 'metres south of the plan origin: the top edge before rotation' }),
+    width: size.openapi({ description: 'metres, along x before rotation' }),
+    height: size.openapi({ description: 'metres, along y before rotation' }),
+    rotation: z
+      .number()
+      .min(0)
+      .lt(360)
+      .openapi({ description: "degrees clockwise about the rectangle's centre, 0 <= rotation < 360" }),
+  })
+  .strict()
+  .openapi('LocationPlan', {
+    description:
+      "The location's rectangle on the yard plan, in metres from the plan's origin (x east, y south, " +
+      'as the map draws it), turned clockwise about its centre. The map fits the plan to the placed ' +
+      'locations, so the origin can be any corner of the yard.',
+    example: { x: 12, y: 40, width: 3.7, height: 16, rotation: 0 },
+  });
+
 export const LocationOut = z
   .object({
     id: Id,
@@ -12,6 +43,7 @@ export const LocationOut = z
     name: z.string(),
     capacity: z.number().int(),
     status: ActiveStatus,
+    plan: LocationPlan.nullable().openapi({ description: 'its place on the yard plan; null = not placed' }),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
     version: z.number().int(),
@@ -30,6 +62,9 @@ export const LocationCreate = z
       .optional()
       .openapi({ description: 'units it holds; default 1' }),
     status: ActiveStatus.optional(),
+    plan: LocationPlan.nullable()
+      .optional()
+      .openapi({ description: 'its place on the yard plan; null or absent = not placed' }),
   })
   .strict()
   .openapi('LocationCreate', {
@@ -38,8 +73,8 @@ export const LocationCreate = z
   });
 
 export const LocationPatch = LocationCreate.partial().openapi('LocationPatch', {
-  description: 'Fields to change; the others keep their values.',
-  example: { status: 'inactive' },
+  description: 'Fields to change; the others keep their values. `plan: null` takes it off the yard plan.',
+  example: { plan: { x: 12, y: 40, width: 3.7, height: 16, rotation: 90 } },
 });
 
 export const LocationParams = z.object({ id: Id, locationId: Id });
@@ -59,3 +94,4 @@ export const LocationListQuery = PageQuery.extend({
 export type LocationOutT = z.infer<typeof LocationOut>;
 export type LocationCreateT = z.infer<typeof LocationCreate>;
 export type LocationPatchT = z.infer<typeof LocationPatch>;
+export type LocationPlanT = z.infer<typeof LocationPlan>;

@@ -5,7 +5,7 @@ import type { Kdb } from '../../db/database.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { afterName, assertNameFree, ofYard, pageByName, type YardAccess } from './in-yard.js';
-import type { LocationCreateT, LocationOutT, LocationPatchT } from './location-schema.js';
+import type { LocationCreateT, LocationOutT, LocationPatchT, LocationPlanT } from './location-schema.js';
 import { type LocationRow, YardRepo } from './repo.js';
 
 export type LocationDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & { yards: YardAccess };
@@ -53,6 +53,7 @@ export class LocationService {
         name: input.name,
         capacity: input.capacity ?? 1,
         status: input.status ?? 'active',
+        ...planColumns(input.plan ?? null),
         createdAt: now,
         updatedAt: now,
       });
@@ -81,6 +82,7 @@ export class LocationService {
           ...(patch.name !== undefined ? { name: patch.name } : {}),
           ...(patch.capacity !== undefined ? { capacity: patch.capacity } : {}),
           ...(patch.status !== undefined ? { status: patch.status } : {}),
+          ...(patch.plan !== undefined ? planColumns(patch.plan) : {}),
         },
         expectedVersion === undefined ? {} : { expectedVersion },
       );
@@ -129,8 +131,26 @@ export function locationOut(row: LocationRow): LocationOutT {
     name: row.name,
     capacity: row.capacity,
     status: row.status,
+    plan: planOf(row),
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
     version: row.version,
   };
+}
+
+/** The five plan columns of a position, all null for "not placed" (the table allows all or none). */
+function planColumns(plan: LocationPlanT | null) {
+  return {
+    planX: plan?.x ?? null,
+    planY: plan?.y ?? null,
+    planWidth: plan?.width ?? null,
+    planHeight: plan?.height ?? null,
+    planRotation: plan?.rotation ?? null,
+  };
+}
+
+function planOf(row: LocationRow): LocationPlanT | null {
+  const { planX: x, planY: y, planWidth: width, planHeight: height, planRotation: rotation } = row;
+  if (x === null || y === null || width === null || height === null || rotation === null) return null;
+  return { x, y, width, height, rotation };
 }

@@ -2996,7 +2996,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description Fields to change; the others keep their values. */
+            /** @description Fields to change; the others keep their values. `plan: null` takes it off the yard plan. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["LocationPatch"];
@@ -14543,6 +14543,7 @@ export interface components {
             capacity: number;
             /** @enum {string} */
             status: "active" | "inactive";
+            plan: components["schemas"]["LocationPlan"];
             /**
              * Format: date-time
              * @example 2026-03-01T08:00:00Z
@@ -14555,6 +14556,28 @@ export interface components {
             updatedAt: string;
             version: number;
         };
+        /**
+         * @description its place on the yard plan; null = not placed
+         * @example {
+         *       "x": 12,
+         *       "y": 40,
+         *       "width": 3.7,
+         *       "height": 16,
+         *       "rotation": 0
+         *     }
+         */
+        LocationPlan: {
+            /** @description metres east of the plan origin: the left edge before rotation */
+            x: number;
+            /** @description metres south of the plan origin: the top edge before rotation */
+            y: number;
+            /** @description metres, along x before rotation */
+            width: number;
+            /** @description metres, along y before rotation */
+            height: number;
+            /** @description degrees clockwise about the rectangle's centre, 0 <= rotation < 360 */
+            rotation: number;
+        } | null;
         /**
          * @description A spot, door, zone or staging area of the yard.
          * @example {
@@ -14572,11 +14595,39 @@ export interface components {
             capacity?: number;
             /** @enum {string} */
             status?: "active" | "inactive";
+            /**
+             * @description its place on the yard plan; null or absent = not placed
+             * @example {
+             *       "x": 12,
+             *       "y": 40,
+             *       "width": 3.7,
+             *       "height": 16,
+             *       "rotation": 0
+             *     }
+             */
+            plan?: {
+                /** @description metres east of the plan origin: the left edge before rotation */
+                x: number;
+                /** @description metres south of the plan origin: the top edge before rotation */
+                y: number;
+                /** @description metres, along x before rotation */
+                width: number;
+                /** @description metres, along y before rotation */
+                height: number;
+                /** @description degrees clockwise about the rectangle's centre, 0 <= rotation < 360 */
+                rotation: number;
+            } | null;
         };
         /**
-         * @description Fields to change; the others keep their values.
+         * @description Fields to change; the others keep their values. `plan: null` takes it off the yard plan.
          * @example {
-         *       "status": "inactive"
+         *       "plan": {
+         *         "x": 12,
+         *         "y": 40,
+         *         "width": 3.7,
+         *         "height": 16,
+         *         "rotation": 90
+         *       }
          *     }
          */
         LocationPatch: {
@@ -14588,6 +14639,28 @@ export interface components {
             capacity?: number;
             /** @enum {string} */
             status?: "active" | "inactive";
+            /**
+             * @description its place on the yard plan; null or absent = not placed
+             * @example {
+             *       "x": 12,
+             *       "y": 40,
+             *       "width": 3.7,
+             *       "height": 16,
+             *       "rotation": 0
+             *     }
+             */
+            plan?: {
+                /** @description metres east of the plan origin: the left edge before rotation */
+                x: number;
+                /** @description metres south of the plan origin: the top edge before rotation */
+                y: number;
+                /** @description metres, along x before rotation */
+                width: number;
+                /** @description metres, along y before rotation */
+                height: number;
+                /** @description degrees clockwise about the rectangle's centre, 0 <= rotation < 360 */
+                rotation: number;
+            } | null;
         };
         Carrier: {
             /**
