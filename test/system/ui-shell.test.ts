@@ -89,14 +89,15 @@ describe('the apps frame', () => {
     await page.close();
   });
 
-  it('offers a billing user no gate house, and says where to go', async () => {
+  it('takes a billing user from the home page to the dashboard, without the gate house', async () => {
     await createUser('bill1', 'billing');
     const page = await openPage(browser);
     await page.goto(`${edge.url}/`);
     await logIn(page, 'bill1', 'bill1-password-1');
-    await page.getByRole('heading', { name: 'Hello bill1' }).waitFor();
-    await page.getByText('There is no screen for the billing role here yet').waitFor();
-    expect(page.url()).toBe(`${edge.url}/`);
+    // The dashboard is the one app for the billing role: the home goes straight there.
+    await page.waitForURL(`${edge.url}/dashboard/`);
+    await page.getByRole('link', { name: /Billing/ }).waitFor();
+    expect(await page.getByRole('link', { name: /Check in/ }).count()).toBe(0);
     await screenshot(page, 'home-billing');
     await page.close();
   });
