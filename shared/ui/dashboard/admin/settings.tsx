@@ -4,6 +4,7 @@ import { ProblemError } from '../../common/api/problem';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
 import { problemText } from '../records/http';
+import { useModal } from '../records/modal';
 import { MANAGED_IN_CLOUD } from '../records/ownership';
 import { ownership, timeZone } from '../scope';
 import { fromText, kindOf, showValue, toText } from './setting-values';
@@ -112,9 +113,7 @@ function SettingDialog(props: { setting: Setting; onSaved: (message: string) => 
   const [error, setError] = useState<string | undefined>();
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
+  useModal(dialog);
   const put = async (value: unknown, done: string) => {
     setBusy(true);
     setError(undefined);

@@ -4,6 +4,7 @@ import { FormMessage } from '../../common/components/field';
 import { type FormState, initForm, setField, withServerErrors } from '../../common/form-state';
 import { FieldInput } from './field-input';
 import { problemText } from './http';
+import { useModal } from './modal';
 import type { EntitySpec, FormValue, FormValues, Loaded, RowAction } from './types';
 import { toBody, toFormValues } from './values';
 
@@ -28,8 +29,8 @@ export function ActionDialog<T extends { id: string }>(props: {
   const [busy, setBusy] = useState(false);
   const load = () =>
     spec.api.load(props.record).then(setLoaded, (err) => setMessage(problemText(err, spec.singular)));
+  useModal(dialog);
   useEffect(() => {
-    dialog.current?.showModal();
     load();
   }, []);
 

@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
 import { FormMessage } from '../../common/components/field';
 import { type FormState, initForm, isDirty, setField, withServerErrors } from '../../common/form-state';
 import { FieldInput } from './field-input';
 import { isStale, problemText } from './http';
+import { useModal } from './modal';
 import type { EntitySpec, FormValue, FormValues, Loaded } from './types';
 import { fieldsFor, toBody, toFormValues } from './values';
 
@@ -32,9 +33,7 @@ export function RecordForm<T extends { id: string }>(props: {
   const [message, setMessage] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
   const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
+  useModal(dialog);
 
   const save = async (e: Event) => {
     e.preventDefault();

@@ -89,13 +89,15 @@ export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<
             }}
           >
             <label for="records-q">{spec.search.label}</label>
-            <input id="records-q" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
-            <button type="submit">Search</button>
+            <div>
+              <input id="records-q" type="search" value={q} onInput={(e) => setQ(e.currentTarget.value)} />
+              <button type="submit">Search</button>
+            </div>
           </form>
         )}
         {spec.filters?.map((f) => (
           <label key={f.name}>
-            {f.label}{' '}
+            {f.label}
             <select
               value={filter[f.name] ?? ''}
               onChange={(e) => setFilterValue(f.name, e.currentTarget.value)}

@@ -35,6 +35,12 @@ export function toFormValues(fields: FieldSpec[], record: unknown | null): FormV
   return out;
 }
 
+/** A field's value as typed; null stays null (a yard scope of every yard). */
+function typedValue(values: FormValues, name: string): FormValue {
+  const v = values[name];
+  return v === undefined ? '' : v;
+}
+
 function same(a: FormValue | undefined, b: FormValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -75,14 +81,14 @@ export function toBody(
       continue;
     }
     if (editing && same(values[f.name], initial[f.name]) && (f.kind ?? 'text') !== 'password') continue;
-    const v = sentValue(f, values[f.name] ?? '', editing);
+    const v = sentValue(f, typedValue(values, f.name), editing);
     if (v !== undefined) body[f.name] = v;
   }
   for (const [group, members] of groups) {
     if (editing && members.every((f) => same(values[f.name], initial[f.name]))) continue;
     const obj: Record<string, unknown> = {};
     for (const f of members) {
-      const v = sentValue(f, values[f.name] ?? '', false);
+      const v = sentValue(f, typedValue(values, f.name), false);
       if (v !== undefined) obj[f.name.slice(group.length + 1)] = v;
     }
     if (Object.keys(obj).length > 0) body[group] = obj;
