@@ -89,7 +89,11 @@ describe('master data: carriers', () => {
     const dialog = page.getByRole('dialog', { name: /Edit carrier Lakeside Haulage/ });
     await dialog.getByLabel('Name (required)').fill('Lakeside Haulage Co');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    const patch = page.waitForRequest((r) => r.method() === 'PATCH' && r.url().includes('/api/carrier/'));
     await dialog.getByRole('button', { name: 'Save changes' }).click();
+    const sent = await patch;
+    expect(sent.postDataJSON()).toEqual({ name: 'Lakeside Haulage Co' });
+    expect(sent.headers()['if-match']).toBe('"v1"');
     await gone(dialog);
     await text(notice()).toContain('Saved carrier Lakeside Haulage Co');
     const carrier = await carrierByName('Lakeside Haulage Co');
@@ -145,6 +149,25 @@ describe('master data: carriers', () => {
     await gone(dialog);
     await text(notice()).toContain('Deleted carrier Lakeside Mine');
     expect(await carrierByName('Lakeside Mine')).toBeUndefined();
+  });
+  it('searches, and pages by cursor: "Show more" appends the next page until there is none', async () => {
+    for (let n = 1; n <= 55; n++) {
+      const made = await apiCall('POST', '/api/carrier', {
+        name: `Paging Freight ${String(n).padStart(2, '0')}`,
+      });
+      expect(made.status).toBe(201);
+    }
+    await page.reload();
+    await page.getByLabel('Name or SCAC').fill('Paging Freight');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const table = page.getByRole('table', { name: /Carriers/ });
+    await text(table.locator('caption')).toContain('50 shown');
+    await page.getByRole('button', { name: 'Show more carriers' }).click();
+    await text(table.locator('caption')).toContain('55 shown');
+    expect(await page.getByRole('button', { name: 'Show more carriers' }).count()).toBe(0);
+    expect(await table.getByRole('row', { name: /Lone Star/ }).count()).toBe(0);
+    const names = await table.locator('tbody th').allTextContents();
+    expect(new Set(names).size).toBe(55);
   });
 });
 

@@ -17,7 +17,8 @@ function yardId(): string {
 export const gates: EntitySpec<Gate> = {
   title: 'Gates',
   singular: 'gate',
-  intro: 'Gates of the yard chosen above. A gate without a relay driver is a manual gate.',
+  intro: () =>
+    `Gates of ${yard.value?.name ?? 'the chosen yard'}. A gate without a relay driver is a manual gate.`,
   columns: [
     { label: 'Name', value: (g) => g.name },
     { label: 'Direction', value: (g) => labelOf(GATE_DIRECTION, g.direction) },

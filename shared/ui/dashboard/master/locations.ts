@@ -18,8 +18,8 @@ function yardId(): string {
 export const locations: EntitySpec<Location> = {
   title: 'Locations',
   singular: 'location',
-  intro:
-    'Spots, doors, zones and staging areas of the yard chosen above; capacity is how many trailers each holds.',
+  intro: () =>
+    `Spots, doors, zones and staging areas of ${yard.value?.name ?? 'the chosen yard'}; capacity is how many trailers each holds.`,
   columns: [
     { label: 'Name', value: (l) => l.name },
     { label: 'Kind', value: (l) => labelOf(LOCATION_KIND, l.kind) },

@@ -77,7 +77,7 @@ export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<
   return (
     <section class="records" aria-labelledby="records-heading">
       <h2 id="records-heading">{spec.title}</h2>
-      {spec.intro && <p class="muted">{spec.intro}</p>}
+      {spec.intro && <p class="muted">{typeof spec.intro === 'function' ? spec.intro() : spec.intro}</p>}
       {pageReadOnly && <p class="read-only-note">{pageReadOnly}</p>}
       <div class="records-tools">
         {spec.search && (

@@ -102,7 +102,8 @@ export interface EntitySpec<T extends { id: string }> {
   title: string;
   /** "carrier" (in buttons and messages). */
   singular: string;
-  intro?: string;
+  /** What these records are (a function when it names the chosen yard). */
+  intro?: string | (() => string);
   columns: Column<T>[];
   fields: FieldSpec[];
   /** The search box, when the list takes `q`. */
