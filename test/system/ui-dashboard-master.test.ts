@@ -208,6 +208,21 @@ describe('admin: users, API keys, settings', () => {
     }
   });
 
+  it("resets the user's password (sent with the listed version as If-Match): the new one signs in", async () => {
+    await page.getByRole('button', { name: 'Reset password bea.billing' }).click();
+    const dialog = page.getByRole('dialog', { name: /New password for bea\.billing/ });
+    await dialog.getByLabel('New password (required)').fill('fresh-ledger-and-ink-7');
+    await dialog.getByRole('button', { name: 'Reset password' }).click();
+    await gone(dialog);
+    await text(notice()).toContain('Set a new password for bea.billing');
+    const login = await fetch(`${edge.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bea.billing', password: 'fresh-ledger-and-ink-7' }),
+    });
+    expect(login.status).toBe(200);
+  });
+
   it('disables the user after confirming: the account can no longer sign in', async () => {
     await page.getByRole('button', { name: 'Disable bea.billing' }).click();
     const dialog = page.getByRole('dialog', { name: /Disable bea\.billing/ });
@@ -217,9 +232,34 @@ describe('admin: users, API keys, settings', () => {
     const login = await fetch(`${edge.url}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'bea.billing', password: 'ledger-and-ink-42' }),
+      body: JSON.stringify({ username: 'bea.billing', password: 'fresh-ledger-and-ink-7' }),
     });
     expect(login.status).toBe(401);
+  });
+
+  it('a dispatcher reads carriers (saying who changes them) and edits locations', async () => {
+    const made = await apiCall('POST', '/api/user', {
+      username: 'dan.dispatch',
+      role: 'dispatcher',
+      password: 'dispatch-desk-pass-1',
+    });
+    expect(made.status).toBe(201);
+    const other = await openPage(browser);
+    try {
+      await other.goto(`${edge.url}/dashboard/master/carriers`);
+      await logIn(other, 'dan.dispatch', 'dispatch-desk-pass-1');
+      await text(other.locator('section.records .read-only-note')).toContain('changes are made by an admin');
+      await shown(other.getByRole('button', { name: 'View Prairie Haulers' }));
+      expect(await other.getByRole('button', { name: 'New carrier' }).count()).toBe(0);
+      await other.getByRole('link', { name: 'Locations' }).click();
+      await shown(other.getByRole('button', { name: 'New location' }));
+      expect(await other.locator('section.records .read-only-note').count()).toBe(0);
+      expect(await other.getByRole('navigation').first().getByRole('link', { name: /Admin/ }).count()).toBe(
+        0,
+      );
+    } finally {
+      await other.context().close();
+    }
   });
 
   it('creates an API key and shows its secret once, which works as X-Api-Key', async () => {

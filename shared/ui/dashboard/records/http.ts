@@ -34,22 +34,12 @@ export function ifMatch(etag: string | undefined): Record<string, string> {
  */
 export function problemText(err: unknown, what = 'record'): string {
   if (!(err instanceof ProblemError)) return 'Something went wrong. Try again.';
-  switch (err.code) {
-    case 'precondition-failed':
-      return `Someone else changed this ${what} since you opened it. Reload to see their change, then make yours again.`;
-    case 'cloud-owned':
-      return `${err.message} Managed in the cloud: change it there.`;
-    case 'edge-owned':
-      return `${err.message}`;
-    case 'forbidden':
-      return `${err.message} Your role may not do this; ask an admin.`;
-    case 'network-error':
-      return err.message;
-  }
   if (err.status === 412) {
     return `Someone else changed this ${what} since you opened it. Reload to see their change, then make yours again.`;
   }
+  if (err.code === 'cloud-owned') return `${err.message} Managed in the cloud: change it there.`;
   if (err.status === 403) return `${err.message} Your role may not do this; ask an admin.`;
+  // Everything else (edge-owned, in-use, not-found, no connection) in the server's own words.
   return err.message;
 }
 
