@@ -307,4 +307,21 @@ describe('admin: users, API keys, settings', () => {
     await screenshot(page, 'dashboard-settings');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
+
+  it('disables a camera without reaching it, and the API has it', async () => {
+    await page.getByRole('link', { name: 'Cameras' }).click();
+    await page.getByRole('button', { name: 'Edit North gate camera' }).click();
+    const dialog = page.getByRole('dialog', { name: /Edit camera North gate camera/ });
+    const enabled = dialog.getByLabel('Enabled');
+    expect(await enabled.isChecked()).toBe(true);
+    await enabled.uncheck();
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await gone(dialog);
+    await text(page.getByRole('row', { name: /North gate camera/ })).toContain('No');
+    const cameras = await apiCall('GET', '/api/camera');
+    const camera = (cameras.body.items as { name: string; enabled: boolean }[]).find(
+      (c) => c.name === 'North gate camera',
+    );
+    expect(camera?.enabled).toBe(false);
+  });
 });

@@ -98,8 +98,13 @@ describe('record form values', () => {
     expect(toBody(fields, { ...initial, name: 'x', capacity: 'ten' }, initial, false).capacity).toBe('ten');
   });
 
-  it('editing shows create-only fields (not editable); creating hides edit-only ones', () => {
-    expect(fieldsFor(fields, true).map((f) => f.name)).toContain('password');
+  it('editing shows create-only fields (not editable) but a create-only password; creating hides edit-only ones', () => {
+    const shownOnEdit = fieldsFor(
+      [...fields, { name: 'username', label: 'Username', createOnly: true }],
+      true,
+    );
+    expect(shownOnEdit.map((f) => f.name)).toContain('username');
+    expect(shownOnEdit.map((f) => f.name)).not.toContain('password');
     expect(fieldsFor(fields, false).map((f) => f.name)).not.toContain('pin');
   });
 });

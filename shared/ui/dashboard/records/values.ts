@@ -15,9 +15,12 @@ function at(record: unknown, path: string): unknown {
   return v;
 }
 
-/** The fields a form shows: editing shows the create-only ones too, not editable. */
+/**
+ * The fields a form shows: editing shows the create-only ones too, not editable (a username), but
+ * not a create-only password (it is never shown; changing it is an action of its own).
+ */
 export function fieldsFor(fields: FieldSpec[], editing: boolean): FieldSpec[] {
-  return fields.filter((f) => editing || !f.editOnly);
+  return fields.filter((f) => (editing ? !(f.createOnly && f.kind === 'password') : !f.editOnly));
 }
 
 /** A record's values as a form holds them (null record: a new one, from each field's `initial`). */
