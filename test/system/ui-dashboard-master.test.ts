@@ -324,4 +324,30 @@ describe('admin: users, API keys, settings', () => {
     );
     expect(camera?.enabled).toBe(false);
   });
+
+  it('registers an ONVIF camera for a gate (not reached: the box is left unticked)', async () => {
+    await page.getByRole('button', { name: 'New camera' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New camera' });
+    await dialog.getByLabel('Name (required)').fill('South gate overview');
+    await dialog.getByLabel('Gate').selectOption({ label: 'South gate (out)' });
+    await dialog.getByLabel('ONVIF device address').fill('http://192.168.1.77/onvif/device_service');
+    await dialog.getByLabel('ONVIF username').fill('yard');
+    await dialog.getByLabel('ONVIF password').fill('camera-secret');
+    await dialog.getByRole('button', { name: 'Create camera' }).click();
+    await gone(dialog);
+    await text(page.getByRole('row', { name: /South gate overview/ })).toContain('South gate (out)');
+    const cameras = await apiCall('GET', '/api/camera');
+    const camera = (
+      cameras.body.items as { name: string; gateId: string; onvif: { xaddr: string; password: string } }[]
+    ).find((c) => c.name === 'South gate overview');
+    expect(camera?.onvif.xaddr).toBe('http://192.168.1.77/onvif/device_service');
+    expect(camera?.onvif.password).toBe('********');
+    const gates = await apiCall(
+      'GET',
+      `/api/yard/${(await apiCall('GET', '/api/yard')).body.items[0].id}/gate`,
+    );
+    expect(gates.body.items.find((g: { id: string }) => g.id === camera?.gateId)?.name).toBe(
+      'South gate (out)',
+    );
+  });
 });

@@ -2,7 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { describedBy, Field } from '../../common/components/field';
 import { yards } from '../scope';
 import { carriers, loadCarriers } from './lookups';
-import type { FieldSpec, FormValue } from './types';
+import type { FieldSpec, FormValue, Lookup } from './types';
 
 /** One field of a record form, by its kind: label, input, hint and the server's error for it. */
 export function FieldInput(props: {
@@ -47,7 +47,8 @@ export function FieldInput(props: {
   }
   if (kind === 'yards') return <YardScope {...props} id={id} />;
   let input: preact.JSX.Element;
-  if (kind === 'select' || kind === 'carrier') {
+  if (kind === 'select' || kind === 'carrier' || kind === 'lookup') {
+    const none = kind === 'carrier' ? 'No carrier' : (f.lookup?.none ?? '—');
     input = (
       <select
         {...aria}
@@ -55,10 +56,12 @@ export function FieldInput(props: {
         disabled={disabled}
         onChange={(e) => props.onInput(e.currentTarget.value)}
       >
-        {!f.required && <option value="">{kind === 'carrier' ? 'No carrier' : '—'}</option>}
+        {!f.required && <option value="">{none}</option>}
         {f.required && text === '' && <option value="">Choose…</option>}
         {kind === 'carrier' ? (
           <CarrierOptions />
+        ) : kind === 'lookup' && f.lookup ? (
+          <LookupOptions lookup={f.lookup} />
         ) : (
           f.options?.map((o) => <option value={o.value}>{o.label}</option>)
         )}
@@ -105,6 +108,19 @@ function CarrierOptions() {
           {c.name}
           {c.scac ? ` (${c.scac})` : ''}
         </option>
+      ))}
+    </>
+  );
+}
+
+function LookupOptions(props: { lookup: Lookup }) {
+  useEffect(() => {
+    props.lookup.load();
+  }, [props.lookup]);
+  return (
+    <>
+      {props.lookup.options().map((o) => (
+        <option value={o.value}>{o.label}</option>
       ))}
     </>
   );

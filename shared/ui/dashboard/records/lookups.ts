@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals';
 import { api, call, type Schemas } from '../../common/api/client';
+import type { Lookup, Option } from './types';
 
 type Carrier = Schemas['Carrier'];
 
@@ -35,5 +36,32 @@ export function withCarrierNames<A extends unknown[], R>(list: (...args: A) => P
   return (...args: A): Promise<R> => {
     loadCarriers();
     return list(...args);
+  };
+}
+
+/**
+ * Choices for a 'lookup' field, loaded once per key (a yard's gates per yard) and kept in a signal
+ * so the select fills in when they arrive.
+ */
+export function lookup(none: string, key: () => string, fetch: () => Promise<Option[]>): Lookup {
+  const loaded = signal<Record<string, Option[]>>({});
+  const pending = new Set<string>();
+  return {
+    none,
+    load() {
+      const k = key();
+      if (loaded.value[k] || pending.has(k)) return;
+      pending.add(k);
+      fetch()
+        .then(
+          (options) => {
+            loaded.value = { ...loaded.value, [k]: options };
+          },
+          // Left empty: the select offers only the empty choice; saving still works without it.
+          () => undefined,
+        )
+        .finally(() => pending.delete(k));
+    },
+    options: () => loaded.value[key()] ?? [],
   };
 }

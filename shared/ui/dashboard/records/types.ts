@@ -13,11 +13,22 @@ export type FieldKind =
   /** A carrier picked from the carrier list (id, or empty for none). */
   | 'carrier'
   /** A yard scope: every yard (null), or the yards ticked. */
-  | 'yards';
+  | 'yards'
+  /** One of a list loaded from the API (the field's `lookup`: a yard's gates, the integrations). */
+  | 'lookup';
 
 export interface Option {
   value: string;
   label: string;
+}
+
+/** Choices loaded from the API for a 'lookup' field. */
+export interface Lookup {
+  /** Starts loading (once per key); `options` fills in when it is done. */
+  load(): void;
+  options(): Option[];
+  /** What the empty choice says ("No gate"). */
+  none: string;
 }
 
 /**
@@ -30,6 +41,7 @@ export interface FieldSpec {
   kind?: FieldKind;
   hint?: string;
   options?: readonly Option[];
+  lookup?: Lookup;
   required?: boolean;
   /** Only when creating (a username, a yard's site): shown, not editable, afterwards. */
   createOnly?: boolean;

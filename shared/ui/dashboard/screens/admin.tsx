@@ -6,6 +6,7 @@ import { users } from '../admin/users';
 import { RecordsPage } from '../records/records-page';
 import { NoSuchPage, SubNav, useSubPage } from '../records/sub-nav';
 import type { EntitySpec } from '../records/types';
+import { yard } from '../scope';
 
 const BASE = '/dashboard/admin';
 
@@ -14,12 +15,14 @@ interface AdminPage {
   label: string;
   // biome-ignore lint/suspicious/noExplicitAny: each page lists its own kind of record
   spec?: EntitySpec<any>;
+  /** Records of the yard chosen in the picker: the list follows the pick. */
+  perYard?: boolean;
 }
 
 const PAGES: AdminPage[] = [
   { slug: 'users', label: 'Users', spec: users },
   { slug: 'api-keys', label: 'API keys', spec: apiKeys },
-  { slug: 'cameras', label: 'Cameras', spec: cameras },
+  { slug: 'cameras', label: 'Cameras', spec: cameras, perYard: true },
   { slug: 'integrations', label: 'Integrations', spec: integrations },
   { slug: 'settings', label: 'Settings' },
 ];
@@ -30,6 +33,7 @@ const PAGES: AdminPage[] = [
  */
 export function Admin() {
   const page = useSubPage(BASE, PAGES);
+  const scopeKey = page?.perYard ? yard.value?.id : undefined;
   return (
     <section aria-labelledby="admin-heading">
       <h1 id="admin-heading">Admin</h1>
@@ -37,7 +41,7 @@ export function Admin() {
       {!page ? (
         <NoSuchPage base={BASE} first={PAGES[0]!} />
       ) : page.spec ? (
-        <RecordsPage key={page.slug} spec={page.spec} />
+        <RecordsPage key={page.slug} spec={page.spec} {...(scopeKey ? { scopeKey } : {})} />
       ) : (
         <Settings />
       )}
