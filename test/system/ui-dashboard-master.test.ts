@@ -350,4 +350,28 @@ describe('admin: users, API keys, settings', () => {
       'South gate (out)',
     );
   });
+
+  it('adds a camera provider account: a config error lands on the config field, then it is saved', async () => {
+    await page.getByRole('link', { name: 'Integrations' }).click();
+    await page.getByRole('button', { name: 'New integration' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New integration' });
+    await dialog.getByLabel('Kind (required)').selectOption('http-snapshot');
+    await dialog.getByLabel('Name (required)').fill('Dock NVR');
+    const config = dialog.getByLabel('Configuration (JSON) (required)');
+    await config.fill('{"cameras": [{"id": "dock-1", "name": "Dock 1", "snapshotUrl": "not a url"}]}');
+    await dialog.getByRole('button', { name: 'Create integration' }).click();
+    await shown(dialog.locator('#record-integration-config-error'));
+    expect(await config.getAttribute('aria-invalid')).toBe('true');
+    await config.fill(
+      '{"auth": {"type": "digest", "username": "yard", "password": "nvr-secret"}, "cameras": [{"id": "dock-1", "name": "Dock 1", "snapshotUrl": "http://192.168.1.50/snapshot.jpg"}]}',
+    );
+    await dialog.getByRole('button', { name: 'Create integration' }).click();
+    await gone(dialog);
+    await text(page.getByRole('row', { name: /Dock NVR/ })).toContain('http-snapshot');
+    const stored = await apiCall('GET', '/api/integration');
+    const made = (stored.body.items as { name: string; config: { auth: { password: string } } }[]).find(
+      (i) => i.name === 'Dock NVR',
+    );
+    expect(made?.config.auth.password).toBe('********');
+  });
 });

@@ -107,4 +107,12 @@ describe('record form values', () => {
     expect(shownOnEdit.map((f) => f.name)).not.toContain('password');
     expect(fieldsFor(fields, false).map((f) => f.name)).not.toContain('pin');
   });
+
+  it('a JSON field shows the object as text and sends it parsed (as typed when it is not JSON)', () => {
+    const json: FieldSpec[] = [{ name: 'config', label: 'Config', kind: 'json' }];
+    const initial = toFormValues(json, { config: { a: 1 } });
+    expect(initial.config).toBe('{\n  "a": 1\n}');
+    expect(toBody(json, { config: '{"a": 2}' }, initial, true)).toEqual({ config: { a: 2 } });
+    expect(toBody(json, { config: '{a: 2' }, initial, true)).toEqual({ config: '{a: 2' });
+  });
 });

@@ -67,11 +67,12 @@ export function FieldInput(props: {
         )}
       </select>
     );
-  } else if (kind === 'textarea') {
+  } else if (kind === 'textarea' || kind === 'json') {
     input = (
       <textarea
         {...aria}
-        rows={3}
+        class={kind === 'json' ? 'code' : undefined}
+        rows={kind === 'json' ? 10 : 3}
         value={text}
         disabled={disabled}
         onInput={(e) => props.onInput(e.currentTarget.value)}

@@ -15,7 +15,9 @@ export type FieldKind =
   /** A yard scope: every yard (null), or the yards ticked. */
   | 'yards'
   /** One of a list loaded from the API (the field's `lookup`: a yard's gates, the integrations). */
-  | 'lookup';
+  | 'lookup'
+  /** A JSON object typed as text (an integration's config, whose shape depends on its kind). */
+  | 'json';
 
 export interface Option {
   value: string;

@@ -32,6 +32,7 @@ export function toFormValues(fields: FieldSpec[], record: unknown | null): FormV
     if (kind === 'checkbox') out[f.name] = typeof v === 'boolean' ? v : f.initial === true;
     else if (kind === 'yards') out[f.name] = Array.isArray(v) ? v.map(String) : null;
     else if (kind === 'password') out[f.name] = '';
+    else if (kind === 'json' && v !== undefined && v !== null) out[f.name] = JSON.stringify(v, null, 2);
     else if (v === undefined || v === null) out[f.name] = record === null ? String(f.initial ?? '') : '';
     else out[f.name] = String(v);
   }
@@ -55,6 +56,14 @@ function sentValue(f: FieldSpec, v: FormValue, editing: boolean): unknown {
   const text = typeof v === 'string' ? v.trim() : '';
   if (kind === 'password') return text === '' ? undefined : (v as string);
   if (text === '') return f.nullable && editing ? null : undefined;
+  if (kind === 'json') {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      // Not JSON: sent as typed, so the server's words ("expected object") land on the field.
+      return text;
+    }
+  }
   if (kind === 'number') {
     const n = Number(text);
     // Not a number: sent as typed, so the server's words ("expected number") land on the field.
