@@ -1,5 +1,6 @@
 import { api, call, type Schemas } from '../../common/api/client';
 import { may } from '../access';
+import { chosenYardId } from '../records/chosen-yard';
 import { ifMatch, withEtag } from '../records/http';
 import { lookup } from '../records/lookups';
 import type { EntitySpec } from '../records/types';
@@ -7,20 +8,13 @@ import { yard } from '../scope';
 
 type Camera = Schemas['Camera'];
 
-/** The chosen yard (the picker above the screen): cameras belong to one yard. */
-function yardId(): string {
-  const id = yard.value?.id;
-  if (!id) throw new Error('Choose a yard first.');
-  return id;
-}
-
 /** The chosen yard's gates, for the gate a camera photographs. */
 const yardGates = lookup(
   'No gate',
   () => yard.value?.id ?? '',
   async () => {
     const page = await call(
-      api.GET('/api/yard/{id}/gate', { params: { path: { id: yardId() }, query: { limit: 500 } } }),
+      api.GET('/api/yard/{id}/gate', { params: { path: { id: chosenYardId() }, query: { limit: 500 } } }),
     );
     return page.items.map((g) => ({ value: g.id, label: g.name }));
   },
@@ -90,12 +84,13 @@ export const cameras: EntitySpec<Camera> = {
     },
   ],
   api: {
-    list: ({ cursor }) => call(api.GET('/api/camera', { params: { query: { cursor, yardId: yardId() } } })),
+    list: ({ cursor }) =>
+      call(api.GET('/api/camera', { params: { query: { cursor, yardId: chosenYardId() } } })),
     load: (c) => withEtag(api.GET('/api/camera/{id}', { params: { path: { id: c.id } } })),
     create: (body) =>
       call(
         api.POST('/api/camera', {
-          body: { verify: false, ...body, yardId: yardId() } as Schemas['CameraCreate'],
+          body: { verify: false, ...body, yardId: chosenYardId() } as Schemas['CameraCreate'],
         }),
       ),
     update: (c, body, etag) =>

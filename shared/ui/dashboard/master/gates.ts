@@ -1,17 +1,12 @@
 import { api, call, type Schemas } from '../../common/api/client';
 import { may } from '../access';
+import { chosenYardId } from '../records/chosen-yard';
 import { fromList, ifMatch } from '../records/http';
 import type { EntitySpec } from '../records/types';
 import { yard } from '../scope';
 import { GATE_DIRECTION, labelOf, RELAY_DRIVER } from './options';
 
 type Gate = Schemas['Gate'];
-
-function yardId(): string {
-  const id = yard.value?.id;
-  if (!id) throw new Error('Choose a yard first.');
-  return id;
-}
 
 /** The chosen yard's gates and how each one's relay is wired. Set up at the site (edge-owned). */
 export const gates: EntitySpec<Gate> = {
@@ -54,13 +49,13 @@ export const gates: EntitySpec<Gate> = {
   ],
   api: {
     list: ({ cursor }) =>
-      call(api.GET('/api/yard/{id}/gate', { params: { path: { id: yardId() }, query: { cursor } } })),
+      call(api.GET('/api/yard/{id}/gate', { params: { path: { id: chosenYardId() }, query: { cursor } } })),
     // No GET of one gate: the list's row is the version edited.
     load: async (g) => fromList(g),
     create: (body) =>
       call(
         api.POST('/api/yard/{id}/gate', {
-          params: { path: { id: yardId() } },
+          params: { path: { id: chosenYardId() } },
           body: body as Schemas['GateCreate'],
         }),
       ),

@@ -1,18 +1,12 @@
 import { api, call, type Schemas } from '../../common/api/client';
 import { may } from '../access';
+import { chosenYardId } from '../records/chosen-yard';
 import { fromList, ifMatch } from '../records/http';
 import type { EntitySpec } from '../records/types';
 import { yard } from '../scope';
 import { ACTIVE_STATUS, LOCATION_KIND, labelOf } from './options';
 
 type Location = Schemas['Location'];
-
-/** The chosen yard (the picker above the screen): locations belong to one yard. */
-function yardId(): string {
-  const id = yard.value?.id;
-  if (!id) throw new Error('Choose a yard first.');
-  return id;
-}
 
 /** Spots, doors, zones and staging areas of the chosen yard. Dispatchers may edit them. */
 export const locations: EntitySpec<Location> = {
@@ -49,7 +43,7 @@ export const locations: EntitySpec<Location> = {
       call(
         api.GET('/api/yard/{id}/location', {
           params: {
-            path: { id: yardId() },
+            path: { id: chosenYardId() },
             query: {
               q,
               cursor,
@@ -64,7 +58,7 @@ export const locations: EntitySpec<Location> = {
     create: (body) =>
       call(
         api.POST('/api/yard/{id}/location', {
-          params: { path: { id: yardId() } },
+          params: { path: { id: chosenYardId() } },
           body: body as Schemas['LocationCreate'],
         }),
       ),
