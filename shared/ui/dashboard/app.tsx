@@ -54,7 +54,7 @@ const SCREENS: Screen[] = [
   },
   {
     href: '/dashboard/master',
-    path: '/dashboard/master/*',
+    path: '/dashboard/master/:rest*',
     label: 'Master data',
     key: 'd',
     area: 'master',
@@ -62,7 +62,7 @@ const SCREENS: Screen[] = [
   },
   {
     href: '/dashboard/admin',
-    path: '/dashboard/admin/*',
+    path: '/dashboard/admin/:rest*',
     label: 'Admin',
     key: 'a',
     area: 'admin',

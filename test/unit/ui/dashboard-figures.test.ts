@@ -45,6 +45,7 @@ function location(id: string, over: Partial<Schemas['Location']> = {}): Schemas[
     name: id.toUpperCase(),
     capacity: 1,
     status: 'active',
+    plan: null,
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
     version: 1,
