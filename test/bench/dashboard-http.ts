@@ -18,17 +18,42 @@ export interface RouteFigures {
 }
 
 export class Api {
+  /** Kept-alive connections the server closed as a request went out on them (retried once). */
+  resets = 0;
+
   constructor(
     readonly base: string,
     private readonly token: string,
   ) {}
 
-  /** One GET, timed until the whole body has arrived. */
+  /**
+   * One GET, timed from the first attempt until the whole body has arrived. A connection reset is
+   * retried once (the server may close an idle kept-alive connection as the client reuses it); a
+   * request that still gets no answer is status 0, never an exception.
+   */
   async get(path: string): Promise<Timing & { body: string }> {
     const started = performance.now();
-    const res = await fetch(`${this.base}${path}`, { headers: { authorization: `Bearer ${this.token}` } });
-    const body = await res.text();
-    return { ms: performance.now() - started, status: res.status, bytes: body.length, body };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const res = await fetch(`${this.base}${path}`, {
+          headers: { authorization: `Bearer ${this.token}` },
+        });
+        const body = await res.text();
+        return { ms: performance.now() - started, status: res.status, bytes: body.length, body };
+      } catch (err) {
+        const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
+        if (attempt === 1 && /ECONNRESET|UND_ERR_SOCKET|EPIPE/.test(cause)) {
+          this.resets++;
+          continue;
+        }
+        return {
+          ms: performance.now() - started,
+          status: 0,
+          bytes: 0,
+          body: `no answer: ${(err as Error).message} ${cause}`,
+        };
+      }
+    }
   }
 
   static async logIn(base: string, username: string, password: string): Promise<Api> {

@@ -75,6 +75,7 @@ export async function dashboardDatabase(
   const partial = `${file}.partial`;
   removeDatabase(partial);
   const started = performance.now();
+  console.log(`Seeding ${partial}: one transaction per site, journal and synchronous OFF while seeding`);
   const seeded = await seed(partial, scale);
   renameSync(partial, file);
   const meta: SeededDatabase = {

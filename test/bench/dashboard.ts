@@ -1,5 +1,5 @@
-import { constants, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppProcess, freePort } from '../helpers/sync-processes.js';
 import { Api, figures, measureRoute, percentile, pollLoop, type RouteFigures } from './dashboard-http.js';
@@ -18,7 +18,7 @@ import { verdict } from './lib.js';
  *
  * Flags (also the seed's scale flags, e.g. `--sites 10`): --check exits 1 when a target fails (for
  * `npm run bench`), --samples N (50) and --route-seconds S (10) per route, --window S (10) for the
- * event-loop test. The cached database stays as seeded: the cloud runs on a copy (a clone where the
+ * event-loop test. Figures also go to test/bench/results/dashboard.json. The cached database stays as seeded: the cloud runs on a copy (a clone where the
  * file system can), since the run writes (its admin, sessions, error figures).
  */
 const argv = process.argv.slice(2);
@@ -37,6 +37,12 @@ const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
 
 const scale = scaleFrom(argv);
 console.log(`Dashboard benchmark: ${describeScale(scale)}`);
+const machine = {
+  cpus: cpus().length,
+  node: process.version,
+  loadAverage: loadavg().map((l) => +l.toFixed(1)),
+};
+console.log(`  ${machine.cpus} CPUs, Node ${machine.node}, load average ${machine.loadAverage.join(' ')}`);
 const seeded = await dashboardDatabase(scale);
 printSeeded(seeded);
 if (Date.now() - seeded.anchor > 86_400_000) {
@@ -129,7 +135,8 @@ async function run(api: Api): Promise<boolean> {
   const busy = await window(api, listPath, DASHBOARDS, figureRoutes);
   console.log(
     `  with ${DASHBOARDS} dashboards: ${busy.answers} answers, p99 ${ms(busy.list.p99)}; ` +
-      `the dashboards got ${busy.dashboardAnswers} answers (p95 ${ms(busy.dashboardP95)})`,
+      `the dashboards got ${busy.dashboardAnswers} answers (p95 ${ms(busy.dashboardP95)}, ` +
+      `${busy.dashboardFailures} not 200); the list ${busy.failures} not 200`,
   );
   const listOk = busy.list.n > 0 && busy.list.p99 < LIST_P99_MS && busy.failures === 0;
   rows.push({
@@ -148,6 +155,26 @@ async function run(api: Api): Promise<boolean> {
     `  movement list answers per ${WINDOW_SECONDS} s: ${alone.answers} alone, ${busy.answers} while ${DASHBOARDS} dashboards poll`,
   );
   const failedRows = rows.filter((r) => !r.ok);
+  const results = {
+    at: new Date().toISOString(),
+    scale,
+    machine: { ...machine, loadAverageAfter: loadavg().map((l) => +l.toFixed(1)) },
+    seed: { bytes: seeded.bytes, seedMs: seeded.seedMs, dataUpTo: new Date(seeded.anchor).toISOString() },
+    targets: rows.map((r) => ({
+      name: r.name,
+      target: r.target,
+      ok: r.ok,
+      ...r.f,
+      failures: r.f.failures.length,
+    })),
+    movementListAnswersPerWindow: {
+      seconds: WINDOW_SECONDS,
+      alone: alone.answers,
+      whileDashboardsPoll: busy.answers,
+    },
+  };
+  mkdirSync('test/bench/results', { recursive: true });
+  writeFileSync('test/bench/results/dashboard.json', `${JSON.stringify(results, null, 2)}\n`);
   console.log(
     failedRows.length === 0
       ? '\nAll targets met.'
@@ -186,6 +213,7 @@ async function window(api: Api, listPath: string, dashboards: number, figureRout
     answers: list.length,
     failures,
     dashboardAnswers: polled.length,
+    dashboardFailures: polled.filter((p) => p.status !== 200).length,
     dashboardP95: percentile(
       polled.map((p) => p.ms).sort((a, b) => a - b),
       0.95,
