@@ -199,18 +199,22 @@ async function window(api: Api, listPath: string, dashboards: number, figureRout
   );
   if (dashboards > 0) await new Promise((r) => setTimeout(r, 1000)); // the dashboards are busy first
   const until = performance.now() + WINDOW_SECONDS * 1000;
+  // Every answer's time counts (also the one that ends after the window: a request held for
+  // seconds is what p99 is for); the answers counted are those that arrived within the window.
   const list: number[] = [];
+  let answers = 0;
   let failures = 0;
   while (performance.now() < until) {
     const t = await api.get(listPath);
     if (t.status !== 200) failures++;
-    if (performance.now() <= until) list.push(t.ms);
+    list.push(t.ms);
+    if (performance.now() <= until) answers++;
   }
   stopped = true;
   const polled = (await Promise.all(pollers)).flat();
   return {
     list: figures(list),
-    answers: list.length,
+    answers,
     failures,
     dashboardAnswers: polled.length,
     dashboardFailures: polled.filter((p) => p.status !== 200).length,
