@@ -8,7 +8,8 @@ import { MIGRATIONS } from '../../shared/db/migrate.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { Progress } from './dashboard-progress.js';
 import { cachedDatabaseFile, type DashboardScale, describeScale, scaleFrom } from './dashboard-scale.js';
-import { DAY_MS, mulberry32, type SiteSeed, SiteWriter } from './dashboard-site-writer.js';
+import { DAY_MS, mulberry32 } from './dashboard-seed-values.js';
+import { type SiteSeed, SiteWriter } from './dashboard-site-writer.js';
 
 /**
  * The cloud database of an organisation (issue 15 "Performance at an organisation's scale"): 200

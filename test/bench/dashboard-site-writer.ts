@@ -1,15 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { v7 as uuidv7 } from 'uuid';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
-import { format as formatHlc } from '../../shared/sync/hlc.js';
+import { type InYard, writeGateHistory } from './dashboard-gate-history.js';
 import type { Progress } from './dashboard-progress.js';
 import type { DashboardScale } from './dashboard-scale.js';
+import {
+  CARRIER_WORDS,
+  CLIENT_ERRORS,
+  DAY_MS,
+  FIRST_NAMES,
+  HOUR_MS,
+  hlcAt,
+  idAt,
+  LAST_NAMES,
+  MINUTE_MS,
+  nullableFloor,
+  plate,
+  REGIONS,
+  scacOf,
+  TASK_TYPES,
+  vin,
+} from './dashboard-seed-values.js';
 import { prepareStatements, type Statements } from './dashboard-statements.js';
 
-export const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
 const TRUCKS_PER_CARRIER = 40;
 const DRIVERS_PER_CARRIER = 10;
 const CARRIERS_PER_SITE = 25;
@@ -35,7 +48,7 @@ export interface Organisation {
 }
 
 /** A yard's locations by kind. */
-interface Places {
+export interface Places {
   spots: string[];
   doors: string[];
   zones: string[];
@@ -46,9 +59,19 @@ interface Places {
  * transaction). The rows are those the real code would have left: ids are UUIDv7 of the row's time,
  * HLCs carry the writing side's origin, visits pair each check-in with its check-out.
  */
+/** What the site's parts written in other files (dashboard-gate-history.ts) share with the writer. */
+export interface SeedContext {
+  st: Statements;
+  rng: () => number;
+  progress: Progress;
+  /** Trailer numbers run on across sites (each with its carrier's SCAC in front). */
+  nextTrailerNumber: () => number;
+}
+
 export class SiteWriter {
   private readonly st: Statements;
   private trailerNumber = 100_000;
+  private readonly context: SeedContext;
 
   constructor(
     db: Database.Database,
@@ -56,6 +79,7 @@ export class SiteWriter {
     private readonly progress: Progress,
   ) {
     this.st = prepareStatements(db);
+    this.context = { st: this.st, rng, progress, nextTrailerNumber: () => this.trailerNumber++ };
   }
 
   organisation(o: { anchor: number; carriers: number; sites: number }): Organisation {
@@ -178,7 +202,7 @@ export class SiteWriter {
     const places = this.locations(yardId, site, created);
     const carriers = this.siteCarriers(site.index, org.carriers.length);
     const yardDrivers = this.yardDrivers(site, yardId);
-    this.gateHistory(site, yardId, gates, places, carriers, org);
+    this.inYard = writeGateHistory(this.context, site, yardId, gates, places, carriers, org);
     this.trucksInYard(site, yardId, gates[0], org);
     this.tasks(site, yardId, places, yardDrivers, org);
     this.syncState(site, org);
@@ -277,179 +301,8 @@ export class SiteWriter {
     return ids;
   }
 
-  /**
-   * The yard's trailers and 90 days of its gate: trailersPerSite trailers are in the yard now (open
-   * visits, checked in over the whole period); the rest of the movements are visits that ended,
-   * made by a pool of trailers that come and go (never two stays of one trailer at once).
-   */
-  private gateHistory(
-    site: SiteSeed,
-    yardId: string,
-    gates: [string, string],
-    places: Places,
-    carriers: { pick: () => number },
-    org: Organisation,
-  ): void {
-    const { rng, st } = this;
-    const { anchor, scale, siteId } = site;
-    const span = scale.days * DAY_MS;
-    const start = anchor - span;
-    const open = scale.trailersPerSite;
-    const closed = Math.max(0, Math.floor((scale.days * scale.movesPerDay - open) / 2));
-    const visits = open + closed;
-    const inAt = new Float64Array(visits);
-    const outAt = new Float64Array(visits).fill(Number.NaN);
-    const unit = new Int32Array(visits);
-    for (let v = 0; v < visits; v++) {
-      inAt[v] = start + rng() * (span - 30 * MINUTE_MS);
-      if (v < open) {
-        unit[v] = v;
-        continue;
-      }
-      let out = inAt[v]! + 15 * MINUTE_MS - Math.log(1 - rng()) * 36 * HOUR_MS;
-      if (out > anchor - MINUTE_MS) out = inAt[v]! + rng() * (anchor - MINUTE_MS - inAt[v]!);
-      outAt[v] = out;
-    }
-    // Ended stays go to pool trailers: one free again (after a day or two away) or a new one.
-    const order = Array.from({ length: closed }, (_, i) => open + i).sort((a, b) => inAt[a]! - inAt[b]!);
-    const free = new MinHeap();
-    let trailers = open;
-    for (const v of order) {
-      const k = free.size > 0 && free.peekKey() <= inAt[v]! ? free.pop() : trailers++;
-      unit[v] = k;
-      free.push(outAt[v]! + (6 + rng() * 66) * HOUR_MS, k);
-    }
-
-    // The trailers: carrier, load, where they stand, their last change.
-    const carrierOf = new Int32Array(trailers);
-    const loaded = new Uint8Array(trailers);
-    const lastAt = new Float64Array(trailers);
-    const moves = new Int32Array(trailers);
-    for (let k = 0; k < trailers; k++) {
-      carrierOf[k] = carriers.pick();
-      loaded[k] = rng() < 0.55 ? 1 : rng() < 0.9 ? 0 : 2;
-    }
-    for (let v = 0; v < visits; v++) {
-      const k = unit[v]!;
-      const last = Number.isNaN(outAt[v]!) ? inAt[v]! : outAt[v]!;
-      if (last > lastAt[k]!) lastAt[k] = last;
-      moves[k] = moves[k]! + (v < open ? 1 : 2);
-    }
-    const spotsAndDoors = places.spots.length + places.doors.length;
-    const locationOf = (k: number) =>
-      k < places.spots.length
-        ? places.spots[k]!
-        : k < spotsAndDoors
-          ? places.doors[k - places.spots.length]!
-          : places.zones[k % places.zones.length]!;
-    const trailerIds: string[] = new Array(trailers);
-    for (let k = 0; k < trailers; k++) {
-      const made = start - rng() * 365 * DAY_MS;
-      const id = idAt(made);
-      trailerIds[k] = id;
-      const inYard = k < open;
-      const load = LOADS[loaded[k]!]!;
-      st.trailer.run(
-        id,
-        org.carriers[carrierOf[k]!]!.id,
-        `${org.carriers[carrierOf[k]!]!.scac}${this.trailerNumber++}`,
-        plate(rng),
-        REGIONS[k % REGIONS.length],
-        trailerType(rng()),
-        53,
-        load,
-        inYard && load === 'loaded' ? seal(rng) : null,
-        inYard ? yardId : null,
-        inYard ? locationOf(k) : null,
-        inYard ? Math.floor(inAt[k]!) : null,
-        Math.floor(made),
-        Math.floor(lastAt[k]!),
-        hlcAt(lastAt[k]!, k, siteId),
-        moves[k]! + 1,
-      );
-    }
-    this.progress.add('trailer', trailers);
-
-    // Movements in time order (the gate's log), then the visits they made.
-    const events = visits + closed;
-    const eventAt = new Float64Array(events);
-    const eventCode = new Int32Array(events);
-    let e = 0;
-    for (let v = 0; v < visits; v++) {
-      eventAt[e] = inAt[v]!;
-      eventCode[e++] = v * 2;
-      if (v >= open) {
-        eventAt[e] = outAt[v]!;
-        eventCode[e++] = v * 2 + 1;
-      }
-    }
-    const byTime = Uint32Array.from({ length: events }, (_, i) => i).sort(
-      (a, b) => eventAt[a]! - eventAt[b]!,
-    );
-    const inMovement: string[] = new Array(visits);
-    const outMovement: Array<string | null> = new Array(visits).fill(null);
-    const truckOf: string[] = new Array(visits);
-    let counter = 0;
-    for (const i of byTime) {
-      const at = Math.floor(eventAt[i]!);
-      const v = eventCode[i]! >> 1;
-      const out = (eventCode[i]! & 1) === 1;
-      const k = unit[v]!;
-      const c = carrierOf[k]!;
-      const trucks = org.trucksByCarrier[c]!;
-      const drivers = org.driversByCarrier[c]!;
-      const truck = trucks[Math.floor(rng() * trucks.length)]!;
-      const load = out
-        ? LOADS[rng() < 0.5 ? 0 : 1]!
-        : v < open
-          ? LOADS[loaded[k]!]!
-          : LOADS[rng() < 0.6 ? 1 : 0]!;
-      const id = idAt(at);
-      if (out) outMovement[v] = id;
-      else {
-        inMovement[v] = id;
-        truckOf[v] = truck;
-      }
-      st.movement.run(
-        id,
-        yardId,
-        gates[out ? 1 : 0],
-        out ? 'out' : 'in',
-        at,
-        truck,
-        trailerIds[k],
-        drivers[Math.floor(rng() * drivers.length)],
-        org.carriers[c]!.id,
-        out ? null : v < open ? locationOf(k) : places.spots[Math.floor(rng() * places.spots.length)],
-        load,
-        load === 'loaded' ? seal(rng) : null,
-        at + 40,
-        hlcAt(at, counter++, siteId),
-      );
-    }
-    this.progress.add('movement', events);
-    const visitOrder = Uint32Array.from({ length: visits }, (_, i) => i).sort((a, b) => inAt[a]! - inAt[b]!);
-    for (const v of visitOrder) {
-      const k = unit[v]!;
-      st.visit.run(
-        idAt(inAt[v]!),
-        yardId,
-        'trailer',
-        trailerIds[k],
-        truckOf[v],
-        org.carriers[carrierOf[k]!]!.id,
-        inMovement[v],
-        outMovement[v],
-        Math.floor(inAt[v]!),
-        Number.isNaN(outAt[v]!) ? null : Math.floor(outAt[v]!),
-      );
-    }
-    this.progress.add('visit', visits);
-    this.inYard = { trailerIds: trailerIds.slice(0, open), carrierIds: [...carrierOf.slice(0, open)] };
-  }
-
   /** The site's trailers in the yard now (for the tasks that move them). */
-  private inYard: { trailerIds: string[]; carrierIds: number[] } = { trailerIds: [], carrierIds: [] };
+  private inYard: InYard = { trailerIds: [], carrierIds: [] };
 
   /** A few tractors waiting in the yard: checked in alone (no trailer) in the last two days. */
   private trucksInYard(site: SiteSeed, yardId: string, gateIn: string, org: Organisation): void {
@@ -698,141 +551,3 @@ export class SiteWriter {
     this.progress.add('invoice', n);
   }
 }
-
-/** An HLC as the side that wrote the row would have given it (its origin: the site, or 'cloud'). */
-export function hlcAt(ms: number, counter: number, origin: string): string {
-  return formatHlc(Math.floor(ms), counter & 0xffff, origin);
-}
-
-/** A UUIDv7 of the given time, as the row would have been given when it was made. */
-export function idAt(ms: number): string {
-  return uuidv7({ msecs: Math.floor(ms) });
-}
-
-/** A small deterministic PRNG: the same scale seeds the same shape of data. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Min-heap of (key, value) pairs: the pool trailer free again soonest. */
-class MinHeap {
-  private readonly keys: number[] = [];
-  private readonly values: number[] = [];
-  get size(): number {
-    return this.keys.length;
-  }
-  peekKey(): number {
-    return this.keys[0]!;
-  }
-  push(key: number, value: number): void {
-    let i = this.keys.length;
-    this.keys.push(key);
-    this.values.push(value);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.keys[parent]! <= key) break;
-      this.keys[i] = this.keys[parent]!;
-      this.values[i] = this.values[parent]!;
-      i = parent;
-    }
-    this.keys[i] = key;
-    this.values[i] = value;
-  }
-  pop(): number {
-    const top = this.values[0]!;
-    const key = this.keys.pop()!;
-    const value = this.values.pop()!;
-    const n = this.keys.length;
-    if (n === 0) return top;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= n) break;
-      const child = l + 1 < n && this.keys[l + 1]! < this.keys[l]! ? l + 1 : l;
-      if (this.keys[child]! >= key) break;
-      this.keys[i] = this.keys[child]!;
-      this.values[i] = this.values[child]!;
-      i = child;
-    }
-    this.keys[i] = key;
-    this.values[i] = value;
-    return top;
-  }
-}
-
-function nullableFloor(ms: number | null): number | null {
-  return ms === null ? null : Math.floor(ms);
-}
-
-function scacOf(c: number): string {
-  let s = '';
-  let n = c;
-  for (let i = 0; i < 4; i++) {
-    s = String.fromCharCode(65 + (n % 26)) + s;
-    n = Math.floor(n / 26);
-  }
-  return s;
-}
-
-function plate(rng: () => number): string {
-  const letter = () => String.fromCharCode(65 + Math.floor(rng() * 26));
-  return `${letter()}${letter()}${letter()}${Math.floor(1000 + rng() * 9000)}`;
-}
-
-function vin(rng: () => number): string {
-  return Array.from({ length: 17 }, () => 'ABCDEFGHJKLMNPRSTUVWXYZ0123456789'[Math.floor(rng() * 33)]).join(
-    '',
-  );
-}
-
-function seal(rng: () => number): string {
-  return `SL${Math.floor(1_000_000 + rng() * 9_000_000)}`;
-}
-
-function trailerType(x: number): string {
-  return x < 0.7 ? 'dry_van' : x < 0.85 ? 'reefer' : x < 0.9 ? 'flatbed' : x < 0.97 ? 'container' : 'tanker';
-}
-
-const LOADS = ['empty', 'loaded', 'unknown'] as const;
-const TASK_TYPES = ['move', 'move', 'pull_to_door', 'pull_to_door', 'return_to_spot', 'shunt'];
-const CLIENT_ERRORS = [400, 401, 403, 404, 404, 409, 422, 429];
-const REGIONS = ['IL', 'TX', 'CA', 'OH', 'GA', 'PA', 'NJ', 'ON', 'BC', 'NL'];
-const FIRST_NAMES = [
-  'Ana',
-  'Ben',
-  'Chen',
-  'Dana',
-  'Eli',
-  'Fatima',
-  'Gus',
-  'Hana',
-  'Ivan',
-  'Jo',
-  'Kofi',
-  'Lena',
-  'Maya',
-  'Nils',
-];
-const LAST_NAMES = [
-  'Novak',
-  'Okafor',
-  'Patel',
-  'Quinn',
-  'Rossi',
-  'Silva',
-  'Tanaka',
-  'Ueda',
-  'Varga',
-  'Weber',
-  'Xu',
-  'Young',
-  'Zhou',
-];
-const CARRIER_WORDS = ['Freight', 'Logistics', 'Transport', 'Haulage', 'Express', 'Lines', 'Carriers'];
