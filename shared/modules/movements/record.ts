@@ -172,12 +172,22 @@ export async function recordMovement(
 
   const trailerUnit = trailerId ? ({ kind: 'trailer', trailerId } as const) : undefined;
   const truckUnit = truckId ? ({ kind: 'truck', truckId } as const) : undefined;
+  // Visits are derived rows, not synced: their observers (read models) are told here, as
+  // ChangeCapture tells them of synced rows.
+  const closeVisits = async (
+    unit: NonNullable<typeof trailerUnit | typeof truckUnit>,
+    outId: string | null,
+  ) => {
+    for (const closed of await repo.closeVisits(unit, outId, at)) {
+      deps.changes.observers.notify('visit', { ...closed, outMovementId: null, outAt: null }, closed);
+    }
+  };
   if (checkIn) {
     // A forced check-in ends the unit's previous stay (it left unrecorded).
     const forcedOut = warnings.some((w) => w.startsWith('already-in-yard'));
-    if (forcedOut && trailerUnit) await repo.closeVisits(trailerUnit, null, at);
-    if (forcedOut && truckUnit) await repo.closeVisits(truckUnit, null, at);
-    await repo.openVisit({
+    if (forcedOut && trailerUnit) await closeVisits(trailerUnit, null);
+    if (forcedOut && truckUnit) await closeVisits(truckUnit, null);
+    const visit = {
       id: newId(),
       yardId: input.yardId,
       unitKind: trailerId ? 'trailer' : 'truck',
@@ -186,10 +196,12 @@ export async function recordMovement(
       carrierId,
       inMovementId: movement.id,
       inAt: at,
-    });
+    } as const;
+    await repo.openVisit(visit);
+    deps.changes.observers.notify('visit', undefined, { ...visit, outMovementId: null, outAt: null });
   } else {
-    if (trailerUnit) await repo.closeVisits(trailerUnit, movement.id, at);
-    if (truckUnit) await repo.closeVisits(truckUnit, movement.id, at);
+    if (trailerUnit) await closeVisits(trailerUnit, movement.id);
+    if (truckUnit) await closeVisits(truckUnit, movement.id);
   }
   return {
     movement,

@@ -1,0 +1,26 @@
+/** Dashboard rollups (migration 0010, shared/modules/dashboard/rollups/): local read models, not synced. */
+
+export interface DashboardMovementCountTable {
+  /** A yard id, or '*' for every yard of this database. */
+  scope: string;
+  /** Bucket length in ms: 900000, 3600000 or 86400000 (UTC-aligned). */
+  grain: number;
+  /** Bucket start, epoch ms. */
+  bucket: number;
+  direction: 'in' | 'out';
+  n: number;
+}
+
+export interface DashboardYardFigureTable {
+  yardId: string;
+  figure: string;
+  item: string;
+  n: number;
+  total: number;
+}
+
+export interface DashboardTruckArrivalTable {
+  truckId: string;
+  yardId: string;
+  at: number;
+}
