@@ -1,4 +1,5 @@
 /** Dashboard rollups (migration 0010, shared/modules/dashboard/rollups/): local read models, not synced. */
+import type { Direction } from '../../enums.js';
 
 export interface DashboardMovementCountTable {
   /** A yard id, or '*' for every yard of this database. */
@@ -7,7 +8,7 @@ export interface DashboardMovementCountTable {
   grain: number;
   /** Bucket start, epoch ms. */
   bucket: number;
-  direction: 'in' | 'out';
+  direction: Direction;
   n: number;
 }
 
