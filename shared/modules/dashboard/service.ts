@@ -5,15 +5,7 @@ import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { SettingsService } from '../settings/service.js';
 import { DashboardRepo, TRAILER_FIGURES, TRUCK_FIGURES } from './repo.js';
-import {
-  DAY_MS,
-  EVERY_YARD,
-  EVERY_YARD_GRAINS,
-  FIGURE,
-  HOUR_MS,
-  NO_CARRIER,
-  YARD_GRAINS,
-} from './rollups/rules.js';
+import { DAY_MS, EVERY_YARD, EVERY_YARD_GRAINS, FIGURE, NO_CARRIER, YARD_GRAINS } from './rollups/rules.js';
 import type {
   ErrorFiguresOutT,
   MovementFiguresOutT,

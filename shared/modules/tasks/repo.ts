@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, type Selectable, sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import type {
@@ -297,7 +297,9 @@ function timeStats(
       'ranked.yardId',
       eb.fn.countAll<number>().as('n'),
       eb.fn.sum<number>('ranked.ms').as('total'),
-      sql<number | null>`max(case when ${sql.ref('ranked.rn')} = (9 * ${sql.ref('ranked.cnt')} + 9) / 10 then ${sql.ref('ranked.ms')} end)`.as(
+      sql<
+        number | null
+      >`max(case when ${sql.ref('ranked.rn')} = (9 * ${sql.ref('ranked.cnt')} + 9) / 10 then ${sql.ref('ranked.ms')} end)`.as(
         'p90',
       ),
     ])

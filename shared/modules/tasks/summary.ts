@@ -22,7 +22,8 @@ export async function yardSummaries(
 ): Promise<TaskSummaryT[]> {
   if (yards.length === 0) return [];
   const now = deps.clock.now();
-  const dayStart = (y: SummaryYard) => DateTime.fromMillis(now, { zone: y.timeZone }).startOf('day').toMillis();
+  const dayStart = (y: SummaryYard) =>
+    DateTime.fromMillis(now, { zone: y.timeZone }).startOf('day').toMillis();
   const figures = await taskRepo.summaryFigures(
     deps.kysely,
     yards.map((y) => ({ id: y.id, dayStart: dayStart(y) })),

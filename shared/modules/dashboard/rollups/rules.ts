@@ -108,7 +108,7 @@ export function trailerFigures(row: ObservedRow | undefined): FigureDelta[] {
 
 /** An open trailer visit counts once, with its check-in time (for the mean dwell). */
 export function visitFigures(row: ObservedRow | undefined): FigureDelta[] {
-  if (!row || row.unitKind !== 'trailer' || row.outAt !== null) return [];
+  if (row?.unitKind !== 'trailer' || row.outAt !== null) return [];
   return [
     { yardId: String(row.yardId), figure: FIGURE.trailerVisit, item: '', n: 1, total: Number(row.inAt) },
   ];
