@@ -32,18 +32,18 @@ export class DashboardRepo {
       .execute();
   }
 
-  errorCounts(opts: { yardIds: YardIds; from: number; to: number; minStatus: number; maxStatus: number }) {
-    let q = this.db
+  errorCounts(opts: { yardIds: string[]; from: number; to: number; minStatus: number; maxStatus: number }) {
+    return this.db
       .selectFrom('httpErrorStat')
       .select((eb) => ['yardId', 'status', eb.fn.sum<number>('count').as('n')])
       .where('minute', '>=', Math.floor(opts.from / 60_000) * 60_000)
       .where('minute', '<=', opts.to)
       .where('status', '>=', opts.minStatus)
       .where('status', '<=', opts.maxStatus)
+      .where('yardId', 'in', scopeInList(opts.yardIds))
       .groupBy(['yardId', 'status'])
-      .orderBy('status');
-    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
-    return q.execute();
+      .orderBy('status')
+      .execute();
   }
 
   /**

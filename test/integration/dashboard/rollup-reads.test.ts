@@ -60,7 +60,7 @@ describe('dashboard reads from the rollups', () => {
     ]);
   });
 
-  it('reads only rollup rows, each through its primary key: never the movements, trailers or visits', async () => {
+  it('reads only rollup rows (and error minutes), each through its key: never the movements, trailers or visits', async () => {
     const seen: Array<{ sql: string; params: readonly unknown[] }> = [];
     const stop = t.db.onQuery((sql, params) => seen.push({ sql, params }));
     for (const path of [
@@ -69,20 +69,23 @@ describe('dashboard reads from the rollups', () => {
       `/api/dashboard/movement?yardId=${utcYard}&bucket=hour`,
       '/api/dashboard/yard/trailer',
       '/api/dashboard/yard/truck',
+      '/api/dashboard/yard/error4xx',
     ]) {
       expect((await admin.get(path)).status, path).toBe(200);
     }
     stop();
-    const figures = seen.filter((q) => q.sql.includes('"dashboard_'));
-    expect(figures.length).toBeGreaterThanOrEqual(5);
+    const figures = seen.filter((q) => /^select .*"(dashboard_\w+|http_error_stat)"/is.test(q.sql));
+    expect(figures.length).toBeGreaterThanOrEqual(6);
     for (const q of seen) expect(q.sql, q.sql).not.toMatch(/from "(movement|trailer|truck|visit)"/);
     for (const q of figures) {
       const plan = t.db.sqlite
         .prepare(`EXPLAIN QUERY PLAN ${q.sql}`)
         .all(...(q.params as unknown[])) as Array<{ detail: string }>;
       const details = plan.map((p) => p.detail).join(' | ');
-      expect(details, q.sql).toMatch(/SEARCH dashboard_\w+ USING (COVERING INDEX|PRIMARY KEY)/);
-      expect(details, q.sql).not.toMatch(/SCAN dashboard_/);
+      expect(details, q.sql).toMatch(
+        /SEARCH (dashboard_\w+|http_error_stat) USING (COVERING INDEX|PRIMARY KEY|INDEX)/,
+      );
+      expect(details, q.sql).not.toMatch(/SCAN (dashboard_|http_error_stat)/);
     }
   });
 
