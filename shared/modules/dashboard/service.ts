@@ -135,10 +135,11 @@ export class DashboardService {
       ...new Set(figures.flatMap((f) => (f.figure === FIGURE.trailerCarrier && f.item ? [f.item] : []))),
     ];
     const carrierNames = new Map((await this.repo.carrierNames(carrierIds)).map((c) => [c.id, c.name]));
+    const byYard = groupByYard(figures);
     const now = this.deps.clock.now();
     return {
       items: yards.map((yard) => {
-        const mine = figures.filter((f) => f.yardId === yard.id);
+        const mine = byYard.get(yard.id) ?? [];
         const loads = { empty: 0, loaded: 0, unknown: 0 };
         for (const f of mine) {
           if (f.figure === FIGURE.trailerLoad && f.item in loads)
@@ -174,10 +175,11 @@ export class DashboardService {
       yards.map((y) => y.id),
       TRUCK_FIGURES,
     );
+    const byYard = groupByYard(figures);
     const now = this.deps.clock.now();
     return {
       items: yards.map((yard) => {
-        const of = (figure: string) => figures.find((f) => f.yardId === yard.id && f.figure === figure);
+        const of = (figure: string) => byYard.get(yard.id)?.find((f) => f.figure === figure);
         return {
           ...label(yard),
           yardId: yard.id,
@@ -206,6 +208,16 @@ function checkRange(from: number, to: number, bucket: 'hour' | 'day'): void {
     const most = bucket === 'hour' ? '31 days with hour buckets' : '366 days with day buckets';
     throw new ValidationError([{ path: 'query.from', message: `the range may span at most ${most}` }]);
   }
+}
+
+function groupByYard<R extends { yardId: string }>(rows: R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const list = out.get(r.yardId);
+    if (list) list.push(r);
+    else out.set(r.yardId, [r]);
+  }
+  return out;
 }
 
 /**
