@@ -13,6 +13,7 @@ import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from '
 import type { MovementCreateT } from './schema.js';
 import { checkUnitState, unitLabel } from './unit-state.js';
 import { assertVisitOrder } from './visit-order.js';
+import { VisitWrites } from './visit-writes.js';
 
 /** What the driver check said, found before the transaction (other services use their own connection). */
 export interface DriverVerdict {
@@ -172,22 +173,13 @@ export async function recordMovement(
 
   const trailerUnit = trailerId ? ({ kind: 'trailer', trailerId } as const) : undefined;
   const truckUnit = truckId ? ({ kind: 'truck', truckId } as const) : undefined;
-  // Visits are derived rows, not synced: their observers (read models) are told here, as
-  // ChangeCapture tells them of synced rows.
-  const closeVisits = async (
-    unit: NonNullable<typeof trailerUnit | typeof truckUnit>,
-    outId: string | null,
-  ) => {
-    for (const closed of await repo.closeVisits(unit, outId, at)) {
-      deps.changes.observers.notify('visit', { ...closed, outMovementId: null, outAt: null }, closed);
-    }
-  };
+  const visits = new VisitWrites(repo, deps.changes.observers);
   if (checkIn) {
     // A forced check-in ends the unit's previous stay (it left unrecorded).
     const forcedOut = warnings.some((w) => w.startsWith('already-in-yard'));
-    if (forcedOut && trailerUnit) await closeVisits(trailerUnit, null);
-    if (forcedOut && truckUnit) await closeVisits(truckUnit, null);
-    const visit = {
+    if (forcedOut && trailerUnit) await visits.close(trailerUnit, null, at);
+    if (forcedOut && truckUnit) await visits.close(truckUnit, null, at);
+    await visits.open({
       id: newId(),
       yardId: input.yardId,
       unitKind: trailerId ? 'trailer' : 'truck',
@@ -196,12 +188,10 @@ export async function recordMovement(
       carrierId,
       inMovementId: movement.id,
       inAt: at,
-    } as const;
-    await repo.openVisit(visit);
-    deps.changes.observers.notify('visit', undefined, { ...visit, outMovementId: null, outAt: null });
+    });
   } else {
-    if (trailerUnit) await closeVisits(trailerUnit, movement.id);
-    if (truckUnit) await closeVisits(truckUnit, movement.id);
+    if (trailerUnit) await visits.close(trailerUnit, movement.id, at);
+    if (truckUnit) await visits.close(truckUnit, movement.id, at);
   }
   return {
     movement,

@@ -2,8 +2,8 @@ import { DateTime } from 'luxon';
 import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { DriverState } from './dispatch.js';
-import { taskRepo } from './repo.js';
 import type { TaskSummaryT } from './schema.js';
+import { summaryFigures } from './summary-repo.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,7 +24,7 @@ export async function yardSummaries(
   const now = deps.clock.now();
   const dayStart = (y: SummaryYard) =>
     DateTime.fromMillis(now, { zone: y.timeZone }).startOf('day').toMillis();
-  const figures = await taskRepo.summaryFigures(
+  const figures = await summaryFigures(
     deps.kysely,
     yards.map((y) => ({ id: y.id, dayStart: dayStart(y) })),
     now - DAY_MS,
