@@ -5,6 +5,7 @@ import { type BillingServices, createBillingServices } from './modules/billing/i
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
+import { DashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverRepo } from './modules/drivers/repo.js';
@@ -76,6 +77,9 @@ export function createServices(core: CoreParts): Services {
   const trailers = new TrailerService({ ...core, yards, carriers });
   const gateStation = new GateStation({ ...core, settings, drivers, cameras, hardware });
   const movements = new MovementService({ ...core, gateStation, trailers, trucks });
+  // The dashboard's rollups follow every write of the rows they count, in its transaction: local
+  // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
+  core.changes.observers.add(new DashboardRollups(core.db.sqlite));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });

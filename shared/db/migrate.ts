@@ -8,6 +8,7 @@ import * as m0006 from './migrations/0006-billing.js';
 import * as m0007 from './migrations/0007-billing-indexes.js';
 import * as m0008 from './migrations/0008-billing-auto-run.js';
 import * as m0009 from './migrations/0009-location-position.js';
+import * as m0010 from './migrations/0010-dashboard-rollups.js';
 
 /** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
@@ -20,6 +21,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 7, name: 'billing-indexes', up: m0007.up },
   { version: 8, name: 'billing-auto-run', up: m0008.up },
   { version: 9, name: 'location-position', up: m0009.up },
+  { version: 10, name: 'dashboard-rollups', up: m0010.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

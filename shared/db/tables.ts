@@ -8,6 +8,11 @@ import type {
   InvoiceAdjustmentTable,
   InvoiceTable,
 } from './tables/billing.js';
+import type {
+  DashboardMovementCountTable,
+  DashboardTruckArrivalTable,
+  DashboardYardFigureTable,
+} from './tables/dashboard.js';
 import type { DriverSessionTable, PushTokenTable, SessionLocationTable } from './tables/driver-app.js';
 import type {
   CarrierTable,
@@ -33,6 +38,7 @@ import type { CameraTable, GateTable, IntegrationTable, LocationTable, YardTable
 
 export type * from './tables/access.js';
 export type * from './tables/billing.js';
+export type * from './tables/dashboard.js';
 export type * from './tables/driver-app.js';
 export type * from './tables/fleet.js';
 export type * from './tables/movements.js';
@@ -77,6 +83,9 @@ export interface DB {
   httpErrorStat: HttpErrorStatTable;
   idempotencyKey: IdempotencyKeyTable;
   yardTask: YardTaskTable;
+  dashboardMovementCount: DashboardMovementCountTable;
+  dashboardYardFigure: DashboardYardFigureTable;
+  dashboardTruckArrival: DashboardTruckArrivalTable;
   taskEvent: TaskEventTable;
   driverSession: DriverSessionTable;
   sessionLocation: SessionLocationTable;

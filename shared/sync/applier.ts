@@ -63,7 +63,14 @@ export class ChangeApplier {
     const side = deps.syncSide;
     this.sqlite = deps.db.sqlite;
     this.sql = new RowSql(this.sqlite);
-    const rules = new RowRules(this.sql, new DerivedState(this.sql, deps.clock), side.finalFrom);
+    // Observers of row writes (read models such as the dashboard's rollups) see applied rows too.
+    const observers = deps.changes.observers;
+    const rules = new RowRules(
+      this.sql,
+      new DerivedState(this.sql, deps.clock, observers),
+      side.finalFrom,
+      observers,
+    );
     const routing = options.routing ?? side.routing;
     // The hub checks what each site may write and forwards its rows to the others that need them.
     const hub = side.hub ? { trust: new SiteTrust(this.sql, routing), routing } : undefined;

@@ -2,6 +2,7 @@ import type { DerivedState } from './derived.js';
 import { SYNCED_ENTITIES, type SyncedEntity } from './entities.js';
 import { mergeShared } from './merge.js';
 import { ownerOf } from './ownership.js';
+import type { RowObservers } from './row-observers.js';
 import type { Fields, RowSql, TableShape } from './row-sql.js';
 
 /** One received change, as on the wire (WireRow without its seq). */
@@ -56,6 +57,8 @@ export class RowRules {
     private readonly derived: DerivedState,
     /** The owner whose rows are final when they come from it (SyncSide.finalFrom). */
     private readonly finalFrom: 'edge' | 'cloud',
+    /** Told of each row this writes (ChangeCapture.observers), with the row as stored. */
+    private readonly observers: RowObservers,
   ) {}
 
   /** Applies one change. Throws on a database error (constraint, foreign key) or a RowRejected. */
@@ -85,6 +88,7 @@ export class RowRules {
 
   private insertIfAbsent(shape: TableShape, data: Fields): RowEffect {
     if (!this.sql.insert(shape, data, true)) return UNCHANGED;
+    this.written(shape, undefined, String(data[shape.keyField]));
     if (shape.entity.entity === 'movement') this.derived.movementInserted(data);
     return { changed: true, entity: shape.entity, stored: data };
   }
@@ -99,11 +103,13 @@ export class RowRules {
     const local = this.sql.select(shape, id);
     if (!local) {
       this.sql.insert(shape, data, false);
+      this.written(shape, undefined, id);
       return { changed: true, entity: shape.entity, stored: data };
     }
     if (retryHlc !== undefined && String(local.hlc) >= retryHlc) return { changed: false, superseded: true };
     if (sameValues(local, data)) return UNCHANGED;
     this.sql.update(shape, id, data);
+    this.written(shape, local, id);
     const stored = { ...local, ...data };
     const signedOut = shape.entity.entity === 'user' && this.derived.userChanged(local, stored);
     return {
@@ -120,12 +126,14 @@ export class RowRules {
     const local = this.sql.select(shape, id);
     if (!local) {
       this.sql.insert(shape, data, false);
+      this.written(shape, undefined, id);
       return { changed: true, entity: shape.entity, stored: data };
     }
     const fields = shape.columns.map((c) => c.field);
     const result = mergeShared(local, data, fields, shape.keyField, shape.entity.entity === 'yard_task');
     if (result.kind === 'local') return UNCHANGED;
     this.sql.update(shape, id, result.row);
+    this.written(shape, local, id);
     const stored = { ...local, ...result.row };
     const signedOut = shape.entity.entity === 'driver' && this.derived.driverChanged(local, stored);
     return {
@@ -157,7 +165,19 @@ export class RowRules {
     if (!local) return UNCHANGED;
     if (entity.entity === 'yard_task') this.derived.taskDeleting(change.id);
     this.sql.delete(shape, change.id);
+    this.written(shape, local, undefined);
     return { changed: true, entity, stored: local };
+  }
+
+  /**
+   * Tells the observers of the table (if any) what the row was and is: read back as stored, so
+   * columns the change left out (defaults, a peer's older schema) are there too.
+   */
+  private written(shape: TableShape, before: Fields | undefined, afterId: string | undefined): void {
+    const table = shape.entity.table;
+    if (!this.observers.watches(table)) return;
+    const after = afterId === undefined ? undefined : this.sql.select(shape, afterId);
+    this.observers.notify(table, before, after);
   }
 
   /**

@@ -9,6 +9,7 @@ import { ChangeLogWriter, INSERT_CHUNK } from './change-log-writer.js';
 import { entityOfTable, type SyncedEntity, type SyncedTable } from './entities.js';
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
+import { RowObservers } from './row-observers.js';
 import type { SiteWrite } from './site-rules.js';
 
 type Row<T extends SyncedTable> = Selectable<DB[T]>;
@@ -39,6 +40,11 @@ export class ChangeCapture {
   private readonly shapes = new ShapeCache();
   /** Writes the change_log (and tombstone) rows that carry each write to its peers. */
   private readonly changeLog: ChangeLogWriter;
+  /**
+   * Told of every row written here and by the sync applier, inside the write's transaction (read
+   * models such as the dashboard's rollups); the composition root adds them (shared/services.ts).
+   */
+  readonly observers = new RowObservers();
 
   constructor(
     private readonly hlc: Hlc,
@@ -110,6 +116,7 @@ export class ChangeCapture {
       )) as Row<T>[];
       if (!written) throw new Error(`insert into ${table} returned no row`);
       await this.changeLog.log(trx, entity, 'upsert', written as Record<string, unknown>, hlc);
+      this.observers.notify(table, undefined, written as Record<string, unknown>);
       return written;
     });
   }
@@ -135,20 +142,28 @@ export class ChangeCapture {
           return values;
         });
         const allColumns = Object.keys(chunk[0]!);
-        await this.shapes.run(
+        // Observers get the rows as stored (with column defaults): read back only when watched.
+        const watched = this.observers.watches(table);
+        const written = await this.shapes.run(
           trx,
-          `insertMany|${table}|${chunk.length}|${allColumns.join(',')}`,
+          `insertMany|${table}|${chunk.length}|${allColumns.join(',')}|${watched}`,
           chunk.flatMap((values) => allColumns.map((c) => values[c] ?? null)),
-          (ph) =>
-            (unguarded(trx) as Loose)
+          (ph) => {
+            const insert = (unguarded(trx) as Loose)
               .insertInto(table)
               .values(
                 chunk.map((_, r) =>
                   Object.fromEntries(allColumns.map((c, i) => [c, ph[r * allColumns.length + i]])),
                 ),
-              ),
+              );
+            return watched ? insert.returningAll() : insert;
+          },
         );
         await this.changeLog.logMany(trx, entity, chunk);
+        if (watched) {
+          for (const row of written as Array<Record<string, unknown>>)
+            this.observers.notify(table, undefined, row);
+        }
       }
     });
   }
@@ -205,6 +220,7 @@ export class ChangeCapture {
       )) as Array<Record<string, unknown>>;
       if (!written) throw new Error(`${table} ${key} vanished inside its own transaction`);
       await this.changeLog.log(trx, entity, 'upsert', written, hlc, current);
+      this.observers.notify(table, current, written);
       return written as Row<T>;
     });
   }
@@ -231,6 +247,7 @@ export class ChangeCapture {
       if (entity.ownership === 'shared')
         await this.changeLog.tombstone(trx, entity, String(deleted[entity.key]), hlc);
       await this.changeLog.log(trx, entity, 'delete', deleted, hlc);
+      this.observers.notify(table, deleted, undefined);
       return deleted as Row<T>;
     });
   }

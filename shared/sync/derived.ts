@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import type { Fields, RowSql } from './row-sql.js';
+import type { RowObservers } from './row-observers.js';
+import { type Fields, type RowSql, toCamel } from './row-sql.js';
 
 /**
  * Local state that the modules write beside a synced row and that does not sync itself; the
@@ -15,6 +16,8 @@ export class DerivedState {
   constructor(
     private readonly sql: RowSql,
     private readonly clock: Clock,
+    /** Told of each visit opened or closed, like a visit written by the movements module. */
+    private readonly observers: RowObservers,
   ) {}
 
   /** A movement row was newly stored: open or close visits like recordMovement. */
@@ -28,6 +31,18 @@ export class DerivedState {
         if (trailerId) this.closeVisits('trailer', trailerId, null, at);
         if (truckId) this.closeVisits('truck', truckId, null, at);
       }
+      const visit: Fields = {
+        id: newId(),
+        yardId: m.yardId,
+        unitKind: trailerId ? 'trailer' : 'truck',
+        trailerId,
+        truckId,
+        carrierId: m.carrierId ?? null,
+        inMovementId: m.id,
+        outMovementId: null,
+        inAt: at,
+        outAt: null,
+      };
       this.sql
         .statement(
           'visit|open',
@@ -35,15 +50,16 @@ export class DerivedState {
             'INSERT INTO visit (id, yard_id, unit_kind, trailer_id, truck_id, carrier_id, in_movement_id, in_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
         )
         .run(
-          newId(),
-          m.yardId,
-          trailerId ? 'trailer' : 'truck',
-          trailerId,
-          truckId,
-          m.carrierId ?? null,
-          m.id,
-          at,
+          visit.id,
+          visit.yardId,
+          visit.unitKind,
+          visit.trailerId,
+          visit.truckId,
+          visit.carrierId,
+          visit.inMovementId,
+          visit.inAt,
         );
+      this.observers.notify('visit', undefined, visit);
     } else {
       if (trailerId) this.closeVisits('trailer', trailerId, m.id as string, at);
       if (truckId) this.closeVisits('truck', truckId, m.id as string, at);
@@ -81,13 +97,17 @@ export class DerivedState {
 
   private closeVisits(kind: 'trailer' | 'truck', unitId: string, outMovementId: string | null, at: number) {
     const column = kind === 'trailer' ? 'trailer_id' : 'truck_id';
-    this.sql
+    const closed = this.sql
       .statement(
         `visit|close|${kind}`,
         () =>
-          `UPDATE visit SET out_movement_id = ?, out_at = ? WHERE out_at IS NULL AND ${column} = ? AND unit_kind = '${kind}'`,
+          `UPDATE visit SET out_movement_id = ?, out_at = ? WHERE out_at IS NULL AND ${column} = ? AND unit_kind = '${kind}' RETURNING *`,
       )
-      .run(outMovementId, at, unitId);
+      .all(outMovementId, at, unitId) as Array<Record<string, unknown>>;
+    for (const raw of closed) {
+      const after = Object.fromEntries(Object.entries(raw).map(([k, v]) => [toCamel(k), v]));
+      this.observers.notify('visit', { ...after, outMovementId: null, outAt: null }, after);
+    }
   }
 
   private revokeTokens(kind: 'user' | 'driver', id: string): void {

@@ -1,13 +1,15 @@
 import { sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-
-/** Movement counts are grouped by quarter hour: every real time-zone offset is a multiple of 15 min. */
-export const QUARTER_HOUR_MS = 900_000;
+import { FIGURE } from './rollups/rules.js';
 
 type YardIds = string[] | null;
 
-/** Aggregate reads for the dashboard; every figure is one grouped query. */
+/**
+ * Reads for the dashboard. Figures come from the rollups (rollups/rules.ts), written with each
+ * change: every read is a primary-key range of a few hundred to a few tens of thousands of rows,
+ * whatever the history holds.
+ */
 export class DashboardRepo {
   constructor(private readonly db: Kdb) {}
 
@@ -17,90 +19,59 @@ export class DashboardRepo {
     return q.execute();
   }
 
-  movementQuarterHours(opts: { yardIds: YardIds; from: number; to: number }) {
-    let q = this.db
-      .selectFrom('movement')
-      .select((eb) => [
-        'direction',
-        sql<number>`${eb.ref('at')} / ${sql.lit(QUARTER_HOUR_MS)}`.as('quarter'),
-        eb.fn.countAll<number>().as('n'),
-      ])
-      .where('at', '>=', opts.from)
-      .where('at', '<', opts.to)
-      .groupBy(['quarter', 'direction']);
-    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
-    return q.execute();
+  /** Movement counts of these scopes (yard ids, or EVERY_YARD) in buckets of `grain` within [from, to). */
+  movementCounts(opts: { scopes: string[]; grain: number; from: number; to: number }) {
+    return this.db
+      .selectFrom('dashboardMovementCount')
+      .select((eb) => ['bucket', 'direction', eb.fn.sum<number>('n').as('n')])
+      .where('scope', 'in', scopeInList(opts.scopes))
+      .where('grain', '=', opts.grain)
+      .where('bucket', '>=', opts.from)
+      .where('bucket', '<', opts.to)
+      .groupBy(['bucket', 'direction'])
+      .execute();
   }
 
-  errorCounts(opts: { yardIds: YardIds; from: number; to: number; minStatus: number; maxStatus: number }) {
-    let q = this.db
+  errorCounts(opts: { yardIds: string[]; from: number; to: number; minStatus: number; maxStatus: number }) {
+    return this.db
       .selectFrom('httpErrorStat')
       .select((eb) => ['yardId', 'status', eb.fn.sum<number>('count').as('n')])
       .where('minute', '>=', Math.floor(opts.from / 60_000) * 60_000)
       .where('minute', '<=', opts.to)
       .where('status', '>=', opts.minStatus)
       .where('status', '<=', opts.maxStatus)
+      .where('yardId', 'in', scopeInList(opts.yardIds))
       .groupBy(['yardId', 'status'])
-      .orderBy('status');
-    if (opts.yardIds) q = q.where('yardId', 'in', scopeInList(opts.yardIds));
-    return q.execute();
+      .orderBy('status')
+      .execute();
   }
 
-  trailersByLoadStatus(yardIds: YardIds) {
-    let q = this.db
-      .selectFrom('trailer')
-      .select((eb) => ['yardId', 'loadStatus', eb.fn.countAll<number>().as('n')])
-      .where('yardId', 'is not', null)
-      .groupBy(['yardId', 'loadStatus']);
-    if (yardIds) q = q.where('yardId', 'in', scopeInList(yardIds));
-    return q.execute();
-  }
-
-  trailersByCarrier(yardIds: YardIds) {
-    let q = this.db
-      .selectFrom('trailer')
-      .leftJoin('carrier', 'carrier.id', 'trailer.carrierId')
-      .select((eb) => [
-        'trailer.yardId',
-        'trailer.carrierId',
-        'carrier.name as carrierName',
-        eb.fn.countAll<number>().as('n'),
+  /**
+   * The yards' counters of these figures (rollups/rules.ts FIGURE), with the mean of the summed
+   * values (check-in times) where there is one. The mean is taken in SQL: a yard's sum of epoch
+   * milliseconds can pass 2^53, which a JavaScript number would round.
+   */
+  figures(yardIds: string[], figures: string[]) {
+    return this.db
+      .selectFrom('dashboardYardFigure')
+      .select([
+        'yardId',
+        'figure',
+        'item',
+        'n',
+        sql<number | null>`case when n > 0 then total * 1.0 / n end`.as('mean'),
       ])
-      .where('trailer.yardId', 'is not', null)
-      .groupBy(['trailer.yardId', 'trailer.carrierId', 'carrier.name'])
-      .orderBy('n', 'desc');
-    if (yardIds) q = q.where('trailer.yardId', 'in', scopeInList(yardIds));
-    return q.execute();
+      .where('yardId', 'in', scopeInList(yardIds))
+      .where('figure', 'in', figures)
+      .where('n', '<>', 0)
+      .execute();
   }
 
-  /** Per yard: open trailer visits and the mean of their check-in times. */
-  openTrailerVisits(yardIds: YardIds) {
-    let q = this.db
-      .selectFrom('visit')
-      .select((eb) => ['yardId', eb.fn.countAll<number>().as('n'), eb.fn.avg<number>('inAt').as('meanInAt')])
-      .where('outAt', 'is', null)
-      .where('unitKind', '=', 'trailer')
-      .groupBy('yardId');
-    if (yardIds) q = q.where('yardId', 'in', scopeInList(yardIds));
-    return q.execute();
-  }
-
-  /** Per yard: trucks in the yard and the mean of each one's latest check-in there. */
-  trucksInYard(yardIds: YardIds) {
-    let q = this.db
-      .selectFrom('truck')
-      .select((eb) => [
-        'truck.yardId',
-        eb.fn.countAll<number>().as('n'),
-        sql<
-          number | null
-        >`avg((select max(v.in_at) from visit v where v.truck_id = truck.id and v.yard_id = truck.yard_id))`.as(
-          'meanInAt',
-        ),
-      ])
-      .where('truck.yardId', 'is not', null)
-      .groupBy('truck.yardId');
-    if (yardIds) q = q.where('truck.yardId', 'in', scopeInList(yardIds));
-    return q.execute();
+  carrierNames(ids: string[]) {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('carrier').select(['id', 'name']).where('id', 'in', ids).execute();
   }
 }
+
+export const TRAILER_FIGURES = [FIGURE.trailerLoad, FIGURE.trailerCarrier, FIGURE.trailerVisit];
+export const TRUCK_FIGURES = [FIGURE.truck, FIGURE.truckArrival];

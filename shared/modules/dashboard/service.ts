@@ -4,7 +4,8 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { SettingsService } from '../settings/service.js';
-import { DashboardRepo, QUARTER_HOUR_MS } from './repo.js';
+import { DashboardRepo, TRAILER_FIGURES, TRUCK_FIGURES } from './repo.js';
+import { DAY_MS, EVERY_YARD, EVERY_YARD_GRAINS, FIGURE, NO_CARRIER, YARD_GRAINS } from './rollups/rules.js';
 import type {
   ErrorFiguresOutT,
   MovementFiguresOutT,
@@ -13,8 +14,6 @@ import type {
   TruckFiguresOutT,
 } from './schema.js';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 const MAX_RANGE = { hour: 31 * DAY_MS, day: 366 * DAY_MS } as const;
 const DEFAULT_RANGE = { hour: DAY_MS, day: 30 * DAY_MS } as const;
 
@@ -50,13 +49,17 @@ export class DashboardService {
     }
     const end = cursor.toMillis();
     const counts = starts.map(() => ({ in: 0, out: 0 }));
-    const groups = await this.repo.movementQuarterHours({
-      yardIds: yard ? [yard.id] : principal.yardIds,
+    // One yard, every yard (one scope of its own), or the yards of a scoped principal.
+    const scopes = yard ? [yard.id] : (principal.yardIds ?? [EVERY_YARD]);
+    const kept = yard || principal.yardIds ? YARD_GRAINS : EVERY_YARD_GRAINS;
+    const groups = await this.repo.movementCounts({
+      scopes,
+      grain: coarsestGrain(kept, [...starts, end]),
       from: starts[0] ?? from,
       to: end,
     });
     for (const g of groups) {
-      const slot = counts[lastAtOrBefore(starts, Number(g.quarter) * QUARTER_HOUR_MS)];
+      const slot = counts[lastAtOrBefore(starts, Number(g.bucket))];
       if (slot) slot[g.direction] += Number(g.n);
     }
     return {
@@ -94,8 +97,9 @@ export class DashboardService {
     await this.deps.errorStats.flush(); // counts still in memory would be missing otherwise
     const unattributed = !query.yardId && principal.yardIds === null;
     const rows = await this.repo.errorCounts({
-      yardIds:
-        query.yardId || principal.yardIds ? [...yards.map((y) => y.id), ...(unattributed ? [''] : [])] : null,
+      // Always the yards asked for ('' = unattributed): a primary-key range per yard, never a scan
+      // of every yard's minutes.
+      yardIds: [...yards.map((y) => y.id), ...(unattributed ? [''] : [])],
       from,
       to,
       minStatus: kind === '4xx' ? 400 : 500,
@@ -123,28 +127,43 @@ export class DashboardService {
 
   async trailers(yardId: string | undefined, principal: Principal): Promise<TrailerFiguresOutT> {
     const yards = await this.yardsInView(principal, yardId);
-    const ids = yards.map((y) => y.id);
-    const [byStatus, byCarrier, visits] = await Promise.all([
-      this.repo.trailersByLoadStatus(ids),
-      this.repo.trailersByCarrier(ids),
-      this.repo.openTrailerVisits(ids),
-    ]);
+    const figures = await this.repo.figures(
+      yards.map((y) => y.id),
+      TRAILER_FIGURES,
+    );
+    const carrierIds = [
+      ...new Set(figures.flatMap((f) => (f.figure === FIGURE.trailerCarrier && f.item ? [f.item] : []))),
+    ];
+    const carrierNames = new Map((await this.repo.carrierNames(carrierIds)).map((c) => [c.id, c.name]));
+    const byYard = groupByYard(figures);
     const now = this.deps.clock.now();
     return {
       items: yards.map((yard) => {
+        const mine = byYard.get(yard.id) ?? [];
         const loads = { empty: 0, loaded: 0, unknown: 0 };
-        for (const r of byStatus) if (r.yardId === yard.id) loads[r.loadStatus] += Number(r.n);
-        const open = visits.find((v) => v.yardId === yard.id);
+        for (const f of mine) {
+          if (f.figure === FIGURE.trailerLoad && f.item in loads)
+            loads[f.item as keyof typeof loads] += Number(f.n);
+        }
+        const open = mine.find((f) => f.figure === FIGURE.trailerVisit);
         return {
           ...label(yard),
           yardId: yard.id,
           trailersInYard: loads.empty + loads.loaded + loads.unknown,
           byLoadStatus: loads,
-          byCarrier: byCarrier
-            .filter((r) => r.yardId === yard.id)
-            .map((r) => ({ carrierId: r.carrierId, carrierName: r.carrierName, count: Number(r.n) })),
+          byCarrier: mine
+            .filter((f) => f.figure === FIGURE.trailerCarrier)
+            .map((f) => {
+              const carrierId = f.item === NO_CARRIER ? null : f.item;
+              return {
+                carrierId,
+                carrierName: carrierId ? (carrierNames.get(carrierId) ?? null) : null,
+                count: Number(f.n),
+              };
+            })
+            .sort((a, b) => b.count - a.count || (a.carrierName ?? '').localeCompare(b.carrierName ?? '')),
           openVisits: Number(open?.n ?? 0),
-          averageDwellMs: meanDwell(now, open?.meanInAt),
+          averageDwellMs: meanDwell(now, open?.mean),
         };
       }),
     };
@@ -152,16 +171,20 @@ export class DashboardService {
 
   async trucks(yardId: string | undefined, principal: Principal): Promise<TruckFiguresOutT> {
     const yards = await this.yardsInView(principal, yardId);
-    const inYard = await this.repo.trucksInYard(yards.map((y) => y.id));
+    const figures = await this.repo.figures(
+      yards.map((y) => y.id),
+      TRUCK_FIGURES,
+    );
+    const byYard = groupByYard(figures);
     const now = this.deps.clock.now();
     return {
       items: yards.map((yard) => {
-        const row = inYard.find((r) => r.yardId === yard.id);
+        const of = (figure: string) => byYard.get(yard.id)?.find((f) => f.figure === figure);
         return {
           ...label(yard),
           yardId: yard.id,
-          trucksInYard: Number(row?.n ?? 0),
-          averageDwellMs: meanDwell(now, row?.meanInAt),
+          trucksInYard: Number(of(FIGURE.truck)?.n ?? 0),
+          averageDwellMs: meanDwell(now, of(FIGURE.truckArrival)?.mean),
         };
       }),
     };
@@ -185,6 +208,27 @@ function checkRange(from: number, to: number, bucket: 'hour' | 'day'): void {
     const most = bucket === 'hour' ? '31 days with hour buckets' : '366 days with day buckets';
     throw new ValidationError([{ path: 'query.from', message: `the range may span at most ${most}` }]);
   }
+}
+
+function groupByYard<R extends { yardId: string }>(rows: R[]): Map<string, R[]> {
+  const out = new Map<string, R[]>();
+  for (const r of rows) {
+    const list = out.get(r.yardId);
+    if (list) list.push(r);
+    else out.set(r.yardId, [r]);
+  }
+  return out;
+}
+
+/**
+ * The longest kept bucket length that divides every boundary (bucket starts and the end): each
+ * stored bucket then lies inside one answered bucket. A yard in a zone a whole number of hours
+ * from UTC reads hour counts (a year of day buckets: at most 366 x 24 x 2 rows), one in UTC or
+ * across yards day counts; a zone such as +05:30 quarter hours.
+ */
+function coarsestGrain(grains: readonly number[], boundaries: number[]): number {
+  const fits = [...grains].sort((a, b) => b - a).find((g) => boundaries.every((t) => t % g === 0));
+  return fits ?? Math.min(...grains);
 }
 
 /** Index of the last start <= t (starts ascending, t >= starts[0]). */

@@ -13,6 +13,7 @@ import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from '
 import type { MovementCreateT } from './schema.js';
 import { checkUnitState, unitLabel } from './unit-state.js';
 import { assertVisitOrder } from './visit-order.js';
+import { VisitWrites } from './visit-writes.js';
 
 /** What the driver check said, found before the transaction (other services use their own connection). */
 export interface DriverVerdict {
@@ -172,12 +173,13 @@ export async function recordMovement(
 
   const trailerUnit = trailerId ? ({ kind: 'trailer', trailerId } as const) : undefined;
   const truckUnit = truckId ? ({ kind: 'truck', truckId } as const) : undefined;
+  const visits = new VisitWrites(repo, deps.changes.observers);
   if (checkIn) {
     // A forced check-in ends the unit's previous stay (it left unrecorded).
     const forcedOut = warnings.some((w) => w.startsWith('already-in-yard'));
-    if (forcedOut && trailerUnit) await repo.closeVisits(trailerUnit, null, at);
-    if (forcedOut && truckUnit) await repo.closeVisits(truckUnit, null, at);
-    await repo.openVisit({
+    if (forcedOut && trailerUnit) await visits.close(trailerUnit, null, at);
+    if (forcedOut && truckUnit) await visits.close(truckUnit, null, at);
+    await visits.open({
       id: newId(),
       yardId: input.yardId,
       unitKind: trailerId ? 'trailer' : 'truck',
@@ -188,8 +190,8 @@ export async function recordMovement(
       inAt: at,
     });
   } else {
-    if (trailerUnit) await repo.closeVisits(trailerUnit, movement.id, at);
-    if (truckUnit) await repo.closeVisits(truckUnit, movement.id, at);
+    if (trailerUnit) await visits.close(trailerUnit, movement.id, at);
+    if (truckUnit) await visits.close(truckUnit, movement.id, at);
   }
   return {
     movement,

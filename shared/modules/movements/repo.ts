@@ -94,7 +94,8 @@ const closeTrailerVisits = prepareQuery(
       .set({ outMovementId, outAt })
       .where('outAt', 'is', null)
       .where('trailerId', '=', trailerId)
-      .where('unitKind', '=', 'trailer'),
+      .where('unitKind', '=', 'trailer')
+      .returningAll(),
 );
 const closeTruckVisits = prepareQuery((db, outMovementId: string | null, outAt: number, truckId: string) =>
   db
@@ -102,7 +103,8 @@ const closeTruckVisits = prepareQuery((db, outMovementId: string | null, outAt: 
     .set({ outMovementId, outAt })
     .where('outAt', 'is', null)
     .where('truckId', '=', truckId)
-    .where('unitKind', '=', 'truck'),
+    .where('unitKind', '=', 'truck')
+    .returningAll(),
 );
 
 /**
@@ -271,13 +273,13 @@ export class MovementRepo {
     return { openInAt: row?.openInAt ?? null, lastOutAt: row?.lastOutAt ?? null };
   }
 
-  /** Closes the unit's open visits (a trailer's, or a truck's own truck visits). */
+  /** Closes the unit's open visits (a trailer's, or a truck's own truck visits); returns them closed. */
   async closeVisits(
     unit: { kind: 'trailer'; trailerId: string } | { kind: 'truck'; truckId: string },
     outMovementId: string | null,
     outAt: number,
-  ): Promise<void> {
-    if (unit.kind === 'trailer') await closeTrailerVisits(this.db, outMovementId, outAt, unit.trailerId);
-    else await closeTruckVisits(this.db, outMovementId, outAt, unit.truckId);
+  ): Promise<VisitRow[]> {
+    if (unit.kind === 'trailer') return closeTrailerVisits(this.db, outMovementId, outAt, unit.trailerId);
+    return closeTruckVisits(this.db, outMovementId, outAt, unit.truckId);
   }
 }

@@ -214,40 +214,4 @@ export const taskRepo = {
       .execute();
     return new Map(rows.filter((r) => r.driverId).map((r) => [r.driverId as string, Number(r.last)]));
   },
-
-  /**
-   * The figures of a yard's task summary (summary.ts). Every query is an index range over open
-   * tasks, today or the last 24 h (yard_task_queue, yard_task_completed, yard_task_started).
-   */
-  async summaryFigures(db: Kdb, yardId: string, window: { dayStart: number; since: number }) {
-    const [open, completedToday, started, completed] = await Promise.all([
-      db
-        .selectFrom('yardTask')
-        .select('status')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('yardId', '=', yardId)
-        .where('status', 'in', ['QUEUED', 'ASSIGNED', 'IN_PROGRESS'])
-        .groupBy('status')
-        .execute(),
-      db
-        .selectFrom('yardTask')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('yardId', '=', yardId)
-        .where('completedAt', '>=', window.dayStart)
-        .executeTakeFirstOrThrow(),
-      db
-        .selectFrom('yardTask')
-        .select(['createdAt', 'startedAt'])
-        .where('yardId', '=', yardId)
-        .where('startedAt', '>=', window.since)
-        .execute(),
-      db
-        .selectFrom('yardTask')
-        .select(['startedAt', 'completedAt'])
-        .where('yardId', '=', yardId)
-        .where('completedAt', '>=', window.since)
-        .execute(),
-    ]);
-    return { open, completedToday, started, completed };
-  },
 };

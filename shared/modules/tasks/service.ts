@@ -16,7 +16,7 @@ import type {
   TaskPutT,
   TaskSummaryT,
 } from './schema.js';
-import { yardSummary } from './summary.js';
+import { yardSummaries } from './summary.js';
 import { type TransitionOptions, transitionTask, type WorkTransition } from './transition.js';
 import { announce } from './writes.js';
 
@@ -158,7 +158,9 @@ export class TaskService {
     assertCanSeeYard(principal, yardId);
     const yard = await taskRepo.yard(this.deps.kysely, yardId);
     if (!yard) throw new NotFoundError('Yard', yardId);
-    return yardSummary(this.deps, yard, await this.dispatcher.availabilityOf(yardId));
+    const drivers = await this.dispatcher.availabilityOf(yardId);
+    const [summary] = await yardSummaries(this.deps, [yard], () => drivers);
+    return summary!;
   }
 
   /** Every yard in the principal's scope; drivers counted in the yard of their open session. */
@@ -170,8 +172,7 @@ export class TaskService {
       if (!d.session) continue;
       byYard.set(d.session.yardId, [...(byYard.get(d.session.yardId) ?? []), d]);
     }
-    const items = await Promise.all(yards.map((y) => yardSummary(this.deps, y, byYard.get(y.id) ?? [])));
-    return { items };
+    return { items: await yardSummaries(this.deps, yards, (id) => byYard.get(id) ?? []) };
   }
 
   private async single(outcome: WriteOutcome): Promise<TaskOutT> {

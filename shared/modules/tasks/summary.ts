@@ -2,53 +2,67 @@ import { DateTime } from 'luxon';
 import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { DriverState } from './dispatch.js';
-import { taskRepo } from './repo.js';
 import type { TaskSummaryT } from './schema.js';
+import { summaryFigures } from './summary-repo.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+type SummaryYard = { id: string; code: string; timeZone: string };
+
 /**
- * One yard's task figures. Every query is an index range over open tasks, today or the last
- * 24 h (yard_task_queue, yard_task_completed, yard_task_started): history is never scanned.
+ * The task figures of these yards, in the yards' order. The same four grouped statements for one
+ * yard or two hundred (taskRepo.summaryFigures): open tasks now, completions since each yard's local
+ * midnight, and wait / duration over the last 24 h, each an index range of that window only; the
+ * p90s are ranked in SQL, so neither the history nor the day's samples are read into Node.
  */
-export async function yardSummary(
+export async function yardSummaries(
   deps: Pick<CoreParts, 'clock' | 'kysely'>,
-  yard: { id: string; code: string; timeZone: string },
-  drivers: DriverState[],
-): Promise<TaskSummaryT> {
+  yards: SummaryYard[],
+  driversOf: (yardId: string) => DriverState[],
+): Promise<TaskSummaryT[]> {
+  if (yards.length === 0) return [];
   const now = deps.clock.now();
-  const dayStart = DateTime.fromMillis(now, { zone: yard.timeZone }).startOf('day').toMillis();
-  const since = now - DAY_MS;
-  const { open, completedToday, started, completed } = await taskRepo.summaryFigures(deps.kysely, yard.id, {
-    dayStart,
-    since,
+  const dayStart = (y: SummaryYard) =>
+    DateTime.fromMillis(now, { zone: y.timeZone }).startOf('day').toMillis();
+  const figures = await summaryFigures(
+    deps.kysely,
+    yards.map((y) => ({ id: y.id, dayStart: dayStart(y) })),
+    now - DAY_MS,
+  );
+  return yards.map((yard) => {
+    const counts = { QUEUED: 0, ASSIGNED: 0, IN_PROGRESS: 0 };
+    for (const r of figures.open) {
+      if (r.yardId === yard.id && r.status in counts) counts[r.status as keyof typeof counts] = Number(r.n);
+    }
+    const driverCounts = { available: 0, busy: 0, offline: 0 };
+    for (const d of driversOf(yard.id)) driverCounts[d.availability]++;
+    return {
+      yardId: yard.id,
+      yardCode: yard.code,
+      timeZone: yard.timeZone,
+      at: toIso(now),
+      counts,
+      completedToday: Number(figures.completedToday.find((r) => r.yardId === yard.id)?.n ?? 0),
+      wait: stat(figures.wait.find((r) => r.yardId === yard.id)),
+      duration: stat(figures.duration.find((r) => r.yardId === yard.id)),
+      drivers: driverCounts,
+    };
   });
-  const counts = { QUEUED: 0, ASSIGNED: 0, IN_PROGRESS: 0 };
-  for (const r of open) counts[r.status as keyof typeof counts] = Number(r.n);
-  const driverCounts = { available: 0, busy: 0, offline: 0 };
-  for (const d of drivers) driverCounts[d.availability]++;
-  return {
-    yardId: yard.id,
-    yardCode: yard.code,
-    timeZone: yard.timeZone,
-    at: toIso(now),
-    counts,
-    completedToday: Number(completedToday.n),
-    wait: stat(started.map((r) => (r.startedAt ?? 0) - r.createdAt)),
-    duration: stat(
-      completed.filter((r) => r.startedAt !== null).map((r) => (r.completedAt ?? 0) - (r.startedAt ?? 0)),
-    ),
-    drivers: driverCounts,
-  };
 }
 
-/** Mean and p90 (nearest rank) in seconds, one decimal; null without samples. */
-export function stat(samplesMs: number[]): { count: number; meanSec: number | null; p90Sec: number | null } {
-  if (samplesMs.length === 0) return { count: 0, meanSec: null, p90Sec: null };
-  const sorted = [...samplesMs].sort((a, b) => a - b);
-  const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
-  const p90 = sorted[Math.ceil(0.9 * sorted.length) - 1] ?? 0;
-  return { count: sorted.length, meanSec: toSec(mean), p90Sec: toSec(p90) };
+/** Mean and p90 in seconds, one decimal; null without samples. */
+function stat(row: { n: number; total: number; p90: number | null } | undefined): {
+  count: number;
+  meanSec: number | null;
+  p90Sec: number | null;
+} {
+  const count = Number(row?.n ?? 0);
+  if (!row || count === 0) return { count: 0, meanSec: null, p90Sec: null };
+  return {
+    count,
+    meanSec: toSec(Number(row.total) / count),
+    p90Sec: row.p90 === null ? null : toSec(Number(row.p90)),
+  };
 }
 
 function toSec(ms: number): number {
