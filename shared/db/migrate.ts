@@ -7,6 +7,7 @@ import * as m0005 from './migrations/0005-idempotency.js';
 import * as m0006 from './migrations/0006-billing.js';
 import * as m0007 from './migrations/0007-billing-indexes.js';
 import * as m0008 from './migrations/0008-billing-auto-run.js';
+import * as m0011 from './migrations/0011-sync-counts.js';
 
 /** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
@@ -18,6 +19,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 6, name: 'billing', up: m0006.up },
   { version: 7, name: 'billing-indexes', up: m0007.up },
   { version: 8, name: 'billing-auto-run', up: m0008.up },
+  { version: 11, name: 'sync-counts', up: m0011.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

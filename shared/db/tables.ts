@@ -25,6 +25,7 @@ import type {
   SiteTable,
   SyncCursorTable,
   SyncMetaTable,
+  SyncPeerCountTable,
   SyncPendingTable,
   SyncTombstoneTable,
 } from './tables/sync.js';
@@ -55,6 +56,7 @@ export interface DB {
   syncMeta: SyncMetaTable;
   syncTombstone: SyncTombstoneTable;
   syncPending: SyncPendingTable;
+  syncPeerCount: SyncPeerCountTable;
   blobUpload: BlobUploadTable;
   appUser: AppUserTable;
   apiKey: ApiKeyTable;
