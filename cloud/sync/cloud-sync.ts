@@ -39,6 +39,7 @@ export class CloudSync implements SyncRuntime {
   private readonly links: SiteLinks;
   private readonly statuses: SiteStatusTracker;
   private readonly rows: SiteRows;
+  private readonly counts: PeerCounts;
   private readonly statusEvents: SiteStatusEvents;
   private readonly pruner: LogPruner;
   /** Status messages are handled one at a time per site, in arrival order. */
@@ -62,6 +63,7 @@ export class CloudSync implements SyncRuntime {
     });
     this.statuses = new SiteStatusTracker(deps);
     this.rows = new SiteRows(deps, this.outbox);
+    this.counts = new PeerCounts(deps.db.sqlite);
     this.statusEvents = new SiteStatusEvents(deps, { row: (siteId) => this.rows.one(siteId) });
     this.pruner = new LogPruner(deps);
   }
@@ -102,7 +104,7 @@ export class CloudSync implements SyncRuntime {
     const sites = await this.rows.all();
     const numbers = await exclusive(this.deps, () => ({
       lastSeq: this.outbox.topSeq(),
-      deadLetters: new PeerCounts(this.deps.db.sqlite).total().deadLetters,
+      deadLetters: this.counts.total().deadLetters,
     }));
     return {
       mode: 'cloud' as const,
