@@ -55,7 +55,7 @@ export interface AppDeps {
  */
 export type SyncFactoryDeps = Pick<
   CoreParts,
-  'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'syncSide'
+  'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'syncSide' | 'gates'
 > &
   Pick<Services, 'hardware' | 'cameras' | 'attachments'>;
 

@@ -1,14 +1,15 @@
-import { toIsoOrNull } from '../../shared/clock.js';
 import type { CoreParts } from '../../shared/core-parts.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
-import { parseHlc } from '../../shared/sync/hlc.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
+import { PeerCounts } from '../../shared/sync/peer-counts.js';
 import { CommandResult, decode, parseTopic, SiteStatus } from '../../shared/sync/protocol.js';
 import { LogPruner } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { SiteLinks, type SiteSnapshot } from './site-links.js';
+import { SiteRows } from './site-rows.js';
 import { SiteStatusTracker } from './site-status.js';
+import { SiteStatusEvents } from './site-status-events.js';
 
 export interface CloudSyncOptions {
   transport: SyncTransport;
@@ -17,7 +18,10 @@ export interface CloudSyncOptions {
   snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
 }
 
-export type CloudSyncDeps = Pick<CoreParts, 'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes'>;
+export type CloudSyncDeps = Pick<
+  CoreParts,
+  'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus'
+>;
 
 /**
  * The cloud's change streams: one PeerLink per site (cloud/sync/site-links.ts) over the topics of
@@ -34,6 +38,9 @@ export class CloudSync implements SyncRuntime {
   private readonly outbox: Outbox;
   private readonly links: SiteLinks;
   private readonly statuses: SiteStatusTracker;
+  private readonly rows: SiteRows;
+  private readonly counts: PeerCounts;
+  private readonly statusEvents: SiteStatusEvents;
   private readonly pruner: LogPruner;
   /** Status messages are handled one at a time per site, in arrival order. */
   private readonly statusChains = new Map<string, Promise<void>>();
@@ -55,6 +62,9 @@ export class CloudSync implements SyncRuntime {
       snapshot: o.snapshot,
     });
     this.statuses = new SiteStatusTracker(deps);
+    this.rows = new SiteRows(deps, this.outbox);
+    this.counts = new PeerCounts(deps.db.sqlite);
+    this.statusEvents = new SiteStatusEvents(deps, { row: (siteId) => this.rows.one(siteId) });
     this.pruner = new LogPruner(deps);
   }
 
@@ -83,24 +93,19 @@ export class CloudSync implements SyncRuntime {
     await this.pruner.stop();
     await this.o.transport.stop();
     await Promise.all(this.statusChains.values());
+    await this.statusEvents.stop();
   }
 
   async queued(): Promise<number> {
-    const sites = await this.siteRows();
-    let total = 0;
-    for (const site of sites) total += site.queued;
-    return total;
+    return this.rows.queuedTotal();
   }
 
   async status() {
-    const sites = await this.siteRows();
-    const numbers = await exclusive(this.deps, () => {
-      const sqlite = this.deps.db.sqlite;
-      return {
-        lastSeq: this.outbox.topSeq(),
-        deadLetters: Number(sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get() ?? 0),
-      };
-    });
+    const sites = await this.rows.all();
+    const numbers = await exclusive(this.deps, () => ({
+      lastSeq: this.outbox.topSeq(),
+      deadLetters: this.counts.total().deadLetters,
+    }));
     return {
       mode: 'cloud' as const,
       role: 'cloud' as const,
@@ -112,37 +117,6 @@ export class CloudSync implements SyncRuntime {
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
       sites,
     };
-  }
-
-  /** Every registered site with its link, queue, lag, dead letters and what it last reported. */
-  private async siteRows() {
-    const rows = await this.deps.kysely.selectFrom('site').selectAll().orderBy('id').execute();
-    const now = this.deps.clock.now();
-    return exclusive(this.deps, () => {
-      const sqlite = this.deps.db.sqlite;
-      const acked = sqlite.prepare('SELECT acked_seq FROM sync_cursor WHERE peer = ?').pluck();
-      const dead = sqlite.prepare('SELECT count(*) FROM dead_letter WHERE peer = ?').pluck();
-      return rows.map((site) => {
-        const ackedSeq = Number(acked.get(site.id) ?? 0);
-        const oldest = this.outbox.oldestQueuedHlc(site.id, ackedSeq);
-        return {
-          siteId: site.id,
-          name: site.name,
-          link: site.linkState,
-          lastSeenAt: toIsoOrNull(site.lastSeenAt),
-          // How long the oldest change waiting for the site has been waiting.
-          lagMs: oldest ? Math.max(0, now - parseHlc(oldest).ms) : 0,
-          queued: this.outbox.queued(site.id, ackedSeq),
-          reportedQueued: site.reportedQueued,
-          deadLetters: Number(dead.get(site.id) ?? 0),
-          clockSkewMs: site.clockSkewMs,
-          schemaV: site.reportedSchemaV,
-          version: site.reportedVersion,
-          linkSince: toIsoOrNull(site.linkChangedAt),
-          gates: null,
-        };
-      });
-    });
   }
 
   private onMessage(topic: string, payload: Buffer): void {
@@ -184,7 +158,8 @@ export class CloudSync implements SyncRuntime {
     }
     const link = await this.links.get(siteId);
     if (!link) return;
-    await this.statuses.record(siteId, status);
+    const recorded = await this.statuses.record(siteId, status);
+    if (recorded?.changed) this.statusEvents.changed(siteId, recorded.linkChanged);
     if (status.state === 'online') {
       link.activate('site online');
     } else {

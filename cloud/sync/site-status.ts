@@ -1,5 +1,12 @@
 import type { CoreParts } from '../../shared/core-parts.js';
 import type { SiteStatus } from '../../shared/sync/protocol.js';
+import { gatesToStore } from './site-gates.js';
+
+export interface RecordedStatus {
+  before: 'never' | 'online' | 'offline';
+  linkChanged: boolean;
+  changed: boolean;
+}
 
 export type SiteStatusDeps = Pick<CoreParts, 'kysely' | 'clock' | 'log'>;
 
@@ -12,19 +19,30 @@ const SKEW_WARN_MS = 5 * 60_000;
  * Keeps the cloud's `site` rows up to date with what each edge says on `yards/{site}/status`
  * (retained; the broker publishes the edge's will, state offline, when the edge vanishes):
  * link state and when it changed, when we last heard from the site, its own queue depth, schema
- * version, program version, and how far its clock is from ours.
+ * version, program version, its gates' relay states, and how far its clock is from ours.
  */
 export class SiteStatusTracker {
   private readonly lastSeenWrite = new Map<string, number>();
 
   constructor(private readonly deps: SiteStatusDeps) {}
 
-  /** Stores a status message; returns the link state before it. */
-  async record(siteId: string, status: SiteStatus): Promise<'never' | 'online' | 'offline' | undefined> {
+  /**
+   * Stores a status message. Returns the link state before it, and whether what the sites page
+   * shows of the site changed (link state, its reported queue, schema or program version, gates);
+   * undefined for a site that is not registered.
+   */
+  async record(siteId: string, status: SiteStatus): Promise<RecordedStatus | undefined> {
     const now = this.deps.clock.now();
     const before = await this.deps.kysely
       .selectFrom('site')
-      .select(['linkState', 'clockSkewMs'])
+      .select([
+        'linkState',
+        'clockSkewMs',
+        'reportedQueued',
+        'reportedSchemaV',
+        'reportedVersion',
+        'reportedGates',
+      ])
       .where('id', '=', siteId)
       .executeTakeFirst();
     if (!before) return undefined;
@@ -37,24 +55,35 @@ export class SiteStatusTracker {
         'site clock is more than 5 minutes off the cloud clock',
       );
     }
+    const after = {
+      linkState: status.state,
+      reportedQueued: status.queued,
+      reportedSchemaV: status.schemaV,
+      reportedVersion: status.version,
+      reportedGates: gatesToStore(status, before.reportedGates),
+    };
+    const linkChanged = before.linkState !== status.state;
     await this.deps.kysely
       .updateTable('site')
       .set({
-        linkState: status.state,
-        ...(before.linkState !== status.state ? { linkChangedAt: now } : {}),
+        ...after,
+        ...(linkChanged ? { linkChangedAt: now } : {}),
         ...(status.state === 'online' ? { lastSeenAt: now } : {}),
-        reportedQueued: status.queued,
-        reportedSchemaV: status.schemaV,
-        reportedVersion: status.version,
         clockSkewMs: Math.round(skew),
       })
       .where('id', '=', siteId)
       .execute();
     if (status.state === 'online') this.lastSeenWrite.set(siteId, now);
-    if (before.linkState !== status.state) {
+    if (linkChanged) {
       this.deps.log.info({ siteId, from: before.linkState, to: status.state }, 'site link state changed');
     }
-    return before.linkState;
+    const changed =
+      linkChanged ||
+      before.reportedQueued !== after.reportedQueued ||
+      before.reportedSchemaV !== after.reportedSchemaV ||
+      before.reportedVersion !== after.reportedVersion ||
+      before.reportedGates !== after.reportedGates;
+    return { before: before.linkState, linkChanged, changed };
   }
 
   /** The site sent something (a batch, an ack, a command result): remember when, cheaply. */

@@ -5,6 +5,7 @@ import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
+import { PeerCounts } from '../../shared/sync/peer-counts.js';
 import { PeerLink } from '../../shared/sync/peer-link.js';
 import {
   Command,
@@ -17,6 +18,7 @@ import {
 import { LogPruner, prunedUpTo } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
 import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
+import { GateStates } from './gate-states.js';
 import { type LinkState, LinkWatch } from './link-watch.js';
 
 /** The edge's peer name for the cloud (change_log.peer, sync_cursor.peer). */
@@ -40,12 +42,15 @@ export interface EdgeSyncOptions {
   statusEveryMs?: number;
 }
 
-export type EdgeSyncDeps = Pick<CoreParts, 'config' | 'db' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus'>;
+export type EdgeSyncDeps = Pick<
+  CoreParts,
+  'config' | 'db' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'gates'
+>;
 
 /**
  * The change streams of a linked edge: one PeerLink to the cloud over `yards/{siteId}/...`
  * (sends up/changes and up/ack, receives down/changes and down/ack), the retained status message
- * (online on connect and as the queue changes, offline on a clean stop, the broker's will when the
+ * (online on connect and as the queue or a gate relay's state changes, offline on a clean stop, the broker's will when the
  * edge vanishes), the `resync` command, and pruning of acknowledged rows. Owns the transport: starts
  * it last and stops it last, so the other sync components can share it.
  */
@@ -53,9 +58,11 @@ export class EdgeSync implements SyncRuntime {
   private readonly topics;
   private readonly stream: StreamId;
   private readonly outbox: Outbox;
+  private readonly counts: PeerCounts;
   private readonly link: PeerLink;
   private readonly pruner: LogPruner;
   private readonly linkWatch: LinkWatch;
+  private readonly gateStates: GateStates;
   private listening = false;
   private everConnected = false;
   private statusTimer: NodeJS.Timeout | undefined;
@@ -71,6 +78,7 @@ export class EdgeSync implements SyncRuntime {
     this.topics = topicsFor(deps.config.siteId);
     this.stream = new StreamId(deps.db.sqlite);
     this.outbox = new Outbox(deps.db.sqlite, deps.config.sync, this.stream);
+    this.counts = new PeerCounts(deps.db.sqlite);
     this.link = new PeerLink({
       deps,
       peer: CLOUD_PEER,
@@ -89,6 +97,7 @@ export class EdgeSync implements SyncRuntime {
     });
     this.pruner = new LogPruner(deps);
     this.linkWatch = new LinkWatch(deps, { state: () => this.linkState(), queued: () => this.queued() });
+    this.gateStates = new GateStates(deps.gates, () => this.statusSoon());
   }
 
   async start(): Promise<void> {
@@ -114,6 +123,7 @@ export class EdgeSync implements SyncRuntime {
     }
     await this.link.start();
     this.linkWatch.start();
+    this.gateStates.start();
     // Rows kept from a newer schema than the one we had: this program may understand them now.
     const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
     if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
@@ -123,6 +133,7 @@ export class EdgeSync implements SyncRuntime {
 
   async stop(): Promise<void> {
     this.linkWatch.stop();
+    this.gateStates.stop();
     if (this.statusTimer) clearTimeout(this.statusTimer);
     this.statusTimer = undefined;
     if (this.o.transport.connected) {
@@ -135,9 +146,9 @@ export class EdgeSync implements SyncRuntime {
     await this.o.transport.stop();
   }
 
+  /** Rows for the cloud it has not acknowledged (as stored: AckWriter stores each ack at once). */
   async queued(): Promise<number> {
-    const { ackedSeq } = this.link.snapshot();
-    return exclusive(this.deps, () => this.outbox.queued(CLOUD_PEER, ackedSeq));
+    return exclusive(this.deps, () => this.counts.of(CLOUD_PEER).queued);
   }
 
   async status() {
@@ -145,18 +156,19 @@ export class EdgeSync implements SyncRuntime {
     const numbers = await exclusive(this.deps, () => {
       const sqlite = this.deps.db.sqlite;
       const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get() ?? 0);
+      const totals = this.counts.total();
       return {
         lastSeq: Number(
           sqlite.prepare('SELECT max(seq) FROM change_log WHERE peer = ?').pluck().get(CLOUD_PEER) ?? 0,
         ),
-        queued: this.outbox.queued(CLOUD_PEER, link.ackedSeq),
+        queued: this.counts.of(CLOUD_PEER).queued,
         appliedRemoteSeq: Number(
           sqlite
             .prepare('SELECT applied_remote_seq FROM sync_cursor WHERE peer = ?')
             .pluck()
             .get(CLOUD_PEER) ?? 0,
         ),
-        deadLetters: count('SELECT count(*) FROM dead_letter'),
+        deadLetters: totals.deadLetters,
         pending: count('SELECT count(*) FROM sync_pending'),
       };
     });
@@ -269,6 +281,8 @@ export class EdgeSync implements SyncRuntime {
       version: this.o.version,
       queued: await this.queued(),
       at: this.deps.clock.now(),
+      // The cloud shows an offline site's gates as unknown: a stop says nothing about them.
+      ...(state === 'online' ? { gates: this.gateStates.report() } : {}),
     };
     await this.o.transport.publish(this.topics.status, JSON.stringify(status), { qos: 1, retain: true });
   }

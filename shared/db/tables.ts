@@ -30,6 +30,7 @@ import type {
   SiteTable,
   SyncCursorTable,
   SyncMetaTable,
+  SyncPeerCountTable,
   SyncPendingTable,
   SyncTombstoneTable,
 } from './tables/sync.js';
@@ -61,6 +62,7 @@ export interface DB {
   syncMeta: SyncMetaTable;
   syncTombstone: SyncTombstoneTable;
   syncPending: SyncPendingTable;
+  syncPeerCount: SyncPeerCountTable;
   blobUpload: BlobUploadTable;
   appUser: AppUserTable;
   apiKey: ApiKeyTable;

@@ -90,7 +90,6 @@ export class StreamId {
  */
 export class Outbox {
   private readonly selectRows: Database.Statement;
-  private readonly countAfter: Database.Statement;
   private readonly oldestAfter: Database.Statement;
   private readonly topStmt: Database.Statement;
 
@@ -104,9 +103,6 @@ export class Outbox {
         'SELECT seq, entity, entity_id, op, hlc, schema_v, data FROM change_log WHERE peer = ? AND seq >= ? ORDER BY seq LIMIT ?',
       )
       .raw(true);
-    this.countAfter = sqlite
-      .prepare('SELECT count(*) FROM change_log WHERE peer = ? AND seq > ?')
-      .pluck(true);
     this.oldestAfter = sqlite
       .prepare('SELECT hlc FROM change_log WHERE peer = ? AND seq > ? ORDER BY seq LIMIT 1')
       .pluck(true);
@@ -151,12 +147,10 @@ export class Outbox {
     return `{"v":${PROTOCOL_V},"site":${JSON.stringify(site)},"stream":${stream},"from":${from},"to":${from - 1},"schemaV":1,"rows":[]}`;
   }
 
-  /** Rows for `peer` after seq `after` (not yet acknowledged when `after` is the acked seq). */
-  queued(peer: string, after: number): number {
-    return Number(this.countAfter.get(peer, after) ?? 0);
-  }
-
-  /** HLC of the oldest row for `peer` after `after`, if any (for lag). */
+  /**
+   * HLC of the oldest row for `peer` after `after`, if any (for lag): one step on the (peer, seq)
+   * index. Queue depths come from PeerCounts (peer-counts.ts), never from counting rows here.
+   */
   oldestQueuedHlc(peer: string, after: number): string | undefined {
     return (this.oldestAfter.get(peer, after) as string | undefined) ?? undefined;
   }

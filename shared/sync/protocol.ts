@@ -128,6 +128,9 @@ export const CommandResult = z.object({
 });
 export type CommandResult = z.infer<typeof CommandResult>;
 
+/** The most gates a status may list (far more than any yard has): bounds what a site can make us store. */
+export const MAX_REPORTED_GATES = 500;
+
 export const SiteStatus = z.object({
   v: z.literal(PROTOCOL_V),
   state: z.enum(['online', 'offline']),
@@ -137,6 +140,17 @@ export const SiteStatus = z.object({
   queued: z.number().int().min(0),
   /** Edge epoch ms when this was published (online) or connected (the will). */
   at: z.number().int(),
+  /**
+   * Each gate relay's driver state at the edge (GateDriverState: ok, fault, opening, simulated),
+   * in an online status. Optional, so an edge and a cloud of different versions still talk: an
+   * older edge leaves it out, an older cloud drops it (zod drops unknown keys). `state` is any
+   * short string, so a state a newer edge adds does not make this cloud drop the whole status; the
+   * cloud shows a state it does not know as `unknown` (cloud/sync/site-status.ts).
+   */
+  gates: z
+    .array(z.object({ gateId: z.string().min(1).max(64), state: z.string().min(1).max(32) }))
+    .max(MAX_REPORTED_GATES)
+    .optional(),
 });
 export type SiteStatus = z.infer<typeof SiteStatus>;
 

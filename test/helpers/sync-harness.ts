@@ -2,6 +2,7 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../../cloud/broker.js'
 import { cloudSync, cloudTransport } from '../../cloud/sync/index.js';
 import { edgeSync, edgeTransport } from '../../edge/sync/index.js';
 import type { SyncFactoryDeps } from '../../shared/app.js';
+import type { GateHardware } from '../../shared/hardware.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { entityChecksums } from '../../shared/sync/checksum.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
@@ -29,6 +30,8 @@ export interface HarnessOptions {
   faults?: (role: 'cloud' | 'edge', siteId: string) => Faults | undefined;
   /** Log in at each edge once the cloud's admin has arrived (default true). */
   login?: boolean;
+  /** An edge's gate hardware (default the simulated gates). */
+  gates?: (siteId: string) => GateHardware | undefined;
 }
 
 export interface SyncHarness {
@@ -71,7 +74,7 @@ export async function startSyncHarness(options: HarnessOptions = {}): Promise<Sy
     if (!(await sites.get(siteId))) {
       await sites.create({ id: siteId, name: `Site ${siteId}`, password: 'placeholder-password' });
     }
-    const node = await startNode('edge', siteId, url, config, options.faults);
+    const node = await startNode('edge', siteId, url, config, options.faults, options.gates?.(siteId));
     edges.push(node);
     if (options.login ?? true) {
       // Wait for the row, then log in once: failed logins count against the login rate limit.
@@ -128,6 +131,7 @@ async function startNode(
   url: string,
   config: Record<string, unknown>,
   faults: HarnessOptions['faults'],
+  gates?: GateHardware,
 ): Promise<SyncNode> {
   const holder: { transport?: SyncTransport; faulty?: FaultyTransport } = {};
   const makeTransport = (core: SyncFactoryDeps): SyncTransport => {
@@ -147,6 +151,7 @@ async function startNode(
     config,
     sync: role === 'cloud' ? cloudSync({ transport: makeTransport }) : edgeSync({ transport: makeTransport }),
     login: role === 'cloud',
+    ...(gates ? { gates } : {}),
   });
   return {
     app,

@@ -34,6 +34,16 @@ export interface SiteTable {
   reportedSchemaV: number | null;
   reportedVersion: string | null;
   clockSkewMs: Generated<number>;
+  /** JSON [{gateId, state}] as the site's last status reported it; null before it reported gates. */
+  reportedGates: string | null;
+}
+
+/** Per peer, kept by triggers (migration 0011): its change_log rows, those acknowledged, its dead letters. */
+export interface SyncPeerCountTable {
+  peer: string;
+  logRows: Generated<number>;
+  ackedRows: Generated<number>;
+  deadLetters: Generated<number>;
 }
 
 export interface SyncMetaTable {

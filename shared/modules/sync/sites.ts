@@ -5,8 +5,11 @@ import type { SiteTable } from '../../db/tables.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { hashMosquittoPassword, verifyMosquittoPassword } from '../../sync/mosquitto-password.js';
 
-/** A site as the cloud knows it; the MQTT password hash never leaves this repository. */
-export type SiteRecord = Omit<Selectable<SiteTable>, 'mqttPasswordHash'>;
+/**
+ * A site as the cloud knows it; the MQTT password hash never leaves this repository. Its gates'
+ * states are the sync status's (cloud/sync/site-rows.ts).
+ */
+export type SiteRecord = Omit<Selectable<SiteTable>, 'mqttPasswordHash' | 'reportedGates'>;
 
 /** Same rule as config.siteId: the id is also the site's MQTT username and a topic level. */
 export const siteIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only, 1-64');

@@ -30,13 +30,13 @@ export class SyncStatus {
 
   /** No sync runtime: a standalone edge (or, in tests and tools, a linked edge or cloud whose sync is not started). */
   private async standalone(): Promise<z.input<typeof SyncStatusOut>> {
-    const { lastSeq, ackedSeq, deadLetters } = await localLogFigures(this.deps.kysely, 'cloud');
+    const { lastSeq, ackedSeq, queued, deadLetters } = await localLogFigures(this.deps.kysely, 'cloud');
     // The mode follows from the role (config.ts syncMode): standalone and linked are edges.
     const base = {
       siteId: this.deps.config.siteId,
       lastSeq,
       ackedSeq,
-      queued: Math.max(0, lastSeq - ackedSeq),
+      queued,
       deadLetters,
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
     };
@@ -58,7 +58,10 @@ export class SyncStatus {
   }
 }
 
-/** The local change log's last seq for a peer, the peer's acknowledged seq, and the dead letters. */
+/**
+ * The local change log's last seq for a peer, the peer's acknowledged seq and queue, and the dead
+ * letters: index lookups and the counts kept by triggers (migration 0011), never a count of rows.
+ */
 async function localLogFigures(db: Kdb, peer: string) {
   const last = await db
     .selectFrom('changeLog')
@@ -66,9 +69,12 @@ async function localLogFigures(db: Kdb, peer: string) {
     .where('peer', '=', peer)
     .executeTakeFirst();
   const cursor = await db.selectFrom('syncCursor').selectAll().where('peer', '=', peer).executeTakeFirst();
-  const dead = await db
-    .selectFrom('deadLetter')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { lastSeq: Number(last?.seq ?? 0), ackedSeq: cursor?.ackedSeq ?? 0, deadLetters: Number(dead.n) };
+  const counts = await db.selectFrom('syncPeerCount').selectAll().execute();
+  const own = counts.find((c) => c.peer === peer);
+  return {
+    lastSeq: Number(last?.seq ?? 0),
+    ackedSeq: cursor?.ackedSeq ?? 0,
+    queued: own ? own.logRows - own.ackedRows : 0,
+    deadLetters: counts.reduce((n, c) => n + c.deadLetters, 0),
+  };
 }

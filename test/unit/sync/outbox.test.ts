@@ -9,6 +9,7 @@ import { type AppDatabase, openDatabase } from '../../../shared/db/database.js';
 import { silentLogger } from '../../../shared/log.js';
 import { format } from '../../../shared/sync/hlc.js';
 import { Outbox, SendCursors, StreamId } from '../../../shared/sync/outbox.js';
+import { PeerCounts } from '../../../shared/sync/peer-counts.js';
 import { Batch, decode } from '../../../shared/sync/protocol.js';
 import { LogPruner, prunedUpTo } from '../../../shared/sync/prune.js';
 
@@ -63,8 +64,12 @@ describe('outbox', () => {
     expect(batches[1]!.from).toBe(batches[0]!.to + 1);
     // The stored JSON travels as it is.
     expect(batches[0]!.rows[0]!.data).toEqual({ id: 'c1', name: 'Carrier "1" é' });
-    expect(outbox.queued('a', 0)).toBe(4);
-    expect(outbox.queued('a', seqs.a![1]!)).toBe(2);
+    // Queue depths follow the acknowledged position (counted by migration 0011's triggers).
+    const counts = new PeerCounts(db.sqlite);
+    expect(counts.of('a').queued).toBe(4);
+    new SendCursors(db.sqlite).save('a', seqs.a![1]!, null, false);
+    expect(counts.of('a').queued).toBe(2);
+    expect(counts.of('b').queued).toBe(3);
   });
 
   it('keeps a batch under batchBytes; a row larger than that travels alone', () => {

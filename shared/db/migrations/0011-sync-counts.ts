@@ -1,0 +1,112 @@
+/**
+ * Queue depths and dead letters per peer without counting rows on each status read (issue 15:
+ * /api/sync/status and /readyz counted every site's queue per call, growing with the backlog).
+ *
+ * sync_peer_count holds, per peer: `log_rows`, the change_log rows for it; `acked_rows`, those of
+ * them at or below its sync_cursor.acked_seq; `dead_letters`, its dead_letter rows. The queue is
+ * `log_rows - acked_rows`. change_log.seq is one counter over every peer, so a seq range says
+ * nothing about how many of a peer's rows it holds: the counts are kept by triggers, in the
+ * transaction of the write that changes them, whichever code writes (the change-log writer, a
+ * forwarded row, a snapshot, pruning, a stream rotation, a resync):
+ * - a change_log row inserted or deleted moves `log_rows`, and `acked_rows` when its seq is at or
+ *   below the peer's acknowledged position (pruning deletes only such rows);
+ * - the acknowledged position moving counts only the rows between the old and the new position
+ *   (index range on change_log (peer, seq)): an ack moves it by the batches in flight, so the
+ *   count is bounded by them; going back (a replaced peer database, a rotation to 0) is rare;
+ * - a dead_letter row inserted or deleted moves `dead_letters`.
+ * The counts are backfilled from the rows present when this migration runs.
+ *
+ * site.reported_gates: each gate's relay state as the site's last status reported it, JSON
+ * `[{gateId, state}]`; null until a site reports gates (an edge older than this).
+ */
+export const up = `
+CREATE TABLE sync_peer_count (
+  peer TEXT PRIMARY KEY,
+  log_rows INTEGER NOT NULL DEFAULT 0,
+  acked_rows INTEGER NOT NULL DEFAULT 0,
+  dead_letters INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+
+INSERT INTO sync_peer_count (peer, log_rows)
+  SELECT peer, count(*) FROM change_log GROUP BY peer;
+INSERT INTO sync_peer_count (peer) SELECT peer FROM sync_cursor WHERE true
+  ON CONFLICT (peer) DO NOTHING;
+INSERT INTO sync_peer_count (peer) SELECT DISTINCT peer FROM dead_letter WHERE true
+  ON CONFLICT (peer) DO NOTHING;
+UPDATE sync_peer_count SET
+  acked_rows = (
+    SELECT count(*) FROM change_log l, sync_cursor c
+    WHERE c.peer = sync_peer_count.peer AND l.peer = c.peer AND l.seq <= c.acked_seq
+  ),
+  dead_letters = (SELECT count(*) FROM dead_letter d WHERE d.peer = sync_peer_count.peer);
+
+CREATE TRIGGER change_log_count_insert AFTER INSERT ON change_log BEGIN
+  INSERT INTO sync_peer_count (peer, log_rows, acked_rows)
+    VALUES (NEW.peer, 1, NEW.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = NEW.peer), 0))
+    ON CONFLICT (peer) DO UPDATE SET
+      log_rows = log_rows + 1,
+      acked_rows = acked_rows + excluded.acked_rows;
+END;
+
+CREATE TRIGGER change_log_count_delete AFTER DELETE ON change_log BEGIN
+  UPDATE sync_peer_count SET
+    log_rows = log_rows - 1,
+    acked_rows = acked_rows - (OLD.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = OLD.peer), 0))
+  WHERE peer = OLD.peer;
+END;
+
+CREATE TRIGGER change_log_count_update AFTER UPDATE OF peer, seq ON change_log BEGIN
+  UPDATE sync_peer_count SET
+    log_rows = log_rows - 1,
+    acked_rows = acked_rows - (OLD.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = OLD.peer), 0))
+  WHERE peer = OLD.peer;
+  INSERT INTO sync_peer_count (peer, log_rows, acked_rows)
+    VALUES (NEW.peer, 1, NEW.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = NEW.peer), 0))
+    ON CONFLICT (peer) DO UPDATE SET
+      log_rows = log_rows + 1,
+      acked_rows = acked_rows + excluded.acked_rows;
+END;
+
+CREATE TRIGGER sync_cursor_count_insert AFTER INSERT ON sync_cursor BEGIN
+  INSERT INTO sync_peer_count (peer, acked_rows)
+    VALUES (NEW.peer, (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq <= NEW.acked_seq))
+    ON CONFLICT (peer) DO UPDATE SET acked_rows = excluded.acked_rows;
+END;
+
+CREATE TRIGGER sync_cursor_count_update AFTER UPDATE OF peer, acked_seq ON sync_cursor
+  WHEN NEW.acked_seq <> OLD.acked_seq OR NEW.peer <> OLD.peer BEGIN
+  UPDATE sync_peer_count SET acked_rows = 0 WHERE peer = OLD.peer AND OLD.peer <> NEW.peer;
+  INSERT INTO sync_peer_count (peer) VALUES (NEW.peer) ON CONFLICT (peer) DO NOTHING;
+  UPDATE sync_peer_count SET acked_rows = CASE
+      WHEN OLD.peer <> NEW.peer THEN
+        (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq <= NEW.acked_seq)
+      WHEN NEW.acked_seq > OLD.acked_seq THEN acked_rows +
+        (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq > OLD.acked_seq AND seq <= NEW.acked_seq)
+      ELSE acked_rows -
+        (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq > NEW.acked_seq AND seq <= OLD.acked_seq)
+    END
+  WHERE peer = NEW.peer;
+END;
+
+CREATE TRIGGER sync_cursor_count_delete AFTER DELETE ON sync_cursor BEGIN
+  UPDATE sync_peer_count SET acked_rows = 0 WHERE peer = OLD.peer;
+END;
+
+CREATE TRIGGER dead_letter_count_insert AFTER INSERT ON dead_letter BEGIN
+  INSERT INTO sync_peer_count (peer, dead_letters) VALUES (NEW.peer, 1)
+    ON CONFLICT (peer) DO UPDATE SET dead_letters = dead_letters + 1;
+END;
+
+CREATE TRIGGER dead_letter_count_delete AFTER DELETE ON dead_letter BEGIN
+  UPDATE sync_peer_count SET dead_letters = dead_letters - 1 WHERE peer = OLD.peer;
+END;
+
+CREATE TRIGGER dead_letter_count_update AFTER UPDATE OF peer ON dead_letter
+  WHEN NEW.peer <> OLD.peer BEGIN
+  UPDATE sync_peer_count SET dead_letters = dead_letters - 1 WHERE peer = OLD.peer;
+  INSERT INTO sync_peer_count (peer, dead_letters) VALUES (NEW.peer, 1)
+    ON CONFLICT (peer) DO UPDATE SET dead_letters = dead_letters + 1;
+END;
+
+ALTER TABLE site ADD COLUMN reported_gates TEXT;
+`;
