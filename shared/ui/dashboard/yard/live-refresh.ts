@@ -12,7 +12,10 @@ export function touchesYard(type: string, event: unknown, yardId: string): boole
   const yard = e.yardId ?? e.data?.yardId ?? null;
   if (yard) return yard === yardId;
   // sync.applied without a yard: org-wide records (carriers' names); with yardIds: the yards touched.
-  if (type === 'sync.applied') return !e.data?.yardIds || e.data.yardIds.includes(yardId);
+  if (type === 'sync.applied') {
+    const touched = e.data?.yardIds;
+    return !touched || touched.includes(yardId);
+  }
   return false;
 }
 
