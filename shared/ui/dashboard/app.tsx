@@ -104,7 +104,12 @@ function DashboardShell() {
   }, [principal?.id, session.expired.value]);
   const role = principal?.role;
   const screens = SCREENS.filter((s) => mayUse(s.area, role));
-  const current = screens.find((s) => s.href !== '/dashboard/' && path.startsWith(s.href))?.href ?? path;
+  // The screen whose address the path is or is under (the sites page only for itself).
+  const trimmed = path.replace(/\/+$/, '');
+  const current =
+    trimmed === '/dashboard'
+      ? '/dashboard/'
+      : (screens.find((s) => s.href !== '/dashboard/' && trimmed.startsWith(s.href))?.href ?? path);
   return (
     <Shell app="Yard dashboard" nav={screens} current={current} timeZone={timeZone.value}>
       {principal && !DASHBOARD_ROLES.includes(principal.role) ? (
