@@ -33,7 +33,8 @@ export function movementSummary(m: MovementFigures, timeZone: string): string {
     busiest && busiest.in + busiest.out > 0
       ? ` Busiest ${m.bucket === 'hour' ? 'hour' : 'day'}: ${bucketName(busiest.start, m.bucket, timeZone)}, ${count.format(busiest.in)} in and ${count.format(busiest.out)} out.`
       : '';
-  return `In ${span}: ${count.format(m.totals.in)} check-ins and ${count.format(m.totals.out)} check-outs.${peak}`;
+  const plural = (n: number, word: string) => `${count.format(n)} ${word}${n === 1 ? '' : 's'}`;
+  return `In ${span}: ${plural(m.totals.in, 'check-in')} and ${plural(m.totals.out, 'check-out')}.${peak}`;
 }
 
 function chartOptions(U: typeof uPlot, width: number, bucket: Bucket, timeZone: string): uPlot.Options {
