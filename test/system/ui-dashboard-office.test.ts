@@ -229,8 +229,17 @@ describe.skipIf(!mosquittoInstalled)("the office's day at the cloud dashboard", 
     await page.locator('.uplot canvas').first().waitFor();
     await screenshot(page, 'dashboard-office-yard');
     expect(await seriousA11yViolations(page)).toEqual([]);
+    // The office places the spot and the door on the yard plan (master data, at the cloud).
+    for (const [id, plan] of [
+      [m.spotId, { x: 10, y: 30, width: 4, height: 16, rotation: 0 }],
+      [m.doorId, { x: 10, y: 4, width: 4, height: 3, rotation: 0 }],
+    ] as const) {
+      const placed = await cloudApi.patch(`/api/yard/${m.yardId}/location/${id}`, { plan });
+      expect(placed.status, placed.text).toBe(200);
+    }
     await page.goto(`${cloud.url}/dashboard/map`);
-    await page.getByRole('heading', { name: /map/i }).first().waitFor();
+    const spot = page.locator('svg.yard-plan g[data-name="A-D"]');
+    expect(await spot.locator('text.trailer').textContent()).toBe('OFFICE1');
     await screenshot(page, 'dashboard-office-map');
     expect(await seriousA11yViolations(page)).toEqual([]);
   }, 60_000);

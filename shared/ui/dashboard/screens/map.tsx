@@ -200,6 +200,13 @@ function MapScreen(props: { yardId: string; yardName: string }) {
               <p>
                 This yard has no locations yet. Add spots and doors under Master data, then place them here.
               </p>
+            ) : placed.length === 0 && !editing ? (
+              <p class="map-empty">
+                None of this yard's locations is on the plan yet.{' '}
+                {mayEdit
+                  ? 'Choose "Edit layout", then place each spot, door and zone where it is in the yard.'
+                  : 'An admin or dispatcher places them with "Edit layout".'}
+              </p>
             ) : (
               <YardPlan
                 placed={placed}
