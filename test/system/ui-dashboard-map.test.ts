@@ -158,6 +158,7 @@ describe('the yard map', () => {
     expect(Number(await page.getByLabel('X (m east)').inputValue())).toBeCloseTo(68, 0);
     expect(await page.getByLabel('Width (m)').inputValue()).toBe('4');
     // The focus went with it onto the plan: the arrow keys move it, half a metre a press.
+    await page.waitForFunction(() => document.activeElement?.closest('g[data-name="S12"]') != null);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     expect(Number(await page.getByLabel('X (m east)').inputValue())).toBeCloseTo(69, 0);

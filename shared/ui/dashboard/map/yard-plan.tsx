@@ -36,7 +36,8 @@ export function YardPlan(props: {
   placing: Location | null;
   timeZone: string;
   onSelect: (id: string | null) => void;
-  onMove: (id: string, plan: Plan) => void;
+  /** A new plan, or a change of the latest one (an updater). */
+  onMove: (id: string, plan: Plan | ((current: Plan) => Plan)) => void;
   onPlaceAt: (x: number, y: number) => void;
 }) {
   const svg = useRef<SVGSVGElement>(null);
@@ -99,9 +100,9 @@ export function YardPlan(props: {
     const move = delta[e.key];
     if (!move || props.selectedId !== item.location.id) return;
     e.preventDefault();
-    props.onMove(
-      item.location.id,
-      normalise({ ...item.plan, x: item.plan.x + move[0], y: item.plan.y + move[1] }),
+    // From the latest draft, not this render's: key repeat can outrun the re-render.
+    props.onMove(item.location.id, (plan) =>
+      normalise({ ...plan, x: plan.x + move[0], y: plan.y + move[1] }),
     );
   };
 

@@ -99,12 +99,18 @@ function MapScreen(props: { yardId: string; yardName: string }) {
   const changes = data ? changedDrafts(drafts, data.locations) : [];
   const selected = placed.find((p) => p.location.id === selectedId);
 
-  const setDraft = (id: string, plan: Plan | null) => {
+  /**
+   * A new plan for a location, or a change of its current one (arrow keys): the change applies to
+   * the latest draft, so quick key presses before a re-render each count.
+   */
+  const setDraft = (id: string, plan: Plan | null | ((current: Plan) => Plan)) => {
     const location = locations.find((l) => l.id === id);
     if (!location) return;
     setDrafts((current) => {
+      const before = current.has(id) ? (current.get(id)?.plan ?? null) : (location.plan ?? null);
+      const after = typeof plan === 'function' ? (before ? plan(before) : null) : plan;
       const next = new Map(current);
-      next.set(id, { plan, version: current.get(id)?.version ?? location.version });
+      next.set(id, { plan: after, version: current.get(id)?.version ?? location.version });
       return next;
     });
     if (plan === null && selectedId === id) setSelectedId(null);
