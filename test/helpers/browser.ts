@@ -79,10 +79,38 @@ export interface DemoEdge {
  * `env`: more variables for the edge process (e.g. YARD_PUSH_ALLOW_LOCAL_ENDPOINTS, NODE_EXTRA_CA_CERTS).
  */
 export async function startDemoEdge(options: { env?: Record<string, string> } = {}): Promise<DemoEdge> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'yard-ui-'));
   const port = 21000 + Math.floor(Math.random() * 20000);
+  const demo = await startDemo('edge/demo.ts', port, options.env ?? {}, 60_000);
+  return { ...demo, url: `http://127.0.0.1:${port}`, dbFile: join(demo.dataDir, 'yard.db') };
+}
+
+export interface DemoCloud {
+  url: string;
+  /** The edge linked to it (site dal1). */
+  edgeUrl: string;
+  admin: { username: string; password: string };
+  dataDir: string;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `npm start` as a user runs it (the cloud with its embedded broker and the edge dal1 linked to
+ * it, demo data), on free ports with its own data folder. The demo takes the port, the next one
+ * (the edge) and the one after (its simulated camera).
+ */
+export async function startDemoCloud(options: { env?: Record<string, string> } = {}): Promise<DemoCloud> {
+  const port = 21000 + Math.floor(Math.random() * 20000);
+  const env = { YARD_MQTT_PORT: String(port + 3), ...options.env };
+  const demo = await startDemo('cloud/demo.ts', port, env, 110_000);
+  return { ...demo, url: `http://127.0.0.1:${port}`, edgeUrl: `http://127.0.0.1:${port + 1}` };
+}
+
+/** A demo script as a child process, ready once it prints its banner; stop() ends it and removes its data. */
+async function startDemo(script: string, port: number, env: Record<string, string>, readyMs: number) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'yard-ui-'));
   const admin = { username: 'admin', password: 'demo-admin-pass' };
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'edge/demo.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
     env: {
       ...process.env,
       YARD_DATA_DIR: dataDir,
@@ -91,7 +119,7 @@ export async function startDemoEdge(options: { env?: Record<string, string> } = 
       YARD_ADMIN_USER: admin.username,
       YARD_ADMIN_PASSWORD: admin.password,
       YARD_LOG_LEVEL: 'warn',
-      ...options.env,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -102,20 +130,18 @@ export async function startDemoEdge(options: { env?: Record<string, string> } = 
   child.stderr?.on('data', (d) => {
     out += String(d);
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + readyMs;
   while (!out.includes('Stop with Ctrl+C')) {
-    if (child.exitCode !== null) throw new Error(`the demo edge exited (${child.exitCode}):\n${out}`);
+    if (child.exitCode !== null) throw new Error(`${script} exited (${child.exitCode}):\n${out}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the demo edge did not start within 60 s:\n${out}`);
+      throw new Error(`${script} did not start within ${readyMs / 1000} s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
-    url: `http://127.0.0.1:${port}`,
     admin,
     dataDir,
-    dbFile: join(dataDir, 'yard.db'),
     output: () => out,
     async stop() {
       if (child.exitCode === null) {

@@ -1,17 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  type DemoCloud,
   type DemoEdge,
   launchChromium,
   logIn,
   openPage,
   screenshot,
   seriousA11yViolations,
+  startDemoCloud,
   startDemoEdge,
 } from '../helpers/browser.js';
 
@@ -238,66 +236,10 @@ describe('the yard figures', () => {
   });
 });
 
-interface CloudDemo {
-  url: string;
-  /** The edge linked to it (site dal1). */
-  edgeUrl: string;
-  stop(): Promise<void>;
-}
-
-/**
- * `npm start` as a user runs it (cloud with its broker, edge dal1 linked to it, demo data), on free
- * ports in its own data folder: the cloud's sites page lists the linked site.
- */
-async function startCloudDemo(): Promise<CloudDemo> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'yard-cloud-ui-'));
-  // The demo takes port, port + 1 (edge) and port + 2 (simulated camera).
-  const port = 21000 + Math.floor(Math.random() * 20000);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'cloud/demo.ts'], {
-    env: {
-      ...process.env,
-      YARD_DATA_DIR: dataDir,
-      YARD_HTTP_PORT: String(port),
-      YARD_MQTT_PORT: String(port + 3),
-      YARD_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    out += String(d);
-  });
-  const deadline = Date.now() + 90_000;
-  while (!out.includes('Stop with Ctrl+C')) {
-    if (child.exitCode !== null) throw new Error(`the cloud demo exited (${child.exitCode}):\n${out}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`the cloud demo did not start within 90 s:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url: `http://127.0.0.1:${port}`,
-    edgeUrl: `http://127.0.0.1:${port + 1}`,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe('the sites page at the cloud', () => {
-  let cloud: CloudDemo | undefined;
+  let cloud: DemoCloud | undefined;
   beforeAll(async () => {
-    cloud = await startCloudDemo();
+    cloud = await startDemoCloud();
   }, 120_000);
   afterAll(async () => {
     await cloud?.stop();

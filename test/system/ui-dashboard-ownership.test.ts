@@ -1,11 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, logIn, openPage, screenshot, seriousA11yViolations } from '../helpers/browser.js';
-import { freePort } from '../helpers/sync-processes.js';
+import {
+  type DemoCloud,
+  launchChromium,
+  logIn,
+  openPage,
+  screenshot,
+  seriousA11yViolations,
+  startDemoCloud,
+} from '../helpers/browser.js';
 
 /**
  * Who owns what, on the dashboard's master data and admin screens, against the demo as a user
@@ -14,45 +17,13 @@ import { freePort } from '../helpers/sync-processes.js';
  * change them, the shared ones (drivers) stay editable; at the cloud the site's gates are.
  */
 const admin = { username: 'admin', password: 'demo-admin-pass' };
-let dataDir: string;
-let demo: ChildProcess;
+let demo: DemoCloud;
 let cloudUrl: string;
 let edgeUrl: string;
 let browser: Browser;
 
 const text = (l: Locator) => expect.poll(() => l.textContent(), { timeout: 15_000 });
 const shown = (l: Locator) => l.waitFor({ state: 'visible', timeout: 15_000 });
-
-async function startDemo(): Promise<void> {
-  dataDir = mkdtempSync(join(tmpdir(), 'yard-ui-linked-'));
-  const port = await freePort();
-  cloudUrl = `http://127.0.0.1:${port}`;
-  edgeUrl = `http://127.0.0.1:${port + 1}`;
-  demo = spawn(process.execPath, ['--import', 'tsx', 'cloud/demo.ts'], {
-    env: {
-      ...process.env,
-      YARD_DATA_DIR: dataDir,
-      YARD_HTTP_PORT: String(port),
-      YARD_MQTT_PORT: String(await freePort()),
-      YARD_ADMIN_PASSWORD: admin.password,
-      YARD_LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  demo.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  demo.stderr?.on('data', (d) => {
-    out += String(d);
-  });
-  const deadline = Date.now() + 110_000;
-  while (!out.includes('Stop with Ctrl+C')) {
-    if (demo.exitCode !== null) throw new Error(`the demo exited (${demo.exitCode}):\n${out}`);
-    if (Date.now() > deadline) throw new Error(`the demo did not start in time:\n${out}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function signedIn(url: string): Promise<Page> {
   const page = await openPage(browser);
@@ -71,19 +42,15 @@ async function adminToken(url: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await startDemo();
+  demo = await startDemoCloud();
+  cloudUrl = demo.url;
+  edgeUrl = demo.edgeUrl;
   browser = await launchChromium();
 }, 150_000);
 
 afterAll(async () => {
   await browser?.close();
-  if (demo && demo.exitCode === null) {
-    const exited = new Promise((r) => demo.once('exit', r));
-    demo.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-    if (demo.exitCode === null) demo.kill('SIGKILL');
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await demo?.stop();
 });
 
 describe('at the linked edge', () => {
