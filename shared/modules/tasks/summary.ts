@@ -11,9 +11,10 @@ type SummaryYard = { id: string; code: string; timeZone: string };
 
 /**
  * The task figures of these yards, in the yards' order. The same four grouped statements for one
- * yard or two hundred (summary-repo.ts, run by the read pool off the event loop): open tasks now, completions since each yard's local
- * midnight, and wait / duration over the last 24 h, each an index range of that window only; the
- * p90s are ranked in SQL, so neither the history nor the day's samples are read into Node.
+ * yard or two hundred (summary-repo.ts, run by the read pool off the event loop): open tasks now,
+ * completions since each yard's local midnight, and wait / duration over the last 24 h, each an
+ * index range of that window only; the p90s are ranked in SQL, so neither the history nor the
+ * day's samples are read into Node.
  */
 export async function yardSummaries(
   deps: Pick<CoreParts, 'clock' | 'reads'>,
