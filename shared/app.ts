@@ -11,6 +11,7 @@ import { type Config, syncMode } from './config.js';
 import type { Core } from './core.js';
 import type { CoreParts } from './core-parts.js';
 import type { AppDatabase } from './db/database.js';
+import { ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { ErrorStats } from './http/error-stats.js';
@@ -36,6 +37,11 @@ import { cloudSide, edgeSide } from './sync/side.js';
 
 export interface AppDeps {
   db: AppDatabase;
+  /**
+   * The heavy reads' worker pool, started and stopped by the owner (shared/start-role.ts). Without
+   * one those reads run on the main thread (tests that need no workers).
+   */
+  reads?: ReadPool;
   config: Config;
   gates: GateHardware;
   cameras: CameraSources;
@@ -117,6 +123,7 @@ export function createApp(deps: AppDeps): YardApp {
     config,
     db,
     kysely: db.kysely,
+    reads: deps.reads ?? new ReadPool({ db, size: 0 }),
     clock,
     bus,
     log,

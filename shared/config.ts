@@ -151,6 +151,12 @@ export const configSchema = z.object({
       maxClockAheadMs: z.coerce.number().int().min(1_000).default(300_000),
     })
     .prefault({}),
+  /**
+   * Worker threads for the heavy reads (dashboard figures, task summaries: shared/db/read-pool.ts),
+   * each with its own read-only connection; 0 runs them on the main thread. Default by role
+   * (defaultReadWorkers): 1 at an edge, one per core beyond the first (1 to 4) at the cloud.
+   */
+  readWorkers: z.coerce.number().int().min(0).max(16).optional(),
   /** Check every response body against its schema (tests turn this on). */
   validateResponses: z.boolean().default(false),
 });
@@ -206,6 +212,7 @@ const ENV_MAP: Record<string, string> = {
   YARD_SYNC_COMMAND_TIMEOUT_MS: 'sync.commandTimeoutMs',
   YARD_SYNC_RETENTION_DAYS: 'sync.retentionDays',
   YARD_SYNC_MAX_CLOCK_AHEAD_MS: 'sync.maxClockAheadMs',
+  YARD_READ_WORKERS: 'readWorkers',
 };
 
 const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized', 'push.allowLocalEndpoints']);

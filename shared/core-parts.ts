@@ -3,6 +3,7 @@ import type { CameraSources } from './cameras/types.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { AppDatabase, Kdb } from './db/database.js';
+import type { ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import type { ErrorStats } from './http/error-stats.js';
 import type { Logger } from './log.js';
@@ -21,6 +22,12 @@ export interface CoreParts {
   config: Config;
   db: AppDatabase;
   kysely: Kdb;
+  /**
+   * Heavy reads (dashboard figures, task summaries) off the event loop: `reads.kysely` builds
+   * queries as `kysely` does, run by worker threads at their own snapshot (see read-pool.ts for what
+   * must not read through it).
+   */
+  reads: ReadPool;
   clock: Clock;
   bus: EventBus;
   log: Logger;

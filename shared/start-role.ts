@@ -5,6 +5,7 @@ import { NodeOnvifClient } from './cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from './cameras/providers/index.js';
 import type { Config } from './config.js';
 import { type AppDatabase, openDatabase } from './db/database.js';
+import { defaultReadWorkers, ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import { type Component, Lifecycle, StartError } from './lifecycle.js';
 import type { Logger } from './log.js';
@@ -47,10 +48,10 @@ export interface RunningRole {
 }
 
 /**
- * The one start sequence: database (migrated), the role's own components, the app (services,
- * background work, sync link), the HTTP API. Stops in reverse: the server drains, the app's
- * background work and sync stop, the role's components stop (relays safe, broker closed), SQLite
- * closes. A part that fails to start stops those already started before the error propagates.
+ * The one start sequence: database (migrated), the read pool's workers, the role's own components,
+ * the app (services, background work, sync link), the HTTP API. Stops in reverse: the server drains,
+ * the app's background work and sync stop, the role's components stop (relays safe, broker closed),
+ * the read workers end, SQLite closes. A part that fails to start stops those already started before the error propagates.
  */
 export async function startRole(
   config: Config,
@@ -71,6 +72,10 @@ export async function startRole(
     },
     stop: async () => db?.close(),
   });
+  // The heavy reads' worker threads: started once the file exists and is migrated, ended after the
+  // app (no request is left to read) and before SQLite closes.
+  const reads = new ReadPool({ db: db!, size: config.readWorkers ?? defaultReadWorkers(config.role) });
+  await sequence.startNext(reads);
   let parts: RoleParts;
   try {
     parts = role(db!);
@@ -89,7 +94,7 @@ export async function startRole(
       start: async () => {
         // The cloud reaches provider cameras itself; ONVIF cameras only through their edge (down/cmd).
         const cameras = { onvif: new NodeOnvifClient(), providers: CAMERA_PROVIDER_KINDS };
-        yard = createApp({ db: db!, config, gates: parts.gates, cameras, log, sync: parts.sync });
+        yard = createApp({ db: db!, reads, config, gates: parts.gates, cameras, log, sync: parts.sync });
         const admin = await yard.services.auth.ensureAdmin();
         if (admin.awaitingSync) {
           log.warn(

@@ -11,6 +11,7 @@ import type { CameraSources } from '../../shared/cameras/types.js';
 import type { ManualClock } from '../../shared/clock.js';
 import { loadConfig } from '../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+import { ReadPool } from '../../shared/db/read-pool.js';
 import type { GateHardware } from '../../shared/hardware.js';
 import type { Logger } from '../../shared/log.js';
 
@@ -52,6 +53,8 @@ export async function startTestApp(
     login?: boolean;
     /** The app's logger (default silent). */
     log?: Logger;
+    /** Run the heavy reads in this many worker threads (default: none, on the main thread). */
+    readWorkers?: number;
   } = {},
 ): Promise<TestApp> {
   const dir = mkdtempSync(join(tmpdir(), 'yard-test-'));
@@ -66,8 +69,11 @@ export async function startTestApp(
   );
   const db = openDatabase(join(dir, 'yard.db'));
   const gates = new SimulatedGates(undefined, 0);
+  const reads = new ReadPool({ db, size: options.readWorkers ?? 0 });
+  await reads.start();
   const yard = createApp({
     db,
+    reads,
     config,
     // As cloud/main.ts: the cloud is given no relays (its gates' relays are at the sites).
     gates: options.gates ?? (config.role === 'cloud' ? new NoRelays() : gates),
@@ -97,6 +103,7 @@ export async function startTestApp(
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await yard.stop();
+      await reads.stop();
       db.close();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -8,7 +8,8 @@ type YardIds = string[] | null;
 /**
  * Reads for the dashboard. Figures come from the rollups (rollups/rules.ts), written with each
  * change: every read is a primary-key range of a few hundred to a few tens of thousands of rows,
- * whatever the history holds.
+ * whatever the history holds. The service hands it the read pool's builder (shared/db/read-pool.ts),
+ * so these run in a worker thread, each at its own snapshot.
  */
 export class DashboardRepo {
   constructor(private readonly db: Kdb) {}

@@ -19,7 +19,7 @@ const DEFAULT_RANGE = { hour: DAY_MS, day: 30 * DAY_MS } as const;
 
 type Yard = Awaited<ReturnType<DashboardRepo['yards']>>[number];
 
-export type DashboardDeps = Pick<CoreParts, 'kysely' | 'clock' | 'errorStats'> & {
+export type DashboardDeps = Pick<CoreParts, 'reads' | 'clock' | 'errorStats'> & {
   settings: SettingsService;
 };
 
@@ -27,7 +27,8 @@ export class DashboardService {
   private readonly repo: DashboardRepo;
 
   constructor(private readonly deps: DashboardDeps) {
-    this.repo = new DashboardRepo(deps.kysely);
+    // Every figure read runs in the read pool, off the event loop (a statement-level snapshot each).
+    this.repo = new DashboardRepo(deps.reads.kysely);
   }
 
   /**

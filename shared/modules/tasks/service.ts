@@ -1,4 +1,5 @@
 import { assertCanSeeYard, canSeeYard, type Principal, yardFilter } from '../../auth/principal.js';
+import type { CoreParts } from '../../core-parts.js';
 import type { TaskStatus } from '../../db/tables.js';
 import { decodeCursor, pageInMemory, toPage } from '../../http/cursor.js';
 import { NotFoundError } from '../../http/errors.js';
@@ -21,10 +22,11 @@ import { type TransitionOptions, transitionTask, type WorkTransition } from './t
 import { announce } from './writes.js';
 
 /** The parts and services tasks use (the dispatcher's are the widest: DispatchDeps). */
-export type TaskDeps = DispatchDeps & {
-  /** A completed move puts its trailer on the destination spot (trailers module, same transaction). */
-  trailers: Pick<TrailerService, 'placeOnSpot'>;
-};
+export type TaskDeps = DispatchDeps &
+  Pick<CoreParts, 'reads'> & {
+    /** A completed move puts its trailer on the destination spot (trailers module, same transaction). */
+    trailers: Pick<TrailerService, 'placeOnSpot'>;
+  };
 
 /**
  * Yard tasks: the state machine (docs/domain.md "Yard tasks"), assignment and auto-dispatch, summaries.

@@ -11,12 +11,13 @@ type SummaryYard = { id: string; code: string; timeZone: string };
 
 /**
  * The task figures of these yards, in the yards' order. The same four grouped statements for one
- * yard or two hundred (taskRepo.summaryFigures): open tasks now, completions since each yard's local
- * midnight, and wait / duration over the last 24 h, each an index range of that window only; the
- * p90s are ranked in SQL, so neither the history nor the day's samples are read into Node.
+ * yard or two hundred (summary-repo.ts, run by the read pool off the event loop): open tasks now,
+ * completions since each yard's local midnight, and wait / duration over the last 24 h, each an
+ * index range of that window only; the p90s are ranked in SQL, so neither the history nor the
+ * day's samples are read into Node.
  */
 export async function yardSummaries(
-  deps: Pick<CoreParts, 'clock' | 'kysely'>,
+  deps: Pick<CoreParts, 'clock' | 'reads'>,
   yards: SummaryYard[],
   driversOf: (yardId: string) => DriverState[],
 ): Promise<TaskSummaryT[]> {
@@ -24,8 +25,9 @@ export async function yardSummaries(
   const now = deps.clock.now();
   const dayStart = (y: SummaryYard) =>
     DateTime.fromMillis(now, { zone: y.timeZone }).startOf('day').toMillis();
+  // In the read pool: four statements, each at its own snapshot (figures, not a ledger).
   const figures = await summaryFigures(
-    deps.kysely,
+    deps.reads.kysely,
     yards.map((y) => ({ id: y.id, dayStart: dayStart(y) })),
     now - DAY_MS,
   );

@@ -62,7 +62,12 @@ describe('dashboard reads from the rollups', () => {
 
   it('reads only rollup rows (and error minutes), each through its key: never the movements, trailers or visits', async () => {
     const seen: Array<{ sql: string; params: readonly unknown[] }> = [];
-    const stop = t.db.onQuery((sql, params) => seen.push({ sql, params }));
+    // The figures read through the read pool; anything else would go through the main builder.
+    const watch = (sql: string, params: readonly unknown[]) => seen.push({ sql, params });
+    const stops = [t.db.onQuery(watch), t.core.reads.onQuery(watch)];
+    const stop = () => {
+      for (const s of stops) s();
+    };
     for (const path of [
       '/api/dashboard/movement?bucket=day&from=2025-03-11T00:00:00Z&to=2026-03-10T00:00:00Z',
       `/api/dashboard/movement?yardId=${kolkata}&bucket=day&from=2025-03-11T00:00:00Z&to=2026-03-10T00:00:00Z`,

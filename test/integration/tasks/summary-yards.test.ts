@@ -62,7 +62,7 @@ describe('task summaries of many yards', () => {
   it('runs the same number of task statements for five yards as for one', async () => {
     const statements = async (path: string) => {
       let n = 0;
-      const stop = w.t.db.onQuery((sql) => {
+      const stop = w.t.core.reads.onQuery((sql) => {
         if (sql.includes('"yard_task"')) n++;
       });
       expect((await w.admin.get(path)).status).toBe(200);

@@ -122,7 +122,7 @@ describe('task summaries', () => {
 
   it('reads only through indexes (never a scan of the task history)', async () => {
     const seen: Array<{ sql: string; params: readonly unknown[] }> = [];
-    const stop = w.t.db.onQuery((sql, params) => {
+    const stop = w.t.core.reads.onQuery((sql, params) => {
       if (sql.includes('"yard_task"')) seen.push({ sql, params });
     });
     await admin.get(`/api/yard-task/summary/${w.yardId}`);
