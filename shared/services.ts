@@ -5,6 +5,7 @@ import { type BillingServices, createBillingServices } from './modules/billing/i
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
+import { FigureAnswers } from './modules/dashboard/figure-answers.js';
 import { DashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
@@ -36,6 +37,8 @@ export interface Services {
   movements: MovementService;
   attachments: AttachmentService;
   dashboard: DashboardService;
+  /** Figure answers shared by dashboards polling together (dashboard/figure-answers.ts). */
+  figureAnswers: FigureAnswers;
   hardware: HardwareService;
   tasks: TaskService;
   driverApp: DriverAppService;
@@ -79,7 +82,8 @@ export function createServices(core: CoreParts): Services {
   const movements = new MovementService({ ...core, gateStation, trailers, trucks });
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
-  core.changes.observers.add(new DashboardRollups(core.db.sqlite));
+  const figureAnswers = new FigureAnswers(core.clock);
+  core.changes.observers.add(new DashboardRollups(core.db.sqlite, () => figureAnswers.changed()));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });
@@ -96,6 +100,7 @@ export function createServices(core: CoreParts): Services {
     movements,
     attachments,
     dashboard,
+    figureAnswers,
     hardware,
     tasks,
     driverApp,

@@ -23,7 +23,7 @@ import { registerYardRoutes } from './yards/routes.js';
 /** Every domain module's routes, in registration order. */
 export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerAuthRoutes(r, { auth: core.services.auth, config: core.config });
-  registerDashboardRoutes(r, { dashboard: core.services.dashboard });
+  registerDashboardRoutes(r, { dashboard: core.services.dashboard, answers: core.services.figureAnswers });
   registerYardRoutes(r, { yards: core.services.yards });
   registerCarrierRoutes(r, { carriers: core.services.carriers });
   registerDriverRoutes(r, { drivers: core.services.drivers });

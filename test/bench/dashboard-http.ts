@@ -23,7 +23,7 @@ export class Api {
 
   constructor(
     readonly base: string,
-    private readonly token: string,
+    readonly token: string,
   ) {}
 
   /**

@@ -1,11 +1,17 @@
+import { fork } from 'node:child_process';
 import { constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AppProcess, freePort } from '../helpers/sync-processes.js';
-import { Api, figures, measureRoute, percentile, pollLoop, type RouteFigures } from './dashboard-http.js';
+import { Api, figures, measureRoute, percentile, type RouteFigures, type Timing } from './dashboard-http.js';
+import type { PollerData } from './dashboard-pollers.js';
 import { describeScale, scaleFrom } from './dashboard-scale.js';
 import { dashboardDatabase, printSeeded } from './dashboard-seed.js';
 import { verdict } from './lib.js';
+
+/** .ts under tsx, .js when built: the pollers' worker file has the same . */
+const OWN_EXTENSION = extname(fileURLToPath(import.meta.url));
 
 /**
  * Issue 15 "Performance at an organisation's scale": the cloud, started as `npm run cloud` starts
@@ -188,15 +194,24 @@ async function run(api: Api): Promise<boolean> {
  * calls the movement list one request at a time; counts the list's answers inside the window.
  */
 async function window(api: Api, listPath: string, dashboards: number, figureRoutes: string[]) {
-  let stopped = false;
-  const stop = () => stopped;
-  const pollers = Array.from({ length: dashboards }, (_, i) =>
-    pollLoop(
-      api,
-      [...figureRoutes.slice(i % figureRoutes.length), ...figureRoutes.slice(0, i % figureRoutes.length)],
-      stop,
-    ),
-  );
+  const routes = Array.from({ length: dashboards }, (_, i) => [
+    ...figureRoutes.slice(i % figureRoutes.length),
+    ...figureRoutes.slice(0, i % figureRoutes.length),
+  ]);
+  // The dashboards poll from a process of their own: see dashboard-pollers.ts.
+  const child =
+    dashboards > 0
+      ? fork(fileURLToPath(new URL(`./dashboard-pollers${OWN_EXTENSION}`, import.meta.url)), [], {
+          execArgv: OWN_EXTENSION === '.ts' ? ['--import', 'tsx'] : [],
+          serialization: 'advanced',
+        })
+      : undefined;
+  const pollers = new Promise<Timing[]>((resolve, reject) => {
+    if (!child) return resolve([]);
+    child.once('message', (timings) => resolve(timings as Timing[]));
+    child.once('error', reject);
+  });
+  child?.send({ base: api.base, token: api.token, routes } satisfies PollerData);
   if (dashboards > 0) await new Promise((r) => setTimeout(r, 1000)); // the dashboards are busy first
   const until = performance.now() + WINDOW_SECONDS * 1000;
   // Every answer's time counts (also the one that ends after the window: a request held for
@@ -210,8 +225,9 @@ async function window(api: Api, listPath: string, dashboards: number, figureRout
     list.push(t.ms);
     if (performance.now() <= until) answers++;
   }
-  stopped = true;
-  const polled = (await Promise.all(pollers)).flat();
+  child?.send('stop');
+  const polled = await pollers;
+  child?.kill();
   return {
     list: figures(list),
     answers,

@@ -1,5 +1,6 @@
-import { STAFF } from '../../auth/principal.js';
+import { type Principal, STAFF } from '../../auth/principal.js';
 import type { RouteRegistrar } from '../../http/routes.js';
+import type { FigureAnswers } from './figure-answers.js';
 import {
   ErrorFiguresOut,
   ErrorWindowQuery,
@@ -15,8 +16,12 @@ const TAG = 'Dashboard Controller';
 
 export function registerDashboardRoutes(
   r: RouteRegistrar,
-  { dashboard }: { dashboard: DashboardService },
+  { dashboard, answers }: { dashboard: DashboardService; answers: FigureAnswers },
 ): void {
+  // The figures every open dashboard asks for are built once for all of them (figure-answers.ts).
+  const shared = (route: string, query: object, principal: Principal, build: () => Promise<unknown>) =>
+    answers.answer(`${route}|${principal.yardIds?.join(',') ?? '*'}|${JSON.stringify(query)}`, build);
+
   r.add({
     method: 'get',
     path: '/api/dashboard/movement',
@@ -30,7 +35,8 @@ export function registerDashboardRoutes(
     query: MovementFiguresQuery,
     response: { schema: MovementFiguresOut },
     errors: [404],
-    handler: ({ query, principal }) => dashboard.movements(query, principal),
+    handler: ({ query, principal }) =>
+      shared('movement', query, principal, () => dashboard.movements(query, principal)),
   });
 
   for (const kind of ['4xx', '5xx'] as const) {
@@ -60,7 +66,8 @@ export function registerDashboardRoutes(
     query: YardFilterQuery,
     response: { schema: TrailerFiguresOut },
     errors: [404],
-    handler: ({ query, principal }) => dashboard.trailers(query.yardId, principal),
+    handler: ({ query, principal }) =>
+      shared('trailer', query, principal, () => dashboard.trailers(query.yardId, principal)),
   });
 
   r.add({
@@ -72,6 +79,7 @@ export function registerDashboardRoutes(
     query: YardFilterQuery,
     response: { schema: TruckFiguresOut },
     errors: [404],
-    handler: ({ query, principal }) => dashboard.trucks(query.yardId, principal),
+    handler: ({ query, principal }) =>
+      shared('truck', query, principal, () => dashboard.trucks(query.yardId, principal)),
   });
 }

@@ -26,9 +26,14 @@ export class DashboardRollups implements RowObserver {
   readonly tables: ReadonlySet<string> = new Set(['movement', 'trailer', 'truck', 'visit']);
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly sqlite: Database.Database) {}
+  constructor(
+    private readonly sqlite: Database.Database,
+    /** Told of every write that may change a rollup (answers built from them are out of date). */
+    private readonly onChange: () => void = () => {},
+  ) {}
 
   rowWritten({ table, before, after }: RowWrite): void {
+    this.onChange();
     if (table === 'movement') this.movementWritten(before, after);
     else if (table === 'trailer') this.addFigures(netFigures(trailerFigures(before), trailerFigures(after)));
     else if (table === 'truck') this.truckWritten(before, after);
