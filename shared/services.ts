@@ -1,11 +1,11 @@
 import type { CoreParts } from './core-parts.js';
+import { SharedAnswers } from './http/shared-answers.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
 import { type BillingServices, createBillingServices } from './modules/billing/index.js';
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
-import { FigureAnswers } from './modules/dashboard/figure-answers.js';
 import { DashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
@@ -37,8 +37,8 @@ export interface Services {
   movements: MovementService;
   attachments: AttachmentService;
   dashboard: DashboardService;
-  /** Figure answers shared by dashboards polling together (dashboard/figure-answers.ts). */
-  figureAnswers: FigureAnswers;
+  /** Figure answers shared by dashboards polling together (http/shared-answers.ts). */
+  figureAnswers: SharedAnswers;
   hardware: HardwareService;
   tasks: TaskService;
   driverApp: DriverAppService;
@@ -82,7 +82,7 @@ export function createServices(core: CoreParts): Services {
   const movements = new MovementService({ ...core, gateStation, trailers, trucks });
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
-  const figureAnswers = new FigureAnswers(core.clock);
+  const figureAnswers = new SharedAnswers(core.clock);
   core.changes.observers.add(new DashboardRollups(core.db.sqlite, () => figureAnswers.changed()));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);

@@ -1,6 +1,6 @@
 import { type Principal, STAFF } from '../../auth/principal.js';
 import type { RouteRegistrar } from '../../http/routes.js';
-import type { FigureAnswers } from './figure-answers.js';
+import type { SharedAnswers } from '../../http/shared-answers.js';
 import {
   ErrorFiguresOut,
   ErrorWindowQuery,
@@ -16,9 +16,9 @@ const TAG = 'Dashboard Controller';
 
 export function registerDashboardRoutes(
   r: RouteRegistrar,
-  { dashboard, answers }: { dashboard: DashboardService; answers: FigureAnswers },
+  { dashboard, answers }: { dashboard: DashboardService; answers: SharedAnswers },
 ): void {
-  // The figures every open dashboard asks for are built once for all of them (figure-answers.ts).
+  // The figures every open dashboard asks for are built once for all of them (http/shared-answers.ts).
   const shared = (route: string, query: object, principal: Principal, build: () => Promise<unknown>) =>
     answers.answer(`${route}|${principal.yardIds?.join(',') ?? '*'}|${JSON.stringify(query)}`, build);
 

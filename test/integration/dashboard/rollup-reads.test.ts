@@ -109,7 +109,7 @@ describe('dashboard reads from the rollups', () => {
     }
     expect(await figure()).toEqual({ in: 0, out: 0 }); // no observer saw them
     rebuildDashboardRollups(t.db.sqlite);
-    // Written behind the observers' back: the shared answers must be told (figure-answers.ts).
+    // Written behind the observers' back: the shared answers must be told (http/shared-answers.ts).
     t.services.figureAnswers.changed();
     expect(await figure()).toEqual({ in: 0, out: 2 });
     const trucks = await admin.get(`/api/dashboard/yard/truck?yardId=${kolkata}`);

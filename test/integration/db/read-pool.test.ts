@@ -127,6 +127,8 @@ describe('the read pool', () => {
 
   it('a read that fails is a problem+json 500, and the pool answers the next one', async () => {
     t.db.sqlite.exec('ALTER TABLE dashboard_yard_figure RENAME TO dashboard_yard_figure_away');
+    // Behind the observers' back: the figures shared a moment ago must not be answered again.
+    t.services.figureAnswers.changed();
     try {
       const res = await admin.get('/api/dashboard/yard/trailer');
       expect(res.status).toBe(500);

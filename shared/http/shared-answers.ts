@@ -1,5 +1,5 @@
-import type { Clock } from '../../clock.js';
-import { RawJson } from '../../http/raw-json.js';
+import type { Clock } from '../clock.js';
+import { RawJson } from './raw-json.js';
 
 /** How old a shared answer may be: dwell times move on with the clock even when nothing is written. */
 const MAX_AGE_MS = 1_000;
@@ -13,15 +13,16 @@ interface Answer {
 }
 
 /**
- * The figure answers that dashboards polling together share. Every open dashboard asks the same
- * questions (the trailers per yard and carrier of every yard is half a megabyte of JSON at 200
- * sites), and building and writing each answer is work on the one event loop that the gate's and
- * the drivers' requests wait behind. An answer is shared while no rollup changed (`changed()`,
- * called by the rollups' observer in every write that touches them) and for at most a second (dwell
- * grows with the clock); requests arriving while it is being built wait for that one build.
- * Figures are therefore exact after every change and never more than a second behind the clock.
+ * Answers that dashboards polling together share: every open dashboard asks the same questions
+ * (the trailers per yard and carrier of every yard is half a megabyte of JSON at 200 sites), and building and writing
+ * each answer is work on the one event loop that the gate's and the drivers' requests wait behind.
+ * An answer is shared while nothing it is built from changed (`changed()`: the dashboard's rollups
+ * call it in every write that touches them) and for at most a second (dwell grows with the clock);
+ * requests arriving while it is being built wait for that one build. So the figures are exact after
+ * every change and never more than a second behind the clock. Only for answers that have such a
+ * change signal: an API client reading back its own write must see it.
  */
-export class FigureAnswers {
+export class SharedAnswers {
   private version = 0;
   private readonly answers = new Map<string, Answer>();
 

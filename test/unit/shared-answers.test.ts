@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../shared/clock.js';
-import { FigureAnswers } from '../../shared/modules/dashboard/figure-answers.js';
+import { SharedAnswers } from '../../shared/http/shared-answers.js';
 
 describe('figure answers shared by polling dashboards', () => {
   const setup = () => {
     const clock = new ManualClock(Date.parse('2026-11-25T12:00:00Z'));
-    const answers = new FigureAnswers(clock);
+    const answers = new SharedAnswers(clock);
     let builds = 0;
     const build = async () => ({ build: ++builds });
     return { clock, answers, build, builds: () => builds };
