@@ -148,7 +148,9 @@ describe.skipIf(!mosquittoInstalled)("the office's day at the cloud dashboard", 
   }, 90_000);
 
   it("opens a gate remotely with a reason; the edge's actuation audit has it", async () => {
-    await page.goto(`${cloud.url}/dashboard/gates`);
+    // Alt+G, as the navigation shows beside "Gates".
+    await page.keyboard.press('Alt+g');
+    await page.waitForURL(`${cloud.url}/dashboard/gates`);
     const north = page.getByRole('article', { name: /North gate/ });
     await north.getByRole('button', { name: /^Open North gate/ }).click();
     const dialog = page.getByRole('dialog', { name: /^Open North gate/ });

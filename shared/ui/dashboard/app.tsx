@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ErrorBoundary, LocationProvider, lazy, Route, Router, useLocation } from 'preact-iso';
 import { session } from '../common/auth';
 import { FormMessage } from '../common/components/field';
 import { type NavItem, Shell } from '../common/components/shell';
+import { useShortcuts } from '../common/shortcuts';
 import { type Area, DASHBOARD_ROLES, mayUse } from './access';
 import { chooseYard, loadScope, timeZone, yard, yards } from './scope';
 import { Sites } from './screens/sites';
@@ -88,7 +89,7 @@ export function DashboardApp() {
 }
 
 function DashboardShell() {
-  const { path } = useLocation();
+  const { path, route } = useLocation();
   const principal = session.principal.value;
   const [problem, setProblem] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
@@ -104,6 +105,12 @@ function DashboardShell() {
   }, [principal?.id, session.expired.value]);
   const role = principal?.role;
   const screens = SCREENS.filter((s) => mayUse(s.area, role));
+  // Alt+key opens a screen, as the navigation shows beside each name.
+  const shortcuts = useMemo(
+    () => Object.fromEntries(screens.filter((s) => s.key).map((s) => [`Alt+${s.key}`, () => route(s.href)])),
+    [route, role],
+  );
+  useShortcuts(shortcuts);
   // The screen whose address the path is or is under (the sites page only for itself).
   const trimmed = path.replace(/\/+$/, '');
   const current =
