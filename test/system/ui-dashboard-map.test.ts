@@ -161,7 +161,10 @@ describe('the yard map', () => {
     await page.waitForFunction(() => document.activeElement?.closest('g[data-name="S12"]') != null);
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
-    expect(Number(await page.getByLabel('X (m east)').inputValue())).toBeCloseTo(69, 0);
+    // The panel shows the moved position once the screen has re-rendered (a loaded machine lags).
+    await expect
+      .poll(async () => Number(await page.getByLabel('X (m east)').inputValue()), { timeout: 10_000 })
+      .toBeCloseTo(69, 0);
     await page.getByLabel('Rotation (degrees)').fill('15');
     expect(
       await page

@@ -98,8 +98,10 @@ export function YardPlan(props: {
       ArrowDown: [0, step],
     };
     const move = delta[e.key];
-    if (!move || props.selectedId !== item.location.id) return;
+    if (!move) return;
     e.preventDefault();
+    // The keyboard's focus is its selection: arrows move the focused place, selected or not yet.
+    if (props.selectedId !== item.location.id) props.onSelect(item.location.id);
     // From the latest draft, not this render's: key repeat can outrun the re-render.
     props.onMove(item.location.id, (plan) =>
       normalise({ ...plan, x: plan.x + move[0], y: plan.y + move[1] }),
