@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { useGateAudit } from '../../common/gate-audit';
 import { yardTime } from '../../common/time';
 import { AuditTable, reasonWords } from './audit-table';
 import { type GateContext, type GateState, gateView, retryAfterSec } from './gate-words';
 import { OpenGateDialog } from './open-gate-dialog';
 
-type Actuation = Schemas['GateActuation'];
 export type Gate = Schemas['Gate'];
 export type GateStatus = Schemas['HardwareStatus']['gates'][number];
 export type DriverStatus = Schemas['HardwareStatus']['drivers'][number];
@@ -30,33 +30,12 @@ export function GatePanel(props: {
   onActuated: () => void;
 }) {
   const { gate } = props;
-  const [audit, setAudit] = useState<{ items: Actuation[]; next: string | null } | null>(null);
-  const [auditError, setAuditError] = useState<string | null>(null);
+  const { audit, auditError, loadAudit } = useGateAudit(gate.id, props.changed);
   const [retryAt, setRetryAt] = useState<number | undefined>();
   const [now, setNow] = useState(Date.now());
   const [dialog, setDialog] = useState(false);
   const openRef = useRef<HTMLButtonElement>(null);
 
-  const loadAudit = useCallback(
-    async (cursor?: string) => {
-      try {
-        const page = await call(
-          api.GET('/api/hardware/gate/{gateId}/actuations', {
-            params: { path: { gateId: gate.id }, query: { limit: 10, ...(cursor ? { cursor } : {}) } },
-          }),
-        );
-        setAudit((prev) => ({
-          items: cursor && prev ? [...prev.items, ...page.items] : page.items,
-          next: page.nextCursor,
-        }));
-        setAuditError(null);
-      } catch (err) {
-        setAuditError((err as Error).message);
-      }
-    },
-    [gate.id],
-  );
-  useEffect(() => void loadAudit(), [loadAudit, props.changed]);
   // One timer to turn the button on again when a rate limit ends (no polling).
   useEffect(() => {
     if (retryAt === undefined) return;

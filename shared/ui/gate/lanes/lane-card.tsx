@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Schemas } from '../../common/api/client';
+import { useGateAudit } from '../../common/gate-audit';
 import type { Gate } from '../yard';
 import { ActuationAudit, ActuationLine } from './actuations';
 import { BlobImage, cameraSnapshot } from './camera-image';
 import { laneView, type RelayState, retryAtFrom } from './gate-state';
 import { OpenDialog } from './open-dialog';
 
-type Actuation = Schemas['GateActuation'];
 export type GateStatus = Schemas['HardwareStatus']['gates'][number];
 export type DriverStatus = Schemas['HardwareStatus']['drivers'][number];
 
@@ -27,8 +27,7 @@ export function LaneCard(props: {
   onActuated: () => void;
 }) {
   const { gate } = props;
-  const [audit, setAudit] = useState<{ items: Actuation[]; next: string | null } | null>(null);
-  const [auditError, setAuditError] = useState<string | null>(null);
+  const { audit, auditError, loadAudit } = useGateAudit(gate.id, props.changed);
   const [pictures, setPictures] = useState(0);
   const [retryAt, setRetryAt] = useState<number | undefined>();
   const [dialog, setDialog] = useState(false);
@@ -36,26 +35,6 @@ export function LaneCard(props: {
   const [takenAt, setTakenAt] = useState<number | null>(null);
   const openRef = useRef<HTMLButtonElement>(null);
 
-  const loadAudit = useCallback(
-    async (cursor?: string) => {
-      try {
-        const page = await call(
-          api.GET('/api/hardware/gate/{gateId}/actuations', {
-            params: { path: { gateId: gate.id }, query: { limit: 10, ...(cursor ? { cursor } : {}) } },
-          }),
-        );
-        setAudit((prev) => ({
-          items: cursor && prev ? [...prev.items, ...page.items] : page.items,
-          next: page.nextCursor,
-        }));
-        setAuditError(null);
-      } catch (err) {
-        setAuditError((err as Error).message);
-      }
-    },
-    [gate.id],
-  );
-  useEffect(() => void loadAudit(), [loadAudit, props.changed]);
   useEffect(() => {
     if (props.changed > 0) setPictures((n) => n + 1);
   }, [props.changed]);
