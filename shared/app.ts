@@ -61,7 +61,7 @@ export interface AppDeps {
  */
 export type SyncFactoryDeps = Pick<
   CoreParts,
-  'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'syncSide' | 'gates'
+  'config' | 'db' | 'kysely' | 'reads' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'syncSide' | 'gates'
 > &
   Pick<Services, 'hardware' | 'cameras' | 'attachments'>;
 

@@ -20,7 +20,7 @@ export interface CloudSyncOptions {
 
 export type CloudSyncDeps = Pick<
   CoreParts,
-  'config' | 'db' | 'kysely' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus'
+  'config' | 'db' | 'kysely' | 'reads' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus'
 >;
 
 /**
@@ -62,7 +62,7 @@ export class CloudSync implements SyncRuntime {
       snapshot: o.snapshot,
     });
     this.statuses = new SiteStatusTracker(deps);
-    this.rows = new SiteRows(deps, this.outbox);
+    this.rows = new SiteRows(deps);
     this.counts = new PeerCounts(deps.db.sqlite);
     this.statusEvents = new SiteStatusEvents(deps, { row: (siteId) => this.rows.one(siteId) });
     this.pruner = new LogPruner(deps);

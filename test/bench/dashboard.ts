@@ -24,7 +24,7 @@ const OWN_EXTENSION = extname(fileURLToPath(import.meta.url));
  *
  * Flags (also the seed's scale flags, e.g. `--sites 10`): --check exits 1 when a target fails (for
  * `npm run bench`), --samples N (50) and --route-seconds S (10) per route, --window S (10) for the
- * event-loop test. Figures also go to test/bench/results/dashboard.json. The cached database stays as seeded: the cloud runs on a copy (a clone where the
+ * event-loop test, --window-only (skips 1), --cpu-prof DIR (the cloud writes V8 CPU profiles there). Figures also go to test/bench/results/dashboard.json. The cached database stays as seeded: the cloud runs on a copy (a clone where the
  * file system can), since the run writes (its admin, sessions, error figures).
  */
 const argv = process.argv.slice(2);
@@ -36,6 +36,8 @@ const CHECK = argv.includes('--check') || process.env.DASH_CHECK === '1';
 const SAMPLES = flag('--samples', 50);
 const ROUTE_SECONDS = flag('--route-seconds', 10);
 const WINDOW_SECONDS = flag('--window', 10);
+const WINDOW_ONLY = argv.includes('--window-only');
+const CPU_PROFILE_DIR = argv.includes('--cpu-prof') ? argv[argv.indexOf('--cpu-prof') + 1] : undefined;
 const DASHBOARDS = 5;
 const ROUTE_P95_MS = 200;
 const LIST_P99_MS = 20;
@@ -64,15 +66,22 @@ try {
   const copying = performance.now();
   copyFileSync(seeded.file, join(dir, 'yard.db'), constants.COPYFILE_FICLONE);
   console.log(`Copied the database in ${((performance.now() - copying) / 1000).toFixed(1)} s`);
-  cloud = new AppProcess('cloud', 'cloud/main.ts', await freePort(), {
-    YARD_ROLE: 'cloud',
-    YARD_DATA_DIR: dir,
-    YARD_MQTT_HOST: '127.0.0.1',
-    YARD_MQTT_PORT: String(await freePort()),
-    YARD_ADMIN_USER: ADMIN.username,
-    YARD_ADMIN_PASSWORD: ADMIN.password,
-    YARD_LOG_LEVEL: 'warn',
-  });
+  cloud = new AppProcess(
+    'cloud',
+    'cloud/main.ts',
+    await freePort(),
+    {
+      YARD_ROLE: 'cloud',
+      YARD_DATA_DIR: dir,
+      YARD_MQTT_HOST: '127.0.0.1',
+      YARD_MQTT_PORT: String(await freePort()),
+      YARD_ADMIN_USER: ADMIN.username,
+      YARD_ADMIN_PASSWORD: ADMIN.password,
+      YARD_LOG_LEVEL: 'warn',
+    },
+    // A V8 CPU profile per thread of the cloud, written when it stops (open it in Chrome DevTools).
+    CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
+  );
   const startedCloud = performance.now();
   await cloud.start();
   console.log(`Cloud ready in ${((performance.now() - startedCloud) / 1000).toFixed(1)} s at ${cloud.url}`);
@@ -126,7 +135,7 @@ async function run(api: Api): Promise<boolean> {
     `\n1. Each route alone (yard ${yard.code}, ${yard.timeZone}): up to ${SAMPLES} calls or ${ROUTE_SECONDS} s each`,
   );
   const rows: Array<{ name: string; f: RouteFigures; target: string; ok: boolean }> = [];
-  for (const path of routes) {
+  for (const path of WINDOW_ONLY ? [] : routes) {
     const f = await measureRoute(api, path, { samples: SAMPLES, seconds: ROUTE_SECONDS, minSamples: 3 });
     const ok = f.failures.length === 0 && f.p95 < ROUTE_P95_MS;
     rows.push({ name: `GET ${shorten(path, yard.id, from)}`, f, target: `p95 < ${ROUTE_P95_MS} ms`, ok });
@@ -180,7 +189,9 @@ async function run(api: Api): Promise<boolean> {
     },
   };
   mkdirSync('test/bench/results', { recursive: true });
-  writeFileSync('test/bench/results/dashboard.json', `${JSON.stringify(results, null, 2)}\n`);
+  // A partial run (--window-only) does not replace the full run's figures.
+  if (!WINDOW_ONLY)
+    writeFileSync('test/bench/results/dashboard.json', `${JSON.stringify(results, null, 2)}\n`);
   console.log(
     failedRows.length === 0
       ? '\nAll targets met.'

@@ -17,6 +17,8 @@ export class AppProcess {
     private readonly script: 'cloud/main.ts' | 'edge/main.ts',
     readonly port: number,
     private readonly env: Record<string, string>,
+    /** Node's own flags before the script (a benchmark's --cpu-prof). */
+    private readonly nodeFlags: string[] = [],
   ) {}
 
   get url(): string {
@@ -35,7 +37,7 @@ export class AppProcess {
   /** Starts the process and waits until /readyz answers 200. */
   async start(): Promise<void> {
     if (this.alive) throw new Error(`${this.name} is already running`);
-    const child = spawn(process.execPath, ['--import', 'tsx', this.script], {
+    const child = spawn(process.execPath, [...this.nodeFlags, '--import', 'tsx', this.script], {
       env: {
         ...process.env,
         ...this.env,

@@ -1,5 +1,6 @@
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
+import type { Kdb } from '../../db/database.js';
 import type { SettingsService } from '../settings/service.js';
 import { type SessionRow, taskRepo } from './repo.js';
 import type { DriverAvailabilityT } from './schema.js';
@@ -60,19 +61,23 @@ export class Dispatcher {
     return run;
   }
 
-  /** Drivers with availability: of one yard (open session there), or every active yard driver. */
-  async availabilityOf(yardId?: string): Promise<DriverState[]> {
-    const db = this.deps.kysely;
+  /**
+   * Drivers with availability: of one yard (open session there), of every yard (`onShift`: those
+   * with an open session anywhere; the others are offline and in no yard), or every active yard
+   * driver. `db` is the read pool for figures; a dispatch decision reads the main connection.
+   */
+  async availabilityOf(yardId?: string, o: { onShift?: boolean; db?: Kdb } = {}): Promise<DriverState[]> {
+    const db = o.db ?? this.deps.kysely;
     const settings = this.deps.settings;
-    const [timeoutSec, maxOpen, drivers, sessions] = await Promise.all([
+    const [timeoutSec, maxOpen, sessions] = await Promise.all([
       settings.get('tasks.driverTimeoutSec'),
       settings.get('tasks.maxAssignedPerDriver'),
-      taskRepo.activeYardDrivers(db),
       taskRepo.openSessions(db, yardId),
     ]);
     const sessionOf = new Map<string, SessionRow>();
     for (const s of sessions) if (!sessionOf.has(s.driverId)) sessionOf.set(s.driverId, s);
-    const listed = yardId === undefined ? drivers : drivers.filter((d) => sessionOf.has(d.id));
+    const onShiftOnly = yardId !== undefined || o.onShift === true;
+    const listed = await taskRepo.activeYardDrivers(db, onShiftOnly ? [...sessionOf.keys()] : undefined);
     const counts = await taskRepo.openTaskCounts(
       db,
       listed.map((d) => d.id),

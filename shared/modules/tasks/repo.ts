@@ -148,14 +148,17 @@ export const taskRepo = {
       .executeTakeFirst();
   },
 
-  activeYardDrivers(db: Kdb): Promise<YardDriverRow[]> {
-    return db
+  /** Active yard drivers: every one, or those among `ids`. */
+  activeYardDrivers(db: Kdb, ids?: readonly string[]): Promise<YardDriverRow[]> {
+    if (ids?.length === 0) return Promise.resolve([]);
+    let q = db
       .selectFrom('driver')
       .select(['id', 'firstName', 'lastName', 'driverCode'])
       .where('kind', '=', 'yard')
       .where('status', '=', 'active')
-      .orderBy('id')
-      .execute();
+      .orderBy('id');
+    if (ids) q = q.where('id', 'in', [...ids]);
+    return q.execute();
   },
 
   /** Open sessions (endedAt null), of one yard or all; the newest first per driver. */

@@ -168,11 +168,14 @@ export class TaskService {
   /** Every yard in the principal's scope; drivers counted in the yard of their open session. */
   async summaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
     const yards = await taskRepo.yardsIn(this.deps.kysely, principal.yardIds);
-    const drivers = await this.dispatcher.availabilityOf();
+    // Figures: read by the read pool, off the event loop (a few hundred yards' drivers).
+    const drivers = await this.dispatcher.availabilityOf(undefined, { onShift: true, db: this.deps.reads.kysely });
     const byYard = new Map<string, DriverState[]>();
     for (const d of drivers) {
       if (!d.session) continue;
-      byYard.set(d.session.yardId, [...(byYard.get(d.session.yardId) ?? []), d]);
+      const inYard = byYard.get(d.session.yardId);
+      if (inYard) inYard.push(d);
+      else byYard.set(d.session.yardId, [d]);
     }
     return { items: await yardSummaries(this.deps, yards, (id) => byYard.get(id) ?? []) };
   }

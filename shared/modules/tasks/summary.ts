@@ -23,30 +23,44 @@ export async function yardSummaries(
 ): Promise<TaskSummaryT[]> {
   if (yards.length === 0) return [];
   const now = deps.clock.now();
-  const dayStart = (y: SummaryYard) =>
-    DateTime.fromMillis(now, { zone: y.timeZone }).startOf('day').toMillis();
+  // Luxon's zone arithmetic is slow next to the rest: once per time zone, not per yard.
+  const midnights = new Map<string, number>();
+  const dayStart = (y: SummaryYard) => {
+    let at = midnights.get(y.timeZone);
+    if (at === undefined) {
+      at = DateTime.fromMillis(now, { zone: y.timeZone }).startOf('day').toMillis();
+      midnights.set(y.timeZone, at);
+    }
+    return at;
+  };
   // In the read pool: four statements, each at its own snapshot (figures, not a ledger).
   const figures = await summaryFigures(
     deps.reads.kysely,
     yards.map((y) => ({ id: y.id, dayStart: dayStart(y) })),
     now - DAY_MS,
   );
+  const open = new Map<string, TaskSummaryT['counts']>();
+  for (const r of figures.open) {
+    const counts = open.get(r.yardId) ?? { QUEUED: 0, ASSIGNED: 0, IN_PROGRESS: 0 };
+    if (r.status in counts) counts[r.status as keyof typeof counts] = Number(r.n);
+    open.set(r.yardId, counts);
+  }
+  const completedToday = new Map(figures.completedToday.map((r) => [r.yardId, Number(r.n)]));
+  const wait = new Map(figures.wait.map((r) => [r.yardId, r]));
+  const duration = new Map(figures.duration.map((r) => [r.yardId, r]));
+  const at = toIso(now);
   return yards.map((yard) => {
-    const counts = { QUEUED: 0, ASSIGNED: 0, IN_PROGRESS: 0 };
-    for (const r of figures.open) {
-      if (r.yardId === yard.id && r.status in counts) counts[r.status as keyof typeof counts] = Number(r.n);
-    }
     const driverCounts = { available: 0, busy: 0, offline: 0 };
     for (const d of driversOf(yard.id)) driverCounts[d.availability]++;
     return {
       yardId: yard.id,
       yardCode: yard.code,
       timeZone: yard.timeZone,
-      at: toIso(now),
-      counts,
-      completedToday: Number(figures.completedToday.find((r) => r.yardId === yard.id)?.n ?? 0),
-      wait: stat(figures.wait.find((r) => r.yardId === yard.id)),
-      duration: stat(figures.duration.find((r) => r.yardId === yard.id)),
+      at,
+      counts: open.get(yard.id) ?? { QUEUED: 0, ASSIGNED: 0, IN_PROGRESS: 0 },
+      completedToday: completedToday.get(yard.id) ?? 0,
+      wait: stat(wait.get(yard.id)),
+      duration: stat(duration.get(yard.id)),
       drivers: driverCounts,
     };
   });
