@@ -169,7 +169,10 @@ export class TaskService {
   async summaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
     const yards = await taskRepo.yardsIn(this.deps.kysely, principal.yardIds);
     // Figures: read by the read pool, off the event loop (a few hundred yards' drivers).
-    const drivers = await this.dispatcher.availabilityOf(undefined, { onShift: true, db: this.deps.reads.kysely });
+    const drivers = await this.dispatcher.availabilityOf(undefined, {
+      onShift: true,
+      db: this.deps.reads.kysely,
+    });
     const byYard = new Map<string, DriverState[]>();
     for (const d of drivers) {
       if (!d.session) continue;
