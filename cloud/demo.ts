@@ -10,6 +10,7 @@ import {
 } from '../edge/demo-data.js';
 import { startEdge } from '../edge/main.js';
 import { loadConfig } from '../shared/config.js';
+import { sqliteOf } from '../shared/db/database.js';
 import { Lifecycle } from '../shared/lifecycle.js';
 import { demoVapidOverrides } from '../shared/modules/push/demo-vapid.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
@@ -79,7 +80,9 @@ try {
   const edge = await demo.startPart('edge', () => startEdge(edgeConfig));
   stopOnSignals({ log: cloud.log, stop: () => demo.stop(), safeState: () => edge.safeState() });
   await waitUntil(
-    () => count(edge.db.sqlite, 'app_user') > 0 && count(edge.db.sqlite, 'location') >= 19,
+    () =>
+      count(sqliteOf(edge.db, 'the demo'), 'app_user') > 0 &&
+      count(sqliteOf(edge.db, 'the demo'), 'location') >= 19,
     30_000,
     'the edge did not receive its master data from the cloud within 30 s',
   );
@@ -94,8 +97,8 @@ try {
     });
     await waitUntil(
       () =>
-        count(cloud.db.sqlite, 'movement') >= 4 + history.movements &&
-        count(cloud.db.sqlite, "yard_task WHERE status = 'COMPLETED'") >= history.moves,
+        count(sqliteOf(cloud.db, 'the demo'), 'movement') >= 4 + history.movements &&
+        count(sqliteOf(cloud.db, 'the demo'), "yard_task WHERE status = 'COMPLETED'") >= history.moves,
       30_000,
       'the edge check-ins and history did not reach the cloud within 30 s',
     );

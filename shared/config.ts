@@ -157,6 +157,24 @@ export const configSchema = z.object({
    * (defaultReadWorkers): 1 at an edge, one per core beyond the first (1 to 4) at the cloud.
    */
   readWorkers: z.coerce.number().int().min(0).max(16).optional(),
+  /**
+   * The cloud's database (issue 16, README "The cloud on PostgreSQL"). Without `url`: SQLite in the
+   * data directory (the edge always, the cloud by default). With a postgres:// URL the cloud runs
+   * on PostgreSQL; TLS is set in the URL the way libpq reads it (`sslmode=verify-full`,
+   * `sslrootcert=/path/ca.pem`, `sslcert`, `sslkey`), parsed by pg-connection-string.
+   */
+  database: z
+    .object({
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL (or unset for SQLite)')
+        .optional(),
+      /** Connections this node keeps open (all nodes together stay under PostgreSQL's max_connections). */
+      poolMax: z.coerce.number().int().min(2).max(200).default(20),
+      /** A statement running longer is cancelled by the server (0: no limit). */
+      statementTimeoutMs: z.coerce.number().int().min(0).default(30_000),
+    })
+    .prefault({}),
   /** Check every response body against its schema (tests turn this on). */
   validateResponses: z.boolean().default(false),
 });
@@ -213,6 +231,9 @@ const ENV_MAP: Record<string, string> = {
   YARD_SYNC_RETENTION_DAYS: 'sync.retentionDays',
   YARD_SYNC_MAX_CLOCK_AHEAD_MS: 'sync.maxClockAheadMs',
   YARD_READ_WORKERS: 'readWorkers',
+  YARD_DATABASE_URL: 'database.url',
+  YARD_DATABASE_POOL_MAX: 'database.poolMax',
+  YARD_DATABASE_STATEMENT_TIMEOUT_MS: 'database.statementTimeoutMs',
 };
 
 const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized', 'push.allowLocalEndpoints']);
@@ -268,6 +289,10 @@ export function loadConfig(
       problems.push(`${path}${source}: ${issue.message}`);
     }
   }
+  if (result.data?.role === 'edge' && result.data.database.url) {
+    // The yard box keeps working without a network: its database is the local SQLite file.
+    problems.push('database.url (YARD_DATABASE_URL): only the cloud runs on PostgreSQL; an edge uses SQLite');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze(result.data!);
 }
@@ -288,7 +313,19 @@ export function redactConfig(config: Config): Record<string, unknown> {
     metricsKey: config.metricsKey ? '***' : undefined,
     push: { ...config.push, vapidPrivateKey: config.push.vapidPrivateKey ? '***' : undefined },
     mqtt: { ...config.mqtt, password: config.mqtt.password ? '***' : undefined },
+    database: { ...config.database, url: config.database.url ? redactUrl(config.database.url) : undefined },
   };
+}
+
+/** A URL without its password (for logs and the start banner). */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(not a valid URL)';
+  }
 }
 
 export type SyncMode = 'standalone' | 'linked' | 'cloud';

@@ -1,4 +1,5 @@
 import type { CoreParts } from './core-parts.js';
+import { sqliteOf } from './db/database.js';
 import { SharedAnswers } from './http/shared-answers.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -83,7 +84,9 @@ export function createServices(core: CoreParts): Services {
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);
-  core.changes.observers.add(new DashboardRollups(core.db.sqlite, () => figureAnswers.changed()));
+  core.changes.observers.add(
+    new DashboardRollups(sqliteOf(core.db, 'dashboard rollups'), () => figureAnswers.changed()),
+  );
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });

@@ -1,4 +1,5 @@
 import type { CoreParts } from '../../shared/core-parts.js';
+import { sqliteOf } from '../../shared/db/database.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
 import { PeerCounts } from '../../shared/sync/peer-counts.js';
@@ -50,20 +51,20 @@ export class CloudSync implements SyncRuntime {
     private readonly deps: CloudSyncDeps,
     private readonly o: CloudSyncOptions,
   ) {
-    this.stream = new StreamId(deps.db.sqlite);
-    this.outbox = new Outbox(deps.db.sqlite, deps.config.sync, this.stream);
+    this.stream = new StreamId(sqliteOf(deps.db, 'cloud sync'));
+    this.outbox = new Outbox(sqliteOf(deps.db, 'cloud sync'), deps.config.sync, this.stream);
     this.links = new SiteLinks({
       deps,
       transport: o.transport,
       outbox: this.outbox,
-      cursors: new SendCursors(deps.db.sqlite),
+      cursors: new SendCursors(sqliteOf(deps.db, 'cloud sync')),
       stream: this.stream,
       applier: o.applier,
       snapshot: o.snapshot,
     });
     this.statuses = new SiteStatusTracker(deps);
     this.rows = new SiteRows(deps);
-    this.counts = new PeerCounts(deps.db.sqlite);
+    this.counts = new PeerCounts(sqliteOf(deps.db, 'cloud sync'));
     this.statusEvents = new SiteStatusEvents(deps, { row: (siteId) => this.rows.one(siteId) });
     this.pruner = new LogPruner(deps);
   }

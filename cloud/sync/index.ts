@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SyncFactoryDeps } from '../../shared/app.js';
 import type { Config } from '../../shared/config.js';
 import type { CoreParts } from '../../shared/core-parts.js';
+import { sqliteOf } from '../../shared/db/database.js';
 import type { Logger } from '../../shared/log.js';
 import { ChangeApplier } from '../../shared/sync/applier.js';
 import { exclusive } from '../../shared/sync/outbox.js';
@@ -62,7 +63,7 @@ export function cloudTransport(
  * broker keeps our persistent session), and nothing about the machine in it.
  */
 export function cloudNodeId(deps: Pick<CoreParts, 'db'>): string {
-  const sqlite = deps.db.sqlite;
+  const sqlite = sqliteOf(deps.db, 'cloud sync');
   const row = sqlite.prepare("SELECT value FROM sync_meta WHERE name = 'node'").pluck().get() as
     | string
     | undefined;

@@ -1,4 +1,5 @@
 import type { CoreParts } from '../../shared/core-parts.js';
+import { sqliteOf } from '../../shared/db/database.js';
 import { newId } from '../../shared/ids.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { exclusive, type Outbox, type SendCursors, type StreamId } from '../../shared/sync/outbox.js';
@@ -154,7 +155,7 @@ export class SiteLinks {
     const { deps } = this.o;
     const state = await exclusive(deps, () => ({
       cursor: this.o.cursors.get(siteId),
-      pruned: prunedUpTo(deps.db.sqlite, siteId),
+      pruned: prunedUpTo(sqliteOf(deps.db, 'cloud sync'), siteId),
       stream: this.o.stream.current(),
       pending: readPending(deps, siteId),
     }));
@@ -220,7 +221,7 @@ export class SiteLinks {
     const { deps } = this.o;
     const stillCurrent = await exclusive(deps, () => {
       if (this.o.stream.current() !== call.stream) return false;
-      deps.db.sqlite.prepare('DELETE FROM sync_meta WHERE name = ?').run(resyncKey(siteId));
+      sqliteOf(deps.db, 'cloud sync').prepare('DELETE FROM sync_meta WHERE name = ?').run(resyncKey(siteId));
       return true;
     });
     const link = await this.links.get(siteId);
@@ -236,9 +237,9 @@ export class SiteLinks {
 }
 
 function readPending(deps: Pick<CoreParts, 'db'>, siteId: string): PendingResync | undefined {
-  const row = deps.db.sqlite.prepare('SELECT value FROM sync_meta WHERE name = ?').get(resyncKey(siteId)) as
-    | { value: string }
-    | undefined;
+  const row = sqliteOf(deps.db, 'cloud sync')
+    .prepare('SELECT value FROM sync_meta WHERE name = ?')
+    .get(resyncKey(siteId)) as { value: string } | undefined;
   if (!row) return undefined;
   try {
     const value = JSON.parse(row.value) as PendingResync;
@@ -249,7 +250,7 @@ function readPending(deps: Pick<CoreParts, 'db'>, siteId: string): PendingResync
 }
 
 function writePending(deps: Pick<CoreParts, 'db'>, siteId: string, pending: PendingResync): void {
-  deps.db.sqlite
+  sqliteOf(deps.db, 'cloud sync')
     .prepare(
       'INSERT INTO sync_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
     )

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { toIsoOrNull } from '../../shared/clock.js';
 import type { CoreParts } from '../../shared/core-parts.js';
+import { sqliteOf } from '../../shared/db/database.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
@@ -76,9 +77,9 @@ export class EdgeSync implements SyncRuntime {
     private readonly o: EdgeSyncOptions,
   ) {
     this.topics = topicsFor(deps.config.siteId);
-    this.stream = new StreamId(deps.db.sqlite);
-    this.outbox = new Outbox(deps.db.sqlite, deps.config.sync, this.stream);
-    this.counts = new PeerCounts(deps.db.sqlite);
+    this.stream = new StreamId(sqliteOf(deps.db, 'edge sync'));
+    this.outbox = new Outbox(sqliteOf(deps.db, 'edge sync'), deps.config.sync, this.stream);
+    this.counts = new PeerCounts(sqliteOf(deps.db, 'edge sync'));
     this.link = new PeerLink({
       deps,
       peer: CLOUD_PEER,
@@ -86,7 +87,7 @@ export class EdgeSync implements SyncRuntime {
       transport: o.transport,
       publishTo: { changes: this.topics.upChanges, ack: this.topics.upAck },
       outbox: this.outbox,
-      cursors: new SendCursors(deps.db.sqlite),
+      cursors: new SendCursors(sqliteOf(deps.db, 'edge sync')),
       stream: this.stream,
       applier: o.applier,
       beforeResend: (from) => this.warnIfPruned(from),
@@ -154,7 +155,7 @@ export class EdgeSync implements SyncRuntime {
   async status() {
     const link = this.link.snapshot();
     const numbers = await exclusive(this.deps, () => {
-      const sqlite = this.deps.db.sqlite;
+      const sqlite = sqliteOf(this.deps.db, 'edge sync');
       const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get() ?? 0);
       const totals = this.counts.total();
       return {
@@ -244,7 +245,9 @@ export class EdgeSync implements SyncRuntime {
 
   /** The cloud needs rows we pruned (its database went back): they are gone; say so loudly. */
   private async warnIfPruned(from: number): Promise<boolean> {
-    const pruned = await exclusive(this.deps, () => prunedUpTo(this.deps.db.sqlite, CLOUD_PEER));
+    const pruned = await exclusive(this.deps, () =>
+      prunedUpTo(sqliteOf(this.deps.db, 'edge sync'), CLOUD_PEER),
+    );
     if (from <= pruned && this.warnedPruned !== from) {
       this.warnedPruned = from;
       this.deps.log.error(

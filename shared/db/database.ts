@@ -15,6 +15,7 @@ import {
   type UnknownRow,
   UpdateQueryNode,
 } from 'kysely';
+import type { Pool } from 'pg';
 import { SYNCED_SQL_TABLES, toSnake } from '../sync/entities.js';
 import { migrate } from './migrate.js';
 import { RollbackSafeSqliteDialect } from './sqlite-dialect.js';
@@ -22,14 +23,38 @@ import type { DB } from './tables.js';
 
 export type Kdb = Kysely<DB>;
 
-export interface AppDatabase {
+/** What every database of the app offers, SQLite or PostgreSQL. */
+interface DatabaseBase {
   /** Query builder for repos. Writes to synced tables through it are refused: use ChangeCapture. */
   kysely: Kdb;
-  sqlite: Database.Database;
-  file: string;
   /** Watch executed queries (SQL text and parameters): slow-query logging, tests counting queries. */
   onQuery(listener: QueryListener): () => void;
+}
+
+/** The embedded database: the edge always, the cloud by default. */
+export interface SqliteDatabase extends DatabaseBase {
+  dialect: 'sqlite';
+  /** The connection itself, for the synchronous hot paths (sync, rollups) that run on it. */
+  sqlite: Database.Database;
+  file: string;
   close(): void;
+}
+
+/** The cloud's database in production (shared/db/postgres-database.ts). */
+export interface PostgresDatabase extends DatabaseBase {
+  dialect: 'postgres';
+  pool: Pool;
+  /** Where it is, without the password (logs, the start banner). */
+  where: string;
+  close(): Promise<void>;
+}
+
+export type AppDatabase = SqliteDatabase | PostgresDatabase;
+
+/** The SQLite connection of a part that runs on SQLite only; names the part when it is PostgreSQL. */
+export function sqliteOf(db: AppDatabase, part: string): Database.Database {
+  if (db.dialect === 'sqlite') return db.sqlite;
+  throw new Error(`${part} runs on SQLite only and has no PostgreSQL twin yet`);
 }
 
 export type QueryListener = (sql: string, parameters: readonly unknown[], durationMs: number) => void;
@@ -38,7 +63,7 @@ export type QueryListener = (sql: string, parameters: readonly unknown[], durati
  * Opens (creating if needed) the SQLite database and applies pending migrations.
  * WAL + synchronous=FULL: an acknowledged write survives power loss on the gate box.
  */
-export function openDatabase(file: string): AppDatabase {
+export function openDatabase(file: string): SqliteDatabase {
   if (file !== ':memory:') {
     mkdirSync(dirname(file), { recursive: true });
     // Owner-only from the start: the file holds password hashes and integration secrets. SQLite
@@ -62,6 +87,7 @@ export function openDatabase(file: string): AppDatabase {
   });
   let closed = false;
   return {
+    dialect: 'sqlite',
     kysely,
     sqlite,
     file,
@@ -111,7 +137,7 @@ export class SyncedWriteRefused extends Error {}
  * Refuses INSERT/UPDATE/DELETE on synced tables unless made through ChangeCapture, so no write
  * path can skip its change_log row.
  */
-class SyncedWriteGuard implements KyselyPlugin {
+export class SyncedWriteGuard implements KyselyPlugin {
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const node = args.node;
     const table = writtenTable(node);

@@ -5,15 +5,19 @@ import type Database from 'better-sqlite3';
 import { CamelCasePlugin, Kysely } from 'kysely';
 import { Piscina } from 'piscina';
 import type { Component } from '../lifecycle.js';
-import type { Kdb, QueryListener } from './database.js';
+import type { AppDatabase, Kdb, QueryListener } from './database.js';
 import { readPoolDialect } from './read-pool-dialect.js';
 import { ReadStatements, type ReadTask } from './read-pool-statements.js';
 import type { ReadWorkerData } from './read-worker.js';
 import type { DB } from './tables.js';
 
 export interface ReadPoolOptions {
-  /** The database the workers read: its file, and its connection for reads on the main thread. */
-  db: { file: string; sqlite: Database.Database };
+  /**
+   * The database the workers read (its file; its connection for reads on the main thread). On
+   * PostgreSQL there are no workers: reads are already off the event loop (node-postgres waits on
+   * sockets), so `kysely` is the database's own builder over its connection pool.
+   */
+  db: AppDatabase | { dialect: 'sqlite'; file: string; sqlite: Database.Database };
   /** Worker threads. 0, or an in-memory database (which no other connection can see), reads on the main thread. */
   size: number;
   /** How long a worker's read waits for a lock (a checkpoint) before it fails. */
@@ -45,11 +49,17 @@ export class ReadPool implements Component {
   /** The query builder whose queries run in the pool (selects only). */
   readonly kysely: Kdb;
   private pool: Piscina<ReadTask, unknown[]> | undefined;
-  private readonly onMainThread: ReadStatements;
+  private readonly onMainThread: ReadStatements | undefined;
   private readonly listeners = new Set<QueryListener>();
 
   constructor(private readonly options: ReadPoolOptions) {
-    this.onMainThread = new ReadStatements(options.db.sqlite);
+    const db = options.db;
+    if (db.dialect === 'postgres') {
+      this.onMainThread = undefined;
+      this.kysely = db.kysely;
+      return;
+    }
+    this.onMainThread = new ReadStatements(db.sqlite);
     this.kysely = new Kysely<DB>({
       dialect: readPoolDialect((task) => this.all(task)),
       plugins: [new CamelCasePlugin()],
@@ -66,7 +76,7 @@ export class ReadPool implements Component {
 
   async start(): Promise<void> {
     const { size, db } = this.options;
-    if (this.pool || size <= 0 || db.file === ':memory:' || db.file === '') return;
+    if (this.pool || size <= 0 || db.dialect !== 'sqlite' || db.file === ':memory:' || db.file === '') return;
     const ext = extname(fileURLToPath(import.meta.url));
     const workerData: ReadWorkerData = { file: db.file, busyTimeoutMs: this.options.busyTimeoutMs ?? 5000 };
     const pool = new Piscina<ReadTask, unknown[]>({
@@ -104,6 +114,7 @@ export class ReadPool implements Component {
     const { sql, parameters } = task; // only these cross to the worker, not Kysely's query tree
     if (!this.pool) {
       try {
+        if (!this.onMainThread) throw new Error('the read pool runs SQLite reads only');
         return Promise.resolve(this.onMainThread.all({ sql, parameters }) as R[]);
       } catch (err) {
         return Promise.reject(err);
@@ -114,6 +125,7 @@ export class ReadPool implements Component {
 
   /** Watch the reads run through `kysely` (SQL and parameters), as AppDatabase.onQuery does for the main builder. */
   onQuery(listener: QueryListener): () => void {
+    if (this.options.db.dialect === 'postgres') return this.options.db.onQuery(listener);
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }

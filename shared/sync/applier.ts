@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sqliteOf } from '../db/database.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { Backlog } from './apply-backlog.js';
 import { type Received, RowApplier, Touched } from './apply-rows.js';
@@ -61,7 +62,7 @@ export class ChangeApplier {
     options: { schemaVersion?: number; routing?: Routing } = {},
   ) {
     const side = deps.syncSide;
-    this.sqlite = deps.db.sqlite;
+    this.sqlite = sqliteOf(deps.db, 'the sync applier');
     this.sql = new RowSql(this.sqlite);
     // Observers of row writes (read models such as the dashboard's rollups) see applied rows too.
     const observers = deps.changes.observers;

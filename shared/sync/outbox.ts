@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { sqliteOf } from '../db/database.js';
 import type { SyncDeps } from './deps.js';
 import { PROTOCOL_V } from './protocol.js';
 
@@ -36,7 +37,7 @@ type LogRow = [
  */
 export async function exclusive<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): Promise<T> {
   return deps.db.kysely.connection().execute(async () => {
-    if (deps.db.sqlite.inTransaction) {
+    if (sqliteOf(deps.db, 'the sync outbox').inTransaction) {
       throw new Error('a transaction outside Kysely is open on the sync connection');
     }
     return work();

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sqliteOf } from '../db/database.js';
 import type { SyncDeps } from './deps.js';
 import { exclusive } from './outbox.js';
 
@@ -52,7 +53,7 @@ export class LogPruner {
 
   /** Prunes every peer once; returns the rows deleted per peer. */
   async runOnce(): Promise<Record<string, number>> {
-    const sqlite = this.deps.db.sqlite;
+    const sqlite = sqliteOf(this.deps.db, 'change-log pruning');
     const cutoffMs = this.deps.clock.now() - this.deps.config.sync.retentionDays * DAY_MS;
     // HLC strings start with 13-digit epoch ms: comparing with this prefix is comparing times.
     const cutoffHlc = String(Math.max(0, Math.floor(cutoffMs))).padStart(13, '0');
@@ -84,7 +85,7 @@ export class LogPruner {
 
   /** Deletes the peer's rows up to `boundary` (all acknowledged) in chunks, recording the boundary. */
   private async deleteUpTo(peer: string, boundary: number): Promise<number> {
-    const sqlite = this.deps.db.sqlite;
+    const sqlite = sqliteOf(this.deps.db, 'change-log pruning');
     let total = 0;
     for (;;) {
       const n = await exclusive(this.deps, () =>

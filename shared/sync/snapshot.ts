@@ -1,3 +1,4 @@
+import { sqliteOf } from '../db/database.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { BusyError } from './applier.js';
 import type { SyncDeps } from './deps.js';
@@ -52,7 +53,7 @@ export function writeSiteSnapshot(
   deps: Pick<SyncDeps, 'db' | 'changes'>,
   siteId: string,
 ): { from: number; to: number; rows: number } {
-  const sqlite = deps.db.sqlite;
+  const sqlite = sqliteOf(deps.db, 'site snapshots');
   if (sqlite.inTransaction) throw new BusyError();
   const sql = new RowSql(sqlite);
   const sites = [siteId];

@@ -9,7 +9,7 @@ import type { Principal } from '../../shared/auth/principal.js';
 import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { loadConfig } from '../../shared/config.js';
-import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase, sqliteOf } from '../../shared/db/database.js';
 import { DriverCreate } from '../../shared/modules/drivers/schema.js';
 import { MovementCreate } from '../../shared/modules/movements/schema.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
@@ -34,7 +34,7 @@ if (!dataDir) throw new Error('YARD_DATA_DIR is required');
 mkdirSync(dataDir, { recursive: true });
 const now = () => performance.timeOrigin + performance.now();
 
-function build(): { yard: YardApp; db: AppDatabase } {
+function build(): { yard: YardApp; db: SqliteDatabase } {
   const config = loadConfig(process.env, { validateResponses: false });
   const db = openDatabase(join(dataDir!, 'yard.db'));
   const yard = createApp({
@@ -114,7 +114,10 @@ async function staffPrincipal(): Promise<Principal> {
 
 /** Rows of a synced table with this key (0 or 1), read straight from SQLite. */
 function has(table: string, id: string): boolean {
-  return core().db.sqlite.prepare(`SELECT 1 FROM "${table}" WHERE id = ?`).get(id) !== undefined;
+  return (
+    sqliteOf(core().db, 'the sync benchmark').prepare(`SELECT 1 FROM "${table}" WHERE id = ?`).get(id) !==
+    undefined
+  );
 }
 
 /** Tables being watched: id -> when this process first saw the row. */
@@ -128,10 +131,15 @@ function watchTable(table: string): void {
   if (watched.has(table)) return;
   const seen = new Map<string, number>();
   watched.set(table, seen);
-  const stmt = core()
-    .db.sqlite.prepare(`SELECT rowid, id FROM "${table}" WHERE rowid > ? ORDER BY rowid`)
+  const stmt = sqliteOf(core().db, 'the sync benchmark')
+    .prepare(`SELECT rowid, id FROM "${table}" WHERE rowid > ? ORDER BY rowid`)
     .raw();
-  let last = Number(core().db.sqlite.prepare(`SELECT coalesce(max(rowid), 0) FROM "${table}"`).pluck().get());
+  let last = Number(
+    sqliteOf(core().db, 'the sync benchmark')
+      .prepare(`SELECT coalesce(max(rowid), 0) FROM "${table}"`)
+      .pluck()
+      .get(),
+  );
   const poll = () => {
     const at = now();
     for (const [rowid, id] of stmt.all(last) as Array<[number, string]>) {
@@ -166,8 +174,14 @@ const commands: Record<string, (args: any) => unknown> = {
     return { ...out, ms: now() - t0 };
   },
   logRows: (args: { peer: string }) => changeLogRows(core(), args.peer),
-  logTotal: () => Number(core().db.sqlite.prepare('SELECT count(*) FROM change_log').pluck().get()),
-  topSeq: () => Number(core().db.sqlite.prepare('SELECT max(seq) FROM change_log').pluck().get() ?? 0),
+  logTotal: () =>
+    Number(
+      sqliteOf(core().db, 'the sync benchmark').prepare('SELECT count(*) FROM change_log').pluck().get(),
+    ),
+  topSeq: () =>
+    Number(
+      sqliteOf(core().db, 'the sync benchmark').prepare('SELECT max(seq) FROM change_log').pluck().get() ?? 0,
+    ),
   queued: () => core().sync.runtime?.queued() ?? Promise.resolve(-1),
   /**
    * Waits until the peer has acknowledged every row of its log: polls the stored acknowledged
@@ -175,7 +189,7 @@ const commands: Record<string, (args: any) => unknown> = {
    * then confirms with the runtime's own queue count.
    */
   drained: async (args: { peer: string; timeoutMs: number }) => {
-    const { sqlite } = core().db;
+    const sqlite = sqliteOf(core().db, 'the sync benchmark');
     const top = Number(
       sqlite.prepare('SELECT max(seq) FROM change_log WHERE peer = ?').pluck().get(args.peer) ?? 0,
     );
@@ -193,13 +207,16 @@ const commands: Record<string, (args: any) => unknown> = {
   /** The applied position for a peer (sync_cursor.applied_remote_seq). */
   applied: (args: { peer: string }) =>
     Number(
-      core()
-        .db.sqlite.prepare('SELECT applied_remote_seq FROM sync_cursor WHERE peer = ?')
+      sqliteOf(core().db, 'the sync benchmark')
+        .prepare('SELECT applied_remote_seq FROM sync_cursor WHERE peer = ?')
         .pluck()
         .get(args.peer) ?? 0,
     ),
-  deadLetters: () => Number(core().db.sqlite.prepare('SELECT count(*) FROM dead_letter').pluck().get()),
-  checksums: () => entityChecksums(core().db.sqlite),
+  deadLetters: () =>
+    Number(
+      sqliteOf(core().db, 'the sync benchmark').prepare('SELECT count(*) FROM dead_letter').pluck().get(),
+    ),
+  checksums: () => entityChecksums(sqliteOf(core().db, 'the sync benchmark')),
   cpu: () => process.cpuUsage(),
   /** A gate check-in of a new trailer, as POST /api/movement makes it; answers when committed. */
   writeMovement: async (args: { yardId: string; number: string; staff: Principal }) => {
@@ -222,7 +239,7 @@ const commands: Record<string, (args: any) => unknown> = {
   },
   /** The rows of the peer's log it has not acknowledged, as [entity, id, op, hlc, schemaV, data] JSON. */
   exportLog: (args: { peer: string; file: string }) => {
-    const { sqlite } = core().db;
+    const sqlite = sqliteOf(core().db, 'the sync benchmark');
     const acked = Number(
       sqlite.prepare('SELECT acked_seq FROM sync_cursor WHERE peer = ?').pluck().get(args.peer) ?? 0,
     );
@@ -237,8 +254,8 @@ const commands: Record<string, (args: any) => unknown> = {
   },
   /** A consistent copy of the database (better-sqlite3 online backup). */
   backup: (args: { file: string }) =>
-    core()
-      .db.sqlite.backup(args.file)
+    sqliteOf(core().db, 'the sync benchmark')
+      .backup(args.file)
       .then(() => undefined),
   /**
    * Applies batch payloads (a file of uint32 length + bytes, as sync-catchup.ts writes them) with

@@ -1,5 +1,6 @@
 import type { Principal } from '../../shared/auth/principal.js';
 import type { Core } from '../../shared/core.js';
+import { sqliteOf } from '../../shared/db/database.js';
 import { MovementCreate } from '../../shared/modules/movements/schema.js';
 
 /**
@@ -33,7 +34,10 @@ export function driverPrincipal(driverId: string): Principal {
 /** Rows in the change log for the peer. */
 export function changeLogRows(core: Core, peer: string): number {
   return Number(
-    core.db.sqlite.prepare('SELECT count(*) FROM change_log WHERE peer = ?').pluck().get(peer) ?? 0,
+    sqliteOf(core.db, 'the sync benchmark')
+      .prepare('SELECT count(*) FROM change_log WHERE peer = ?')
+      .pluck()
+      .get(peer) ?? 0,
   );
 }
 
@@ -47,7 +51,7 @@ export async function writeOfflineWork(
   options: { peer: string; target: number; onProgress?: (rows: number) => void },
 ): Promise<{ rounds: number; rows: number }> {
   const { services } = core;
-  core.db.sqlite.pragma('synchronous = OFF');
+  sqliteOf(core.db, 'the sync benchmark').pragma('synchronous = OFF');
   try {
     for (const driverId of refs.driverIds) {
       const active = await services.driverApp.activeSession(driverId);
@@ -71,7 +75,7 @@ export async function writeOfflineWork(
     }
     return { rounds: round, rows };
   } finally {
-    core.db.sqlite.pragma('synchronous = FULL');
+    sqliteOf(core.db, 'the sync benchmark').pragma('synchronous = FULL');
   }
 }
 

@@ -13,7 +13,7 @@ import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { loadConfig } from '../../shared/config.js';
 import type { Core } from '../../shared/core.js';
-import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase } from '../../shared/db/database.js';
 import { createLogger } from '../../shared/log.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { FaultLink } from './fault-link.js';
@@ -38,7 +38,7 @@ export interface NodeHost {
  */
 interface Running {
   yard: YardApp;
-  db: AppDatabase;
+  db: SqliteDatabase;
   server: Server;
 }
 

@@ -10,7 +10,7 @@ import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import type { CameraSources } from '../../shared/cameras/types.js';
 import type { ManualClock } from '../../shared/clock.js';
 import { loadConfig } from '../../shared/config.js';
-import { type AppDatabase, openDatabase } from '../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase } from '../../shared/db/database.js';
 import { ReadPool } from '../../shared/db/read-pool.js';
 import type { GateHardware } from '../../shared/hardware.js';
 import type { Logger } from '../../shared/log.js';
@@ -18,7 +18,7 @@ import type { Logger } from '../../shared/log.js';
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
 export interface TestApp extends YardApp {
-  db: AppDatabase;
+  db: SqliteDatabase;
   dir: string;
   /** The simulated gates (not wired into the app when options.gates was given). */
   gates: SimulatedGates;

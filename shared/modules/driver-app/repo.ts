@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { AppDatabase, Kdb } from '../../db/database.js';
+import { type AppDatabase, type Kdb, sqliteOf } from '../../db/database.js';
 import type { DriverSessionTable } from '../../db/tables.js';
 
 export type DriverSessionRow = Selectable<DriverSessionTable>;
@@ -35,7 +35,7 @@ export class DriverSessionRepo {
  * log: see retention.ts for why). Returns how many went.
  */
 export function deleteLocationsBefore(db: AppDatabase, cutoff: number, limit: number): number {
-  return db.sqlite
+  return sqliteOf(db, 'location-ping retention')
     .prepare(
       'DELETE FROM session_location WHERE id IN (SELECT id FROM session_location WHERE at < ? LIMIT ?)',
     )

@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import express from 'express';
+import { sql } from 'kysely';
 import type { CoreParts } from '../../core-parts.js';
-import { appliedVersion, SCHEMA_VERSION } from '../../db/migrate.js';
+import { SCHEMA_VERSION } from '../../db/migrate.js';
 import type { GateDriverState } from '../../enums.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
@@ -176,8 +177,11 @@ async function readiness(deps: PlatformDeps) {
   let database: { ok: boolean; error?: string } = { ok: true };
   let applied = 0;
   try {
-    deps.db.sqlite.prepare('SELECT 1').get();
-    applied = appliedVersion(deps.db.sqlite);
+    // A round trip to the database, SQLite or PostgreSQL, and how far its schema is migrated.
+    const row = await sql<{ v: number | null }>`SELECT max(version) AS v FROM schema_migration`.execute(
+      deps.db.kysely,
+    );
+    applied = Number(row.rows[0]?.v ?? 0);
   } catch (err) {
     database = { ok: false, error: (err as Error).message };
   }

@@ -96,7 +96,7 @@ describe('apply side effects', () => {
     const events: PublishedEvent[] = [];
     bus.subscribe((e) => events.push(e));
     const applier = new ChangeApplier({ db, clock, log, hlc, changes, bus, syncSide });
-    const position = db.sqlite
+    const position = pair.edge.db.sqlite
       .prepare("SELECT applied_remote_seq FROM sync_cursor WHERE peer = 'cloud'")
       .pluck()
       .get() as number;

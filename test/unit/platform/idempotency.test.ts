@@ -7,7 +7,7 @@ import { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
-import { type AppDatabase, openDatabase } from '../../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { errorHandler } from '../../../shared/http/error-handler.js';
 import { StorageFullError } from '../../../shared/http/errors.js';
 import { IdempotencyKeys } from '../../../shared/http/idempotency.js';
@@ -20,7 +20,7 @@ import { Client, rows } from '../../helpers/http.js';
  * The Idempotency-Key mechanism on routes of its own, over real HTTP and a real SQLite file: what
  * the drivers' routes cannot show on demand (a request still running, a handler that fails).
  */
-let db: AppDatabase;
+let db: SqliteDatabase;
 let dir: string;
 let server: Server;
 let client: Client;

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
-import { type AppDatabase, openDatabase, SyncedWriteRefused } from '../../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase, SyncedWriteRefused } from '../../../shared/db/database.js';
 import { ChangeCapture } from '../../../shared/sync/change-capture.js';
 import { SYNCED_ENTITIES, toSnake } from '../../../shared/sync/entities.js';
 import { Hlc, parseHlc } from '../../../shared/sync/hlc.js';
 
 let dir: string;
-let db: AppDatabase;
+let db: SqliteDatabase;
 let clock: ManualClock;
 let changes: ChangeCapture;
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import { loadConfig } from '../../../shared/config.js';
 import type { Core } from '../../../shared/core.js';
-import { type AppDatabase, openDatabase } from '../../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { silentLogger } from '../../../shared/log.js';
 import { format } from '../../../shared/sync/hlc.js';
 import { Outbox, SendCursors, StreamId } from '../../../shared/sync/outbox.js';
@@ -14,7 +14,7 @@ import { Batch, decode } from '../../../shared/sync/protocol.js';
 import { LogPruner, prunedUpTo } from '../../../shared/sync/prune.js';
 
 let dir: string;
-let db: AppDatabase;
+let db: SqliteDatabase;
 const DAY = 24 * 60 * 60_000;
 
 beforeEach(() => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import type { SyncMode } from '../../../shared/config.js';
-import { type AppDatabase, openDatabase } from '../../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { ConflictError } from '../../../shared/http/errors.js';
 import { ChangeCapture } from '../../../shared/sync/change-capture.js';
 import { SYNCED_BY_TABLE, SYNCED_ENTITIES, type SyncedEntity } from '../../../shared/sync/entities.js';
@@ -59,7 +59,7 @@ describe('writeGuard', () => {
 
 describe('ChangeCapture with a guard', () => {
   let dir: string;
-  let db: AppDatabase;
+  let db: SqliteDatabase;
   let clock: ManualClock;
 
   beforeEach(() => {

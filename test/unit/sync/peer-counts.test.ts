@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import { loadConfig } from '../../../shared/config.js';
 import type { Core } from '../../../shared/core.js';
-import { type AppDatabase, openDatabase } from '../../../shared/db/database.js';
+import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { up as migration0011 } from '../../../shared/db/migrations/0011-sync-counts.js';
 import { silentLogger } from '../../../shared/log.js';
 import { format } from '../../../shared/sync/hlc.js';
@@ -15,7 +15,7 @@ import { LogPruner } from '../../../shared/sync/prune.js';
 import { countsByRecount } from '../../helpers/peer-counts.js';
 
 let dir: string;
-let db: AppDatabase;
+let db: SqliteDatabase;
 const DAY = 24 * 60 * 60_000;
 const NOW = Date.UTC(2026, 0, 31);
 
