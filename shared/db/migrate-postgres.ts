@@ -23,26 +23,25 @@ export function postgresUp(migration: (typeof MIGRATIONS)[number]): string {
  */
 export async function migratePostgres(pool: pg.Pool): Promise<number[]> {
   const client = await pool.connect();
-  let broken: Error | undefined;
+  let unlocked = false;
   try {
     await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     try {
       return await applyPending(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
+      unlocked = true;
     }
-  } catch (err) {
-    broken = err as Error;
-    throw err;
   } finally {
-    // A connection that failed mid-run may still hold the lock or a transaction: close it.
-    client.release(broken);
+    // Back to the pool only once the lock is given back (so no transaction is left open either):
+    // a connection that failed before may still hold it, so it is closed instead.
+    client.release(unlocked ? undefined : new Error('migration connection left in an unknown state'));
   }
 }
 
 async function applyPending(client: pg.PoolClient): Promise<number[]> {
   await client.query(`CREATE TABLE IF NOT EXISTS schema_migration (
-    version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`);
+    version BIGINT PRIMARY KEY, name TEXT COLLATE "C" NOT NULL, applied_at BIGINT NOT NULL)`);
   const applied = new Set(
     (await client.query<{ version: string }>('SELECT version FROM schema_migration')).rows.map((r) =>
       Number(r.version),

@@ -381,7 +381,10 @@ BEGIN
   IF y < 0 THEN
     y := y + 1;
   END IF;
-  RETURN CASE WHEN y < 0 THEN '-' || lpad((-y)::text, 3, '0') ELSE lpad(y::text, 4, '0') END
+  -- printf('%04d', y): at least 4 characters, the sign included.
+  RETURN CASE WHEN y >= 0 THEN lpad(y::text, 4, '0')
+              WHEN y > -100 THEN '-' || lpad((-y)::text, 3, '0')
+              ELSE y::text END
     || '-' || lpad(extract(month FROM t)::text, 2, '0')
     || '-' || lpad(extract(day FROM t)::text, 2, '0')
     || 'T' || lpad(extract(hour FROM t)::text, 2, '0')
@@ -402,8 +405,8 @@ export const upPostgres =
   postgresJsonFunctions +
   postgresTwin(up, [
     {
-      sqlite: 'movement_id TEXT REFERENCES movement (id),\n  created_at bigint NOT NULL,',
-      postgres: 'movement_id TEXT COLLATE "C",\n  created_at bigint NOT NULL,',
+      sqlite: 'movement_id TEXT REFERENCES movement (id),\n  created_at bigint NOT NULL',
+      postgres: 'movement_id TEXT COLLATE "C",\n  created_at bigint NOT NULL',
     },
     {
       sqlite: up.slice(sqliteApiJsonStart, sqliteApiJsonEnd),
