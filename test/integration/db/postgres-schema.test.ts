@@ -51,7 +51,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function sqliteAt(version = SCHEMA_VERSION): Database.Database {
   const sqlite = new Database(join(dir, `${Math.random().toString(36).slice(2)}.db`));
   sqlite.pragma('foreign_keys = ON');
-  cleanups.push(() => sqlite.close());
+  cleanups.push(() => {
+    sqlite.close();
+  });
   if (version === SCHEMA_VERSION) {
     migrate(sqlite);
     return sqlite;
@@ -260,9 +262,8 @@ async function postgresSchema(pool: pg.Pool): Promise<Schema> {
     const nullable = c.is_nullable === 'YES' ? 'null' : 'not null';
     const generated = c.is_generated === 'ALWAYS' ? ' generated' : '';
     const dflt = c.column_default === null ? '-' : c.column_default.replace(/::(text|bigint|integer)$/, '');
-    (schema.columns[c.table_name] ??= []).push(
-      `${c.column_name} ${type} ${nullable}${generated} default ${dflt}`,
-    );
+    schema.columns[c.table_name] ??= [];
+    schema.columns[c.table_name]!.push(`${c.column_name} ${type} ${nullable}${generated} default ${dflt}`);
   }
   const constraints = await pool.query<{
     table: string;
