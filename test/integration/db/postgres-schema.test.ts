@@ -33,8 +33,21 @@ async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void
     async drop() {
       const c = new pg.Client({ connectionString: serverUrl });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      // pool.end() resolves before its connections have closed: wait for them rather than
+      // terminating them (FORCE), which would surface as errors in the pools.
+      try {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await c.query(`DROP DATABASE IF EXISTS ${name}`);
+            return;
+          } catch (err) {
+            if ((err as { code?: string }).code !== '55006' || attempt > 100) throw err;
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
+        }
+      } finally {
+        await c.end();
+      }
     },
   };
 }
@@ -517,6 +530,60 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
       inYard: false,
       arrivedAt: null,
     });
+  });
+
+  it("format any instant in SQLite's date range and beyond as SQLite's strftime/printf expression does", async () => {
+    const sqlite = sqliteAt();
+    const pool = await postgresPool();
+    await migratePostgres(pool);
+    // A fixed pseudo-random sample (xorshift) over the whole range, past both ends.
+    let x = 0x2545f491;
+    const next = () => {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      return (x >>> 0) / 2 ** 32;
+    };
+    const instants = Array.from({ length: 2000 }, () => Math.round(-2.2e14 + next() * 4.8e14));
+    sqlite.exec('CREATE TEMP TABLE instant (ms INTEGER)');
+    const put = sqlite.prepare('INSERT INTO instant (ms) VALUES (?)');
+    for (const ms of instants) put.run(ms);
+    const fromSqlite = sqlite
+      .prepare(
+        `SELECT CASE WHEN ms IS NULL THEN NULL ELSE strftime('%Y-%m-%dT%H:%M:%S', ms / 1000, 'unixepoch') || '.'
+           || printf('%03d', ms % 1000) || 'Z' END FROM instant ORDER BY rowid`,
+      )
+      .pluck()
+      .all();
+    const fromPostgres = await pool.query<{ iso: string | null }>(
+      'SELECT iso_utc_from_epoch_ms(ms) AS iso FROM unnest($1::bigint[]) WITH ORDINALITY u(ms, i) ORDER BY i',
+      [instants],
+    );
+    expect(fromSqlite.filter((v) => v === null).length).toBeGreaterThan(50);
+    expect(fromPostgres.rows.map((r) => r.iso)).toEqual(fromSqlite);
+  });
+
+  it('compare and lower-case text bytewise, as SQLite does, whatever the database locale', async () => {
+    const sqlite = sqliteAt();
+    const pool = await postgresPool();
+    await migratePostgres(pool);
+    const names = ['b', 'B', 'a', 'Ä', 'ä', 'é', 'Z', '_x', '-y', 'a b', 'ab', '10', '9'];
+    await onBoth(
+      sqlite,
+      pool,
+      names.map((name, i) => ({
+        sql: "INSERT INTO carrier (id, name, created_at, updated_at, hlc) VALUES (?, ?, 1, 1, 'h')",
+        params: [`c${i}`, name],
+      })),
+    );
+    const both = await bothRows(
+      sqlite,
+      pool,
+      "SELECT name, lower(name) AS low, name > 'a' AS after_a FROM carrier ORDER BY name, id",
+    );
+    expect(
+      both.postgres.map((r) => ({ ...(r as object), after_a: Number((r as { after_a: unknown }).after_a) })),
+    ).toEqual(both.sqlite);
   });
 
   it('keep sync_peer_count exact, as SQLite does, through change_log, sync_cursor and dead_letter writes', async () => {
