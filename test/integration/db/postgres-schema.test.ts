@@ -391,6 +391,22 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
     await expect(migratePostgres(pool)).rejects.toThrow(sqliteError);
   });
 
+  it('roll a failing migration back whole, record only the ones before it, and give the lock back', async () => {
+    const pool = await postgresPool();
+    // A table of someone else's in the way of migration 4 (sync), which creates site before it.
+    await pool.query('CREATE TABLE sync_tombstone (x bigint)');
+    await expect(migratePostgres(pool)).rejects.toThrow('Migration 4 (sync) failed on PostgreSQL');
+    expect(await appliedVersionPostgres(pool)).toBe(3);
+    const tables = await pool.query<{ t: string | null }>(
+      "SELECT to_regclass('site')::text AS t UNION ALL SELECT to_regclass('sync_meta')::text",
+    );
+    expect(tables.rows).toEqual([{ t: null }, { t: null }]);
+    await pool.query('DROP TABLE sync_tombstone');
+    expect(await migratePostgres(pool)).toEqual(
+      MIGRATIONS.filter((m) => m.version > 3).map((m) => m.version),
+    );
+  });
+
   it('keep the CHECKs that span columns (0009 ADD COLUMN) and the 0/1 flags (0003)', async () => {
     const pool = await postgresPool();
     await migratePostgres(pool);
