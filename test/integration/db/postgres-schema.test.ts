@@ -391,17 +391,23 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
     await expect(migratePostgres(pool)).rejects.toThrow(sqliteError);
   });
 
-  it('roll a failing migration back whole, record only the ones before it, and give the lock back', async () => {
+  it('roll a failing migration back whole, its DDL with its record, and give the lock back', async () => {
     const pool = await postgresPool();
-    // A table of someone else's in the way of migration 4 (sync), which creates site before it.
-    await pool.query('CREATE TABLE sync_tombstone (x bigint)');
+    // Migration 4 (sync) fails when its schema_migration row is written, after its DDL ran.
+    await pool.query(`CREATE TABLE schema_migration (
+      version BIGINT PRIMARY KEY, name TEXT COLLATE "C" NOT NULL, applied_at BIGINT NOT NULL)`);
+    await pool.query(`CREATE FUNCTION refuse_4() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.version = 4 THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`);
+    await pool.query(
+      'CREATE TRIGGER refuse_4 BEFORE INSERT ON schema_migration FOR EACH ROW EXECUTE FUNCTION refuse_4()',
+    );
     await expect(migratePostgres(pool)).rejects.toThrow('Migration 4 (sync) failed on PostgreSQL');
     expect(await appliedVersionPostgres(pool)).toBe(3);
     const tables = await pool.query<{ t: string | null }>(
       "SELECT to_regclass('site')::text AS t UNION ALL SELECT to_regclass('sync_meta')::text",
     );
     expect(tables.rows).toEqual([{ t: null }, { t: null }]);
-    await pool.query('DROP TABLE sync_tombstone');
+    await pool.query('DROP TRIGGER refuse_4 ON schema_migration');
     expect(await migratePostgres(pool)).toEqual(
       MIGRATIONS.filter((m) => m.version > 3).map((m) => m.version),
     );
