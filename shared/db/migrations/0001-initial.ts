@@ -351,7 +351,8 @@ CREATE TABLE http_error_stat (
  *   patterns). Two small functions of ours, IMMUTABLE because they only handle text and integers,
  *   build the same text as SQLite's json_object, byte for byte (key order, no spaces, escapes,
  *   `2026-03-10T15:00:00.000Z` instants, null for what is unset or outside SQLite's dates), so a
- *   list page can concatenate it on either database.
+ *   list page can concatenate it on either database. They call only built-ins, so they also work
+ *   under pg_restore's empty search_path, which recomputes the column.
  */
 const postgresJsonFunctions = `
 -- JSON text of a string, escaped as SQLite's json_quote does (the same escapes as to_json on text);

@@ -161,6 +161,8 @@ const SQLITE_TYPES: Record<string, string> = {
 interface Schema {
   columns: Record<string, string[]>;
   primaryKeys: Record<string, string[]>;
+  /** How many CHECK constraints each table has. */
+  checks: Record<string, number>;
   indexes: string[];
   uniques: string[];
   foreignKeys: string[];
@@ -175,6 +177,7 @@ function sqliteSchema(sqlite: Database.Database): Schema {
   const schema: Schema = {
     columns: {},
     primaryKeys: {},
+    checks: {},
     indexes: [],
     uniques: [],
     foreignKeys: [],
@@ -197,6 +200,12 @@ function sqliteSchema(sqlite: Database.Database): Schema {
       const generated = c.hidden === 2 || c.hidden === 3 ? ' generated' : '';
       return `${c.name} ${type} ${nullable}${generated} default ${c.dflt_value ?? '-'}`;
     });
+    const tableSql = sqlite
+      .prepare('SELECT sql FROM sqlite_master WHERE name = ?')
+      .pluck()
+      .get(table) as string;
+    const code = tableSql.replace(/'(?:[^']|'')*'|--[^\n]*/g, '');
+    schema.checks[table] = code.match(/\bCHECK\s*\(/gi)?.length ?? 0;
     schema.primaryKeys[table] = columns
       .filter((c) => c.pk > 0)
       .sort((a, b) => a.pk - b.pk)
@@ -253,6 +262,7 @@ async function postgresSchema(pool: pg.Pool): Promise<Schema> {
   const schema: Schema = {
     columns: {},
     primaryKeys: {},
+    checks: {},
     indexes: [],
     uniques: [],
     foreignKeys: [],
@@ -295,10 +305,11 @@ async function postgresSchema(pool: pg.Pool): Promise<Schema> {
        con.confdeltype AS del
      FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid
      LEFT JOIN pg_class r ON r.oid = con.confrelid
-     WHERE t.relnamespace = current_schema()::regnamespace AND con.contype IN ('p', 'u', 'f')`,
+     WHERE t.relnamespace = current_schema()::regnamespace AND con.contype IN ('p', 'u', 'f', 'c')`,
   );
   for (const c of constraints.rows) {
     if (c.contype === 'p') schema.primaryKeys[c.table] = c.cols;
+    if (c.contype === 'c') schema.checks[c.table] = (schema.checks[c.table] ?? 0) + 1;
     if (c.contype === 'u') schema.uniques.push(`${c.table} (${c.cols.join(', ')})`);
     if (c.contype === 'f') {
       schema.foreignKeys.push(
@@ -306,7 +317,10 @@ async function postgresSchema(pool: pg.Pool): Promise<Schema> {
       );
     }
   }
-  for (const table of Object.keys(schema.columns)) schema.primaryKeys[table] ??= [];
+  for (const table of Object.keys(schema.columns)) {
+    schema.primaryKeys[table] ??= [];
+    schema.checks[table] ??= 0;
+  }
   const indexes = await pool.query<{ name: string; table: string; unique: boolean; partial: boolean }>(
     `SELECT i.relname AS name, t.relname AS table, ix.indisunique AS unique, ix.indpred IS NOT NULL AS partial
      FROM pg_index ix JOIN pg_class i ON i.oid = ix.indexrelid JOIN pg_class t ON t.oid = ix.indrelid
@@ -348,6 +362,7 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
     const expected = sqliteSchema(sqlite);
     expect(Object.keys(expected.columns).length).toBeGreaterThan(30);
     expect(expected.triggers.length).toBe(9);
+    expect(expected.checks.location).toBe(5); // kind, status and 0009's three
     expect(await postgresSchema(pool)).toEqual(expected);
   });
 
