@@ -26,15 +26,16 @@ export async function migratePostgres(pool: pg.Pool): Promise<number[]> {
   let unlocked = false;
   try {
     await client.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+    return await applyPending(client);
+  } finally {
     try {
-      return await applyPending(client);
-    } finally {
       await client.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]);
       unlocked = true;
+    } catch {
+      // A broken connection: closing it below ends the session, which releases the lock.
     }
-  } finally {
-    // Back to the pool only once the lock is given back (so no transaction is left open either):
-    // a connection that failed before may still hold it, so it is closed instead.
+    // Back to the pool only once the lock is given back (so no transaction is left open either);
+    // otherwise the connection is closed, not reused.
     client.release(unlocked ? undefined : new Error('migration connection left in an unknown state'));
   }
 }
