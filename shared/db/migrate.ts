@@ -11,19 +11,22 @@ import * as m0009 from './migrations/0009-location-position.js';
 import * as m0010 from './migrations/0010-dashboard-rollups.js';
 import * as m0011 from './migrations/0011-sync-counts.js';
 
-/** Forward-only migrations, in order. Append; never edit or reorder a shipped one. */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string }> = [
-  { version: 1, name: 'initial', up: m0001.up },
+/**
+ * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
+ * the PostgreSQL twin of a migration the mechanical translation cannot take (migrate-postgres.ts).
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string; upPostgres?: string }> = [
+  { version: 1, name: 'initial', up: m0001.up, upPostgres: m0001.upPostgres },
   { version: 2, name: 'yard-tasking', up: m0002.up },
   { version: 3, name: 'cameras-integrations', up: m0003.up },
-  { version: 4, name: 'sync', up: m0004.up },
+  { version: 4, name: 'sync', up: m0004.up, upPostgres: m0004.upPostgres },
   { version: 5, name: 'idempotency', up: m0005.up },
   { version: 6, name: 'billing', up: m0006.up },
   { version: 7, name: 'billing-indexes', up: m0007.up },
   { version: 8, name: 'billing-auto-run', up: m0008.up },
   { version: 9, name: 'location-position', up: m0009.up },
   { version: 10, name: 'dashboard-rollups', up: m0010.up },
-  { version: 11, name: 'sync-counts', up: m0011.up },
+  { version: 11, name: 'sync-counts', up: m0011.up, upPostgres: m0011.upPostgres },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
@@ -37,12 +40,7 @@ export function migrate(sqlite: BetterSqlite3.Database): number[] {
       (r) => r.version,
     ),
   );
-  const newest = Math.max(0, ...applied);
-  if (newest > SCHEMA_VERSION) {
-    throw new Error(
-      `The database is at schema version ${newest}, newer than this program (${SCHEMA_VERSION}). Upgrade the program.`,
-    );
-  }
+  refuseNewerSchema(Math.max(0, ...applied));
   const done: number[] = [];
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
@@ -55,6 +53,15 @@ export function migrate(sqlite: BetterSqlite3.Database): number[] {
     done.push(migration.version);
   }
   return done;
+}
+
+/** A database migrated by a newer program is left alone: this one would misread it. */
+export function refuseNewerSchema(newest: number): void {
+  if (newest > SCHEMA_VERSION) {
+    throw new Error(
+      `The database is at schema version ${newest}, newer than this program (${SCHEMA_VERSION}). Upgrade the program.`,
+    );
+  }
 }
 
 export function appliedVersion(sqlite: BetterSqlite3.Database): number {

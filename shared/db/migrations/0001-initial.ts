@@ -1,3 +1,5 @@
+import { postgresTwin } from '../postgres-ddl.js';
+
 /**
  * Initial schema. Conventions: snake_case columns (Kysely's CamelCasePlugin maps them), ids are
  * UUIDv7 text, times are integer epoch milliseconds (`bigint` so PostgreSQL takes the same DDL),
@@ -338,3 +340,96 @@ CREATE TABLE http_error_stat (
   PRIMARY KEY (yard_id, minute, status)
 );
 `;
+
+/*
+ * PostgreSQL: the translation (shared/db/postgres-ddl.ts) plus two changes it cannot make:
+ * - gate_actuation.movement_id and movement.actuation_id reference each other. SQLite checks a
+ *   foreign key only on writes, so gate_actuation can name movement before it exists; PostgreSQL
+ *   needs the table, so that key is added once movement exists (same constraint, same name).
+ * - api_json: PostgreSQL has no json_object/strftime, and a generated column may only use IMMUTABLE
+ *   functions (to_json and to_char are STABLE: they could depend on settings for other types or
+ *   patterns). Two small functions of ours, IMMUTABLE because they only handle text and integers,
+ *   build the same text as SQLite's json_object, byte for byte (key order, no spaces, escapes,
+ *   `2026-03-10T15:00:00.000Z` instants, null for what is unset or outside SQLite's dates), so a
+ *   list page can concatenate it on either database. They call only built-ins, so they also work
+ *   under pg_restore's empty search_path, which recomputes the column.
+ */
+const postgresJsonFunctions = `
+-- JSON text of a string, escaped as SQLite's json_quote does (the same escapes as to_json on text);
+-- null for NULL. IMMUTABLE: to_json of text depends on nothing but the text.
+CREATE FUNCTION json_string_or_null(value text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT coalesce(to_json(value)::text, 'null') $$;
+
+-- strftime('%Y-%m-%dT%H:%M:%S', ms / 1000, 'unixepoch') || '.' || printf('%03d', ms % 1000) || 'Z'
+-- as SQLite computes it, integer arithmetic truncating toward zero included; NULL outside SQLite's
+-- date range (julian day 0 to 9999-12-31), where strftime gives NULL.
+CREATE FUNCTION iso_utc_from_epoch_ms(ms bigint) RETURNS text
+  LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+  AS $$
+DECLARE
+  secs bigint := ms / 1000;
+  frac bigint := ms % 1000;
+  t timestamp;
+  y integer;
+BEGIN
+  IF secs < -210866760000 OR secs > 253402300799 THEN
+    RETURN NULL;
+  END IF;
+  t := timestamp '1970-01-01 00:00:00' + secs * interval '1 second';
+  y := extract(year FROM t);
+  -- PostgreSQL has no year 0 (1 BC is -1); SQLite counts astronomically (1 BC is 0).
+  IF y < 0 THEN
+    y := y + 1;
+  END IF;
+  -- printf('%04d', y): at least 4 characters, the sign included.
+  RETURN CASE WHEN y >= 0 THEN lpad(y::text, 4, '0')
+              WHEN y > -100 THEN '-' || lpad((-y)::text, 3, '0')
+              ELSE y::text END
+    || '-' || lpad(extract(month FROM t)::text, 2, '0')
+    || '-' || lpad(extract(day FROM t)::text, 2, '0')
+    || 'T' || lpad(extract(hour FROM t)::text, 2, '0')
+    || ':' || lpad(extract(minute FROM t)::text, 2, '0')
+    || ':' || lpad(floor(extract(second FROM t))::text, 2, '0')
+    || '.' || CASE WHEN frac >= 0 THEN lpad(frac::text, 3, '0')
+                   WHEN frac > -10 THEN '-0' || (-frac)::text
+                   ELSE frac::text END
+    || 'Z';
+END
+$$;
+`;
+
+const sqliteApiJsonStart = up.indexOf('api_json TEXT GENERATED');
+const sqliteApiJsonEnd = up.indexOf(')) STORED', sqliteApiJsonStart) + ')) STORED'.length;
+
+export const upPostgres =
+  postgresJsonFunctions +
+  postgresTwin(up, [
+    {
+      sqlite: 'movement_id TEXT REFERENCES movement (id),\n  created_at bigint NOT NULL',
+      postgres: 'movement_id TEXT COLLATE "C",\n  created_at bigint NOT NULL',
+    },
+    {
+      sqlite: up.slice(sqliteApiJsonStart, sqliteApiJsonEnd),
+      postgres: `api_json TEXT COLLATE "C" GENERATED ALWAYS AS (
+    '{"id":' || json_string_or_null(id)
+    || ',"carrierId":' || json_string_or_null(carrier_id)
+    || ',"number":' || json_string_or_null(number)
+    || ',"plate":' || json_string_or_null(plate)
+    || ',"plateRegion":' || json_string_or_null(plate_region)
+    || ',"type":' || json_string_or_null(type)
+    || ',"lengthFt":' || coalesce(length_ft::text, 'null')
+    || ',"loadStatus":' || json_string_or_null(load_status)
+    || ',"sealNumber":' || json_string_or_null(seal_number)
+    || ',"yardId":' || json_string_or_null(yard_id)
+    || ',"locationId":' || json_string_or_null(location_id)
+    || ',"inYard":' || CASE WHEN yard_id IS NULL THEN 'false' ELSE 'true' END
+    || ',"arrivedAt":' || json_string_or_null(iso_utc_from_epoch_ms(arrived_at))
+    || ',"notes":' || json_string_or_null(notes)
+    || ',"createdAt":' || json_string_or_null(iso_utc_from_epoch_ms(created_at))
+    || ',"updatedAt":' || json_string_or_null(iso_utc_from_epoch_ms(updated_at))
+    || ',"version":' || coalesce(version::text, 'null')
+    || '}') STORED`,
+    },
+  ]) +
+  'ALTER TABLE gate_actuation ADD FOREIGN KEY (movement_id) REFERENCES movement (id);\n';

@@ -1,3 +1,5 @@
+import { postgresTwin } from '../postgres-ddl.js';
+
 /**
  * Edge <-> cloud sync (issue 5, docs/sync.md).
  * - site: the cloud's register of edges. The MQTT password is stored only as a Mosquitto-compatible
@@ -65,3 +67,12 @@ CREATE TABLE blob_upload (
   last_error TEXT
 );
 `;
+
+/**
+ * PostgreSQL: SQLite's randomblob/hex are not there. The stream id only has to be random and
+ * differ between databases: 32 lower-case hex digits of gen_random_uuid() (PostgreSQL 13+ core;
+ * 122 random bits instead of 128), the same shape as SQLite's.
+ */
+export const upPostgres = postgresTwin(up, [
+  { sqlite: 'lower(hex(randomblob(16)))', postgres: "replace(gen_random_uuid()::text, '-', '')" },
+]);

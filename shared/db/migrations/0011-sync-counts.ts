@@ -1,3 +1,5 @@
+import { postgresTwin } from '../postgres-ddl.js';
+
 /**
  * Queue depths and dead letters per peer without counting rows on each status read (issue 15:
  * /api/sync/status and /readyz counted every site's queue per call, growing with the backlog).
@@ -110,3 +112,137 @@ END;
 
 ALTER TABLE site ADD COLUMN reported_gates TEXT;
 `;
+
+/*
+ * PostgreSQL: the same triggers with the same effects, as plpgsql trigger functions (PostgreSQL
+ * triggers run a function; SQLite's have an inline body). Each keeps SQLite's trigger name, its
+ * events (`UPDATE OF` columns) and WHEN condition, and its statements; a comparison that SQLite
+ * uses as 0/1 is cast with ::int. Row triggers AFTER the statement (PostgreSQL) instead of after
+ * each row (SQLite) change nothing here: no trigger reads the table its statement writes.
+ * Concurrent writers (several cloud nodes) stay exact: every change is a relative update of the
+ * peer's count row, which PostgreSQL locks and re-reads (READ COMMITTED) before applying it. An ack
+ * counts the change_log rows it covers as this transaction sees them, so it must never cover a row
+ * not yet committed; it does not, as a peer acknowledges only rows it was sent, after their commit.
+ */
+const sqliteTriggersStart = up.indexOf('CREATE TRIGGER change_log_count_insert');
+const sqliteTriggersEnd = up.indexOf('ALTER TABLE site ADD COLUMN reported_gates');
+
+const postgresTriggers = `
+CREATE FUNCTION change_log_count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO sync_peer_count AS c (peer, log_rows, acked_rows)
+    VALUES (NEW.peer, 1, (NEW.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = NEW.peer), 0))::int)
+    ON CONFLICT (peer) DO UPDATE SET
+      log_rows = c.log_rows + 1,
+      acked_rows = c.acked_rows + excluded.acked_rows;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER change_log_count_insert AFTER INSERT ON change_log
+  FOR EACH ROW EXECUTE FUNCTION change_log_count_insert();
+
+CREATE FUNCTION change_log_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sync_peer_count SET
+    log_rows = log_rows - 1,
+    acked_rows = acked_rows - (OLD.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = OLD.peer), 0))::int
+  WHERE peer = OLD.peer;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER change_log_count_delete AFTER DELETE ON change_log
+  FOR EACH ROW EXECUTE FUNCTION change_log_count_delete();
+
+CREATE FUNCTION change_log_count_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sync_peer_count SET
+    log_rows = log_rows - 1,
+    acked_rows = acked_rows - (OLD.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = OLD.peer), 0))::int
+  WHERE peer = OLD.peer;
+  INSERT INTO sync_peer_count AS c (peer, log_rows, acked_rows)
+    VALUES (NEW.peer, 1, (NEW.seq <= coalesce((SELECT acked_seq FROM sync_cursor WHERE peer = NEW.peer), 0))::int)
+    ON CONFLICT (peer) DO UPDATE SET
+      log_rows = c.log_rows + 1,
+      acked_rows = c.acked_rows + excluded.acked_rows;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER change_log_count_update AFTER UPDATE OF peer, seq ON change_log
+  FOR EACH ROW EXECUTE FUNCTION change_log_count_update();
+
+CREATE FUNCTION sync_cursor_count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO sync_peer_count (peer, acked_rows)
+    VALUES (NEW.peer, (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq <= NEW.acked_seq))
+    ON CONFLICT (peer) DO UPDATE SET acked_rows = excluded.acked_rows;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER sync_cursor_count_insert AFTER INSERT ON sync_cursor
+  FOR EACH ROW EXECUTE FUNCTION sync_cursor_count_insert();
+
+CREATE FUNCTION sync_cursor_count_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sync_peer_count SET acked_rows = 0 WHERE peer = OLD.peer AND OLD.peer <> NEW.peer;
+  INSERT INTO sync_peer_count (peer) VALUES (NEW.peer) ON CONFLICT (peer) DO NOTHING;
+  UPDATE sync_peer_count SET acked_rows = CASE
+      WHEN OLD.peer <> NEW.peer THEN
+        (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq <= NEW.acked_seq)
+      WHEN NEW.acked_seq > OLD.acked_seq THEN acked_rows +
+        (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq > OLD.acked_seq AND seq <= NEW.acked_seq)
+      ELSE acked_rows -
+        (SELECT count(*) FROM change_log WHERE peer = NEW.peer AND seq > NEW.acked_seq AND seq <= OLD.acked_seq)
+    END
+  WHERE peer = NEW.peer;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER sync_cursor_count_update AFTER UPDATE OF peer, acked_seq ON sync_cursor
+  FOR EACH ROW WHEN (NEW.acked_seq <> OLD.acked_seq OR NEW.peer <> OLD.peer)
+  EXECUTE FUNCTION sync_cursor_count_update();
+
+CREATE FUNCTION sync_cursor_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sync_peer_count SET acked_rows = 0 WHERE peer = OLD.peer;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER sync_cursor_count_delete AFTER DELETE ON sync_cursor
+  FOR EACH ROW EXECUTE FUNCTION sync_cursor_count_delete();
+
+CREATE FUNCTION dead_letter_count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO sync_peer_count AS c (peer, dead_letters) VALUES (NEW.peer, 1)
+    ON CONFLICT (peer) DO UPDATE SET dead_letters = c.dead_letters + 1;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER dead_letter_count_insert AFTER INSERT ON dead_letter
+  FOR EACH ROW EXECUTE FUNCTION dead_letter_count_insert();
+
+CREATE FUNCTION dead_letter_count_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sync_peer_count SET dead_letters = dead_letters - 1 WHERE peer = OLD.peer;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER dead_letter_count_delete AFTER DELETE ON dead_letter
+  FOR EACH ROW EXECUTE FUNCTION dead_letter_count_delete();
+
+CREATE FUNCTION dead_letter_count_update() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE sync_peer_count SET dead_letters = dead_letters - 1 WHERE peer = OLD.peer;
+  INSERT INTO sync_peer_count AS c (peer, dead_letters) VALUES (NEW.peer, 1)
+    ON CONFLICT (peer) DO UPDATE SET dead_letters = c.dead_letters + 1;
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER dead_letter_count_update AFTER UPDATE OF peer ON dead_letter
+  FOR EACH ROW WHEN (NEW.peer <> OLD.peer)
+  EXECUTE FUNCTION dead_letter_count_update();
+
+`;
+
+export const upPostgres = postgresTwin(up, [
+  { sqlite: up.slice(sqliteTriggersStart, sqliteTriggersEnd), postgres: postgresTriggers },
+]);
