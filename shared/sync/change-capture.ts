@@ -5,7 +5,7 @@ import { TableGenerations } from '../db/generations.js';
 import { ShapeCache } from '../db/prepared.js';
 import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
-import { ChangeLogWriter, INSERT_CHUNK } from './change-log-writer.js';
+import { ChangeLogWriter, INSERT_CHUNK, type PeersFor } from './change-log-writer.js';
 import { entityOfTable, type SyncedEntity, type SyncedTable } from './entities.js';
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
@@ -50,7 +50,7 @@ export class ChangeCapture {
     private readonly hlc: Hlc,
     private readonly clock: Clock,
     /** Peers that need this side's changes: ['cloud'] on an edge, site ids on the cloud. */
-    peersFor: (entity: SyncedEntity, row: Record<string, unknown>) => string[],
+    peersFor: PeersFor,
     /**
      * Who may write what in this sync mode (ownership.ts writeGuard): a refused write throws its
      * 409 before anything is written. Default: every write allowed (a standalone edge).

@@ -11,6 +11,16 @@ import {
 } from './entities.js';
 import type { Hlc } from './hlc.js';
 
+/**
+ * The peers whose change log gets a row (routing.ts), read in `db`, the write's transaction: an
+ * array at once where lookups are synchronous (SQLite), a promise where they are not (PostgreSQL).
+ */
+export type PeersFor = (
+  entity: SyncedEntity,
+  row: Record<string, unknown>,
+  db: Kdb,
+) => string[] | Promise<string[]>;
+
 /** Rows per multi-row INSERT: 100 rows x ~12 columns stays far below SQLite's 32,766 bound parameters. */
 export const INSERT_CHUNK = 100;
 
@@ -25,7 +35,7 @@ export class ChangeLogWriter {
 
   constructor(
     private readonly hlc: Hlc,
-    private readonly peersFor: (entity: SyncedEntity, row: Record<string, unknown>) => string[],
+    private readonly peersFor: PeersFor,
     private readonly shapes: ShapeCache,
     private readonly generations: TableGenerations,
   ) {}
@@ -67,12 +77,12 @@ export class ChangeLogWriter {
     this.generations.bump(entity.table);
     const entityId = String(row[entity.key]);
     const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : syncedFields(entity, row));
-    const peers = this.peersFor(entity, row);
+    const peers = await this.peersFor(entity, row, trx);
     // A peer that held the row and no longer needs it (a user's scope moved to other sites) gets a
     // delete, so it does not keep a login it should no longer have.
     const dropped =
       previous && WITHDRAWN_WHEN_UNNEEDED.has(entity.entity)
-        ? this.peersFor(entity, previous).filter((p) => !peers.includes(p))
+        ? (await this.peersFor(entity, previous, trx)).filter((p) => !peers.includes(p))
         : [];
     const writes: Array<[string, 'upsert' | 'delete', string]> = [
       ...peers.map((p): [string, 'upsert' | 'delete', string] => [p, op, data]),
@@ -144,8 +154,9 @@ export class ChangeLogWriter {
 
   async logMany(trx: Kdb, entity: SyncedEntity, written: Array<Record<string, unknown>>): Promise<void> {
     this.generations.bump(entity.table);
-    const entries = written.flatMap((row) =>
-      this.peersFor(entity, row).map((peer) => [
+    const peersOfRows = await Promise.all(written.map((row) => this.peersFor(entity, row, trx)));
+    const entries = written.flatMap((row, i) =>
+      peersOfRows[i]!.map((peer) => [
         peer,
         entity.entity,
         String(row[entity.key]),
