@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,8 @@ export interface PostgresClusterOptions {
  */
 export class PostgresCluster {
   private stopped = false;
+  /** pg_ctl detaches the server: a run ended by process.exit() (vitest on Ctrl+C) stops it here. */
+  private readonly stopOnExit = () => this.stopNow();
 
   private constructor(
     readonly dir: string,
@@ -64,7 +66,9 @@ export class PostgresCluster {
     readonly version: number,
     private readonly binDir: string,
     private readonly ownsDir: boolean,
-  ) {}
+  ) {
+    process.once('exit', this.stopOnExit);
+  }
 
   /** A superuser URL (database `postgres`) for pg.Pool({ connectionString }). */
   get adminUrl(): string {
@@ -137,8 +141,31 @@ export class PostgresCluster {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    await stopServer(this.binDir, this.dataDir, this.ownsDir ? 'immediate' : 'fast');
+    process.off('exit', this.stopOnExit);
+    await stopServer(this.binDir, this.dataDir, this.stopMode);
     if (this.ownsDir) await rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** stop() for a process that is exiting (no event loop left). */
+  private stopNow(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    try {
+      if (existsSync(join(this.dataDir, 'postmaster.pid'))) {
+        const [file, argv] = asServerUserArgs(
+          join(this.binDir, 'pg_ctl'),
+          stopArgs(this.dataDir, this.stopMode),
+        );
+        execFileSync(file, argv, { cwd: tmpdir(), stdio: 'ignore' });
+      }
+      if (this.ownsDir) rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // Exiting anyway; the next start removes what is left (removeOrphans).
+    }
+  }
+
+  private get stopMode(): 'immediate' | 'fast' {
+    return this.ownsDir ? 'immediate' : 'fast';
   }
 }
 
@@ -147,8 +174,12 @@ function isRoot(): boolean {
 }
 
 /** initdb and postgres refuse to run as root: then run them as Debian's `postgres` user. */
+function asServerUserArgs(command: string, args: string[]): [string, string[]] {
+  return isRoot() ? ['runuser', ['-u', SERVER_USER, '--', command, ...args]] : [command, args];
+}
+
 async function asServerUser(command: string, args: string[]): Promise<string> {
-  const [file, argv] = isRoot() ? ['runuser', ['-u', SERVER_USER, '--', command, ...args]] : [command, args];
+  const [file, argv] = asServerUserArgs(command, args);
   try {
     // A neutral working directory: the server user may not be allowed into the caller's.
     const { stdout } = await run(file, argv, { cwd: tmpdir(), env: { ...process.env, LC_ALL: 'C' } });
@@ -178,7 +209,11 @@ async function startOnFreePort(binDir: string, data: string, log: string): Promi
 
 async function stopServer(binDir: string, data: string, mode: 'immediate' | 'fast'): Promise<void> {
   if (!existsSync(join(data, 'postmaster.pid'))) return;
-  await asServerUser(join(binDir, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop']);
+  await asServerUser(join(binDir, 'pg_ctl'), stopArgs(data, mode));
+}
+
+function stopArgs(data: string, mode: 'immediate' | 'fast'): string[] {
+  return ['-D', data, '-m', mode, '-w', 'stop'];
 }
 
 function freePort(): Promise<number> {
