@@ -233,7 +233,8 @@ function freePort(): Promise<number> {
  */
 async function removeOrphans(): Promise<void> {
   const binaries = PostgresCluster.findBinaries();
-  for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith(TEMP_PREFIX))) {
+  const ours = new RegExp(`^${TEMP_PREFIX}[A-Za-z0-9]{6}$`); // mkdtemp's six characters, nothing else
+  for (const name of readdirSync(tmpdir()).filter((n) => ours.test(n))) {
     const dir = join(tmpdir(), name);
     const owner = Number((await readFile(join(dir, OWNER_FILE), 'utf8').catch(() => '')).trim());
     if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) continue;
