@@ -18,7 +18,8 @@ const OWNER_FILE = 'owner.pid';
 
 /**
  * Settings for a throwaway test server: durability off (the data is deleted afterwards anyway), enough
- * connections for parallel test files each with their own pools, memory kept small.
+ * connections for parallel test files each with their own pools, memory kept small. A benchmark that
+ * wants production-like figures passes `settings` (e.g. fsync and synchronous_commit back on).
  */
 const TEST_SETTINGS: Record<string, string> = {
   listen_addresses: "'127.0.0.1'",
@@ -29,8 +30,6 @@ const TEST_SETTINGS: Record<string, string> = {
   shared_buffers: '64MB',
   max_wal_size: '1GB',
   log_min_messages: 'warning',
-  // The test server speaks only to this machine; no statistics or background work needed across runs.
-  autovacuum: 'off',
 };
 
 export interface PostgresBinaries {
@@ -47,6 +46,8 @@ export interface PostgresClusterOptions {
   dir?: string;
   /** Server binaries; the newest Debian version by default. */
   binaries?: PostgresBinaries;
+  /** postgresql.conf settings over the test ones, values as that file spells them (strings in single quotes). */
+  settings?: Record<string, string>;
 }
 
 /**
@@ -122,7 +123,7 @@ export class PostgresCluster {
           '',
         ].join('\n'),
       );
-      const settings = { ...TEST_SETTINGS, unix_socket_directories: `'${dir}'` };
+      const settings = { ...TEST_SETTINGS, ...o.settings, unix_socket_directories: `'${dir}'` };
       await appendFile(
         join(data, 'postgresql.conf'),
         `\n# yard test cluster\n${Object.entries(settings)

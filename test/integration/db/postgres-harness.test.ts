@@ -122,13 +122,17 @@ suite(title, () => {
   });
 
   it.skipIf(!server?.ownCluster)(
-    'runs its own cluster on loopback only (not checked on YARD_TEST_PG_URL)',
+    'runs its own cluster on loopback only, tuned for tests (not checked on YARD_TEST_PG_URL)',
     async () => {
       const { pool } = await fresh();
       const r = await pool.query(
         "SELECT current_setting('listen_addresses') AS listen, host(inet_server_addr()) AS addr",
       );
       expect(r.rows).toEqual([{ listen: '127.0.0.1', addr: '127.0.0.1' }]);
+      const tuned = await pool.query(
+        "SELECT current_setting('fsync') AS fsync, current_setting('max_connections') AS max",
+      );
+      expect(tuned.rows).toEqual([{ fsync: 'off', max: '300' }]);
       const port = Number(new URL(server!.adminUrl).port);
       const outside = Object.values(networkInterfaces())
         .flat()
@@ -141,11 +145,13 @@ suite(title, () => {
   it.skipIf(!PostgresCluster.findBinaries())(
     'PostgresCluster stops its server and removes its folder',
     async () => {
-      const cluster = await PostgresCluster.start();
+      const cluster = await PostgresCluster.start({ settings: { fsync: 'on' } });
       const client = new pg.Client({ connectionString: cluster.adminUrl });
       await client.connect();
-      const r = await client.query('SELECT current_setting($1) AS v', ['fsync']);
-      expect(r.rows).toEqual([{ v: 'off' }]);
+      const r = await client.query(
+        "SELECT current_setting('fsync') AS fsync, current_setting('synchronous_commit') AS sync",
+      );
+      expect(r.rows).toEqual([{ fsync: 'on', sync: 'off' }]); // the caller's setting over the test ones
       await client.end();
       expect(existsSync(cluster.dataDir)).toBe(true);
 
