@@ -8,6 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One PostgreSQL server for the run (its own cluster, or YARD_TEST_PG_URL) for the two-database suites.
+    globalSetup: ['test/setup/postgres-global.ts'],
     fileParallelism: false,
   },
 });
