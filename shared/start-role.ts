@@ -4,7 +4,8 @@ import { type AppDeps, createApp, type YardApp } from './app.js';
 import { NodeOnvifClient } from './cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from './cameras/providers/index.js';
 import type { Config } from './config.js';
-import { type AppDatabase, openDatabase } from './db/database.js';
+import type { AppDatabase } from './db/database.js';
+import { openAppDatabase } from './db/open-app-database.js';
 import { defaultReadWorkers, ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import { type Component, Lifecycle, StartError } from './lifecycle.js';
@@ -68,9 +69,12 @@ export async function startRole(
   await sequence.startNext({
     name: 'database',
     start: async () => {
-      db = openDatabase(join(resolve(config.dataDir), 'yard.db'));
+      db = await openAppDatabase(config, log);
+      if (db.dialect === 'postgres') log.info({ database: db.where }, 'on PostgreSQL');
     },
-    stop: async () => db?.close(),
+    stop: async () => {
+      await db?.close();
+    },
   });
   // The heavy reads' worker threads: started once the file exists and is migrated, ended after the
   // app (no request is left to read) and before SQLite closes.

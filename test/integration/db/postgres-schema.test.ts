@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate, SCHEMA_VERSION } from '../../../shared/db/migrate.js';
 import { appliedVersionPostgres, migratePostgres, postgresUp } from '../../../shared/db/migrate-postgres.js';
+import { createTestDatabase, postgresAvailable } from '../../helpers/postgres.js';
 
 /**
  * The migrations on PostgreSQL give the schema SQLite has (tables, columns, keys, indexes,
@@ -13,44 +14,6 @@ import { appliedVersionPostgres, migratePostgres, postgresUp } from '../../../sh
  * sync_peer_count triggers, the 0010 and 0011 backfills. Each comparison runs the same rows through
  * a migrated SQLite file and a migrated PostgreSQL database.
  */
-
-// Stand-in for test/helpers/postgres.ts (same contract: postgresAvailable, createTestDatabase),
-// reading a server URL from YARD_TEST_PG_URL until that helper is merged.
-const serverUrl = process.env.YARD_TEST_PG_URL;
-function postgresAvailable(): boolean {
-  return serverUrl !== undefined;
-}
-async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `yard_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      // pool.end() resolves before its connections have closed: wait for them rather than
-      // terminating them (FORCE), which would surface as errors in the pools.
-      try {
-        for (let attempt = 0; ; attempt++) {
-          try {
-            await c.query(`DROP DATABASE IF EXISTS ${name}`);
-            return;
-          } catch (err) {
-            if ((err as { code?: string }).code !== '55006' || attempt > 100) throw err;
-            await new Promise((resolve) => setTimeout(resolve, 50));
-          }
-        }
-      } finally {
-        await c.end();
-      }
-    },
-  };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'yard-pg-schema-'));
 const cleanups: Array<() => Promise<void> | void> = [];
