@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import { join, resolve } from 'node:path';
 import { type AppDeps, createApp, type YardApp } from './app.js';
 import { NodeOnvifClient } from './cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from './cameras/providers/index.js';

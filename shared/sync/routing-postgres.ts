@@ -54,7 +54,11 @@ async function lookupsFor(entity: SyncedEntity, row: Record<string, unknown>, db
       .where('id', '=', row.sessionId)
       .executeTakeFirst();
     sessionYard = found?.yardId;
-  } else if (entity.entity === 'attachment' && typeof row.refType === 'string' && typeof row.refId === 'string') {
+  } else if (
+    entity.entity === 'attachment' &&
+    typeof row.refType === 'string' &&
+    typeof row.refId === 'string'
+  ) {
     const table = YARD_REF_TABLES[row.refType];
     if (table) {
       const found = (await db
