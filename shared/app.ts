@@ -10,7 +10,7 @@ import { type Clock, systemClock } from './clock.js';
 import { type Config, syncMode } from './config.js';
 import type { Core } from './core.js';
 import type { CoreParts } from './core-parts.js';
-import { type AppDatabase, sqliteOf } from './db/database.js';
+import type { AppDatabase } from './db/database.js';
 import { ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
@@ -100,19 +100,19 @@ export function createApp(deps: AppDeps): YardApp {
   const bus = deps.bus ?? new EventBus();
   // The one place the role chooses behaviour (besides config.ts's sync mode): everything after this
   // is handed the side's parts, or a decision named after what it does.
-  const syncSide =
-    config.role === 'cloud' ? cloudSide(sqliteOf(db, 'cloud sync routing')) : edgeSide(config.siteId);
+  const syncSide = config.role === 'cloud' ? cloudSide(db) : edgeSide(config.siteId);
   const hlc = new Hlc(clock, syncSide.origin, config.sync.maxClockAheadMs);
   // An edge logs its changes for the cloud; the cloud logs each change for the sites that need it.
   const changes = new ChangeCapture(
     hlc,
     clock,
-    syncSide.routing.peersFor,
+    syncSide.peersFor,
     // Who may write what: a linked edge refuses cloud-owned records, the cloud edge-owned ones.
+    // (siteOfRow names the site in the cloud's refusal; heldYard matters at a linked edge, on SQLite.)
     writeGuard(
       syncMode(config),
-      siteOfRow(sqliteOf(db, 'write ownership')),
-      heldYard(sqliteOf(db, 'write ownership')),
+      db.dialect === 'sqlite' ? siteOfRow(db.sqlite) : undefined,
+      db.dialect === 'sqlite' ? heldYard(db.sqlite) : undefined,
     ),
   );
   const dataDir = resolve(config.dataDir);

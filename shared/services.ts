@@ -1,5 +1,4 @@
 import type { CoreParts } from './core-parts.js';
-import { sqliteOf } from './db/database.js';
 import { SharedAnswers } from './http/shared-answers.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -84,9 +83,18 @@ export function createServices(core: CoreParts): Services {
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);
-  core.changes.observers.add(
-    new DashboardRollups(sqliteOf(core.db, 'dashboard rollups'), () => figureAnswers.changed()),
-  );
+  if (core.db.dialect === 'sqlite') {
+    core.changes.observers.add(new DashboardRollups(core.db.sqlite, () => figureAnswers.changed()));
+  } else {
+    // Until the rollups have their PostgreSQL twin, a write they would count is refused rather
+    // than leaving the dashboard's figures wrong.
+    core.changes.observers.add({
+      tables: new Set(['movement', 'trailer', 'truck', 'visit']),
+      rowWritten: () => {
+        throw new Error('the dashboard rollups run on SQLite only and have no PostgreSQL twin yet');
+      },
+    });
+  }
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });

@@ -1,5 +1,7 @@
-import type Database from 'better-sqlite3';
+import type { AppDatabase } from '../db/database.js';
+import type { PeersFor } from './change-log-writer.js';
 import { cloudRouting, edgeRouting, type Routing } from './routing.js';
+import { PostgresCloudRouting } from './routing-postgres.js';
 
 /**
  * What differs between the two sides of sync, chosen once at start (shared/app.ts) from the role:
@@ -8,7 +10,16 @@ import { cloudRouting, edgeRouting, type Routing } from './routing.js';
 export interface SyncSide {
   /** This side's HLC origin: its site id at an edge, 'cloud' at the cloud. */
   origin: string;
-  /** Which peers' change logs get a row (routing.ts). */
+  /**
+   * Which peers' change logs get a row (routing.ts), asked by ChangeCapture inside the write's
+   * transaction: synchronous on SQLite, awaited on PostgreSQL (routing-postgres.ts).
+   */
+  peersFor: PeersFor;
+  /**
+   * The same routing, answered synchronously on SQLite's connection, for the SQLite sync applier
+   * (it cannot await inside its transaction). On PostgreSQL it refuses: the applier there has no
+   * twin yet and must use `peersFor`.
+   */
   routing: Routing;
   /**
    * The owner whose rows this side takes as final when they come from it (apply-rules.ts): the
@@ -25,10 +36,29 @@ export interface SyncSide {
 
 /** An edge: every row it logs goes to the cloud, whose word on cloud-owned rows is final. */
 export function edgeSide(siteId: string): SyncSide {
-  return { origin: siteId, routing: edgeRouting(), finalFrom: 'cloud', hub: false };
+  const routing = edgeRouting();
+  return { origin: siteId, peersFor: routing.peersFor, routing, finalFrom: 'cloud', hub: false };
 }
 
 /** The cloud: routes each row to the sites that need it; the edges' word on their rows is final. */
-export function cloudSide(sqlite: Database.Database): SyncSide {
-  return { origin: 'cloud', routing: cloudRouting(sqlite), finalFrom: 'edge', hub: true };
+export function cloudSide(db: AppDatabase): SyncSide {
+  const side = { origin: 'cloud', finalFrom: 'edge', hub: true } as const;
+  if (db.dialect === 'sqlite') {
+    const routing = cloudRouting(db.sqlite);
+    return { ...side, routing, peersFor: (entity, row) => routing.peersFor(entity, row) };
+  }
+  const postgres = new PostgresCloudRouting();
+  return {
+    ...side,
+    peersFor: (entity, row, trx) => postgres.peersFor(entity, row, trx),
+    routing: {
+      peersFor: () => {
+        throw new Error('synchronous routing runs on SQLite only: on PostgreSQL use SyncSide.peersFor');
+      },
+      siteOfYard: () => {
+        throw new Error('synchronous routing runs on SQLite only: on PostgreSQL use SyncSide.peersFor');
+      },
+      invalidate: () => {},
+    },
+  };
 }

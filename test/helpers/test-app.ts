@@ -10,15 +10,19 @@ import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import type { CameraSources } from '../../shared/cameras/types.js';
 import type { ManualClock } from '../../shared/clock.js';
 import { loadConfig } from '../../shared/config.js';
-import { openDatabase, type SqliteDatabase } from '../../shared/db/database.js';
+import { type AppDatabase, openDatabase, type SqliteDatabase } from '../../shared/db/database.js';
+import { migratePostgres } from '../../shared/db/migrate-postgres.js';
+import { openPostgres } from '../../shared/db/postgres-database.js';
 import { ReadPool } from '../../shared/db/read-pool.js';
 import type { GateHardware } from '../../shared/hardware.js';
 import type { Logger } from '../../shared/log.js';
+import { createTestDatabase, type TestDialect } from './postgres.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
-export interface TestApp extends YardApp {
-  db: SqliteDatabase;
+/** A test app; its database is SQLite unless it was started with `dialect: 'postgres'`. */
+export interface TestApp<D extends AppDatabase = SqliteDatabase> extends YardApp {
+  db: D;
   dir: string;
   /** The simulated gates (not wired into the app when options.gates was given). */
   gates: SimulatedGates;
@@ -33,30 +37,34 @@ export interface TestApp extends YardApp {
  * Boots the app through createApp on a temporary SQLite file, listening on a free loopback port,
  * with the first admin created and logged in. Responses are checked against their schemas.
  */
-export async function startTestApp(
-  options: {
-    clock?: ManualClock;
-    config?: Record<string, unknown>;
-    env?: Record<string, string>;
-    /** Gate hardware for the app (e.g. a faulting fake); default the simulated gates in `gates`. */
-    gates?: GateHardware;
-    /** Camera adapters; default the real ONVIF client (probing nowhere) and the real provider kinds. */
-    cameras?: CameraSources;
-    /** Sync parts factory (see createApp); with it the app is started (yard.start()). */
-    sync?: AppDeps['sync'];
-    /** Run yard.start() (relays, background work, sync). Default: only when `sync` is given. */
-    start?: boolean;
-    /**
-     * Create the first admin and log in (default true). A linked edge gets its users from the cloud:
-     * pass false and log in once they have arrived.
-     */
-    login?: boolean;
-    /** The app's logger (default silent). */
-    log?: Logger;
-    /** Run the heavy reads in this many worker threads (default: none, on the main thread). */
-    readWorkers?: number;
-  } = {},
-): Promise<TestApp> {
+type TestAppOptions = {
+  clock?: ManualClock;
+  config?: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** Gate hardware for the app (e.g. a faulting fake); default the simulated gates in `gates`. */
+  gates?: GateHardware;
+  /** Camera adapters; default the real ONVIF client (probing nowhere) and the real provider kinds. */
+  cameras?: CameraSources;
+  /** Sync parts factory (see createApp); with it the app is started (yard.start()). */
+  sync?: AppDeps['sync'];
+  /** Run yard.start() (relays, background work, sync). Default: only when `sync` is given. */
+  start?: boolean;
+  /**
+   * Create the first admin and log in (default true). A linked edge gets its users from the cloud:
+   * pass false and log in once they have arrived.
+   */
+  login?: boolean;
+  /** The app's logger (default silent). */
+  log?: Logger;
+  /** Run the heavy reads in this many worker threads (default: none, on the main thread). */
+  readWorkers?: number;
+  /** The database: SQLite in the temporary folder (default), or a fresh PostgreSQL database of the tests' server. */
+  dialect?: TestDialect;
+};
+
+export function startTestApp(options?: TestAppOptions & { dialect?: 'sqlite' }): Promise<TestApp>;
+export function startTestApp(options: TestAppOptions): Promise<TestApp<AppDatabase>>;
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp<AppDatabase>> {
   const dir = mkdtempSync(join(tmpdir(), 'yard-test-'));
   const config = loadConfig(
     {
@@ -67,7 +75,11 @@ export async function startTestApp(
     },
     { validateResponses: true, ...options.config },
   );
-  const db = openDatabase(join(dir, 'yard.db'));
+  const postgres = options.dialect === 'postgres' ? await createTestDatabase() : undefined;
+  const db: AppDatabase = postgres
+    ? openPostgres({ url: postgres.url, poolMax: 10, statementTimeoutMs: 0 })
+    : openDatabase(join(dir, 'yard.db'));
+  if (db.dialect === 'postgres') await migratePostgres(db.pool);
   const gates = new SimulatedGates(undefined, 0);
   const reads = new ReadPool({ db, size: options.readWorkers ?? 0 });
   await reads.start();
@@ -104,7 +116,8 @@ export async function startTestApp(
       await new Promise<void>((r) => server.close(() => r()));
       await yard.stop();
       await reads.stop();
-      db.close();
+      await db.close();
+      await postgres?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
