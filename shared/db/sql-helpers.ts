@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import type { DB } from './tables.js';
 
 /** Small SQL pieces the module repos share (a module never imports another module's repo). */
@@ -10,6 +10,16 @@ export function likeContains(value: string): string {
 
 export function escapeLike(value: string): string {
   return value.replace(/[%_\\]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Whether a text column contains `q`, ignoring ASCII case, the same on SQLite and PostgreSQL:
+ * SQLite's LIKE ignores ASCII case and PostgreSQL's does not, so both sides are lower-cased (the
+ * text columns are COLLATE "C" on PostgreSQL, where lower() then changes ASCII letters only, as
+ * SQLite's does), and the escape character is named (SQLite has no default one).
+ */
+export function textContains(column: Expression<string | null>, q: string): Expression<SqlBool> {
+  return sql<SqlBool>`lower(${column}) like ${likeContains(q.toLowerCase())} escape '\\'`;
 }
 
 /** Units (trucks, trailers) outside any yard, or in one of `yardIds`. */

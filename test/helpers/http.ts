@@ -1,3 +1,5 @@
+import type { AppDatabase } from '../../shared/db/database.js';
+
 /**
  * A small HTTP client for tests: real requests over loopback, JSON in and out.
  */
@@ -70,6 +72,24 @@ export async function clientWithRole(
   const login = await admin.as(undefined).post('/api/auth/login', { username, password });
   if (login.status !== 200) throw new Error(`login ${role}: ${login.status} ${login.text}`);
   return admin.as(login.body.token);
+}
+
+/**
+ * Runs one SQL statement with `?` parameters on either database (for asserting what was stored, in
+ * suites that run on SQLite and PostgreSQL): column names as the SQL writes them, numbers as
+ * numbers. Write the SQL both understand (the schema is the same).
+ */
+export async function query(db: AppDatabase, text: string, ...params: unknown[]): Promise<any[]> {
+  if (db.dialect === 'sqlite') {
+    const statement = db.sqlite.prepare(text);
+    if (statement.reader) return statement.all(...params);
+    statement.run(...params);
+    return [];
+  }
+  let n = 0;
+  // ? outside quoted text becomes $1, $2, ... (node-postgres' placeholders).
+  const numbered = text.replace(/'(?:[^']|'')*'|\?/g, (m) => (m === '?' ? `$${++n}` : m));
+  return (await db.pool.query(numbered, params)).rows;
 }
 
 /** Reads every row of a table straight from SQLite (for asserting what was stored). */

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Kdb } from '../../db/database.js';
+import { textContains } from '../../db/sql-helpers.js';
 import type { CarrierTable } from '../../db/tables.js';
 
 export type CarrierRow = Selectable<CarrierTable>;
@@ -31,8 +32,8 @@ export class CarrierRepo {
     if (opts.afterId) q = q.where('id', '>', opts.afterId);
     if (opts.status) q = q.where('status', '=', opts.status as CarrierRow['status']);
     if (opts.q) {
-      const like = `%${opts.q.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-      q = q.where((eb) => eb.or([eb('name', 'like', eb.val(like)), eb('scac', 'like', eb.val(like))]));
+      const text = opts.q;
+      q = q.where((eb) => eb.or([textContains(eb.ref('name'), text), textContains(eb.ref('scac'), text)]));
     }
     return q.execute();
   }

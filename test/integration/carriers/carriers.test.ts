@@ -1,17 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, clientWithRole, rows } from '../../helpers/http.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
+import { Client, clientWithRole, query } from '../../helpers/http.js';
+import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-let t: TestApp;
-let admin: Client;
+/** The cloud's carriers on each database (issue 16): one suite, SQLite and PostgreSQL. */
+describe.each(TEST_DIALECTS)('carriers (%s)', (dialect) => {
+  let t: TestApp<AppDatabase>;
+  let admin: Client;
 
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = new Client(t.url, t.adminToken);
-});
-afterAll(() => t.close());
+  beforeAll(async () => {
+    t = await startTestApp({ dialect, env: { YARD_ROLE: 'cloud' } });
+    admin = new Client(t.url, t.adminToken);
+    // A registered site: the cloud logs organisation-wide records for every site.
+    await query(
+      t.db,
+      'INSERT INTO site (id, name, mqtt_password_hash, created_at) VALUES (?, ?, ?, ?)',
+      'site-a',
+      'Site A',
+      '$7$unused',
+      Date.now(),
+    );
+  });
+  afterAll(() => t.close());
 
-describe('carriers', () => {
   it('creates, reads, lists with paging and filters, updates with If-Match, deletes', async () => {
     const a = await admin.post('/api/carrier', { name: 'Acme Freight', scac: 'acme', usdot: '123456' });
     expect(a.status).toBe(201);
@@ -28,6 +40,8 @@ describe('carriers', () => {
     expect((await admin.get('/api/carrier?q=haul')).body.items.map((c: any) => c.name)).toEqual([
       'Gamma Haul',
     ]);
+    // Wildcards in the text are literal.
+    expect((await admin.get('/api/carrier?q=%25')).body.items).toEqual([]);
 
     const stale = await admin.patch(
       `/api/carrier/${a.body.id}`,
@@ -51,11 +65,11 @@ describe('carriers', () => {
 
   it('duplicate SCAC is 409 and writes nothing', async () => {
     await admin.post('/api/carrier', { name: 'Delta', scac: 'DLTA' });
-    const before = rows(t.db, 'SELECT count(*) AS n FROM carrier')[0].n;
+    const before = (await query(t.db, 'SELECT count(*) AS n FROM carrier'))[0].n;
     const dup = await admin.post('/api/carrier', { name: 'Delta Two', scac: 'dlta' });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('duplicate');
-    expect(rows(t.db, 'SELECT count(*) AS n FROM carrier')[0].n).toBe(before);
+    expect((await query(t.db, 'SELECT count(*) AS n FROM carrier'))[0].n).toBe(before);
   });
 
   it('bad input: 400 per field; malformed id 400; unknown id 404; bad cursor 400', async () => {
@@ -80,9 +94,9 @@ describe('carriers', () => {
   it('every write leaves its change_log row', async () => {
     const c = await admin.post('/api/carrier', { name: 'Logged Co' });
     await admin.patch(`/api/carrier/${c.body.id}`, { name: 'Logged Company' });
-    const log = rows(
+    const log = await query(
       t.db,
-      "SELECT op, data FROM change_log WHERE entity = 'carrier' AND entity_id = ? ORDER BY seq",
+      "SELECT op, data FROM change_log WHERE peer = 'site-a' AND entity = 'carrier' AND entity_id = ? ORDER BY seq",
       c.body.id,
     );
     expect(log.map((l) => l.op)).toEqual(['upsert', 'upsert']);
