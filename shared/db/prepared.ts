@@ -43,12 +43,15 @@ export class ShapeCache {
     values: readonly unknown[],
     build: (placeholders: string[]) => Compilable<R>,
   ): Promise<R[]> {
-    let shape = this.shapes.get(shapeKey);
+    // Per dialect as well as per shape: a module-level cache serves every app of the process, and a
+    // test process may hold a SQLite and a PostgreSQL app (each needs its own placeholders).
+    const key = `${executor.getExecutor().adapter.constructor.name}|${shapeKey}`;
+    let shape = this.shapes.get(key);
     if (!shape) {
       const query = build(values.map((_, i) => placeholder(i))).compile();
       shape = { query, slots: slotsOf(query.parameters, values.length) };
       if (this.shapes.size >= this.max) this.shapes.delete(this.shapes.keys().next().value!);
-      this.shapes.set(shapeKey, shape);
+      this.shapes.set(key, shape);
     }
     const { query, slots } = shape;
     const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : values[slot]));

@@ -24,7 +24,7 @@ export class TrailerRepo {
 
   /**
    * The same page as a JSON array text, joined from each row's api_json (a generated column kept
-   * by SQLite: see the migration), with its row count and last id. Items equal trailerOut(row).
+   * by the database, the same text on SQLite and PostgreSQL: see the migration), with its row count and last id. Items equal trailerOut(row).
    * Compiled once per filter shape (shared/db/prepared.ts): this is the gate house's hottest list.
    */
   async listJson(
@@ -40,7 +40,8 @@ export class TrailerRepo {
       return this.db
         .selectFrom(page)
         .select([
-          sql<string>`'[' || coalesce(group_concat(t.api_json, ',' ORDER BY t.id), '') || ']'`.as('items'),
+          // string_agg with ORDER BY: PostgreSQL's aggregate, which SQLite (3.44+) also has.
+          sql<string>`'[' || coalesce(string_agg(t.api_json, ',' ORDER BY t.id), '') || ']'`.as('items'),
           sql<number>`count(*)`.as('count'),
           sql<string | null>`max(t.id)`.as('lastId'),
         ]);
@@ -76,7 +77,7 @@ export class TrailerRepo {
         eb.or([
           sql<boolean>`replace(lower(${eb.ref('number')}), ' ', '') like ${numberLike} escape '\\'`,
           ...(plateLike !== undefined
-            ? [sql<boolean>`${eb.ref('plate')} like ${plateLike} escape '\\'`]
+            ? [sql<boolean>`lower(${eb.ref('plate')}) like ${plateLike} escape '\\'`]
             : []),
         ]),
       );
@@ -110,7 +111,8 @@ function derive(opts: TrailerFilter): DerivedFilter {
     scope: opts.scope && !opts.yardId ? opts.scope : undefined,
     // Spaces do not count in a number: "prfu482113" finds "PRFU 482113" (a scanner or a hurried clerk).
     numberLike: opts.q ? likeContains(opts.q.toLowerCase().replace(/\s+/g, '')) : undefined,
-    plateLike: opts.q && plate ? likeContains(plate) : undefined,
+    // Lower-cased on both sides (as textContains): SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+    plateLike: opts.q && plate ? likeContains(plate.toLowerCase()) : undefined,
   };
 }
 
