@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
-import { type Client, clientWithRole, rows } from '../../helpers/http.js';
+import { type Client, clientWithRole, query } from '../../helpers/http.js';
 import {
   act,
   count,
@@ -14,6 +14,8 @@ import {
   yardDriver,
 } from './fixture.js';
 
+// At an edge on SQLite only: auto-dispatch and driver sessions are the edge's (issue 16); the cloud
+// never dispatches on its own.
 let w: TaskWorld;
 let admin: Client;
 const clock = new ManualClock(Date.parse('2026-03-10T15:00:00Z'));
@@ -131,13 +133,13 @@ describe('auto-dispatch', () => {
     const crew = await Promise.all(['A', 'B', 'C'].map((n) => yardDriver(w, n)));
     for (const d of crew) await openSession(w, d.id, yard);
     await Promise.all(Array.from({ length: 12 }, (_, i) => task(yard, i % 4)));
-    const open = rows(
+    const open = await query(
       w.t.db,
       "SELECT driver_id, count(*) AS n FROM yard_task WHERE yard_id = ? AND status = 'ASSIGNED' GROUP BY driver_id",
       yard,
     );
     expect(open.map((r) => r.n)).toEqual([1, 1, 1]);
-    const queued = rows(
+    const queued = await query(
       w.t.db,
       "SELECT priority FROM yard_task WHERE yard_id = ? AND status = 'QUEUED'",
       yard,
@@ -170,7 +172,7 @@ describe('availability', () => {
     expect(byId[gone.id]).toMatchObject({ availability: 'offline', session: null });
     expect(byId[home.id]).toMatchObject({ availability: 'offline', session: null });
 
-    const writes = count(w, 'change_log');
+    const writes = await count(w, 'change_log');
     clock.advance(100_000);
     await heartbeat(w, idleSession);
     clock.advance(30_000);
@@ -180,7 +182,7 @@ describe('availability', () => {
     clock.advance(100_000);
     list = await drivers(yard);
     expect(list[idle.id].availability).toBe('offline');
-    expect(count(w, 'change_log')).toBe(writes + 1); // only the heartbeat itself
+    expect(await count(w, 'change_log')).toBe(writes + 1); // only the heartbeat itself
     // An offline driver gets no work.
     await setSettings(w, { 'tasks.autoAssign': true });
     expect((await task(yard)).status).toBe('QUEUED');
