@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedEvent } from '../../../shared/bus.js';
 import { ManualClock } from '../../../shared/clock.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
 import type { RelayBinding } from '../../../shared/hardware.js';
 import { newId } from '../../../shared/ids.js';
 import { seedRows } from '../../helpers/builders.js';
-import { Client, clientWithRole, rows } from '../../helpers/http.js';
+import { copyEdgeRows } from '../../helpers/edge-rows.js';
+import { Client, clientWithRole, query, rows } from '../../helpers/http.js';
+import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
+
+// Recording movements (check-in and check-out, gates and relays, the driver check) is the edge's:
+// those suites run at an edge on SQLite. The cloud's side, on each database, is at the end.
 
 const RELAY: RelayBinding = { driver: 'simulated', channel: 1, pulseMs: 200, activeLow: false };
 
@@ -501,5 +507,174 @@ describe('lists and access', () => {
     expect((await houston.get(`/api/movement?yardId=${yardId}`)).status).toBe(403);
     const dallasMove = (await admin.get(`/api/movement?yardId=${yardId}&limit=1`)).body.items[0].id;
     expect((await houston.get(`/api/movement/${dallasMove}`)).status).toBe(404);
+  });
+});
+
+/**
+ * The cloud's side of movements, on each database (issue 16). Movements are recorded at the edge
+ * (above; the cloud answers 409 edge-owned): here an edge records a morning, its rows reach the
+ * cloud, and the cloud answers the same lists, pages and visits as the edge does.
+ */
+describe.each(TEST_DIALECTS)('movements at the cloud (%s)', (dialect) => {
+  const morning = new ManualClock(Date.parse('2026-01-15T12:00:00Z'));
+  let edgeApp: TestApp;
+  let cloud: TestApp<AppDatabase>;
+  let atEdge: Client;
+  let atCloud: Client;
+  let north: string;
+  let south: string;
+  let carrier: string;
+  let trailerId: string;
+
+  beforeAll(async () => {
+    edgeApp = await startTestApp({ clock: morning });
+    cloud = await startTestApp({ clock: morning, dialect, env: { YARD_ROLE: 'cloud' } });
+    atEdge = new Client(edgeApp.url, edgeApp.adminToken);
+    atCloud = new Client(cloud.url, cloud.adminToken);
+    const seedRow = seedRows(edgeApp);
+    north = await seedRow.yard('NTH');
+    south = await seedRow.yard('STH');
+    const gate = await seedRow.gate(north, 'North gate', null);
+    const spot = await seedRow.location(north, 'N-01');
+    carrier = await seedRow.carrier('Cloudy Freight', { scac: 'CLDY' });
+    const driver = await seedRow.driver({
+      kind: 'carrier',
+      carrierId: carrier,
+      licenseExpiresOn: '2030-01-01',
+    });
+    const record = async (body: Record<string, unknown>) => {
+      const res = await atEdge.post('/api/movement', body);
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const first = await record({
+      yardId: north,
+      gateId: gate,
+      direction: 'in',
+      at: '2026-01-15T08:00:00Z',
+      trailer: { number: 'CLD-1', carrierId: carrier },
+      truck: { plate: 'CLD 77' },
+      driverId: driver,
+      locationId: spot,
+      loadStatus: 'loaded',
+    });
+    trailerId = first.trailerId;
+    await record({ yardId: north, direction: 'in', at: '2026-01-15T09:00:00Z', truck: { plate: 'CLD 78' } });
+    await record({
+      yardId: south,
+      direction: 'in',
+      at: '2026-01-15T09:30:00Z',
+      trailer: { number: 'CLD-2' },
+    });
+    await record({ yardId: south, direction: 'in', at: '2026-01-15T10:00:00Z', truck: { plate: 'CLD 79' } });
+    await record({ yardId: north, direction: 'out', at: '2026-01-15T10:30:00Z', trailer: { id: trailerId } });
+    await copyEdgeRows(edgeApp.db, cloud.db, [
+      'yard',
+      'location',
+      'gate',
+      'carrier',
+      'driver',
+      'trailer',
+      'truck',
+      'movement',
+      'visit',
+    ]);
+  });
+  afterAll(async () => {
+    await cloud?.close();
+    await edgeApp?.close();
+  });
+
+  const countAtCloud = async (table: string) =>
+    (await query(cloud.db, `SELECT count(*) AS n FROM ${table}`))[0].n as number;
+
+  it('refuses to record a movement (409 edge-owned) and writes nothing', async () => {
+    const before = [
+      await countAtCloud('movement'),
+      await countAtCloud('visit'),
+      await countAtCloud('trailer'),
+    ];
+    const res = await atCloud.post('/api/movement', {
+      yardId: north,
+      direction: 'in',
+      trailer: { number: 'NO-1' },
+    });
+    expect(res.status).toBe(409);
+    expect(res.body).toMatchObject({ code: 'edge-owned', entity: 'movement' });
+    expect([
+      await countAtCloud('movement'),
+      await countAtCloud('visit'),
+      await countAtCloud('trailer'),
+    ]).toEqual(before);
+  });
+
+  it('lists the movements as the edge does: filters, newest first, keyset pages, one by id', async () => {
+    const paths = [
+      '/api/movement?limit=500',
+      `/api/movement?yardId=${north}`,
+      `/api/movement?yardId=${south}&direction=in`,
+      '/api/movement?direction=out',
+      '/api/movement?from=2026-01-15T09:00:00Z&to=2026-01-15T10:00:00Z',
+      `/api/movement?carrierId=${carrier}`,
+      `/api/movement?trailerId=${trailerId}`,
+    ];
+    for (const path of paths) {
+      const there = await atEdge.get(path);
+      const here = await atCloud.get(path);
+      expect(here.status, path).toBe(200);
+      expect(here.body.items.length, path).toBeGreaterThan(0);
+      expect(here.body, path).toEqual(there.body);
+    }
+    const all = (await atCloud.get('/api/movement?limit=500')).body.items;
+    expect(all.map((m: any) => m.at)).toEqual([
+      '2026-01-15T10:30:00.000Z',
+      '2026-01-15T10:00:00.000Z',
+      '2026-01-15T09:30:00.000Z',
+      '2026-01-15T09:00:00.000Z',
+      '2026-01-15T08:00:00.000Z',
+    ]);
+    const paged: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await atCloud.get(`/api/movement?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+      paged.push(...page.body.items.map((m: any) => m.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(all.map((m: any) => m.id));
+    const one = await atCloud.get(`/api/movement/${all[4].id}`);
+    expect(one.body).toEqual((await atEdge.get(`/api/movement/${all[4].id}`)).body);
+    expect(one.body).toMatchObject({ trailerId, carrierId: carrier, loadStatus: 'loaded' });
+  });
+
+  it('lists the visits as the edge does: open and closed, with their dwell', async () => {
+    for (const path of [
+      '/api/visit?limit=500',
+      '/api/visit?open=true',
+      '/api/visit?open=false',
+      `/api/visit?trailerId=${trailerId}`,
+      `/api/visit?yardId=${south}`,
+      '/api/visit?limit=1',
+    ]) {
+      const here = await atCloud.get(path);
+      expect(here.status, path).toBe(200);
+      expect(here.body, path).toEqual((await atEdge.get(path)).body);
+    }
+    const closed = (await atCloud.get(`/api/visit?trailerId=${trailerId}`)).body.items;
+    expect(closed).toMatchObject([{ open: false, dwellMs: 2.5 * 3_600_000, dwell: 'PT2H30M' }]);
+    const open = (await atCloud.get(`/api/visit?open=true&yardId=${south}`)).body.items;
+    expect(open.map((v: any) => [v.unitKind, v.dwellMs])).toEqual([
+      ['truck', 2 * 3_600_000],
+      ['trailer', 2.5 * 3_600_000],
+    ]);
+  });
+
+  it('a yard-scoped user at the cloud sees its yard only', async () => {
+    const southern = await clientWithRole(atCloud, 'gate', { yardIds: [south] });
+    const seen = (await southern.get('/api/movement?limit=500')).body.items;
+    expect(seen.map((m: any) => m.yardId)).toEqual([south, south]);
+    expect((await southern.get('/api/visit')).body.items.every((v: any) => v.yardId === south)).toBe(true);
+    expect((await southern.get(`/api/movement?yardId=${north}`)).status).toBe(403);
+    const northern = (await atCloud.get(`/api/movement?yardId=${north}&limit=1`)).body.items[0].id;
+    expect((await southern.get(`/api/movement/${northern}`)).status).toBe(404);
   });
 });
