@@ -1,4 +1,12 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { DB } from './tables.js';
 
 /** Small SQL pieces the module repos share (a module never imports another module's repo). */
@@ -20,6 +28,17 @@ export function escapeLike(value: string): string {
  */
 export function textContains(column: Expression<string | null>, q: string): Expression<SqlBool> {
   return sql<SqlBool>`lower(${column}) like ${likeContains(q.toLowerCase())} escape '\\'`;
+}
+
+/**
+ * A read a write transaction decides on (read, check, then write): on PostgreSQL its rows stay
+ * locked until commit (FOR UPDATE), so a concurrent transaction making the same decision waits and
+ * then reads what the first one wrote, as it does on SQLite. SQLite needs (and parses) no lock: the
+ * app runs one write transaction at a time on its one connection. Without it, on PostgreSQL's READ
+ * COMMITTED, two requests could both pass the check and both write.
+ */
+export function forWrite<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? (query.forUpdate() as Q) : query;
 }
 
 /** Units (trucks, trailers) outside any yard, or in one of `yardIds`. */

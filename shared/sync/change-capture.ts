@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { type Kdb, unguarded } from '../db/database.js';
 import { TableGenerations } from '../db/generations.js';
 import { ShapeCache } from '../db/prepared.js';
+import { forWrite } from '../db/sql-helpers.js';
 import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
 import { ChangeLogWriter, INSERT_CHUNK, type PeersFor } from './change-log-writer.js';
@@ -264,8 +265,9 @@ export class ChangeCapture {
     entity: SyncedEntity,
     key: string,
   ): Promise<Record<string, unknown> | undefined> {
+    // Locked until commit on PostgreSQL (forWrite): the write decides on it (If-Match, what changed).
     const [current] = (await this.shapes.run(trx, `select|${table}`, [key], (ph) =>
-      (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0]),
+      forWrite(trx, (unguarded(trx) as Loose).selectFrom(table).selectAll().where(entity.key, '=', ph[0])),
     )) as Array<Record<string, unknown> | undefined>;
     return current;
   }

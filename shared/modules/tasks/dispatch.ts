@@ -134,7 +134,7 @@ export class Dispatcher {
   /** Assigns if, inside the transaction, the task is still QUEUED and the driver still free. */
   private assign(taskId: string, driverId: string, yardId: string, maxOpen: number) {
     return this.deps.kysely.transaction().execute(async (trx): Promise<Announcement[] | undefined> => {
-      const task = await taskRepo.byId(trx, taskId);
+      const task = await taskRepo.byIdToWrite(trx, taskId);
       if (task?.status !== 'QUEUED') return undefined;
       const session = await taskRepo.openSessionOf(trx, driverId);
       const c = (await taskRepo.openTaskCounts(trx, [driverId])).get(driverId) ?? { open: 0, inProgress: 0 };

@@ -162,7 +162,7 @@ async function editTask(
 ): Promise<WriteOutcome> {
   const actor = actorOf(principal);
   return deps.kysely.transaction().execute(async (trx) => {
-    const row = await loadForStaff(trx, principal, id);
+    const row = await loadForStaffToWrite(trx, principal, id);
     if (ifMatch !== undefined && ifMatch !== row.version) throw new PreconditionFailedError(row.version);
     assertEditable(row.status);
     const changed = Object.fromEntries(
@@ -222,7 +222,7 @@ async function editTask(
 /** DELETE: only a QUEUED task; its history goes with it (the change_log rows are tombstones). */
 export async function deleteTask(deps: TaskEditDeps, principal: Principal, id: string, ifMatch?: number) {
   return deps.kysely.transaction().execute(async (trx) => {
-    const row = await loadForStaff(trx, principal, id);
+    const row = await loadForStaffToWrite(trx, principal, id);
     if (ifMatch !== undefined && ifMatch !== row.version) throw new PreconditionFailedError(row.version);
     if (row.status !== 'QUEUED') {
       throw new InvalidTransitionError(
@@ -241,4 +241,13 @@ export async function deleteTask(deps: TaskEditDeps, principal: Principal, id: s
 /** The task, or 404 when it does not exist or lies outside the principal's yard scope. */
 export async function loadForStaff(db: Kdb, principal: Principal, id: string): Promise<TaskRow> {
   return visibleOr404(principal, await taskRepo.byId(db, id), 'Task', id);
+}
+
+/**
+ * As loadForStaff, in a write transaction that decides on the row: of concurrent changes of one
+ * task the later ones see the first one's result (412 on a stale If-Match, 409 on a transition no
+ * longer allowed) on PostgreSQL as on SQLite.
+ */
+export async function loadForStaffToWrite(trx: Kdb, principal: Principal, id: string): Promise<TaskRow> {
+  return visibleOr404(principal, await taskRepo.byIdToWrite(trx, id), 'Task', id);
 }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
+import { forWrite } from '../../db/sql-helpers.js';
 import type {
   DriverSessionTable,
   DriverTable,
@@ -33,6 +34,11 @@ export interface TaskListFilter {
 export const taskRepo = {
   byId(db: Kdb, id: string): Promise<TaskRow | undefined> {
     return db.selectFrom('yardTask').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** The task for a write transaction that decides on it (locked until commit where that is needed: forWrite). */
+  byIdToWrite(db: Kdb, id: string): Promise<TaskRow | undefined> {
+    return forWrite(db, db.selectFrom('yardTask').selectAll().where('id', '=', id)).executeTakeFirst();
   },
 
   byIds(db: Kdb, ids: string[]): Promise<Array<Pick<TaskRow, 'id'>>> {

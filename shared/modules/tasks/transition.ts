@@ -5,7 +5,7 @@ import { ConflictError, ForbiddenError, ValidationError } from '../../http/error
 import type { RowPatch } from '../../sync/change-capture.js';
 import type { TrailerService } from '../trailers/service.js';
 import type { TaskEditDeps, WriteOutcome } from './edits.js';
-import { loadForStaff } from './edits.js';
+import { loadForStaffToWrite } from './edits.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import { assertTransition } from './state-machine.js';
 import { actorOf, announcement, type TaskEventType, writeTransition } from './writes.js';
@@ -49,7 +49,7 @@ export function transitionTask(
     const row =
       principal.role === 'driver'
         ? await loadOwn(trx, principal, taskId)
-        : await loadForStaff(trx, principal, taskId);
+        : await loadForStaffToWrite(trx, principal, taskId);
     assertTransition(row.status, to);
     const now = deps.clock.now();
     let patch: RowPatch<'yardTask'>;
@@ -80,7 +80,7 @@ export function transitionTask(
 
 /** A driver acts only on tasks assigned to them: 404 if unknown, 403 if someone else's. */
 async function loadOwn(db: Kdb, principal: Principal, taskId: string): Promise<TaskRow> {
-  const row = await loadForStaff(db, principal, taskId);
+  const row = await loadForStaffToWrite(db, principal, taskId);
   if (row.driverId !== (principal.driverId ?? principal.id)) {
     throw new ForbiddenError('The task is not assigned to you.');
   }

@@ -187,6 +187,37 @@ describe.each(SIDES)('yard task transitions (%s)', (_name, side) => {
   });
 
   describe('updates', () => {
+    it('concurrent changes of one task: one wins, the others are refused, one event each', async () => {
+      const queued = await createTask(w);
+      const cancels = await Promise.all(
+        Array.from({ length: 4 }, () => patch(queued.id, { status: 'CANCELLED', cancelReason: 'twice' })),
+      );
+      expect(cancels.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
+      const assigned = await createTask(w);
+      const versions = await Promise.all(
+        [jo.id, kim.id, jo.id, kim.id].map((driverId) =>
+          admin.patch(`/api/yard-task/${assigned.id}`, { driverId }, { 'if-match': '"v1"' }),
+        ),
+      );
+      expect(versions.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+      const events = await query(
+        w.t.db,
+        'SELECT task_id, from_status, to_status FROM task_event WHERE task_id IN (?, ?) ORDER BY at, id',
+        queued.id,
+        assigned.id,
+      );
+      expect(events.filter((e) => e.task_id === queued.id).map((e) => e.to_status)).toEqual([
+        'QUEUED',
+        'CANCELLED',
+      ]);
+      expect(events.filter((e) => e.task_id === assigned.id).map((e) => e.to_status)).toEqual([
+        'QUEUED',
+        'ASSIGNED',
+      ]);
+      const [row] = await query(w.t.db, 'SELECT version FROM yard_task WHERE id = ?', assigned.id);
+      expect(row.version).toBe(2);
+    });
+
     it('PUT replaces the editable fields, honours If-Match, and keeps the driver unless told', async () => {
       const task = await createTask(w, { notes: 'old', priority: 0, driverId: jo.id });
       const stale = await admin.put(

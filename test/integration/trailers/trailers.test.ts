@@ -153,6 +153,28 @@ describe.each(TEST_DIALECTS)('trailers (%s)', (dialect) => {
       expect((await admin.patch(`/api/trailer/${UNKNOWN_ID}`, { notes: 'x' })).status).toBe(404);
     });
 
+    it('concurrent updates with the same If-Match: one wins, the others are 412; one change each', async () => {
+      for (let round = 0; round < 10; round++) {
+        const tr = await trailer({ number: `RACE-TR${round}` });
+        const updates = await Promise.all(
+          ['empty', 'loaded', 'empty', 'loaded'].map((loadStatus) =>
+            admin.patch(`/api/trailer/${tr.id}`, { loadStatus }, { 'if-match': '"v1"' }),
+          ),
+        );
+        expect(updates.map((r) => r.status).sort()).toEqual([200, 412, 412, 412]);
+        const winner = updates.find((r) => r.status === 200)!;
+        expect(await query(t.db, 'SELECT load_status, version FROM trailer WHERE id = ?', tr.id)).toEqual([
+          { load_status: winner.body.loadStatus, version: 2 },
+        ]);
+        const log = await query(
+          t.db,
+          "SELECT op FROM change_log WHERE peer = 'site-1' AND entity = 'trailer' AND entity_id = ?",
+          tr.id,
+        );
+        expect(log).toHaveLength(2);
+      }
+    });
+
     it('PATCH locationId: only while in a yard, only a location of that yard', async () => {
       const tr = await trailer({ number: 'LOC1' });
       const outside = await admin.patch(`/api/trailer/${tr.id}`, { locationId: spotA1 });
