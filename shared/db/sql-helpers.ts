@@ -37,8 +37,11 @@ export function textContains(column: Expression<string | null>, q: string): Expr
  * app runs one write transaction at a time on its one connection. Without it, on PostgreSQL's READ
  * COMMITTED, two requests could both pass the check and both write.
  */
-export function forWrite<Q extends SelectQueryBuilder<any, any, any>>(db: Kysely<any>, query: Q): Q {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? (query.forUpdate() as Q) : query;
+export function forWrite<D, T extends keyof D, O>(
+  db: Kysely<D>,
+  query: SelectQueryBuilder<D, T, O>,
+): SelectQueryBuilder<D, T, O> {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forUpdate() : query;
 }
 
 /** Units (trucks, trailers) outside any yard, or in one of `yardIds`. */

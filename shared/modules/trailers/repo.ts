@@ -37,14 +37,12 @@ export class TrailerRepo {
         .orderBy('id')
         .limit(ph.at(-1) as unknown as number)
         .as('t');
-      return this.db
-        .selectFrom(page)
-        .select([
-          // string_agg with ORDER BY: PostgreSQL's aggregate, which SQLite (3.44+) also has.
-          sql<string>`'[' || coalesce(string_agg(t.api_json, ',' ORDER BY t.id), '') || ']'`.as('items'),
-          sql<number>`count(*)`.as('count'),
-          sql<string | null>`max(t.id)`.as('lastId'),
-        ]);
+      return this.db.selectFrom(page).select([
+        // string_agg with ORDER BY: PostgreSQL's aggregate, which SQLite (3.44+) also has.
+        sql<string>`'[' || coalesce(string_agg(t.api_json, ',' ORDER BY t.id), '') || ']'`.as('items'),
+        sql<number>`count(*)`.as('count'),
+        sql<string | null>`max(t.id)`.as('lastId'),
+      ]);
     });
     return { items: row?.items ?? '[]', count: Number(row?.count ?? 0), lastId: row?.lastId ?? null };
   }
