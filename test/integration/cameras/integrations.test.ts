@@ -253,6 +253,17 @@ describe.each(TEST_DIALECTS)('integrations (%s)', (dialect) => {
         provider: { integrationId: tokenId, providerCameraId: 'cam-a' },
       });
       expect(cam.status).toBe(201);
+      // The name is unique in the yard, case-insensitively as the database folds it (ASCII letters):
+      // a second camera of the same name, a non-ASCII letter included, is 409 duplicate, not a 500.
+      const named = { yardId, provider: { integrationId: tokenId, providerCameraId: 'cam-b' } };
+      const first = await admin.post('/api/camera', { ...named, name: 'Tor Ä' });
+      expect(first.status).toBe(201);
+      const before = (await query(t.db, 'SELECT count(*) AS n FROM camera'))[0].n;
+      const again = await admin.post('/api/camera', { ...named, name: 'tor Ä' });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe('duplicate');
+      expect((await query(t.db, 'SELECT count(*) AS n FROM camera'))[0].n).toBe(before);
+      expect((await admin.delete(`/api/camera/${first.body.id}`)).status).toBe(204);
       expect(cam.body).toMatchObject({
         source: 'provider',
         onvif: null,
