@@ -5,6 +5,7 @@ import { createApp } from '../../../shared/app.js';
 import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
 import type { ManualClock } from '../../../shared/clock.js';
 import { loadConfig } from '../../../shared/config.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
 import { newId } from '../../../shared/ids.js';
 import { seed, seedRows } from '../../helpers/builders.js';
 import { Client, rows } from '../../helpers/http.js';
@@ -190,7 +191,7 @@ export async function seedFebruary(w: BillingWorld) {
 }
 
 /** The app as an edge linked to a cloud (an MQTT URL) on the test app's database, over real HTTP. */
-export async function serveLinkedEdge(seedApp: TestApp) {
+export async function serveLinkedEdge(seedApp: TestApp<AppDatabase>) {
   const config = loadConfig(
     {
       YARD_DATA_DIR: seedApp.dir,
