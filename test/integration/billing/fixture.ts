@@ -141,11 +141,12 @@ export function siteToCloud(w: BillingWorld): Promise<void> {
   return copyRows(w.site.db, w.t.db, SITE_TO_CLOUD);
 }
 
-/** Every row of the tables, inserted or updated by id where it is missing or older. */
+/** Every row of the tables, inserted or updated by id (the columns the target stores, not computes). */
 async function copyRows(from: AppDatabase, to: AppDatabase, tables: readonly string[]): Promise<void> {
   for (const table of tables) {
+    const stored = new Set(await storedColumns(to, table));
     for (const row of await query(from, `SELECT * FROM ${table} ORDER BY id`)) {
-      const columns = Object.keys(row);
+      const columns = Object.keys(row).filter((c) => stored.has(c));
       await query(
         to,
         `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
@@ -154,6 +155,19 @@ async function copyRows(from: AppDatabase, to: AppDatabase, tables: readonly str
       );
     }
   }
+}
+
+/** A table's columns that are written (generated columns are the database's to compute). */
+async function storedColumns(db: AppDatabase, table: string): Promise<string[]> {
+  const rows =
+    db.dialect === 'sqlite'
+      ? await query(db, 'SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0', table)
+      : await query(
+          db,
+          "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'",
+          table,
+        );
+  return rows.map((r) => r.name as string);
 }
 
 /** Checks a trailer in (a new trailer of `carrierId` on first use) at `at`; returns the movement. */
