@@ -106,20 +106,9 @@ export async function startBillingWorld(
       updatedAt: now,
     })
     .execute();
-  const w: BillingWorld = {
-    t,
-    admin,
-    site,
-    siteAdmin,
-    clock,
-    yardId,
-    prairie,
-    noScac,
-    driver: { id: '', client: siteAdmin },
-  };
-  await cloudToSite(w);
-  w.driver = await seed(siteAdmin).yardDriver({ firstName: 'Jo' });
-  return w;
+  await copyRows(t.db, site.db, CLOUD_TO_SITE);
+  const driver = await seed(siteAdmin).yardDriver({ firstName: 'Jo' });
+  return { t, admin, site, siteAdmin, clock, yardId, prairie, noScac, driver };
 }
 
 /** Closes the cloud and the site. */
