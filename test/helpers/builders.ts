@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { hashSecret } from '../../shared/auth/secrets.js';
+import type { AppDatabase } from '../../shared/db/database.js';
 import type { RelayBinding } from '../../shared/hardware.js';
 import { newId } from '../../shared/ids.js';
 import type { SyncedTable } from '../../shared/sync/entities.js';
@@ -79,7 +80,7 @@ export function seed(api: Client) {
   };
 }
 
-export function seedRows(t: TestApp) {
+export function seedRows(t: TestApp<AppDatabase>) {
   const insert = (table: SyncedTable, row: Fields): Promise<any> =>
     t.core.changes.insert(t.core.kysely, table, row as never);
   const stamps = () => ({ id: newId(), createdAt: t.core.clock.now(), updatedAt: t.core.clock.now() });
