@@ -1,5 +1,4 @@
 import type { CoreParts } from './core-parts.js';
-import { sqliteOf } from './db/database.js';
 import { SharedAnswers } from './http/shared-answers.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -7,7 +6,7 @@ import { type BillingServices, createBillingServices } from './modules/billing/i
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
-import { DashboardRollups } from './modules/dashboard/rollups/observer.js';
+import { dashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverRepo } from './modules/drivers/repo.js';
@@ -84,9 +83,7 @@ export function createServices(core: CoreParts): Services {
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);
-  core.changes.observers.add(
-    new DashboardRollups(sqliteOf(core.db, 'dashboard rollups'), () => figureAnswers.changed()),
-  );
+  core.changes.observers.add(dashboardRollups(core.db, () => figureAnswers.changed()));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });
