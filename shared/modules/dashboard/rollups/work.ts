@@ -93,11 +93,13 @@ export const ROLLUP_STATEMENTS: readonly RollupStatement[] = [
 export const ROLLUP_TABLES: ReadonlySet<string> = new Set(['movement', 'trailer', 'truck', 'visit']);
 
 /** The statements that keep the rollups in step with one row write (see the top of this file). */
-export function* rollupWork({ table, before, after }: RowWrite): RollupWork {
-  if (table === 'movement') yield* movementWritten(before, after);
-  else if (table === 'trailer') yield* addFigures(netFigures(trailerFigures(before), trailerFigures(after)));
-  else if (table === 'truck') yield* truckWritten(before, after);
-  else if (table === 'visit') yield* visitWritten(before, after);
+export function rollupWork({ table, before, after }: RowWrite): RollupWork {
+  // The table's generator itself, not delegated to: each level of yield* costs on SQLite's hot path.
+  if (table === 'movement') return movementWritten(before, after);
+  if (table === 'trailer') return addFigures(netFigures(trailerFigures(before), trailerFigures(after)));
+  if (table === 'truck') return truckWritten(before, after);
+  if (table === 'visit') return visitWritten(before, after);
+  return addFigures([]);
 }
 
 function* movementWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): RollupWork {
@@ -113,11 +115,11 @@ function* truckWritten(before: ObservedRow | undefined, after: ObservedRow | und
   const afterFigures = after
     ? truckFigures(after.yardId, yield* arrival(String(after.id), after.yardId))
     : [];
-  yield* addFigures(netFigures(beforeFigures, afterFigures));
+  for (const d of netFigures(beforeFigures, afterFigures)) yield figureStep(d);
 }
 
 function* visitWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): RollupWork {
-  yield* addFigures(netFigures(visitFigures(before), visitFigures(after)));
+  for (const d of netFigures(visitFigures(before), visitFigures(after))) yield figureStep(d);
   // A visit's unit, yard and check-in time never change: only a new visit moves an arrival.
   if (before || !after || typeof after.truckId !== 'string') return;
   const truckId = after.truckId;
@@ -127,11 +129,8 @@ function* visitWritten(before: ObservedRow | undefined, after: ObservedRow | und
   if (previous !== undefined && previous >= inAt) return;
   yield { statement: putArrival, params: [truckId, yardId, inAt] };
   if ((yield { statement: truckYard, params: [truckId] }) !== yardId) return;
-  yield* addFigures(
-    netFigures(truckFigures(yardId, previous), truckFigures(yardId, inAt)).filter(
-      (d) => d.figure === FIGURE.truckArrival,
-    ),
-  );
+  for (const d of netFigures(truckFigures(yardId, previous), truckFigures(yardId, inAt)))
+    if (d.figure === FIGURE.truckArrival) yield figureStep(d);
 }
 
 /** The truck's latest check-in into the yard, if it has one there. */
@@ -142,7 +141,11 @@ function* arrival(truckId: string, yardId: unknown): Generator<RollupStep, numbe
 }
 
 function* addFigures(deltas: FigureDelta[]): RollupWork {
-  for (const d of deltas) yield { statement: addFigure, params: [d.yardId, d.figure, d.item, d.n, d.total] };
+  for (const d of deltas) yield figureStep(d);
+}
+
+function figureStep(d: FigureDelta): RollupStep {
+  return { statement: addFigure, params: [d.yardId, d.figure, d.item, d.n, d.total] };
 }
 
 function addMovementStep(d: MovementDelta): RollupStep {
