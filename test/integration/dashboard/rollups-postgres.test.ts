@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
 import { type AppDatabase, type Kdb, openDatabase } from '../../../shared/db/database.js';
+import { migrate } from '../../../shared/db/migrate.js';
 import { migratePostgres } from '../../../shared/db/migrate-postgres.js';
 import { openPostgres } from '../../../shared/db/postgres-database.js';
 import type { Direction } from '../../../shared/enums.js';
@@ -382,6 +383,20 @@ describe.each(TEST_DIALECTS)('dashboard rollups on %s', (dialect) => {
     await aRolledBackWrite(side);
     expect(await rollups(side.db.kysely)).toEqual(before);
     await expectRecountEqual(side, 'after the rollback');
+  });
+
+  it('migration 0010 backfills the same counts as a recount', async () => {
+    const recounted = await rollups(side.db.kysely);
+    // The database as it was before 0010: its rows, no rollups.
+    await sql`DROP TABLE dashboard_movement_count`.execute(side.db.kysely);
+    await sql`DROP TABLE dashboard_yard_figure`.execute(side.db.kysely);
+    await sql`DROP TABLE dashboard_truck_arrival`.execute(side.db.kysely);
+    await sql`DROP INDEX visit_open_in`.execute(side.db.kysely);
+    await sql`DELETE FROM schema_migration WHERE version = 10`.execute(side.db.kysely);
+    const applied =
+      side.db.dialect === 'sqlite' ? migrate(side.db.sqlite) : await migratePostgres(side.db.pool);
+    expect(applied).toEqual([10]);
+    expect(await rollups(side.db.kysely)).toEqual(recounted);
   });
 });
 
