@@ -66,6 +66,13 @@ async function main(): Promise<void> {
     },
     'cloud ready',
   );
+  if (cloud.broker && config.database.url) {
+    // Several nodes share one PostgreSQL and spread the sites' batches over themselves through a
+    // shared subscription, which Aedes does not offer: with it the cloud is one node.
+    cloud.log.warn(
+      'the embedded MQTT broker makes this cloud a single node: for several nodes on one PostgreSQL, run Mosquitto and set YARD_MQTT_URL',
+    );
+  }
   printGeneratedAdmin(cloud.generatedAdmin);
 }
 

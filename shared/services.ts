@@ -6,7 +6,7 @@ import { type BillingServices, createBillingServices } from './modules/billing/i
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
-import { DashboardRollups } from './modules/dashboard/rollups/observer.js';
+import { dashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverRepo } from './modules/drivers/repo.js';
@@ -83,18 +83,7 @@ export function createServices(core: CoreParts): Services {
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);
-  if (core.db.dialect === 'sqlite') {
-    core.changes.observers.add(new DashboardRollups(core.db.sqlite, () => figureAnswers.changed()));
-  } else {
-    // Until the rollups have their PostgreSQL twin, a write they would count is refused rather
-    // than leaving the dashboard's figures wrong.
-    core.changes.observers.add({
-      tables: new Set(['movement', 'trailer', 'truck', 'visit']),
-      rowWritten: () => {
-        throw new Error('the dashboard rollups run on SQLite only and have no PostgreSQL twin yet');
-      },
-    });
-  }
+  core.changes.observers.add(dashboardRollups(core.db, () => figureAnswers.changed()));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });

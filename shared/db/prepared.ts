@@ -13,13 +13,18 @@ type Kdb = Kysely<DB>;
 export function prepareQuery<A extends unknown[], R>(
   build: (db: Kdb, ...args: A) => Compilable<R>,
 ): (executor: Kdb, ...args: A) => Promise<R[]> {
-  // Compiled by the first executor: every executor of the app shares one dialect and plugin set.
-  let compiled: { query: CompiledQuery<R>; slots: Array<number | null> } | undefined;
+  // Compiled once per dialect (its adapter's class): an app has one, but a process may hold both
+  // (tests comparing SQLite and PostgreSQL), and each needs its own placeholders. Every executor of
+  // a dialect shares the app's plugin set.
+  const byDialect = new Map<unknown, { query: CompiledQuery<R>; slots: Array<number | null> }>();
   return async (executor, ...args) => {
+    const dialect = executor.getExecutor().adapter.constructor;
+    let compiled = byDialect.get(dialect);
     if (!compiled) {
       const placeholders = args.map((_, i) => placeholder(i)) as A;
       const query = build(executor, ...placeholders).compile();
       compiled = { query, slots: slotsOf(query.parameters, args.length) };
+      byDialect.set(dialect, compiled);
     }
     const { query, slots } = compiled;
     const parameters = slots.map((slot, i) => (slot === null ? query.parameters[i] : args[slot]));

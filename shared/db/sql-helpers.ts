@@ -53,3 +53,13 @@ export function unitInScope<T extends 'truck' | 'trailer'>(yardIds: string[]) {
       : eb.or([eb(ref, 'is', null), eb(ref, 'in', yardIds as never)]);
   };
 }
+
+/**
+ * Whether a write failed on a unique index, on either database: better-sqlite3 says
+ * SQLITE_CONSTRAINT_UNIQUE, node-postgres the SQLSTATE 23505 (unique_violation). For a service
+ * that turns a race lost to another writer into its own answer.
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}

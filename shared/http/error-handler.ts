@@ -8,6 +8,7 @@ import {
   StorageFullError,
   UnsupportedMediaTypeError,
 } from './errors.js';
+import { setRetryAfter } from './request-steps.js';
 
 /** Unknown routes: problem+json 404, not express's HTML page. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
@@ -28,11 +29,15 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
     } else if (problem instanceof StorageFullError) {
       // The operator has to act (free space); every refused write says so in the log.
       log.error({ err, requestId, method: req.method, url: req.originalUrl }, 'disk full: write refused');
+    } else if (problem.code.startsWith('database-')) {
+      // The database refused or could not be reached: the operator's to see, with the cause.
+      log.warn({ err, requestId, method: req.method, url: req.originalUrl }, problem.detail);
     }
     if (res.headersSent) {
       res.destroy();
       return;
     }
+    setRetryAfter(res, problem);
     res
       .status(problem.status)
       .type('application/problem+json')
@@ -64,6 +69,8 @@ function toAppError(err: unknown): AppError {
   }
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))
     return sqliteConstraint(e.code, e.message ?? '');
+  const fromPostgres = postgresError(err);
+  if (fromPostgres) return fromPostgres;
   if (e?.status === 404) return new NotFoundError('Resource');
   // Express's router rejects a path it cannot percent-decode (e.g. %zz) with a URIError.
   if (err instanceof URIError) {
@@ -80,11 +87,12 @@ function toAppError(err: unknown): AppError {
   );
 }
 
-/** SQLITE_FULL from the database, ENOSPC / EDQUOT from a file write, also as the cause of a wrapper. */
+/** SQLITE_FULL (or PostgreSQL's disk_full) from the database, ENOSPC / EDQUOT from a file write, also as the cause of a wrapper. */
 export function isStorageFull(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
-    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT') return true;
+    // 53100: PostgreSQL's disk_full.
+    if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || code === '53100') return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
@@ -123,4 +131,66 @@ function sqliteConstraint(code: string, message: string): AppError {
     );
   }
   return new AppError(409, 'constraint-violated', 'Conflict', 'The change breaks a data rule.');
+}
+
+/**
+ * PostgreSQL's answers (node-postgres' DatabaseError: a SQLSTATE `code` and a `severity`) the same
+ * way as SQLite's: constraint violations the services did not pre-check are 409s; a write that lost
+ * a serialization race or a deadlock, a statement past its timeout and a database that cannot be
+ * reached are 503s with Retry-After (retrying is what fixes them). Undefined for anything else.
+ */
+function postgresError(err: unknown): AppError | undefined {
+  const e = err as { code?: unknown; severity?: unknown; constraint?: unknown };
+  if (typeof e?.code !== 'string') return undefined;
+  if (e.code === 'ECONNREFUSED' || e.code === 'ETIMEDOUT') return databaseUnavailable();
+  if (typeof e.severity !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) return undefined;
+  const constraint = typeof e.constraint === 'string' ? ` (${e.constraint})` : '';
+  switch (e.code) {
+    case '23503':
+      return sqliteConstraint('SQLITE_CONSTRAINT_FOREIGNKEY', '');
+    case '23505':
+      return new AppError(
+        409,
+        'duplicate',
+        'Conflict',
+        `A record with the same unique value already exists${constraint}.`,
+      );
+    case '23502':
+    case '23514':
+      return new AppError(
+        409,
+        'constraint-violated',
+        'Conflict',
+        `The change breaks a data rule${constraint}.`,
+      );
+    case '40001':
+    case '40P01':
+    case '57014':
+      return new AppError(
+        503,
+        'database-busy',
+        'Service Unavailable',
+        'The database could not finish this request in time, or it collided with another one. Nothing was changed: try again.',
+        undefined,
+        { retryAfterSec: 1 },
+      );
+    case '57P01':
+    case '57P03':
+    case '08006':
+    case '08001':
+      return databaseUnavailable();
+    default:
+      return undefined;
+  }
+}
+
+function databaseUnavailable(): AppError {
+  return new AppError(
+    503,
+    'database-unavailable',
+    'Service Unavailable',
+    'The database cannot be reached right now. Try again shortly; if it lasts, the operator should check the database server.',
+    undefined,
+    { retryAfterSec: 5 },
+  );
 }

@@ -44,6 +44,7 @@ export class ChangeCapture {
   /**
    * Told of every row written here and by the sync applier, inside the write's transaction (read
    * models such as the dashboard's rollups); the composition root adds them (shared/services.ts).
+   * Told with the write's transaction and awaited (on PostgreSQL they write through it).
    */
   readonly observers = new RowObservers();
 
@@ -117,7 +118,7 @@ export class ChangeCapture {
       )) as Row<T>[];
       if (!written) throw new Error(`insert into ${table} returned no row`);
       await this.changeLog.log(trx, entity, 'upsert', written as Record<string, unknown>, hlc);
-      this.observers.notify(table, undefined, written as Record<string, unknown>);
+      await this.observers.notifyIn(trx, table, undefined, written as Record<string, unknown>);
       return written;
     });
   }
@@ -163,7 +164,7 @@ export class ChangeCapture {
         await this.changeLog.logMany(trx, entity, chunk);
         if (watched) {
           for (const row of written as Array<Record<string, unknown>>)
-            this.observers.notify(table, undefined, row);
+            await this.observers.notifyIn(trx, table, undefined, row);
         }
       }
     });
@@ -221,7 +222,7 @@ export class ChangeCapture {
       )) as Array<Record<string, unknown>>;
       if (!written) throw new Error(`${table} ${key} vanished inside its own transaction`);
       await this.changeLog.log(trx, entity, 'upsert', written, hlc, current);
-      this.observers.notify(table, current, written);
+      await this.observers.notifyIn(trx, table, current, written);
       return written as Row<T>;
     });
   }
@@ -248,7 +249,7 @@ export class ChangeCapture {
       if (entity.ownership === 'shared')
         await this.changeLog.tombstone(trx, entity, String(deleted[entity.key]), hlc);
       await this.changeLog.log(trx, entity, 'delete', deleted, hlc);
-      this.observers.notify(table, deleted, undefined);
+      await this.observers.notifyIn(trx, table, deleted, undefined);
       return deleted as Row<T>;
     });
   }

@@ -1,3 +1,5 @@
+import type { Kdb } from '../db/database.js';
+
 /** A row as the observers see it: camelCase field names, SQLite scalar values. */
 export type ObservedRow = Record<string, unknown>;
 
@@ -13,8 +15,8 @@ export interface RowWrite {
 
 /**
  * Something kept in step with rows as they are written (a module's read model, such as the
- * dashboard's rollups). Called synchronously, inside the write's transaction and on the same
- * connection, so what it writes commits or rolls back with the row; it must not await. A throw
+ * dashboard's rollups), on SQLite. Called synchronously, inside the write's transaction and on the
+ * same connection, so what it writes commits or rolls back with the row; it must not await. A throw
  * undoes the write.
  */
 export interface RowObserver {
@@ -24,17 +26,40 @@ export interface RowObserver {
 }
 
 /**
+ * The same on PostgreSQL, where a statement cannot be run synchronously: it writes through the
+ * write's Kysely transaction (`trx`) and is awaited before the write goes on. Only writers that can
+ * await tell it (`notifyIn`); the SQLite sync applier cannot, and refuses it (`notify`).
+ */
+export interface TransactionRowObserver {
+  readonly tables: ReadonlySet<string>;
+  rowWrittenIn(trx: Kdb, write: RowWrite): Promise<void>;
+}
+
+export type AnyRowObserver = RowObserver | TransactionRowObserver;
+
+interface Followers {
+  observers: AnyRowObserver[];
+  /** Whether one of them must be awaited (a TransactionRowObserver). */
+  awaited: boolean;
+}
+
+/**
  * The observers of row writes, handed to the writers by the composition root (shared/services.ts):
  * ChangeCapture (local writes of synced rows), the sync applier (rows applied from a peer, and the
  * visits it derives from them) and the movements module (the visits it derives locally). The sync
  * engine knows the observers only by this interface: it depends on no module that observes.
  */
 export class RowObservers {
-  private readonly byTable = new Map<string, RowObserver[]>();
+  private readonly byTable = new Map<string, Followers>();
 
-  add(observer: RowObserver): void {
-    for (const table of observer.tables)
-      this.byTable.set(table, [...(this.byTable.get(table) ?? []), observer]);
+  add(observer: AnyRowObserver): void {
+    for (const table of observer.tables) {
+      const followers = this.byTable.get(table) ?? { observers: [], awaited: false };
+      this.byTable.set(table, {
+        observers: [...followers.observers, observer],
+        awaited: followers.awaited || isTransactional(observer),
+      });
+    }
   }
 
   /** Whether some observer follows the table (writers skip reading rows back otherwise). */
@@ -42,9 +67,50 @@ export class RowObservers {
     return this.byTable.has(table);
   }
 
+  /**
+   * Tells the observers synchronously: for the writers that cannot await (the SQLite sync applier).
+   * An observer that must be awaited cannot be told here; that is a wiring error, thrown (undoing
+   * the write) rather than a read model silently left behind.
+   */
   notify(table: string, before: ObservedRow | undefined, after: ObservedRow | undefined): void {
-    const observers = this.byTable.get(table);
-    if (!observers) return;
-    for (const o of observers) o.rowWritten({ table, before, after });
+    const followers = this.byTable.get(table);
+    if (!followers) return;
+    if (followers.awaited)
+      throw new Error(
+        `an observer of ${table} writes through the transaction and must be awaited (notifyIn)`,
+      );
+    for (const o of followers.observers) (o as RowObserver).rowWritten({ table, before, after });
   }
+
+  /**
+   * Tells the observers of a write made in `trx`, for writers that can await: the synchronous ones
+   * run at once (nothing to await: undefined, so SQLite pays no promise), the others in order, each
+   * awaited, through `trx`.
+   */
+  notifyIn(
+    trx: Kdb,
+    table: string,
+    before: ObservedRow | undefined,
+    after: ObservedRow | undefined,
+  ): Promise<void> | undefined {
+    const followers = this.byTable.get(table);
+    if (!followers) return undefined;
+    const write: RowWrite = { table, before, after };
+    if (!followers.awaited) {
+      for (const o of followers.observers) (o as RowObserver).rowWritten(write);
+      return undefined;
+    }
+    return tellInOrder(trx, followers.observers, write);
+  }
+}
+
+async function tellInOrder(trx: Kdb, observers: AnyRowObserver[], write: RowWrite): Promise<void> {
+  for (const o of observers) {
+    if (isTransactional(o)) await o.rowWrittenIn(trx, write);
+    else o.rowWritten(write);
+  }
+}
+
+function isTransactional(observer: AnyRowObserver): observer is TransactionRowObserver {
+  return 'rowWrittenIn' in observer;
 }

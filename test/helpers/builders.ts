@@ -80,7 +80,7 @@ export function seed(api: Client) {
   };
 }
 
-export function seedRows(t: Pick<TestApp<AppDatabase>, 'core'>) {
+export function seedRows(t: TestApp<AppDatabase>) {
   const insert = (table: SyncedTable, row: Fields): Promise<any> =>
     t.core.changes.insert(t.core.kysely, table, row as never);
   const stamps = () => ({ id: newId(), createdAt: t.core.clock.now(), updatedAt: t.core.clock.now() });

@@ -113,12 +113,6 @@ export class BillingInputs {
 
   /** The carrier's trailer visits present at some instant of the window, with their annex details. */
   async visits(yardId: string, carrierId: string, w: Window): Promise<Visit[]> {
-    // Attachments uploaded later against a movement (refType 'movement'), besides those it lists
-    // itself: one attachment_ref lookup per movement.
-    const linked = (column: 'in_movement_id' | 'out_movement_id') =>
-      sql<
-        string | null
-      >`(SELECT json_group_array(a.id) FROM attachment a WHERE a.ref_type = 'movement' AND a.ref_id = v.${sql.raw(column)})`;
     const base = () =>
       this.db
         .selectFrom('visit as v')
@@ -134,8 +128,6 @@ export class BillingInputs {
           'v.outMovementId',
           'mi.attachmentIds as inAttachments',
           'mo.attachmentIds as outAttachments',
-          linked('in_movement_id').as('inLinked'),
-          linked('out_movement_id').as('outLinked'),
         ])
         .where('v.yardId', '=', yardId)
         .where('v.carrierId', '=', carrierId)
@@ -143,14 +135,19 @@ export class BillingInputs {
     // `+v.in_at` keeps SQLite on visit_carrier_out (yard, carrier, out_at) for the visits begun
     // before the window: a range on in_at would walk the carrier's whole history.
     const beganBefore = sql<number>`+v.in_at`;
-    const parts = await Promise.all([
-      // Begun before the window and still in, or gone after its start (visit_carrier_out) ...
-      base().where('v.outAt', 'is', null).where(beganBefore, '<', w.start).execute(),
-      base().where('v.outAt', '>', w.start).where(beganBefore, '<', w.start).execute(),
-      // ... or begun in it (visit_carrier: yard, carrier, in_at).
-      base().where('v.inAt', '>=', w.start).where('v.inAt', '<', w.end).execute(),
-    ]);
-    return parts.flat().map((r) => ({
+    const rows = (
+      await Promise.all([
+        // Begun before the window and still in, or gone after its start (visit_carrier_out) ...
+        base().where('v.outAt', 'is', null).where(beganBefore, '<', w.start).execute(),
+        base().where('v.outAt', '>', w.start).where(beganBefore, '<', w.start).execute(),
+        // ... or begun in it (visit_carrier: yard, carrier, in_at).
+        base().where('v.inAt', '>=', w.start).where('v.inAt', '<', w.end).execute(),
+      ])
+    ).flat();
+    const linked = await this.linkedToMovements(
+      rows.flatMap((r) => (r.outMovementId ? [r.inMovementId, r.outMovementId] : [r.inMovementId])),
+    );
+    return rows.map((r) => ({
       trailerId: r.trailerId ?? '',
       ...(r.trailerNumber ? { trailerNumber: r.trailerNumber } : {}),
       inAt: r.inAt,
@@ -161,11 +158,37 @@ export class BillingInputs {
         ...new Set([
           ...parseIds(r.inAttachments),
           ...parseIds(r.outAttachments),
-          ...parseIds(r.inLinked),
-          ...parseIds(r.outLinked),
+          ...(linked.get(r.inMovementId) ?? []),
+          ...((r.outMovementId && linked.get(r.outMovementId)) || []),
         ]),
       ].sort(),
     }));
+  }
+
+  /**
+   * Attachments uploaded later against these movements (refType 'movement'), besides those a
+   * movement lists itself, per movement id: read on attachment_ref in chunks of ids, and grouped
+   * here rather than with an aggregate of the database's own (SQLite's json_group_array has no
+   * PostgreSQL namesake).
+   */
+  private async linkedToMovements(movementIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byMovement = new Map<string, string[]>();
+    const ids = [...new Set(movementIds)];
+    for (let i = 0; i < ids.length; i += LINKED_CHUNK) {
+      const rows = await this.db
+        .selectFrom('attachment')
+        .select(['id', 'refId'])
+        .where('refType', '=', 'movement')
+        .where('refId', 'in', ids.slice(i, i + LINKED_CHUNK))
+        .execute();
+      for (const r of rows) {
+        if (!r.refId) continue;
+        const list = byMovement.get(r.refId) ?? [];
+        list.push(r.id);
+        byMovement.set(r.refId, list);
+      }
+    }
+    return byMovement;
   }
 
   /** The carrier's completed relocating tasks with completedAt in the window. */
@@ -245,6 +268,9 @@ export class BillingInputs {
     };
   }
 }
+
+/** Movement ids per attachment read: well under SQLite's 32766 bound parameters and PostgreSQL's 65535. */
+const LINKED_CHUNK = 500;
 
 function parseIds(json: string | null): string[] {
   if (!json) return [];

@@ -17,12 +17,18 @@ export class CameraRepo {
     return this.db.selectFrom('camera').selectAll().where('id', 'in', ids).execute();
   }
 
+  /**
+   * The yard's camera with this name, case folded as the unique index camera_yard_name folds it:
+   * by the database's lower() on both sides (ASCII letters only, on SQLite and on PostgreSQL's "C"
+   * text), not JavaScript's, which also folds Ä to ä, so a duplicate the index refuses is found here
+   * first and answered 409 `duplicate` on either database.
+   */
   byName(yardId: string, name: string): Promise<CameraRow | undefined> {
     return this.db
       .selectFrom('camera')
       .selectAll()
       .where('yardId', '=', yardId)
-      .where((eb) => eb(eb.fn('lower', ['name']), '=', name.toLowerCase()))
+      .where((eb) => eb(eb.fn('lower', ['name']), '=', eb.fn('lower', [eb.val(name)])))
       .executeTakeFirst();
   }
 

@@ -173,7 +173,7 @@ export async function recordMovement(
 
   const trailerUnit = trailerId ? ({ kind: 'trailer', trailerId } as const) : undefined;
   const truckUnit = truckId ? ({ kind: 'truck', truckId } as const) : undefined;
-  const visits = new VisitWrites(repo, deps.changes.observers);
+  const visits = new VisitWrites(trx, repo, deps.changes.observers);
   if (checkIn) {
     // A forced check-in ends the unit's previous stay (it left unrecorded).
     const forcedOut = warnings.some((w) => w.startsWith('already-in-yard'));

@@ -1,3 +1,4 @@
+import type { Kdb } from '../../db/database.js';
 import type { RowObservers } from '../../sync/row-observers.js';
 import type { MovementRepo, VisitRow } from './repo.js';
 
@@ -10,19 +11,30 @@ type Unit = { kind: 'trailer'; trailerId: string } | { kind: 'truck'; truckId: s
  */
 export class VisitWrites {
   constructor(
+    /** The movement's transaction, which the repo writes in too (observers on PostgreSQL write through it). */
+    private readonly trx: Kdb,
     private readonly repo: MovementRepo,
     private readonly observers: RowObservers,
   ) {}
 
   async open(visit: Omit<VisitRow, 'outMovementId' | 'outAt'>): Promise<void> {
     await this.repo.openVisit(visit);
-    this.observers.notify('visit', undefined, { ...visit, outMovementId: null, outAt: null });
+    await this.observers.notifyIn(this.trx, 'visit', undefined, {
+      ...visit,
+      outMovementId: null,
+      outAt: null,
+    });
   }
 
   /** Closes the unit's open visits (a trailer's, or a truck's own truck visits). */
   async close(unit: Unit, outMovementId: string | null, outAt: number): Promise<void> {
     for (const closed of await this.repo.closeVisits(unit, outMovementId, outAt)) {
-      this.observers.notify('visit', { ...closed, outMovementId: null, outAt: null }, closed);
+      await this.observers.notifyIn(
+        this.trx,
+        'visit',
+        { ...closed, outMovementId: null, outAt: null },
+        closed,
+      );
     }
   }
 }

@@ -15,6 +15,7 @@ import { cloudMasterData, type MasterData } from '../sync/link-fixture.js';
  * yard is invoiced with both check-ins (1000). A linked edge answers billing with 409 cloud-owned.
  */
 
+// The sync engine between real apps (MQTT) runs on SQLite only so far (issue 16): SQLite.
 let h: SyncHarness;
 let a: MasterData;
 let b: MasterData;

@@ -5,24 +5,34 @@ import { createApp } from '../../../shared/app.js';
 import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
 import type { ManualClock } from '../../../shared/clock.js';
 import { loadConfig } from '../../../shared/config.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
 import { newId } from '../../../shared/ids.js';
 import { seed, seedRows } from '../../helpers/builders.js';
-import { Client, rows } from '../../helpers/http.js';
+import { Client, query, rows } from '../../helpers/http.js';
+import type { TestDialect } from '../../helpers/postgres.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
- * A standalone edge with one UTC yard (code B1), its billing config, and two carriers: Prairie
- * (SCAC PRFL, with a carrier config) and an unnamed-SCAC carrier without one. Activity is recorded
- * through the real API at the clock's time: check-ins and check-outs (POST /api/movement) and moves
- * done by a yard driver (start, complete).
+ * Billing at the cloud (on the suite's database) for one UTC yard (code B1), its billing config,
+ * and two carriers: Prairie (SCAC PRFL, with a carrier config) and an unnamed-SCAC carrier without
+ * one. The yard's site is a standalone edge (SQLite) where activity is recorded through its real
+ * API at the clock's time: check-ins and check-outs (POST /api/movement) and moves done by a yard
+ * driver (start, complete). What the site recorded is then carried to the cloud as the site's sync
+ * delivers it (siteToCloud: its rows, as they are), and the cloud's master data down to the site.
  */
 export interface BillingWorld {
-  t: TestApp;
+  /** The cloud, where billing runs. */
+  t: TestApp<AppDatabase>;
+  /** An admin of the cloud. */
   admin: Client;
+  /** The yard's site (a standalone edge), where gate movements and moves are recorded. */
+  site: TestApp;
+  siteAdmin: Client;
   clock: ManualClock;
   yardId: string;
   prairie: string;
   noScac: string;
+  /** A yard driver of the site, logged in there. */
   driver: { id: string; client: Client };
 }
 
@@ -38,17 +48,22 @@ export const YARD_RATES = {
 
 export async function startBillingWorld(
   clock: ManualClock,
-  options: { role?: 'cloud' } = {},
+  options: { dialect?: TestDialect } = {},
 ): Promise<BillingWorld> {
   // The clock walks through months of activity: tokens that outlive it (a year) keep the logins.
   const env: Record<string, string> = {
     YARD_STAFF_TOKEN_TTL_HOURS: '9000',
     YARD_DRIVER_TOKEN_TTL_HOURS: '9000',
   };
-  if (options.role) env.YARD_ROLE = options.role;
-  const t = await startTestApp({ clock, env });
+  const t = await startTestApp({
+    clock,
+    dialect: options.dialect ?? 'sqlite',
+    env: { ...env, YARD_ROLE: 'cloud' },
+  });
+  const site = await startTestApp({ clock, env });
   const admin = new Client(t.url, t.adminToken);
-  const res = await admin.put('/api/settings', { settings: { 'tasks.autoAssign': false } });
+  const siteAdmin = new Client(site.url, site.adminToken);
+  const res = await siteAdmin.put('/api/settings', { settings: { 'tasks.autoAssign': false } });
   expect(res.status, res.text).toBe(200);
   const rowsOf = seedRows(t);
   const yardId = await rowsOf.yard('B1', { timeZone: 'UTC' });
@@ -91,14 +106,64 @@ export async function startBillingWorld(
       updatedAt: now,
     })
     .execute();
-  const driver = await seed(admin).yardDriver({ firstName: 'Jo' });
-  return { t, admin, clock, yardId, prairie, noScac, driver };
+  await copyRows(t.db, site.db, CLOUD_TO_SITE);
+  const driver = await seed(siteAdmin).yardDriver({ firstName: 'Jo' });
+  return { t, admin, site, siteAdmin, clock, yardId, prairie, noScac, driver };
+}
+
+/** Closes the cloud and the site. */
+export async function closeBillingWorld(w: BillingWorld | undefined): Promise<void> {
+  await w?.t.close();
+  await w?.site.close();
+}
+
+/** The cloud's master data the site's activity refers to (yards, carriers), as its sync sends it down. */
+const CLOUD_TO_SITE = ['yard', 'carrier'] as const;
+/** What the site records and billing reads, parents first (as its sync sends it up). */
+const SITE_TO_CLOUD = ['driver', 'trailer', 'movement', 'visit', 'yard_task'] as const;
+
+export function cloudToSite(w: BillingWorld): Promise<void> {
+  return copyRows(w.t.db, w.site.db, CLOUD_TO_SITE);
+}
+
+export function siteToCloud(w: BillingWorld): Promise<void> {
+  return copyRows(w.site.db, w.t.db, SITE_TO_CLOUD);
+}
+
+/** Every row of the tables, inserted or updated by id (the columns the target stores, not computes). */
+async function copyRows(from: AppDatabase, to: AppDatabase, tables: readonly string[]): Promise<void> {
+  for (const table of tables) {
+    const stored = new Set(await storedColumns(to, table));
+    for (const row of await query(from, `SELECT * FROM ${table} ORDER BY id`)) {
+      const columns = Object.keys(row).filter((c) => stored.has(c));
+      await query(
+        to,
+        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
+          `ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+        ...columns.map((c) => row[c]),
+      );
+    }
+  }
+}
+
+/** A table's columns that are written (generated columns are the database's to compute). */
+async function storedColumns(db: AppDatabase, table: string): Promise<string[]> {
+  const rows =
+    db.dialect === 'sqlite'
+      ? await query(db, 'SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0', table)
+      : await query(
+          db,
+          "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'",
+          table,
+        );
+  return rows.map((r) => r.name as string);
 }
 
 /** Checks a trailer in (a new trailer of `carrierId` on first use) at `at`; returns the movement. */
 export async function checkIn(w: BillingWorld, at: string, number: string, carrierId: string) {
   w.clock.set(at);
-  const res = await w.admin.post('/api/movement', {
+  await cloudToSite(w);
+  const res = await w.siteAdmin.post('/api/movement', {
     yardId: w.yardId,
     direction: 'in',
     at,
@@ -106,18 +171,20 @@ export async function checkIn(w: BillingWorld, at: string, number: string, carri
     trailer: { number, carrierId },
   });
   expect(res.status, res.text).toBe(201);
+  await siteToCloud(w);
   return res.body as { id: string; trailerId: string };
 }
 
 export async function checkOut(w: BillingWorld, at: string, trailerId: string) {
   w.clock.set(at);
-  const res = await w.admin.post('/api/movement', {
+  const res = await w.siteAdmin.post('/api/movement', {
     yardId: w.yardId,
     direction: 'out',
     at,
     trailer: { id: trailerId },
   });
   expect(res.status, res.text).toBe(201);
+  await siteToCloud(w);
   return res.body as { id: string };
 }
 
@@ -125,12 +192,12 @@ export async function checkOut(w: BillingWorld, at: string, trailerId: string) {
 export async function completeTask(w: BillingWorld, at: string, trailerId: string, type = 'move') {
   w.clock.set(at);
   const sessions = rows(
-    w.t.db,
+    w.site.db,
     'SELECT id FROM driver_session WHERE driver_id = ? AND ended_at IS NULL',
     w.driver.id,
   );
   if (sessions.length === 0) {
-    await w.t.core.changes.insert(w.t.core.kysely, 'driverSession', {
+    await w.site.core.changes.insert(w.site.core.kysely, 'driverSession', {
       id: newId(),
       driverId: w.driver.id,
       yardId: w.yardId,
@@ -146,7 +213,7 @@ export async function completeTask(w: BillingWorld, at: string, trailerId: strin
       updatedAt: w.clock.now(),
     });
   }
-  const task = await w.admin.post('/api/yard-task', {
+  const task = await w.siteAdmin.post('/api/yard-task', {
     yardId: w.yardId,
     type,
     trailerId,
@@ -158,14 +225,15 @@ export async function completeTask(w: BillingWorld, at: string, trailerId: strin
     expect(res.status, res.text).toBe(200);
     expect(res.body.results[0].ok, JSON.stringify(res.body.results[0])).toBe(true);
   }
+  await siteToCloud(w);
   return task.body.id as string;
 }
 
 /** Every row of the billing tables, to prove a refused request changed nothing. */
-export const billingRows = (w: BillingWorld) => ({
-  invoices: rows(w.t.db, 'SELECT * FROM invoice ORDER BY id'),
-  adjustments: rows(w.t.db, 'SELECT * FROM invoice_adjustment ORDER BY id'),
-  summaries: rows(w.t.db, 'SELECT * FROM billing_summary ORDER BY id'),
+export const billingRows = async (w: BillingWorld) => ({
+  invoices: await query(w.t.db, 'SELECT * FROM invoice ORDER BY id'),
+  adjustments: await query(w.t.db, 'SELECT * FROM invoice_adjustment ORDER BY id'),
+  summaries: await query(w.t.db, 'SELECT * FROM billing_summary ORDER BY id'),
 });
 
 /**
@@ -190,7 +258,7 @@ export async function seedFebruary(w: BillingWorld) {
 }
 
 /** The app as an edge linked to a cloud (an MQTT URL) on the test app's database, over real HTTP. */
-export async function serveLinkedEdge(seedApp: TestApp) {
+export async function serveLinkedEdge(seedApp: TestApp<AppDatabase>) {
   const config = loadConfig(
     {
       YARD_DATA_DIR: seedApp.dir,

@@ -3,6 +3,7 @@ import type { Principal } from '../../../auth/principal.js';
 import { assertCanSeeYard, canSeeYard, yardFilter } from '../../../auth/principal.js';
 import { toIso } from '../../../clock.js';
 import type { CoreParts } from '../../../core-parts.js';
+import { isUniqueViolation } from '../../../db/sql-helpers.js';
 import type { CarrierTable, InvoiceStatus, YardTable } from '../../../db/tables.js';
 import { decodeCursor, toPage } from '../../../http/cursor.js';
 import { ConflictError, InvalidTransitionError, NotFoundError } from '../../../http/errors.js';
@@ -452,11 +453,6 @@ function invoiceIssued(row: InvoiceRow): ConflictError {
     `Invoice ${row.number} is issued and cannot change: void it, then generate the period again.`,
     { invoiceId: row.id, number: row.number },
   );
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown })?.code;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
 export function invoiceSummaryOut(row: InvoiceRow): InvoiceSummaryOutT {

@@ -1,139 +1,107 @@
 import type Database from 'better-sqlite3';
-import type { ObservedRow, RowObserver, RowWrite } from '../../../sync/row-observers.js';
+import { CompiledQuery } from 'kysely';
+import type { AppDatabase, Kdb, PostgresDatabase, SqliteDatabase } from '../../../db/database.js';
+import type { RowObserver, RowWrite, TransactionRowObserver } from '../../../sync/row-observers.js';
 import {
-  FIGURE,
-  type FigureDelta,
-  type MovementDelta,
-  movementBuckets,
-  netFigures,
-  trailerFigures,
-  truckFigures,
-  visitFigures,
-} from './rules.js';
+  ROLLUP_STATEMENTS,
+  ROLLUP_TABLES,
+  type RollupStatement,
+  type RollupStep,
+  rollupWork,
+} from './work.js';
 
 /**
  * Keeps the dashboard's rollups (rules.ts) in step with each trailer, truck, movement and visit row
  * written, in the write's transaction. Registered with ChangeCapture.observers by the composition
- * root (shared/services.ts), which hands the same list to the sync applier.
- *
- * Runs on the better-sqlite3 connection the writers share (ChangeCapture's Kysely transaction and
- * the applier's transaction are both on it), synchronously, because the applier cannot await. The
- * SQL is kept to what PostgreSQL runs as well (INSERT ... ON CONFLICT DO UPDATE, plain arithmetic;
- * buckets are computed here, not with SQLite functions); a PostgreSQL port (issue 16) swaps the
- * executor, not the statements.
+ * root (shared/services.ts), which hands the same list to the sync applier. What is written is
+ * decided once, in work.ts; the two classes below only run its statements.
+ */
+export function dashboardRollups(
+  db: AppDatabase,
+  /** Told of every write that may change a rollup (answers built from them are out of date). */
+  onChange: () => void = () => {},
+): DashboardRollups | PostgresDashboardRollups {
+  return db.dialect === 'sqlite'
+    ? new DashboardRollups(db, onChange)
+    : new PostgresDashboardRollups(db, onChange);
+}
+
+/**
+ * On SQLite: runs the statements on the better-sqlite3 connection the writers share (ChangeCapture's
+ * Kysely transaction and the applier's transaction are both on it), synchronously, because the
+ * applier cannot await. Statements are prepared once, up front.
  */
 export class DashboardRollups implements RowObserver {
-  readonly tables: ReadonlySet<string> = new Set(['movement', 'trailer', 'truck', 'visit']);
-  private readonly statements = new Map<string, Database.Statement>();
+  readonly tables = ROLLUP_TABLES;
+  private readonly statements: ReadonlyMap<RollupStatement, Database.Statement>;
 
   constructor(
-    private readonly sqlite: Database.Database,
-    /** Told of every write that may change a rollup (answers built from them are out of date). */
+    db: SqliteDatabase,
     private readonly onChange: () => void = () => {},
-  ) {}
+  ) {
+    this.statements = new Map(
+      ROLLUP_STATEMENTS.map((s) => {
+        const prepared = db.sqlite.prepare(compiledText(db.kysely, s));
+        return [s, s.reads ? prepared.pluck() : prepared];
+      }),
+    );
+  }
 
-  rowWritten({ table, before, after }: RowWrite): void {
+  rowWritten(write: RowWrite): void {
     this.onChange();
-    if (table === 'movement') this.movementWritten(before, after);
-    else if (table === 'trailer') this.addFigures(netFigures(trailerFigures(before), trailerFigures(after)));
-    else if (table === 'truck') this.truckWritten(before, after);
-    else if (table === 'visit') this.visitWritten(before, after);
+    const work = rollupWork(write);
+    for (let step = work.next(); !step.done; ) step = work.next(this.run(step.value));
   }
 
-  private movementWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): void {
-    if (before && after && sameMovementBucket(before, after)) return;
-    for (const d of [...movementBuckets(before, -1), ...movementBuckets(after, 1)]) this.addMovement(d);
-  }
-
-  private truckWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): void {
-    if (before?.yardId === after?.yardId && before && after) return;
-    const figures = (row: ObservedRow | undefined) =>
-      row ? truckFigures(row.yardId, this.arrival(String(row.id), row.yardId)) : [];
-    this.addFigures(netFigures(figures(before), figures(after)));
-  }
-
-  private visitWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): void {
-    this.addFigures(netFigures(visitFigures(before), visitFigures(after)));
-    // A visit's unit, yard and check-in time never change: only a new visit moves an arrival.
-    if (before || !after || typeof after.truckId !== 'string') return;
-    const truckId = after.truckId;
-    const yardId = String(after.yardId);
-    const inAt = Number(after.inAt);
-    const previous = this.arrival(truckId, yardId);
-    if (previous !== undefined && previous >= inAt) return;
-    this.run(
-      'arrival|put',
-      'INSERT INTO dashboard_truck_arrival (truck_id, yard_id, at) VALUES (?, ?, ?) ' +
-        'ON CONFLICT (truck_id, yard_id) DO UPDATE SET at = excluded.at',
-      truckId,
-      yardId,
-      inAt,
-    );
-    const truckYard = this.statement('truck|yard', 'SELECT yard_id FROM truck WHERE id = ?')
-      .pluck()
-      .get(truckId);
-    if (truckYard !== yardId) return;
-    this.addFigures(
-      netFigures(truckFigures(yardId, previous), truckFigures(yardId, inAt)).filter(
-        (d) => d.figure === FIGURE.truckArrival,
-      ),
-    );
-  }
-
-  private arrival(truckId: string, yardId: unknown): number | undefined {
-    if (typeof yardId !== 'string') return undefined;
-    const at = this.statement(
-      'arrival|get',
-      'SELECT at FROM dashboard_truck_arrival WHERE truck_id = ? AND yard_id = ?',
-    )
-      .pluck()
-      .get(truckId, yardId);
-    return at === undefined || at === null ? undefined : Number(at);
-  }
-
-  private addFigures(deltas: FigureDelta[]): void {
-    for (const d of deltas) {
-      this.run(
-        'figure|add',
-        'INSERT INTO dashboard_yard_figure (yard_id, figure, item, n, total) VALUES (?, ?, ?, ?, ?) ' +
-          'ON CONFLICT (yard_id, figure, item) DO UPDATE SET n = dashboard_yard_figure.n + excluded.n, ' +
-          'total = dashboard_yard_figure.total + excluded.total',
-        d.yardId,
-        d.figure,
-        d.item,
-        d.n,
-        d.total,
-      );
-    }
-  }
-
-  private addMovement(d: MovementDelta): void {
-    this.run(
-      'movement|add',
-      'INSERT INTO dashboard_movement_count (scope, grain, bucket, direction, n) VALUES (?, ?, ?, ?, ?) ' +
-        'ON CONFLICT (scope, grain, bucket, direction) DO UPDATE SET n = dashboard_movement_count.n + excluded.n',
-      d.scope,
-      d.grain,
-      d.bucket,
-      d.direction,
-      d.n,
-    );
-  }
-
-  private run(key: string, sql: string, ...params: unknown[]): void {
-    this.statement(key, sql).run(...params);
-  }
-
-  private statement(key: string, sql: string): Database.Statement {
-    let stmt = this.statements.get(key);
-    if (!stmt) {
-      stmt = this.sqlite.prepare(sql);
-      this.statements.set(key, stmt);
-    }
-    return stmt;
+  private run({ statement, params }: RollupStep): unknown {
+    const prepared = this.statements.get(statement)!;
+    if (statement.reads) return prepared.get(...params);
+    prepared.run(...params);
+    return undefined;
   }
 }
 
-function sameMovementBucket(a: ObservedRow, b: ObservedRow): boolean {
-  return a.yardId === b.yardId && a.direction === b.direction && a.at === b.at;
+/**
+ * On PostgreSQL: runs the statements through the write's Kysely transaction, awaiting each, so they
+ * commit or roll back with the row. The SQL text of each statement is compiled once.
+ */
+export class PostgresDashboardRollups implements TransactionRowObserver {
+  readonly tables = ROLLUP_TABLES;
+  private readonly texts: ReadonlyMap<RollupStatement, string>;
+
+  constructor(
+    db: PostgresDatabase,
+    private readonly onChange: () => void = () => {},
+  ) {
+    this.texts = new Map(ROLLUP_STATEMENTS.map((s) => [s, compiledText(db.kysely, s)]));
+  }
+
+  async rowWrittenIn(trx: Kdb, write: RowWrite): Promise<void> {
+    this.onChange();
+    const work = rollupWork(write);
+    for (let step = work.next(); !step.done; ) step = work.next(await this.run(trx, step.value));
+  }
+
+  private async run(trx: Kdb, { statement, params }: RollupStep): Promise<unknown> {
+    const result = await trx.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(this.texts.get(statement)!, [...params]),
+    );
+    if (!statement.reads) return undefined;
+    const row = result.rows[0];
+    return row === undefined ? undefined : Object.values(row)[0];
+  }
+}
+
+/**
+ * The statement's text in the database's own SQL (placeholders), compiled by its Kysely. The
+ * parameters must come out in the order given (the callers bind them by position): checked here,
+ * once per statement, with distinct marker values.
+ */
+function compiledText(kysely: Kdb, statement: RollupStatement): string {
+  const markers = Array.from({ length: 8 }, (_, i) => `\u0000rollup-param-${i}`);
+  const compiled = statement.sql(markers).compile(kysely);
+  const used = compiled.parameters;
+  if (!used.every((p, i) => p === markers[i]))
+    throw new Error(`rollup statement ${statement.name} does not use its parameters in order`);
+  return compiled.sql;
 }
