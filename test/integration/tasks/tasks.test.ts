@@ -141,6 +141,24 @@ describe.each(TEST_DIALECTS)('yard tasks at the cloud (%s)', (dialect) => {
       expect(again.body.code).toBe('duplicate');
     });
 
+    it('concurrent creates with one client-given id: one task, the others 409 duplicate', async () => {
+      const id = newId();
+      const creates = await Promise.all(
+        Array.from({ length: 4 }, () =>
+          admin.post('/api/yard-task', { id, yardId: w.yardId, type: 'other' }),
+        ),
+      );
+      expect(creates.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
+      expect(creates.filter((r) => r.status === 409).map((r) => r.body.code)).toEqual([
+        'duplicate',
+        'duplicate',
+        'duplicate',
+      ]);
+      expect(await query(w.t.db, 'SELECT count(*) AS n FROM task_event WHERE task_id = ?', id)).toEqual([
+        { n: 1 },
+      ]);
+    });
+
     it('a carrier driver cannot be given yard tasks', async () => {
       const carrierDriver = await admin.post('/api/driver', {
         kind: 'carrier',
