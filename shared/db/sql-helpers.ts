@@ -1,4 +1,12 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Kysely,
+  PostgresAdapter,
+  type RawBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import type { DB } from './tables.js';
 
 /** Small SQL pieces the module repos share (a module never imports another module's repo). */
@@ -30,4 +38,26 @@ export function unitInScope<T extends 'truck' | 'trailer'>(yardIds: string[]) {
       ? eb(ref, 'is', null)
       : eb.or([eb(ref, 'is', null), eb(ref, 'in', yardIds as never)]);
   };
+}
+
+/** The SQL a query builder speaks: for the few dialect branches below, each commented. */
+export function sqlDialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * The strings of a JSON array held in a text column (yard scopes: `["id1","id2"]`), as a FROM item
+ * named `alias` with one column `value`; a NULL column gives no rows. A dialect branch because no
+ * SQL reads JSON on both: SQLite has json_each (its `value` column), PostgreSQL
+ * json_array_elements_text over the text cast to json (the column named in the alias).
+ */
+export function jsonArrayStrings(
+  db: Kysely<DB>,
+  column: Expression<string | null>,
+  alias: string,
+): RawBuilder<unknown> {
+  const as = sql.id(alias);
+  return sqlDialectOf(db) === 'postgres'
+    ? sql`json_array_elements_text(${column}::json) AS ${as}(value)`
+    : sql`json_each(${column}) AS ${as}`;
 }
