@@ -64,6 +64,7 @@ function toAppError(err: unknown): AppError {
   }
   if (typeof e?.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT'))
     return sqliteConstraint(e.code, e.message ?? '');
+  if (isPostgresConstraint(err)) return postgresConstraint(err.code, err.constraint);
   if (e?.status === 404) return new NotFoundError('Resource');
   // Express's router rejects a path it cannot percent-decode (e.g. %zz) with a URIError.
   if (err instanceof URIError) {
@@ -106,21 +107,47 @@ function malformedBody(code: string | undefined, message: string | undefined): A
 
 /** Constraint violations the services did not pre-check (races) still answer clearly. */
 function sqliteConstraint(code: string, message: string): AppError {
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-    return new AppError(
-      409,
-      'in-use',
-      'Conflict',
-      'The record is referenced by other records, or refers to one that does not exist.',
-    );
-  }
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-    return new AppError(
-      409,
-      'duplicate',
-      'Conflict',
-      `A record with the same unique value already exists (${message.replace(/^UNIQUE constraint failed: /, '')}).`,
-    );
-  }
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return inUse();
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    return duplicate(message.replace(/^UNIQUE constraint failed: /, ''));
+  return constraintViolated();
+}
+
+/**
+ * The same on PostgreSQL (SQLSTATE class 23, integrity constraint violation, as node-postgres
+ * reports it). There a race is real: requests run on several connections, so two can pass a
+ * service's "is it free?" check and the unique index decides, where SQLite's one connection runs
+ * them one after the other.
+ */
+function isPostgresConstraint(err: unknown): err is { code: string; constraint?: string } {
+  const e = err as { code?: unknown; severity?: unknown };
+  return typeof e?.code === 'string' && /^23[0-9A-Z]{3}$/.test(e.code) && typeof e.severity === 'string';
+}
+
+function postgresConstraint(code: string, constraint: string | undefined): AppError {
+  if (code === '23503') return inUse(); // foreign_key_violation
+  if (code === '23505') return duplicate(constraint ?? 'a unique index'); // unique_violation
+  return constraintViolated();
+}
+
+function inUse(): AppError {
+  return new AppError(
+    409,
+    'in-use',
+    'Conflict',
+    'The record is referenced by other records, or refers to one that does not exist.',
+  );
+}
+
+function duplicate(what: string): AppError {
+  return new AppError(
+    409,
+    'duplicate',
+    'Conflict',
+    `A record with the same unique value already exists (${what}).`,
+  );
+}
+
+function constraintViolated(): AppError {
   return new AppError(409, 'constraint-violated', 'Conflict', 'The change breaks a data rule.');
 }

@@ -149,6 +149,20 @@ describe.each(TEST_DIALECTS)('yards and locations at the cloud (%s)', (dialect) 
       expect((await admin.patch(`/api/yard/${y.id}`, { code: 'dup-a', name: 'Renamed' })).status).toBe(200);
     });
 
+    it('the same code sent at once by several clients: one 201, the others 409 duplicate', async () => {
+      // Each request checks the code is free, then inserts: concurrent requests can both pass the
+      // check (PostgreSQL runs them on several connections), and the unique index decides.
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          admin.post('/api/yard', { code: 'RACE-1', name: `Race ${i}`, timeZone: 'UTC' }),
+        ),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+      for (const a of answers.filter((x) => x.status === 409)) expect(a.body.code).toBe('duplicate');
+      expect(await query(t.db, "SELECT id FROM yard WHERE code = 'RACE-1'")).toHaveLength(1);
+    });
+
     it('a yard with locations, gates or history is in use; an empty one deletes', async () => {
       const y = await makeYard();
       await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'S1' });
