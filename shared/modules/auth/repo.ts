@@ -11,11 +11,14 @@ export class AuthRepo {
   constructor(private readonly db: Kdb) {}
 
   userByUsername(username: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('appUser')
-      .selectAll()
-      .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('appUser')
+        .selectAll()
+        // lower() on both sides, as the unique index: ASCII letters only (toLowerCase would lower more).
+        .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+        .executeTakeFirst()
+    );
   }
 
   userById(id: string): Promise<UserRow | undefined> {

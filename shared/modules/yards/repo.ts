@@ -19,7 +19,7 @@ export class YardRepo {
     return this.db
       .selectFrom('yard')
       .selectAll()
-      .where(sql<string>`lower(code)`, '=', code.toLowerCase())
+      .where(sql<string>`lower(code)`, '=', sql<string>`lower(${code})`)
       .executeTakeFirst();
   }
 
@@ -196,9 +196,15 @@ export class YardRepo {
 /** Gates and locations: each belongs to one yard and has a name unique in it, case-insensitive. */
 type InYard<O> = SelectQueryBuilder<DB, 'gate' | 'location', O>;
 
-/** The gate or location of the yard with this name, ignoring case. */
+/**
+ * The gate or location of the yard with this name, ignoring case as the unique index does: lower()
+ * on both sides in SQL (ASCII letters only on both databases; JavaScript's toLowerCase would also
+ * lower Ä, and miss the "Ärea" that is there).
+ */
 function byNameInYard<Q extends InYard<object>>(q: Q, yardId: string, name: string): Q {
-  return q.where('yardId', '=', yardId).where(sql<string>`lower(name)`, '=', name.toLowerCase()) as Q;
+  return q
+    .where('yardId', '=', yardId)
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`) as Q;
 }
 
 /** A page of a yard's gates or locations: ordered by lower(name), id; keyset paging after `after`. */

@@ -299,6 +299,28 @@ describe.each(TEST_DIALECTS)('yards and locations at the cloud (%s)', (dialect) 
       expect(log.map((l) => l.op)).toEqual(['upsert', 'upsert', 'delete']);
     });
 
+    it('pages through names beyond ASCII one at a time, each location once', async () => {
+      // Ordered by lower(name), which changes ASCII letters only on both databases: the cursor
+      // must hold the same key, or a page after "Ärea" skips "Übergabe".
+      const y = await makeYard();
+      for (const name of ['Übergabe', 'Ärea', 'b1', 'A1'])
+        expect((await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name })).status).toBe(201);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: { body: { items: { name: string }[]; nextCursor: string | null } } = await admin.get(
+          `/api/yard/${y.id}/location?limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+        );
+        seen.push(...page.body.items.map((l) => l.name));
+        cursor = page.body.nextCursor;
+      } while (cursor && seen.length < 10);
+      expect(seen).toEqual(['A1', 'b1', 'Ärea', 'Übergabe']);
+      // The same name again is found by the service's check (lower() on both sides, as the unique index).
+      const again = await admin.post(`/api/yard/${y.id}/location`, { kind: 'spot', name: 'Ärea' });
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ code: 'duplicate', existingId: expect.any(String) });
+    });
+
     it('bad input 400, duplicate name (any case) 409, other yard 404; nothing written', async () => {
       const y = await makeYard();
       const other = await makeYard();
