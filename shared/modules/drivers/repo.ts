@@ -84,9 +84,10 @@ export class DriverRepo {
     digits: string;
     limit: number;
   }): Promise<Array<DriverRow & { score: number }>> {
-    const text = opts.text.toLowerCase();
-    const prefix = `${escapeLike(text)}%`;
-    const contains = likeContains(text);
+    // The patterns are lowered in SQL, as the columns are (ASCII letters only on both databases):
+    // toLowerCase would lower "Öz" to "öz", which lower("Öztürk") never contains.
+    const prefix = sql<string>`lower(${`${escapeLike(opts.text)}%`})`;
+    const contains = sql<string>`lower(${likeContains(opts.text)})`;
     const licenseContains = opts.license ? likeContains(opts.license) : null;
     // Digits alone only search phones when there are enough of them to mean something.
     const digitsContains = opts.digits.length >= 3 ? likeContains(opts.digits) : null;
