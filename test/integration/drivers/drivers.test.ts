@@ -206,9 +206,9 @@ describe.each(TEST_DIALECTS)('drivers (%s)', (dialect) => {
       expect(second.body.nextCursor).toBeNull();
       const q = await admin.get('/api/driver?q=lotte%20list');
       expect(q.body.items.map((d: any) => d.firstName)).toEqual(['Lotte']);
-    // Wildcards in the text are literal.
-    expect((await admin.get('/api/driver?q=%25')).body.items).toEqual([]);
-    expect((await admin.get('/api/driver?q=l_tte')).body.items).toEqual([]);
+      // Wildcards in the text are literal.
+      expect((await admin.get('/api/driver?q=%25')).body.items).toEqual([]);
+      expect((await admin.get('/api/driver?q=l_tte')).body.items).toEqual([]);
       const yardOnly = await admin.get('/api/driver?kind=yard&limit=500');
       expect(yardOnly.body.items.every((d: any) => d.kind === 'yard')).toBe(true);
       expect((await admin.get('/api/driver?status=gone')).status).toBe(400);
