@@ -3,6 +3,7 @@ import {
   type ExpressionBuilder,
   type Kysely,
   PostgresAdapter,
+  type RawBuilder,
   type SelectQueryBuilder,
   type SqlBool,
   sql,
@@ -27,7 +28,16 @@ export function escapeLike(value: string): string {
  * SQLite's does), and the escape character is named (SQLite has no default one).
  */
 export function textContains(column: Expression<string | null>, q: string): Expression<SqlBool> {
-  return sql<SqlBool>`lower(${column}) like ${likeContains(q.toLowerCase())} escape '\\'`;
+  return sql<SqlBool>`lower(${column}) like ${likeContains(asciiLower(q))} escape '\\'`;
+}
+
+/**
+ * Lower-cases A-Z only, as SQL lower() does on both databases here (SQLite's lower() is ASCII-only;
+ * PostgreSQL's text columns are COLLATE "C"): JavaScript's toLowerCase would also fold Ü to ü, which
+ * the column's lower() never does, and "Über" would not find "Überland".
+ */
+export function asciiLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 /**
@@ -62,4 +72,26 @@ export function unitInScope<T extends 'truck' | 'trailer'>(yardIds: string[]) {
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
+
+/** The SQL a query builder speaks: for the few dialect branches below, each commented. */
+export function sqlDialectOf(db: Kysely<DB>): 'sqlite' | 'postgres' {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * The strings of a JSON array held in a text column (yard scopes: `["id1","id2"]`), as a FROM item
+ * named `alias` with one column `value`; a NULL column gives no rows. A dialect branch because no
+ * SQL reads JSON on both: SQLite has json_each (its `value` column), PostgreSQL
+ * json_array_elements_text over the text cast to json (the column named in the alias).
+ */
+export function jsonArrayStrings(
+  db: Kysely<DB>,
+  column: Expression<string | null>,
+  alias: string,
+): RawBuilder<unknown> {
+  const as = sql.id(alias);
+  return sqlDialectOf(db) === 'postgres'
+    ? sql`json_array_elements_text(${column}::json) AS ${as}(value)`
+    : sql`json_each(${column}) AS ${as}`;
 }

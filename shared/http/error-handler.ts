@@ -114,23 +114,37 @@ function malformedBody(code: string | undefined, message: string | undefined): A
 
 /** Constraint violations the services did not pre-check (races) still answer clearly. */
 function sqliteConstraint(code: string, message: string): AppError {
-  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
-    return new AppError(
-      409,
-      'in-use',
-      'Conflict',
-      'The record is referenced by other records, or refers to one that does not exist.',
-    );
-  }
-  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
-    return new AppError(
-      409,
-      'duplicate',
-      'Conflict',
-      `A record with the same unique value already exists (${message.replace(/^UNIQUE constraint failed: /, '')}).`,
-    );
-  }
-  return new AppError(409, 'constraint-violated', 'Conflict', 'The change breaks a data rule.');
+  if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY') return inUse();
+  if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
+    return duplicate(message.replace(/^UNIQUE constraint failed: /, ''));
+  return constraintViolated();
+}
+
+function inUse(): AppError {
+  return new AppError(
+    409,
+    'in-use',
+    'Conflict',
+    'The record is referenced by other records, or refers to one that does not exist.',
+  );
+}
+
+function duplicate(what: string): AppError {
+  return new AppError(
+    409,
+    'duplicate',
+    'Conflict',
+    `A record with the same unique value already exists (${what}).`,
+  );
+}
+
+function constraintViolated(what?: string): AppError {
+  return new AppError(
+    409,
+    'constraint-violated',
+    'Conflict',
+    `The change breaks a data rule${what ? ` (${what})` : ''}.`,
+  );
 }
 
 /**
@@ -144,25 +158,17 @@ function postgresError(err: unknown): AppError | undefined {
   if (typeof e?.code !== 'string') return undefined;
   if (e.code === 'ECONNREFUSED' || e.code === 'ETIMEDOUT') return databaseUnavailable();
   if (typeof e.severity !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) return undefined;
-  const constraint = typeof e.constraint === 'string' ? ` (${e.constraint})` : '';
+  // On PostgreSQL a race is real: requests run on several connections, so two can pass a service's
+  // "is it free?" check and the unique index decides (SQLite's one connection runs them in turn).
+  const constraint = typeof e.constraint === 'string' ? e.constraint : undefined;
   switch (e.code) {
-    case '23503':
-      return sqliteConstraint('SQLITE_CONSTRAINT_FOREIGNKEY', '');
-    case '23505':
-      return new AppError(
-        409,
-        'duplicate',
-        'Conflict',
-        `A record with the same unique value already exists${constraint}.`,
-      );
-    case '23502':
-    case '23514':
-      return new AppError(
-        409,
-        'constraint-violated',
-        'Conflict',
-        `The change breaks a data rule${constraint}.`,
-      );
+    case '23503': // foreign_key_violation
+      return inUse();
+    case '23505': // unique_violation
+      return duplicate(constraint ?? 'a unique index');
+    case '23502': // not_null_violation
+    case '23514': // check_violation
+      return constraintViolated(constraint);
     case '40001':
     case '40P01':
     case '57014':

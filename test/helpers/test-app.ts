@@ -16,7 +16,7 @@ import { openPostgres } from '../../shared/db/postgres-database.js';
 import { ReadPool } from '../../shared/db/read-pool.js';
 import type { GateHardware } from '../../shared/hardware.js';
 import type { Logger } from '../../shared/log.js';
-import { createTestDatabase, type TestDialect } from './postgres.js';
+import type { TestDialect } from './postgres.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 
@@ -75,7 +75,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     },
     { validateResponses: true, ...options.config },
   );
-  const postgres = options.dialect === 'postgres' ? await createTestDatabase() : undefined;
+  // Imported only here: postgres.ts reads vitest's provided server, and benchmarks (no vitest)
+  // start SQLite test apps through this file too.
+  const postgres =
+    options.dialect === 'postgres' ? await (await import('./postgres.js')).createTestDatabase() : undefined;
   const db: AppDatabase = postgres
     ? openPostgres({ url: postgres.url, poolMax: 10, statementTimeoutMs: 0 })
     : openDatabase(join(dir, 'yard.db'));

@@ -1,5 +1,6 @@
 import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
+import { jsonArrayStrings } from '../../db/sql-helpers.js';
 import type { ApiKeyTable, AppUserTable } from '../../db/tables.js';
 
 export type UserRow = Selectable<AppUserTable>;
@@ -10,11 +11,14 @@ export class AuthRepo {
   constructor(private readonly db: Kdb) {}
 
   userByUsername(username: string): Promise<UserRow | undefined> {
-    return this.db
-      .selectFrom('appUser')
-      .selectAll()
-      .where((eb) => eb(eb.fn('lower', ['username']), '=', username.toLowerCase()))
-      .executeTakeFirst();
+    return (
+      this.db
+        .selectFrom('appUser')
+        .selectAll()
+        // lower() on both sides, as the unique index: ASCII letters only (toLowerCase would lower more).
+        .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+        .executeTakeFirst()
+    );
   }
 
   userById(id: string): Promise<UserRow | undefined> {
@@ -41,7 +45,7 @@ export class AuthRepo {
       .selectAll()
       .orderBy('id')
       .limit(opts.limit + 1);
-    if (opts.within !== null) q = q.where(scopeWithin(opts.within));
+    if (opts.within !== null) q = q.where(scopeWithin(this.db, opts.within));
     if (opts.after) q = q.where('id', '>', opts.after);
     if (opts.role) q = q.where('role', '=', opts.role as UserRow['role']);
     return q.execute();
@@ -62,7 +66,7 @@ export class AuthRepo {
       .selectAll()
       .orderBy('id')
       .limit(opts.limit + 1);
-    if (opts.within !== null) q = q.where(scopeWithin(opts.within));
+    if (opts.within !== null) q = q.where(scopeWithin(this.db, opts.within));
     if (opts.after) q = q.where('id', '>', opts.after);
     return q.execute();
   }
@@ -112,8 +116,10 @@ export class AuthRepo {
  * Rows whose yard_ids is a non-empty subset of `yardIds`: isWithinScope (admin-scope.ts) in SQL,
  * for lists that page in the database.
  */
-function scopeWithin(yardIds: string[]): Expression<SqlBool> {
-  if (yardIds.length === 0) return sql<SqlBool>`0`;
-  return sql<SqlBool>`(yard_ids IS NOT NULL AND json_array_length(yard_ids) > 0 AND NOT EXISTS (
-    SELECT 1 FROM json_each(yard_ids) WHERE json_each.value NOT IN (${sql.join(yardIds)})))`;
+function scopeWithin(db: Kdb, yardIds: string[]): Expression<SqlBool> {
+  // false written as a comparison: PostgreSQL wants a boolean in WHERE, SQLite has no false before 3.23.
+  if (yardIds.length === 0) return sql<SqlBool>`1 = 0`;
+  const scope = (alias: string) => jsonArrayStrings(db, sql.ref('yardIds'), alias);
+  return sql<SqlBool>`(EXISTS (SELECT 1 FROM ${scope('s')}) AND NOT EXISTS (
+    SELECT 1 FROM ${scope('o')} WHERE o.value NOT IN (${sql.join(yardIds)})))`;
 }

@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import { escapeLike, likeContains } from '../../db/sql-helpers.js';
+import { escapeLike, likeContains, textContains } from '../../db/sql-helpers.js';
 import type { DriverTable } from '../../db/tables.js';
 import type { PartyStatus } from '../../enums.js';
 
@@ -61,13 +61,13 @@ export class DriverRepo {
     if (opts.carrierId) q = q.where('carrierId', '=', opts.carrierId);
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.q) {
-      const like = likeContains(opts.q.toLowerCase());
-      q = q.where(
-        (
-          eb,
-        ) => sql<boolean>`(lower(${eb.ref('firstName')} || ' ' || ${eb.ref('lastName')}) like ${like} escape '\\'
-          or lower(${eb.ref('phone')}) like ${like} escape '\\'
-          or lower(${eb.ref('licenseNumber')}) like ${like} escape '\\')`,
+      const text = opts.q;
+      q = q.where((eb) =>
+        eb.or([
+          textContains(sql<string>`${eb.ref('firstName')} || ' ' || ${eb.ref('lastName')}`, text),
+          textContains(eb.ref('phone'), text),
+          textContains(eb.ref('licenseNumber'), text),
+        ]),
       );
     }
     return q.execute();
@@ -84,9 +84,10 @@ export class DriverRepo {
     digits: string;
     limit: number;
   }): Promise<Array<DriverRow & { score: number }>> {
-    const text = opts.text.toLowerCase();
-    const prefix = `${escapeLike(text)}%`;
-    const contains = likeContains(text);
+    // The patterns are lowered in SQL, as the columns are (ASCII letters only on both databases):
+    // toLowerCase would lower "Öz" to "öz", which lower("Öztürk") never contains.
+    const prefix = sql<string>`lower(${`${escapeLike(opts.text)}%`})`;
+    const contains = sql<string>`lower(${likeContains(opts.text)})`;
     const licenseContains = opts.license ? likeContains(opts.license) : null;
     // Digits alone only search phones when there are enough of them to mean something.
     const digitsContains = opts.digits.length >= 3 ? likeContains(opts.digits) : null;

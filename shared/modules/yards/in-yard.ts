@@ -54,5 +54,14 @@ export function afterName(cursor: string | undefined): [string, string] | undefi
 
 /** A page of rows ordered by lower(name), id. */
 export function pageByName<R extends InYard, T>(rows: R[], limit: number, out: (row: R) => T) {
-  return toPage(rows, limit, out, (r) => [r.name.toLowerCase(), r.id]);
+  return toPage(rows, limit, out, (r) => [sqlLower(r.name), r.id]);
+}
+
+/**
+ * lower() as SQL computes it for the list's order: ASCII letters only, on SQLite and on PostgreSQL's
+ * "C" collation alike. The cursor must hold that key: JavaScript's toLowerCase also lowers Ä to ä,
+ * which sorts after Ü, so the page after "Ärea" skipped "Übergabe".
+ */
+function sqlLower(text: string): string {
+  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }

@@ -1,6 +1,6 @@
-import { type Selectable, type SelectQueryBuilder, sql } from 'kysely';
+import { type Selectable, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import { likeContains } from '../../db/sql-helpers.js';
+import { jsonArrayStrings, textContains } from '../../db/sql-helpers.js';
 import type { DB, GateTable, LocationTable, YardTable } from '../../db/tables.js';
 
 export type YardRow = Selectable<YardTable>;
@@ -19,7 +19,7 @@ export class YardRepo {
     return this.db
       .selectFrom('yard')
       .selectAll()
-      .where(sql<string>`lower(code)`, '=', code.toLowerCase())
+      .where(sql<string>`lower(code)`, '=', sql<string>`lower(${code})`)
       .executeTakeFirst();
   }
 
@@ -43,13 +43,8 @@ export class YardRepo {
     }
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.q) {
-      const like = likeContains(opts.q);
-      q = q.where((eb) =>
-        eb.or([
-          eb('name', 'like', sql<string>`${like} escape '\\'`),
-          eb('code', 'like', sql<string>`${like} escape '\\'`),
-        ]),
-      );
+      const text = opts.q;
+      q = q.where((eb) => eb.or([textContains(eb.ref('name'), text), textContains(eb.ref('code'), text)]));
     }
     return q.execute();
   }
@@ -102,7 +97,10 @@ export class YardRepo {
     let q = pageInYardByName(this.db.selectFrom('location').selectAll(), opts);
     if (opts.kind) q = q.where('kind', '=', opts.kind);
     if (opts.status) q = q.where('status', '=', opts.status);
-    if (opts.q) q = q.where('name', 'like', sql<string>`${likeContains(opts.q)} escape '\\'`);
+    if (opts.q) {
+      const text = opts.q;
+      q = q.where((eb) => textContains(eb.ref('name'), text));
+    }
     if (opts.free !== undefined) {
       // Taken: trailers standing there plus trailers an open task is bringing there (a reserved spot).
       const taken = sql<number>`(
@@ -140,7 +138,8 @@ export class YardRepo {
         .executeTakeFirst();
       if (hit) found.push(label);
     }
-    // User and API key scopes are JSON arrays of yard ids.
+    // User and API key scopes are JSON arrays of yard ids: one element equal to it (not a text
+    // match, which ignores case on SQLite only).
     for (const [table, label] of [
       ['appUser', 'user scopes'],
       ['apiKey', 'API key scopes'],
@@ -148,7 +147,11 @@ export class YardRepo {
       const hit = await this.db
         .selectFrom(table)
         .select('id')
-        .where('yardIds', 'like', likeContains(`"${yardId}"`))
+        .where(
+          (eb) =>
+            sql<SqlBool>`exists (select 1 from ${jsonArrayStrings(this.db, eb.ref('yardIds'), 'scope')}
+              where scope.value = ${yardId})`,
+        )
         .limit(1)
         .executeTakeFirst();
       if (hit) found.push(label);
@@ -193,9 +196,15 @@ export class YardRepo {
 /** Gates and locations: each belongs to one yard and has a name unique in it, case-insensitive. */
 type InYard<O> = SelectQueryBuilder<DB, 'gate' | 'location', O>;
 
-/** The gate or location of the yard with this name, ignoring case. */
+/**
+ * The gate or location of the yard with this name, ignoring case as the unique index does: lower()
+ * on both sides in SQL (ASCII letters only on both databases; JavaScript's toLowerCase would also
+ * lower Ä, and miss the "Ärea" that is there).
+ */
 function byNameInYard<Q extends InYard<object>>(q: Q, yardId: string, name: string): Q {
-  return q.where('yardId', '=', yardId).where(sql<string>`lower(name)`, '=', name.toLowerCase()) as Q;
+  return q
+    .where('yardId', '=', yardId)
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`) as Q;
 }
 
 /** A page of a yard's gates or locations: ordered by lower(name), id; keyset paging after `after`. */

@@ -1,22 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, clientWithRole, rows } from '../../helpers/http.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
+import { Client, clientWithRole, query } from '../../helpers/http.js';
+import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-let t: TestApp;
-let admin: Client;
+/** Logins, tokens, users and API keys at the cloud on each database (issue 16). */
+describe.each(TEST_DIALECTS)('auth (%s)', (dialect) => {
+  let t: TestApp<AppDatabase>;
+  let admin: Client;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { YARD_LOGIN_ATTEMPTS: '3' } });
-  admin = new Client(t.url, t.adminToken);
-});
-afterAll(() => t.close());
+  beforeAll(async () => {
+    t = await startTestApp({ dialect, env: { YARD_ROLE: 'cloud', YARD_LOGIN_ATTEMPTS: '3' } });
+    admin = new Client(t.url, t.adminToken);
+  });
+  afterAll(() => t.close());
 
-describe('auth', () => {
   it('logs in, answers /me, and stores only a hash of the token', async () => {
     const me = await admin.get('/api/auth/me');
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ kind: 'user', name: ADMIN.username, role: 'admin', yardIds: null });
-    const tokens = rows(t.db, 'SELECT token_hash FROM auth_token');
+    const tokens = await query(t.db, 'SELECT token_hash FROM auth_token');
     expect(tokens.length).toBeGreaterThan(0);
     expect(tokens.map((r) => r.token_hash)).not.toContain(t.adminToken);
   });
@@ -81,7 +84,7 @@ describe('auth', () => {
   });
 
   it('validates user input field by field and changes nothing', async () => {
-    const before = rows(t.db, 'SELECT count(*) AS n FROM app_user')[0].n;
+    const before = (await query(t.db, 'SELECT count(*) AS n FROM app_user'))[0].n;
     const res = await admin.post('/api/user', { username: 'x', role: 'wizard', password: 'short' });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation-failed');
@@ -90,7 +93,7 @@ describe('auth', () => {
       'body.role',
       'body.username',
     ]);
-    expect(rows(t.db, 'SELECT count(*) AS n FROM app_user')[0].n).toBe(before);
+    expect((await query(t.db, 'SELECT count(*) AS n FROM app_user'))[0].n).toBe(before);
   });
 
   it('duplicate username is 409', async () => {

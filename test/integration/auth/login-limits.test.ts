@@ -1,23 +1,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../../shared/auth/secrets.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
 import { newId } from '../../../shared/ids.js';
 import { Client } from '../../helpers/http.js';
+import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * Login limits seen from outside: spraying account names from one address, guessing one account
  * from many addresses, forging X-Forwarded-For behind a proxy, and flooding the password hashing.
+ * At the cloud on each database (issue 16).
  */
-let t: TestApp | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const login = (
+  app: TestApp<AppDatabase>,
+  username: string,
+  password: string,
+  headers: Record<string, string> = {},
+) => new Client(app.url).post('/api/auth/login', { username, password }, headers);
 
-const login = (app: TestApp, username: string, password: string, headers: Record<string, string> = {}) =>
-  new Client(app.url).post('/api/auth/login', { username, password }, headers);
-
-async function addDriver(app: TestApp, code: string) {
+async function addDriver(app: TestApp<AppDatabase>, code: string) {
   const now = Date.now();
   await app.core.changes.insert(app.core.kysely, 'driver', {
     id: newId(),
@@ -39,9 +40,17 @@ async function addDriver(app: TestApp, code: string) {
   });
 }
 
-describe('login limits', () => {
+describe.each(TEST_DIALECTS)('login limits (%s)', (dialect) => {
+  let t: TestApp<AppDatabase> | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+  const start = (env: Record<string, string>) =>
+    startTestApp({ dialect, env: { YARD_ROLE: 'cloud', ...env } });
+
   it('one address spraying many account names is limited, across both login routes', async () => {
-    t = await startTestApp({ env: { YARD_LOGIN_ATTEMPTS_PER_ADDRESS: '6' } });
+    t = await start({ YARD_LOGIN_ATTEMPTS_PER_ADDRESS: '6' });
     const statuses: number[] = [];
     for (let i = 0; i < 9; i++) {
       const res =
@@ -57,12 +66,10 @@ describe('login limits', () => {
   });
 
   it('one account guessed from many addresses is limited too', async () => {
-    t = await startTestApp({
-      env: {
-        YARD_TRUST_PROXY: '1',
-        YARD_LOGIN_ATTEMPTS_PER_ACCOUNT: '5',
-        YARD_LOGIN_ATTEMPTS_PER_ADDRESS: '100',
-      },
+    t = await start({
+      YARD_TRUST_PROXY: '1',
+      YARD_LOGIN_ATTEMPTS_PER_ACCOUNT: '5',
+      YARD_LOGIN_ATTEMPTS_PER_ADDRESS: '100',
     });
     await addDriver(t, 'DRV-9');
     const statuses: number[] = [];
@@ -87,7 +94,7 @@ describe('login limits', () => {
   });
 
   it('behind a proxy, a client cannot pick its address with X-Forwarded-For (YARD_TRUST_PROXY=true is one hop)', async () => {
-    t = await startTestApp({ env: { YARD_TRUST_PROXY: 'true', YARD_LOGIN_ATTEMPTS: '3' } });
+    t = await start({ YARD_TRUST_PROXY: 'true', YARD_LOGIN_ATTEMPTS: '3' });
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
       // The client sent a made-up address; the proxy appended the real one (always the same).
@@ -103,14 +110,12 @@ describe('login limits', () => {
   });
 
   it('a flood of wrong logins cannot queue without bound: the excess answers 503 server-busy at once', async () => {
-    t = await startTestApp({
-      env: {
-        YARD_HASH_CONCURRENCY: '1',
-        YARD_HASH_QUEUE: '2',
-        YARD_LOGIN_ATTEMPTS: '1000',
-        YARD_LOGIN_ATTEMPTS_PER_ADDRESS: '1000',
-        YARD_LOGIN_ATTEMPTS_PER_ACCOUNT: '1000',
-      },
+    t = await start({
+      YARD_HASH_CONCURRENCY: '1',
+      YARD_HASH_QUEUE: '2',
+      YARD_LOGIN_ATTEMPTS: '1000',
+      YARD_LOGIN_ATTEMPTS_PER_ADDRESS: '1000',
+      YARD_LOGIN_ATTEMPTS_PER_ACCOUNT: '1000',
     });
     const app = t;
     const flood = await Promise.all(

@@ -42,6 +42,15 @@ describe.each(TEST_DIALECTS)('carriers (%s)', (dialect) => {
     ]);
     // Wildcards in the text are literal.
     expect((await admin.get('/api/carrier?q=%25')).body.items).toEqual([]);
+    // Case is ignored for A-Z; other letters match as typed (SQL lower() folds A-Z only, on both databases).
+    const uber = await admin.post('/api/carrier', { name: 'Überland Cargo' });
+    expect(
+      (await admin.get(`/api/carrier?q=${encodeURIComponent('Über')}`)).body.items.map((c: any) => c.name),
+    ).toEqual(['Überland Cargo']);
+    expect(
+      (await admin.get(`/api/carrier?q=${encodeURIComponent('ÜBERLAND cargo')}`)).body.items,
+    ).toHaveLength(1);
+    expect((await admin.delete(`/api/carrier/${uber.body.id}`)).status).toBe(204);
 
     const stale = await admin.patch(
       `/api/carrier/${a.body.id}`,

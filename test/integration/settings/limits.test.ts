@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
-import { Client, rows } from '../../helpers/http.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
+import { SETTINGS, type SettingName } from '../../../shared/modules/settings/registry.js';
+import { Client, query } from '../../helpers/http.js';
+import { TEST_DIALECTS, type TestDialect } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
@@ -22,33 +25,53 @@ const LIMITS: Record<string, { min: number; max: number }> = {
   'tasks.maxAssignedPerDriver': { min: 1, max: 20 },
 };
 
-let t: TestApp;
-let admin: Client;
+/**
+ * Where each setting is written: the organisation's (global) ones at the cloud, on each database
+ * (issue 16); a site's own at its edge (SQLite; the cloud answers 409 edge-owned to them). Each
+ * range is tried where its setting is written.
+ */
+const WHERE: Array<{
+  where: string;
+  dialect: TestDialect;
+  role: 'cloud' | 'edge';
+  scope: 'global' | 'site';
+}> = [
+  ...TEST_DIALECTS.map((dialect) => ({
+    where: `cloud, ${dialect}`,
+    dialect,
+    role: 'cloud' as const,
+    scope: 'global' as const,
+  })),
+  { where: 'edge, sqlite', dialect: 'sqlite', role: 'edge', scope: 'site' },
+];
 
-beforeAll(async () => {
-  t = await startTestApp({ clock: new ManualClock() });
-  admin = new Client(t.url, t.adminToken);
-});
-afterAll(() => t.close());
+describe.each(WHERE)('numeric settings have a range ($where)', ({ dialect, role, scope }) => {
+  let t: TestApp<AppDatabase>;
+  let admin: Client;
 
-const settingRows = () => rows(t.db, 'SELECT name, value, version FROM setting ORDER BY name');
-const logCount = () => rows(t.db, 'SELECT count(*) AS n FROM change_log')[0].n as number;
+  beforeAll(async () => {
+    t = await startTestApp({ dialect, clock: new ManualClock(), env: { YARD_ROLE: role } });
+    admin = new Client(t.url, t.adminToken);
+  });
+  afterAll(() => t.close());
 
-async function allSettings(): Promise<Array<{ name: string; value: unknown; default: unknown }>> {
-  const res = await admin.get('/api/settings?limit=100');
-  expect(res.status).toBe(200);
-  return res.body.items;
-}
+  const settingRows = () => query(t.db, 'SELECT name, value, version FROM setting ORDER BY name');
+  const logCount = async () => (await query(t.db, 'SELECT count(*) AS n FROM change_log'))[0].n as number;
 
-describe('numeric settings have a range', () => {
+  async function allSettings(): Promise<Array<{ name: string; value: unknown; default: unknown }>> {
+    const res = await admin.get('/api/settings?limit=100');
+    expect(res.status).toBe(200);
+    return res.body.items;
+  }
+
   it('every numeric setting has its range listed here', async () => {
     const numeric = (await allSettings()).filter((s) => typeof s.default === 'number').map((s) => s.name);
     expect(numeric.sort()).toEqual(Object.keys(LIMITS).sort());
   });
 
   it('tasks.maxAssignedPerDriver 0 is 400 validation-failed on its path, and nothing changes', async () => {
-    const beforeRows = settingRows();
-    const beforeLog = logCount();
+    const beforeRows = await settingRows();
+    const beforeLog = await logCount();
     const res = await admin.put('/api/settings', {
       settings: { 'tasks.maxAssignedPerDriver': 0, 'ui.siteName': 'North yard' },
     });
@@ -58,26 +81,29 @@ describe('numeric settings have a range', () => {
     expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([
       'body.settings.tasks.maxAssignedPerDriver',
     ]);
-    expect(settingRows()).toEqual(beforeRows);
-    expect(logCount()).toBe(beforeLog);
+    expect(await settingRows()).toEqual(beforeRows);
+    expect(await logCount()).toBe(beforeLog);
     const one = await admin.get('/api/settings/tasks.maxAssignedPerDriver');
     expect(one.body).toMatchObject({ value: 1, isDefault: true });
     expect((await admin.get('/api/settings/ui.siteName')).body).toMatchObject({ isDefault: true });
   });
 
-  for (const [name, { min, max }] of Object.entries(LIMITS)) {
+  const writtenHere = Object.entries(LIMITS).filter(
+    ([name]) => SETTINGS[name as SettingName].scope === scope,
+  );
+  for (const [name, { min, max }] of writtenHere) {
     it(`${name}: ${min} and ${max} are accepted; ${min - 1}, ${max + 1} and a fraction are 400`, async () => {
       const path = `body.settings.${name}`;
-      const beforeRows = settingRows();
-      const beforeLog = logCount();
+      const beforeRows = await settingRows();
+      const beforeLog = await logCount();
       for (const value of [min - 1, max + 1, min + 0.5, -1]) {
         const res = await admin.put('/api/settings', { settings: { [name]: value } });
         expect(res.status, `${name} = ${value}`).toBe(400);
         expect(res.body.code).toBe('validation-failed');
         expect(res.body.errors.map((e: { path: string }) => e.path)).toEqual([path]);
       }
-      expect(settingRows()).toEqual(beforeRows);
-      expect(logCount()).toBe(beforeLog);
+      expect(await settingRows()).toEqual(beforeRows);
+      expect(await logCount()).toBe(beforeLog);
 
       for (const value of [min, max]) {
         const res = await admin.put('/api/settings', { settings: { [name]: value } });
@@ -89,11 +115,10 @@ describe('numeric settings have a range', () => {
   }
 
   it('a value below the minimum that arrives another way (sync) is not in force: the default is', async () => {
-    t.db.sqlite
-      .prepare(
-        "INSERT INTO setting (name, value, scope, created_at, updated_at, hlc) VALUES ('tasks.maxAssignedPerDriver', '0', 'site', 0, 0, 'x')",
-      )
-      .run();
+    await query(
+      t.db,
+      "INSERT INTO setting (name, value, scope, created_at, updated_at, hlc) VALUES ('tasks.maxAssignedPerDriver', '0', 'site', 0, 0, 'x')",
+    );
     t.services.settings.invalidate();
     expect(await t.services.settings.get('tasks.maxAssignedPerDriver')).toBe(1);
     const one = await admin.get('/api/settings/tasks.maxAssignedPerDriver');

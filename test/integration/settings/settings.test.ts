@@ -1,23 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
 import { SETTING_NAMES } from '../../../shared/modules/settings/registry.js';
-import { Client, clientWithRole, rows } from '../../helpers/http.js';
+import { Client, clientWithRole, query } from '../../helpers/http.js';
+import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-let t: TestApp;
-let admin: Client;
+const SITE = 'site-a';
 
-beforeAll(async () => {
-  t = await startTestApp({ clock: new ManualClock() });
-  admin = new Client(t.url, t.adminToken);
-});
-afterAll(() => t.close());
+/** The settings at the cloud on each database (issue 16): the organisation's (global) ones are written there. */
+describe.each(TEST_DIALECTS)('settings at the cloud (%s)', (dialect) => {
+  let t: TestApp<AppDatabase>;
+  let admin: Client;
 
-const settingRows = () =>
-  rows(t.db, 'SELECT name, value, scope, updated_by, version FROM setting ORDER BY name');
-const logCount = () => rows(t.db, 'SELECT count(*) AS n FROM change_log')[0].n as number;
+  beforeAll(async () => {
+    t = await startTestApp({ dialect, clock: new ManualClock(), env: { YARD_ROLE: 'cloud' } });
+    admin = new Client(t.url, t.adminToken);
+    // A registered site: the cloud logs its global settings for every site.
+    await query(
+      t.db,
+      'INSERT INTO site (id, name, mqtt_password_hash, created_at) VALUES (?, ?, ?, ?)',
+      SITE,
+      'Site A',
+      '$7$unused',
+      Date.now(),
+    );
+  });
+  afterAll(() => t.close());
 
-describe('settings', () => {
+  const settingRows = () =>
+    query(t.db, 'SELECT name, value, scope, updated_by, version FROM setting ORDER BY name');
+  const logCount = async () => (await query(t.db, 'SELECT count(*) AS n FROM change_log'))[0].n as number;
+
   it('lists every registered setting with its default, paged by name', async () => {
     const all = await admin.get('/api/settings?limit=500');
     expect(all.status).toBe(200);
@@ -64,78 +78,79 @@ describe('settings', () => {
   });
 
   it('PUT stores several values in one go, each through change capture', async () => {
-    const before = logCount();
+    // The organisation's (global) settings: a site's own are written at its edge (below).
+    const before = await logCount();
     const put = await admin.put('/api/settings', {
       settings: {
-        'tasks.autoAssign': false,
-        'tasks.driverTimeoutSec': 90,
+        'attachments.maxBytes': 2048,
+        'dashboard.errorWindowMinutes': 90,
         'attachments.allowedTypes': ['IMAGE/PNG', 'application/pdf'],
-        'ui.siteName': '  North Yard ',
       },
     });
     expect(put.status).toBe(200);
     expect(put.body.items.map((s: any) => [s.name, s.value, s.isDefault])).toEqual([
-      ['tasks.autoAssign', false, false],
-      ['tasks.driverTimeoutSec', 90, false],
+      ['attachments.maxBytes', 2048, false],
+      ['dashboard.errorWindowMinutes', 90, false],
       ['attachments.allowedTypes', ['image/png', 'application/pdf'], false],
-      ['ui.siteName', 'North Yard', false],
     ]);
     expect(put.body.items[0].updatedBy).toBeTruthy();
     expect(put.body.items[0].updatedAt).toBe('2026-01-15T12:00:00.000Z');
 
-    const stored = Object.fromEntries(settingRows().map((r) => [r.name, r]));
-    expect(JSON.parse(stored['tasks.driverTimeoutSec'].value)).toBe(90);
+    const stored = Object.fromEntries((await settingRows()).map((r) => [r.name, r]));
+    expect(JSON.parse(stored['dashboard.errorWindowMinutes'].value)).toBe(90);
     expect(stored['attachments.allowedTypes'].scope).toBe('global');
-    expect(stored['ui.siteName'].scope).toBe('site');
-    const log = rows(t.db, "SELECT entity_id, op FROM change_log WHERE entity = 'setting' ORDER BY seq");
+    const log = await query(
+      t.db,
+      "SELECT entity_id, op FROM change_log WHERE peer = ? AND entity = 'setting' ORDER BY seq",
+      SITE,
+    );
     expect(log.map((l) => l.entity_id)).toEqual([
-      'tasks.autoAssign',
-      'tasks.driverTimeoutSec',
+      'attachments.maxBytes',
+      'dashboard.errorWindowMinutes',
       'attachments.allowedTypes',
-      'ui.siteName',
     ]);
-    expect(logCount()).toBe(before + 4);
+    expect(await logCount()).toBe(before + 3);
 
     // The cache sees the write; the service answers typed values.
-    expect(await t.services.settings.get('tasks.autoAssign')).toBe(false);
-    expect(await t.services.settings.get('tasks.driverTimeoutSec')).toBe(90);
-    expect(await t.services.settings.get('gate.maxActuationsPerMinute')).toBe(12);
+    expect(await t.services.settings.get('attachments.maxBytes')).toBe(2048);
+    expect(await t.services.settings.get('dashboard.errorWindowMinutes')).toBe(90);
+    expect(await t.services.settings.get('billing.autoDraftDay')).toBe(0);
 
-    const one = await admin.get('/api/settings/tasks.driverTimeoutSec');
+    const one = await admin.get('/api/settings/dashboard.errorWindowMinutes');
     expect(one.status).toBe(200);
-    expect(one.body).toMatchObject({ value: 90, default: 120, isDefault: false });
+    expect(one.body).toMatchObject({ value: 90, default: 1440, isDefault: false });
 
     // Same value again: nothing to log. A change updates the row in place.
-    await admin.put('/api/settings', { settings: { 'tasks.driverTimeoutSec': 90 } });
-    expect(logCount()).toBe(before + 4);
-    await admin.put('/api/settings', { settings: { 'tasks.driverTimeoutSec': 300 } });
-    expect(rows(t.db, "SELECT value, version FROM setting WHERE name = 'tasks.driverTimeoutSec'")[0]).toEqual(
-      {
-        value: '300',
-        version: 2,
-      },
-    );
-    expect(await t.services.settings.get('tasks.driverTimeoutSec')).toBe(300);
+    await admin.put('/api/settings', { settings: { 'dashboard.errorWindowMinutes': 90 } });
+    expect(await logCount()).toBe(before + 3);
+    await admin.put('/api/settings', { settings: { 'dashboard.errorWindowMinutes': 300 } });
+    expect(
+      (
+        await query(t.db, "SELECT value, version FROM setting WHERE name = 'dashboard.errorWindowMinutes'")
+      )[0],
+    ).toEqual({ value: '300', version: 2 });
+    expect(await t.services.settings.get('dashboard.errorWindowMinutes')).toBe(300);
   });
 
   it('null resets a setting to its default (the stored row is deleted, with a tombstone)', async () => {
-    await admin.put('/api/settings', { settings: { 'locations.retentionDays': 7 } });
-    expect(await t.services.settings.get('locations.retentionDays')).toBe(7);
-    const reset = await admin.put('/api/settings', { settings: { 'locations.retentionDays': null } });
+    await admin.put('/api/settings', { settings: { 'billing.autoDraftDay': 7 } });
+    expect(await t.services.settings.get('billing.autoDraftDay')).toBe(7);
+    const reset = await admin.put('/api/settings', { settings: { 'billing.autoDraftDay': null } });
     expect(reset.status).toBe(200);
-    expect(reset.body.items[0]).toMatchObject({ value: 30, isDefault: true, updatedAt: null });
-    expect(rows(t.db, "SELECT name FROM setting WHERE name = 'locations.retentionDays'")).toHaveLength(0);
-    const log = rows(
+    expect(reset.body.items[0]).toMatchObject({ value: 0, isDefault: true, updatedAt: null });
+    expect(await query(t.db, "SELECT name FROM setting WHERE name = 'billing.autoDraftDay'")).toHaveLength(0);
+    const log = await query(
       t.db,
-      "SELECT op FROM change_log WHERE entity = 'setting' AND entity_id = 'locations.retentionDays' ORDER BY seq",
+      "SELECT op FROM change_log WHERE peer = ? AND entity = 'setting' AND entity_id = 'billing.autoDraftDay' ORDER BY seq",
+      SITE,
     );
     expect(log.map((l) => l.op)).toEqual(['upsert', 'delete']);
-    expect(await t.services.settings.get('locations.retentionDays')).toBe(30);
+    expect(await t.services.settings.get('billing.autoDraftDay')).toBe(0);
   });
 
   it('any unknown name or bad value is 400 listing each, and nothing is stored', async () => {
-    const beforeRows = settingRows();
-    const beforeLog = logCount();
+    const beforeRows = await settingRows();
+    const beforeLog = await logCount();
     const bad = await admin.put('/api/settings', {
       settings: {
         'gate.requireDriverCheck': false, // valid, but must not be stored with the bad ones
@@ -160,8 +175,8 @@ describe('settings', () => {
       'body.settings.no.suchSetting',
     ]);
     expect(bad.body.errors.at(-1)).toMatchObject({ message: 'unknown setting', code: 'unknown-setting' });
-    expect(settingRows()).toEqual(beforeRows);
-    expect(logCount()).toBe(beforeLog);
+    expect(await settingRows()).toEqual(beforeRows);
+    expect(await logCount()).toBe(beforeLog);
     expect(await t.services.settings.get('gate.requireDriverCheck')).toBe(true);
 
     for (const body of [
@@ -180,7 +195,7 @@ describe('settings', () => {
       'body.settings.attachments.maxBytes',
       'body.settings.tasks.driverTimeoutSec',
     ]);
-    expect(settingRows()).toEqual(beforeRows);
+    expect(await settingRows()).toEqual(beforeRows);
   });
 
   it('one setting: unknown well-formed name 404, malformed name 400', async () => {
@@ -211,22 +226,98 @@ describe('settings', () => {
     const dispatcher = await clientWithRole(admin, 'dispatcher');
     expect((await viewer.get('/api/settings')).status).toBe(200);
     expect((await viewer.get('/api/settings/ui.siteName')).status).toBe(200);
-    const before = logCount();
+    const before = await logCount();
     expect((await viewer.put('/api/settings', { settings: { 'ui.siteName': 'X' } })).status).toBe(403);
     expect((await dispatcher.put('/api/settings', { settings: { 'ui.siteName': 'X' } })).status).toBe(403);
-    expect(logCount()).toBe(before);
+    expect(await logCount()).toBe(before);
     expect((await admin.as(undefined).get('/api/settings')).status).toBe(401);
   });
 
   it('a stored value the registry no longer accepts falls back to the default', async () => {
-    t.db.sqlite
-      .prepare(
-        "INSERT INTO setting (name, value, scope, created_at, updated_at, hlc) VALUES ('gate.maxActuationsPerMinute', '9999', 'site', 0, 0, 'x')",
-      )
-      .run();
+    await query(
+      t.db,
+      "INSERT INTO setting (name, value, scope, created_at, updated_at, hlc) VALUES ('gate.maxActuationsPerMinute', '9999', 'site', 0, 0, 'x')",
+    );
     t.services.settings.invalidate();
     expect(await t.services.settings.get('gate.maxActuationsPerMinute')).toBe(12);
     const one = await admin.get('/api/settings/gate.maxActuationsPerMinute');
     expect(one.body).toMatchObject({ value: 12, isDefault: true });
+  });
+});
+
+/**
+ * A site's own settings are written at its edge (the cloud answers 409 edge-owned); a standalone
+ * edge writes both kinds in one request. SQLite: the edge's database.
+ */
+describe('settings at a standalone edge (sqlite)', () => {
+  let t: TestApp<AppDatabase>;
+  let admin: Client;
+
+  beforeAll(async () => {
+    t = await startTestApp({ clock: new ManualClock() });
+    admin = new Client(t.url, t.adminToken);
+  });
+  afterAll(() => t.close());
+
+  const settingRows = () =>
+    query(t.db, 'SELECT name, value, scope, updated_by, version FROM setting ORDER BY name');
+  const logCount = async () => (await query(t.db, 'SELECT count(*) AS n FROM change_log'))[0].n as number;
+
+  it('PUT stores several values in one go, each through change capture', async () => {
+    const before = await logCount();
+    const put = await admin.put('/api/settings', {
+      settings: {
+        'tasks.autoAssign': false,
+        'tasks.driverTimeoutSec': 90,
+        'attachments.allowedTypes': ['IMAGE/PNG', 'application/pdf'],
+        'ui.siteName': '  North Yard ',
+      },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.items.map((s: any) => [s.name, s.value, s.isDefault])).toEqual([
+      ['tasks.autoAssign', false, false],
+      ['tasks.driverTimeoutSec', 90, false],
+      ['attachments.allowedTypes', ['image/png', 'application/pdf'], false],
+      ['ui.siteName', 'North Yard', false],
+    ]);
+    expect(put.body.items[0].updatedBy).toBeTruthy();
+    expect(put.body.items[0].updatedAt).toBe('2026-01-15T12:00:00.000Z');
+
+    const stored = Object.fromEntries((await settingRows()).map((r) => [r.name, r]));
+    expect(JSON.parse(stored['tasks.driverTimeoutSec'].value)).toBe(90);
+    expect(stored['attachments.allowedTypes'].scope).toBe('global');
+    expect(stored['ui.siteName'].scope).toBe('site');
+    const log = await query(
+      t.db,
+      "SELECT entity_id, op FROM change_log WHERE entity = 'setting' ORDER BY seq",
+    );
+    expect(log.map((l) => l.entity_id)).toEqual([
+      'tasks.autoAssign',
+      'tasks.driverTimeoutSec',
+      'attachments.allowedTypes',
+      'ui.siteName',
+    ]);
+    expect(await logCount()).toBe(before + 4);
+
+    // The cache sees the write; the service answers typed values.
+    expect(await t.services.settings.get('tasks.autoAssign')).toBe(false);
+    expect(await t.services.settings.get('tasks.driverTimeoutSec')).toBe(90);
+    expect(await t.services.settings.get('gate.maxActuationsPerMinute')).toBe(12);
+
+    const one = await admin.get('/api/settings/tasks.driverTimeoutSec');
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ value: 90, default: 120, isDefault: false });
+
+    // Same value again: nothing to log. A change updates the row in place.
+    await admin.put('/api/settings', { settings: { 'tasks.driverTimeoutSec': 90 } });
+    expect(await logCount()).toBe(before + 4);
+    await admin.put('/api/settings', { settings: { 'tasks.driverTimeoutSec': 300 } });
+    expect(
+      (await query(t.db, "SELECT value, version FROM setting WHERE name = 'tasks.driverTimeoutSec'"))[0],
+    ).toEqual({
+      value: '300',
+      version: 2,
+    });
+    expect(await t.services.settings.get('tasks.driverTimeoutSec')).toBe(300);
   });
 });

@@ -1,42 +1,59 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, clientWithRole, rows } from '../../helpers/http.js';
+import type { AppDatabase } from '../../../shared/db/database.js';
+import { Client, clientWithRole, query } from '../../helpers/http.js';
+import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-/** A location's place on the yard plan (migration 0009): the dashboard's yard map draws it. */
-let t: TestApp;
-let admin: Client;
-let yardId: string;
-let seq = 0;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  admin = new Client(t.url, t.adminToken);
-  const yard = await admin.post('/api/yard', { code: 'MAP1', name: 'Map yard', timeZone: 'UTC' });
-  yardId = yard.body.id;
-});
-afterAll(() => t.close());
-
-const base = () => `/api/yard/${yardId}/location`;
-const logCount = () => rows(t.db, 'SELECT count(*) AS n FROM change_log')[0].n as number;
-const stored = (id: string) =>
-  rows(
-    t.db,
-    'SELECT plan_x, plan_y, plan_width, plan_height, plan_rotation FROM location WHERE id = ?',
-    id,
-  )[0];
+/**
+ * A location's place on the yard plan (migration 0009): the dashboard's yard map draws it. At the
+ * cloud, which owns locations, on each database (issue 16).
+ */
 const PLAN = { x: 12, y: 40.5, width: 3.7, height: 16, rotation: 90 };
 
-async function spot(extra: Record<string, unknown> = {}) {
-  const res = await admin.post(base(), { kind: 'spot', name: `P-${++seq}`, ...extra });
-  expect(res.status, res.text).toBe(201);
-  return res.body as { id: string; version: number; plan: unknown };
-}
+describe.each(TEST_DIALECTS)('location plan position (%s)', (dialect) => {
+  let t: TestApp<AppDatabase>;
+  let admin: Client;
+  let yardId: string;
+  let seq = 0;
 
-describe('location plan position', () => {
+  beforeAll(async () => {
+    t = await startTestApp({ dialect, env: { YARD_ROLE: 'cloud' } });
+    admin = new Client(t.url, t.adminToken);
+    // The yard's site (the default one) registered: the cloud logs the locations for it.
+    await query(
+      t.db,
+      'INSERT INTO site (id, name, mqtt_password_hash, created_at) VALUES (?, ?, ?, ?)',
+      'site-1',
+      'Site 1',
+      '$7$unused',
+      Date.now(),
+    );
+    const yard = await admin.post('/api/yard', { code: 'MAP1', name: 'Map yard', timeZone: 'UTC' });
+    yardId = yard.body.id;
+  });
+  afterAll(() => t.close());
+
+  const base = () => `/api/yard/${yardId}/location`;
+  const logCount = async () => (await query(t.db, 'SELECT count(*) AS n FROM change_log'))[0].n as number;
+  const stored = async (id: string) =>
+    (
+      await query(
+        t.db,
+        'SELECT plan_x, plan_y, plan_width, plan_height, plan_rotation FROM location WHERE id = ?',
+        id,
+      )
+    )[0];
+
+  async function spot(extra: Record<string, unknown> = {}) {
+    const res = await admin.post(base(), { kind: 'spot', name: `P-${++seq}`, ...extra });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: string; version: number; plan: unknown };
+  }
+
   it('is null when not given; created with one, it is stored, answered and listed', async () => {
     const bare = await spot();
     expect(bare.plan).toBeNull();
-    expect(stored(bare.id)).toEqual({
+    expect(await stored(bare.id)).toEqual({
       plan_x: null,
       plan_y: null,
       plan_width: null,
@@ -45,7 +62,7 @@ describe('location plan position', () => {
     });
     const placed = await spot({ plan: PLAN });
     expect(placed.plan).toEqual(PLAN);
-    expect(stored(placed.id)).toEqual({
+    expect(await stored(placed.id)).toEqual({
       plan_x: 12,
       plan_y: 40.5,
       plan_width: 3.7,
@@ -67,15 +84,15 @@ describe('location plan position', () => {
     expect(set.body).toMatchObject({ plan: PLAN, version: 2 });
     expect(set.headers.get('etag')).toBe('"v2"');
 
-    const before = logCount();
+    const before = await logCount();
     const stale = await admin.patch(
       `${base()}/${s.id}`,
       { plan: { ...PLAN, x: 99 } },
       { 'if-match': '"v1"' },
     );
     expect(stale.status).toBe(412);
-    expect(stored(s.id).plan_x).toBe(12);
-    expect(logCount()).toBe(before);
+    expect((await stored(s.id)).plan_x).toBe(12);
+    expect(await logCount()).toBe(before);
 
     // Other fields leave the position alone; the position leaves the other fields alone.
     const renamed = await admin.patch(`${base()}/${s.id}`, { name: `Q-${seq}` }, { 'if-match': '"v2"' });
@@ -86,19 +103,21 @@ describe('location plan position', () => {
     const cleared = await admin.patch(`${base()}/${s.id}`, { plan: null }, { 'if-match': '"v4"' });
     expect(cleared.status).toBe(200);
     expect(cleared.body.plan).toBeNull();
-    expect(Object.values(stored(s.id))).toEqual([null, null, null, null, null]);
+    expect(Object.values(await stored(s.id))).toEqual([null, null, null, null, null]);
     // Each change is logged for sync with the position in the row's data.
-    const log = rows(
-      t.db,
-      "SELECT data FROM change_log WHERE entity = 'location' AND entity_id = ? ORDER BY seq",
-      s.id,
+    const log = (
+      await query(
+        t.db,
+        "SELECT data FROM change_log WHERE peer = 'site-1' AND entity = 'location' AND entity_id = ? ORDER BY seq",
+        s.id,
+      )
     ).map((r) => JSON.parse(r.data as string));
     expect(log.map((d) => d.planX)).toEqual([null, 12, 12, 0, null]);
   });
 
   it('refuses a position out of bounds, incomplete or not finite: 400 validation-failed, nothing written', async () => {
     const s = await spot();
-    const before = logCount();
+    const before = await logCount();
     const bad: Array<[unknown, string]> = [
       [{ ...PLAN, width: 0 }, 'body.plan.width'],
       [{ ...PLAN, height: -3 }, 'body.plan.height'],
@@ -129,14 +148,16 @@ describe('location plan position', () => {
     expect(infinite.body.errors.map((e: { path: string }) => e.path)).toContain('body.plan.x');
     const created = await admin.post(base(), { kind: 'spot', name: 'never', plan: { ...PLAN, width: 0 } });
     expect(created.status).toBe(400);
-    expect(logCount()).toBe(before);
-    expect(Object.values(stored(s.id))).toEqual([null, null, null, null, null]);
-    expect(rows(t.db, "SELECT count(*) AS n FROM location WHERE name = 'never'")[0].n).toBe(0);
+    expect(await logCount()).toBe(before);
+    expect(Object.values(await stored(s.id))).toEqual([null, null, null, null, null]);
+    expect((await query(t.db, "SELECT count(*) AS n FROM location WHERE name = 'never'"))[0].n).toBe(0);
   });
 
-  it('the table refuses a half position even from a writer that skips the API (a bad sync row)', () => {
-    const s = rows(t.db, 'SELECT id FROM location LIMIT 1')[0].id as string;
-    expect(() => t.db.sqlite.prepare('UPDATE location SET plan_x = 1 WHERE id = ?').run(s)).toThrow(/CHECK/);
+  it('the table refuses a half position even from a writer that skips the API (a bad sync row)', async () => {
+    const s = (await query(t.db, 'SELECT id FROM location LIMIT 1'))[0].id as string;
+    // "CHECK constraint failed" on SQLite, "violates check constraint" on PostgreSQL.
+    await expect(query(t.db, 'UPDATE location SET plan_x = 1 WHERE id = ?', s)).rejects.toThrow(/check/i);
+    expect((await stored(s)).plan_x).toBeNull();
   });
 
   it('only roles that edit locations may place them; a viewer reads the position', async () => {
