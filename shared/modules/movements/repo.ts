@@ -4,6 +4,7 @@ import type { Kdb } from '../../db/database.js';
 import { prepareQuery } from '../../db/prepared.js';
 import type { MovementTable, TrailerTable, TruckTable, VisitTable } from '../../db/tables.js';
 import type { Direction } from '../../enums.js';
+import { trailerNumberKey } from '../trailers/schema.js';
 
 export type MovementRow = Selectable<MovementTable>;
 export type VisitRow = Selectable<VisitTable>;
@@ -150,7 +151,7 @@ export class MovementRepo {
   }
 
   trailersByNumber(number: string, carrierId: string | undefined): Promise<TrailerRow[]> {
-    const lower = number.toLowerCase();
+    const lower = trailerNumberKey(number);
     return carrierId
       ? trailersByLowerNumberOfCarrier(this.db, lower, carrierId)
       : trailersByLowerNumber(this.db, lower);

@@ -1,9 +1,10 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import { ShapeCache } from '../../db/prepared.js';
-import { likeContains, unitInScope } from '../../db/sql-helpers.js';
+import { asciiLower, likeContains, unitInScope } from '../../db/sql-helpers.js';
 import type { TrailerTable } from '../../db/tables.js';
 import { normalizePlate } from '../trucks/schema.js';
+import { trailerNumberKey } from './schema.js';
 
 export type TrailerRow = Selectable<TrailerTable>;
 
@@ -17,7 +18,10 @@ export class TrailerRepo {
 
   /** Same number (case-insensitive, via the trailer_number index) with the same carrier, or both without one. */
   byNumber(carrierId: string | null, number: string): Promise<TrailerRow | undefined> {
-    let q = this.db.selectFrom('trailer').selectAll().where(sql`lower(number)`, '=', number.toLowerCase());
+    let q = this.db
+      .selectFrom('trailer')
+      .selectAll()
+      .where(sql`lower(number)`, '=', trailerNumberKey(number));
     q = carrierId === null ? q.where('carrierId', 'is', null) : q.where('carrierId', '=', carrierId);
     return q.executeTakeFirst();
   }
@@ -108,9 +112,9 @@ function derive(opts: TrailerFilter): DerivedFilter {
     inYard: opts.inYard,
     scope: opts.scope && !opts.yardId ? opts.scope : undefined,
     // Spaces do not count in a number: "prfu482113" finds "PRFU 482113" (a scanner or a hurried clerk).
-    numberLike: opts.q ? likeContains(opts.q.toLowerCase().replace(/\s+/g, '')) : undefined,
+    numberLike: opts.q ? likeContains(trailerNumberKey(opts.q).replace(/ /g, '')) : undefined,
     // Lower-cased on both sides (as textContains): SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
-    plateLike: opts.q && plate ? likeContains(plate.toLowerCase()) : undefined,
+    plateLike: opts.q && plate ? likeContains(asciiLower(plate)) : undefined,
   };
 }
 

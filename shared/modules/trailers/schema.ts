@@ -1,3 +1,4 @@
+import { asciiLower } from '../../db/sql-helpers.js';
 import { LOAD_STATUSES, TRAILER_TYPES } from '../../enums.js';
 import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
@@ -10,6 +11,15 @@ export const LoadStatus = z.enum(LOAD_STATUSES);
 /** Trailer numbers are stored trimmed, uppercase, with single spaces: "abcu  123" is "ABCU 123". */
 export function normalizeTrailerNumber(value: string): string {
   return value.trim().replace(/\s+/g, ' ').toUpperCase();
+}
+
+/**
+ * A number as typed, in the form SQL's lower(number) gives the stored one (the trailer_number index):
+ * normalised as stored (upper-cased, Ü included), then A-Z lowered as lower() does on both
+ * databases. "über 7" thus finds "ÜBER 7", which toLowerCase ("über 7") never would.
+ */
+export function trailerNumberKey(value: string): string {
+  return asciiLower(normalizeTrailerNumber(value));
 }
 
 export const TrailerOut = z

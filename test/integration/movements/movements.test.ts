@@ -171,6 +171,16 @@ describe('check-in and check-out', () => {
     expect(visits[1]).toEqual({ in_movement_id: forced.body.id, out_at: null });
   });
 
+  it('finds a trailer by its number typed in any case, letters beyond ASCII too', async () => {
+    const first = await admin.post('/api/movement', { yardId, direction: 'in', trailer: { number: 'Öl-1' } });
+    expect(first.status, first.text).toBe(201);
+    const before = snapshot();
+    const again = await admin.post('/api/movement', { yardId, direction: 'in', trailer: { number: 'öl-1' } });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'already-in-yard', unit: 'trailer' });
+    expect(snapshot()).toEqual(before);
+  });
+
   it('checks out: takes units out of the yard and closes the visit with its dwell', async () => {
     const trailer = rows(t.db, "SELECT id FROM trailer WHERE number = 'TR-100'")[0].id;
     const truck = rows(t.db, "SELECT id FROM truck WHERE plate = 'TX 1234'")[0].id;

@@ -221,6 +221,14 @@ describe.each(TEST_DIALECTS)('trailers (%s)', (dialect) => {
       const spaced = await trailer({ number: 'LSTU 482113' });
       expect(await ids('q=lstu482113')).toEqual([spaced.id]);
       expect(await ids('q=LSTU%2048%202113')).toEqual([spaced.id]);
+      // Letters beyond ASCII: the number is stored upper-cased, found however it is typed, and a
+      // second trailer with it is a duplicate.
+      const umlaut = await trailer({ number: 'Über 7' });
+      expect(umlaut.number).toBe('ÜBER 7');
+      expect(await ids(`q=${encodeURIComponent('über7')}`)).toEqual([umlaut.id]);
+      expect(await ids(`q=${encodeURIComponent('ÜBER 7')}`)).toEqual([umlaut.id]);
+      const again = await admin.post('/api/trailer', { number: 'über 7' });
+      expect([again.status, again.body.existingId]).toEqual([409, umlaut.id]);
       const p1 = await admin.get(`/api/trailer?carrierId=${carrier}&limit=2`);
       const p2 = await admin.get(`/api/trailer?carrierId=${carrier}&limit=2&cursor=${p1.body.nextCursor}`);
       expect(p2.body).toMatchObject({ items: [{ id: c.id }], nextCursor: null });
