@@ -11,6 +11,7 @@ import { type Config, syncMode } from './config.js';
 import type { Core } from './core.js';
 import type { CoreParts } from './core-parts.js';
 import type { AppDatabase } from './db/database.js';
+import { PostgresLiveRelay } from './db/postgres-live-relay.js';
 import { ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import { errorHandler, notFoundHandler } from './http/error-handler.js';
@@ -156,6 +157,10 @@ export function createApp(deps: AppDeps): YardApp {
   }
   const syncComponents = [...(core.sync.runtime ? [core.sync.runtime] : []), ...(core.sync.components ?? [])];
 
+  // On PostgreSQL the cloud may run as several nodes: each tells the others its live events.
+  const liveRelay =
+    db.dialect === 'postgres' ? new PostgresLiveRelay({ pool: db.pool, bus, log }) : undefined;
+
   const app = express();
   app.disable('x-powered-by');
   // Records carry their own ETags (versions); hashing every JSON body for a weak ETag costs more than it saves.
@@ -238,6 +243,7 @@ export function createApp(deps: AppDeps): YardApp {
       core.services.driverApp.start();
       idempotency.start();
       core.services.billing.autoDrafts?.start();
+      await liveRelay?.start();
       await core.services.hardware.reconfigure();
       for (const c of syncComponents) await c.start();
     },
@@ -246,6 +252,7 @@ export function createApp(deps: AppDeps): YardApp {
       core.services.driverApp.stop();
       idempotency.stop();
       await core.services.billing.autoDrafts?.stop();
+      await liveRelay?.stop();
       await core.services.push.stop();
       await errorStats.stop();
     },

@@ -23,6 +23,8 @@ export const ADMIN = { username: 'admin', password: 'admin-password-1' };
 /** A test app; its database is SQLite unless it was started with `dialect: 'postgres'`. */
 export interface TestApp<D extends AppDatabase = SqliteDatabase> extends YardApp {
   db: D;
+  /** On PostgreSQL: the database's URL (another node can join it with `postgresUrl`). */
+  postgresUrl?: string | undefined;
   dir: string;
   /** The simulated gates (not wired into the app when options.gates was given). */
   gates: SimulatedGates;
@@ -60,6 +62,11 @@ type TestAppOptions = {
   readWorkers?: number;
   /** The database: SQLite in the temporary folder (default), or a fresh PostgreSQL database of the tests' server. */
   dialect?: TestDialect;
+  /**
+   * With dialect 'postgres': join this existing database instead of a fresh one (another node of
+   * the same cloud); it is left for its creator to drop.
+   */
+  postgresUrl?: string;
 };
 
 export function startTestApp(options?: TestAppOptions & { dialect?: 'sqlite' }): Promise<TestApp>;
@@ -78,9 +85,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // Imported only here: postgres.ts reads vitest's provided server, and benchmarks (no vitest)
   // start SQLite test apps through this file too.
   const postgres =
-    options.dialect === 'postgres' ? await (await import('./postgres.js')).createTestDatabase() : undefined;
-  const db: AppDatabase = postgres
-    ? openPostgres({ url: postgres.url, poolMax: 10, statementTimeoutMs: 0 })
+    options.dialect === 'postgres' && !options.postgresUrl
+      ? await (await import('./postgres.js')).createTestDatabase()
+      : undefined;
+  const postgresUrl = options.postgresUrl ?? postgres?.url;
+  const db: AppDatabase = postgresUrl
+    ? openPostgres({ url: postgresUrl, poolMax: 10, statementTimeoutMs: 0 })
     : openDatabase(join(dir, 'yard.db'));
   if (db.dialect === 'postgres') await migratePostgres(db.pool);
   const gates = new SimulatedGates(undefined, 0);
@@ -110,6 +120,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     ...yard,
     db,
+    postgresUrl,
     dir,
     gates,
     url,
