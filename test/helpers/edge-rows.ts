@@ -6,19 +6,17 @@ import {
 import { query } from './http.js';
 import type { TestApp } from './test-app.js';
 
-/** Columns the database computes itself (a generated column is never written). */
-const GENERATED = new Set(['api_json']);
-
 /**
- * Brings an edge's rows of these tables to the cloud's database (SQLite or PostgreSQL) as plain
- * rows, inserted or replaced by id: what the cloud holds once the edge's changes have arrived. For
- * suites of the cloud's reads of edge-owned records (movements, visits) on a database the sync
- * applier does not run on yet. Tables in the order their foreign keys need.
+ * Brings one database's rows of these tables to another (SQLite or PostgreSQL, either way) as plain
+ * rows, inserted or replaced by id: what the cloud holds once an edge's changes have arrived, or an
+ * edge once the cloud's have. For suites on a database the sync applier does not run on yet. Tables
+ * in the order their foreign keys need; the columns the target stores (not those it computes).
  */
 export async function copyEdgeRows(from: AppDatabase, to: AppDatabase, tables: readonly string[]) {
   for (const table of tables) {
-    for (const row of await query(from, `SELECT * FROM ${table}`)) {
-      const columns = Object.keys(row).filter((c) => !GENERATED.has(c));
+    const stored = new Set(await storedColumns(to, table));
+    for (const row of await query(from, `SELECT * FROM ${table} ORDER BY id`)) {
+      const columns = Object.keys(row).filter((c) => stored.has(c));
       const updates = columns
         .filter((c) => c !== 'id')
         .map((c) => `${c} = excluded.${c}`)
@@ -31,6 +29,19 @@ export async function copyEdgeRows(from: AppDatabase, to: AppDatabase, tables: r
       );
     }
   }
+}
+
+/** A table's columns that are written (generated columns, such as api_json, are the database's). */
+async function storedColumns(db: AppDatabase, table: string): Promise<string[]> {
+  const rows =
+    db.dialect === 'sqlite'
+      ? await query(db, 'SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0', table)
+      : await query(
+          db,
+          "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'",
+          table,
+        );
+  return rows.map((r) => r.name as string);
 }
 
 /**

@@ -8,6 +8,7 @@ import { loadConfig } from '../../../shared/config.js';
 import type { AppDatabase } from '../../../shared/db/database.js';
 import { newId } from '../../../shared/ids.js';
 import { seed, seedRows } from '../../helpers/builders.js';
+import { copyEdgeRows } from '../../helpers/edge-rows.js';
 import { Client, query, rows } from '../../helpers/http.js';
 import type { TestDialect } from '../../helpers/postgres.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -106,7 +107,7 @@ export async function startBillingWorld(
       updatedAt: now,
     })
     .execute();
-  await copyRows(t.db, site.db, CLOUD_TO_SITE);
+  await copyEdgeRows(t.db, site.db, CLOUD_TO_SITE);
   const driver = await seed(siteAdmin).yardDriver({ firstName: 'Jo' });
   return { t, admin, site, siteAdmin, clock, yardId, prairie, noScac, driver };
 }
@@ -123,40 +124,11 @@ const CLOUD_TO_SITE = ['yard', 'carrier'] as const;
 const SITE_TO_CLOUD = ['driver', 'trailer', 'movement', 'visit', 'yard_task'] as const;
 
 export function cloudToSite(w: BillingWorld): Promise<void> {
-  return copyRows(w.t.db, w.site.db, CLOUD_TO_SITE);
+  return copyEdgeRows(w.t.db, w.site.db, CLOUD_TO_SITE);
 }
 
 export function siteToCloud(w: BillingWorld): Promise<void> {
-  return copyRows(w.site.db, w.t.db, SITE_TO_CLOUD);
-}
-
-/** Every row of the tables, inserted or updated by id (the columns the target stores, not computes). */
-async function copyRows(from: AppDatabase, to: AppDatabase, tables: readonly string[]): Promise<void> {
-  for (const table of tables) {
-    const stored = new Set(await storedColumns(to, table));
-    for (const row of await query(from, `SELECT * FROM ${table} ORDER BY id`)) {
-      const columns = Object.keys(row).filter((c) => stored.has(c));
-      await query(
-        to,
-        `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
-          `ON CONFLICT (id) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`,
-        ...columns.map((c) => row[c]),
-      );
-    }
-  }
-}
-
-/** A table's columns that are written (generated columns are the database's to compute). */
-async function storedColumns(db: AppDatabase, table: string): Promise<string[]> {
-  const rows =
-    db.dialect === 'sqlite'
-      ? await query(db, 'SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0', table)
-      : await query(
-          db,
-          "SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ? AND is_generated = 'NEVER'",
-          table,
-        );
-  return rows.map((r) => r.name as string);
+  return copyEdgeRows(w.site.db, w.t.db, SITE_TO_CLOUD);
 }
 
 /** Checks a trailer in (a new trailer of `carrierId` on first use) at `at`; returns the movement. */
