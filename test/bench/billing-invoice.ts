@@ -13,6 +13,7 @@ import {
   resolveRates,
 } from '../../shared/modules/billing/compute/index.js';
 import { BillingInputs } from '../../shared/modules/billing/inputs.js';
+import { freePort } from '../helpers/ports.js';
 import { verdict } from './lib.js';
 
 /**
@@ -137,7 +138,7 @@ function seedFile(): { yardId: string; carrierIds: string[]; visits: number; mov
   return { yardId, carrierIds, visits, movements };
 }
 
-const port = 30000 + Math.floor(Math.random() * 20000);
+const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 type Json = Record<string, any>;
 async function call(token: string | undefined, method: string, path: string, body?: unknown) {

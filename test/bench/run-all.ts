@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { freePort } from '../helpers/ports.js';
 import { ask, forkServer, load, stopChild, verdict } from './lib.js';
 import { seedBenchDatabase } from './seed.js';
 
@@ -148,7 +149,7 @@ async function login(url: string): Promise<string> {
 
 /** The production artifact (`node <pm2 node_args> dist/edge/main.js`) on the seeded database. */
 async function startBuiltEdge() {
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const child = spawn(process.execPath, [...PRODUCTION_NODE_ARGS, 'dist/edge/main.js'], {
     env: { ...env, YARD_HTTP_PORT: String(port) },
     stdio: 'inherit',
@@ -174,7 +175,7 @@ function rssOf(pid: number): number {
 
 /** Spawn the production entry point (compiled JS if built, else through tsx) and time it to /readyz = 200. */
 async function coldStart(): Promise<number> {
-  const port = 30000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const { existsSync } = await import('node:fs');
   const args = existsSync('dist/edge/main.js')
     ? [...PRODUCTION_NODE_ARGS, 'dist/edge/main.js']

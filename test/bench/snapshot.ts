@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fetchImage } from '../../shared/cameras/http-image.js';
 import { ALLOW_LOCAL_SETTING, deviceAddressPolicy } from '../../shared/net/outbound-policy.js';
 import { startFakeOnvifCamera } from '../fixtures/fake-onvif-camera.js';
+import { freePort } from '../helpers/ports.js';
 import { verdict } from './lib.js';
 
 /**
@@ -20,7 +21,7 @@ const N = Number(process.env.BENCH_SNAPSHOTS ?? 400);
 const NODE_ARGS: string[] = createRequire(import.meta.url)('../../deploy/ecosystem.config.cjs').apps[0]
   .node_args;
 const dir = mkdtempSync(join(tmpdir(), 'yard-bench-snap-'));
-const port = 30000 + Math.floor(Math.random() * 20000);
+const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 
 const LOCAL = deviceAddressPolicy({ allowLoopbackAndLinkLocal: true });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
+import { freePort } from '../helpers/ports.js';
 import { verdict } from './lib.js';
 
 /**
@@ -23,7 +24,7 @@ const NODE_ARGS: string[] = createRequire(import.meta.url)('../../deploy/ecosyst
   .node_args;
 const checks: Array<[string, boolean]> = [];
 const dir = mkdtempSync(join(tmpdir(), 'yard-bench-tasks-'));
-const port = 30000 + Math.floor(Math.random() * 20000);
+const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const env = {
   ...process.env,

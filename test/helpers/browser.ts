@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+import { freePorts } from './ports.js';
 
 /** Debian's Chromium (installed by .ci/run); CHROMIUM_PATH overrides. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -79,7 +80,7 @@ export interface DemoEdge {
  * `env`: more variables for the edge process (e.g. YARD_PUSH_ALLOW_LOCAL_ENDPOINTS, NODE_EXTRA_CA_CERTS).
  */
 export async function startDemoEdge(options: { env?: Record<string, string> } = {}): Promise<DemoEdge> {
-  const port = 21000 + Math.floor(Math.random() * 20000);
+  const port = await freePorts(3); // the edge, then its simulated camera's
   const demo = await startDemo('edge/demo.ts', port, options.env ?? {}, 60_000);
   return { ...demo, url: `http://127.0.0.1:${port}`, dbFile: join(demo.dataDir, 'yard.db') };
 }
@@ -100,7 +101,7 @@ export interface DemoCloud {
  * (the edge) and the one after (its simulated camera).
  */
 export async function startDemoCloud(options: { env?: Record<string, string> } = {}): Promise<DemoCloud> {
-  const port = 21000 + Math.floor(Math.random() * 20000);
+  const port = await freePorts(4);
   const env = { YARD_MQTT_PORT: String(port + 3), ...options.env };
   const demo = await startDemo('cloud/demo.ts', port, env, 110_000);
   return { ...demo, url: `http://127.0.0.1:${port}`, edgeUrl: `http://127.0.0.1:${port + 1}` };

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import Database from 'better-sqlite3';
+
+export { freePort } from './ports.js';
 
 /**
  * The cloud and the edge as real processes (`node --import tsx cloud/main.ts`, the same as
@@ -84,14 +85,6 @@ export class AppProcess {
     child.kill(signal);
     await exited;
   }
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /**

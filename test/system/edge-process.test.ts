@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/ports.js';
 
 /**
  * The edge as a real process (`npm run edge` equivalent): it starts from environment config,
  * shuts down cleanly on SIGTERM, and an acknowledged write survives a hard kill.
  */
 const dir = mkdtempSync(join(tmpdir(), 'yard-sys-'));
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
 const env = {
   ...process.env,

@@ -8,6 +8,7 @@ import type { TLSSocket } from 'node:tls';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, openPage, screenshot } from '../helpers/browser.js';
+import { freePorts } from '../helpers/ports.js';
 
 /**
  * The driver app over HTTPS on the yard LAN, as an operator sets it up: `npm run site:add` issues
@@ -20,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'yard-ui-https-'));
 const cloudDir = join(dir, 'cloud');
 const outDir = join(dir, 'out');
 const caFile = join(cloudDir, 'tls', 'organisation-ca.crt');
-const httpsPort = 21000 + Math.floor(Math.random() * 20000);
+const httpsPort = await freePorts(3); // the third: the second edge's, httpsPort + 2
 const redirectPort = httpsPort + 1;
 let edge: ChildProcess | undefined;
 let edgeOutput = '';
