@@ -51,6 +51,8 @@ export interface PostgresDatabase extends DatabaseBase {
 
 export type AppDatabase = SqliteDatabase | PostgresDatabase;
 
+export type Dialect = AppDatabase['dialect'];
+
 /** The SQLite connection of a part that runs on SQLite only; names the part when it is PostgreSQL. */
 export function sqliteOf(db: AppDatabase, part: string): Database.Database {
   if (db.dialect === 'sqlite') return db.sqlite;

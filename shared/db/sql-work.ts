@@ -1,0 +1,216 @@
+import type Database from 'better-sqlite3';
+import { CompiledQuery } from 'kysely';
+import type { Dialect, Kdb } from './database.js';
+
+/**
+ * Work written once for both databases, run synchronously on SQLite and awaited on PostgreSQL.
+ *
+ * The sync applier and the read models kept in step with writes decide what to write from what they
+ * read, statement by statement, inside a transaction. On SQLite that must stay synchronous (the
+ * applier holds better-sqlite3's connection for a whole batch; nothing may interleave, and tens of
+ * thousands of rows a second leave no room for promise hops); on PostgreSQL every statement is a
+ * round trip that must be awaited. So the work is a generator: it yields each statement (or a
+ * savepoint step) and is resumed with its result, or has the database's error thrown into it, so a
+ * `try`/`catch` in the work sees a constraint failure as it would in plain code. `SqliteWork` and
+ * `PostgresWork` below are the only two drivers.
+ */
+export type SqlWork<T> = Generator<SqlStep, T, unknown>;
+
+export type SqlStep =
+  | { kind: 'sql'; statement: SqlStatement; params: readonly unknown[] }
+  | { kind: 'savepoint'; action: 'begin' | 'release' | 'rollback' };
+
+/**
+ * One statement. `text` is built once per driver (cached by `key`), with `?` placeholders (numbered
+ * for PostgreSQL by the driver); it gets the dialect for the few places the SQL differs. `returns`:
+ * - 'row': the first row (raw column names), or undefined;
+ * - 'rows': every row;
+ * - 'value': the first column of the first row, or undefined;
+ * - 'changes': how many rows it inserted, updated or deleted.
+ */
+export interface SqlStatement {
+  key: string;
+  returns: 'row' | 'rows' | 'value' | 'changes';
+  text(dialect: Dialect): string;
+}
+
+type Row = Record<string, unknown>;
+
+/** Runs one statement in the work: `const row = yield* sqlRow(stmt, [id])`. */
+export function* sqlRow(statement: SqlStatement, params: readonly unknown[]): SqlWork<Row | undefined> {
+  return (yield { kind: 'sql', statement: expect(statement, 'row'), params }) as Row | undefined;
+}
+
+export function* sqlRows(statement: SqlStatement, params: readonly unknown[]): SqlWork<Row[]> {
+  return (yield { kind: 'sql', statement: expect(statement, 'rows'), params }) as Row[];
+}
+
+export function* sqlValue(statement: SqlStatement, params: readonly unknown[]): SqlWork<unknown> {
+  return yield { kind: 'sql', statement: expect(statement, 'value'), params };
+}
+
+export function* sqlRun(statement: SqlStatement, params: readonly unknown[]): SqlWork<number> {
+  return (yield { kind: 'sql', statement: expect(statement, 'changes'), params }) as number;
+}
+
+/** A statement declared once (module level) or built per shape and cached by key. */
+export function statement(
+  key: string,
+  returns: SqlStatement['returns'],
+  text: string | ((dialect: Dialect) => string),
+): SqlStatement {
+  return { key, returns, text: typeof text === 'string' ? () => text : text };
+}
+
+/**
+ * `work` inside a savepoint: what it wrote stays if it returns, is undone if it throws (the error
+ * goes on to the caller). On PostgreSQL this is also what lets the transaction go on after a
+ * failed statement (a constraint), which otherwise aborts the whole transaction.
+ */
+export function* inSavepoint<T>(work: () => SqlWork<T>): SqlWork<T> {
+  yield { kind: 'savepoint', action: 'begin' };
+  let result: T;
+  try {
+    result = yield* work();
+  } catch (err) {
+    yield { kind: 'savepoint', action: 'rollback' };
+    throw err;
+  }
+  yield { kind: 'savepoint', action: 'release' };
+  return result;
+}
+
+function expect(statement: SqlStatement, returns: SqlStatement['returns']): SqlStatement {
+  if (statement.returns !== returns)
+    throw new Error(`statement ${statement.key} returns ${statement.returns}, not ${returns}`);
+  return statement;
+}
+
+/**
+ * Savepoints nest by name: both databases release or roll back to the most recent savepoint of
+ * that name, so one name serves any depth.
+ */
+const SAVEPOINT = {
+  begin: 'SAVEPOINT yard_work',
+  release: 'RELEASE SAVEPOINT yard_work',
+  rollback: 'ROLLBACK TO SAVEPOINT yard_work; RELEASE SAVEPOINT yard_work',
+} as const;
+
+/** Drives work synchronously on better-sqlite3 (inside the caller's transaction). */
+export class SqliteWork {
+  private readonly prepared = new Map<string, Database.Statement>();
+
+  constructor(readonly sqlite: Database.Database) {}
+
+  run<T>(work: SqlWork<T>): T {
+    let step = work.next();
+    while (!step.done) {
+      let result: unknown;
+      try {
+        result = this.execute(step.value);
+      } catch (err) {
+        step = work.throw(err);
+        continue;
+      }
+      step = work.next(result);
+    }
+    return step.value;
+  }
+
+  private execute(step: SqlStep): unknown {
+    if (step.kind === 'savepoint') {
+      this.sqlite.exec(SAVEPOINT[step.action]);
+      return undefined;
+    }
+    const { statement, params } = step;
+    let prepared = this.prepared.get(statement.key);
+    if (!prepared) {
+      prepared = this.sqlite.prepare(statement.text('sqlite'));
+      if (statement.returns === 'value') prepared.pluck(true);
+      this.prepared.set(statement.key, prepared);
+    }
+    switch (statement.returns) {
+      case 'row':
+      case 'value':
+        return prepared.get(...params);
+      case 'rows':
+        return prepared.all(...params);
+      case 'changes':
+        return prepared.run(...params).changes;
+    }
+  }
+}
+
+/**
+ * Drives work on PostgreSQL through a Kysely transaction, one awaited round trip per statement.
+ * Rows come back with their column names as stored (no camelCase plugin), as on SQLite.
+ */
+export class PostgresWork {
+  private readonly texts = new Map<string, string>();
+
+  async run<T>(trx: Kdb, work: SqlWork<T>): Promise<T> {
+    const raw = trx.withoutPlugins();
+    let step = work.next();
+    while (!step.done) {
+      let result: unknown;
+      try {
+        result = await this.execute(raw, step.value);
+      } catch (err) {
+        step = work.throw(err);
+        continue;
+      }
+      step = work.next(result);
+    }
+    return step.value;
+  }
+
+  private async execute(trx: Kdb, step: SqlStep): Promise<unknown> {
+    if (step.kind === 'savepoint') {
+      // pg's simple protocol takes the two statements of a rollback in one round trip.
+      await trx.executeQuery(CompiledQuery.raw(SAVEPOINT[step.action]));
+      return undefined;
+    }
+    const { statement, params } = step;
+    let text = this.texts.get(statement.key);
+    if (text === undefined) {
+      text = numberPlaceholders(statement.text('postgres'));
+      this.texts.set(statement.key, text);
+    }
+    const result = await trx.executeQuery<Row>(CompiledQuery.raw(text, [...params]));
+    switch (statement.returns) {
+      case 'row':
+        return result.rows[0];
+      case 'value': {
+        const row = result.rows[0];
+        return row === undefined ? undefined : Object.values(row)[0];
+      }
+      case 'rows':
+        return result.rows;
+      case 'changes':
+        return Number(result.numAffectedRows ?? 0n);
+    }
+  }
+}
+
+/**
+ * `?` placeholders to PostgreSQL's `$1, $2, ...`, leaving string literals and quoted identifiers
+ * alone (the statements are ours; none uses `?` as an operator).
+ */
+export function numberPlaceholders(text: string): string {
+  let out = '';
+  let n = 0;
+  let quote: string | undefined;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === '?') {
+      n += 1;
+      out += `$${n}`;
+    } else out += ch;
+  }
+  return out;
+}
