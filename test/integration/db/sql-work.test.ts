@@ -9,8 +9,8 @@ import {
   inSavepoint,
   numberPlaceholders,
   PostgresWork,
-  type SqlWork,
   SqliteWork,
+  type SqlWork,
   sqlRow,
   sqlRows,
   sqlRun,
@@ -23,7 +23,9 @@ const put = statement('meta|put', 'changes', 'INSERT INTO sync_meta (name, value
 const get = statement('meta|get', 'value', 'SELECT value FROM sync_meta WHERE name = ?');
 const row = statement('meta|row', 'row', "SELECT name, value FROM sync_meta WHERE name = ? AND value <> '?'");
 const all = statement('meta|all', 'rows', "SELECT name FROM sync_meta WHERE name LIKE 'w-%' ORDER BY name");
-const dialectText = statement('dialect', 'value', (d) => (d === 'postgres' ? "SELECT 'pg'" : "SELECT 'lite'"));
+const dialectText = statement('dialect', 'value', (d) =>
+  d === 'postgres' ? "SELECT 'pg'" : "SELECT 'lite'",
+);
 
 /** Work that writes one row, then fails on a duplicate inside a savepoint and goes on. */
 function* work(): SqlWork<{ first: unknown; caught: string; rows: unknown[]; dialect: unknown }> {
