@@ -72,7 +72,10 @@ describe.each(TEST_DIALECTS)('work written once for both databases, on %s', (dia
   });
 
   async function run<T>(w: SqlWork<T>): Promise<T> {
-    if (db.dialect === 'sqlite') return db.sqlite.transaction(() => new SqliteWork(db.sqlite).run(w))();
+    if (db.dialect === 'sqlite') {
+      const sqlite = db.sqlite;
+      return sqlite.transaction(() => new SqliteWork(sqlite).run(w))();
+    }
     const pg = new PostgresWork();
     return db.kysely.transaction().execute((trx) => pg.run(trx, w));
   }
