@@ -11,6 +11,7 @@ import { type Config, syncMode } from './config.js';
 import type { Core } from './core.js';
 import type { CoreParts } from './core-parts.js';
 import type { AppDatabase } from './db/database.js';
+import { PostgresListener } from './db/postgres-listener.js';
 import { PostgresLiveRelay } from './db/postgres-live-relay.js';
 import { ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
@@ -33,6 +34,7 @@ import { ChangeApplier } from './sync/applier.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
 import { heldYard, siteOfRow, writeGuard } from './sync/ownership.js';
+import { PostgresCommitSignals } from './sync/postgres-commit-signals.js';
 import type { SyncParts } from './sync/runtime.js';
 import { cloudSide, edgeSide } from './sync/side.js';
 
@@ -157,9 +159,11 @@ export function createApp(deps: AppDeps): YardApp {
   }
   const syncComponents = [...(core.sync.runtime ? [core.sync.runtime] : []), ...(core.sync.components ?? [])];
 
-  // On PostgreSQL the cloud may run as several nodes: each tells the others its live events.
-  const liveRelay =
-    db.dialect === 'postgres' ? new PostgresLiveRelay({ pool: db.pool, bus, log }) : undefined;
+  // On PostgreSQL the cloud may run as several nodes: each hears what the others committed (cache
+  // generations, change-log rows to send) and relays its live events to them, on one connection.
+  const listener = db.dialect === 'postgres' ? new PostgresListener({ pool: db.pool, log }) : undefined;
+  const liveRelay = listener ? new PostgresLiveRelay({ listener, bus, log }) : undefined;
+  if (listener) new PostgresCommitSignals({ listener, changes: core.changes });
 
   const app = express();
   app.disable('x-powered-by');
@@ -243,6 +247,7 @@ export function createApp(deps: AppDeps): YardApp {
       core.services.driverApp.start();
       idempotency.start();
       core.services.billing.autoDrafts?.start();
+      await listener?.start();
       await liveRelay?.start();
       await core.services.hardware.reconfigure();
       for (const c of syncComponents) await c.start();
@@ -253,6 +258,7 @@ export function createApp(deps: AppDeps): YardApp {
       idempotency.stop();
       await core.services.billing.autoDrafts?.stop();
       await liveRelay?.stop();
+      await listener?.stop();
       await core.services.push.stop();
       await errorStats.stop();
     },

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type pg from 'pg';
 import type { EventBus, PublishedEvent } from '../bus.js';
 import { isLive, type YardEvent } from '../events.js';
 import type { Component } from '../lifecycle.js';
 import type { Logger } from '../log.js';
+import type { PostgresListener } from './postgres-listener.js';
 
 /** The PostgreSQL channel the cloud's nodes tell each other their live events on. */
 export const LIVE_CHANNEL = 'yard_live_events';
@@ -29,7 +29,8 @@ interface Part {
 }
 
 export interface LiveRelayDeps {
-  pool: pg.Pool;
+  /** The node's LISTEN/NOTIFY connection (postgres-listener.ts), started before this. */
+  listener: PostgresListener;
   bus: EventBus;
   log: Logger;
   /** Characters of event JSON per NOTIFY (tests make it small to exercise the split). */
@@ -40,80 +41,39 @@ export interface LiveRelayDeps {
  * Live events across the cloud's nodes (issue 16): a change made through one node reaches the SSE
  * clients of every node. Each node publishes its live events with NOTIFY and republishes the
  * others' on its own bus, where they take a seq of this node's stream (an SSE client's resume works
- * per node, as before). One dedicated connection LISTENs and NOTIFYs: a node's notifications are
- * then sent in order, so the parts of an event arrive in order. Events are hints for screens, not
- * records: while the connection is down they are not relayed (logged), and it reconnects.
- * In-process events are never relayed.
+ * per node, as before). The node's one LISTEN/NOTIFY connection sends them, so a node's
+ * notifications go out in order and the parts of an event arrive in order. Events are hints for
+ * screens, not records: while the connection is down they are not relayed. In-process events are
+ * never relayed.
  */
 export class PostgresLiveRelay implements Component {
   readonly name = 'live events across nodes';
   /** This node, in the channel: notifications it sent itself come back and are skipped. */
   private readonly node = randomBytes(6).toString('hex');
   private readonly partChars: number;
-  private client: pg.PoolClient | undefined;
   private unsubscribe: (() => void) | undefined;
   private sent = 0;
   /** True while republishing another node's event: the bus calls send() synchronously inside. */
   private republishing = false;
   private readonly pending = new Map<string, { parts: string[]; got: number; at: number }>();
-  private stopped = true;
-  private reconnect: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: LiveRelayDeps) {
     this.partChars = deps.partChars ?? PART_CHARS;
+    deps.listener.on(LIVE_CHANNEL, (payload) => this.received(payload));
   }
 
   async start(): Promise<void> {
-    this.stopped = false;
-    await this.connect();
-    this.unsubscribe = this.deps.bus.subscribe((event) => this.send(event));
+    this.unsubscribe ??= this.deps.bus.subscribe((event) => this.send(event));
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.reconnect);
     this.unsubscribe?.();
     this.unsubscribe = undefined;
-    const client = this.client;
-    this.client = undefined;
-    if (client) {
-      await client.query(`UNLISTEN ${LIVE_CHANNEL}`).catch(() => {});
-      client.release();
-    }
-  }
-
-  private async connect(): Promise<void> {
-    const client = await this.deps.pool.connect();
-    client.on('notification', (message) => {
-      if (message.channel === LIVE_CHANNEL && message.payload) this.received(message.payload);
-    });
-    client.on('error', (err) => {
-      // The connection is gone (server restart, failover): drop it and listen again shortly.
-      this.deps.log.warn({ err }, 'live events across nodes: connection lost; reconnecting');
-      if (this.client === client) this.client = undefined;
-      client.release(err);
-      this.scheduleReconnect();
-    });
-    await client.query(`LISTEN ${LIVE_CHANNEL}`);
-    this.client = client;
-  }
-
-  private scheduleReconnect(): void {
-    if (this.stopped || this.reconnect) return;
-    this.reconnect = setTimeout(() => {
-      this.reconnect = undefined;
-      if (this.stopped) return;
-      this.connect().catch((err) => {
-        this.deps.log.warn({ err }, 'live events across nodes: cannot listen yet');
-        this.scheduleReconnect();
-      });
-    }, 1000);
   }
 
   private send(event: PublishedEvent): void {
     if (!isLive(event.type) || this.republishing) return;
-    const client = this.client;
-    if (!client) return;
+    if (!this.deps.listener.connected) return;
     // The event as published, but its seq and time, which are each node's own: yardId and driverId
     // go too (each node's stream filters by them).
     const { seq: _seq, at: _at, ...yardEvent } = event;
@@ -128,8 +88,8 @@ export class PostgresLiveRelay implements Component {
         c: count,
         d: json.slice(p * this.partChars, (p + 1) * this.partChars),
       };
-      client
-        .query('SELECT pg_notify($1, $2)', [LIVE_CHANNEL, JSON.stringify(part)])
+      this.deps.listener
+        .notify(LIVE_CHANNEL, JSON.stringify(part))
         .catch((err) =>
           this.deps.log.warn({ err, type: event.type }, 'live event not relayed to the other nodes'),
         );

@@ -127,6 +127,64 @@ ALTER TABLE site ADD COLUMN reported_gates TEXT;
 const sqliteTriggersStart = up.indexOf('CREATE TRIGGER change_log_count_insert');
 const sqliteTriggersEnd = up.indexOf('ALTER TABLE site ADD COLUMN reported_gates');
 
+/*
+ * PostgreSQL only: the signals by which the cloud's nodes hear what the others committed
+ * (shared/sync/postgres-commit-signals.ts). NOTIFY is transactional: sent at commit, only if the
+ * transaction commits, and the same payload once per transaction however many rows it wrote.
+ * - every table a node caches answers from (the synced ones, visits derived from movements, and
+ *   auth_token for cached principals) notifies its name after each statement that wrote it;
+ * - change_log notifies the peer of each row, so the node that sends to that site wakes.
+ * SQLite has one process per database: these have no twin there. A table added later that nodes
+ * cache from needs its trigger in its own migration's twin (postgres-schema.test.ts checks).
+ */
+const SIGNALLED_TABLES = [
+  'app_user',
+  'api_key',
+  'yard',
+  'location',
+  'gate',
+  'carrier',
+  'driver',
+  'truck',
+  'truck_inspection',
+  'trailer',
+  'gate_actuation',
+  'movement',
+  'attachment',
+  'setting',
+  'yard_task',
+  'task_event',
+  'driver_session',
+  'session_location',
+  'push_token',
+  'integration',
+  'camera',
+  'visit',
+  'auth_token',
+];
+
+const commitSignals = `
+CREATE FUNCTION yard_table_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('yard_table_changed', TG_TABLE_NAME);
+  RETURN NULL;
+END
+$$;
+${SIGNALLED_TABLES.map(
+  (t) =>
+    `CREATE TRIGGER ${t}_commit_signal AFTER INSERT OR UPDATE OR DELETE ON ${t}\n  FOR EACH STATEMENT EXECUTE FUNCTION yard_table_changed();`,
+).join('\n')}
+
+CREATE FUNCTION yard_peer_logged() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('yard_peer_logged', NEW.peer);
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER change_log_commit_signal AFTER INSERT ON change_log
+  FOR EACH ROW EXECUTE FUNCTION yard_peer_logged();
+`;
+
 const postgresTriggers = `
 CREATE FUNCTION change_log_count_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -240,7 +298,7 @@ $$;
 CREATE TRIGGER dead_letter_count_update AFTER UPDATE OF peer ON dead_letter
   FOR EACH ROW WHEN (NEW.peer <> OLD.peer)
   EXECUTE FUNCTION dead_letter_count_update();
-
+${commitSignals}
 `;
 
 export const upPostgres = postgresTwin(up, [

@@ -27,7 +27,7 @@ export interface DriverCredentials {
   byId(id: string): Promise<DriverCredential | undefined>;
 }
 
-export type SessionDeps = Pick<CoreParts, 'clock' | 'bus' | 'log'> & {
+export type SessionDeps = Pick<CoreParts, 'clock' | 'bus' | 'log' | 'changes'> & {
   repo: AuthRepo;
   driverCredentials: DriverCredentials;
 };
@@ -37,12 +37,15 @@ export type SessionDeps = Pick<CoreParts, 'clock' | 'bus' | 'log'> & {
  * resolving (with a short cache), revoking, and ending the open streams of a revoked credential.
  */
 export class Sessions {
-  /** token hash -> principal, for a few seconds: saves two queries per request. Cleared on local revocation. */
+  /** token hash -> principal, for a few seconds: saves two queries per request. Cleared on revocation, here or at another node. */
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
   /** Open event streams: ended here when their credential is revoked or their principal changes. */
   readonly live = new LiveSessions();
 
   constructor(private readonly deps: SessionDeps) {
+    // Tokens, users, drivers and keys changed by another cloud node on PostgreSQL (its commits'
+    // signals move these tables' generations): cached principals may be revoked or changed.
+    deps.changes.generations.watch(['authToken', 'appUser', 'driver', 'apiKey'], () => this.cache.clear());
     // A key revoked at the cloud arrives by sync (users' changes call revokeSessionsOf): check the
     // open streams of API keys against the database again.
     deps.bus.on('sync.applied', (event) => {

@@ -25,9 +25,9 @@ interface Stored {
 export type SettingsDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'bus' | 'log'>;
 
 /**
- * Settings from the registry, stored values over defaults. Stored values are cached in memory;
- * writes through this service invalidate the cache, and whoever writes the table another way
- * (sync apply) calls invalidate().
+ * Settings from the registry, stored values over defaults. Stored values are cached in memory
+ * until the setting table's generation moves (db/generations.ts): a write here, a row applied by
+ * sync, or a commit at another cloud node.
  */
 export class SettingsService {
   private readonly repo: SettingRepo;
@@ -36,6 +36,9 @@ export class SettingsService {
 
   constructor(private readonly deps: SettingsDeps) {
     this.repo = new SettingRepo(deps.kysely);
+    // Settings written another way than through this service (applied by sync, or by another cloud
+    // node on PostgreSQL) move the table's generation.
+    deps.changes.generations.watch(['setting'], () => this.invalidate());
   }
 
   /** The value in force: the stored one, else the registry default. */

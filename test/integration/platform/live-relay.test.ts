@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventBus, type PublishedEvent } from '../../../shared/bus.js';
 import type { AppDatabase } from '../../../shared/db/database.js';
+import { PostgresListener } from '../../../shared/db/postgres-listener.js';
 import { PostgresLiveRelay } from '../../../shared/db/postgres-live-relay.js';
 import { silentLogger } from '../../../shared/log.js';
 import { seed } from '../../helpers/builders.js';
@@ -82,10 +83,11 @@ describe.skipIf(!postgresAvailable())('PostgresLiveRelay', () => {
     const busA = new EventBus();
     const busB = new EventBus();
     const log = silentLogger();
-    const relayA = new PostgresLiveRelay({ pool, bus: busA, log, partChars: 40 });
-    const relayB = new PostgresLiveRelay({ pool, bus: busB, log, partChars: 40 });
-    await relayA.start();
-    await relayB.start();
+    const listenerA = new PostgresListener({ pool, log });
+    const listenerB = new PostgresListener({ pool, log });
+    const relayA = new PostgresLiveRelay({ listener: listenerA, bus: busA, log, partChars: 40 });
+    const relayB = new PostgresLiveRelay({ listener: listenerB, bus: busB, log, partChars: 40 });
+    for (const c of [listenerA, listenerB, relayA, relayB]) await c.start();
     const seenB: PublishedEvent[] = [];
     const seenA: PublishedEvent[] = [];
     busB.subscribe((e) => seenB.push(e));
@@ -106,8 +108,7 @@ describe.skipIf(!postgresAvailable())('PostgresLiveRelay', () => {
       expect(seenA.map((e) => e.type)).toEqual(['settings.changed', 'sync.tasks-queued', 'settings.changed']);
       expect(seenB).toHaveLength(2);
     } finally {
-      await relayA.stop();
-      await relayB.stop();
+      for (const c of [relayA, relayB, listenerA, listenerB]) await c.stop();
     }
   });
 });
