@@ -44,9 +44,10 @@ export async function startCloud(
               cloudNodeId(deps),
               broker.cloudClient.url,
             )
-          : cloudTransport(config, log, cloudNodeId(deps)),
+          : // Behind an external broker on PostgreSQL, this may be one of several nodes.
+            cloudTransport(config, log, cloudNodeId(deps), config.mqtt.url, deps.db.dialect === 'postgres'),
       parts: (deps, transport) => {
-        const commands = new RemoteCommandsClient(deps, transport);
+        const commands = new RemoteCommandsClient(deps, transport, cloudNodeId(deps));
         return { commands, components: [commands] };
       },
     }),

@@ -6,7 +6,7 @@ import { sqliteOf } from '../../shared/db/database.js';
 import type { Logger } from '../../shared/log.js';
 import { ChangeApplier } from '../../shared/sync/applier.js';
 import { exclusive } from '../../shared/sync/outbox.js';
-import { CLOUD_SUBSCRIPTIONS } from '../../shared/sync/protocol.js';
+import { cloudSubscriptions } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
 import { writeSiteSnapshot } from '../../shared/sync/snapshot.js';
 import {
@@ -41,19 +41,23 @@ export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFac
   };
 }
 
-/** The cloud's MQTT client: every site's up/ topics and statuses. */
+/**
+ * The cloud's MQTT client: every site's up/ topics and statuses. `shared`: one of several nodes on
+ * one PostgreSQL, behind an external broker (protocol.ts cloudSubscriptions).
+ */
 export function cloudTransport(
   config: Config,
   log: Logger,
   nodeId: string,
   url = config.mqtt.url,
+  shared = false,
 ): MqttTransport {
   if (!url) throw new Error('The cloud needs a broker URL (mqtt.url, or the embedded broker)');
   return mqttTransportFrom(config.mqtt, {
     url,
     clientId: `cloud-${nodeId}`,
     username: config.mqtt.username ?? 'cloud',
-    subscriptions: [...CLOUD_SUBSCRIPTIONS],
+    subscriptions: cloudSubscriptions(nodeId, shared),
     log,
   });
 }

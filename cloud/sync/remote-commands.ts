@@ -6,6 +6,7 @@ import {
   type CommandKind,
   CommandResult,
   decode,
+  isCommandResult,
   PROTOCOL_V,
   parseTopic,
   topicsFor,
@@ -35,8 +36,8 @@ export type RemoteCommandsDeps = Pick<CoreParts, 'config' | 'kysely' | 'clock' |
  * deadline (edge/sync/command-handler.ts), so a 504 means "did not and will not happen".
  *
  * The transport is shared with the change streams, which start and stop it; this component only
- * listens on it. Every cloud API node that sends commands must receive its own sites' answers: with
- * several nodes behind a shared subscription, cmd-result would need a per-node topic (not built).
+ * listens on it. With several cloud nodes, the answer must reach the node holding the HTTP request:
+ * each command names its node (`replyTo`), and the edge answers on that node's own topic.
  */
 export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
   private readonly pending = new Map<string, Pending>();
@@ -48,6 +49,8 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
   constructor(
     private readonly deps: RemoteCommandsDeps,
     private readonly transport: SyncTransport,
+    /** This cloud node (cloudNodeId): edges answer on its own topic (protocol.ts commandResultTopic). */
+    private readonly nodeId?: string,
   ) {}
 
   async start(): Promise<void> {
@@ -80,7 +83,15 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
     }
     const timeoutMs = this.deps.config.sync.commandTimeoutMs;
     const sentAt = this.deps.clock.now();
-    const command: Command = { v: PROTOCOL_V, id: newId(), kind, args, deadline: sentAt + timeoutMs, sentAt };
+    const command: Command = {
+      v: PROTOCOL_V,
+      id: newId(),
+      kind,
+      args,
+      deadline: sentAt + timeoutMs,
+      sentAt,
+      ...(this.nodeId ? { replyTo: this.nodeId } : {}),
+    };
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => this.timeOut(command.id, timeoutMs), timeoutMs);
       this.pending.set(command.id, { siteId, kind, resolve, reject, timer });
@@ -134,7 +145,7 @@ export class RemoteCommandsClient implements RemoteCommands, SyncComponent {
 
   private onMessage(topic: string, payload: Buffer): void {
     const parsed = parseTopic(topic);
-    if (parsed?.rest !== 'up/cmd-result') return;
+    if (!parsed || !isCommandResult(parsed.rest)) return;
     const result = decode(CommandResult, payload);
     if (!result) {
       this.deps.log.warn({ siteId: parsed.siteId }, 'malformed command result dropped');

@@ -16,6 +16,7 @@ import {
   COMMAND_CLOCK_SKEW_MS,
   Command,
   type CommandResult,
+  commandResultTopic,
   decode,
   PROTOCOL_V,
   topicsFor,
@@ -241,7 +242,13 @@ export class CommandHandler implements SyncComponent {
     }
     try {
       // QoS 1: a lost answer to an opened gate is a 504 for a gate that did open.
-      await this.transport.publish(this.topics.upCmdResult, JSON.stringify(message), { qos: 1 });
+      await this.transport.publish(
+        commandResultTopic(this.deps.config.siteId, command.replyTo),
+        JSON.stringify(message),
+        {
+          qos: 1,
+        },
+      );
     } catch (err) {
       this.deps.log.warn({ err: (err as Error).message, commandId: command.id }, 'command result not sent');
     }

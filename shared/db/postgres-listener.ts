@@ -23,6 +23,8 @@ export class PostgresListener implements Component {
   private client: pg.PoolClient | undefined;
   private stopped = true;
   private reconnect: NodeJS.Timeout | undefined;
+  /** The last NOTIFY queued (notify). */
+  private sending: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: PostgresListenerDeps) {}
 
@@ -41,11 +43,18 @@ export class PostgresListener implements Component {
     return this.client !== undefined;
   }
 
-  /** NOTIFY on the dedicated connection; false (nothing sent) while it is down. */
+  /**
+   * NOTIFY on the dedicated connection, after the ones before it (in order; pg wants one query at
+   * a time on a client); false (nothing sent) while it is down.
+   */
   notify(channel: string, payload: string): Promise<boolean> {
-    const client = this.client;
-    if (!client) return Promise.resolve(false);
-    return client.query('SELECT pg_notify($1, $2)', [channel, payload]).then(() => true);
+    const sent = this.sending.then(() => {
+      const client = this.client;
+      if (!client) return false;
+      return client.query('SELECT pg_notify($1, $2)', [channel, payload]).then(() => true);
+    });
+    this.sending = sent.catch(() => false);
+    return sent;
   }
 
   async start(): Promise<void> {
@@ -57,6 +66,7 @@ export class PostgresListener implements Component {
     this.stopped = true;
     clearTimeout(this.reconnect);
     this.reconnect = undefined;
+    await this.sending;
     const client = this.client;
     this.client = undefined;
     if (client) {

@@ -43,8 +43,46 @@ export const topicsFor = (siteId: string) => ({
   status: `yards/${siteId}/status`,
 });
 
-/** Topics the cloud subscribes to, for every site. */
+/**
+ * Where an edge answers a command: on the topic of the cloud node that sent it (`replyTo`, the
+ * node waits for the answer with the HTTP request open), else on the site's one result topic
+ * (a single-node cloud, or one older than per-node replies).
+ */
+export function commandResultTopic(siteId: string, replyTo: string | undefined): string {
+  const topic = topicsFor(siteId).upCmdResult;
+  return replyTo ? `${topic}/${replyTo}` : topic;
+}
+
+/** Whether a topic's rest (parseTopic) is a command result, on the site's topic or a node's. */
+export function isCommandResult(rest: string): boolean {
+  return rest === 'up/cmd-result' || rest.startsWith('up/cmd-result/');
+}
+
+/** Topics a one-node cloud subscribes to, for every site. */
 export const CLOUD_SUBSCRIPTIONS = ['yards/+/up/#', 'yards/+/status'];
+
+/** The MQTT group the cloud's nodes share the sites' change batches in. */
+export const CLOUD_SHARE_GROUP = 'cloud';
+
+/**
+ * A cloud node's subscriptions. One node (SQLite, or the embedded broker) takes everything. Of
+ * several nodes on one PostgreSQL (`shared`), each takes:
+ * - the sites' change batches through the shared subscription: the broker gives each batch to one
+ *   node of the group, which applies it (per-site order is kept in PostgreSQL);
+ * - every site's status and acks: each node tracks every site's link and its sends;
+ * - command results on its own topic, and on the sites' plain topic (edges older than per-node
+ *   replies: every node hears them, the one with the call resolves it).
+ */
+export function cloudSubscriptions(nodeId: string, shared: boolean): string[] {
+  if (!shared) return [...CLOUD_SUBSCRIPTIONS];
+  return [
+    `$share/${CLOUD_SHARE_GROUP}/yards/+/up/changes`,
+    'yards/+/up/ack',
+    'yards/+/up/cmd-result',
+    `yards/+/up/cmd-result/${nodeId}`,
+    'yards/+/status',
+  ];
+}
 
 /** `yards/{siteId}/{rest}` -> {siteId, rest}, or undefined for anything else. */
 export function parseTopic(topic: string): { siteId: string; rest: string } | undefined {
@@ -104,6 +142,14 @@ export const Command = z.object({
   deadline: z.number().int(),
   /** Cloud epoch ms when it was sent; with the edge's clock this bounds the deadline check under skew. */
   sentAt: z.number().int(),
+  /**
+   * The cloud node waiting for the answer (commandResultTopic). Optional: an older cloud sends
+   * none, and an older edge ignores it and answers on the site's topic, which every node hears.
+   */
+  replyTo: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/)
+    .optional(),
 });
 export type Command = z.infer<typeof Command>;
 

@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../../cloud/broker.js';
+import { RemoteCommandsClient } from '../../../cloud/sync/remote-commands.js';
 import { NodeOnvifClient } from '../../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
 import type { GateDriverStatus, GateHardware } from '../../../shared/hardware.js';
 import { HardwareFaultError } from '../../../shared/http/errors.js';
 import { ALLOW_LOCAL_SETTING } from '../../../shared/net/outbound-policy.js';
+import { cloudSubscriptions, topicsFor } from '../../../shared/sync/protocol.js';
 import { type FakeOnvifCamera, startFakeOnvifCamera } from '../../fixtures/fake-onvif-camera.js';
 import { rows } from '../../helpers/http.js';
 import {
@@ -14,8 +16,10 @@ import {
   copyRow,
   createGate,
   type Edge,
+  mqttTransport,
   startCloud,
   startEdge,
+  TransportLink,
   waitFor,
 } from './commands-fixture.js';
 
@@ -299,6 +303,52 @@ describe('ONVIF snapshots from the cloud', () => {
       expect(res.body.code).toBe('camera-disabled');
     } finally {
       expect((await edge.admin.patch(`/api/camera/${cameraId}`, { enabled: true })).status).toBe(200);
+    }
+  });
+});
+
+describe('several cloud nodes on one broker', () => {
+  it("each node's command is answered on that node's own topic, and only that node resolves it", async () => {
+    const site = edge.siteId;
+    const log = cloud.app.core.log;
+    const nodes = ['node-a', 'node-b'].map((id) => {
+      const link = new TransportLink(
+        mqttTransport(broker.url, `cloud-${id}`, cloudSubscriptions(id, false), log),
+      );
+      return { id, link, commands: new RemoteCommandsClient(cloud.app.core, link.transport, id) };
+    });
+    const answered: string[] = [];
+    const spy = new TransportLink(
+      mqttTransport(
+        broker.url,
+        'spy',
+        [`${topicsFor(site).upCmdResult}/#`, topicsFor(site).upCmdResult],
+        log,
+      ),
+    );
+    spy.transport.onMessage((topic) => answered.push(topic));
+    for (const c of [spy, ...nodes.map((n) => n.link)]) await c.start();
+    for (const n of nodes) await n.commands.start();
+    try {
+      const actuate = (id: string) => ({
+        gateId,
+        reason: `from ${id}`,
+        requestedBy: { id: 'u1', name: 'office', kind: 'user' },
+      });
+      // One after the other: one gate pulses once at a time (a second call meanwhile is gate-busy).
+      const results: Array<{ reason: string }> = [];
+      for (const n of nodes)
+        results.push((await n.commands.send(site, 'actuate', actuate(n.id))) as { reason: string });
+      expect(results.map((r) => r.reason)).toEqual(['from node-a', 'from node-b']);
+      await waitFor(() => answered.length >= 2, { what: 'both answers on the wire' });
+      expect(answered.sort()).toEqual([
+        `${topicsFor(site).upCmdResult}/node-a`,
+        `${topicsFor(site).upCmdResult}/node-b`,
+      ]);
+      expect(nodes.map((n) => n.commands.inFlight)).toEqual([0, 0]);
+    } finally {
+      for (const n of nodes) await n.commands.stop();
+      for (const c of [spy, ...nodes.map((n) => n.link)]) await c.stop();
     }
   });
 });
