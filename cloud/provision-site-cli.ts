@@ -7,7 +7,8 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../shared/config.js';
-import { type AppDatabase, openDatabase } from '../shared/db/database.js';
+import type { AppDatabase } from '../shared/db/database.js';
+import { openAppDatabase } from '../shared/db/open-app-database.js';
 import {
   assertCloudRole,
   type CertificateRenewal,
@@ -69,24 +70,25 @@ export async function runProvisionCli(
     return 1;
   }
   const dbFile = join(resolve(config.dataDir), 'yard.db');
-  const isNew = !existsSync(dbFile);
+  // On PostgreSQL (YARD_DATABASE_URL) the site goes into the cloud's shared database.
+  const isNew = !config.database.url && !existsSync(dbFile);
   let db: AppDatabase | undefined;
   try {
     assertCloudRole(config);
-    db = openDatabase(dbFile);
+    db = await openAppDatabase(config);
     if (args.renew) {
       io.out(renewalReport(await renewSiteCertificate(db.kysely, config, args.options)));
       return 0;
     }
     const result = await provisionSite(db.kysely, config, args.options);
-    io.out(report(result, dbFile, isNew));
+    io.out(report(result, db.dialect === 'sqlite' ? dbFile : db.where, isNew));
     return 0;
   } catch (err) {
     if (!(err instanceof ProvisionError)) throw err;
     io.err(`Error: ${err.problem}\n${err.fix}`);
     return 1;
   } finally {
-    db?.close();
+    await db?.close();
   }
 }
 
@@ -176,10 +178,10 @@ function renewalReport({ site, tls, onEdge }: CertificateRenewal): string {
   ].join('\n');
 }
 
-function report(result: ProvisionResult, dbFile: string, isNewDb: boolean): string {
+function report(result: ProvisionResult, database: string, isNewDb: boolean): string {
   const { site } = result;
   const lines = [
-    `${result.rotated ? 'New MQTT password for' : 'Created'} site ${site.id} ("${site.name}") in ${dbFile}${isNewDb ? ' (new database)' : ''}.`,
+    `${result.rotated ? 'New MQTT password for' : 'Created'} site ${site.id} ("${site.name}") in ${database}${isNewDb ? ' (new database)' : ''}.`,
     `Edge config (contains the password, mode 0600): ${result.edgeConfigFile}`,
   ];
   if (result.mosquittoPasswd) lines.push(`Mosquitto password file updated: ${result.mosquittoPasswd}`);

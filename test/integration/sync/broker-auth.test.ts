@@ -1,20 +1,23 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type mqtt from 'mqtt';
 import type { MqttClient } from 'mqtt';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CloudBroker, startCloudBroker } from '../../../cloud/broker.js';
 import { CloudBrokerAuth } from '../../../cloud/broker-auth.js';
 import { ProvisionError, provisionSite } from '../../../cloud/provision-site.js';
+import { runProvisionCli } from '../../../cloud/provision-site-cli.js';
 import { type Config, loadConfig } from '../../../shared/config.js';
 import { type AppDatabase, openDatabase } from '../../../shared/db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../../shared/http/errors.js';
 import { SiteRepo } from '../../../shared/modules/sync/sites.js';
 import { verifyMosquittoPassword } from '../../../shared/sync/mosquitto-password.js';
 import { connectOnce } from '../../helpers/mqtt-client.js';
+import { createTestDatabase, postgresAvailable } from '../../helpers/postgres.js';
 
 const CLOUD_PASSWORD = 'cloud-secret-for-tests';
 
@@ -497,5 +500,42 @@ describe('npm run site:add', () => {
     expect(ok.stdout).not.toContain(password);
     const line = readFileSync(passwd, 'utf8').trim();
     expect(verifyMosquittoPassword(password, line.slice('south-1:'.length))).toBe(true);
+  });
+});
+
+describe.skipIf(!postgresAvailable())('npm run site:add on a cloud on PostgreSQL', () => {
+  it("provisions the site in the cloud's PostgreSQL database, not in a file of the data folder", async () => {
+    const database = await createTestDatabase();
+    try {
+      const env = {
+        YARD_ROLE: 'cloud',
+        YARD_DATA_DIR: join(dir, 'pg-data'),
+        YARD_DATABASE_URL: database.url,
+      };
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runProvisionCli(
+        ['pg-site', '--name', 'On PostgreSQL', '--out', join(dir, 'pg-out')],
+        env,
+        {
+          out: (line) => out.push(line),
+          err: (line) => err.push(line),
+        },
+      );
+      expect(err).toEqual([]);
+      expect(code).toBe(0);
+      expect(out.join('\n')).toMatch(/Created site pg-site \("On PostgreSQL"\) in postgres:\/\//);
+      const pool = new pg.Pool({ connectionString: database.url });
+      try {
+        expect((await pool.query('SELECT id, name FROM site')).rows).toEqual([
+          { id: 'pg-site', name: 'On PostgreSQL' },
+        ]);
+      } finally {
+        await pool.end();
+      }
+      expect(existsSync(join(dir, 'pg-data', 'yard.db'))).toBe(false);
+    } finally {
+      await database.drop();
+    }
   });
 });
