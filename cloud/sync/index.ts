@@ -34,7 +34,7 @@ export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFac
     const runtime = new CloudSync(deps, {
       transport,
       applier: new ChangeApplier(deps),
-      snapshot: (siteId) => exclusive(deps, () => writeSiteSnapshot(deps, siteId)),
+      snapshot: (siteId) => writeSiteSnapshot(deps, siteId),
     });
     const extra = options.parts?.(deps, transport) ?? {};
     return { ...extra, runtime, components: [...(extra.components ?? [])] satisfies SyncComponent[] };

@@ -34,7 +34,7 @@ export function workRunnerOf(deps: Pick<SyncDeps, 'db'>): WorkRunner {
     return {
       dialect: 'sqlite',
       run: (w) => exclusive(deps, () => driver.run(w())),
-      transaction: (w) => exclusive(deps, () => db.sqlite.transaction(() => driver.run(w()))()),
+      transaction: (w) => exclusive(deps, () => db.sqlite.transaction(() => driver.run(w())).immediate()),
     };
   }
   const driver = new PostgresWork();
