@@ -1,4 +1,5 @@
 import type { Dialect } from '../db/database.js';
+import type { SqlWork } from '../db/sql-work.js';
 import type { SyncDeps } from './deps.js';
 import {
   type BatchLimits,
@@ -47,19 +48,27 @@ export class SendStore {
   }
 
   /**
-   * This database's change-log stream id (sync_meta 'stream'), read once and then kept. Rotating
-   * it tells every peer that our seqs start over (a restored database): peers reset their applied
-   * position on the new stream, and every send position here starts again from the beginning.
+   * This database's change-log stream id (sync_meta 'stream'). Rotating it tells every peer that
+   * our seqs start over (a restored database): peers reset their applied position on the new
+   * stream, and every send position here starts again from the beginning. Kept after the first
+   * read on SQLite (one process per database); read each time on PostgreSQL, where another cloud
+   * node may rotate it (a primary-key read, in the same round of work as the batch it goes with).
    */
   async stream(): Promise<string> {
-    this.streamValue ??= await this.runner.run(streamWork);
-    return this.streamValue;
+    return this.runner.run(() => this.streamWork());
+  }
+
+  private *streamWork(): SqlWork<string> {
+    if (this.streamValue !== undefined) return this.streamValue;
+    const value = yield* streamWork();
+    if (this.runner.dialect === 'sqlite') this.streamValue = value;
+    return value;
   }
 
   /** A new stream id, and every peer's acknowledged position back to 0, in one transaction. */
   async rotateStream(): Promise<string> {
     const next = await this.runner.transaction(rotateWork);
-    this.streamValue = next;
+    if (this.runner.dialect === 'sqlite') this.streamValue = next;
     for (const l of this.rotateListeners) l(next);
     return next;
   }
@@ -70,9 +79,12 @@ export class SendStore {
 
   /** The batch for `peer` from seq `from` (buildBatch), undefined when nothing is at or after it. */
   async read(peer: string, site: string, from: number): Promise<OutboxBatch | undefined> {
-    const stream = await this.stream();
-    const rows = await this.runner.run(() => logRowsWork(peer, from, this.limits.batchRows));
-    return buildBatch(this.limits, site, stream, from, rows);
+    const { limits } = this;
+    const store = this;
+    return this.runner.run(function* () {
+      const stream = yield* store.streamWork();
+      return buildBatch(limits, site, stream, from, yield* logRowsWork(peer, from, limits.batchRows));
+    });
   }
 
   /** An empty batch `from..from - 1`: asks the peer where it is. */

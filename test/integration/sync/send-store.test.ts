@@ -142,6 +142,8 @@ describe.each(TEST_DIALECTS)('send store (%s)', (dialect) => {
     expect(await store.cursor('a')).toEqual({ ackedSeq: 7, ackedAt: 3 });
     expect(await store.cursor('nobody')).toBeUndefined();
     const before = await store.stream();
+    const otherNode = storeOf();
+    expect(await otherNode.stream()).toBe(before);
     let heard = '';
     store.onRotate((s) => {
       heard = s;
@@ -150,6 +152,8 @@ describe.each(TEST_DIALECTS)('send store (%s)', (dialect) => {
     expect(after).not.toBe(before);
     expect(heard).toBe(after);
     expect(await storeOf().stream()).toBe(after);
+    // PostgreSQL: another cloud node's store sees the rotation (SQLite has one process per database).
+    if (dialect === 'postgres') expect(await otherNode.stream()).toBe(after);
     expect(await store.cursor('a')).toEqual({ ackedSeq: 0, ackedAt: null });
   });
 
