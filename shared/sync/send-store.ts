@@ -6,10 +6,13 @@ import {
   buildBatch,
   cursorWork,
   deleteMetaWork,
+  exclusive,
+  type LogRow,
   logRowsWork,
   metaWork,
   type OutboxBatch,
   oldestQueuedHlcWork,
+  prepareLogRows,
   probeBatch,
   prunedUpToWork,
   putMetaWork,
@@ -38,9 +41,14 @@ export class SendStore {
   private streamValue: string | undefined;
   private readonly rotateListeners: Array<(stream: string) => void> = [];
 
+  /**
+   * @param sqliteRows SQLite's array-row read of the log (prepareLogRows inside exclusive()), for
+   * the catch-up's speed; without it the log is read through the runner.
+   */
   constructor(
     private readonly runner: WorkRunner,
     private readonly limits: BatchLimits,
+    private readonly sqliteRows?: (peer: string, from: number, limit: number) => Promise<LogRow[]>,
   ) {}
 
   get dialect(): Dialect {
@@ -80,6 +88,10 @@ export class SendStore {
   /** The batch for `peer` from seq `from` (buildBatch), undefined when nothing is at or after it. */
   async read(peer: string, site: string, from: number): Promise<OutboxBatch | undefined> {
     const { limits } = this;
+    if (this.sqliteRows && this.streamValue !== undefined) {
+      const rows = await this.sqliteRows(peer, from, limits.batchRows);
+      return buildBatch(limits, site, this.streamValue, from, rows);
+    }
     const store = this;
     return this.runner.run(function* () {
       const stream = yield* store.streamWork();
@@ -148,5 +160,10 @@ export class SendStore {
 
 /** The store of the app's database, with the configured batch limits. */
 export function sendStoreOf(deps: Pick<SyncDeps, 'db' | 'config'>): SendStore {
-  return new SendStore(workRunnerOf(deps), deps.config.sync);
+  const { db } = deps;
+  if (db.dialect !== 'sqlite') return new SendStore(workRunnerOf(deps), deps.config.sync);
+  const logRows = prepareLogRows(db.sqlite);
+  return new SendStore(workRunnerOf(deps), deps.config.sync, (peer, from, limit) =>
+    exclusive(deps, () => logRows(peer, from, limit)),
+  );
 }
