@@ -13,8 +13,7 @@ import { format } from '../../../shared/sync/hlc.js';
 import { AckWriter } from '../../../shared/sync/outbox.js';
 import { Batch, decode } from '../../../shared/sync/protocol.js';
 import { LogPruner } from '../../../shared/sync/prune.js';
-import { SendStore } from '../../../shared/sync/send-store.js';
-import { workRunnerOf } from '../../../shared/sync/work-runner.js';
+import { sendStoreOf } from '../../../shared/sync/send-store.js';
 import { query } from '../../helpers/http.js';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../helpers/postgres.js';
 
@@ -32,8 +31,9 @@ describe.each(TEST_DIALECTS)('send store (%s)', (dialect) => {
       YARD_SYNC_RETENTION_DAYS: '7',
       ...(postgres ? { YARD_DATABASE_URL: postgres.url } : {}),
     });
+  // As the sync runtime makes it (on SQLite with the array-row read once the stream id is known).
   const storeOf = (limits = { batchRows: 500, batchBytes: 262_144 }) =>
-    new SendStore(workRunnerOf({ db }), limits);
+    sendStoreOf({ db, config: { ...config(), sync: { ...config().sync, ...limits } } });
 
   beforeAll(async () => {
     postgres = dialect === 'postgres' ? await createTestDatabase() : undefined;
