@@ -1,11 +1,10 @@
 import type { CoreParts } from '../../shared/core-parts.js';
-import { sqliteOf } from '../../shared/db/database.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
-import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
-import { PeerCounts } from '../../shared/sync/peer-counts.js';
+import { exclusive } from '../../shared/sync/outbox.js';
 import { CommandResult, decode, parseTopic, SiteStatus } from '../../shared/sync/protocol.js';
 import { LogPruner } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
+import { type SendStore, sendStoreOf } from '../../shared/sync/send-store.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { SiteLinks, type SiteSnapshot } from './site-links.js';
 import { SiteRows } from './site-rows.js';
@@ -35,12 +34,10 @@ export type CloudSyncDeps = Pick<
  * ownership of links and is not built here.
  */
 export class CloudSync implements SyncRuntime {
-  private readonly stream: StreamId;
-  private readonly outbox: Outbox;
+  private readonly store: SendStore;
   private readonly links: SiteLinks;
   private readonly statuses: SiteStatusTracker;
   private readonly rows: SiteRows;
-  private readonly counts: PeerCounts;
   private readonly statusEvents: SiteStatusEvents;
   private readonly pruner: LogPruner;
   /** Status messages are handled one at a time per site, in arrival order. */
@@ -51,20 +48,16 @@ export class CloudSync implements SyncRuntime {
     private readonly deps: CloudSyncDeps,
     private readonly o: CloudSyncOptions,
   ) {
-    this.stream = new StreamId(sqliteOf(deps.db, 'cloud sync'));
-    this.outbox = new Outbox(sqliteOf(deps.db, 'cloud sync'), deps.config.sync, this.stream);
+    this.store = sendStoreOf(deps);
     this.links = new SiteLinks({
       deps,
       transport: o.transport,
-      outbox: this.outbox,
-      cursors: new SendCursors(sqliteOf(deps.db, 'cloud sync')),
-      stream: this.stream,
+      store: this.store,
       applier: o.applier,
       snapshot: o.snapshot,
     });
     this.statuses = new SiteStatusTracker(deps);
     this.rows = new SiteRows(deps);
-    this.counts = new PeerCounts(sqliteOf(deps.db, 'cloud sync'));
     this.statusEvents = new SiteStatusEvents(deps, { row: (siteId) => this.rows.one(siteId) });
     this.pruner = new LogPruner(deps);
   }
@@ -82,7 +75,7 @@ export class CloudSync implements SyncRuntime {
       });
       this.deps.changes.onLogged((peers) => this.links.wake(peers));
     }
-    await exclusive(this.deps, () => this.stream.current());
+    await this.store.stream();
     const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
     if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
     await this.pruner.start();
@@ -103,10 +96,10 @@ export class CloudSync implements SyncRuntime {
 
   async status() {
     const sites = await this.rows.all();
-    const numbers = await exclusive(this.deps, () => ({
-      lastSeq: this.outbox.topSeq(),
-      deadLetters: this.counts.total().deadLetters,
-    }));
+    const numbers = {
+      lastSeq: await this.store.topSeq(),
+      deadLetters: (await this.store.totalFigures()).deadLetters,
+    };
     return {
       mode: 'cloud' as const,
       role: 'cloud' as const,

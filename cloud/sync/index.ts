@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { SyncFactoryDeps } from '../../shared/app.js';
 import type { Config } from '../../shared/config.js';
 import type { CoreParts } from '../../shared/core-parts.js';
-import { sqliteOf } from '../../shared/db/database.js';
 import type { Logger } from '../../shared/log.js';
 import { ChangeApplier } from '../../shared/sync/applier.js';
-import { exclusive } from '../../shared/sync/outbox.js';
 import { cloudSubscriptions } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
 import { writeSiteSnapshot } from '../../shared/sync/snapshot.js';
@@ -34,7 +34,7 @@ export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFac
     const runtime = new CloudSync(deps, {
       transport,
       applier: new ChangeApplier(deps),
-      snapshot: (siteId) => exclusive(deps, () => writeSiteSnapshot(deps, siteId)),
+      snapshot: (siteId) => writeSiteSnapshot(deps, siteId),
     });
     const extra = options.parts?.(deps, transport) ?? {};
     return { ...extra, runtime, components: [...(extra.components ?? [])] satisfies SyncComponent[] };
@@ -63,16 +63,63 @@ export function cloudTransport(
 }
 
 /**
- * A random id kept in the database (sync_meta 'node'): the same MQTT client id after a restart (the
- * broker keeps our persistent session), and nothing about the machine in it.
+ * This cloud node's id: its MQTT client id is `cloud-<id>`. The same id after a restart, so the
+ * broker hands the restarted node the persistent session (and the QoS 1 messages queued for it)
+ * it had, and nothing about the machine in it.
+ * - SQLite: one database per node, so the id is kept in it (sync_meta 'node').
+ * - PostgreSQL: the database is shared by every node, and two nodes with one client id would take
+ *   the broker's session from each other in turn. The id is kept in the node's own data directory
+ *   (`<dataDir>/cloud-node-id`): each node has its own (as it has its own config); a per-process
+ *   random id instead would leave a dead session (and its share of queued messages) at the
+ *   broker on every restart. Nodes must therefore not share a data directory (mount a shared
+ *   attachments directory, not the whole data directory).
  */
-export function cloudNodeId(deps: Pick<CoreParts, 'db'>): string {
-  const sqlite = sqliteOf(deps.db, 'cloud sync');
+export function cloudNodeId(deps: Pick<CoreParts, 'db' | 'config'>): string {
+  if (deps.db.dialect === 'postgres') return nodeIdInDataDir(deps.config.dataDir);
+  const sqlite = deps.db.sqlite;
   const row = sqlite.prepare("SELECT value FROM sync_meta WHERE name = 'node'").pluck().get() as
     | string
     | undefined;
   if (row) return row;
-  const id = randomBytes(6).toString('hex');
-  sqlite.prepare("INSERT OR IGNORE INTO sync_meta (name, value) VALUES ('node', ?)").run(id);
+  sqlite.prepare("INSERT OR IGNORE INTO sync_meta (name, value) VALUES ('node', ?)").run(newNodeId());
   return sqlite.prepare("SELECT value FROM sync_meta WHERE name = 'node'").pluck().get() as string;
+}
+
+const NODE_ID_FILE = 'cloud-node-id';
+const NODE_ID = /^[0-9a-f]{12}$/;
+
+const newNodeId = () => randomBytes(6).toString('hex');
+
+function nodeIdInDataDir(dataDir: string): string {
+  const file = join(resolve(dataDir), NODE_ID_FILE);
+  const stored = readNodeId(file);
+  if (stored) return stored;
+  mkdirSync(dirname(file), { recursive: true });
+  // Written aside, then linked into place (fails if the file exists): of two processes starting
+  // at once on one directory, one id wins whole and both read it.
+  const aside = `${file}.${process.pid}.${newNodeId()}`;
+  writeFileSync(aside, `${newNodeId()}\n`, { mode: 0o600 });
+  try {
+    linkSync(aside, file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    rmSync(aside, { force: true });
+  }
+  const id = readNodeId(file);
+  if (!id)
+    throw new Error(`${file} does not hold a cloud node id (12 hex digits): remove it to get a new one`);
+  return id;
+}
+
+function readNodeId(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  const id = text.trim();
+  return NODE_ID.test(id) ? id : undefined;
 }

@@ -1,15 +1,14 @@
 import type { CoreParts } from '../../shared/core-parts.js';
-import { sqliteOf } from '../../shared/db/database.js';
 import { newId } from '../../shared/ids.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
-import { exclusive, type Outbox, type SendCursors, type StreamId } from '../../shared/sync/outbox.js';
 import { type BatchApplier, PeerLink } from '../../shared/sync/peer-link.js';
 import { type Command, PROTOCOL_V, topicsFor } from '../../shared/sync/protocol.js';
-import { prunedUpTo } from '../../shared/sync/prune.js';
+import type { SendStore } from '../../shared/sync/send-store.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 
 /** What writeSiteSnapshot (shared/sync/snapshot.ts) wrote into the site's log. */
 export interface SiteSnapshot {
+  /** The first seq written; with no rows, the seq after the last one taken. */
   from: number;
   to: number;
   rows: number;
@@ -20,9 +19,8 @@ export type SiteLinksDeps = Pick<CoreParts, 'config' | 'db' | 'kysely' | 'clock'
 export interface SiteLinksOptions {
   deps: SiteLinksDeps;
   transport: SyncTransport;
-  outbox: Outbox;
-  cursors: SendCursors;
-  stream: StreamId;
+  /** Our change log, stream id, the sites' acknowledged positions and sync_meta. */
+  store: SendStore;
   applier: BatchApplier;
   /** Writes everything the site needs into its log as new rows. */
   snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
@@ -132,9 +130,7 @@ export class SiteLinks {
       site: siteId,
       transport: this.o.transport,
       publishTo: { changes: topics.downChanges, ack: topics.downAck },
-      outbox: this.o.outbox,
-      cursors: this.o.cursors,
-      stream: this.o.stream,
+      store: this.o.store,
       applier: this.o.applier,
       beforeResend: (from) => this.serialized(siteId, () => this.beforeResend(siteId, from)),
     });
@@ -152,13 +148,13 @@ export class SiteLinks {
 
   /** True when the site can be sent rows from `from`; otherwise starts (or repeats) a resync. */
   private async beforeResend(siteId: string, from: number): Promise<boolean> {
-    const { deps } = this.o;
-    const state = await exclusive(deps, () => ({
-      cursor: this.o.cursors.get(siteId),
-      pruned: prunedUpTo(sqliteOf(deps.db, 'cloud sync'), siteId),
-      stream: this.o.stream.current(),
-      pending: readPending(deps, siteId),
-    }));
+    const { deps, store } = this.o;
+    const state = {
+      cursor: await store.cursor(siteId),
+      pruned: await store.prunedUpTo(siteId),
+      stream: await store.stream(),
+      pending: await readPending(store, siteId),
+    };
     const established = state.cursor?.ackedAt !== null && state.cursor?.ackedAt !== undefined;
     // from 1 on an established cursor: the edge acknowledged nothing of our stream (new database).
     if (established && from > state.pruned && from > 1 && !state.pending) return true;
@@ -170,11 +166,10 @@ export class SiteLinks {
           ? 'rows pruned'
           : 'site has nothing of our stream';
       const snap = await this.o.snapshot(siteId);
-      const resumeFrom = await exclusive(deps, () => {
-        const at = snap.rows > 0 ? snap.from : this.o.outbox.topSeq() + 1;
-        writePending(deps, siteId, { stream: state.stream, resumeFrom: at });
-        return at;
-      });
+      // An empty snapshot's `from` is the seq after the last one taken when it was written (under
+      // the change-log lock on PostgreSQL, so no row below it is still to commit).
+      const resumeFrom = snap.from;
+      await writePending(store, siteId, { stream: state.stream, resumeFrom });
       pending = { stream: state.stream, resumeFrom };
       deps.log.info(
         { siteId, reason, rows: snap.rows, resumeFrom },
@@ -218,12 +213,9 @@ export class SiteLinks {
   }
 
   private async finishResync(siteId: string, call: ResyncCall): Promise<void> {
-    const { deps } = this.o;
-    const stillCurrent = await exclusive(deps, () => {
-      if (this.o.stream.current() !== call.stream) return false;
-      sqliteOf(deps.db, 'cloud sync').prepare('DELETE FROM sync_meta WHERE name = ?').run(resyncKey(siteId));
-      return true;
-    });
+    const { deps, store } = this.o;
+    const stillCurrent = (await store.stream()) === call.stream;
+    if (stillCurrent) await store.deleteMeta(resyncKey(siteId));
     const link = await this.links.get(siteId);
     if (!link) return;
     if (!stillCurrent) {
@@ -236,23 +228,17 @@ export class SiteLinks {
   }
 }
 
-function readPending(deps: Pick<CoreParts, 'db'>, siteId: string): PendingResync | undefined {
-  const row = sqliteOf(deps.db, 'cloud sync')
-    .prepare('SELECT value FROM sync_meta WHERE name = ?')
-    .get(resyncKey(siteId)) as { value: string } | undefined;
-  if (!row) return undefined;
+async function readPending(store: SendStore, siteId: string): Promise<PendingResync | undefined> {
+  const stored = await store.meta(resyncKey(siteId));
+  if (stored === undefined) return undefined;
   try {
-    const value = JSON.parse(row.value) as PendingResync;
+    const value = JSON.parse(stored) as PendingResync;
     return typeof value.stream === 'string' && Number.isInteger(value.resumeFrom) ? value : undefined;
   } catch {
     return undefined;
   }
 }
 
-function writePending(deps: Pick<CoreParts, 'db'>, siteId: string, pending: PendingResync): void {
-  sqliteOf(deps.db, 'cloud sync')
-    .prepare(
-      'INSERT INTO sync_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-    )
-    .run(resyncKey(siteId), JSON.stringify(pending));
+function writePending(store: SendStore, siteId: string, pending: PendingResync): Promise<void> {
+  return store.putMeta(resyncKey(siteId), JSON.stringify(pending));
 }

@@ -1,4 +1,6 @@
 import type { CoreParts } from '../../shared/core-parts.js';
+import type { Kdb } from '../../shared/db/database.js';
+import { forWrite } from '../../shared/db/sql-helpers.js';
 import type { SiteStatus } from '../../shared/sync/protocol.js';
 import { gatesToStore } from './site-gates.js';
 
@@ -33,18 +35,38 @@ export class SiteStatusTracker {
    */
   async record(siteId: string, status: SiteStatus): Promise<RecordedStatus | undefined> {
     const now = this.deps.clock.now();
-    const before = await this.deps.kysely
-      .selectFrom('site')
-      .select([
-        'linkState',
-        'clockSkewMs',
-        'reportedQueued',
-        'reportedSchemaV',
-        'reportedVersion',
-        'reportedGates',
-      ])
-      .where('id', '=', siteId)
-      .executeTakeFirst();
+    // One transaction with the site row locked (PostgreSQL): with several cloud nodes, each may
+    // record a status of the same site, and what changed is decided from the row as it was.
+    const recorded = await this.deps.kysely
+      .transaction()
+      .execute((trx) => this.write(trx, siteId, status, now));
+    if (recorded && status.state === 'online') this.lastSeenWrite.set(siteId, now);
+    if (recorded?.linkChanged) {
+      this.deps.log.info({ siteId, from: recorded.before, to: status.state }, 'site link state changed');
+    }
+    return recorded;
+  }
+
+  private async write(
+    trx: Kdb,
+    siteId: string,
+    status: SiteStatus,
+    now: number,
+  ): Promise<RecordedStatus | undefined> {
+    const before = await forWrite(
+      trx,
+      trx
+        .selectFrom('site')
+        .select([
+          'linkState',
+          'clockSkewMs',
+          'reportedQueued',
+          'reportedSchemaV',
+          'reportedVersion',
+          'reportedGates',
+        ])
+        .where('id', '=', siteId),
+    ).executeTakeFirst();
     if (!before) return undefined;
     // `at` of an online status is the edge's clock when it published; a will carries the time the
     // edge connected, which says nothing about skew now.
@@ -63,7 +85,7 @@ export class SiteStatusTracker {
       reportedGates: gatesToStore(status, before.reportedGates),
     };
     const linkChanged = before.linkState !== status.state;
-    await this.deps.kysely
+    await trx
       .updateTable('site')
       .set({
         ...after,
@@ -73,10 +95,6 @@ export class SiteStatusTracker {
       })
       .where('id', '=', siteId)
       .execute();
-    if (status.state === 'online') this.lastSeenWrite.set(siteId, now);
-    if (linkChanged) {
-      this.deps.log.info({ siteId, from: before.linkState, to: status.state }, 'site link state changed');
-    }
     const changed =
       linkChanged ||
       before.reportedQueued !== after.reportedQueued ||

@@ -5,19 +5,20 @@ import { sqliteOf } from '../../shared/db/database.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
-import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
-import { PeerCounts } from '../../shared/sync/peer-counts.js';
+import { exclusive } from '../../shared/sync/outbox.js';
 import { PeerLink } from '../../shared/sync/peer-link.js';
 import {
   Command,
   type CommandResult,
+  commandResultTopic,
   decode,
   PROTOCOL_V,
   type SiteStatus,
   topicsFor,
 } from '../../shared/sync/protocol.js';
-import { LogPruner, prunedUpTo } from '../../shared/sync/prune.js';
+import { LogPruner } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
+import { type SendStore, sendStoreOf } from '../../shared/sync/send-store.js';
 import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
 import { GateStates } from './gate-states.js';
 import { type LinkState, LinkWatch } from './link-watch.js';
@@ -57,9 +58,7 @@ export type EdgeSyncDeps = Pick<
  */
 export class EdgeSync implements SyncRuntime {
   private readonly topics;
-  private readonly stream: StreamId;
-  private readonly outbox: Outbox;
-  private readonly counts: PeerCounts;
+  private readonly store: SendStore;
   private readonly link: PeerLink;
   private readonly pruner: LogPruner;
   private readonly linkWatch: LinkWatch;
@@ -77,18 +76,14 @@ export class EdgeSync implements SyncRuntime {
     private readonly o: EdgeSyncOptions,
   ) {
     this.topics = topicsFor(deps.config.siteId);
-    this.stream = new StreamId(sqliteOf(deps.db, 'edge sync'));
-    this.outbox = new Outbox(sqliteOf(deps.db, 'edge sync'), deps.config.sync, this.stream);
-    this.counts = new PeerCounts(sqliteOf(deps.db, 'edge sync'));
+    this.store = sendStoreOf(deps);
     this.link = new PeerLink({
       deps,
       peer: CLOUD_PEER,
       site: deps.config.siteId,
       transport: o.transport,
       publishTo: { changes: this.topics.upChanges, ack: this.topics.upAck },
-      outbox: this.outbox,
-      cursors: new SendCursors(sqliteOf(deps.db, 'edge sync')),
-      stream: this.stream,
+      store: this.store,
       applier: o.applier,
       beforeResend: (from) => this.warnIfPruned(from),
       onProgress: () => {
@@ -149,20 +144,21 @@ export class EdgeSync implements SyncRuntime {
 
   /** Rows for the cloud it has not acknowledged (as stored: AckWriter stores each ack at once). */
   async queued(): Promise<number> {
-    return exclusive(this.deps, () => this.counts.of(CLOUD_PEER).queued);
+    return (await this.store.peerFigures(CLOUD_PEER)).queued;
   }
 
   async status() {
     const link = this.link.snapshot();
+    const [figures, totals] = [await this.store.peerFigures(CLOUD_PEER), await this.store.totalFigures()];
+    // The edge's own figures: an edge runs on SQLite only.
     const numbers = await exclusive(this.deps, () => {
       const sqlite = sqliteOf(this.deps.db, 'edge sync');
       const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get() ?? 0);
-      const totals = this.counts.total();
       return {
         lastSeq: Number(
           sqlite.prepare('SELECT max(seq) FROM change_log WHERE peer = ?').pluck().get(CLOUD_PEER) ?? 0,
         ),
-        queued: this.counts.of(CLOUD_PEER).queued,
+        queued: figures.queued,
         appliedRemoteSeq: Number(
           sqlite
             .prepare('SELECT applied_remote_seq FROM sync_cursor WHERE peer = ?')
@@ -239,15 +235,15 @@ export class EdgeSync implements SyncRuntime {
       result = { v: PROTOCOL_V, id: command.id, ok: true };
     }
     await this.o.transport
-      .publish(this.topics.upCmdResult, JSON.stringify(result), { qos: 1 })
+      .publish(commandResultTopic(this.deps.config.siteId, command.replyTo), JSON.stringify(result), {
+        qos: 1,
+      })
       .catch((err: Error) => this.deps.log.debug({ err: err.message }, 'resync answer not sent'));
   }
 
   /** The cloud needs rows we pruned (its database went back): they are gone; say so loudly. */
   private async warnIfPruned(from: number): Promise<boolean> {
-    const pruned = await exclusive(this.deps, () =>
-      prunedUpTo(sqliteOf(this.deps.db, 'edge sync'), CLOUD_PEER),
-    );
+    const pruned = await this.store.prunedUpTo(CLOUD_PEER);
     if (from <= pruned && this.warnedPruned !== from) {
       this.warnedPruned = from;
       this.deps.log.error(

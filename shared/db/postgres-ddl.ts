@@ -112,3 +112,14 @@ function mask(sql: string): { masked: string; literals: string[] } {
 function unmask(sql: string, literals: readonly string[]): string {
   return sql.replace(/«(\d+)»/g, (_, i: string) => literals[Number(i)]!);
 }
+
+/**
+ * Transaction advisory lock keys of the sync engine on PostgreSQL (fixed 64-bit keys, like
+ * migrate-postgres.ts's MIGRATION_LOCK_KEY "yardmigr"; each is its name's ASCII bytes read as a
+ * big-endian integer). Kept here because migration 0001's twin names the first one in its DDL.
+ * - "yardclog": taken by every statement that inserts into change_log (a trigger), so seqs are
+ *   taken and committed in one order (shared/sync/send-store.ts explains why that matters);
+ * - "yardprun": a change-log pruning step (shared/sync/prune.ts): one cloud node prunes at a time.
+ */
+export const CHANGE_LOG_ORDER_LOCK_KEY = '8746397726820560743';
+export const PRUNE_LOCK_KEY = '8746397727039059310';

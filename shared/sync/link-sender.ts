@@ -1,6 +1,7 @@
 import type { SyncDeps } from './deps.js';
-import { AckWriter, exclusive, type Outbox, type SendCursors, type StreamId } from './outbox.js';
+import { AckWriter } from './outbox.js';
 import { Ack, decode } from './protocol.js';
+import type { SendStore } from './send-store.js';
 import type { SyncTransport } from './transport.js';
 
 /** What the sending half of a link is given (PeerLinkOptions adds the receiving half's). */
@@ -14,9 +15,8 @@ export interface SenderOptions {
   transport: SyncTransport;
   /** Where this side publishes its batches. */
   publishTo: { changes: string };
-  outbox: Outbox;
-  cursors: SendCursors;
-  stream: StreamId;
+  /** Our change log, stream id and the peers' acknowledged positions, on either database. */
+  store: SendStore;
   /**
    * Called before sending from any position other than the next in line (connect, ack timeout, gap,
    * regressed peer). Resolve false to hold sending: the cloud starts a resync and calls resumeAt().
@@ -67,20 +67,25 @@ export class BatchSender {
   private knownTop = 0;
 
   constructor(private readonly o: SenderOptions) {
-    this.ackWriter = new AckWriter(o.deps, o.cursors, o.peer, () => ({
-      ackedSeq: this.ackedSeq,
-      ackedAt: this.ackedAt,
-    }));
+    this.ackWriter = new AckWriter(
+      o.deps.log,
+      (cursor, exact) => o.store.saveCursor(o.peer, cursor, exact),
+      o.peer,
+      () => ({
+        ackedSeq: this.ackedSeq,
+        ackedAt: this.ackedAt,
+      }),
+    );
   }
 
   async start(): Promise<void> {
-    const cursor = await exclusive(this.o.deps, () => this.o.cursors.get(this.o.peer));
+    const cursor = await this.o.store.cursor(this.o.peer);
     this.ackedSeq = cursor?.ackedSeq ?? 0;
     this.ackedAt = cursor?.ackedAt ?? null;
     this.everAcked = this.ackedAt !== null;
     this.nextFrom = this.ackedSeq + 1;
-    this.o.stream.onRotate(() => {
-      // Our log starts over for every peer (StreamId.rotate reset the stored positions).
+    this.o.store.onRotate(() => {
+      // Our log starts over for every peer (SendStore.rotateStream reset the stored positions).
       this.ackedSeq = 0;
       this.ackedAt = null;
       this.lowAck = undefined;
@@ -172,11 +177,11 @@ export class BatchSender {
 
   private async handleAck(ack: Ack): Promise<void> {
     if (this.stopped) return;
-    const stream = await exclusive(this.o.deps, () => this.o.stream.current());
+    const stream = await this.o.store.stream();
     if (ack.stream !== stream) return; // an ack of a stream we no longer send
     const { upTo } = ack;
     if (upTo > this.knownTop) {
-      this.knownTop = await exclusive(this.o.deps, () => this.o.outbox.topSeq());
+      this.knownTop = await this.o.store.topSeq();
       if (upTo > this.knownTop) return this.wentBackInTime(upTo);
     }
     if (upTo > this.ackedSeq) return this.progress(upTo);
@@ -223,7 +228,7 @@ export class BatchSender {
       'peer acknowledged changes this database does not have (restored from a backup?); starting a new stream and resending everything',
     );
     // rotate() resets every link's position (onRotate) and resends from the start.
-    await exclusive(this.o.deps, () => this.o.stream.rotate());
+    await this.o.store.rotateStream();
   }
 
   private onAckTimeout(): void {
@@ -305,11 +310,11 @@ export class BatchSender {
     while (this.canSend() && this.inFlight.length < window) {
       const epoch = this.epoch;
       const from = this.nextFrom;
-      const batch = await exclusive(this.o.deps, () => this.o.outbox.read(this.o.peer, this.o.site, from));
+      const batch = await this.o.store.read(this.o.peer, this.o.site, from);
       if (epoch !== this.epoch) continue; // reset while reading: read again from the new position
       if (!this.canSend()) return;
       if (!batch) {
-        if (this.probeDue && this.inFlight.length === 0 && from > 1) this.sendProbe(from);
+        if (this.probeDue && this.inFlight.length === 0 && from > 1) await this.sendProbe(from, epoch);
         return;
       }
       this.probeDue = false;
@@ -330,9 +335,10 @@ export class BatchSender {
    * ack finds a peer that went back (a new or restored database: a lower ack, judged at the ack
    * timeout) or ahead of us (our database went back). Not tracked as in flight.
    */
-  private sendProbe(from: number): void {
+  private async sendProbe(from: number, epoch: number): Promise<void> {
     this.probeDue = false;
-    const json = this.o.outbox.probe(this.o.site, from);
+    const json = await this.o.store.probe(this.o.site, from);
+    if (epoch !== this.epoch || !this.canSend()) return;
     this.o.transport
       .publish(this.o.publishTo.changes, json, { qos: 1 })
       .catch((err: Error) =>

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { sqliteOf } from '../db/database.js';
+import { SqliteWork, type SqlWork, sqlRow, sqlRows, sqlRun, sqlValue, statement } from '../db/sql-work.js';
 import type { SyncDeps } from './deps.js';
 import { PROTOCOL_V } from './protocol.js';
 
@@ -19,7 +20,14 @@ export interface BatchLimits {
   batchBytes: number;
 }
 
-type LogRow = [
+/** How far a peer acknowledged our log (sync_cursor, the sender's columns). */
+export interface SendCursor {
+  ackedSeq: number;
+  ackedAt: number | null;
+}
+
+/** A change-log row as the batch needs it, in selectRows' column order. */
+export type LogRow = [
   seq: number,
   entity: string,
   entityId: string,
@@ -44,162 +52,277 @@ export async function exclusive<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): P
   });
 }
 
-/**
- * This database's change-log stream id (sync_meta 'stream'). Rotating it tells every peer that our
- * seqs start over (a restored database): peers reset their applied position on the new stream, and
- * every send position here starts again from the beginning.
+/*
+ * The send side's statements and work, written once for both databases (shared/db/sql-work.ts):
+ * driven synchronously on SQLite (the classes below, and SendStore inside exclusive()) and awaited
+ * on PostgreSQL (SendStore, send-store.ts).
  */
-export class StreamId {
-  private value: string | undefined;
-  private readonly rotateListeners: Array<(stream: string) => void> = [];
 
-  constructor(private readonly sqlite: Database.Database) {}
+const selectStream = statement('send|stream', 'value', "SELECT value FROM sync_meta WHERE name = 'stream'");
+const updateStream = statement(
+  'send|stream-set',
+  'changes',
+  "UPDATE sync_meta SET value = ? WHERE name = 'stream'",
+);
+const resetAcks = statement(
+  'send|acks-reset',
+  'changes',
+  'UPDATE sync_cursor SET acked_seq = 0, acked_at = NULL',
+);
+const selectRows = statement(
+  'send|rows',
+  'rows',
+  'SELECT seq, entity, entity_id, op, hlc, schema_v, data FROM change_log WHERE peer = ? AND seq >= ? ORDER BY seq LIMIT ?',
+);
+const selectOldestAfter = statement(
+  'send|oldest',
+  'value',
+  'SELECT hlc FROM change_log WHERE peer = ? AND seq > ? ORDER BY seq LIMIT 1',
+);
+/**
+ * The highest seq this database ever gave a change-log row, pruned or not: SQLite's AUTOINCREMENT
+ * high-water mark, PostgreSQL's identity sequence (its last value, null before the first; it may
+ * also count a seq whose transaction rolled back, which only makes it higher).
+ */
+const selectTopSeq = statement('send|top', 'value', (dialect) =>
+  dialect === 'postgres'
+    ? "SELECT coalesce(pg_sequence_last_value(pg_get_serial_sequence('change_log', 'seq')::regclass), 0)"
+    : "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'change_log'), 0)",
+);
+const selectCursor = statement(
+  'send|cursor',
+  'row',
+  'SELECT acked_seq AS "ackedSeq", acked_at AS "ackedAt" FROM sync_cursor WHERE peer = ?',
+);
+// Acks can arrive late and out of order: the stored position only moves forward...
+const raiseCursor = statement(
+  'send|cursor-raise',
+  'changes',
+  `INSERT INTO sync_cursor (peer, acked_seq, acked_at) VALUES (?, ?, ?)
+   ON CONFLICT (peer) DO UPDATE SET
+     acked_seq = CASE WHEN excluded.acked_seq > sync_cursor.acked_seq THEN excluded.acked_seq ELSE sync_cursor.acked_seq END,
+     acked_at = excluded.acked_at`,
+);
+// ...except when the peer is known to have gone back (a replaced database, a resync).
+const setCursor = statement(
+  'send|cursor-set',
+  'changes',
+  `INSERT INTO sync_cursor (peer, acked_seq, acked_at) VALUES (?, ?, ?)
+   ON CONFLICT (peer) DO UPDATE SET acked_seq = excluded.acked_seq, acked_at = excluded.acked_at`,
+);
+const selectMeta = statement('send|meta', 'value', 'SELECT value FROM sync_meta WHERE name = ?');
+const putMetaStmt = statement(
+  'send|meta-put',
+  'changes',
+  'INSERT INTO sync_meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+);
+const deleteMetaStmt = statement('send|meta-delete', 'changes', 'DELETE FROM sync_meta WHERE name = ?');
 
-  /** Synchronous read (cached): call from exclusive() or after the first read. */
-  current(): string {
-    if (this.value === undefined) {
-      const row = this.sqlite.prepare("SELECT value FROM sync_meta WHERE name = 'stream'").get() as
-        | { value: string }
-        | undefined;
-      if (!row) throw new Error('sync_meta has no stream id (migration 0004 not applied?)');
-      this.value = row.value;
-    }
-    return this.value;
-  }
+export function* streamWork(): SqlWork<string> {
+  const value = yield* sqlValue(selectStream, []);
+  if (typeof value !== 'string') throw new Error('sync_meta has no stream id (migration 0004 not applied?)');
+  return value;
+}
 
-  /** Call inside exclusive(): a new stream id, and every peer's acknowledged position back to 0. */
-  rotate(): string {
-    const next = randomBytes(16).toString('hex');
-    this.sqlite.transaction(() => {
-      this.sqlite.prepare("UPDATE sync_meta SET value = ? WHERE name = 'stream'").run(next);
-      this.sqlite.prepare('UPDATE sync_cursor SET acked_seq = 0, acked_at = NULL').run();
-    })();
-    this.value = next;
-    for (const l of this.rotateListeners) l(next);
-    return next;
-  }
+/** A new stream id, and every peer's acknowledged position back to 0 (run it in one transaction). */
+export function* rotateWork(): SqlWork<string> {
+  const next = randomBytes(16).toString('hex');
+  yield* sqlRun(updateStream, [next]);
+  yield* sqlRun(resetAcks, []);
+  return next;
+}
 
-  onRotate(listener: (stream: string) => void): void {
-    this.rotateListeners.push(listener);
-  }
+export function* logRowsWork(peer: string, from: number, limit: number): SqlWork<LogRow[]> {
+  const rows = yield* sqlRows(selectRows, [peer, from, limit]);
+  return rows.map((r) => [
+    Number(r.seq),
+    String(r.entity),
+    String(r.entity_id),
+    String(r.op),
+    String(r.hlc),
+    Number(r.schema_v),
+    String(r.data),
+  ]);
 }
 
 /**
- * Reads peers' change logs into batches. The stored `data` JSON text goes into the message as it is
- * (no parse and re-stringify: a catch-up of 150,000 rows spends its time on the wire, not here).
- * Every method is synchronous: call it inside exclusive().
+ * The same read as logRowsWork, prepared on better-sqlite3 with rows as arrays: the catch-up of a
+ * week offline reads 150,000 rows, and an object per row cost it a third more CPU than this.
+ * Synchronous: call it inside exclusive().
  */
+export function prepareLogRows(
+  sqlite: Database.Database,
+): (peer: string, from: number, limit: number) => LogRow[] {
+  const prepared = sqlite.prepare(selectRows.text('sqlite')).raw(true);
+  return (peer, from, limit) => prepared.all(peer, from, limit) as LogRow[];
+}
+
+export function* oldestQueuedHlcWork(peer: string, after: number): SqlWork<string | undefined> {
+  return ((yield* sqlValue(selectOldestAfter, [peer, after])) as string | undefined) ?? undefined;
+}
+
+export function* topSeqWork(): SqlWork<number> {
+  return Number((yield* sqlValue(selectTopSeq, [])) ?? 0);
+}
+
+export function* cursorWork(peer: string): SqlWork<SendCursor | undefined> {
+  const row = yield* sqlRow(selectCursor, [peer]);
+  return row
+    ? { ackedSeq: Number(row.ackedSeq), ackedAt: row.ackedAt === null ? null : Number(row.ackedAt) }
+    : undefined;
+}
+
+export function* saveCursorWork(
+  peer: string,
+  ackedSeq: number,
+  ackedAt: number | null,
+  exact: boolean,
+): SqlWork<void> {
+  yield* sqlRun(exact ? setCursor : raiseCursor, [peer, ackedSeq, ackedAt]);
+}
+
+export function* metaWork(name: string): SqlWork<string | undefined> {
+  return ((yield* sqlValue(selectMeta, [name])) as string | undefined) ?? undefined;
+}
+
+/** sync_meta name of the highest seq pruned from a peer's log (shared/sync/prune.ts). */
+export const prunedKey = (peer: string) => `pruned:${peer}`;
+
+/** The highest seq pruned from `peer`'s log (0 if none). */
+export function* prunedUpToWork(peer: string): SqlWork<number> {
+  const value = yield* metaWork(prunedKey(peer));
+  return value === undefined ? 0 : Number(value);
+}
+
+export function* putMetaWork(name: string, value: string): SqlWork<void> {
+  yield* sqlRun(putMetaStmt, [name, value]);
+}
+
+export function* deleteMetaWork(name: string): SqlWork<void> {
+  yield* sqlRun(deleteMetaStmt, [name]);
+}
+
+/**
+ * The batch for `peer` starting at seq `from` out of the log rows read from `from` on (protocol.ts:
+ * it covers `from..to` and holds every row of the peer in that range), at most batchBytes bytes;
+ * undefined when there are no rows. A single row larger than batchBytes travels alone. The stored
+ * `data` JSON text goes into the message as it is (no parse and re-stringify: a catch-up of
+ * 150,000 rows spends its time on the wire, not here).
+ */
+export function buildBatch(
+  limits: BatchLimits,
+  site: string,
+  stream: string,
+  from: number,
+  rows: readonly LogRow[],
+): OutboxBatch | undefined {
+  if (rows.length === 0) return undefined;
+  // Header and closing bytes, with room for the widest `to` and schemaV.
+  const head = `{"v":${PROTOCOL_V},"site":${JSON.stringify(site)},"stream":${JSON.stringify(stream)},"from":${from},`;
+  let bytes = Buffer.byteLength(head) + 48;
+  const parts: string[] = [];
+  let to = from;
+  let schemaV = 1;
+  for (const [seq, entity, entityId, op, hlc, v, data] of rows) {
+    const part = `{"seq":${seq},"entity":${JSON.stringify(entity)},"id":${JSON.stringify(entityId)},"op":${JSON.stringify(op)},"hlc":${JSON.stringify(hlc)},"data":${data}}`;
+    const size = Buffer.byteLength(part) + 1;
+    if (parts.length > 0 && bytes + size > limits.batchBytes) break;
+    parts.push(part);
+    bytes += size;
+    to = seq;
+    if (v > schemaV) schemaV = v;
+  }
+  return {
+    from,
+    to,
+    rows: parts.length,
+    json: `${head}"to":${to},"schemaV":${schemaV},"rows":[${parts.join(',')}]}`,
+  };
+}
+
+/** An empty batch `from..from - 1` (the sender's probe for the peer's position). */
+export function probeBatch(site: string, stream: string, from: number): string {
+  return `{"v":${PROTOCOL_V},"site":${JSON.stringify(site)},"stream":${JSON.stringify(stream)},"from":${from},"to":${from - 1},"schemaV":1,"rows":[]}`;
+}
+
+/**
+ * The synchronous SQLite face of the same work, for code already inside exclusive() or a
+ * better-sqlite3 transaction (tests, benchmarks); the sync runtime uses SendStore (send-store.ts).
+ */
+export class StreamId {
+  private value: string | undefined;
+  private readonly work: SqliteWork;
+
+  constructor(sqlite: Database.Database) {
+    this.work = new SqliteWork(sqlite);
+  }
+
+  current(): string {
+    this.value ??= this.work.run(streamWork());
+    return this.value;
+  }
+
+  rotate(): string {
+    const next = this.work.sqlite.transaction(() => this.work.run(rotateWork()))();
+    this.value = next;
+    return next;
+  }
+}
+
+/** Reads peers' change logs into batches (synchronous SQLite face; see SendStore). */
 export class Outbox {
-  private readonly selectRows: Database.Statement;
-  private readonly oldestAfter: Database.Statement;
-  private readonly topStmt: Database.Statement;
+  private readonly work: SqliteWork;
+  private readonly logRows: ReturnType<typeof prepareLogRows>;
 
   constructor(
     sqlite: Database.Database,
     private readonly limits: BatchLimits,
     private readonly stream: StreamId,
   ) {
-    this.selectRows = sqlite
-      .prepare(
-        'SELECT seq, entity, entity_id, op, hlc, schema_v, data FROM change_log WHERE peer = ? AND seq >= ? ORDER BY seq LIMIT ?',
-      )
-      .raw(true);
-    this.oldestAfter = sqlite
-      .prepare('SELECT hlc FROM change_log WHERE peer = ? AND seq > ? ORDER BY seq LIMIT 1')
-      .pluck(true);
-    this.topStmt = sqlite.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'change_log'").pluck(true);
+    this.work = new SqliteWork(sqlite);
+    this.logRows = prepareLogRows(sqlite);
   }
 
-  /**
-   * The batch for `peer` starting at seq `from` (protocol.ts: it covers `from..to` and holds every row
-   * of the peer in that range), at most batchRows rows and batchBytes bytes; undefined when the peer
-   * has no row at or after `from`. A single row larger than batchBytes travels alone.
-   */
   read(peer: string, site: string, from: number): OutboxBatch | undefined {
-    const rows = this.selectRows.all(peer, from, this.limits.batchRows) as LogRow[];
-    if (rows.length === 0) return undefined;
-    const stream = this.stream.current();
-    // Header and closing bytes, with room for the widest `to` and schemaV.
-    const head = `{"v":${PROTOCOL_V},"site":${JSON.stringify(site)},"stream":${JSON.stringify(stream)},"from":${from},`;
-    let bytes = Buffer.byteLength(head) + 48;
-    const parts: string[] = [];
-    let to = from;
-    let schemaV = 1;
-    for (const [seq, entity, entityId, op, hlc, v, data] of rows) {
-      const part = `{"seq":${seq},"entity":${JSON.stringify(entity)},"id":${JSON.stringify(entityId)},"op":${JSON.stringify(op)},"hlc":${JSON.stringify(hlc)},"data":${data}}`;
-      const size = Buffer.byteLength(part) + 1;
-      if (parts.length > 0 && bytes + size > this.limits.batchBytes) break;
-      parts.push(part);
-      bytes += size;
-      to = seq;
-      if (v > schemaV) schemaV = v;
-    }
-    return {
-      from,
-      to,
-      rows: parts.length,
-      json: `${head}"to":${to},"schemaV":${schemaV},"rows":[${parts.join(',')}]}`,
-    };
+    const rows = this.logRows(peer, from, this.limits.batchRows);
+    return buildBatch(this.limits, site, this.stream.current(), from, rows);
   }
 
-  /** An empty batch `from..from - 1` (PeerLink's probe for the peer's position). */
   probe(site: string, from: number): string {
-    const stream = JSON.stringify(this.stream.current());
-    return `{"v":${PROTOCOL_V},"site":${JSON.stringify(site)},"stream":${stream},"from":${from},"to":${from - 1},"schemaV":1,"rows":[]}`;
+    return probeBatch(site, this.stream.current(), from);
   }
 
-  /**
-   * HLC of the oldest row for `peer` after `after`, if any (for lag): one step on the (peer, seq)
-   * index. Queue depths come from PeerCounts (peer-counts.ts), never from counting rows here.
-   */
   oldestQueuedHlc(peer: string, after: number): string | undefined {
-    return (this.oldestAfter.get(peer, after) as string | undefined) ?? undefined;
+    return this.work.run(oldestQueuedHlcWork(peer, after));
   }
 
-  /**
-   * The highest seq this database ever gave a change-log row (any peer; AUTOINCREMENT's high-water
-   * mark survives pruning). A peer acknowledging more than this saw a future we no longer have.
-   */
   topSeq(): number {
-    return Number(this.topStmt.get() ?? 0);
+    return this.work.run(topSeqWork());
   }
 }
 
-/** The sender's side of sync_cursor: how far the peer acknowledged our log. Call inside exclusive(). */
+/** The sender's side of sync_cursor (synchronous SQLite face; see SendStore). */
 export class SendCursors {
-  private readonly selectStmt: Database.Statement;
-  private readonly raiseStmt: Database.Statement;
-  private readonly setStmt: Database.Statement;
+  private readonly work: SqliteWork;
 
   constructor(sqlite: Database.Database) {
-    this.selectStmt = sqlite.prepare(
-      'SELECT acked_seq AS ackedSeq, acked_at AS ackedAt FROM sync_cursor WHERE peer = ?',
-    );
-    // Acks can arrive late and out of order: the stored position only moves forward...
-    this.raiseStmt = sqlite.prepare(
-      `INSERT INTO sync_cursor (peer, acked_seq, acked_at) VALUES (?, ?, ?)
-       ON CONFLICT (peer) DO UPDATE SET acked_seq = max(acked_seq, excluded.acked_seq), acked_at = excluded.acked_at`,
-    );
-    // ...except when the peer is known to have gone back (a replaced database, a resync).
-    this.setStmt = sqlite.prepare(
-      `INSERT INTO sync_cursor (peer, acked_seq, acked_at) VALUES (?, ?, ?)
-       ON CONFLICT (peer) DO UPDATE SET acked_seq = excluded.acked_seq, acked_at = excluded.acked_at`,
-    );
+    this.work = new SqliteWork(sqlite);
   }
 
   /** Undefined when the peer never had a cursor row. */
-  get(peer: string): { ackedSeq: number; ackedAt: number | null } | undefined {
-    return this.selectStmt.get(peer) as { ackedSeq: number; ackedAt: number | null } | undefined;
+  get(peer: string): SendCursor | undefined {
+    return this.work.run(cursorWork(peer));
   }
 
   save(peer: string, ackedSeq: number, ackedAt: number | null, exact: boolean): void {
-    (exact ? this.setStmt : this.raiseStmt).run(peer, ackedSeq, ackedAt);
+    this.work.run(saveCursorWork(peer, ackedSeq, ackedAt, exact));
   }
 }
 
 /**
  * Stores a link's acknowledged position (read from the link when the write runs, so the newest
- * wins); writes coalesce while one is under way: one fsync per burst of acks, not one per ack.
+ * wins); writes coalesce while one is under way: one fsync (one commit) per burst of acks, not one
+ * per ack.
  */
 export class AckWriter {
   private dirty = false;
@@ -207,10 +330,10 @@ export class AckWriter {
   private running: Promise<void> | undefined;
 
   constructor(
-    private readonly deps: Pick<SyncDeps, 'db' | 'log'>,
-    private readonly cursors: SendCursors,
+    private readonly log: SyncDeps['log'],
+    private readonly save_: (cursor: SendCursor, exact: boolean) => Promise<void>,
     private readonly peer: string,
-    private readonly position: () => { ackedSeq: number; ackedAt: number | null },
+    private readonly position: () => SendCursor,
   ) {}
 
   /** `exact`: store the position even if lower than the stored one (the peer went back). */
@@ -229,13 +352,10 @@ export class AckWriter {
   private async flush(): Promise<void> {
     while (this.dirty) {
       this.dirty = false;
-      await exclusive(this.deps, () => {
-        const exact = this.exact;
-        this.exact = false;
-        const { ackedSeq, ackedAt } = this.position();
-        this.cursors.save(this.peer, ackedSeq, ackedAt, exact);
-      }).catch((err: Error) =>
-        this.deps.log.error({ peer: this.peer, err: err.message }, 'ack position not stored'),
+      const exact = this.exact;
+      this.exact = false;
+      await this.save_(this.position(), exact).catch((err: Error) =>
+        this.log.error({ peer: this.peer, err: err.message }, 'ack position not stored'),
       );
     }
   }

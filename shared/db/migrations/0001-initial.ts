@@ -1,4 +1,4 @@
-import { postgresTwin } from '../postgres-ddl.js';
+import { CHANGE_LOG_ORDER_LOCK_KEY, postgresTwin } from '../postgres-ddl.js';
 
 /**
  * Initial schema. Conventions: snake_case columns (Kysely's CamelCasePlugin maps them), ids are
@@ -399,6 +399,28 @@ END
 $$;
 `;
 
+/*
+ * PostgreSQL: change_log.seq comes from an identity sequence, and sequences are not transactional:
+ * transaction A may take seq 9, B seq 10, and B commit first. A sender reading the log then could
+ * send 10 without 9, and the peer's ack of 10 would skip 9 for ever (SQLite has one writer at a
+ * time, so its seqs commit in order). A BEFORE INSERT ... FOR EACH STATEMENT trigger fires before
+ * the statement computes any row (so before the identity default takes a seq) and takes a
+ * transaction advisory lock that is held until commit or rollback: every transaction takes its
+ * seqs and commits under the lock, one after the other, so seq order is commit order. The cost:
+ * transactions that write change_log rows commit one at a time (the lock is released at commit).
+ * test/integration/sync/change-log-order.test.ts checks the claim with concurrent writers.
+ */
+const changeLogSeqOrder = `
+CREATE FUNCTION change_log_seq_order() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_advisory_xact_lock(${CHANGE_LOG_ORDER_LOCK_KEY});
+  RETURN NULL;
+END
+$$;
+CREATE TRIGGER change_log_seq_order BEFORE INSERT ON change_log
+  FOR EACH STATEMENT EXECUTE FUNCTION change_log_seq_order();
+`;
+
 const sqliteApiJsonStart = up.indexOf('api_json TEXT GENERATED');
 const sqliteApiJsonEnd = up.indexOf(')) STORED', sqliteApiJsonStart) + ')) STORED'.length;
 
@@ -432,4 +454,5 @@ export const upPostgres =
     || '}') STORED`,
     },
   ]) +
-  'ALTER TABLE gate_actuation ADD FOREIGN KEY (movement_id) REFERENCES movement (id);\n';
+  'ALTER TABLE gate_actuation ADD FOREIGN KEY (movement_id) REFERENCES movement (id);\n' +
+  changeLogSeqOrder;

@@ -90,7 +90,7 @@ export class SyncPair {
     const cloud = await startTestApp({ clock, env: { YARD_ROLE: 'cloud' } });
     // A new site: registered, then a snapshot of what it needs (here the cloud's first admin).
     registerSite(cloud, SITE);
-    writeSiteSnapshot(cloud.core, SITE);
+    await writeSiteSnapshot(cloud.core, SITE);
     const edge = await startTestApp({
       clock,
       env: { YARD_ROLE: 'edge', YARD_SITE_ID: SITE, YARD_MQTT_URL: 'mqtt://127.0.0.1:9' },

@@ -28,6 +28,7 @@ const edge = () => h.edges[0]!;
 const linkEvents = () => events.events.filter((e) => e.event === 'sync.link').map((e) => e.data.data);
 const status = async () => (await edge().client.get('/api/sync/status')).body;
 
+// Edge-only behaviour (the edge's link state and events): SQLite, as every edge.
 describe('sync.link on the edge', () => {
   it('the link goes down: sync.link offline arrives and the status says since when; back: online', async () => {
     const before = await status();

@@ -105,7 +105,7 @@ describe('cloud forwarding and snapshots', () => {
     });
     try {
       const applier = new ChangeApplier(edge.core);
-      writeSiteSnapshot(cloud.core, 'site-a');
+      await writeSiteSnapshot(cloud.core, 'site-a');
       for (const b of batchesFrom(cloud, 'site-a', 0)) expect(applier.apply('cloud', b).deadLetters).toBe(0);
       const edgeApi = new Client(edge.url, await loginAdmin(edge.url));
       const checkIn = await edgeApi.post('/api/movement', {
@@ -243,7 +243,7 @@ describe('cloud forwarding and snapshots', () => {
     const moved = await api.patch(`/api/yard/${yardB}`, { siteId: 'site-new' });
     expect(moved.status).toBe(200);
 
-    const range = writeSiteSnapshot(cloud.core, 'site-new');
+    const range = await writeSiteSnapshot(cloud.core, 'site-new');
     expect(range.rows).toBeGreaterThan(0);
     expect(range.to - range.from + 1).toBe(range.rows);
     const snapshot = cloud.db.sqlite
@@ -275,6 +275,6 @@ describe('cloud forwarding and snapshots', () => {
     } finally {
       await edge.close();
     }
-    expect(writeSiteSnapshot(cloud.core, 'nobody-needs-this').rows).toBeGreaterThan(0);
+    expect((await writeSiteSnapshot(cloud.core, 'nobody-needs-this')).rows).toBeGreaterThan(0);
   });
 });

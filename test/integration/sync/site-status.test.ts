@@ -58,6 +58,8 @@ const linkSequence = () =>
     .map((row) => row.link as string)
     .filter((link, i, all) => i === 0 || all[i - 1] !== link);
 
+// SQLite only for now: a cloud's sync runtime on PostgreSQL also needs the applier's PostgreSQL twin
+// (issue 16, ported separately); the send side it uses here is tested on both in send-store.test.ts.
 describe('site status at the cloud', () => {
   it("the site's gates' relay states reach /api/sync/status, and a relay that faults shows as fault", async () => {
     await waitFor(

@@ -30,6 +30,8 @@ const ackedPosition = (sqlite: import('better-sqlite3').Database, peer: string) 
 const topSeq = (sqlite: import('better-sqlite3').Database, peer: string) =>
   scalar(sqlite, 'SELECT coalesce(max(seq), 0) FROM change_log WHERE peer = ?', peer);
 
+// SQLite only for now: a cloud's sync runtime on PostgreSQL also needs the applier's PostgreSQL twin
+// (issue 16, ported separately); the send side it uses here is tested on both in send-store.test.ts.
 describe('a process killed between commit and ack, or in the middle of an apply', () => {
   it('the edge dies after committing the cloud’s batches and before its acks leave: the cloud resends, the edge applies nothing twice', async () => {
     world = await SyncWorld.start({ config: { 'sync.ackTimeoutMs': 500 } });

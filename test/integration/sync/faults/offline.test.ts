@@ -19,6 +19,8 @@ afterEach(async () => {
   world = undefined;
 });
 
+// SQLite only for now: a cloud's sync runtime on PostgreSQL also needs the applier's PostgreSQL twin
+// (issue 16, ported separately); the send side it uses here is tested on both in send-store.test.ts.
 describe('sync: a week offline', () => {
   it('a week offline: about 20,000 changes queued at the edge (and the office’s work at the cloud) drain after reconnect', async () => {
     world = await SyncWorld.start();
