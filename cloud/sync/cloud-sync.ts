@@ -1,7 +1,7 @@
 import type { CoreParts } from '../../shared/core-parts.js';
 import { sqliteOf } from '../../shared/db/database.js';
-import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
+import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import { PeerCounts } from '../../shared/sync/peer-counts.js';
 import { CommandResult, decode, parseTopic, SiteStatus } from '../../shared/sync/protocol.js';
 import { LogPruner } from '../../shared/sync/prune.js';
@@ -14,7 +14,7 @@ import { SiteStatusEvents } from './site-status-events.js';
 
 export interface CloudSyncOptions {
   transport: SyncTransport;
-  applier: ChangeApplier;
+  applier: SyncApplier;
   /** writeSiteSnapshot(deps, siteId) in production. */
   snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
 }
@@ -83,7 +83,7 @@ export class CloudSync implements SyncRuntime {
       this.deps.changes.onLogged((peers) => this.links.wake(peers));
     }
     await exclusive(this.deps, () => this.stream.current());
-    const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
+    const pending = await this.o.applier.applyPending();
     if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
     await this.pruner.start();
     await this.o.transport.start();

@@ -4,10 +4,10 @@ import type { Config } from '../../shared/config.js';
 import type { CoreParts } from '../../shared/core-parts.js';
 import { sqliteOf } from '../../shared/db/database.js';
 import type { Logger } from '../../shared/log.js';
-import { ChangeApplier } from '../../shared/sync/applier.js';
 import { exclusive } from '../../shared/sync/outbox.js';
 import { CLOUD_SUBSCRIPTIONS } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
+import { syncApplier } from '../../shared/sync/sync-applier.js';
 import { writeSiteSnapshot } from '../../shared/sync/snapshot.js';
 import {
   type MqttTransport,
@@ -33,7 +33,8 @@ export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFac
     );
     const runtime = new CloudSync(deps, {
       transport,
-      applier: new ChangeApplier(deps),
+      // PostgresChangeApplier when deps.db.dialect === 'postgres', else SQLite's inside exclusive().
+      applier: syncApplier(deps),
       snapshot: (siteId) => exclusive(deps, () => writeSiteSnapshot(deps, siteId)),
     });
     const extra = options.parts?.(deps, transport) ?? {};

@@ -1,8 +1,9 @@
+import { type SqlWork, sqlValue } from '../db/sql-work.js';
 import { entityByName, type RowChange, RowRejected } from './apply-rules.js';
 import type { SyncedEntity } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { ownerOf } from './ownership.js';
-import type { Routing } from './routing.js';
+import type { RoutingWork } from './routing.js';
 import type { Fields, RowSql } from './row-sql.js';
 import { CLOUD_ONLY_FIELDS, deleteRefusal, type OwnYard, sharedWriteRefusal } from './site-rules.js';
 
@@ -41,14 +42,15 @@ const NO_YARD = Symbol('no-yard');
 export class SiteTrust {
   constructor(
     private readonly sql: RowSql,
-    private readonly routing: Routing,
+    private readonly routing: RoutingWork,
   ) {}
 
   /** The change as the cloud may apply it from `site` (possibly with fields stripped), or throws. */
-  admit(site: string, change: RowChange): RowChange {
+  *admit(site: string, change: RowChange): SqlWork<RowChange> {
     const entity = entityByName(change.entity);
     if (!entity) return change; // the rules refuse unknown entities
-    const stored = this.sql.select(this.sql.shape(entity), change.id);
+    const shape = this.sql.knownShape(entity) ?? (yield* this.sql.shape(entity));
+    const stored = yield* this.sql.select(shape, change.id);
     const incoming = change.op === 'upsert' ? change.data : undefined;
     // Site settings stay at their edge; the rules ignore them (routing.ts). Only a row that says it
     // is a site setting counts as one: anything else is a global setting, which is the cloud's.
@@ -57,8 +59,15 @@ export class SiteTrust {
       if (siteSetting) return change;
     }
 
-    const ownYard: OwnYard = (yardId) =>
-      typeof yardId === 'string' && this.routing.siteOfYard(yardId) === site;
+    // The sites of the yards this change and its stored row name, read up front: the rules
+    // (site-rules.ts) ask synchronously.
+    const yardSites = new Map<string, string | undefined>();
+    for (const row of [incoming, stored]) {
+      if (!row) continue;
+      for (const yardId of yield* this.yardsNamed(entity, row))
+        if (!yardSites.has(yardId)) yardSites.set(yardId, yield* this.routing.siteOfYard(yardId));
+    }
+    const ownYard: OwnYard = (yardId) => typeof yardId === 'string' && yardSites.get(yardId) === site;
     const owners = [incoming, stored].filter((r) => r !== undefined).map((r) => ownerOf(entity, r));
     if (owners.includes('cloud')) {
       refuse(
@@ -75,13 +84,13 @@ export class SiteTrust {
       return change;
     }
     if (owners.includes('edge')) {
-      if (incoming) this.assertOwnRecord(site, entity, incoming, false, ownYard);
-      if (stored) this.assertOwnRecord(site, entity, stored, true, ownYard);
+      if (incoming) yield* this.assertOwnRecord(site, entity, incoming, false, ownYard);
+      if (stored) yield* this.assertOwnRecord(site, entity, stored, true, ownYard);
       return entity.entity === 'camera' && incoming ? withoutLocalSecrets(change) : change;
     }
     if (entity.ownership !== 'shared') {
       // Task events and attachments: immutable, made by either side.
-      this.assertEventOrAttachment(site, entity, change, incoming ?? stored!, ownYard);
+      yield* this.assertEventOrAttachment(site, entity, change, incoming ?? stored!, ownYard);
       return change;
     }
     if (change.op === 'delete') {
@@ -124,14 +133,23 @@ export class SiteTrust {
     return keep.length > 0 ? withStoredFields(change, keep, stored) : change;
   }
 
-  private assertOwnRecord(
+  /** The yard ids the trust rules may ask about for this row (its own, and what it names). */
+  private *yardsNamed(entity: SyncedEntity, row: Fields): SqlWork<string[]> {
+    const yards: string[] = [];
+    const yardId = yield* this.yardOf(entity, row);
+    if (typeof yardId === 'string') yards.push(yardId);
+    if (typeof row.yardId === 'string') yards.push(row.yardId);
+    return yards;
+  }
+
+  private *assertOwnRecord(
     site: string,
     entity: SyncedEntity,
     row: Fields,
     isStored: boolean,
     ownYard: OwnYard,
-  ): void {
-    const yardId = this.yardOf(entity, row);
+  ): SqlWork<void> {
+    const yardId = yield* this.yardOf(entity, row);
     if (yardId === NO_YARD) {
       // Push tokens: the site that last wrote the stored one owns it.
       if (isStored && typeof row.hlc === 'string' && parseHlc(row.hlc).origin !== site) {
@@ -147,14 +165,14 @@ export class SiteTrust {
     }
   }
 
-  private assertEventOrAttachment(
+  private *assertEventOrAttachment(
     site: string,
     entity: SyncedEntity,
     change: RowChange,
     row: Fields,
     ownYard: OwnYard,
-  ): void {
-    const yardId = this.yardOf(entity, row);
+  ): SqlWork<void> {
+    const yardId = yield* this.yardOf(entity, row);
     if (yardId === NO_YARD) {
       if (change.op === 'delete')
         refuse('other-site', `${entity.entity} ${change.id} is not of site ${site}`);
@@ -163,32 +181,38 @@ export class SiteTrust {
     if (!ownYard(yardId))
       refuse('other-site', `${entity.entity} ${change.id} is not in a yard of site ${site}`);
     if (entity.entity === 'task_event' && typeof row.taskId === 'string') {
-      const task = this.sql.select(this.sql.shape(entityByName('yard_task')!), row.taskId);
+      const tasks = entityByName('yard_task')!;
+      const shape = this.sql.knownShape(tasks) ?? (yield* this.sql.shape(tasks));
+      const task = yield* this.sql.select(shape, row.taskId);
       if (task && task.yardId !== yardId) refuse('other-site', `task ${row.taskId} is in another yard`);
     }
   }
 
   /** The yard a record sits in, read from the row or the record it belongs to. */
-  private yardOf(entity: SyncedEntity, row: Fields): unknown {
+  private *yardOf(entity: SyncedEntity, row: Fields): SqlWork<unknown> {
     if (entity.entity === 'push_token') return NO_YARD;
     if (entity.entity === 'session_location') {
-      return typeof row.sessionId === 'string' ? this.yardOfRow('driver_session', row.sessionId) : undefined;
+      return typeof row.sessionId === 'string'
+        ? yield* this.yardOfRow('driver_session', row.sessionId)
+        : undefined;
     }
     if (entity.entity === 'attachment') {
       const refType = typeof row.refType === 'string' ? row.refType : '';
       if (refType === 'yard') return row.refId;
       const table = REF_TABLES[refType];
       if (!table || typeof row.refId !== 'string') return NO_YARD;
-      return this.yardOfRow(table, row.refId) ?? NO_YARD;
+      return (yield* this.yardOfRow(table, row.refId)) ?? NO_YARD;
     }
     return row.yardId;
   }
 
-  private yardOfRow(table: string, id: string): unknown {
-    return this.sql
-      .statement(`trust|yard-of|${table}`, () => `SELECT yard_id FROM "${table}" WHERE id = ?`)
-      .pluck()
-      .get(id);
+  private *yardOfRow(table: string, id: string): SqlWork<unknown> {
+    const stmt = this.sql.statement(
+      `trust|yard-of|${table}`,
+      'value',
+      `SELECT yard_id FROM "${table}" WHERE id = ?`,
+    );
+    return yield* sqlValue(stmt, [id]);
   }
 }
 

@@ -1,5 +1,6 @@
 import { sqliteOf } from '../db/database.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
+import { SqliteWork } from '../db/sql-work.js';
 import { BusyError } from './applier.js';
 import type { SyncDeps } from './deps.js';
 import { SYNCED_ENTITIES, type SyncedEntity, syncedFields } from './entities.js';
@@ -55,7 +56,8 @@ export function writeSiteSnapshot(
 ): { from: number; to: number; rows: number } {
   const sqlite = sqliteOf(deps.db, 'site snapshots');
   if (sqlite.inTransaction) throw new BusyError();
-  const sql = new RowSql(sqlite);
+  const sql = new RowSql();
+  const work = new SqliteWork(sqlite);
   const sites = [siteId];
   const siteOfYard = new Map(
     sqlite.prepare('SELECT id, site_id FROM yard').raw().all() as Array<[string, string]>,
@@ -81,7 +83,7 @@ export function writeSiteSnapshot(
       let rows = 0;
       for (const name of SNAPSHOT_ORDER) {
         const entity = SYNCED_ENTITIES.find((e) => e.entity === name) as SyncedEntity;
-        const shape = sql.shape(entity);
+        const shape = work.run(sql.shape(entity));
         // Pages by rowid: a statement cannot write while another one is still iterating.
         const page = sqlite.prepare(
           `SELECT rowid AS "__rowid", ${shape.columns.map((c) => `"${c.column}"`).join(', ')} FROM "${shape.table}" WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE}`,
