@@ -13,11 +13,10 @@ export class PostgresCloudRouting {
   private readonly routing = uncachedCloudRouting();
   private readonly driver = new PostgresWork();
 
-  peersFor(entity: SyncedEntity, row: Record<string, unknown>, db: Kdb): Promise<string[]> {
-    return this.driver.run(db, this.routing.peersFor(entity, row));
-  }
+  // Bound (arrow) members: writers are handed peersFor on its own.
+  readonly peersFor = (entity: SyncedEntity, row: Record<string, unknown>, db: Kdb): Promise<string[]> =>
+    this.driver.run(db, this.routing.peersFor(entity, row));
 
-  siteOfYard(yardId: string, db: Kdb): Promise<string | undefined> {
-    return this.driver.run(db, this.routing.siteOfYard(yardId));
-  }
+  readonly siteOfYard = (yardId: string, db: Kdb): Promise<string | undefined> =>
+    this.driver.run(db, this.routing.siteOfYard(yardId));
 }
