@@ -1,11 +1,11 @@
 import type { CoreParts } from '../../shared/core-parts.js';
 import { sqliteOf } from '../../shared/db/database.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
-import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import { PeerCounts } from '../../shared/sync/peer-counts.js';
 import { CommandResult, decode, parseTopic, SiteStatus } from '../../shared/sync/protocol.js';
 import { LogPruner } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
+import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { SiteLinks, type SiteSnapshot } from './site-links.js';
 import { SiteRows } from './site-rows.js';

@@ -7,8 +7,8 @@ import type { Logger } from '../../shared/log.js';
 import { exclusive } from '../../shared/sync/outbox.js';
 import { CLOUD_SUBSCRIPTIONS } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
-import { syncApplier } from '../../shared/sync/sync-applier.js';
 import { writeSiteSnapshot } from '../../shared/sync/snapshot.js';
+import { syncApplier } from '../../shared/sync/sync-applier.js';
 import {
   type MqttTransport,
   mqttTransportFrom,

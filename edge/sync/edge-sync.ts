@@ -5,7 +5,6 @@ import { sqliteOf } from '../../shared/db/database.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
 import { exclusive, Outbox, SendCursors, StreamId } from '../../shared/sync/outbox.js';
-import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import { PeerCounts } from '../../shared/sync/peer-counts.js';
 import { PeerLink } from '../../shared/sync/peer-link.js';
 import {
@@ -18,6 +17,7 @@ import {
 } from '../../shared/sync/protocol.js';
 import { LogPruner, prunedUpTo } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
+import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
 import { GateStates } from './gate-states.js';
 import { type LinkState, LinkWatch } from './link-watch.js';

@@ -83,7 +83,10 @@ export class PostgresChangeApplier {
   }
 
   async resetPosition(peer: string, stream: string, appliedUpTo: number): Promise<void> {
-    await this.inTransaction(() => ({ touched: undefined, work: this.work.writeCursor(peer, stream, appliedUpTo) }));
+    await this.inTransaction(() => ({
+      touched: undefined,
+      work: this.work.writeCursor(peer, stream, appliedUpTo),
+    }));
   }
 
   /**
@@ -96,9 +99,7 @@ export class PostgresChangeApplier {
     for (let attempt = 1; ; attempt += 1) {
       const { touched, work } = make();
       try {
-        const result = await this.deps.db.kysely
-          .transaction()
-          .execute((trx) => this.driver.run(trx, work));
+        const result = await this.deps.db.kysely.transaction().execute((trx) => this.driver.run(trx, work));
         return { result, touched };
       } catch (err) {
         if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;

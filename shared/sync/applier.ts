@@ -158,10 +158,7 @@ export class ApplyWork {
     fresh.sort((a, b) => a.seq - b.seq);
     const newPosition = Math.max(position, batch.to, fresh.at(-1)?.seq ?? 0);
 
-    if (
-      fresh.length > 0 &&
-      (batch.schemaV > this.schemaVersion || (yield* this.backlog.hasPending(peer)))
-    ) {
+    if (fresh.length > 0 && (batch.schemaV > this.schemaVersion || (yield* this.backlog.hasPending(peer)))) {
       // A newer schema than ours (or older rows of this peer still parked): keep them, in order.
       // receive() ignores a clock too far ahead; the row is refused when it is applied.
       for (const row of fresh) this.deps.hlc.receive(row.hlc);

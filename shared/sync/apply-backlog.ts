@@ -35,7 +35,10 @@ export class Backlog {
       params.push(...filter.ids);
     }
     const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id`;
-    const letters = (yield* sqlRows(statement(`dead|select|${select}`, 'rows', select), params)) as unknown as LetterRow[];
+    const letters = (yield* sqlRows(
+      statement(`dead|select|${select}`, 'rows', select),
+      params,
+    )) as unknown as LetterRow[];
     let applied = 0;
     let open = letters;
     for (let progress = open.length > 0; progress; ) {

@@ -26,7 +26,15 @@ export interface DeadLetterPayload {
 /** A row the cloud forwards to other sites' change logs (written at the end of the work). */
 interface Forward {
   peers: string[];
-  params: [entity: string, id: string, op: string, hlc: string, origin: string, schemaV: number, data: string];
+  params: [
+    entity: string,
+    id: string,
+    op: string,
+    hlc: string,
+    origin: string,
+    schemaV: number,
+    data: string,
+  ];
 }
 
 /** Effects of one transaction, published after it commits (ChangeApplier.afterCommit). */
@@ -78,7 +86,11 @@ export class RowApplier {
    * until a pass applies nothing more; what still fails goes to dead_letter. Other failures go to
    * dead_letter at once. One bad row never holds back the rest.
    */
-  *applyRows(peer: string, rows: readonly Received[], touched: Touched): SqlWork<{ applied: number; dead: number }> {
+  *applyRows(
+    peer: string,
+    rows: readonly Received[],
+    touched: Touched,
+  ): SqlWork<{ applied: number; dead: number }> {
     let applied = 0;
     let dead = 0;
     let deferred: Array<{ row: Received; error: string }> = [];

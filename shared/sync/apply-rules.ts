@@ -129,8 +129,7 @@ export class RowRules {
     yield* this.sql.update(shape, id, result.row);
     yield* this.written(shape, local, id);
     const stored = { ...local, ...result.row };
-    const signedOut =
-      shape.entity.entity === 'driver' && (yield* this.derived.driverChanged(local, stored));
+    const signedOut = shape.entity.entity === 'driver' && (yield* this.derived.driverChanged(local, stored));
     return {
       changed: true,
       entity: shape.entity,
@@ -179,7 +178,11 @@ export class RowRules {
    * Tells the observers of the table (if any) what the row was and is: read back as stored, so
    * columns the change left out (defaults, a peer's older schema) are there too.
    */
-  private *written(shape: TableShape, before: Fields | undefined, afterId: string | undefined): SqlWork<void> {
+  private *written(
+    shape: TableShape,
+    before: Fields | undefined,
+    afterId: string | undefined,
+  ): SqlWork<void> {
     const table = shape.entity.table;
     if (!this.observers.watches(table)) return;
     const after = afterId === undefined ? undefined : yield* this.sql.select(shape, afterId);
@@ -192,7 +195,12 @@ export class RowRules {
    * before gives way to the newest registration, as savePushToken does at an edge.
    */
   private *replacePushTokens(data: Fields): SqlWork<void> {
-    yield* sqlRun(PUSH_TOKENS_REPLACED, [data.id, data.driverId ?? null, data.deviceId ?? null, data.token ?? null]);
+    yield* sqlRun(PUSH_TOKENS_REPLACED, [
+      data.id,
+      data.driverId ?? null,
+      data.deviceId ?? null,
+      data.token ?? null,
+    ]);
   }
 
   private *tombstoned(entity: string, id: unknown): SqlWork<boolean> {

@@ -9,7 +9,10 @@ import { type Ack, Batch, batchOverLimits, PROTOCOL_V } from './protocol.js';
 export interface BatchApplier {
   apply(peer: string, batch: Batch): Promise<{ upTo: number }> | { upTo: number };
   /** Several batches in one transaction (one commit); outcomes in order. */
-  applyMany?(peer: string, batches: readonly Batch[]): Promise<Array<{ upTo: number }>> | Array<{ upTo: number }>;
+  applyMany?(
+    peer: string,
+    batches: readonly Batch[],
+  ): Promise<Array<{ upTo: number }>> | Array<{ upTo: number }>;
 }
 
 export interface BatchReceiverOptions {

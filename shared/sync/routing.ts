@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { type SqlWork, SqliteWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
+import { SqliteWork, type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
 import type { SyncedEntity } from './entities.js';
 
 export interface Routing {
@@ -106,7 +106,11 @@ function* lookupsFor(entity: SyncedEntity, row: Record<string, unknown>): SqlWor
   let integrationYards: string[] = [];
   if (entity.entity === 'session_location' && typeof row.sessionId === 'string') {
     sessionYard = yield* yardOfSession(row.sessionId);
-  } else if (entity.entity === 'attachment' && typeof row.refType === 'string' && typeof row.refId === 'string') {
+  } else if (
+    entity.entity === 'attachment' &&
+    typeof row.refType === 'string' &&
+    typeof row.refId === 'string'
+  ) {
     const table = YARD_REFS[row.refType];
     if (table) refYard = yield* yardOfRef(table, row.refId);
   } else if (entity.entity === 'integration' && typeof row.id === 'string') {

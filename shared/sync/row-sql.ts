@@ -1,5 +1,5 @@
 import type { Dialect } from '../db/database.js';
-import { type SqlStatement, type SqlWork, sqlRow, sqlRows, sqlRun, statement } from '../db/sql-work.js';
+import { type SqlStatement, type SqlStep, type SqlWork, sqlRows, statement } from '../db/sql-work.js';
 import { type SyncedEntity, toSnake } from './entities.js';
 
 /** A row as ChangeCapture logs it: camelCase field names, SQLite scalar values. */
@@ -69,7 +69,7 @@ export class RowSql {
       const list = shape.columns.map((c) => `"${c.column}"`).join(', ');
       return `SELECT ${list} FROM "${shape.table}" WHERE "${shape.keyColumn}" = ?${forUpdate(dialect)}`;
     });
-    const raw = yield* sqlRow(stmt, [id]);
+    const raw = (yield step(stmt, [id])) as Record<string, unknown> | undefined;
     return raw ? this.toFields(shape, raw) : undefined;
   }
 
@@ -91,7 +91,7 @@ export class RowSql {
       const conflict = ifAbsent ? ` ON CONFLICT ("${shape.keyColumn}") DO NOTHING` : '';
       return `INSERT INTO "${shape.table}" (${list}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
     });
-    return (yield* sqlRun(stmt, values)) > 0;
+    return ((yield step(stmt, values)) as number) > 0;
   }
 
   /** UPDATE of the given fields (the key excluded) of the row with this key. */
@@ -103,7 +103,7 @@ export class RowSql {
       return `UPDATE "${shape.table}" SET ${set} WHERE "${shape.keyColumn}" = ?`;
     });
     values.push(id);
-    return (yield* sqlRun(stmt, values)) > 0;
+    return ((yield step(stmt, values)) as number) > 0;
   }
 
   *delete(shape: TableShape, id: string): SqlWork<boolean> {
@@ -112,7 +112,7 @@ export class RowSql {
       'changes',
       () => `DELETE FROM "${shape.table}" WHERE "${shape.keyColumn}" = ?`,
     );
-    return (yield* sqlRun(stmt, [id])) > 0;
+    return ((yield step(stmt, [id])) as number) > 0;
   }
 
   /** A statement built once per key (the SQL text is made only on the first use). */
@@ -153,9 +153,7 @@ export class RowSql {
     const table = toSnake(entity.table);
     const info = (yield* sqlRows(COLUMNS, [table])) as Array<{ name: string; generated: unknown }>;
     if (info.length === 0) throw new Error(`table ${table} does not exist`);
-    const columns = info
-      .filter((c) => !c.generated)
-      .map((c) => ({ column: c.name, field: toCamel(c.name) }));
+    const columns = info.filter((c) => !c.generated).map((c) => ({ column: c.name, field: toCamel(c.name) }));
     const keyColumn = toSnake(entity.key);
     return {
       entity,
@@ -167,6 +165,14 @@ export class RowSql {
       fieldOf: new Map(columns.map((c) => [c.column, c.field])),
     };
   }
+}
+
+/**
+ * A statement step yielded straight from the work instead of through sqlRow/sqlRun: on SQLite's hot
+ * path every level of `yield*` is resumed for every statement below it.
+ */
+function step(statement: SqlStatement, params: readonly unknown[]): SqlStep {
+  return { kind: 'sql', statement, params };
 }
 
 /**

@@ -59,13 +59,14 @@ export class SiteTrust {
       if (siteSetting) return change;
     }
 
-    // The sites of the yards this change and its stored row name, read up front: the rules
+    // The yards the change and its stored row sit in, and their sites, read up front: the rules
     // (site-rules.ts) ask synchronously.
+    const incomingYard = incoming ? yield* this.yardOf(entity, incoming) : undefined;
+    const storedYard = stored ? yield* this.yardOf(entity, stored) : undefined;
     const yardSites = new Map<string, string | undefined>();
-    for (const row of [incoming, stored]) {
-      if (!row) continue;
-      for (const yardId of yield* this.yardsNamed(entity, row))
-        if (!yardSites.has(yardId)) yardSites.set(yardId, yield* this.routing.siteOfYard(yardId));
+    for (const yardId of [incomingYard, storedYard, incoming?.yardId, stored?.yardId]) {
+      if (typeof yardId === 'string' && !yardSites.has(yardId))
+        yardSites.set(yardId, yield* this.routing.siteOfYard(yardId));
     }
     const ownYard: OwnYard = (yardId) => typeof yardId === 'string' && yardSites.get(yardId) === site;
     const owners = [incoming, stored].filter((r) => r !== undefined).map((r) => ownerOf(entity, r));
@@ -84,13 +85,15 @@ export class SiteTrust {
       return change;
     }
     if (owners.includes('edge')) {
-      if (incoming) yield* this.assertOwnRecord(site, entity, incoming, false, ownYard);
-      if (stored) yield* this.assertOwnRecord(site, entity, stored, true, ownYard);
+      if (incoming) this.assertOwnRecord(site, entity, incoming, incomingYard, false, ownYard);
+      if (stored) this.assertOwnRecord(site, entity, stored, storedYard, true, ownYard);
       return entity.entity === 'camera' && incoming ? withoutLocalSecrets(change) : change;
     }
     if (entity.ownership !== 'shared') {
       // Task events and attachments: immutable, made by either side.
-      yield* this.assertEventOrAttachment(site, entity, change, incoming ?? stored!, ownYard);
+      const row = incoming ?? stored!;
+      const yardId = incoming ? incomingYard : storedYard;
+      yield* this.assertEventOrAttachment(site, entity, change, row, yardId, ownYard);
       return change;
     }
     if (change.op === 'delete') {
@@ -133,23 +136,15 @@ export class SiteTrust {
     return keep.length > 0 ? withStoredFields(change, keep, stored) : change;
   }
 
-  /** The yard ids the trust rules may ask about for this row (its own, and what it names). */
-  private *yardsNamed(entity: SyncedEntity, row: Fields): SqlWork<string[]> {
-    const yards: string[] = [];
-    const yardId = yield* this.yardOf(entity, row);
-    if (typeof yardId === 'string') yards.push(yardId);
-    if (typeof row.yardId === 'string') yards.push(row.yardId);
-    return yards;
-  }
-
-  private *assertOwnRecord(
+  /** `yardId`: the row's yardOf. */
+  private assertOwnRecord(
     site: string,
     entity: SyncedEntity,
     row: Fields,
+    yardId: unknown,
     isStored: boolean,
     ownYard: OwnYard,
-  ): SqlWork<void> {
-    const yardId = yield* this.yardOf(entity, row);
+  ): void {
     if (yardId === NO_YARD) {
       // Push tokens: the site that last wrote the stored one owns it.
       if (isStored && typeof row.hlc === 'string' && parseHlc(row.hlc).origin !== site) {
@@ -170,9 +165,9 @@ export class SiteTrust {
     entity: SyncedEntity,
     change: RowChange,
     row: Fields,
+    yardId: unknown,
     ownYard: OwnYard,
   ): SqlWork<void> {
-    const yardId = yield* this.yardOf(entity, row);
     if (yardId === NO_YARD) {
       if (change.op === 'delete')
         refuse('other-site', `${entity.entity} ${change.id} is not of site ${site}`);

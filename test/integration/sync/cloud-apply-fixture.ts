@@ -115,8 +115,8 @@ export class CloudAndEdge {
   }
 
   /** Edge -> cloud: the batches (the caller applies them), and the position moved past them. */
-  async upBatches(): Promise<Batch[]> {
-    const batches = await batchesOf(this.edge.db, 'cloud', SITE, this.sent.up);
+  async upBatches(size = 500): Promise<Batch[]> {
+    const batches = await batchesOf(this.edge.db, 'cloud', SITE, this.sent.up, size);
     if (batches.length > 0) this.sent.up = batches.at(-1)!.to;
     return batches;
   }
