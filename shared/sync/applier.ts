@@ -73,7 +73,7 @@ export class ApplyWork {
       given === undefined ? side.routingWork : 'invalidate' in given ? routingWork(given) : given;
     // The hub checks what each site may write and forwards its rows to the others that need them.
     const hub = side.hub ? { trust: new SiteTrust(sql, routing), routing } : undefined;
-    this.rows = new RowApplier(deps, sql, rules, hub);
+    this.rows = new RowApplier(deps, rules, hub);
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
     this.backlog = new Backlog(this.rows, deps.clock, this.schemaVersion);
   }

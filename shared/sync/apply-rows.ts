@@ -8,7 +8,6 @@ import type { SyncDeps } from './deps.js';
 import { syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
 import type { RoutingWork } from './routing.js';
-import type { RowSql } from './row-sql.js';
 import type { SiteTrust } from './site-trust.js';
 
 /** A received change with its position in the peer's log. */
@@ -74,7 +73,6 @@ const GROUP = 64;
 export class RowApplier {
   constructor(
     private readonly deps: Pick<SyncDeps, 'clock' | 'log' | 'hlc'>,
-    private readonly sql: RowSql,
     private readonly rules: RowRules,
     /** The hub's part (SyncSide.hub): none at an edge (it trusts its cloud and forwards nothing). */
     private readonly hub?: SiteRelay,
