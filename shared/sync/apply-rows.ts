@@ -211,8 +211,9 @@ export class RowApplier {
   private *applyOne(peer: string, row: RowChange, retry: boolean, adopt = false): SqlWork<Done> {
     this.assertClockWithinSkew(row);
     // At the cloud every row a site sends passes its trust check first (site-trust.ts).
-    const change = this.hub && !adopt ? yield* this.hub.trust.admit(peer, row) : row;
-    const effect = yield* this.rules.apply(change, { retry });
+    const admitted = this.hub && !adopt ? yield* this.hub.trust.admit(peer, row) : { change: row };
+    const change = admitted.change;
+    const effect = yield* this.rules.apply(change, { retry, stored: admitted.stored });
     // Only a change that applied advances our clock (and records a peer running ahead).
     this.deps.hlc.receive(row.hlc);
     const forward = effect.changed && this.hub ? yield* this.forward(peer, change, effect) : undefined;

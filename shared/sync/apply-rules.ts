@@ -30,6 +30,18 @@ export interface RowEffect {
 
 const UNCHANGED: RowEffect = { changed: false };
 
+/** The stored row (or its absence) as already read, FOR UPDATE, in this transaction (SiteTrust). */
+export interface StoredRow {
+  row: Fields | undefined;
+}
+
+export interface ApplyOptions {
+  /** A dead letter applied again (a newer change of the row may have replaced it). */
+  retry?: boolean;
+  /** The stored row, read just before (saves reading it again). */
+  stored?: StoredRow | undefined;
+}
+
 /** A row that cannot be applied for a reason of its own (not a database error). */
 export class RowRejected extends Error {}
 
@@ -63,24 +75,25 @@ export class RowRules {
   ) {}
 
   /** Applies one change. Throws on a database error (constraint, foreign key) or a RowRejected. */
-  *apply(change: RowChange, opts: { retry?: boolean } = {}): SqlWork<RowEffect> {
+  *apply(change: RowChange, opts: ApplyOptions = {}): SqlWork<RowEffect> {
     const entity = BY_NAME.get(change.entity);
     if (!entity) throw new RowRejected(`unknown entity "${change.entity}"`);
     const shape = this.sql.knownShape(entity) ?? (yield* this.sql.shape(entity));
-    if (change.op === 'delete') return yield* this.applyDelete(shape, change);
+    const known = opts.stored;
+    if (change.op === 'delete') return yield* this.applyDelete(shape, change, known);
 
     const data = withKey(shape, change);
     if (entity.entity === 'setting' && data.scope === 'site') return UNCHANGED;
     const owner = ownerOf(entity, data);
     if (owner === 'both') {
-      if (entity.ownership === 'shared') return yield* this.merge(shape, data);
+      if (entity.ownership === 'shared') return yield* this.merge(shape, data, known);
       if (entity.entity === 'task_event' && (yield* this.tombstoned('yard_task', data.taskId)))
         return UNCHANGED;
       return yield* this.insertIfAbsent(shape, data);
     }
     if (!this.ownerSide(owner) || entity.ownership === 'edge-immutable')
       return yield* this.insertIfAbsent(shape, data);
-    return yield* this.overwrite(shape, data, opts.retry ? change.hlc : undefined);
+    return yield* this.overwrite(shape, data, opts.retry ? change.hlc : undefined, known);
   }
 
   /** Whether this side receives rows of this owner from the owner (the owner's word is final). */
@@ -99,10 +112,16 @@ export class RowRules {
    * The owner's full row. `retryHlc`: a dead letter being retried, which a newer change of the same
    * row (a larger or equal stored hlc) has replaced meanwhile.
    */
-  private *overwrite(shape: TableShape, data: Fields, retryHlc: string | undefined): SqlWork<RowEffect> {
+  private *overwrite(
+    shape: TableShape,
+    data: Fields,
+    retryHlc: string | undefined,
+    known: StoredRow | undefined,
+  ): SqlWork<RowEffect> {
     const id = String(data[shape.keyField]);
+    // Other ids only: the row itself stays as read.
     if (shape.entity.entity === 'push_token') yield* this.replacePushTokens(data);
-    const local = yield* this.selectOrInsert(shape, id, data);
+    const local = yield* this.selectOrInsert(shape, id, data, known);
     if (!local) return { changed: true, entity: shape.entity, stored: data };
     if (retryHlc !== undefined && String(local.hlc) >= retryHlc) return { changed: false, superseded: true };
     if (sameValues(local, data)) return UNCHANGED;
@@ -118,10 +137,10 @@ export class RowRules {
     };
   }
 
-  private *merge(shape: TableShape, data: Fields): SqlWork<RowEffect> {
+  private *merge(shape: TableShape, data: Fields, known: StoredRow | undefined): SqlWork<RowEffect> {
     const id = String(data[shape.keyField]);
     if (yield* this.tombstoned(shape.entity.entity, id)) return UNCHANGED;
-    const local = yield* this.selectOrInsert(shape, id, data);
+    const local = yield* this.selectOrInsert(shape, id, data, known);
     if (!local) return { changed: true, entity: shape.entity, stored: data };
     const fields = shape.columns.map((c) => c.field);
     const result = mergeShared(local, data, fields, shape.keyField, shape.entity.entity === 'yard_task');
@@ -143,8 +162,13 @@ export class RowRules {
    * returned. The insert gives way to a row another transaction inserted meanwhile (two sites
    * sending the same new trailer to two cloud nodes): that row is then read and returned.
    */
-  private *selectOrInsert(shape: TableShape, id: string, data: Fields): SqlWork<Fields | undefined> {
-    const local = yield* this.sql.select(shape, id);
+  private *selectOrInsert(
+    shape: TableShape,
+    id: string,
+    data: Fields,
+    known: StoredRow | undefined,
+  ): SqlWork<Fields | undefined> {
+    const local = known ? known.row : yield* this.sql.select(shape, id);
     if (local) return local;
     if (yield* this.sql.insert(shape, data, true)) {
       yield* this.written(shape, undefined, id);
@@ -155,9 +179,13 @@ export class RowRules {
     return raced;
   }
 
-  private *applyDelete(shape: TableShape, change: RowChange): SqlWork<RowEffect> {
+  private *applyDelete(
+    shape: TableShape,
+    change: RowChange,
+    known: StoredRow | undefined,
+  ): SqlWork<RowEffect> {
     const entity = shape.entity;
-    const local = yield* this.sql.select(shape, change.id);
+    const local = known ? known.row : yield* this.sql.select(shape, change.id);
     if (entity.ownership === 'shared') {
       yield* sqlRun(TOMBSTONE_PUT, [entity.entity, change.id, change.hlc]);
     } else {

@@ -1,5 +1,5 @@
 import { type SqlWork, sqlValue } from '../db/sql-work.js';
-import { entityByName, type RowChange, RowRejected } from './apply-rules.js';
+import { entityByName, type RowChange, RowRejected, type StoredRow } from './apply-rules.js';
 import type { SyncedEntity } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { ownerOf } from './ownership.js';
@@ -45,12 +45,25 @@ export class SiteTrust {
     private readonly routing: RoutingWork,
   ) {}
 
-  /** The change as the cloud may apply it from `site` (possibly with fields stripped), or throws. */
-  *admit(site: string, change: RowChange): SqlWork<RowChange> {
+  /**
+   * The change as the cloud may apply it from `site` (possibly with fields stripped), or throws;
+   * with the stored row it was judged against (locked on PostgreSQL), which the rules then use
+   * instead of reading it again.
+   */
+  *admit(site: string, change: RowChange): SqlWork<{ change: RowChange; stored?: StoredRow }> {
     const entity = entityByName(change.entity);
-    if (!entity) return change; // the rules refuse unknown entities
+    if (!entity) return { change }; // the rules refuse unknown entities
     const shape = this.sql.knownShape(entity) ?? (yield* this.sql.shape(entity));
     const stored = yield* this.sql.select(shape, change.id);
+    return { change: yield* this.judge(site, change, entity, stored), stored: { row: stored } };
+  }
+
+  private *judge(
+    site: string,
+    change: RowChange,
+    entity: SyncedEntity,
+    stored: Fields | undefined,
+  ): SqlWork<RowChange> {
     const incoming = change.op === 'upsert' ? change.data : undefined;
     // Site settings stay at their edge; the rules ignore them (routing.ts). Only a row that says it
     // is a site setting counts as one: anything else is a global setting, which is the cloud's.
