@@ -106,7 +106,14 @@ export class RowApplier {
     }
     for (let i = 0; i < rows.length; i += GROUP) {
       const group = rows.slice(i, i + GROUP);
-      const results = yield* this.tryGroup(peer, group);
+      // The group in one savepoint (inline, not a method: one level of yield* less per statement);
+      // undefined, and nothing written, if any row failed.
+      let results: Done[] | undefined;
+      try {
+        results = yield* inSavepoint(() => this.applyGroup(peer, group));
+      } catch (err) {
+        if (!isRowError(err)) throw err;
+      }
       if (results) {
         for (const [k, r] of results.entries()) {
           if (r.effect.changed) this.record(touched, r.effect, r.forward);
@@ -186,16 +193,6 @@ export class RowApplier {
       this.deps.clock.now(),
     ]);
     noteDeadLetter(this.deps.log, peer, row, error);
-  }
-
-  /** A group in one savepoint; undefined (and nothing written) if any row failed. */
-  private *tryGroup(peer: string, group: readonly Received[]): SqlWork<Done[] | undefined> {
-    try {
-      return yield* inSavepoint(() => this.applyGroup(peer, group));
-    } catch (err) {
-      if (!isRowError(err)) throw err;
-      return undefined;
-    }
   }
 
   private *applyGroup(peer: string, group: readonly Received[]): SqlWork<Done[]> {
