@@ -74,8 +74,17 @@ export class SiteTrust {
 
     // The yards the change and its stored row sit in, and their sites, read up front: the rules
     // (site-rules.ts) ask synchronously.
-    const incomingYard = incoming ? yield* this.yardOf(entity, incoming) : undefined;
-    const storedYard = stored ? yield* this.yardOf(entity, stored) : undefined;
+    const lookup = entity.entity === 'session_location' || entity.entity === 'attachment';
+    const incomingYard = !incoming
+      ? undefined
+      : lookup
+        ? yield* this.yardOf(entity, incoming)
+        : yardField(entity, incoming);
+    const storedYard = !stored
+      ? undefined
+      : lookup
+        ? yield* this.yardOf(entity, stored)
+        : yardField(entity, stored);
     const yardSites = new Map<string, string | undefined>();
     for (const yardId of [incomingYard, storedYard, incoming?.yardId, stored?.yardId]) {
       if (typeof yardId === 'string' && !yardSites.has(yardId))
@@ -196,9 +205,11 @@ export class SiteTrust {
     }
   }
 
-  /** The yard a record sits in, read from the row or the record it belongs to. */
+  /**
+   * The yard a record sits in, read from the record it belongs to (session locations, attachments;
+   * the others: yardField, no statement).
+   */
   private *yardOf(entity: SyncedEntity, row: Fields): SqlWork<unknown> {
-    if (entity.entity === 'push_token') return NO_YARD;
     if (entity.entity === 'session_location') {
       return typeof row.sessionId === 'string'
         ? yield* this.yardOfRow('driver_session', row.sessionId)
@@ -211,7 +222,7 @@ export class SiteTrust {
       if (!table || typeof row.refId !== 'string') return NO_YARD;
       return (yield* this.yardOfRow(table, row.refId)) ?? NO_YARD;
     }
-    return row.yardId;
+    return yardField(entity, row);
   }
 
   private *yardOfRow(table: string, id: string): SqlWork<unknown> {
@@ -222,6 +233,11 @@ export class SiteTrust {
     );
     return yield* sqlValue(stmt, [id]);
   }
+}
+
+/** The yard of a record that names its own (push tokens have none). */
+function yardField(entity: SyncedEntity, row: Fields): unknown {
+  return entity.entity === 'push_token' ? NO_YARD : row.yardId;
 }
 
 function refuse(rule: string, detail: string): never {
