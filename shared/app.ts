@@ -30,13 +30,13 @@ import { registerSyncRoutes } from './modules/sync/routes.js';
 import { SyncStatus } from './modules/sync/status.js';
 import { wireSyncReactions } from './reactions.js';
 import { createServices, type Services } from './services.js';
-import { ChangeApplier } from './sync/applier.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
 import { heldYard, siteOfRow, writeGuard } from './sync/ownership.js';
 import { PostgresCommitSignals } from './sync/postgres-commit-signals.js';
 import type { SyncParts } from './sync/runtime.js';
 import { cloudSide, edgeSide } from './sync/side.js';
+import { type SyncApplier, syncApplier } from './sync/sync-applier.js';
 
 export interface AppDeps {
   db: AppDatabase;
@@ -267,10 +267,10 @@ export function createApp(deps: AppDeps): YardApp {
 
 /** Dead letters are retried and adopted by a change applier made on first use (it prepares its statements once). */
 function deadLetterService(core: Core): DeadLetterService {
-  let applier: ChangeApplier | undefined;
+  let applier: SyncApplier | undefined;
   return new DeadLetterService({
     ...core,
-    applier: () => (applier ??= new ChangeApplier(core)),
+    applier: () => (applier ??= syncApplier(core)),
     adoptsSiteRecords: core.syncSide.hub,
   });
 }

@@ -1,10 +1,10 @@
 import type { CoreParts } from '../../shared/core-parts.js';
-import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { exclusive } from '../../shared/sync/outbox.js';
 import { CommandResult, decode, parseTopic, SiteStatus } from '../../shared/sync/protocol.js';
 import { LogPruner } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
 import { type SendStore, sendStoreOf } from '../../shared/sync/send-store.js';
+import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { SiteLinks, type SiteSnapshot } from './site-links.js';
 import { SiteRows } from './site-rows.js';
@@ -13,7 +13,7 @@ import { SiteStatusEvents } from './site-status-events.js';
 
 export interface CloudSyncOptions {
   transport: SyncTransport;
-  applier: ChangeApplier;
+  applier: SyncApplier;
   /** writeSiteSnapshot(deps, siteId) in production. */
   snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
 }
@@ -76,7 +76,7 @@ export class CloudSync implements SyncRuntime {
       this.deps.changes.onLogged((peers) => this.links.wake(peers));
     }
     await this.store.stream();
-    const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
+    const pending = await this.o.applier.applyPending();
     if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
     await this.pruner.start();
     await this.o.transport.start();

@@ -5,10 +5,10 @@ import type { SyncFactoryDeps } from '../../shared/app.js';
 import type { Config } from '../../shared/config.js';
 import type { CoreParts } from '../../shared/core-parts.js';
 import type { Logger } from '../../shared/log.js';
-import { ChangeApplier } from '../../shared/sync/applier.js';
 import { cloudSubscriptions } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
 import { writeSiteSnapshot } from '../../shared/sync/snapshot.js';
+import { syncApplier } from '../../shared/sync/sync-applier.js';
 import {
   type MqttTransport,
   mqttTransportFrom,
@@ -33,7 +33,8 @@ export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFac
     );
     const runtime = new CloudSync(deps, {
       transport,
-      applier: new ChangeApplier(deps),
+      // PostgresChangeApplier when deps.db.dialect === 'postgres', else SQLite's inside exclusive().
+      applier: syncApplier(deps),
       snapshot: (siteId) => writeSiteSnapshot(deps, siteId),
     });
     const extra = options.parts?.(deps, transport) ?? {};

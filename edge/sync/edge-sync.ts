@@ -3,7 +3,6 @@ import { toIsoOrNull } from '../../shared/clock.js';
 import type { CoreParts } from '../../shared/core-parts.js';
 import { sqliteOf } from '../../shared/db/database.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
-import type { ChangeApplier } from '../../shared/sync/applier.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
 import { exclusive } from '../../shared/sync/outbox.js';
 import { PeerLink } from '../../shared/sync/peer-link.js';
@@ -19,6 +18,7 @@ import {
 import { LogPruner } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
 import { type SendStore, sendStoreOf } from '../../shared/sync/send-store.js';
+import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import type { MessageMeta, SyncTransport } from '../../shared/sync/transport.js';
 import { GateStates } from './gate-states.js';
 import { type LinkState, LinkWatch } from './link-watch.js';
@@ -37,7 +37,7 @@ const ResyncArgs = z.object({ stream: z.string().min(1), resumeFrom: z.number().
 
 export interface EdgeSyncOptions {
   transport: SyncTransport;
-  applier: ChangeApplier;
+  applier: SyncApplier;
   /** The program version reported in the status message. */
   version: string;
   /** Milliseconds between status updates while the queue changes (tests shorten it). */
@@ -121,7 +121,7 @@ export class EdgeSync implements SyncRuntime {
     this.linkWatch.start();
     this.gateStates.start();
     // Rows kept from a newer schema than the one we had: this program may understand them now.
-    const pending = await exclusive(this.deps, () => this.o.applier.applyPending());
+    const pending = await this.o.applier.applyPending();
     if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
     await this.pruner.start();
     await this.o.transport.start();
@@ -229,7 +229,7 @@ export class EdgeSync implements SyncRuntime {
       this.resyncsDone.add(command.id);
       // In receive order: batches that arrived before the command are applied first.
       await this.link.runInReceiveOrder(() =>
-        exclusive(this.deps, () => this.o.applier.resetPosition(CLOUD_PEER, stream, resumeFrom - 1)),
+        this.o.applier.resetPosition(CLOUD_PEER, stream, resumeFrom - 1),
       );
       this.deps.log.info({ resumeFrom }, 'resync from the cloud: position reset to its snapshot');
       result = { v: PROTOCOL_V, id: command.id, ok: true };

@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import type { SyncFactoryDeps } from '../../shared/app.js';
 import type { Config } from '../../shared/config.js';
 import type { Logger } from '../../shared/log.js';
-import { ChangeApplier } from '../../shared/sync/applier.js';
 import { topicsFor } from '../../shared/sync/protocol.js';
 import type { SyncComponent, SyncParts } from '../../shared/sync/runtime.js';
+import { syncApplier } from '../../shared/sync/sync-applier.js';
 import {
   type MqttTransport,
   mqttTransportFrom,
@@ -34,7 +34,7 @@ export function edgeSync(options: EdgeSyncFactoryOptions = {}): (deps: SyncFacto
     );
     const runtime = new EdgeSync(deps, {
       transport,
-      applier: new ChangeApplier(deps),
+      applier: syncApplier(deps),
       version,
       ...(options.statusEveryMs !== undefined ? { statusEveryMs: options.statusEveryMs } : {}),
     });

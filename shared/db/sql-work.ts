@@ -73,7 +73,12 @@ export function* inSavepoint<T>(work: () => SqlWork<T>): SqlWork<T> {
   try {
     result = yield* work();
   } catch (err) {
-    yield { kind: 'savepoint', action: 'rollback' };
+    try {
+      yield { kind: 'savepoint', action: 'rollback' };
+    } catch {
+      // The database ended the whole transaction itself (SQLite does on a full disk or an I/O
+      // error): there is no savepoint left, and the error that ended it is the one to report.
+    }
     throw err;
   }
   yield { kind: 'savepoint', action: 'release' };

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
+import { type SqlWork, sqlRows, sqlRun, sqlValue, statement } from '../db/sql-work.js';
 import { type DeadLetterPayload, type Received, type RowApplier, Touched } from './apply-rows.js';
-import type { RowSql } from './row-sql.js';
 
 /**
  * Received rows that could not be applied when they arrived: dead letters (a row that failed) and
@@ -9,7 +9,6 @@ import type { RowSql } from './row-sql.js';
  */
 export class Backlog {
   constructor(
-    private readonly sql: RowSql,
     private readonly rows: RowApplier,
     private readonly clock: Clock,
     private readonly schemaVersion: number,
@@ -20,10 +19,10 @@ export class Backlog {
    * no more. The ones that now apply are removed, and so are those a newer change of the same row
    * has replaced meanwhile (`applied` counts both); the others keep their letter with the new error.
    */
-  retryDeadLetters(
+  *retryDeadLetters(
     filter: { peer?: string; ids?: number[] },
     byPeer: Map<string, Touched>,
-  ): { retried: number; applied: number } {
+  ): SqlWork<{ retried: number; applied: number }> {
     if (filter.ids?.length === 0) return { retried: 0, applied: 0 };
     const where: string[] = [];
     const params: unknown[] = [];
@@ -36,12 +35,10 @@ export class Backlog {
       params.push(...filter.ids);
     }
     const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id`;
-    const letters = this.sql.sqlite.prepare(select).all(...params) as LetterRow[];
-    const remove = this.sql.statement('dead|remove', () => 'DELETE FROM dead_letter WHERE id = ?');
-    const note = this.sql.statement(
-      'dead|note',
-      () => 'UPDATE dead_letter SET error = ?, at = ? WHERE id = ?',
-    );
+    const letters = (yield* sqlRows(
+      statement(`dead|select|${select}`, 'rows', select),
+      params,
+    )) as unknown as LetterRow[];
     let applied = 0;
     let open = letters;
     for (let progress = open.length > 0; progress; ) {
@@ -50,14 +47,14 @@ export class Backlog {
       for (const letter of open) {
         const touched = byPeer.get(letter.peer) ?? new Touched();
         byPeer.set(letter.peer, touched);
-        const outcome = this.rows.tryRow(letter.peer, fromLetter(letter), touched, true);
+        const outcome = yield* this.rows.tryRow(letter.peer, fromLetter(letter), touched, true);
         if (outcome.ok) {
-          remove.run(letter.id);
+          yield* sqlRun(DEAD_LETTER_REMOVE, [letter.id]);
           applied += 1;
           progress = true;
         } else {
           failed.push(letter);
-          note.run(outcome.error, this.clock.now(), letter.id);
+          yield* sqlRun(DEAD_LETTER_NOTE, [outcome.error, this.clock.now(), letter.id]);
         }
       }
       open = failed;
@@ -71,28 +68,27 @@ export class Backlog {
    * absent, as the cloud's own records from now on; then the site's other dead letters, which may
    * have waited for them (a gate of an adopted yard), are retried.
    */
-  adopt(
+  *adopt(
     peer: string,
     ids: number[] | undefined,
     byPeer: Map<string, Touched>,
-  ): { adopted: number; applied: number } {
+  ): SqlWork<{ adopted: number; applied: number }> {
     const idFilter = ids ? ` AND id IN (${ids.map(() => '?').join(', ')})` : '';
-    const letters = this.sql.sqlite
-      .prepare(
-        `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter WHERE peer = ? AND error LIKE '[cloud-owned]%'${idFilter} ORDER BY id`,
-      )
-      .all(peer, ...(ids ?? [])) as LetterRow[];
+    const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter WHERE peer = ? AND error LIKE '[cloud-owned]%'${idFilter} ORDER BY id`;
+    const letters = (yield* sqlRows(statement(`dead|adopt|${select}`, 'rows', select), [
+      peer,
+      ...(ids ?? []),
+    ])) as unknown as LetterRow[];
     const touched = byPeer.get(peer) ?? new Touched();
     byPeer.set(peer, touched);
-    const remove = this.sql.statement('dead|remove', () => 'DELETE FROM dead_letter WHERE id = ?');
     let adopted = 0;
     for (const letter of letters) {
-      const outcome = this.rows.tryRow(peer, fromLetter(letter), touched, true, true);
+      const outcome = yield* this.rows.tryRow(peer, fromLetter(letter), touched, true, true);
       if (!outcome.ok) continue; // keeps its letter (e.g. a reference not adopted yet); retry below
-      remove.run(letter.id);
+      yield* sqlRun(DEAD_LETTER_REMOVE, [letter.id]);
       adopted += 1;
     }
-    const { applied } = this.retryDeadLetters({ peer }, byPeer);
+    const { applied } = yield* this.retryDeadLetters({ peer }, byPeer);
     return { adopted, applied };
   }
 
@@ -100,13 +96,10 @@ export class Backlog {
    * Applies sync_pending rows whose schema_v <= our schema version, per peer in order; a row still
    * too new holds back the peer's later rows. Returns how many left the table.
    */
-  applyPending(byPeer: Map<string, Touched>): number {
-    const rows = this.sql
-      .statement('pending|all', () => 'SELECT * FROM sync_pending ORDER BY id')
-      .all() as PendingRow[];
+  *applyPending(byPeer: Map<string, Touched>): SqlWork<number> {
+    const rows = (yield* sqlRows(PENDING_ALL, [])) as unknown as PendingRow[];
     const blocked = new Set<string>();
     const ready = new Map<string, Received[]>();
-    const remove = this.sql.statement('pending|remove', () => 'DELETE FROM sync_pending WHERE id = ?');
     let taken = 0;
     for (const row of rows) {
       if (blocked.has(row.peer) || row.schema_v > this.schemaVersion) {
@@ -116,37 +109,52 @@ export class Backlog {
       const list = ready.get(row.peer) ?? [];
       list.push(fromPending(row));
       ready.set(row.peer, list);
-      remove.run(row.id);
+      yield* sqlRun(PENDING_REMOVE, [row.id]);
       taken += 1;
     }
     for (const [peer, changes] of ready) {
       const touched = new Touched();
       byPeer.set(peer, touched);
-      this.rows.applyRows(peer, changes, touched);
+      yield* this.rows.applyRows(peer, changes, touched);
     }
     return taken;
   }
 
   /** Keeps rows of a newer schema (or behind parked ones of the same peer) for applyPending. */
-  park(peer: string, schemaV: number, rows: readonly Received[]): void {
-    const put = this.sql.statement(
-      'pending|put',
-      () =>
-        'INSERT INTO sync_pending (peer, seq, schema_v, entity, entity_id, op, hlc, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+  *park(peer: string, schemaV: number, rows: readonly Received[]): SqlWork<void> {
     for (const row of rows) {
-      put.run(peer, row.seq, schemaV, row.entity, row.id, row.op, row.hlc, JSON.stringify(row.data));
+      yield* sqlRun(PENDING_PUT, [
+        peer,
+        row.seq,
+        schemaV,
+        row.entity,
+        row.id,
+        row.op,
+        row.hlc,
+        JSON.stringify(row.data),
+      ]);
     }
   }
 
-  hasPending(peer: string): boolean {
-    return (
-      this.sql
-        .statement('pending|any', () => 'SELECT 1 FROM sync_pending WHERE peer = ? LIMIT 1')
-        .get(peer) !== undefined
-    );
+  *hasPending(peer: string): SqlWork<boolean> {
+    return (yield* sqlValue(PENDING_ANY, [peer])) !== undefined;
   }
 }
+
+const DEAD_LETTER_REMOVE = statement('dead|remove', 'changes', 'DELETE FROM dead_letter WHERE id = ?');
+const DEAD_LETTER_NOTE = statement(
+  'dead|note',
+  'changes',
+  'UPDATE dead_letter SET error = ?, at = ? WHERE id = ?',
+);
+const PENDING_ALL = statement('pending|all', 'rows', 'SELECT * FROM sync_pending ORDER BY id');
+const PENDING_REMOVE = statement('pending|remove', 'changes', 'DELETE FROM sync_pending WHERE id = ?');
+const PENDING_PUT = statement(
+  'pending|put',
+  'changes',
+  'INSERT INTO sync_pending (peer, seq, schema_v, entity, entity_id, op, hlc, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+);
+const PENDING_ANY = statement('pending|any', 'value', 'SELECT 1 FROM sync_pending WHERE peer = ? LIMIT 1');
 
 interface LetterRow {
   id: number;

@@ -1,12 +1,13 @@
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { SCHEMA_VERSION } from '../db/migrate.js';
+import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
 import { noteDeadLetter } from './dead-letter-log.js';
 import type { SyncDeps } from './deps.js';
 import { syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
-import type { Routing } from './routing.js';
-import type { RowSql } from './row-sql.js';
+import type { RoutingWork } from './routing.js';
 import type { SiteTrust } from './site-trust.js';
 
 /** A received change with its position in the peer's log. */
@@ -21,6 +22,20 @@ export interface DeadLetterPayload {
   data: Record<string, unknown>;
 }
 
+/** A row the cloud forwards to other sites' change logs (written at the end of the work). */
+interface Forward {
+  peers: string[];
+  params: [
+    entity: string,
+    id: string,
+    op: string,
+    hlc: string,
+    origin: string,
+    schemaV: number,
+    data: string,
+  ];
+}
+
 /** Effects of one transaction, published after it commits (ChangeApplier.afterCommit). */
 export class Touched {
   readonly tables = new Set<string>();
@@ -30,17 +45,19 @@ export class Touched {
   readonly forwardedTo = new Set<string>();
   readonly entities = new Map<string, number>();
   readonly signedOut: Array<{ kind: 'user' | 'driver'; id: string }> = [];
+  /** Forwarded rows of applied changes not yet written (RowApplier.writeForwards). */
+  readonly forwards: Forward[] = [];
   applied = 0;
 }
 
 /** At the cloud: the check of what a site may write, and the routing of rows on to other sites. */
 export interface SiteRelay {
   trust: SiteTrust;
-  routing: Routing;
+  routing: RoutingWork;
 }
 
 type Attempt = { ok: true; changed: boolean } | { ok: false; foreignKey: boolean; error: string };
-type Done = { row: RowChange; effect: RowEffect; forwarded: string[] };
+type Done = { row: RowChange; effect: RowEffect; forward: Forward | undefined };
 
 /**
  * Rows per group savepoint. Rows nearly always apply, so a group shares one savepoint; a group in
@@ -49,21 +66,17 @@ type Done = { row: RowChange; effect: RowEffect; forwarded: string[] };
 const GROUP = 64;
 
 /**
- * Applies received rows inside the caller's transaction: rules (apply-rules.ts), dead letters, and
- * at the cloud the forwarding of rows other sites need into their change logs.
+ * Applies received rows inside the caller's transaction, as SqlWork (either database): rules
+ * (apply-rules.ts), dead letters, and at the cloud the forwarding of rows other sites need into
+ * their change logs.
  */
 export class RowApplier {
-  private readonly sqlite: Database.Database;
-
   constructor(
     private readonly deps: Pick<SyncDeps, 'clock' | 'log' | 'hlc'>,
-    private readonly sql: RowSql,
     private readonly rules: RowRules,
     /** The hub's part (SyncSide.hub): none at an edge (it trusts its cloud and forwards nothing). */
     private readonly hub?: SiteRelay,
-  ) {
-    this.sqlite = sql.sqlite;
-  }
+  ) {}
 
   /**
    * Applies rows in seq order. A row that fails on a foreign key is tried again after the others
@@ -71,7 +84,11 @@ export class RowApplier {
    * until a pass applies nothing more; what still fails goes to dead_letter. Other failures go to
    * dead_letter at once. One bad row never holds back the rest.
    */
-  applyRows(peer: string, rows: readonly Received[], touched: Touched): { applied: number; dead: number } {
+  *applyRows(
+    peer: string,
+    rows: readonly Received[],
+    touched: Touched,
+  ): SqlWork<{ applied: number; dead: number }> {
     let applied = 0;
     let dead = 0;
     let deferred: Array<{ row: Received; error: string }> = [];
@@ -81,27 +98,35 @@ export class RowApplier {
       if (changed) applied += 1;
       if (deferred.length > 0) lastApplied.set(`${row.entity}|${row.id}`, row.seq);
     };
-    const one = (row: Received): Attempt => {
-      const outcome = this.tryRow(peer, row, touched, false);
+    const self = this;
+    function* one(row: Received): SqlWork<Attempt> {
+      const outcome = yield* self.tryRow(peer, row, touched, false);
       if (outcome.ok) done(row, outcome.changed);
       return outcome;
-    };
+    }
     for (let i = 0; i < rows.length; i += GROUP) {
       const group = rows.slice(i, i + GROUP);
-      const results = this.tryGroup(peer, group);
+      // The group in one savepoint (inline, not a method: one level of yield* less per statement);
+      // undefined, and nothing written, if any row failed.
+      let results: Done[] | undefined;
+      try {
+        results = yield* inSavepoint(() => this.applyGroup(peer, group));
+      } catch (err) {
+        if (!isRowError(err)) throw err;
+      }
       if (results) {
         for (const [k, r] of results.entries()) {
-          if (r.effect.changed) this.record(touched, r.effect, r.forwarded);
+          if (r.effect.changed) this.record(touched, r.effect, r.forward);
           done(group[k]!, r.effect.changed);
         }
         continue;
       }
       for (const row of group) {
-        const outcome = one(row);
+        const outcome = yield* one(row);
         if (outcome.ok) continue;
         if (outcome.foreignKey) deferred.push({ row, error: outcome.error });
         else {
-          this.deadLetter(peer, row, outcome.error);
+          yield* this.deadLetter(peer, row, outcome.error);
           dead += 1;
         }
       }
@@ -111,72 +136,85 @@ export class RowApplier {
       const again: typeof deferred = [];
       for (const entry of deferred) {
         if ((lastApplied.get(`${entry.row.entity}|${entry.row.id}`) ?? 0) > entry.row.seq) continue;
-        const outcome = one(entry.row);
+        const outcome = yield* one(entry.row);
         if (outcome.ok) progress = true;
         else again.push({ row: entry.row, error: outcome.error });
       }
       deferred = again;
     }
     for (const { row, error } of deferred) {
-      this.deadLetter(peer, row, error);
+      yield* this.deadLetter(peer, row, error);
       dead += 1;
     }
     return { applied, dead };
   }
 
   /**
+   * Writes the rows forwarded by the changes applied so far (their savepoints released) into the
+   * other sites' change logs, in the order applied. Called once at the end of the transaction's
+   * work: on PostgreSQL an append to change_log holds a lock until commit (seq order = commit order
+   * for the outbox), which must be held as briefly as possible.
+   */
+  *writeForwards(touched: Touched): SqlWork<void> {
+    for (const f of touched.forwards) {
+      for (const p of f.peers) yield* sqlRun(FORWARD, [p, ...f.params]);
+    }
+    touched.forwards.length = 0;
+  }
+
+  /**
    * One row in its own savepoint: all of its writes (forwarded log rows included) or none.
    * `retry`: a dead letter applied again (a newer change of the row may have replaced it).
    */
-  tryRow(peer: string, row: RowChange, touched: Touched, retry: boolean, adopt = false): Attempt {
+  *tryRow(peer: string, row: RowChange, touched: Touched, retry: boolean, adopt = false): SqlWork<Attempt> {
     try {
-      const { effect, forwarded } = this.sqlite.transaction(() => this.applyOne(peer, row, retry, adopt))();
-      if (effect.changed) this.record(touched, effect, forwarded);
+      const { effect, forward } = yield* inSavepoint(() => this.applyOne(peer, row, retry, adopt));
+      if (effect.changed) this.record(touched, effect, forward);
       return { ok: true, changed: effect.changed || effect.superseded === true };
     } catch (err) {
       if (!isRowError(err)) throw err;
       const code = (err as { code?: unknown }).code;
-      const foreignKey = code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+      const foreignKey = code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === PG_FOREIGN_KEY;
       const message =
         err instanceof RowRejected ? err.message : `${String(code ?? 'error')}: ${(err as Error).message}`;
       return { ok: false, foreignKey, error: message };
     }
   }
 
-  deadLetter(peer: string, row: Received, error: string): void {
+  *deadLetter(peer: string, row: Received, error: string): SqlWork<void> {
     const payload: DeadLetterPayload = { op: row.op, hlc: row.hlc, data: row.data };
-    this.sql
-      .statement(
-        'dead|put',
-        () =>
-          'INSERT INTO dead_letter (peer, seq, entity, entity_id, error, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(peer, row.seq, row.entity, row.id, error, JSON.stringify(payload), this.deps.clock.now());
+    yield* sqlRun(DEAD_LETTER_PUT, [
+      peer,
+      row.seq,
+      row.entity,
+      row.id,
+      error,
+      JSON.stringify(payload),
+      this.deps.clock.now(),
+    ]);
     noteDeadLetter(this.deps.log, peer, row, error);
   }
 
-  /** A group in one savepoint; undefined (and nothing written) if any row failed. */
-  private tryGroup(peer: string, group: readonly Received[]): Done[] | undefined {
-    try {
-      return this.sqlite.transaction(() => group.map((row) => this.applyOne(peer, row, false)))();
-    } catch (err) {
-      if (!isRowError(err)) throw err;
-      return undefined;
-    }
+  private *applyGroup(peer: string, group: readonly Received[]): SqlWork<Done[]> {
+    const done: Done[] = [];
+    for (const row of group) done.push(yield* this.applyOne(peer, row, false));
+    return done;
   }
 
   /**
    * `adopt`: an admin took this row of a formerly standalone edge as the cloud's own (Backlog.adopt):
    * it skips the site trust check and is inserted if absent, as the rules do for a non-owner's row.
    */
-  private applyOne(peer: string, row: RowChange, retry: boolean, adopt = false): Done {
+  private *applyOne(peer: string, row: RowChange, retry: boolean, adopt = false): SqlWork<Done> {
     this.assertClockWithinSkew(row);
     // At the cloud every row a site sends passes its trust check first (site-trust.ts).
-    const change = this.hub && !adopt ? this.hub.trust.admit(peer, row) : row;
-    const effect = this.rules.apply(change, { retry });
+    const admitted = this.hub && !adopt ? yield* this.hub.trust.admit(peer, row) : { change: row };
+    const change = admitted.change;
+    const effect = yield* this.rules.apply(change, { retry, stored: admitted.stored });
     // Only a change that applied advances our clock (and records a peer running ahead).
     this.deps.hlc.receive(row.hlc);
-    return { row: change, effect, forwarded: effect.changed ? this.forward(peer, change, effect) : [] };
+    const forward = effect.changed && this.hub ? yield* this.forward(peer, change, effect) : undefined;
+    return { row: change, effect, forward };
   }
 
   /**
@@ -215,27 +253,24 @@ export class RowApplier {
 
   /**
    * At the cloud: the other sites that need the row (a driver or trailer edited at one site) get it
-   * in their change logs, in the same transaction, with the row's original origin.
+   * in their change logs, in the same transaction, with the row's original origin. Routed here (the
+   * routing reads the row's transaction); written by writeForwards at the end of the work.
    */
-  private forward(peer: string, row: RowChange, effect: RowEffect): string[] {
-    if (!this.hub || !effect.entity || !effect.stored) return [];
-    const peers = this.hub.routing.peersFor(effect.entity, effect.stored).filter((p) => p !== peer);
-    if (peers.length === 0) return [];
+  private *forward(peer: string, row: RowChange, effect: RowEffect): SqlWork<Forward | undefined> {
+    if (!this.hub || !effect.entity || !effect.stored) return undefined;
+    const peers = (yield* this.hub.routing.peersFor(effect.entity, effect.stored)).filter((p) => p !== peer);
+    if (peers.length === 0) return undefined;
     const entity = effect.entity;
     const data = row.op === 'delete' ? { [entity.key]: row.id } : syncedFields(entity, effect.stored);
     const hlc = row.op === 'delete' ? row.hlc : String(effect.stored.hlc ?? row.hlc);
-    const log = this.sql.statement(
-      'change_log|forward',
-      () =>
-        'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
     const origin = parseHlc(row.hlc).origin;
-    const json = JSON.stringify(data);
-    for (const p of peers) log.run(p, entity.entity, row.id, row.op, hlc, origin, SCHEMA_VERSION, json);
-    return peers;
+    return {
+      peers,
+      params: [entity.entity, row.id, row.op, hlc, origin, SCHEMA_VERSION, JSON.stringify(data)],
+    };
   }
 
-  private record(touched: Touched, effect: RowEffect, forwarded: string[]): void {
+  private record(touched: Touched, effect: RowEffect, forward: Forward | undefined): void {
     const { entity, stored } = effect;
     if (!entity || !stored) return;
     touched.applied += 1;
@@ -249,20 +284,50 @@ export class RowApplier {
         touched.queuedYards.add(stored.yardId);
       if (typeof stored.driverId === 'string') touched.drivers.add(stored.driverId);
     }
-    for (const p of forwarded) touched.forwardedTo.add(p);
+    if (forward) {
+      touched.forwards.push(forward);
+      for (const p of forward.peers) touched.forwardedTo.add(p);
+    }
     if (effect.signedOut) touched.signedOut.push(effect.signedOut);
   }
 }
 
+const FORWARD = statement(
+  'change_log|forward',
+  'changes',
+  'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+);
+
+const DEAD_LETTER_PUT = statement(
+  'dead|put',
+  'changes',
+  'INSERT INTO dead_letter (peer, seq, entity, entity_id, error, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+);
+
+/** PostgreSQL's foreign_key_violation: a reference that may arrive later in the batch. */
+const PG_FOREIGN_KEY = '23503';
+
 /**
- * Whether an error is the row's fault (a constraint, a value SQLite cannot store, a refused or
- * malformed change): the row goes to dead_letter. Anything else (disk full, I/O error, a locked or
- * corrupt database) is the database's: it propagates, the whole transaction rolls back, nothing is
- * acknowledged, and the batch is applied again later.
+ * Whether an error is the row's fault (a constraint, a value the database cannot store, a refused
+ * or malformed change): the row goes to dead_letter. Anything else (disk full, I/O error, a locked
+ * or corrupt database; on PostgreSQL a lost connection, a timeout, a deadlock or serialization
+ * failure) is the database's: it propagates, the whole transaction rolls back, nothing is
+ * acknowledged, and the batch is applied again later (PostgresChangeApplier retries 40001/40P01).
  */
 export function isRowError(err: unknown): boolean {
-  if (!(err instanceof Database.SqliteError)) return err instanceof Error;
-  return err.code.startsWith('SQLITE_CONSTRAINT') || ROW_SQLITE_CODES.has(err.code);
+  if (err instanceof RowRejected) return true;
+  if (err instanceof Database.SqliteError)
+    return err.code.startsWith('SQLITE_CONSTRAINT') || ROW_SQLITE_CODES.has(err.code);
+  // SQLSTATE class 23 (integrity constraint) and 22 (data exception: a value the column refuses).
+  if (err instanceof pg.DatabaseError) return /^2[23]/.test(err.code ?? '');
+  if (!(err instanceof Error)) return false;
+  // A client-side failure of the connection (pg's own errors, or the socket's with an errno code).
+  if (typeof (err as { code?: unknown }).code === 'string') return false;
+  if (PG_CLIENT_FAILURE.test(err.message)) return false;
+  return true;
 }
 
 const ROW_SQLITE_CODES = new Set(['SQLITE_MISMATCH', 'SQLITE_TOOBIG', 'SQLITE_RANGE']);
+
+/** pg's messages for a connection that broke or timed out (they carry no SQLSTATE). */
+const PG_CLIENT_FAILURE = /connection|terminated|timeout|timed out|not queryable/i;

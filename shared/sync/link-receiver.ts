@@ -1,15 +1,18 @@
 import type { SyncDeps } from './deps.js';
-import { exclusive } from './outbox.js';
 import { type Ack, Batch, batchOverLimits, PROTOCOL_V } from './protocol.js';
 
 /**
- * What the link needs from the change applier (applier.ts). Synchronous: it runs while the link
- * holds the database connection (exclusive()), so it must not wait for Kysely.
+ * What the link needs from the change applier (SyncApplier, sync-applier.ts): awaited, so either
+ * database's applier serves (on SQLite it holds the connection itself, inside exclusive()). A
+ * synchronous answer is awaited as well.
  */
 export interface BatchApplier {
-  apply(peer: string, batch: Batch): { upTo: number };
+  apply(peer: string, batch: Batch): Promise<{ upTo: number }> | { upTo: number };
   /** Several batches in one transaction (one commit); outcomes in order. */
-  applyMany?(peer: string, batches: readonly Batch[]): Array<{ upTo: number }>;
+  applyMany?(
+    peer: string,
+    batches: readonly Batch[],
+  ): Promise<Array<{ upTo: number }>> | Array<{ upTo: number }>;
 }
 
 export interface BatchReceiverOptions {
@@ -120,17 +123,15 @@ export class BatchReceiver {
     if (!last) return; // an earlier drain took this batch with its group
     let upTo: number;
     try {
-      upTo = await this.withBusyRetry(() =>
-        exclusive(this.o.deps, () => {
-          const { applier } = this.o;
-          if (group.length === 1 || !applier.applyMany) {
-            let position = 0;
-            for (const batch of group) position = applier.apply(this.o.peer, batch).upTo;
-            return position;
-          }
-          return applier.applyMany(this.o.peer, group).at(-1)!.upTo;
-        }),
-      );
+      upTo = await this.withBusyRetry(async () => {
+        const { applier } = this.o;
+        if (group.length === 1 || !applier.applyMany) {
+          let position = 0;
+          for (const batch of group) position = (await applier.apply(this.o.peer, batch)).upTo;
+          return position;
+        }
+        return (await applier.applyMany(this.o.peer, group)).at(-1)!.upTo;
+      });
     } catch (err) {
       // Nothing of the group was committed (one transaction): the peer resends from our last ack.
       this.o.deps.log.error(

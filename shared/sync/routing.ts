@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { SqliteWork, type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
 import type { SyncedEntity } from './entities.js';
 
 export interface Routing {
@@ -8,6 +9,118 @@ export interface Routing {
   siteOfYard(yardId: string): string | undefined;
   /** Drops the cached sites and yard -> site map (they also reload by themselves, see below). */
   invalidate(): void;
+}
+
+/**
+ * The same routing as SqlWork, for work written once for both databases (the sync applier): its
+ * lookups are statements of the work's own transaction.
+ */
+export interface RoutingWork {
+  peersFor(entity: SyncedEntity, row: Record<string, unknown>): SqlWork<string[]>;
+  siteOfYard(yardId: string): SqlWork<string | undefined>;
+}
+
+/**
+ * A synchronous Routing (SQLite: cached, read on the applier's own connection) as RoutingWork: its
+ * answers need no statement of the work.
+ */
+export function routingWork(routing: Routing): RoutingWork {
+  return {
+    // biome-ignore lint/correctness/useYield: answered from the cache or read on the same connection
+    *peersFor(entity, row) {
+      return routing.peersFor(entity, row);
+    },
+    // biome-ignore lint/correctness/useYield: as above
+    *siteOfYard(yardId) {
+      return routing.siteOfYard(yardId);
+    },
+  };
+}
+
+/**
+ * The cloud's routing read through the work's statements, nothing cached (PostgreSQL): with several
+ * cloud nodes, a site or yard registered through one node must route the very next write on any
+ * other, and sites and yards number in the hundreds.
+ */
+export function uncachedCloudRouting(): RoutingWork {
+  return {
+    *peersFor(entity, row) {
+      const sites = (yield* sqlRows(READ_SITES, [])).map((r) => String(r.id));
+      const yards = yield* sqlRows(READ_YARDS, []);
+      const siteOfYard = new Map(yards.map((y) => [String(y.id), y.site_id as string | null]));
+      const lookups = yield* lookupsFor(entity, row);
+      return routeAtCloud(entity, row, sites, (yardId) => siteOfYard.get(yardId) ?? undefined, lookups);
+    },
+    *siteOfYard(yardId) {
+      const site = yield* sqlValue(READ_SITE_OF_YARD, [yardId]);
+      return typeof site === 'string' ? site : undefined;
+    },
+  };
+}
+
+const READ_STAMP = statement('routing|stamp', 'value', 'SELECT n FROM temp.yard_routing_stamp');
+const READ_SITES = statement('routing|sites', 'rows', 'SELECT id FROM site ORDER BY id');
+const READ_YARDS = statement('routing|yards', 'rows', 'SELECT id, site_id FROM yard');
+const READ_SITE_OF_YARD = statement('routing|site-of-yard', 'value', 'SELECT site_id FROM yard WHERE id = ?');
+const READ_SESSION_YARD = statement(
+  'routing|session-yard',
+  'value',
+  'SELECT yard_id FROM driver_session WHERE id = ?',
+);
+const READ_INTEGRATION_YARDS = statement(
+  'routing|integration-yards',
+  'rows',
+  'SELECT DISTINCT yard_id FROM camera WHERE integration_id = ?',
+);
+const READ_REF_YARD: Record<string, ReturnType<typeof statement>> = Object.fromEntries(
+  ['movement', 'truck_inspection', 'camera'].map((table) => [
+    table,
+    statement(`routing|ref-yard|${table}`, 'value', `SELECT yard_id FROM "${table}" WHERE id = ?`),
+  ]),
+);
+
+function* yardOfSession(sessionId: string): SqlWork<string | undefined> {
+  const yardId = yield* sqlValue(READ_SESSION_YARD, [sessionId]);
+  return typeof yardId === 'string' ? yardId : undefined;
+}
+
+function* yardsUsingIntegration(integrationId: string): SqlWork<string[]> {
+  const rows = yield* sqlRows(READ_INTEGRATION_YARDS, [integrationId]);
+  return rows.flatMap((r) => (typeof r.yard_id === 'string' ? [r.yard_id] : []));
+}
+
+function* yardOfRef(table: string, id: string): SqlWork<string | undefined> {
+  const stmt = READ_REF_YARD[table];
+  if (!stmt) return undefined;
+  const yardId = yield* sqlValue(stmt, [id]);
+  return typeof yardId === 'string' ? yardId : undefined;
+}
+
+/**
+ * The one row lookup routeAtCloud may ask for this row, read beforehand (it asks synchronously):
+ * a session's yard, the yard of what an attachment is attached to, the yards using an integration.
+ */
+function* lookupsFor(entity: SyncedEntity, row: Record<string, unknown>): SqlWork<RowLookups> {
+  let sessionYard: string | undefined;
+  let refYard: string | undefined;
+  let integrationYards: string[] = [];
+  if (entity.entity === 'session_location' && typeof row.sessionId === 'string') {
+    sessionYard = yield* yardOfSession(row.sessionId);
+  } else if (
+    entity.entity === 'attachment' &&
+    typeof row.refType === 'string' &&
+    typeof row.refId === 'string'
+  ) {
+    const table = YARD_REFS[row.refType];
+    if (table) refYard = yield* yardOfRef(table, row.refId);
+  } else if (entity.entity === 'integration' && typeof row.id === 'string') {
+    integrationYards = yield* yardsUsingIntegration(row.id);
+  }
+  return {
+    yardOfSession: () => sessionYard,
+    yardOfRef: () => refYard,
+    yardsUsingIntegration: () => integrationYards,
+  };
 }
 
 /** Every site that needs a row: org-wide master data and units that move between yards. */
@@ -74,22 +187,12 @@ class CloudRouting {
   private siteOfYard = new Map<string, string>();
   private readonly yardOfSession = new Map<string, string>();
   private stamp: number | undefined;
-  private readonly readStamp: Database.Statement;
-  private readonly readSites: Database.Statement;
-  private readonly readYards: Database.Statement;
-  private readonly readSessionYard: Database.Statement;
-  private readonly readIntegrationYards: Database.Statement;
-  private readonly refYard = new Map<string, Database.Statement>();
+  /** The lookups' statements (the ones PostgreSQL runs in the work), run here synchronously. */
+  private readonly work: SqliteWork;
 
-  constructor(private readonly sqlite: Database.Database) {
+  constructor(sqlite: Database.Database) {
     installStamp(sqlite);
-    this.readStamp = sqlite.prepare('SELECT n FROM temp.yard_routing_stamp').pluck();
-    this.readSites = sqlite.prepare('SELECT id FROM site ORDER BY id').pluck();
-    this.readYards = sqlite.prepare('SELECT id, site_id FROM yard').raw();
-    this.readSessionYard = sqlite.prepare('SELECT yard_id FROM driver_session WHERE id = ?').pluck();
-    this.readIntegrationYards = sqlite
-      .prepare('SELECT DISTINCT yard_id FROM camera WHERE integration_id = ?')
-      .pluck();
+    this.work = new SqliteWork(sqlite);
   }
 
   peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[] {
@@ -110,29 +213,23 @@ class CloudRouting {
     yardOfSession: (sessionId) => {
       let yardId = this.yardOfSession.get(sessionId);
       if (yardId === undefined) {
-        yardId = this.readSessionYard.get(sessionId) as string | undefined;
+        yardId = this.work.run(yardOfSession(sessionId));
         if (yardId === undefined) return undefined;
         if (this.yardOfSession.size >= SESSION_CACHE_MAX) this.yardOfSession.clear();
         this.yardOfSession.set(sessionId, yardId);
       }
       return yardId;
     },
-    yardsUsingIntegration: (integrationId) => this.readIntegrationYards.all(integrationId) as string[],
-    yardOfRef: (table, id) => {
-      let stmt = this.refYard.get(table);
-      if (!stmt) {
-        stmt = this.sqlite.prepare(`SELECT yard_id FROM "${table}" WHERE id = ?`).pluck();
-        this.refYard.set(table, stmt);
-      }
-      return stmt.get(id) as string | undefined;
-    },
+    yardsUsingIntegration: (integrationId) => this.work.run(yardsUsingIntegration(integrationId)),
+    yardOfRef: (table, id) => this.work.run(yardOfRef(table, id)),
   };
 
   private refresh(): void {
-    const stamp = this.readStamp.get() as number;
+    const stamp = this.work.run(sqlValue(READ_STAMP, [])) as number;
     if (stamp === this.stamp) return;
-    this.sites = this.readSites.all() as string[];
-    this.siteOfYard = new Map(this.readYards.all() as Array<[string, string]>);
+    this.sites = this.work.run(sqlRows(READ_SITES, [])).map((r) => String(r.id));
+    const yards = this.work.run(sqlRows(READ_YARDS, []));
+    this.siteOfYard = new Map(yards.map((y) => [String(y.id), y.site_id as string]));
     this.stamp = stamp;
   }
 }

@@ -1,4 +1,5 @@
 import type { Kdb } from '../db/database.js';
+import type { SqlWork } from '../db/sql-work.js';
 
 /** A row as the observers see it: camelCase field names, SQLite scalar values. */
 export type ObservedRow = Record<string, unknown>;
@@ -35,7 +36,20 @@ export interface TransactionRowObserver {
   rowWrittenIn(trx: Kdb, write: RowWrite): Promise<void>;
 }
 
-export type AnyRowObserver = RowObserver | TransactionRowObserver;
+/**
+ * Both at once, written as SqlWork (shared/db/sql-work.ts): its statements are yielded into the
+ * writer's own work, so the sync applier runs them in its transaction on either database (one
+ * driver for everything it writes). It still answers the other two calls for ChangeCapture.
+ */
+export interface WorkRowObserver {
+  readonly tables: ReadonlySet<string>;
+  rowWork(write: RowWrite): SqlWork<void>;
+}
+
+export type AnyRowObserver =
+  | RowObserver
+  | TransactionRowObserver
+  | (WorkRowObserver & (RowObserver | TransactionRowObserver));
 
 interface Followers {
   observers: AnyRowObserver[];
@@ -68,18 +82,21 @@ export class RowObservers {
   }
 
   /**
-   * Tells the observers synchronously: for the writers that cannot await (the SQLite sync applier).
-   * An observer that must be awaited cannot be told here; that is a wiring error, thrown (undoing
-   * the write) rather than a read model silently left behind.
+   * Tells the observers from inside SqlWork (the sync applier, on either database): an observer
+   * written as SqlWork has its statements yielded into the caller's work; a synchronous one is
+   * called. One that can only be awaited through Kysely cannot be told here; that is a wiring
+   * error, thrown (undoing the write) rather than a read model silently left behind.
    */
-  notify(table: string, before: ObservedRow | undefined, after: ObservedRow | undefined): void {
+  *work(table: string, before: ObservedRow | undefined, after: ObservedRow | undefined): SqlWork<void> {
     const followers = this.byTable.get(table);
     if (!followers) return;
-    if (followers.awaited)
-      throw new Error(
-        `an observer of ${table} writes through the transaction and must be awaited (notifyIn)`,
-      );
-    for (const o of followers.observers) (o as RowObserver).rowWritten({ table, before, after });
+    const write: RowWrite = { table, before, after };
+    for (const o of followers.observers) {
+      if ('rowWork' in o) yield* o.rowWork(write);
+      else if (isTransactional(o))
+        throw new Error(`an observer of ${table} can only be awaited through Kysely (notifyIn)`);
+      else o.rowWritten(write);
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
-import type Database from 'better-sqlite3';
+import type { Dialect } from '../db/database.js';
+import { type SqlStatement, type SqlStep, type SqlWork, sqlRows, statement } from '../db/sql-work.js';
 import { type SyncedEntity, toSnake } from './entities.js';
 
 /** A row as ChangeCapture logs it: camelCase field names, SQLite scalar values. */
@@ -25,31 +26,50 @@ export function toCamel(column: string): string {
 }
 
 /**
- * Synchronous SQL for synced rows, straight on better-sqlite3 (not Kysely): applying a week of an
- * edge's changes must run at tens of thousands of rows per second. Statements are prepared once per
- * (table, operation, column set) and reused; table shapes come from PRAGMA table_xinfo once.
+ * A table's columns and whether each is generated (a local read model such as api_json, never
+ * written): SQLite's table_xinfo (hidden 2/3 = generated), PostgreSQL's catalogue.
+ */
+const COLUMNS = statement('shape|columns', 'rows', (dialect) =>
+  dialect === 'sqlite'
+    ? 'SELECT name, hidden <> 0 AS generated FROM pragma_table_xinfo(?) ORDER BY cid'
+    : "SELECT column_name AS name, is_generated = 'ALWAYS' AS generated FROM information_schema.columns " +
+      'WHERE table_schema = current_schema() AND table_name = ? ORDER BY ordinal_position',
+);
+
+/**
+ * SQL for synced rows as SqlWork (shared/db/sql-work.ts), written once for both databases: applying
+ * a week of an edge's changes must run at tens of thousands of rows per second on SQLite, so
+ * statements are plain SQL built once per (table, operation, column set) and cached by key (the
+ * drivers prepare each key once); table shapes are read from the catalogue once.
+ *
+ * Reads of a stored row are FOR UPDATE on PostgreSQL: the applier decides what to write from them
+ * (a merge, a trust check), and several cloud nodes apply at once under READ COMMITTED.
  */
 export class RowSql {
   private readonly shapes = new Map<string, TableShape>();
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements = new Map<string, SqlStatement>();
 
-  constructor(readonly sqlite: Database.Database) {}
-
-  shape(entity: SyncedEntity): TableShape {
-    let shape = this.shapes.get(entity.entity);
-    if (!shape) {
-      shape = this.readShape(entity);
-      this.shapes.set(entity.entity, shape);
-    }
+  /** The table's shape (read once, then cached: no statement after the first call). */
+  *shape(entity: SyncedEntity): SqlWork<TableShape> {
+    const known = this.shapes.get(entity.entity);
+    if (known) return known;
+    const shape = yield* this.readShape(entity);
+    this.shapes.set(entity.entity, shape);
     return shape;
   }
 
-  /** The stored row (camelCase fields), or undefined. */
-  select(shape: TableShape, id: string): Fields | undefined {
-    const raw = this.statement(`select|${shape.table}`, () => {
+  /** The shape if already read (synchronous callers that read it before). */
+  knownShape(entity: SyncedEntity): TableShape | undefined {
+    return this.shapes.get(entity.entity);
+  }
+
+  /** The stored row (camelCase fields), or undefined; locked for the transaction on PostgreSQL. */
+  *select(shape: TableShape, id: string): SqlWork<Fields | undefined> {
+    const stmt = this.statement(`select|${shape.table}`, 'row', (dialect) => {
       const list = shape.columns.map((c) => `"${c.column}"`).join(', ');
-      return `SELECT ${list} FROM "${shape.table}" WHERE "${shape.keyColumn}" = ?`;
-    }).get(id) as Record<string, unknown> | undefined;
+      return `SELECT ${list} FROM "${shape.table}" WHERE "${shape.keyColumn}" = ?${forUpdate(dialect)}`;
+    });
+    const raw = (yield step(stmt, [id])) as Record<string, unknown> | undefined;
     return raw ? this.toFields(shape, raw) : undefined;
   }
 
@@ -64,41 +84,46 @@ export class RowSql {
    * INSERT of the fields the table has. `ifAbsent`: an existing key leaves the stored row alone
    * (other unique constraints still fail). Returns whether a row was written.
    */
-  insert(shape: TableShape, row: Fields, ifAbsent: boolean): boolean {
+  *insert(shape: TableShape, row: Fields, ifAbsent: boolean): SqlWork<boolean> {
     const { columns, values, signature } = this.bind(shape, row);
-    const stmt = this.statement(`insert|${ifAbsent}|${shape.table}|${signature}`, () => {
+    const stmt = this.statement(`insert|${ifAbsent}|${shape.table}|${signature}`, 'changes', () => {
       const list = columns.map((c) => `"${c}"`).join(', ');
       const conflict = ifAbsent ? ` ON CONFLICT ("${shape.keyColumn}") DO NOTHING` : '';
       return `INSERT INTO "${shape.table}" (${list}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
     });
-    return stmt.run(values).changes > 0;
+    return ((yield step(stmt, values)) as number) > 0;
   }
 
   /** UPDATE of the given fields (the key excluded) of the row with this key. */
-  update(shape: TableShape, id: string, row: Fields): boolean {
+  *update(shape: TableShape, id: string, row: Fields): SqlWork<boolean> {
     const { columns, values, signature } = this.bind(shape, row, shape.keyColumn);
     if (columns.length === 0) return false;
-    const stmt = this.statement(`update|${shape.table}|${signature}`, () => {
+    const stmt = this.statement(`update|${shape.table}|${signature}`, 'changes', () => {
       const set = columns.map((c) => `"${c}" = ?`).join(', ');
       return `UPDATE "${shape.table}" SET ${set} WHERE "${shape.keyColumn}" = ?`;
     });
-    return stmt.run([...values, id]).changes > 0;
+    values.push(id);
+    return ((yield step(stmt, values)) as number) > 0;
   }
 
-  delete(shape: TableShape, id: string): boolean {
-    return (
-      this.statement(
-        `delete|${shape.table}`,
-        () => `DELETE FROM "${shape.table}" WHERE "${shape.keyColumn}" = ?`,
-      ).run(id).changes > 0
+  *delete(shape: TableShape, id: string): SqlWork<boolean> {
+    const stmt = this.statement(
+      `delete|${shape.table}`,
+      'changes',
+      () => `DELETE FROM "${shape.table}" WHERE "${shape.keyColumn}" = ?`,
     );
+    return ((yield step(stmt, [id])) as number) > 0;
   }
 
-  /** A cached prepared statement for any other SQL of the applier. */
-  statement(key: string, sql: () => string): Database.Statement {
+  /** A statement built once per key (the SQL text is made only on the first use). */
+  statement(
+    key: string,
+    returns: SqlStatement['returns'],
+    text: string | ((dialect: Dialect) => string),
+  ): SqlStatement {
     let stmt = this.statements.get(key);
     if (!stmt) {
-      stmt = this.sqlite.prepare(sql());
+      stmt = statement(key, returns, text);
       this.statements.set(key, stmt);
     }
     return stmt;
@@ -124,17 +149,11 @@ export class RowSql {
     return { columns, values, signature };
   }
 
-  private readShape(entity: SyncedEntity): TableShape {
+  private *readShape(entity: SyncedEntity): SqlWork<TableShape> {
     const table = toSnake(entity.table);
-    // hidden: 0 a normal column, 2/3 generated (virtual/stored): a local read model, never written.
-    const info = this.sqlite.prepare(`PRAGMA table_xinfo("${table}")`).all() as Array<{
-      name: string;
-      hidden: number;
-    }>;
+    const info = (yield* sqlRows(COLUMNS, [table])) as Array<{ name: string; generated: unknown }>;
     if (info.length === 0) throw new Error(`table ${table} does not exist`);
-    const columns = info
-      .filter((c) => c.hidden === 0)
-      .map((c) => ({ column: c.name, field: toCamel(c.name) }));
+    const columns = info.filter((c) => !c.generated).map((c) => ({ column: c.name, field: toCamel(c.name) }));
     const keyColumn = toSnake(entity.key);
     return {
       entity,
@@ -146,6 +165,22 @@ export class RowSql {
       fieldOf: new Map(columns.map((c) => [c.column, c.field])),
     };
   }
+}
+
+/**
+ * A statement step yielded straight from the work instead of through sqlRow/sqlRun: on SQLite's hot
+ * path every level of `yield*` is resumed for every statement below it.
+ */
+function step(statement: SqlStatement, params: readonly unknown[]): SqlStep {
+  return { kind: 'sql', statement, params };
+}
+
+/**
+ * ` FOR UPDATE` on PostgreSQL, for a read the work then writes on (READ COMMITTED, several cloud
+ * nodes): SQLite's transaction holds the whole database already.
+ */
+export function forUpdate(dialect: Dialect): string {
+  return dialect === 'postgres' ? ' FOR UPDATE' : '';
 }
 
 function scalar(value: unknown, field: string): unknown {

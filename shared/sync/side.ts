@@ -1,6 +1,13 @@
 import type { AppDatabase } from '../db/database.js';
 import type { PeersFor } from './change-log-writer.js';
-import { cloudRouting, edgeRouting, type Routing } from './routing.js';
+import {
+  cloudRouting,
+  edgeRouting,
+  type Routing,
+  type RoutingWork,
+  routingWork,
+  uncachedCloudRouting,
+} from './routing.js';
 import { PostgresCloudRouting } from './routing-postgres.js';
 
 /**
@@ -17,10 +24,14 @@ export interface SyncSide {
   peersFor: PeersFor;
   /**
    * The same routing, answered synchronously on SQLite's connection, for the SQLite sync applier
-   * (it cannot await inside its transaction). On PostgreSQL it refuses: the applier there has no
-   * twin yet and must use `peersFor`.
+   * (it cannot await inside its transaction). On PostgreSQL it refuses: use `routingWork`.
    */
   routing: Routing;
+  /**
+   * The same routing as SqlWork, for the sync applier on either database: on SQLite the cached
+   * `routing` above; on PostgreSQL read through the work's own transaction.
+   */
+  routingWork: RoutingWork;
   /**
    * The owner whose rows this side takes as final when they come from it (apply-rules.ts): the
    * cloud takes edge-owned rows from their edge, an edge takes cloud-owned rows from the cloud.
@@ -37,7 +48,14 @@ export interface SyncSide {
 /** An edge: every row it logs goes to the cloud, whose word on cloud-owned rows is final. */
 export function edgeSide(siteId: string): SyncSide {
   const routing = edgeRouting();
-  return { origin: siteId, peersFor: routing.peersFor, routing, finalFrom: 'cloud', hub: false };
+  return {
+    origin: siteId,
+    peersFor: routing.peersFor,
+    routing,
+    routingWork: routingWork(routing),
+    finalFrom: 'cloud',
+    hub: false,
+  };
 }
 
 /** The cloud: routes each row to the sites that need it; the edges' word on their rows is final. */
@@ -45,12 +63,18 @@ export function cloudSide(db: AppDatabase): SyncSide {
   const side = { origin: 'cloud', finalFrom: 'edge', hub: true } as const;
   if (db.dialect === 'sqlite') {
     const routing = cloudRouting(db.sqlite);
-    return { ...side, routing, peersFor: (entity, row) => routing.peersFor(entity, row) };
+    return {
+      ...side,
+      routing,
+      routingWork: routingWork(routing),
+      peersFor: (entity, row) => routing.peersFor(entity, row),
+    };
   }
   const postgres = new PostgresCloudRouting();
   return {
     ...side,
     peersFor: (entity, row, trx) => postgres.peersFor(entity, row, trx),
+    routingWork: uncachedCloudRouting(),
     routing: {
       peersFor: () => {
         throw new Error('synchronous routing runs on SQLite only: on PostgreSQL use SyncSide.peersFor');

@@ -1,8 +1,9 @@
-import { entityByName, type RowChange, RowRejected } from './apply-rules.js';
+import { type SqlWork, sqlValue } from '../db/sql-work.js';
+import { entityByName, type RowChange, RowRejected, type StoredRow } from './apply-rules.js';
 import type { SyncedEntity } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { ownerOf } from './ownership.js';
-import type { Routing } from './routing.js';
+import type { RoutingWork } from './routing.js';
 import type { Fields, RowSql } from './row-sql.js';
 import { CLOUD_ONLY_FIELDS, deleteRefusal, type OwnYard, sharedWriteRefusal } from './site-rules.js';
 
@@ -41,14 +42,28 @@ const NO_YARD = Symbol('no-yard');
 export class SiteTrust {
   constructor(
     private readonly sql: RowSql,
-    private readonly routing: Routing,
+    private readonly routing: RoutingWork,
   ) {}
 
-  /** The change as the cloud may apply it from `site` (possibly with fields stripped), or throws. */
-  admit(site: string, change: RowChange): RowChange {
+  /**
+   * The change as the cloud may apply it from `site` (possibly with fields stripped), or throws;
+   * with the stored row it was judged against (locked on PostgreSQL), which the rules then use
+   * instead of reading it again.
+   */
+  *admit(site: string, change: RowChange): SqlWork<{ change: RowChange; stored?: StoredRow }> {
     const entity = entityByName(change.entity);
-    if (!entity) return change; // the rules refuse unknown entities
-    const stored = this.sql.select(this.sql.shape(entity), change.id);
+    if (!entity) return { change }; // the rules refuse unknown entities
+    const shape = this.sql.knownShape(entity) ?? (yield* this.sql.shape(entity));
+    const stored = yield* this.sql.select(shape, change.id);
+    return { change: yield* this.judge(site, change, entity, stored), stored: { row: stored } };
+  }
+
+  private *judge(
+    site: string,
+    change: RowChange,
+    entity: SyncedEntity,
+    stored: Fields | undefined,
+  ): SqlWork<RowChange> {
     const incoming = change.op === 'upsert' ? change.data : undefined;
     // Site settings stay at their edge; the rules ignore them (routing.ts). Only a row that says it
     // is a site setting counts as one: anything else is a global setting, which is the cloud's.
@@ -57,8 +72,25 @@ export class SiteTrust {
       if (siteSetting) return change;
     }
 
-    const ownYard: OwnYard = (yardId) =>
-      typeof yardId === 'string' && this.routing.siteOfYard(yardId) === site;
+    // The yards the change and its stored row sit in, and their sites, read up front: the rules
+    // (site-rules.ts) ask synchronously.
+    const lookup = entity.entity === 'session_location' || entity.entity === 'attachment';
+    const incomingYard = !incoming
+      ? undefined
+      : lookup
+        ? yield* this.yardOf(entity, incoming)
+        : yardField(entity, incoming);
+    const storedYard = !stored
+      ? undefined
+      : lookup
+        ? yield* this.yardOf(entity, stored)
+        : yardField(entity, stored);
+    const yardSites = new Map<string, string | undefined>();
+    for (const yardId of [incomingYard, storedYard, incoming?.yardId, stored?.yardId]) {
+      if (typeof yardId === 'string' && !yardSites.has(yardId))
+        yardSites.set(yardId, yield* this.routing.siteOfYard(yardId));
+    }
+    const ownYard: OwnYard = (yardId) => typeof yardId === 'string' && yardSites.get(yardId) === site;
     const owners = [incoming, stored].filter((r) => r !== undefined).map((r) => ownerOf(entity, r));
     if (owners.includes('cloud')) {
       refuse(
@@ -75,13 +107,15 @@ export class SiteTrust {
       return change;
     }
     if (owners.includes('edge')) {
-      if (incoming) this.assertOwnRecord(site, entity, incoming, false, ownYard);
-      if (stored) this.assertOwnRecord(site, entity, stored, true, ownYard);
+      if (incoming) this.assertOwnRecord(site, entity, incoming, incomingYard, false, ownYard);
+      if (stored) this.assertOwnRecord(site, entity, stored, storedYard, true, ownYard);
       return entity.entity === 'camera' && incoming ? withoutLocalSecrets(change) : change;
     }
     if (entity.ownership !== 'shared') {
       // Task events and attachments: immutable, made by either side.
-      this.assertEventOrAttachment(site, entity, change, incoming ?? stored!, ownYard);
+      const row = incoming ?? stored!;
+      const yardId = incoming ? incomingYard : storedYard;
+      yield* this.assertEventOrAttachment(site, entity, change, row, yardId, ownYard);
       return change;
     }
     if (change.op === 'delete') {
@@ -124,14 +158,15 @@ export class SiteTrust {
     return keep.length > 0 ? withStoredFields(change, keep, stored) : change;
   }
 
+  /** `yardId`: the row's yardOf. */
   private assertOwnRecord(
     site: string,
     entity: SyncedEntity,
     row: Fields,
+    yardId: unknown,
     isStored: boolean,
     ownYard: OwnYard,
   ): void {
-    const yardId = this.yardOf(entity, row);
     if (yardId === NO_YARD) {
       // Push tokens: the site that last wrote the stored one owns it.
       if (isStored && typeof row.hlc === 'string' && parseHlc(row.hlc).origin !== site) {
@@ -147,14 +182,14 @@ export class SiteTrust {
     }
   }
 
-  private assertEventOrAttachment(
+  private *assertEventOrAttachment(
     site: string,
     entity: SyncedEntity,
     change: RowChange,
     row: Fields,
+    yardId: unknown,
     ownYard: OwnYard,
-  ): void {
-    const yardId = this.yardOf(entity, row);
+  ): SqlWork<void> {
     if (yardId === NO_YARD) {
       if (change.op === 'delete')
         refuse('other-site', `${entity.entity} ${change.id} is not of site ${site}`);
@@ -163,33 +198,46 @@ export class SiteTrust {
     if (!ownYard(yardId))
       refuse('other-site', `${entity.entity} ${change.id} is not in a yard of site ${site}`);
     if (entity.entity === 'task_event' && typeof row.taskId === 'string') {
-      const task = this.sql.select(this.sql.shape(entityByName('yard_task')!), row.taskId);
+      const tasks = entityByName('yard_task')!;
+      const shape = this.sql.knownShape(tasks) ?? (yield* this.sql.shape(tasks));
+      const task = yield* this.sql.select(shape, row.taskId);
       if (task && task.yardId !== yardId) refuse('other-site', `task ${row.taskId} is in another yard`);
     }
   }
 
-  /** The yard a record sits in, read from the row or the record it belongs to. */
-  private yardOf(entity: SyncedEntity, row: Fields): unknown {
-    if (entity.entity === 'push_token') return NO_YARD;
+  /**
+   * The yard a record sits in, read from the record it belongs to (session locations, attachments;
+   * the others: yardField, no statement).
+   */
+  private *yardOf(entity: SyncedEntity, row: Fields): SqlWork<unknown> {
     if (entity.entity === 'session_location') {
-      return typeof row.sessionId === 'string' ? this.yardOfRow('driver_session', row.sessionId) : undefined;
+      return typeof row.sessionId === 'string'
+        ? yield* this.yardOfRow('driver_session', row.sessionId)
+        : undefined;
     }
     if (entity.entity === 'attachment') {
       const refType = typeof row.refType === 'string' ? row.refType : '';
       if (refType === 'yard') return row.refId;
       const table = REF_TABLES[refType];
       if (!table || typeof row.refId !== 'string') return NO_YARD;
-      return this.yardOfRow(table, row.refId) ?? NO_YARD;
+      return (yield* this.yardOfRow(table, row.refId)) ?? NO_YARD;
     }
-    return row.yardId;
+    return yardField(entity, row);
   }
 
-  private yardOfRow(table: string, id: string): unknown {
-    return this.sql
-      .statement(`trust|yard-of|${table}`, () => `SELECT yard_id FROM "${table}" WHERE id = ?`)
-      .pluck()
-      .get(id);
+  private *yardOfRow(table: string, id: string): SqlWork<unknown> {
+    const stmt = this.sql.statement(
+      `trust|yard-of|${table}`,
+      'value',
+      `SELECT yard_id FROM "${table}" WHERE id = ?`,
+    );
+    return yield* sqlValue(stmt, [id]);
   }
+}
+
+/** The yard of a record that names its own (push tokens have none). */
+function yardField(entity: SyncedEntity, row: Fields): unknown {
+  return entity.entity === 'push_token' ? NO_YARD : row.yardId;
 }
 
 function refuse(rule: string, detail: string): never {

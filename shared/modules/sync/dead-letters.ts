@@ -3,14 +3,13 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
-import type { ChangeApplier } from '../../sync/applier.js';
-import { exclusive } from '../../sync/outbox.js';
+import type { SyncApplier } from '../../sync/sync-applier.js';
 import { assertOrganisationWide } from '../auth/admin-scope.js';
 import { SiteRepo } from './sites.js';
 
 export type DeadLetterDeps = Pick<CoreParts, 'kysely' | 'db'> & {
   /** The change applier, made on first use (it prepares its statements once). */
-  applier: () => ChangeApplier;
+  applier: () => SyncApplier;
   /** Whether records are adopted here: at the cloud, from the sites linked to it (chosen at start). */
   adoptsSiteRecords: boolean;
 };
@@ -59,18 +58,18 @@ export class DeadLetterService {
       ...(filter.peer ? { peer: filter.peer } : {}),
       ...(filter.ids ? { ids: filter.ids } : {}),
     };
-    return exclusive(this.deps, () => applier.retryDeadLetters(only));
+    return applier.retryDeadLetters(only);
   }
 
   /** Adopts a formerly standalone site's refused master data as the cloud's own. */
-  async adopt(principal: Principal, siteId: string, ids: Parameters<ChangeApplier['adoptDeadLetters']>[1]) {
+  async adopt(principal: Principal, siteId: string, ids: Parameters<SyncApplier['adoptDeadLetters']>[1]) {
     if (!this.deps.adoptsSiteRecords) {
       throw new ConflictError('not-cloud', 'Records are adopted at the cloud, from the sites linked to it.');
     }
     assertOrganisationWide(principal, "A site's adopted records");
     if (!(await new SiteRepo(this.deps.kysely).get(siteId))) throw new NotFoundError('Site', siteId);
     const applier = this.deps.applier();
-    return exclusive(this.deps, () => applier.adoptDeadLetters(siteId, ids));
+    return applier.adoptDeadLetters(siteId, ids);
   }
 }
 

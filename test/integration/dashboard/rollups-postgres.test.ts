@@ -24,6 +24,7 @@ import { VisitWrites } from '../../../shared/modules/movements/visit-writes.js';
 import { ChangeCapture } from '../../../shared/sync/change-capture.js';
 import { Hlc } from '../../../shared/sync/hlc.js';
 import { PostgresCloudRouting } from '../../../shared/sync/routing-postgres.js';
+import { RowObservers } from '../../../shared/sync/row-observers.js';
 import {
   createTestDatabase,
   postgresAvailable,
@@ -420,9 +421,10 @@ describe.skipIf(!postgresAvailable())('dashboard rollups on SQLite and PostgreSQ
     expect(onSqlite.arrivals.length).toBeGreaterThan(0);
   });
 
-  it('the sync notify refuses an observer that must be awaited (the SQLite applier cannot)', () => {
-    expect(() => sides[1]!.changes.observers.notify('trailer', undefined, { yardId: YARD_1 })).toThrow(
-      /must be awaited/,
-    );
+  it('SqlWork writers (the sync applier) refuse an observer that can only be awaited through Kysely', () => {
+    const observers = new RowObservers();
+    observers.add({ tables: new Set(['trailer']), rowWrittenIn: async () => {} });
+    const work = observers.work('trailer', undefined, { yardId: YARD_1 });
+    expect(() => work.next()).toThrow(/can only be awaited/);
   });
 });

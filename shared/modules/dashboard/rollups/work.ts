@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type SqlStatement, type SqlWork, statement } from '../../../db/sql-work.js';
 import type { ObservedRow, RowWrite } from '../../../sync/row-observers.js';
 import {
   FIGURE,
@@ -12,82 +12,52 @@ import {
 } from './rules.js';
 
 /**
- * What one row write does to the dashboard's rollups, as a sequence of statements: the decisions
- * (which buckets and figures, the truck-arrival logic) and the SQL live here once, for both
- * databases. `rollupWork` is a generator: it yields each statement with its parameters and is
- * resumed with the statement's result (a read's first column of its first row, undefined for a
- * write). Each database drives it its own way (observer.ts): SQLite synchronously, in the write's
- * transaction on the better-sqlite3 connection (the sync applier cannot await); PostgreSQL through
- * the write's Kysely transaction, awaiting each statement. A generator rather than an executor
- * interface because the work reads between writes (an arrival before deciding what to add): with
- * an interface the decisions would be written once sync and once async, or SQLite made to await.
+ * What one row write does to the dashboard's rollups, as SqlWork (shared/db/sql-work.ts): the
+ * decisions (which buckets and figures, the truck-arrival logic) and the SQL live here once, for
+ * both databases. The work yields each statement and is resumed with its result; it reads between
+ * writes (an arrival before deciding what to add), so it is a generator rather than a list of
+ * statements. The sync applier yields it into its own work (its transaction, either database);
+ * ChangeCapture's writes run it through observer.ts (SQLite synchronously on the shared
+ * connection, PostgreSQL awaited in the write's Kysely transaction).
  */
-export type RollupWork = Generator<RollupStep, void, unknown>;
+export type RollupWork = SqlWork<void>;
 
-export interface RollupStep {
-  statement: RollupStatement;
-  params: readonly unknown[];
-}
-
-/**
- * One statement of the rollups. `sql` is the text as a Kysely template with the parameters in the
- * order given: each database compiles it once, with its own placeholders (`?`, `$1`), and then
- * binds the parameters of each call. `reads`: resumed with the first column of the first row.
- */
-export interface RollupStatement {
-  name: string;
-  reads: boolean;
-  sql(params: readonly unknown[]): RawBuilder<unknown>;
-}
-
-const addFigure: RollupStatement = {
-  name: 'figure|add',
-  reads: false,
-  sql: ([yardId, figure, item, n, total]) =>
-    sql`INSERT INTO dashboard_yard_figure (yard_id, figure, item, n, total)
-      VALUES (${yardId}, ${figure}, ${item}, ${n}, ${total})
+const addFigure = statement(
+  'rollup|figure|add',
+  'changes',
+  `INSERT INTO dashboard_yard_figure (yard_id, figure, item, n, total) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (yard_id, figure, item) DO UPDATE SET n = dashboard_yard_figure.n + excluded.n,
       total = dashboard_yard_figure.total + excluded.total`,
-};
+);
 
-const addMovement: RollupStatement = {
-  name: 'movement|add',
-  reads: false,
-  sql: ([scope, grain, bucket, direction, n]) =>
-    sql`INSERT INTO dashboard_movement_count (scope, grain, bucket, direction, n)
-      VALUES (${scope}, ${grain}, ${bucket}, ${direction}, ${n})
+const addMovement = statement(
+  'rollup|movement|add',
+  'changes',
+  `INSERT INTO dashboard_movement_count (scope, grain, bucket, direction, n) VALUES (?, ?, ?, ?, ?)
       ON CONFLICT (scope, grain, bucket, direction) DO UPDATE SET n = dashboard_movement_count.n + excluded.n`,
-};
+);
 
-const arrivalAt: RollupStatement = {
-  name: 'arrival|get',
-  reads: true,
-  sql: ([truckId, yardId]) =>
-    sql`SELECT at FROM dashboard_truck_arrival WHERE truck_id = ${truckId} AND yard_id = ${yardId}`,
-};
+const arrivalAt = statement(
+  'rollup|arrival|get',
+  'value',
+  'SELECT at FROM dashboard_truck_arrival WHERE truck_id = ? AND yard_id = ?',
+);
 
-const putArrival: RollupStatement = {
-  name: 'arrival|put',
-  reads: false,
-  sql: ([truckId, yardId, at]) =>
-    sql`INSERT INTO dashboard_truck_arrival (truck_id, yard_id, at) VALUES (${truckId}, ${yardId}, ${at})
+const putArrival = statement(
+  'rollup|arrival|put',
+  'changes',
+  `INSERT INTO dashboard_truck_arrival (truck_id, yard_id, at) VALUES (?, ?, ?)
       ON CONFLICT (truck_id, yard_id) DO UPDATE SET at = excluded.at`,
-};
+);
 
-const truckYard: RollupStatement = {
-  name: 'truck|yard',
-  reads: true,
-  sql: ([truckId]) => sql`SELECT yard_id FROM truck WHERE id = ${truckId}`,
-};
+const truckYard = statement('rollup|truck|yard', 'value', 'SELECT yard_id FROM truck WHERE id = ?');
 
-/** Every statement the work may yield (a database may prepare them up front). */
-export const ROLLUP_STATEMENTS: readonly RollupStatement[] = [
-  addFigure,
-  addMovement,
-  arrivalAt,
-  putArrival,
-  truckYard,
-];
+type Step = { kind: 'sql'; statement: SqlStatement; params: readonly unknown[] };
+
+/** A step yielded directly (not through sqlRun): each level of yield* costs on SQLite's hot path. */
+function step(statement: SqlStatement, params: readonly unknown[]): Step {
+  return { kind: 'sql', statement, params };
+}
 
 /** The tables whose rows the rollups count. */
 export const ROLLUP_TABLES: ReadonlySet<string> = new Set(['movement', 'trailer', 'truck', 'visit']);
@@ -127,16 +97,16 @@ function* visitWritten(before: ObservedRow | undefined, after: ObservedRow | und
   const inAt = Number(after.inAt);
   const previous = yield* arrival(truckId, yardId);
   if (previous !== undefined && previous >= inAt) return;
-  yield { statement: putArrival, params: [truckId, yardId, inAt] };
-  if ((yield { statement: truckYard, params: [truckId] }) !== yardId) return;
+  yield step(putArrival, [truckId, yardId, inAt]);
+  if ((yield step(truckYard, [truckId])) !== yardId) return;
   for (const d of netFigures(truckFigures(yardId, previous), truckFigures(yardId, inAt)))
     if (d.figure === FIGURE.truckArrival) yield figureStep(d);
 }
 
 /** The truck's latest check-in into the yard, if it has one there. */
-function* arrival(truckId: string, yardId: unknown): Generator<RollupStep, number | undefined, unknown> {
+function* arrival(truckId: string, yardId: unknown): SqlWork<number | undefined> {
   if (typeof yardId !== 'string') return undefined;
-  const at = yield { statement: arrivalAt, params: [truckId, yardId] };
+  const at = yield step(arrivalAt, [truckId, yardId]);
   return at === undefined || at === null ? undefined : Number(at);
 }
 
@@ -144,12 +114,12 @@ function* addFigures(deltas: FigureDelta[]): RollupWork {
   for (const d of deltas) yield figureStep(d);
 }
 
-function figureStep(d: FigureDelta): RollupStep {
-  return { statement: addFigure, params: [d.yardId, d.figure, d.item, d.n, d.total] };
+function figureStep(d: FigureDelta): Step {
+  return step(addFigure, [d.yardId, d.figure, d.item, d.n, d.total]);
 }
 
-function addMovementStep(d: MovementDelta): RollupStep {
-  return { statement: addMovement, params: [d.scope, d.grain, d.bucket, d.direction, d.n] };
+function addMovementStep(d: MovementDelta): Step {
+  return step(addMovement, [d.scope, d.grain, d.bucket, d.direction, d.n]);
 }
 
 function sameMovementBucket(a: ObservedRow, b: ObservedRow): boolean {

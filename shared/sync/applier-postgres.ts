@@ -1,0 +1,118 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import type { PostgresDatabase } from '../db/database.js';
+import { PostgresWork, type SqlWork } from '../db/sql-work.js';
+import {
+  type ApplierDeps,
+  type ApplierOptions,
+  type ApplyOutcome,
+  ApplyWork,
+  publishTouched,
+} from './applier.js';
+import { Touched } from './apply-rows.js';
+import type { Batch } from './protocol.js';
+
+/** Attempts of a transaction that PostgreSQL ended as a deadlock or serialization failure. */
+const ATTEMPTS = 5;
+/** Backoff before attempt n+1: up to n x this, jittered, so two nodes that collided spread out. */
+const BACKOFF_MS = 20;
+/** serialization_failure, deadlock_detected: the transaction did nothing; run it again. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/**
+ * The change applier on PostgreSQL (the cloud with several nodes): the same work as ChangeApplier
+ * (ApplyWork, applier.ts), each call one Kysely transaction driven by PostgresWork. Batches of one
+ * site may reach several nodes at once: the work locks the site's sync_cursor row first, so they
+ * apply one at a time, in order; rows read and then written are read FOR UPDATE (row-sql.ts). A
+ * transaction PostgreSQL ends as a deadlock or serialization failure is run again whole (a few
+ * times, jittered); anything else that is not a row's fault (apply-rows.ts isRowError) propagates
+ * and nothing is acknowledged.
+ */
+export class PostgresChangeApplier {
+  private readonly work: ApplyWork;
+  private readonly driver = new PostgresWork();
+
+  constructor(
+    private readonly deps: ApplierDeps & { db: PostgresDatabase },
+    options: ApplierOptions = {},
+  ) {
+    this.work = new ApplyWork(deps, options);
+  }
+
+  async apply(peer: string, batch: Batch): Promise<ApplyOutcome> {
+    return (await this.applyMany(peer, [batch]))[0]!;
+  }
+
+  /** Several batches of one peer, in order, in one transaction; ack the last. */
+  async applyMany(peer: string, batches: readonly Batch[]): Promise<ApplyOutcome[]> {
+    const { result, touched } = await this.inTransaction(() => {
+      const t = new Touched();
+      return { touched: t, work: this.work.applyBatches(peer, batches, t) };
+    });
+    publishTouched(this.deps, peer, touched);
+    return result;
+  }
+
+  async retryDeadLetters(
+    filter: { peer?: string; ids?: number[] } = {},
+  ): Promise<{ retried: number; applied: number }> {
+    const { result, touched } = await this.inTransaction(() => {
+      const byPeer = new Map<string, Touched>();
+      return { touched: byPeer, work: this.work.retryDeadLetters(filter, byPeer) };
+    });
+    for (const [peer, t] of touched) publishTouched(this.deps, peer, t);
+    return result;
+  }
+
+  async adoptDeadLetters(peer: string, ids?: number[]): Promise<{ adopted: number; applied: number }> {
+    const { result, touched } = await this.inTransaction(() => {
+      const byPeer = new Map<string, Touched>();
+      return { touched: byPeer, work: this.work.adoptDeadLetters(peer, ids, byPeer) };
+    });
+    for (const [p, t] of touched) publishTouched(this.deps, p, t);
+    return result;
+  }
+
+  async applyPending(): Promise<number> {
+    const { result, touched } = await this.inTransaction(() => {
+      const byPeer = new Map<string, Touched>();
+      return { touched: byPeer, work: this.work.applyPending(byPeer) };
+    });
+    for (const [peer, t] of touched) publishTouched(this.deps, peer, t);
+    return result;
+  }
+
+  async resetPosition(peer: string, stream: string, appliedUpTo: number): Promise<void> {
+    await this.inTransaction(() => ({
+      touched: undefined,
+      work: this.work.writeCursor(peer, stream, appliedUpTo),
+    }));
+  }
+
+  /**
+   * Runs the work in a transaction, again from the start (fresh work and effects from `make`) when
+   * PostgreSQL ends it as a deadlock or serialization failure.
+   */
+  private async inTransaction<T, E>(
+    make: () => { touched: E; work: SqlWork<T> },
+  ): Promise<{ result: T; touched: E }> {
+    for (let attempt = 1; ; attempt += 1) {
+      const { touched, work } = make();
+      try {
+        const result = await this.deps.db.kysely.transaction().execute((trx) => this.driver.run(trx, work));
+        return { result, touched };
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
+        this.deps.log.debug(
+          { code: (err as pg.DatabaseError).code, attempt },
+          'sync apply transaction ended by PostgreSQL (deadlock or serialization): running it again',
+        );
+        await sleep(Math.random() * BACKOFF_MS * attempt);
+      }
+    }
+  }
+}
+
+function isRetryable(err: unknown): boolean {
+  return err instanceof pg.DatabaseError && RETRYABLE.has(err.code ?? '');
+}

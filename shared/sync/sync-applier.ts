@@ -1,0 +1,58 @@
+import type { PostgresDatabase } from '../db/database.js';
+import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ChangeApplier } from './applier.js';
+import { PostgresChangeApplier } from './applier-postgres.js';
+import { exclusive } from './outbox.js';
+import type { Batch } from './protocol.js';
+
+/**
+ * The change applier as the sync runtimes and the API call it, on either database: every call a
+ * promise. On SQLite the synchronous ChangeApplier runs inside exclusive() (the connection is the
+ * Kysely pool's one connection); on PostgreSQL the PostgresChangeApplier runs its own transaction.
+ */
+export interface SyncApplier {
+  apply(peer: string, batch: Batch): Promise<ApplyOutcome>;
+  applyMany(peer: string, batches: readonly Batch[]): Promise<ApplyOutcome[]>;
+  retryDeadLetters(filter?: { peer?: string; ids?: number[] }): Promise<{ retried: number; applied: number }>;
+  adoptDeadLetters(peer: string, ids?: number[]): Promise<{ adopted: number; applied: number }>;
+  applyPending(): Promise<number>;
+  resetPosition(peer: string, stream: string, appliedUpTo: number): Promise<void>;
+}
+
+/** The applier for the database the deps hold. */
+export function syncApplier(deps: ApplierDeps, options: ApplierOptions = {}): SyncApplier {
+  if (deps.db.dialect === 'postgres')
+    return new PostgresChangeApplier({ ...deps, db: deps.db as PostgresDatabase }, options);
+  return new ExclusiveChangeApplier(deps, new ChangeApplier(deps, options));
+}
+
+/** SQLite: the synchronous applier, each call inside exclusive() as the callers did before. */
+export class ExclusiveChangeApplier implements SyncApplier {
+  constructor(
+    private readonly deps: Pick<ApplierDeps, 'db'>,
+    readonly applier: ChangeApplier,
+  ) {}
+
+  apply(peer: string, batch: Batch) {
+    return exclusive(this.deps, () => this.applier.apply(peer, batch));
+  }
+
+  applyMany(peer: string, batches: readonly Batch[]) {
+    return exclusive(this.deps, () => this.applier.applyMany(peer, batches));
+  }
+
+  retryDeadLetters(filter: { peer?: string; ids?: number[] } = {}) {
+    return exclusive(this.deps, () => this.applier.retryDeadLetters(filter));
+  }
+
+  adoptDeadLetters(peer: string, ids?: number[]) {
+    return exclusive(this.deps, () => this.applier.adoptDeadLetters(peer, ids));
+  }
+
+  applyPending() {
+    return exclusive(this.deps, () => this.applier.applyPending());
+  }
+
+  resetPosition(peer: string, stream: string, appliedUpTo: number) {
+    return exclusive(this.deps, () => this.applier.resetPosition(peer, stream, appliedUpTo));
+  }
+}
