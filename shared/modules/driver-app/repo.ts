@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { type AppDatabase, type Kdb, sqliteOf } from '../../db/database.js';
+import { type AppDatabase, type Kdb, unguarded } from '../../db/database.js';
 import type { DriverSessionTable } from '../../db/tables.js';
 
 export type DriverSessionRow = Selectable<DriverSessionTable>;
@@ -31,13 +31,15 @@ export class DriverSessionRepo {
 }
 
 /**
- * Deletes up to `limit` location pings older than `cutoff`, straight through SQLite (no change
- * log: see retention.ts for why). Returns how many went.
+ * Deletes up to `limit` location pings older than `cutoff`, past the synced-write guard (no change
+ * log: see retention.ts for why), on either database. Returns how many went.
  */
-export function deleteLocationsBefore(db: AppDatabase, cutoff: number, limit: number): number {
-  return sqliteOf(db, 'location-ping retention')
-    .prepare(
-      'DELETE FROM session_location WHERE id IN (SELECT id FROM session_location WHERE at < ? LIMIT ?)',
-    )
-    .run(cutoff, limit).changes;
+export async function deleteLocationsBefore(db: AppDatabase, cutoff: number, limit: number): Promise<number> {
+  const oldest = (eb: Kdb) =>
+    eb.selectFrom('sessionLocation').select('id').where('at', '<', cutoff).limit(limit);
+  const result = await unguarded(db.kysely)
+    .deleteFrom('sessionLocation')
+    .where('id', 'in', oldest(db.kysely))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -6,18 +6,22 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const PRUNE_CHUNK = 5000;
 
 /**
- * Deletes location pings older than the retention window, straight through SQLite.
+ * Deletes location pings older than the retention window, in chunks, on either database.
  *
  * This deliberately bypasses ChangeCapture: pings are immutable and each site keeps them only for
  * a while. Dropping old ones is local housekeeping, not a change for peers: the cloud keeps
  * (or prunes) its own copy on its own schedule, so no tombstones are logged. Per-row deletes
  * through ChangeCapture would write a change_log row per ping: far too slow for millions of rows.
  */
-export function pruneOldLocations(db: AppDatabase, now: number, retentionDays: number): number {
+export async function pruneOldLocations(
+  db: AppDatabase,
+  now: number,
+  retentionDays: number,
+): Promise<number> {
   const cutoff = now - retentionDays * DAY_MS;
   let total = 0;
   for (;;) {
-    const changes = deleteLocationsBefore(db, cutoff, PRUNE_CHUNK);
+    const changes = await deleteLocationsBefore(db, cutoff, PRUNE_CHUNK);
     total += changes;
     if (changes < PRUNE_CHUNK) return total;
   }
