@@ -1,6 +1,13 @@
 import type { CoreParts } from '../../shared/core-parts.js';
 import { exclusive } from '../../shared/sync/outbox.js';
-import { CommandResult, decode, parseTopic, SiteStatus } from '../../shared/sync/protocol.js';
+import type { PeerLink } from '../../shared/sync/peer-link.js';
+import {
+  CommandResult,
+  decode,
+  isCommandResult,
+  parseTopic,
+  SiteStatus,
+} from '../../shared/sync/protocol.js';
 import { LogPruner } from '../../shared/sync/prune.js';
 import type { SyncRuntime } from '../../shared/sync/runtime.js';
 import { type SendStore, sendStoreOf } from '../../shared/sync/send-store.js';
@@ -8,6 +15,7 @@ import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { SiteLinks, type SiteSnapshot } from './site-links.js';
 import { SiteRows } from './site-rows.js';
+import { type SiteSenders, SoleSender } from './site-senders.js';
 import { SiteStatusTracker } from './site-status.js';
 import { SiteStatusEvents } from './site-status-events.js';
 
@@ -16,7 +24,14 @@ export interface CloudSyncOptions {
   applier: SyncApplier;
   /** writeSiteSnapshot(deps, siteId) in production. */
   snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
+  /** Which node sends to each site (site-senders.ts); every site is this node's by default. */
+  senders?: SiteSenders;
+  /** Several nodes share the sites' batches: an early one waits this long for its turn (link-receiver.ts). */
+  parkEarlyMs?: number;
 }
+
+/** How often a node tries to take over sending to online sites no node sends to (one died). */
+const TAKE_OVER_EVERY_MS = 5_000;
 
 export type CloudSyncDeps = Pick<
   CoreParts,
@@ -29,9 +44,10 @@ export type CloudSyncDeps = Pick<
  * rows only while its status says online; on each 'online' its link starts again from what the
  * site acknowledged.
  *
- * One cloud node per broker: with several nodes, shared subscriptions ($share/cloud/yards/+/up/#)
- * would spread a site's batches over nodes, each with its own view of the link; that needs per-site
- * ownership of links and is not built here.
+ * Several nodes (on PostgreSQL): each hears every site's status and acks, and gets some of its
+ * batches through the shared subscription (protocol.ts cloudSubscriptions), which it applies; one
+ * node at a time sends to each site (site-senders.ts), and the others take a site over when that
+ * node dies or loses the broker.
  */
 export class CloudSync implements SyncRuntime {
   private readonly store: SendStore;
@@ -43,6 +59,10 @@ export class CloudSync implements SyncRuntime {
   /** Status messages are handled one at a time per site, in arrival order. */
   private readonly statusChains = new Map<string, Promise<void>>();
   private listening = false;
+  private readonly senders: SiteSenders;
+  /** Sites whose last status said online. */
+  private readonly online = new Set<string>();
+  private takeOver: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly deps: CloudSyncDeps,
@@ -55,11 +75,13 @@ export class CloudSync implements SyncRuntime {
       store: this.store,
       applier: o.applier,
       snapshot: o.snapshot,
+      ...(o.parkEarlyMs ? { parkEarlyMs: o.parkEarlyMs } : {}),
     });
     this.statuses = new SiteStatusTracker(deps);
     this.rows = new SiteRows(deps);
     this.statusEvents = new SiteStatusEvents(deps, { row: (siteId) => this.rows.one(siteId) });
     this.pruner = new LogPruner(deps);
+    this.senders = o.senders ?? new SoleSender();
   }
 
   async start(): Promise<void> {
@@ -68,22 +90,27 @@ export class CloudSync implements SyncRuntime {
       this.o.transport.onMessage((topic, payload) => this.onMessage(topic, payload));
       // Statuses are retained: every (re)connect hands us each site's current one, which
       // (re)activates its link. Until then nothing is sent.
+      // Without the broker this node cannot send: it gives its sites up for a node that can.
       this.o.transport.onDisconnect(() => {
-        void this.links.all().then((links) => {
-          for (const link of links) link.deactivate();
-        });
+        void this.deactivateAll().then(() => this.senders.releaseAll());
       });
+      this.senders.onLost(() => void this.deactivateAll());
       this.deps.changes.onLogged((peers) => this.links.wake(peers));
     }
     await this.store.stream();
     const pending = await this.o.applier.applyPending();
     if (pending > 0) this.deps.log.info({ rows: pending }, 'applied rows kept for a newer schema');
     await this.pruner.start();
+    await this.senders.start();
     await this.o.transport.start();
+    this.takeOver = setInterval(() => this.takeOverSites(), TAKE_OVER_EVERY_MS);
+    this.takeOver.unref();
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.takeOver);
     await this.links.stop();
+    await this.senders.stop();
     await this.pruner.stop();
     await this.o.transport.stop();
     await Promise.all(this.statusChains.values());
@@ -121,7 +148,7 @@ export class CloudSync implements SyncRuntime {
       this.inStatusOrder(siteId, () => this.onStatus(siteId, payload));
       return;
     }
-    if (rest !== 'up/changes' && rest !== 'up/ack' && rest !== 'up/cmd-result') return;
+    if (rest !== 'up/changes' && rest !== 'up/ack' && !isCommandResult(rest)) return;
     void this.links.get(siteId).then((link) => {
       if (!link) return;
       this.statuses.seen(siteId);
@@ -155,10 +182,35 @@ export class CloudSync implements SyncRuntime {
     const recorded = await this.statuses.record(siteId, status);
     if (recorded?.changed) this.statusEvents.changed(siteId, recorded.linkChanged);
     if (status.state === 'online') {
-      link.activate('site online');
+      this.online.add(siteId);
+      await this.sendIfOurs(siteId, link, 'site online');
     } else {
+      this.online.delete(siteId);
       link.deactivate();
       this.links.siteOffline(siteId);
+      await this.senders.release(siteId);
     }
+  }
+
+  /** Sends to the site if this node is (or now becomes) its sender; another node's otherwise. */
+  private async sendIfOurs(siteId: string, link: PeerLink, reason: string): Promise<void> {
+    if (await this.senders.claim(siteId)) link.activate(reason);
+    else link.deactivate();
+  }
+
+  /** Online sites that no node sends to (their sender died or lost the broker) are claimed. */
+  private takeOverSites(): void {
+    if (!this.o.transport.connected) return;
+    for (const siteId of this.online) {
+      this.inStatusOrder(siteId, async () => {
+        const link = await this.links.get(siteId);
+        if (link && !link.isActive && this.online.has(siteId))
+          await this.sendIfOurs(siteId, link, 'taking over sending to the site');
+      });
+    }
+  }
+
+  private async deactivateAll(): Promise<void> {
+    for (const link of await this.links.all()) link.deactivate();
   }
 }

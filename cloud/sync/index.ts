@@ -17,6 +17,7 @@ import {
   transportOf,
 } from '../../shared/sync/transport.js';
 import { CloudSync } from './cloud-sync.js';
+import { PostgresSiteSenders, SoleSender } from './site-senders.js';
 
 export interface CloudSyncFactoryOptions {
   /** The MQTT link; default an MqttTransport built from the config (cloudTransport). */
@@ -36,6 +37,14 @@ export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFac
       // PostgresChangeApplier when deps.db.dialect === 'postgres', else SQLite's inside exclusive().
       applier: syncApplier(deps),
       snapshot: (siteId) => writeSiteSnapshot(deps, siteId),
+      // On PostgreSQL there may be several nodes: one at a time sends to each site, and a batch that
+      // overtook the one before it (at another node) waits for its turn, up to half the site's
+      // wait for an ack before it resends.
+      parkEarlyMs: deps.db.dialect === 'postgres' ? Math.min(5_000, deps.config.sync.ackTimeoutMs / 2) : 0,
+      senders:
+        deps.db.dialect === 'postgres'
+          ? new PostgresSiteSenders({ pool: deps.db.pool, log: deps.log })
+          : new SoleSender(),
     });
     const extra = options.parts?.(deps, transport) ?? {};
     return { ...extra, runtime, components: [...(extra.components ?? [])] satisfies SyncComponent[] };

@@ -26,6 +26,8 @@ export interface SiteLinksOptions {
   snapshot: (siteId: string) => SiteSnapshot | Promise<SiteSnapshot>;
   /** How often an unanswered resync command is repeated. */
   resyncRepeatMs?: number;
+  /** Several nodes share the sites' batches: an early one waits this long for its turn (link-receiver.ts). */
+  parkEarlyMs?: number;
 }
 
 interface PendingResync {
@@ -132,6 +134,7 @@ export class SiteLinks {
       publishTo: { changes: topics.downChanges, ack: topics.downAck },
       store: this.o.store,
       applier: this.o.applier,
+      ...(this.o.parkEarlyMs ? { parkEarlyMs: this.o.parkEarlyMs } : {}),
       beforeResend: (from) => this.serialized(siteId, () => this.beforeResend(siteId, from)),
     });
     await link.start();

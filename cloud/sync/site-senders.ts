@@ -15,6 +15,8 @@ export interface SiteSenders extends Component {
   claim(siteId: string): Promise<boolean>;
   /** Gives the site up (it went offline here, or this node stops sending to it). */
   release(siteId: string): Promise<void>;
+  /** Gives every site up (this node lost the broker: a node that has it takes them over). */
+  releaseAll(): Promise<void>;
   /** Called when this node lost every site at once (its connection dropped). */
   onLost(listener: () => void): void;
 }
@@ -28,6 +30,7 @@ export class SoleSender implements SiteSenders {
     return true;
   }
   async release(): Promise<void> {}
+  async releaseAll(): Promise<void> {}
   onLost(): void {}
 }
 
@@ -87,6 +90,16 @@ export class PostgresSiteSenders implements SiteSenders {
       await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [SENDER_LOCK_CLASS, siteId]);
     }).catch((err: Error) => {
       this.deps.log.warn({ siteId, err: err.message }, 'could not give up sending to a site');
+    });
+  }
+
+  releaseAll(): Promise<void> {
+    return this.serial(async (client) => {
+      if (this.held.size === 0) return;
+      this.held.clear();
+      await client.query('SELECT pg_advisory_unlock_all()');
+    }).catch((err: Error) => {
+      this.deps.log.warn({ err: err.message }, 'could not give up sending to the sites');
     });
   }
 

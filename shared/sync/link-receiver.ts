@@ -7,12 +7,15 @@ import { type Ack, Batch, batchOverLimits, PROTOCOL_V } from './protocol.js';
  * synchronous answer is awaited as well.
  */
 export interface BatchApplier {
-  apply(peer: string, batch: Batch): Promise<{ upTo: number }> | { upTo: number };
+  apply(peer: string, batch: Batch): Promise<Applied> | Applied;
   /** Several batches in one transaction (one commit); outcomes in order. */
-  applyMany?(
-    peer: string,
-    batches: readonly Batch[],
-  ): Promise<Array<{ upTo: number }>> | Array<{ upTo: number }>;
+  applyMany?(peer: string, batches: readonly Batch[]): Promise<Applied[]> | Applied[];
+}
+
+/** The applied position after a batch; `gap`: the batch starts past it (nothing was applied). */
+export interface Applied {
+  upTo: number;
+  gap?: boolean;
 }
 
 export interface BatchReceiverOptions {
@@ -23,6 +26,13 @@ export interface BatchReceiverOptions {
   applier: BatchApplier;
   /** Publishes our ack of the peer's batch. */
   ack: (ack: Ack) => Promise<void>;
+  /**
+   * Several cloud nodes share a site's batches (PostgreSQL, protocol.ts cloudSubscriptions): a
+   * batch that arrives here before the one before it was applied at another node waits up to this
+   * long for its turn instead of being answered as a gap at once (which would make the site resend
+   * everything after it). 0 (one node): a gap is answered at once.
+   */
+  parkEarlyMs?: number;
 }
 
 /** Batches from the peer waiting to be applied; beyond this they are dropped (the peer resends). */
@@ -36,6 +46,8 @@ const MAX_QUEUE = 64;
  * 8.9 s, 16 per group 15.6 s, 1 per group 12-13 s; npx tsx test/bench/sync-catchup.ts).
  */
 const MAX_GROUP = 4;
+/** How often a parked batch tries again (doubling up to the last). */
+const PARK_RETRY_MS = [5, 10, 20, 50, 100, 200];
 /** Apply retries while another transaction holds the database. */
 const BUSY_RETRY_MS = 5;
 const BUSY_RETRY_FOR_MS = 5_000;
@@ -123,15 +135,7 @@ export class BatchReceiver {
     if (!last) return; // an earlier drain took this batch with its group
     let upTo: number;
     try {
-      upTo = await this.withBusyRetry(async () => {
-        const { applier } = this.o;
-        if (group.length === 1 || !applier.applyMany) {
-          let position = 0;
-          for (const batch of group) position = (await applier.apply(this.o.peer, batch)).upTo;
-          return position;
-        }
-        return (await applier.applyMany(this.o.peer, group)).at(-1)!.upTo;
-      });
+      upTo = await this.applyInTurn(group);
     } catch (err) {
       // Nothing of the group was committed (one transaction): the peer resends from our last ack.
       this.o.deps.log.error(
@@ -146,6 +150,41 @@ export class BatchReceiver {
     void this.o
       .ack({ v: PROTOCOL_V, stream: batch.stream, upTo })
       .catch((err: Error) => this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
+  }
+
+  /**
+   * Applies the group and answers the position after it. With parking on, batches that start past
+   * the applied position wait (a while) for another node to apply the batches before them.
+   */
+  private async applyInTurn(group: Batch[]): Promise<number> {
+    const deadline = Date.now() + (this.o.parkEarlyMs ?? 0);
+    let rest = group;
+    for (let attempt = 0; ; attempt++) {
+      const { upTo, applied } = await this.withBusyRetry(() => this.applyGroup(rest));
+      rest = rest.slice(applied);
+      if (rest.length === 0 || Date.now() >= deadline || this.stopped) return upTo;
+      if (applied > 0) attempt = 0;
+      await new Promise((r) => setTimeout(r, PARK_RETRY_MS[Math.min(attempt, PARK_RETRY_MS.length - 1)]));
+    }
+  }
+
+  /**
+   * The group in one transaction when the applier can: the position after it, and how many of its
+   * batches came before the first that starts past the position (that one and the rest applied nothing).
+   */
+  private async applyGroup(group: Batch[]): Promise<{ upTo: number; applied: number }> {
+    const { applier } = this.o;
+    const outcomes: Applied[] = [];
+    if (group.length === 1 || !applier.applyMany) {
+      for (const batch of group) {
+        const outcome = await applier.apply(this.o.peer, batch);
+        outcomes.push(outcome);
+        if (outcome.gap) break;
+      }
+    } else outcomes.push(...(await applier.applyMany(this.o.peer, group)));
+    const firstGap = outcomes.findIndex((o) => o.gap);
+    const applied = firstGap === -1 ? outcomes.length : firstGap;
+    return { upTo: outcomes[Math.max(0, applied - 1)]!.upTo, applied };
   }
 
   /** The applier refuses to run inside another (Kysely) transaction with BusyError: try again shortly. */

@@ -8,6 +8,8 @@ export interface PeerLinkOptions extends SenderOptions {
   /** Where this side publishes its batches and its acks of the peer's batches. */
   publishTo: { changes: string; ack: string };
   applier: BatchApplier;
+  /** BatchReceiverOptions.parkEarlyMs: several cloud nodes share the peer's batches. */
+  parkEarlyMs?: number;
 }
 
 /**
@@ -32,6 +34,7 @@ export class PeerLink {
       peer: o.peer,
       site: o.site,
       applier: o.applier,
+      ...(o.parkEarlyMs ? { parkEarlyMs: o.parkEarlyMs } : {}),
       ack: (ack) => o.transport.publish(o.publishTo.ack, JSON.stringify(ack), { qos: 1 }),
     });
   }

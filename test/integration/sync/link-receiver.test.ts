@@ -161,3 +161,51 @@ describe('a batch group the database fails as a whole', () => {
     await r.receiver.stop();
   });
 });
+
+describe("batches of one site shared by two cloud nodes (the broker's shared subscription)", () => {
+  function node(parkEarlyMs: number) {
+    const acks: Ack[] = [];
+    const receiver = new BatchReceiver({
+      deps: pair.cloud.core,
+      peer: SITE,
+      site: SITE,
+      applier: pair.cloudApplier,
+      parkEarlyMs,
+      ack: async (ack) => {
+        acks.push(ack);
+      },
+    });
+    const send = (b: Batch) => receiver.receive(Buffer.from(JSON.stringify(b)));
+    return { acks, receiver, send, settled: () => receiver.runInOrder(() => undefined) };
+  }
+
+  it('a batch that overtook the one before it waits for it, then applies and is acknowledged', async () => {
+    const [first, second, third] = (await threeCheckIns()).parts;
+    const a = node(5_000);
+    const b = node(5_000);
+    // Node B gets the second and third before node A has the first.
+    b.send(second!);
+    b.send(third!);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(movements()).toBe(0);
+    expect(b.acks).toEqual([]); // parked, not answered as a gap
+    a.send(first!);
+    await a.settled();
+    await b.settled();
+    expect(a.acks.map((x) => x.upTo)).toEqual([first!.to]);
+    expect(b.acks.map((x) => x.upTo).at(-1)).toBe(third!.to);
+    expect(movements()).toBe(3);
+    await a.receiver.stop();
+    await b.receiver.stop();
+  });
+
+  it('one node alone answers a gap at once with the position it has (the peer resends)', async () => {
+    const [, second] = (await threeCheckIns()).parts;
+    const alone = node(0);
+    alone.send(second!);
+    await alone.settled();
+    expect(alone.acks.map((x) => x.upTo)).toEqual([0]);
+    expect(movements()).toBe(0);
+    await alone.receiver.stop();
+  });
+});
