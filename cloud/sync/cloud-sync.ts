@@ -1,6 +1,6 @@
 import type { CoreParts } from '../../shared/core-parts.js';
-import { exclusive } from '../../shared/sync/outbox.js';
-import type { PeerLink } from '../../shared/sync/peer-link.js';
+import type { ApplyOutcome } from '../../shared/sync/applier.js';
+import type { BatchApplier, PeerLink } from '../../shared/sync/peer-link.js';
 import {
   CommandResult,
   decode,
@@ -28,6 +28,8 @@ export interface CloudSyncOptions {
   senders?: SiteSenders;
   /** Several nodes share the sites' batches: an early one waits this long for its turn (link-receiver.ts). */
   parkEarlyMs?: number;
+  /** This node's id (cloudNodeId), in the status. */
+  nodeId?: string;
 }
 
 /** How often a node tries to take over sending to online sites no node sends to (one died). */
@@ -63,6 +65,8 @@ export class CloudSync implements SyncRuntime {
   /** Sites whose last status said online. */
   private readonly online = new Set<string>();
   private takeOver: NodeJS.Timeout | undefined;
+  /** The sites' batches this node applied since it started (the status: which node does the work). */
+  private readonly applied = { batches: 0, rows: 0 };
 
   constructor(
     private readonly deps: CloudSyncDeps,
@@ -73,7 +77,7 @@ export class CloudSync implements SyncRuntime {
       deps,
       transport: o.transport,
       store: this.store,
-      applier: o.applier,
+      applier: this.counting(o.applier),
       snapshot: o.snapshot,
       ...(o.parkEarlyMs ? { parkEarlyMs: o.parkEarlyMs } : {}),
     });
@@ -137,6 +141,34 @@ export class CloudSync implements SyncRuntime {
       deadLetters: numbers.deadLetters,
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
       sites,
+      node: {
+        id: this.o.nodeId ?? 'cloud',
+        sendsTo: (await this.links.all()).filter((l) => l.isActive).map((l) => l.peer),
+        applied: { ...this.applied },
+      },
+    };
+  }
+
+  /** The applier, with what it applied counted for this node's status. */
+  private counting(applier: SyncApplier): BatchApplier {
+    const count = (outcomes: readonly ApplyOutcome[]) => {
+      for (const o of outcomes) {
+        if (o.gap) continue;
+        this.applied.batches += 1;
+        this.applied.rows += o.applied;
+      }
+    };
+    return {
+      apply: async (peer, batch) => {
+        const outcome = await applier.apply(peer, batch);
+        count([outcome]);
+        return outcome;
+      },
+      applyMany: async (peer, batches) => {
+        const outcomes = await applier.applyMany(peer, batches);
+        count(outcomes);
+        return outcomes;
+      },
     };
   }
 

@@ -36,6 +36,7 @@ export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFac
       transport,
       // PostgresChangeApplier when deps.db.dialect === 'postgres', else SQLite's inside exclusive().
       applier: syncApplier(deps),
+      nodeId: cloudNodeId(deps),
       snapshot: (siteId) => writeSiteSnapshot(deps, siteId),
       // On PostgreSQL there may be several nodes: one at a time sends to each site, and a batch that
       // overtook the one before it (at another node) waits for its turn, up to half the site's

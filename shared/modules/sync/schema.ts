@@ -86,6 +86,19 @@ export const SyncStatusOut = z
       mode: z.literal('cloud'),
       role: z.literal('cloud'),
       sites: z.array(SiteSyncStatusOut),
+      node: z
+        .object({
+          id: z.string(),
+          sendsTo: z.array(z.string()).openapi({ description: 'Sites this node sends changes to now' }),
+          applied: z.object({
+            batches: z.number().int(),
+            rows: z.number().int(),
+          }),
+        })
+        .openapi({
+          description:
+            "The cloud node that answered (several may share one PostgreSQL): the sites it sends to (one node per site) and the sites' batches it applied since it started.",
+        }),
     }).openapi('SyncStatusCloud'),
   ])
   .openapi('SyncStatus');

@@ -41,7 +41,14 @@ export class SyncStatus {
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
     };
     const mode = this.deps.sync.mode;
-    if (mode === 'cloud') return { ...base, mode, role: 'cloud', sites: [] };
+    if (mode === 'cloud')
+      return {
+        ...base,
+        mode,
+        role: 'cloud',
+        sites: [],
+        node: { id: 'cloud', sendsTo: [], applied: { batches: 0, rows: 0 } },
+      };
     if (mode === 'linked') {
       return {
         ...base,

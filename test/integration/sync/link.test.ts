@@ -50,6 +50,11 @@ describe('sync link: records reach the side that needs them', () => {
     expect(entityChecksums(edge().app.db.sqlite)).toEqual(entityChecksums(h.cloud.app.db.sqlite));
     expect(count(h.cloud.app, 'SELECT count(*) FROM dead_letter')).toBe(0);
     expect(count(edge().app, 'SELECT count(*) FROM dead_letter')).toBe(0);
+    // The cloud node says what it did: it sends to the site and applied its batches.
+    const { node } = (await h.cloud.client.get('/api/sync/status')).body;
+    expect(node.sendsTo).toEqual(['site-a']);
+    expect(node.applied.batches).toBeGreaterThan(0);
+    expect(node.applied.rows).toBeGreaterThanOrEqual(count(h.cloud.app, 'SELECT count(*) FROM movement'));
   });
 });
 

@@ -14019,6 +14019,16 @@ export interface components {
             /** @enum {string} */
             role: "cloud";
             sites: components["schemas"]["SiteSyncStatus"][];
+            /** @description The cloud node that answered (several may share one PostgreSQL): the sites it sends to (one node per site) and the sites' batches it applied since it started. */
+            node: {
+                id: string;
+                /** @description Sites this node sends changes to now */
+                sendsTo: string[];
+                applied: {
+                    batches: number;
+                    rows: number;
+                };
+            };
         };
         DeadLetter: {
             id: number;
