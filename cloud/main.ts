@@ -44,8 +44,7 @@ export async function startCloud(
               cloudNodeId(deps),
               broker.cloudClient.url,
             )
-          : // Behind an external broker on PostgreSQL, this may be one of several nodes.
-            cloudTransport(config, log, cloudNodeId(deps), config.mqtt.url, deps.db.dialect === 'postgres'),
+          : undefined, // the default: the external broker; on PostgreSQL one of several nodes
       parts: (deps, transport) => {
         const commands = new RemoteCommandsClient(deps, transport, cloudNodeId(deps));
         return { commands, components: [commands] };

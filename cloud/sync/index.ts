@@ -29,8 +29,15 @@ export interface CloudSyncFactoryOptions {
 /** createApp's `sync` for the cloud: the sites' change streams, and the parts given. */
 export function cloudSync(options: CloudSyncFactoryOptions = {}): (deps: SyncFactoryDeps) => SyncParts {
   return (deps) => {
+    // The default: the broker of the config (never the embedded one); on PostgreSQL one of several nodes.
     const transport = transportOf(options.transport, deps, () =>
-      cloudTransport(deps.config, deps.log, cloudNodeId(deps)),
+      cloudTransport(
+        deps.config,
+        deps.log,
+        cloudNodeId(deps),
+        deps.config.mqtt.url,
+        deps.db.dialect === 'postgres',
+      ),
     );
     const runtime = new CloudSync(deps, {
       transport,

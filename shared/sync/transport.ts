@@ -168,7 +168,8 @@ export function mqttTransportFrom(
 }
 
 /** A sync factory's `transport` option: a transport, or a function that builds one from the deps. */
-export type TransportOption<D> = SyncTransport | ((deps: D) => SyncTransport);
+/** A transport, or a function of the deps that makes one (undefined: the side's default). */
+export type TransportOption<D> = SyncTransport | ((deps: D) => SyncTransport | undefined);
 
 /** The transport an option names, else the side's default. */
 export function transportOf<D>(
@@ -176,5 +177,5 @@ export function transportOf<D>(
   deps: D,
   fallback: () => SyncTransport,
 ): SyncTransport {
-  return typeof option === 'function' ? option(deps) : (option ?? fallback());
+  return (typeof option === 'function' ? option(deps) : option) ?? fallback();
 }
