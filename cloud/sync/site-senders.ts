@@ -40,6 +40,11 @@ const SENDER_LOCK_CLASS = 0x79617264; // 'yard'
 export class PostgresSiteSenders implements SiteSenders {
   readonly name = 'site senders';
   private client: pg.PoolClient | undefined;
+  /**
+   * Set by stop: a site status handled after it (an edge going offline while this node stops) must
+   * not check out a new connection, which would hold the pool open and the process with it.
+   */
+  private stopped = false;
   private readonly held = new Set<string>();
   private readonly lostListeners: Array<() => void> = [];
   /** One statement at a time on the connection, in call order. */
@@ -48,10 +53,12 @@ export class PostgresSiteSenders implements SiteSenders {
   constructor(private readonly deps: { pool: pg.Pool; log: Logger }) {}
 
   async start(): Promise<void> {
+    this.stopped = false;
     await this.connection();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.queue.catch(() => {});
     const client = this.client;
     this.client = undefined;
@@ -66,7 +73,7 @@ export class PostgresSiteSenders implements SiteSenders {
 
   claim(siteId: string): Promise<boolean> {
     if (this.held.has(siteId)) return Promise.resolve(true);
-    return this.serial(async (client) => {
+    return this.serial(false, async (client) => {
       if (this.held.has(siteId)) return true;
       const { rows } = await client.query<{ ok: boolean }>(
         'SELECT pg_try_advisory_lock($1, hashtext($2)) AS ok',
@@ -85,7 +92,7 @@ export class PostgresSiteSenders implements SiteSenders {
 
   release(siteId: string): Promise<void> {
     if (!this.held.has(siteId)) return Promise.resolve();
-    return this.serial(async (client) => {
+    return this.serial(undefined, async (client) => {
       if (!this.held.delete(siteId)) return;
       await client.query('SELECT pg_advisory_unlock($1, hashtext($2))', [SENDER_LOCK_CLASS, siteId]);
     }).catch((err: Error) => {
@@ -94,7 +101,7 @@ export class PostgresSiteSenders implements SiteSenders {
   }
 
   releaseAll(): Promise<void> {
-    return this.serial(async (client) => {
+    return this.serial(undefined, async (client) => {
       if (this.held.size === 0) return;
       this.held.clear();
       await client.query('SELECT pg_advisory_unlock_all()');
@@ -108,8 +115,9 @@ export class PostgresSiteSenders implements SiteSenders {
     return this.held.has(siteId);
   }
 
-  private serial<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const next = this.queue.then(async () => work(await this.connection()));
+  /** `work` on the connection after the calls before it; `stoppedAnswer` once stopped. */
+  private serial<T>(stoppedAnswer: T, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const next = this.queue.then(async () => (this.stopped ? stoppedAnswer : work(await this.connection())));
     this.queue = next.catch(() => {});
     return next;
   }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 
@@ -94,9 +94,15 @@ export class MqttTransport implements SyncTransport {
       this.wasConnected = true;
       o.log.info({ url: redactUrl(o.url), sessionPresent: connack.sessionPresent }, 'mqtt connected');
       // Subscribe on every connect: a broker that lost our session (restart without persistence)
-      // does not remember the subscriptions.
+      // does not remember the subscriptions, and Mosquitto 2.0 restores a persistent session
+      // without its shared subscriptions (`$share/...`: the cloud nodes' change batches) while
+      // saying the session is present. `resubscribe` makes mqtt.js send the SUBSCRIBE even then
+      // (it skips topics it believes the session holds); a subscription made again only brings the
+      // retained messages again (the sites' statuses), which are taken as they are at start.
       client.subscribe(
-        Object.fromEntries(o.subscriptions.map((topic) => [topic, { qos: 1 as const }])),
+        Object.assign(Object.fromEntries(o.subscriptions.map((topic) => [topic, { qos: 1 as const }])), {
+          resubscribe: true,
+        }) as ISubscriptionMap,
         (err) => {
           if (err) o.log.warn({ err: err.message }, 'mqtt subscribe failed');
           for (const l of this.connectListeners) l();

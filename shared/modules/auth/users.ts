@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import { newPassword } from '../../auth/secrets.js';
 import type { CoreParts } from '../../core-parts.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
@@ -53,7 +54,13 @@ export class UserAdmin {
     if (!this.deps.changes.mayWrite('appUser')) return { created: false, awaitingSync: true };
     const username = this.deps.config.adminUser;
     const password = this.deps.config.adminPassword ?? newPassword();
-    await this.insertUser({ username, role: 'admin', password, displayName: 'Administrator' });
+    try {
+      await this.insertUser({ username, role: 'admin', password, displayName: 'Administrator' });
+    } catch (err) {
+      // Cloud nodes sharing one PostgreSQL start at once: another node's first start made the admin.
+      if (err instanceof ConflictError || isUniqueViolation(err)) return { created: false };
+      throw err;
+    }
     return {
       created: true,
       username,

@@ -63,4 +63,25 @@ describe.skipIf(!postgresAvailable())('site senders across cloud nodes (PostgreS
       await b.stop();
     }
   });
+
+  it('once stopped, a late claim or release (a site status handled while stopping) holds no connection', async () => {
+    const own = new pg.Pool({ connectionString: database.url, max: 2 });
+    const senders = new PostgresSiteSenders({ pool: own, log: silentLogger() });
+    await senders.start();
+    expect(await senders.claim('s9')).toBe(true);
+    await senders.stop();
+    expect(await senders.claim('s9')).toBe(false);
+    await senders.release('s9');
+    await senders.releaseAll();
+    // Nothing checked out: the pool ends (a process could not stop while it waited for one).
+    expect(own.totalCount - own.idleCount).toBe(0);
+    await own.end();
+    // The lock went with the session: another node takes the site.
+    const other = new PostgresSiteSenders({ pool, log: silentLogger() });
+    try {
+      expect(await other.claim('s9')).toBe(true);
+    } finally {
+      await other.stop();
+    }
+  });
 });
