@@ -44,14 +44,18 @@ export class PostgresSiteSenders implements SiteSenders {
   private readonly lostListeners: Array<() => void> = [];
   /** One statement at a time on the connection, in call order. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Set by stop(): a claim or release arriving after it (the transport's disconnect as the node stops) must not connect again. */
+  private stopped = true;
 
   constructor(private readonly deps: { pool: pg.Pool; log: Logger }) {}
 
   async start(): Promise<void> {
+    this.stopped = false;
     await this.connection();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     await this.queue.catch(() => {});
     const client = this.client;
     this.client = undefined;
@@ -66,6 +70,7 @@ export class PostgresSiteSenders implements SiteSenders {
 
   claim(siteId: string): Promise<boolean> {
     if (this.held.has(siteId)) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
     return this.serial(async (client) => {
       if (this.held.has(siteId)) return true;
       const { rows } = await client.query<{ ok: boolean }>(
@@ -94,6 +99,8 @@ export class PostgresSiteSenders implements SiteSenders {
   }
 
   releaseAll(): Promise<void> {
+    // Stopped: the session that held the locks has ended (stop), nothing is left to give up.
+    if (this.stopped) return Promise.resolve();
     return this.serial(async (client) => {
       if (this.held.size === 0) return;
       this.held.clear();
@@ -116,6 +123,7 @@ export class PostgresSiteSenders implements SiteSenders {
 
   private async connection(): Promise<pg.PoolClient> {
     if (this.client) return this.client;
+    if (this.stopped) throw new Error('site senders are stopped');
     const client = await this.deps.pool.connect();
     client.on('error', (err) => {
       if (this.client !== client) return;
