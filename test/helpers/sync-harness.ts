@@ -2,9 +2,9 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../../cloud/broker.js'
 import { cloudSync, cloudTransport } from '../../cloud/sync/index.js';
 import { edgeSync, edgeTransport } from '../../edge/sync/index.js';
 import type { SyncFactoryDeps } from '../../shared/app.js';
+import type { AppDatabase } from '../../shared/db/database.js';
 import type { GateHardware } from '../../shared/hardware.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
-import type { AppDatabase } from '../../shared/db/database.js';
 import {
   type EntityChecksums,
   entityChecksums,

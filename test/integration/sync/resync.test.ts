@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../../shared/ids.js';
 import { LogPruner } from '../../../shared/sync/prune.js';
-import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { query } from '../../helpers/http.js';
+import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { type SyncHarness, type SyncNode, startSyncHarness } from '../../helpers/sync-harness.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { checkIn, cloudMasterData, count, countAt, valueAt } from './link-fixture.js';
