@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodBounds, previousPeriod } from '../../../shared/modules/billing/compute/index.js';
 import { type Client, query } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
-import { type SyncHarness, type SyncNode, startSyncHarness } from '../../helpers/sync-harness.js';
+import {
+  type EdgeNode,
+  type SyncHarness,
+  type SyncNode,
+  startSyncHarness,
+} from '../../helpers/sync-harness.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { cloudMasterData, countAt, type MasterData } from '../sync/link-fixture.js';
 
@@ -24,7 +29,7 @@ describe.each(TEST_DIALECTS)('billing at the cloud (%s)', (dialect) => {
   let period: string;
   let at: (day: number) => string;
 
-  const edge = (siteId: string): SyncNode => h.edges.find((e) => e.siteId === siteId)!;
+  const edge = (siteId: string): EdgeNode => h.edges.find((e) => e.siteId === siteId)!;
 
   async function checkIn(node: SyncNode, m: MasterData, number: string, when: string) {
     const res = await node.client.post('/api/movement', {

@@ -163,7 +163,7 @@ describe.each(TEST_DIALECTS)('sync resync (cloud on %s)', (dialect) => {
       const [sent] = (await query(
         h.cloud.app.db,
         "SELECT hlc, data FROM change_log WHERE peer = 'site-a' AND entity = 'carrier' LIMIT 1",
-      )) as Array<{ hlc: string; data: string }>;
+      )) as [{ hlc: string; data: string }];
       const carrierId = newId();
       const good = { ...JSON.parse(sent.data), id: carrierId, name: 'Retried Freight', scac: 'RTRY' };
       const put = edge.app.db.sqlite.prepare(
