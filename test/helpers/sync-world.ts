@@ -21,7 +21,10 @@ export { WorldNode } from './sync-world-node.js';
  *   through a second connection, so a transaction open on the node's own connection is not in it.
  *   The old app is then shut down on its own copy and thrown away; `restart()` opens the file again.
  * - `node.crashAtInsert(table, n)` does that from inside the n-th insert into `table` (a temporary
- *   trigger calling a JavaScript function), i.e. in the middle of whatever transaction wrote it.
+ *   trigger calling a JavaScript function; on PostgreSQL a trigger that makes that insert wait on a
+ *   lock while the node is killed), i.e. in the middle of whatever transaction wrote it.
+ * - A cloud on PostgreSQL (`dialect`): its database outlives its restarts; its crash ends its pool
+ *   and terminates its sessions, which leaves the committed transactions.
  * - `world.killBroker()` cuts every client's socket at once and stops the broker (its sessions and
  *   retained messages are lost); `startBroker()` brings a new one up on the same port.
  * - Each edge reaches the broker through its own TcpProxy: `cut()` is a network outage.
