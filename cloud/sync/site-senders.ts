@@ -124,6 +124,7 @@ export class PostgresSiteSenders implements SiteSenders {
 
   private async connection(): Promise<pg.PoolClient> {
     if (this.client) return this.client;
+    if (this.stopped) throw new Error('site senders are stopped');
     const client = await this.deps.pool.connect();
     client.on('error', (err) => {
       if (this.client !== client) return;

@@ -62,6 +62,11 @@ export function openPostgres(o: PostgresOptions): PostgresDatabase {
   // An idle connection dropped by the server (restart, failover) must not end the process: the pool
   // replaces it on the next checkout.
   pool.on('error', (err) => o.log?.warn({ err }, 'a PostgreSQL connection failed; the pool replaces it'));
+  // A connection in use (checked out) has no error listener of the pool's, and pg emits 'error' when
+  // its session ends (server restart, failover, a terminated session): unheard, that is an uncaught
+  // exception that ends the process. Heard here and nothing more: the query in flight fails with
+  // the error, a later one with "not queryable", and the pool drops the connection when it is back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const listeners = new Set<QueryListener>();
   const kysely = new Kysely<DB>({
     dialect: new PostgresDialect({ pool }),

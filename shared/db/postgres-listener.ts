@@ -21,6 +21,8 @@ export class PostgresListener implements Component {
   private readonly handlers = new Map<string, Array<(payload: string) => void>>();
   private readonly reconnectedListeners: Array<() => void> = [];
   private client: pg.PoolClient | undefined;
+  /** Connections released to the pool (their later errors are the pool's). */
+  private readonly givenBack = new WeakSet<pg.PoolClient>();
   private stopped = true;
   private reconnect: NodeJS.Timeout | undefined;
   /** The last NOTIFY queued (notify). */
@@ -71,6 +73,7 @@ export class PostgresListener implements Component {
     this.client = undefined;
     if (client) {
       await client.query('UNLISTEN *').catch(() => {});
+      this.givenBack.add(client);
       client.release();
     }
   }
@@ -81,11 +84,15 @@ export class PostgresListener implements Component {
       for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
     });
     client.on('error', (err) => {
+      // Not ours any more: stop() gave it back to the pool, which handles its idle clients' errors
+      // (releasing it again would throw).
+      if (this.givenBack.has(client)) return;
       this.deps.log.warn(
         { err },
         'notifications from the other nodes: connection lost; listening again shortly',
       );
       if (this.client === client) this.client = undefined;
+      this.givenBack.add(client);
       client.release(err);
       this.scheduleReconnect();
     });

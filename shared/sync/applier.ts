@@ -204,11 +204,12 @@ const CURSOR_PUT = statement(
  * yards with queued tasks. What the domain does about them is wired in reactions.ts.
  */
 export function publishTouched(
-  deps: Pick<ApplierDeps, 'changes' | 'bus'>,
+  deps: Pick<ApplierDeps, 'changes' | 'bus' | 'log'>,
   peer: string,
   touched: Touched,
 ): void {
   const { changes, bus } = deps;
+  touched.deadLetters.log(deps.log, peer);
   for (const table of touched.tables) changes.generations.bump(table);
   if (touched.forwardedTo.size > 0) changes.notifyLogged(touched.forwardedTo);
   // Their tokens were revoked in the transaction; principals cached in memory go on this event.

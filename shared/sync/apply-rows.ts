@@ -3,7 +3,7 @@ import pg from 'pg';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
-import { noteDeadLetter } from './dead-letter-log.js';
+import { DeadLetterSummary } from './dead-letter-log.js';
 import type { SyncDeps } from './deps.js';
 import { syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
@@ -47,6 +47,8 @@ export class Touched {
   readonly signedOut: Array<{ kind: 'user' | 'driver'; id: string }> = [];
   /** Forwarded rows of applied changes not yet written (RowApplier.writeForwards). */
   readonly forwards: Forward[] = [];
+  /** Rows dead-lettered, logged in one line after commit. */
+  readonly deadLetters = new DeadLetterSummary();
   applied = 0;
 }
 
@@ -126,7 +128,7 @@ export class RowApplier {
         if (outcome.ok) continue;
         if (outcome.foreignKey) deferred.push({ row, error: outcome.error });
         else {
-          yield* this.deadLetter(peer, row, outcome.error);
+          yield* this.deadLetter(peer, row, outcome.error, touched);
           dead += 1;
         }
       }
@@ -143,7 +145,7 @@ export class RowApplier {
       deferred = again;
     }
     for (const { row, error } of deferred) {
-      yield* this.deadLetter(peer, row, error);
+      yield* this.deadLetter(peer, row, error, touched);
       dead += 1;
     }
     return { applied, dead };
@@ -181,7 +183,7 @@ export class RowApplier {
     }
   }
 
-  *deadLetter(peer: string, row: Received, error: string): SqlWork<void> {
+  *deadLetter(peer: string, row: Received, error: string, touched: Touched): SqlWork<void> {
     const payload: DeadLetterPayload = { op: row.op, hlc: row.hlc, data: row.data };
     yield* sqlRun(DEAD_LETTER_PUT, [
       peer,
@@ -192,7 +194,7 @@ export class RowApplier {
       JSON.stringify(payload),
       this.deps.clock.now(),
     ]);
-    noteDeadLetter(this.deps.log, peer, row, error);
+    touched.deadLetters.note(row, error);
   }
 
   private *applyGroup(peer: string, group: readonly Received[]): SqlWork<Done[]> {

@@ -2,17 +2,24 @@ import { type EmbeddedBroker, startEmbeddedBroker } from '../../cloud/broker.js'
 import { cloudSync, cloudTransport } from '../../cloud/sync/index.js';
 import { edgeSync, edgeTransport } from '../../edge/sync/index.js';
 import type { SyncFactoryDeps } from '../../shared/app.js';
+import type { AppDatabase } from '../../shared/db/database.js';
 import type { GateHardware } from '../../shared/hardware.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
-import { entityChecksums } from '../../shared/sync/checksum.js';
+import {
+  type EntityChecksums,
+  entityChecksums,
+  entityChecksumsPostgres,
+} from '../../shared/sync/checksum.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
 import { type Faults, FaultyTransport } from './faulty-transport.js';
 import { Client } from './http.js';
+import type { TestDialect } from './postgres.js';
 import { ADMIN, loginAdmin, startTestApp, type TestApp } from './test-app.js';
 import { waitFor } from './wait-for.js';
 
 export interface SyncNode {
-  app: TestApp;
+  /** The app; its database is SQLite at an edge, the harness's dialect at the cloud. */
+  app: TestApp<AppDatabase>;
   /** The transport the app's sync uses (a FaultyTransport around `mqtt` when faults were asked). */
   transport: SyncTransport;
   faulty: FaultyTransport | undefined;
@@ -32,16 +39,18 @@ export interface HarnessOptions {
   login?: boolean;
   /** An edge's gate hardware (default the simulated gates). */
   gates?: (siteId: string) => GateHardware | undefined;
+  /** The cloud's database (default SQLite; PostgreSQL: a fresh database of the tests' server). Edges are always SQLite. */
+  dialect?: TestDialect;
 }
 
 export interface SyncHarness {
   broker: EmbeddedBroker;
   cloud: SyncNode;
-  edges: SyncNode[];
+  edges: EdgeNode[];
   /** Starts one more edge for a site (registered at the cloud if new). */
-  addEdge(siteId: string): Promise<SyncNode>;
+  addEdge(siteId: string): Promise<EdgeNode>;
   /** Closes the edge (its database is gone) and starts a new appliance for the same site. */
-  replaceEdge(node: SyncNode): Promise<SyncNode>;
+  replaceEdge(node: EdgeNode): Promise<EdgeNode>;
   /** The edge loses its link (its transport stops) / gets it back. */
   cut(node: SyncNode): Promise<void>;
   restore(node: SyncNode): Promise<void>;
@@ -50,6 +59,11 @@ export interface SyncHarness {
   /** Waits until the edge and the cloud hold the same rows (count and checksum per entity). */
   converged(node: SyncNode, options?: { entities?: string[]; timeoutMs?: number }): Promise<ChecksumDiff>;
   close(): Promise<void>;
+}
+
+/** An edge: always on SQLite. */
+export interface EdgeNode extends SyncNode {
+  app: TestApp;
 }
 
 export type ChecksumDiff = Record<string, { cloud: string; edge: string }>;
@@ -66,15 +80,22 @@ export async function startSyncHarness(options: HarnessOptions = {}): Promise<Sy
   const config = { ...DEFAULT_CONFIG, ...options.config };
   let broker = await startEmbeddedBroker({ port: 0, host: '127.0.0.1' });
   const url = broker.url;
-  const cloud = await startNode('cloud', 'cloud', url, config, options.faults);
+  const cloud = await startNode('cloud', 'cloud', url, config, options.faults, undefined, options.dialect);
   const sites = new SiteRepo(cloud.app.core.kysely);
-  const edges: SyncNode[] = [];
+  const edges: EdgeNode[] = [];
 
   const addEdge = async (siteId: string) => {
     if (!(await sites.get(siteId))) {
       await sites.create({ id: siteId, name: `Site ${siteId}`, password: 'placeholder-password' });
     }
-    const node = await startNode('edge', siteId, url, config, options.faults, options.gates?.(siteId));
+    const node = (await startNode(
+      'edge',
+      siteId,
+      url,
+      config,
+      options.faults,
+      options.gates?.(siteId),
+    )) as EdgeNode;
     edges.push(node);
     if (options.login ?? true) {
       // Wait for the row, then log in once: failed logins count against the login rate limit.
@@ -132,6 +153,7 @@ async function startNode(
   config: Record<string, unknown>,
   faults: HarnessOptions['faults'],
   gates?: GateHardware,
+  dialect: TestDialect = 'sqlite',
 ): Promise<SyncNode> {
   const holder: { transport?: SyncTransport; faulty?: FaultyTransport } = {};
   const makeTransport = (core: SyncFactoryDeps): SyncTransport => {
@@ -147,6 +169,7 @@ async function startNode(
   const env: Record<string, string> = { YARD_ROLE: role, YARD_MQTT_URL: url };
   if (role === 'edge') env.YARD_SITE_ID = siteId;
   const app = await startTestApp({
+    dialect,
     env,
     config,
     sync: role === 'cloud' ? cloudSync({ transport: makeTransport }) : edgeSync({ transport: makeTransport }),
@@ -162,10 +185,21 @@ async function startNode(
   };
 }
 
+/** Per synced entity, the rows' count and checksum, on either database. */
+export function checksumsOf(db: AppDatabase): Promise<EntityChecksums> {
+  return db.dialect === 'sqlite'
+    ? Promise.resolve(entityChecksums(db.sqlite))
+    : entityChecksumsPostgres(db.pool);
+}
+
 /** Entities whose checksums differ between the two sides (empty when they hold the same rows). */
-export function checksumDiff(cloud: SyncNode, edge: SyncNode, entities?: string[]): ChecksumDiff {
-  const a = entityChecksums(cloud.app.db.sqlite);
-  const b = entityChecksums(edge.app.db.sqlite);
+export async function checksumDiff(
+  cloud: SyncNode,
+  edge: SyncNode,
+  entities?: string[],
+): Promise<ChecksumDiff> {
+  const a = await checksumsOf(cloud.app.db);
+  const b = await checksumsOf(edge.app.db);
   const diff: ChecksumDiff = {};
   for (const entity of entities ?? Object.keys(a)) {
     const x = a[entity];
@@ -184,8 +218,8 @@ async function converged(
 ): Promise<ChecksumDiff> {
   let last: ChecksumDiff = {};
   await waitFor(
-    () => {
-      last = checksumDiff(cloud, edge, opts.entities);
+    async () => {
+      last = await checksumDiff(cloud, edge, opts.entities);
       return Object.keys(last).length === 0;
     },
     {

@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { expect } from 'vitest';
-import { entityChecksums } from '../../shared/sync/checksum.js';
+import type { AppDatabase } from '../../shared/db/database.js';
 import { cloudMasterData, type MasterData } from '../integration/sync/link-fixture.js';
-import type { Client } from './http.js';
+import { type Client, query } from './http.js';
+import { checksumsOf } from './sync-harness.js';
 import type { SyncWorld, WorldNode } from './sync-world.js';
 import { waitFor } from './wait-for.js';
 
@@ -177,10 +178,16 @@ export function scalar(sqlite: Database.Database, sql: string, ...args: unknown[
   );
 }
 
+/** `scalar` on either database (a cloud on PostgreSQL): the first column of the first row, as a number. */
+export async function scalarAt(db: AppDatabase, sql: string, ...args: unknown[]): Promise<number> {
+  const [row] = await query(db, sql, ...args);
+  return Number((row === undefined ? undefined : Object.values(row)[0]) ?? 0);
+}
+
 /** Entities whose count:checksum differ between the two databases. */
-export function differing(a: Database.Database, b: Database.Database, entities?: string[]) {
-  const x = entityChecksums(a);
-  const y = entityChecksums(b);
+export async function differing(a: AppDatabase, b: AppDatabase, entities?: string[]) {
+  const x = await checksumsOf(a);
+  const y = await checksumsOf(b);
   const diff: Record<string, string> = {};
   for (const entity of entities ?? Object.keys(x)) {
     const left = `${x[entity]?.count}:${x[entity]?.checksum}`;
@@ -190,32 +197,36 @@ export function differing(a: Database.Database, b: Database.Database, entities?:
   return diff;
 }
 
+const VISITS = `SELECT yard_id, unit_kind, trailer_id, truck_id, carrier_id, in_movement_id, out_movement_id, in_at, out_at
+       FROM visit`;
+const visitsSql = (yardIds?: string[]) =>
+  `${VISITS}${yardIds ? ` WHERE yard_id IN (${yardIds.map(() => '?').join(', ')})` : ''} ORDER BY in_movement_id, unit_kind`;
+
 /** Visits without their local ids (each side derives its own): what was in the yard, when. */
 export function visits(sqlite: Database.Database, yardIds?: string[]): unknown[] {
-  const where = yardIds ? ` WHERE yard_id IN (${yardIds.map(() => '?').join(', ')})` : '';
-  return sqlite
-    .prepare(
-      `SELECT yard_id, unit_kind, trailer_id, truck_id, carrier_id, in_movement_id, out_movement_id, in_at, out_at
-       FROM visit${where} ORDER BY in_movement_id, unit_kind`,
-    )
-    .all(...(yardIds ?? []));
+  return sqlite.prepare(visitsSql(yardIds)).all(...(yardIds ?? []));
+}
+
+/** `visits` on either database. */
+export function visitsAt(db: AppDatabase, yardIds?: string[]): Promise<unknown[]> {
+  return query(db, visitsSql(yardIds), ...(yardIds ?? []));
 }
 
 /** Nothing left to send either way: each side's acknowledged position covers its log for the other. */
-export function queuesEmpty(cloud: Database.Database, edge: Database.Database, siteId: string): boolean {
-  const q = queues(cloud, edge, siteId);
+export async function queuesEmpty(cloud: AppDatabase, edge: AppDatabase, siteId: string): Promise<boolean> {
+  const q = await queues(cloud, edge, siteId);
   return q.up.acked >= q.up.top && q.down.acked >= q.down.top;
 }
 
 /** Each direction's last seq written and acknowledged position (up: edge -> cloud). */
-export function queues(cloud: Database.Database, edge: Database.Database, siteId: string) {
-  const top = (db: Database.Database, peer: string) =>
-    scalar(db, 'SELECT coalesce(max(seq), 0) FROM change_log WHERE peer = ?', peer);
-  const acked = (db: Database.Database, peer: string) =>
-    scalar(db, 'SELECT coalesce(max(acked_seq), 0) FROM sync_cursor WHERE peer = ?', peer);
+export async function queues(cloud: AppDatabase, edge: AppDatabase, siteId: string) {
+  const top = (db: AppDatabase, peer: string) =>
+    scalarAt(db, 'SELECT coalesce(max(seq), 0) FROM change_log WHERE peer = ?', peer);
+  const acked = (db: AppDatabase, peer: string) =>
+    scalarAt(db, 'SELECT coalesce(max(acked_seq), 0) FROM sync_cursor WHERE peer = ?', peer);
   return {
-    up: { top: top(edge, 'cloud'), acked: acked(edge, 'cloud') },
-    down: { top: top(cloud, siteId), acked: acked(cloud, siteId) },
+    up: { top: await top(edge, 'cloud'), acked: await acked(edge, 'cloud') },
+    down: { top: await top(cloud, siteId), acked: await acked(cloud, siteId) },
   };
 }
 
@@ -230,14 +241,14 @@ export async function settled(
 ): Promise<void> {
   let diff: Record<string, string> = {};
   await waitFor(
-    () => {
+    async () => {
       // The cheap check first: checksums read every row, and polling them would slow the sync down.
-      const q = queues(world.cloud.sqlite, edge.sqlite, edge.siteId);
+      const q = await queues(world.cloud.db, edge.db, edge.siteId);
       if (q.up.acked < q.up.top || q.down.acked < q.down.top) {
         diff = { queues: JSON.stringify(q) };
         return false;
       }
-      diff = differing(world.cloud.sqlite, edge.sqlite, options.entities);
+      diff = await differing(world.cloud.db, edge.db, options.entities);
       return Object.keys(diff).length === 0;
     },
     {
@@ -259,13 +270,13 @@ export async function expectSameState(
   options: { timeoutMs?: number } = {},
 ) {
   await settled(world, edge, options);
-  const cloud = world.cloud.sqlite;
-  expect(differing(cloud, edge.sqlite)).toEqual({});
+  const cloud = world.cloud.db;
+  expect(await differing(cloud, edge.db)).toEqual({});
   const yardIds = edge.sqlite.prepare('SELECT id FROM yard').pluck().all() as string[];
   const atEdge = visits(edge.sqlite);
   expect(atEdge.length).toBeGreaterThan(0);
-  expect(visits(cloud, yardIds)).toEqual(atEdge);
-  expect(scalar(cloud, 'SELECT count(*) FROM dead_letter')).toBe(0);
+  expect(await visitsAt(cloud, yardIds)).toEqual(atEdge);
+  expect(await scalarAt(cloud, 'SELECT count(*) FROM dead_letter')).toBe(0);
   expect(scalar(edge.sqlite, 'SELECT count(*) FROM dead_letter')).toBe(0);
-  expect(scalar(cloud, 'SELECT count(*) FROM sync_pending')).toBe(0);
+  expect(await scalarAt(cloud, 'SELECT count(*) FROM sync_pending')).toBe(0);
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type EmbeddedBroker, startEmbeddedBroker } from '../../cloud/broker.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import type { Faults } from './faulty-transport.js';
+import type { TestDatabase, TestDialect } from './postgres.js';
 import { WorldNode } from './sync-world-node.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { waitFor } from './wait-for.js';
@@ -12,7 +13,7 @@ export { WorldNode } from './sync-world-node.js';
 
 /**
  * A cloud and edges over a real in-process MQTT broker (Aedes), like sync-harness.ts, but every node
- * keeps its data directory across restarts so that it can be killed and started again on the same
+ * keeps its data directory (a cloud on PostgreSQL: its database) across restarts so that it can be killed and started again on the same
  * database file:
  * - `node.crash()` models a process killed at this instant: its link is dead at once (nothing more
  *   leaves or arrives, the broker drops its socket and publishes the will), and its database file
@@ -20,7 +21,10 @@ export { WorldNode } from './sync-world-node.js';
  *   through a second connection, so a transaction open on the node's own connection is not in it.
  *   The old app is then shut down on its own copy and thrown away; `restart()` opens the file again.
  * - `node.crashAtInsert(table, n)` does that from inside the n-th insert into `table` (a temporary
- *   trigger calling a JavaScript function), i.e. in the middle of whatever transaction wrote it.
+ *   trigger calling a JavaScript function; on PostgreSQL a trigger that makes that insert wait on a
+ *   lock while the node is killed), i.e. in the middle of whatever transaction wrote it.
+ * - A cloud on PostgreSQL (`dialect`): its database outlives its restarts; its crash ends its pool
+ *   and terminates its sessions, which leaves the committed transactions.
  * - `world.killBroker()` cuts every client's socket at once and stops the broker (its sessions and
  *   retained messages are lost); `startBroker()` brings a new one up on the same port.
  * - Each edge reaches the broker through its own TcpProxy: `cut()` is a network outage.
@@ -33,6 +37,8 @@ export interface WorldOptions {
   config?: Record<string, unknown>;
   /** Inbound faults (FaultyTransport) of a node. */
   faults?: (role: 'cloud' | 'edge', siteId: string) => Faults | undefined;
+  /** The cloud's database (default SQLite; PostgreSQL: a fresh database of the tests' server, kept across the cloud's restarts). Edges are SQLite. */
+  dialect?: TestDialect;
 }
 
 const DEFAULT_CONFIG = { 'sync.ackTimeoutMs': 1_500, 'sync.commandTimeoutMs': 3_000 };
@@ -46,6 +52,8 @@ export class SyncWorld {
   /** MQTT client ids the broker turns away (`refuse`). */
   private readonly refused = new Set<string>();
   private readonly root = mkdtempSync(join(tmpdir(), 'yard-world-'));
+  /** The cloud's PostgreSQL database (dialect 'postgres'). */
+  cloudPostgres: TestDatabase | undefined;
 
   private constructor(readonly options: WorldOptions) {
     this.config = { ...DEFAULT_CONFIG, ...options.config };
@@ -54,6 +62,10 @@ export class SyncWorld {
 
   static async start(options: WorldOptions = {}): Promise<SyncWorld> {
     const world = new SyncWorld(options);
+    if (options.dialect === 'postgres') {
+      // Imported here, as in test-app.ts: postgres.ts reads vitest's provided server.
+      world.cloudPostgres = await (await import('./postgres.js')).createTestDatabase();
+    }
     await world.startBroker();
     await world.cloud.start();
     for (const siteId of options.sites ?? ['site-a']) await world.addEdge(siteId);
@@ -152,6 +164,7 @@ export class SyncWorld {
     await stop(this.cloud);
     for (const node of this.edges) await node.proxy?.stop();
     await this.killBroker();
+    await this.cloudPostgres?.drop();
     rmSync(this.root, { recursive: true, force: true });
   }
 

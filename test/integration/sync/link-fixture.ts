@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
+import type { AppDatabase } from '../../../shared/db/database.js';
 import { seed } from '../../helpers/builders.js';
-import type { Client } from '../../helpers/http.js';
+import { type Client, query } from '../../helpers/http.js';
 
 /** Master data made at the cloud over HTTP for a site: a yard with a spot and a door, a carrier, a yard driver, a user. */
 export async function cloudMasterData(api: Client, siteId: string, tag = 'A') {
@@ -106,4 +107,15 @@ export function count(
       .pluck()
       .get(...args) ?? 0,
   );
+}
+
+/** The first column of the first row (undefined when none), on either database (test/helpers/http.ts `query`). */
+export async function valueAt(db: AppDatabase, sql: string, ...args: unknown[]): Promise<unknown> {
+  const [row] = await query(db, sql, ...args);
+  return row === undefined ? undefined : Object.values(row)[0];
+}
+
+/** A count(*) on either database, as a number. */
+export async function countAt(db: AppDatabase, sql: string, ...args: unknown[]): Promise<number> {
+  return Number((await valueAt(db, sql, ...args)) ?? 0);
 }

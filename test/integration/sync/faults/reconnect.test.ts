@@ -13,8 +13,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-// SQLite only for now: a cloud's sync runtime on PostgreSQL also needs the applier's PostgreSQL twin
-// (issue 16, ported separately); the send side it uses here is tested on both in send-store.test.ts.
+// SQLite only: the edge's reconnecting and stopping (edges are SQLite); the cloud plays no part in it.
 describe('sync: reconnecting and stopping', () => {
   it('an edge the broker turned away once ("server unavailable") gets in when the broker takes it again', async () => {
     world = await SyncWorld.start();
