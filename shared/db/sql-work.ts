@@ -18,7 +18,8 @@ export type SqlWork<T> = Generator<SqlStep, T, unknown>;
 
 export type SqlStep =
   | { kind: 'sql'; statement: SqlStatement; params: readonly unknown[] }
-  | { kind: 'savepoint'; action: 'begin' | 'release' | 'rollback' };
+  | { kind: 'savepoint'; action: 'begin' | 'release' | 'rollback' }
+  | { kind: 'memo' };
 
 /**
  * One statement. `text` is built once per driver (cached by `key`), with `?` placeholders (numbered
@@ -51,6 +52,24 @@ export function* sqlValue(statement: SqlStatement, params: readonly unknown[]): 
 
 export function* sqlRun(statement: SqlStatement, params: readonly unknown[]): SqlWork<number> {
   return (yield { kind: 'sql', statement: expect(statement, 'changes'), params }) as number;
+}
+
+/**
+ * `work`'s value, computed once per run of the driver (one transaction) and kept for the rest of
+ * it: lookups that many rows of one batch repeat (the sites, the yards' sites). A retried
+ * transaction starts with nothing kept.
+ */
+export function* once<T>(
+  key: string,
+  work: () => SqlWork<T>,
+  keep: (value: T) => boolean = () => true,
+): SqlWork<T> {
+  const memo = (yield { kind: 'memo' }) as Map<string, unknown>;
+  if (memo.has(key)) return memo.get(key) as T;
+  const value = yield* work();
+  // `keep` false: asked again next time (a row not there yet may be written later in the transaction).
+  if (keep(value)) memo.set(key, value);
+  return value;
 }
 
 /** A statement declared once (module level) or built per shape and cached by key. */
@@ -108,11 +127,12 @@ export class SqliteWork {
   constructor(readonly sqlite: Database.Database) {}
 
   run<T>(work: SqlWork<T>): T {
+    const memo = new Map<string, unknown>();
     let step = work.next();
     while (!step.done) {
       let result: unknown;
       try {
-        result = this.execute(step.value);
+        result = step.value.kind === 'memo' ? memo : this.execute(step.value);
       } catch (err) {
         step = work.throw(err);
         continue;
@@ -122,7 +142,7 @@ export class SqliteWork {
     return step.value;
   }
 
-  private execute(step: SqlStep): unknown {
+  private execute(step: Exclude<SqlStep, { kind: 'memo' }>): unknown {
     if (step.kind === 'savepoint') {
       this.sqlite.exec(SAVEPOINT[step.action]);
       return undefined;
@@ -155,11 +175,12 @@ export class PostgresWork {
 
   async run<T>(trx: Kdb, work: SqlWork<T>): Promise<T> {
     const raw = trx.withoutPlugins();
+    const memo = new Map<string, unknown>();
     let step = work.next();
     while (!step.done) {
       let result: unknown;
       try {
-        result = await this.execute(raw, step.value);
+        result = step.value.kind === 'memo' ? memo : await this.execute(raw, step.value);
       } catch (err) {
         step = work.throw(err);
         continue;
@@ -169,7 +190,7 @@ export class PostgresWork {
     return step.value;
   }
 
-  private async execute(trx: Kdb, step: SqlStep): Promise<unknown> {
+  private async execute(trx: Kdb, step: Exclude<SqlStep, { kind: 'memo' }>): Promise<unknown> {
     if (step.kind === 'savepoint') {
       // pg's simple protocol takes the two statements of a rollback in one round trip.
       await trx.executeQuery(CompiledQuery.raw(SAVEPOINT[step.action]));

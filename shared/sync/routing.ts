@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { SqliteWork, type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
+import { once, SqliteWork, type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
 import type { SyncedEntity } from './entities.js';
 
 export interface Routing {
@@ -38,21 +38,28 @@ export function routingWork(routing: Routing): RoutingWork {
 }
 
 /**
- * The cloud's routing read through the work's statements, nothing cached (PostgreSQL): with several
- * cloud nodes, a site or yard registered through one node must route the very next write on any
- * other, and sites and yards number in the hundreds.
+ * The cloud's routing read through the work's statements (PostgreSQL), kept for one transaction
+ * only (`once`): with several cloud nodes, a site or yard registered through one node must route
+ * the very next write on any other, so nothing outlives the transaction; within it, the sites and
+ * the yards' sites are read once for all the rows of a batch instead of once per row. With the
+ * trust check's session lookups kept the same way, the fault suite's week offline (21,652 rows)
+ * drains into a cloud on PostgreSQL in 6.6-7.3 s instead of 12.6 s.
  */
 export function uncachedCloudRouting(): RoutingWork {
   return {
     *peersFor(entity, row) {
-      const sites = (yield* sqlRows(READ_SITES, [])).map((r) => String(r.id));
-      const yards = yield* sqlRows(READ_YARDS, []);
-      const siteOfYard = new Map(yards.map((y) => [String(y.id), y.site_id as string | null]));
+      const sites = yield* once('routing|sites', function* () {
+        return (yield* sqlRows(READ_SITES, [])).map((r) => String(r.id));
+      });
+      const siteOfYard = yield* once('routing|yards', function* () {
+        const yards = yield* sqlRows(READ_YARDS, []);
+        return new Map(yards.map((y) => [String(y.id), y.site_id as string | null]));
+      });
       const lookups = yield* lookupsFor(entity, row);
       return routeAtCloud(entity, row, sites, (yardId) => siteOfYard.get(yardId) ?? undefined, lookups);
     },
     *siteOfYard(yardId) {
-      const site = yield* sqlValue(READ_SITE_OF_YARD, [yardId]);
+      const site = yield* once(`routing|site-of-yard|${yardId}`, () => sqlValue(READ_SITE_OF_YARD, [yardId]));
       return typeof site === 'string' ? site : undefined;
     },
   };
@@ -80,8 +87,15 @@ const READ_REF_YARD: Record<string, ReturnType<typeof statement>> = Object.fromE
 );
 
 function* yardOfSession(sessionId: string): SqlWork<string | undefined> {
-  const yardId = yield* sqlValue(READ_SESSION_YARD, [sessionId]);
-  return typeof yardId === 'string' ? yardId : undefined;
+  // A session's pings come by the hundred in a batch; its yard never changes.
+  return yield* once(
+    `routing|session-yard|${sessionId}`,
+    function* () {
+      const yardId = yield* sqlValue(READ_SESSION_YARD, [sessionId]);
+      return typeof yardId === 'string' ? yardId : undefined;
+    },
+    (yardId) => yardId !== undefined,
+  );
 }
 
 function* yardsUsingIntegration(integrationId: string): SqlWork<string[]> {

@@ -1,4 +1,4 @@
-import { type SqlWork, sqlValue } from '../db/sql-work.js';
+import { once, type SqlWork, sqlValue } from '../db/sql-work.js';
 import { entityByName, type RowChange, RowRejected, type StoredRow } from './apply-rules.js';
 import type { SyncedEntity } from './entities.js';
 import { parseHlc } from './hlc.js';
@@ -231,7 +231,13 @@ export class SiteTrust {
       'value',
       `SELECT yard_id FROM "${table}" WHERE id = ?`,
     );
-    return yield* sqlValue(stmt, [id]);
+    // A session's pings come by the hundred in a batch and its yard never changes: read once per
+    // transaction (a row not there yet is asked again: the batch may insert it).
+    return yield* once(
+      `trust|yard-of|${table}|${id}`,
+      () => sqlValue(stmt, [id]),
+      (yard) => yard != null,
+    );
   }
 }
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../shared/config.js';
 import type { AppDatabase } from '../../../shared/db/database.js';
@@ -8,6 +9,7 @@ import { openAppDatabase } from '../../../shared/db/open-app-database.js';
 import {
   inSavepoint,
   numberPlaceholders,
+  once,
   PostgresWork,
   SqliteWork,
   type SqlWork,
@@ -98,6 +100,38 @@ describe.each(TEST_DIALECTS)('work written once for both databases, on %s', (dia
       ),
     ).rejects.toThrow('the work failed');
     expect(await run(sqlValue(get, ['x-1']))).toBeUndefined();
+  });
+});
+
+describe('once: a lookup kept for one run of the work (one transaction)', () => {
+  it('reads once per run, asks again what it was told not to keep, and starts afresh on the next run', () => {
+    const sqlite = new Database(':memory:');
+    sqlite.exec("CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT); INSERT INTO t VALUES ('a', '1')");
+    const read = statement('t|get', 'value', 'SELECT v FROM t WHERE k = ?');
+    let reads = 0;
+    const lookup = (k: string) =>
+      once(
+        `t|${k}`,
+        function* () {
+          reads++;
+          return yield* sqlValue(read, [k]);
+        },
+        (v) => v !== undefined,
+      );
+    const driver = new SqliteWork(sqlite);
+    const first = driver.run(
+      (function* () {
+        const values = [yield* lookup('a'), yield* lookup('a'), yield* lookup('b')];
+        yield* sqlRun(statement('t|put', 'changes', "INSERT INTO t VALUES ('b', '2')"), []);
+        values.push(yield* lookup('b'), yield* lookup('b'));
+        return values;
+      })(),
+    );
+    expect(first).toEqual(['1', '1', undefined, '2', '2']);
+    expect(reads).toBe(3); // a once, b before it existed, b once after
+    driver.run(lookup('a'));
+    expect(reads).toBe(4); // a new run keeps nothing of the last
+    sqlite.close();
   });
 });
 
