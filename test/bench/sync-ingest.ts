@@ -41,7 +41,8 @@ import type { WorkloadRefs } from './sync-workload.js';
  *
  * Run: npx tsx test/bench/sync-ingest.ts
  * BENCH_INGEST_CONFIGS (sqlite,pg1,pg2: any of them, in that order), BENCH_INGEST_SITES (50),
- * BENCH_INGEST_ROWS (3000) per site, BENCH_INGEST_ACK_TIMEOUT_MS (10000).
+ * BENCH_INGEST_ROWS (3000) per site, BENCH_INGEST_ACK_TIMEOUT_MS (10000), BENCH_INGEST_TIMEOUT_S (600) per
+ * configuration (one that has not drained by then is reported with what it applied, as a failed check).
  * E.g. BENCH_INGEST_CONFIGS=pg2 BENCH_INGEST_ROWS=1000 npx tsx test/bench/sync-ingest.ts
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every child process there.
  */
@@ -49,6 +50,8 @@ const SITES = Number(process.env.BENCH_INGEST_SITES ?? 50);
 const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 3000);
 /** The simulated edges' ack timeout: an edge's default (sync.ackTimeoutMs); raise it to see the cloud without resends. */
 const ACK_TIMEOUT_MS = Number(process.env.BENCH_INGEST_ACK_TIMEOUT_MS ?? 10_000);
+/** A configuration that has not drained by then is reported as not finished (and the run goes on). */
+const TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 600) * 1000;
 const DRIVERS = 5;
 const LOCATIONS = 10;
 const SITE_PASSWORD = 'bench-site-password';
@@ -110,7 +113,14 @@ try {
     });
   }
   for (const config of CONFIGS) {
-    results[config.name] = await runConfig(config);
+    try {
+      results[config.name] = await runConfig(config);
+    } catch (err) {
+      // One configuration failing (a node crashed) still leaves the others' figures.
+      console.log(`  FAILED: ${(err as Error).message}`);
+      results[config.name] = { label: config.label, error: (err as Error).message };
+      checks.push([`${config.name}: ran to the end (${(err as Error).message})`, false]);
+    }
   }
   printTable();
 } finally {
@@ -195,8 +205,35 @@ async function runConfig(config: IngestConfig): Promise<Record<string, unknown>>
     const pg0 = postgresCpuMs();
     const deadlocks0 = postgresDeadlocks();
     const done = sim.next<Done>('done');
+    const goAt = performance.now();
     sim.child.send({ go: true });
-    const d = await done;
+    const d = await untilDone(done, nodes);
+    if (!d) {
+      // Not drained in time: what the nodes applied meanwhile, and a failed check.
+      const status = await Promise.all(nodes.map((n) => n.call<NodeStatus>('status')));
+      const appliedRows = status.reduce(
+        (n, s, k) => n + s.node.applied.rows - status0[k]!.node.applied.rows,
+        0,
+      );
+      const wallMs = performance.now() - goAt;
+      console.log(
+        `  NOT DRAINED after ${ms(wallMs / 1000, 0)} s: ${appliedRows} of ${SITES * t.perSite} rows applied ` +
+          `(${((appliedRows / wallMs) * 1000).toFixed(0)} rows/s); PostgreSQL deadlocks ${postgresDeadlocks() - deadlocks0}`,
+      );
+      checks.push([`${config.name}: drained within ${TIMEOUT_MS / 1000} s`, false]);
+      return {
+        label: config.label,
+        finished: false,
+        wallMs,
+        appliedRows,
+        rowsPerSec: (appliedRows / wallMs) * 1000,
+        postgresDeadlocks: postgresDeadlocks() - deadlocks0,
+        perNode: status.map((s, k) => ({
+          nodeId: s.node.id,
+          appliedBatches: s.node.applied.batches - status0[k]!.node.applied.batches,
+        })),
+      };
+    }
     const cpu1 = await Promise.all(nodes.map((n) => n.call<NodeJS.CpuUsage>('cpu')));
     const pg1 = postgresCpuMs();
     const deadlocks = postgresDeadlocks() - deadlocks0;
@@ -304,6 +341,32 @@ async function runConfig(config: IngestConfig): Promise<Record<string, unknown>>
   }
 }
 
+/**
+ * The simulated sites' report, or undefined when they have not drained within TIMEOUT_MS; rejects
+ * when a cloud node exits meanwhile (a crash would otherwise leave the run waiting forever).
+ */
+async function untilDone(done: Promise<Done>, nodes: BenchChild[]): Promise<Done | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      done,
+      new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), TIMEOUT_MS);
+      }),
+      ...nodes.map(
+        (n, k) =>
+          new Promise<never>((_, reject) =>
+            n.child.once('exit', (code, signal) =>
+              reject(new Error(`cloud node ${k} exited (${signal ?? code}) during the ingest`)),
+            ),
+          ),
+      ),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** A real edge of the first site writes its offline work; its change log becomes every site's. */
 async function writeTemplate(
   brokerUrl: string,
@@ -384,12 +447,21 @@ function printTable(): void {
   );
   for (const c of CONFIGS) {
     const f = results[c.name] as {
+      error?: string;
+      finished?: boolean;
       rowsPerSec: number;
       cloudCpuMsPer1000Rows: number;
       postgresCpuMsPer1000Rows?: number;
       postgresDeadlocks?: number;
       perNode: Array<{ appliedBatches: number }>;
     };
+    if (f.error || f.finished === false) {
+      const what = f.error
+        ? `failed: ${f.error}`
+        : `not drained (${f.rowsPerSec.toFixed(0)} rows/s applied meanwhile)`;
+      console.log(`${c.label.padEnd(22)} ${what}`);
+      continue;
+    }
     console.log(
       `${c.label.padEnd(22)} ${f.rowsPerSec.toFixed(0).padStart(6)}   ${ms(f.cloudCpuMsPer1000Rows, 1).padStart(19)}   ` +
         `${(f.postgresCpuMsPer1000Rows === undefined ? '-' : ms(f.postgresCpuMsPer1000Rows, 1)).padStart(25)}   ` +
