@@ -14,7 +14,7 @@ import { seedBenchDatabase } from './seed.js';
 import { type Check, finish } from './sync-lib.js';
 
 /**
- * The core API benchmarks of run-all.ts (trailer list, movement write) at the cloud, on SQLite and on
+ * The core API benchmarks of run-all.ts (trailer list, a write) at the cloud, on SQLite and on
  * PostgreSQL side by side (issue 16: "the core API benchmarks at the cloud on PostgreSQL beside
  * SQLite"). No target: figures only (run-all.ts holds the edge's targets).
  *
@@ -26,7 +26,9 @@ import { type Check, finish } from './sync-lib.js';
  * (`node <pm2 node_args> dist/cloud/main.js` when built, else through tsx; its embedded broker on a
  * free port) is started and loaded with autocannon as run-all.ts loads the edge:
  *  - GET /api/trailer?yardId=..&limit=50, 50 connections, BENCH_SECONDS;
- *  - POST /api/movement (a check-in of a new trailer per request), 16 connections, BENCH_SECONDS.
+ *  - POST /api/trailer (a new trailer per request), 16 connections, BENCH_SECONDS: the write. run-all.ts
+ *    writes POST /api/movement at the edge, but gate movements belong to the yard's edge: the cloud
+ *    answers them 409 edge-owned (its movement writes are the sites' batches, sync-ingest.ts).
  * Reported: requests/s, p50 and p99 latency (ms), non-2xx and errors, and each run's load average.
  *
  * Run: npx tsx test/bench/cloud-postgres.ts (part of `npm run bench`, after `npm run build`).
@@ -70,21 +72,19 @@ try {
   asCloudSeed(sqliteFile);
   console.log(`\n  seeded in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
+  const unknown = DATABASES.filter((d) => d !== 'sqlite' && d !== 'postgres');
+  if (unknown.length > 0)
+    throw new Error(`BENCH_CLOUD_DATABASES: unknown ${unknown.join(', ')} (sqlite, postgres)`);
+  // Copied before any cloud runs on the SQLite file (its writes would be copied too).
+  let postgresUrl: string | undefined;
+  if (DATABASES.includes('postgres')) {
+    cluster = await PostgresCluster.start({
+      settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', shared_buffers: "'256MB'" },
+    });
+    postgresUrl = await copyToPostgres(cluster, sqliteFile);
+  }
   for (const database of DATABASES) {
-    let databaseUrl: string | undefined;
-    if (database === 'postgres') {
-      cluster = await PostgresCluster.start({
-        settings: {
-          fsync: 'on',
-          synchronous_commit: 'on',
-          full_page_writes: 'on',
-          shared_buffers: "'256MB'",
-        },
-      });
-      databaseUrl = await copyToPostgres(cluster, sqliteFile);
-    } else if (database !== 'sqlite') {
-      throw new Error(`BENCH_CLOUD_DATABASES: unknown ${database} (sqlite, postgres)`);
-    }
+    const databaseUrl = database === 'postgres' ? postgresUrl : undefined;
     console.log(`\n== the cloud on ${database} ==`);
     const cloud = await startCloud(sqliteDir, databaseUrl);
     try {
@@ -232,11 +232,22 @@ async function loadCloud(
   const list = await load({ url: `${url}${listPath}`, connections: 50, duration: SECONDS, headers: auth });
   console.log(`  ${summary(list)}`);
 
+  // The write: gate movements belong to the yard's edge (the cloud answers them 409 edge-owned; the
+  // cloud's movement writes are what the sites send, test/bench/sync-ingest.ts), so the cloud's
+  // write here is its own master data: POST /api/trailer, a new trailer per request (change capture,
+  // and a change-log row for the site, as every trailer goes to every site).
+  const trailer = (k: number) => JSON.stringify({ number: `BN${k}`, type: 'dry_van', lengthFt: 53 });
+  const first = await fetch(`${url}/api/trailer`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: trailer(0),
+  });
+  if (first.status !== 201) throw new Error(`trailer POST answered ${first.status}: ${await first.text()}`);
   let n = 0;
-  console.log(`POST /api/movement, 16 connections, ${SECONDS} s...`);
+  console.log(`POST /api/trailer, 16 connections, ${SECONDS} s...`);
   const moveLoad = loadavg1();
   const move = await load({
-    url: `${url}/api/movement`,
+    url: `${url}/api/trailer`,
     connections: 16,
     duration: SECONDS,
     method: 'POST',
@@ -245,17 +256,7 @@ async function loadCloud(
       {
         setupRequest: (req) => {
           n += 1;
-          const yard = n % 3;
-          return {
-            ...req,
-            body: JSON.stringify({
-              yardId: seeded.yardIds[yard],
-              gateId: seeded.gateIds[yard],
-              direction: 'in',
-              trailer: { number: `BN${n}` },
-              loadStatus: 'loaded',
-            }),
-          };
+          return { ...req, body: trailer(n) };
         },
       },
     ],
@@ -266,12 +267,12 @@ async function loadCloud(
     ok(list),
   ]);
   checks.push([
-    `${database}: movement POST all 2xx (${move.non2xx} non-2xx, ${move.errors} errors)`,
+    `${database}: trailer POST all 2xx (${move.non2xx} non-2xx, ${move.errors} errors)`,
     ok(move),
   ]);
   return {
     trailerList: { ...list, bytes, loadavgBefore: listLoad },
-    movementPost: { ...move, loadavgBefore: moveLoad },
+    trailerPost: { ...move, loadavgBefore: moveLoad },
   };
 }
 
@@ -303,7 +304,7 @@ function printTable(): void {
   console.log('\n                        requests/s   p50 ms   p99 ms   load avg');
   for (const [what, key] of [
     ['trailer list', 'trailerList'],
-    ['movement POST', 'movementPost'],
+    ['trailer POST', 'trailerPost'],
   ] as const) {
     for (const database of DATABASES) {
       const r = (results[database] as Record<string, LoadResult & { loadavgBefore: number }> | undefined)?.[
