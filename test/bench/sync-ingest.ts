@@ -210,7 +210,10 @@ async function runConfig(config: IngestConfig): Promise<Record<string, unknown>>
     const d = await untilDone(done, nodes);
     if (!d) {
       // Not drained in time: what the nodes applied meanwhile, and a failed check.
-      const status = await Promise.all(nodes.map((n) => n.call<NodeStatus>('status')));
+      // A node whose pool is starved may not answer its status either: then it counts as 0 here.
+      const status = await Promise.all(
+        nodes.map((n, k) => n.call<NodeStatus>('status').catch(() => status0[k]!)),
+      );
       const appliedRows = status.reduce(
         (n, s, k) => n + s.node.applied.rows - status0[k]!.node.applied.rows,
         0,
