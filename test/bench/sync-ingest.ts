@@ -45,6 +45,8 @@ import type { WorkloadRefs } from './sync-workload.js';
  * configuration (one that has not drained by then is reported with what it applied, as a failed check).
  * E.g. BENCH_INGEST_CONFIGS=pg2 BENCH_INGEST_ROWS=1000 npx tsx test/bench/sync-ingest.ts
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every child process there.
+ * BENCH_LOG_LEVEL (warn): the cloud nodes' log level; BENCH_PG_DIR=<dir> keeps the PostgreSQL cluster's
+ * folder (its server.log names the statements of each deadlock).
  */
 const SITES = Number(process.env.BENCH_INGEST_SITES ?? 50);
 const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 3000);
