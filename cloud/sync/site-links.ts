@@ -76,7 +76,14 @@ export class SiteLinks {
     if (checkedAt !== undefined && this.o.deps.clock.now() - checkedAt < UNKNOWN_SITE_RECHECK_MS) {
       return Promise.resolve(undefined);
     }
-    const made = this.make(siteId);
+    const made: Promise<PeerLink | undefined> = this.make(siteId).catch((err: Error) => {
+      // A database error (no pool connection in time, a statement timeout) must neither end the
+      // process (callers such as the message handler do not await this) nor stay cached: the
+      // site's next message tries again (this one is not acknowledged, so the site resends it).
+      if (this.links.get(siteId) === made) this.links.delete(siteId);
+      this.o.deps.log.error({ siteId, err: err.message }, 'site link not made; its next message tries again');
+      return undefined;
+    });
     this.links.set(siteId, made);
     return made;
   }

@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { verdict } from './lib.js';
 
@@ -150,4 +150,35 @@ export async function forkChild(module: string, env: NodeJS.ProcessEnv): Promise
       });
     },
   };
+}
+
+/** Linux's USER_HZ: /proc/<pid>/stat counts CPU time in these ticks per second. */
+const CLOCK_TICKS_PER_SEC = 100;
+
+/**
+ * CPU milliseconds (user + system) used so far by a process and its direct children, living and
+ * reaped (Linux /proc): e.g. a PostgreSQL server, whose work is done in one backend process per
+ * connection forked by the postmaster. Undefined where there is no /proc.
+ */
+export function processTreeCpuMs(rootPid: number): number | undefined {
+  if (!existsSync(`/proc/${rootPid}/stat`)) return undefined;
+  let ticks = 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after the command name (which may hold spaces): state ppid ... utime(14) stime cutime cstime.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const pid = Number(name);
+    const ppid = Number(fields[1]);
+    if (pid !== rootPid && ppid !== rootPid) continue;
+    // utime + stime, and for the root also its reaped children's (cutime + cstime).
+    ticks += Number(fields[11]) + Number(fields[12]);
+    if (pid === rootPid) ticks += Number(fields[13]) + Number(fields[14]);
+  }
+  return (ticks / CLOCK_TICKS_PER_SEC) * 1000;
 }

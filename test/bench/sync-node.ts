@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { sql } from 'kysely';
 import { NoRelays } from '../../cloud/no-relays.js';
 import { cloudSync } from '../../cloud/sync/index.js';
 import { SimulatedGates } from '../../edge/hardware/simulated-gates.js';
@@ -9,20 +9,24 @@ import type { Principal } from '../../shared/auth/principal.js';
 import { NodeOnvifClient } from '../../shared/cameras/onvif-client.js';
 import { CAMERA_PROVIDER_KINDS } from '../../shared/cameras/providers/index.js';
 import { loadConfig } from '../../shared/config.js';
-import { openDatabase, type SqliteDatabase, sqliteOf } from '../../shared/db/database.js';
+import type { AppDatabase } from '../../shared/db/database.js';
+import { sqliteOf } from '../../shared/db/database.js';
+import { openAppDatabase } from '../../shared/db/open-app-database.js';
+import { createLogger } from '../../shared/log.js';
 import { DriverCreate } from '../../shared/modules/drivers/schema.js';
 import { MovementCreate } from '../../shared/modules/movements/schema.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { LocationCreate } from '../../shared/modules/yards/location-schema.js';
 import { YardCreate } from '../../shared/modules/yards/schema.js';
 import { ChangeApplier } from '../../shared/sync/applier.js';
-import { entityChecksums } from '../../shared/sync/checksum.js';
+import { entityChecksums, entityChecksumsPostgres } from '../../shared/sync/checksum.js';
 import { Batch, decode } from '../../shared/sync/protocol.js';
 import { changeLogRows, type WorkloadRefs, writeOfflineWork } from './sync-workload.js';
 
 /**
  * Child process of the sync benchmarks: one edge or cloud app (createApp on its own SQLite file in
- * YARD_DATA_DIR, the real sync runtime from edge/sync or cloud/sync over mqtt.js to YARD_MQTT_URL),
+ * YARD_DATA_DIR, or for a cloud on PostgreSQL the database of YARD_DATABASE_URL, as the cloud process
+ * opens it; the real sync runtime from edge/sync or cloud/sync over mqtt.js to YARD_MQTT_URL),
  * driven by the parent over IPC: `{id, cmd, args}` is answered with `{id, result}` or `{id, error}`.
  * The app is built at boot but not started: `start` starts it (links up), `stop` stops it (link down),
  * `reopen` builds a fresh app on the same database as a restarted process would.
@@ -34,12 +38,15 @@ if (!dataDir) throw new Error('YARD_DATA_DIR is required');
 mkdirSync(dataDir, { recursive: true });
 const now = () => performance.timeOrigin + performance.now();
 
-function build(): { yard: YardApp; db: SqliteDatabase } {
+async function build(): Promise<{ yard: YardApp; db: AppDatabase }> {
   const config = loadConfig(process.env, { validateResponses: false });
-  const db = openDatabase(join(dataDir!, 'yard.db'));
+  // SQLite in the data directory, or PostgreSQL (migrated) when YARD_DATABASE_URL is set.
+  const db = await openAppDatabase(config);
   const yard = createApp({
     db,
     config,
+    // The app's own log at YARD_LOG_LEVEL (warnings by default): a benchmark shows what went wrong.
+    log: createLogger({ ...config.log }),
     gates: role === 'cloud' ? new NoRelays() : new SimulatedGates(undefined, 0),
     cameras: {
       onvif: new NodeOnvifClient({ probeAddress: '127.0.0.1', probePort: 9 }),
@@ -50,7 +57,7 @@ function build(): { yard: YardApp; db: SqliteDatabase } {
   return { yard, db };
 }
 
-let node = build();
+let node = await build();
 let started = false;
 const core = () => node.yard.core;
 
@@ -152,6 +159,14 @@ function watchTable(table: string): void {
   timer.unref();
 }
 
+/** Rows of a table, on either database (the cloud's figures and checks). */
+async function countRows(table: 'change_log' | 'dead_letter'): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM ${sql.table(table)}`.execute(
+    core().kysely,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
 const commands: Record<string, (args: any) => unknown> = {
   start: async () => {
     const at = now();
@@ -162,8 +177,8 @@ const commands: Record<string, (args: any) => unknown> = {
   stop: () => stopApp(),
   reopen: async () => {
     await stopApp();
-    node.db.close();
-    node = build();
+    await node.db.close();
+    node = await build();
   },
   seedSite,
   has: (args: { table: string; ids: string[] }) => args.ids.every((id) => has(args.table, id)),
@@ -174,10 +189,7 @@ const commands: Record<string, (args: any) => unknown> = {
     return { ...out, ms: now() - t0 };
   },
   logRows: (args: { peer: string }) => changeLogRows(core(), args.peer),
-  logTotal: () =>
-    Number(
-      sqliteOf(core().db, 'the sync benchmark').prepare('SELECT count(*) FROM change_log').pluck().get(),
-    ),
+  logTotal: () => countRows('change_log'),
   topSeq: () =>
     Number(
       sqliteOf(core().db, 'the sync benchmark').prepare('SELECT max(seq) FROM change_log').pluck().get() ?? 0,
@@ -212,11 +224,11 @@ const commands: Record<string, (args: any) => unknown> = {
         .pluck()
         .get(args.peer) ?? 0,
     ),
-  deadLetters: () =>
-    Number(
-      sqliteOf(core().db, 'the sync benchmark').prepare('SELECT count(*) FROM dead_letter').pluck().get(),
-    ),
-  checksums: () => entityChecksums(sqliteOf(core().db, 'the sync benchmark')),
+  deadLetters: () => countRows('dead_letter'),
+  checksums: () => {
+    const db = core().db;
+    return db.dialect === 'postgres' ? entityChecksumsPostgres(db.pool) : entityChecksums(db.sqlite);
+  },
   cpu: () => process.cpuUsage(),
   /** A gate check-in of a new trailer, as POST /api/movement makes it; answers when committed. */
   writeMovement: async (args: { yardId: string; number: string; staff: Principal }) => {
@@ -290,7 +302,7 @@ const commands: Record<string, (args: any) => unknown> = {
 process.on('message', async (msg: { id: number; cmd: string; args?: unknown }) => {
   if (msg.cmd === 'exit') {
     await stopApp();
-    node.db.close();
+    await node.db.close();
     process.exit(0);
   }
   const handler = commands[msg.cmd];

@@ -13,7 +13,7 @@ import { Ack, decode, topicsFor } from '../../shared/sync/protocol.js';
  * ids mapped to the site's (yard, spots, drivers made at the cloud), every other UUID mapped by a
  * per-site bijection, the template's site id (HLC origins) replaced. Batches are read from that log
  * by the real Outbox (so the wire format is the edge's) and published with mqtt.js (QoS 1, clean:
- * false, MQTT 3.1.1) on yards/{site}/up/changes, at most SIM_WINDOW (8) unacknowledged per site; the
+ * false, MQTT 3.1.1; as user {site} with SIM_PASSWORD when set) on yards/{site}/up/changes, at most SIM_WINDOW (8) unacknowledged per site; the
  * cloud's acks on yards/{site}/down/ack free the window; no ack for SIM_ACK_TIMEOUT_MS resends from
  * the acknowledged position, as an edge does.
  *
@@ -30,6 +30,8 @@ interface SiteSpec {
 type TemplateRow = [entity: string, entityId: string, op: string, hlc: string, schemaV: number, data: string];
 
 const url = process.env.SIM_URL ?? 'mqtt://127.0.0.1:1883';
+/** Every site's MQTT password (username: its site id), for a broker with a password file (Mosquitto). */
+const password = process.env.SIM_PASSWORD;
 const window = Number(process.env.SIM_WINDOW ?? 8);
 const ackTimeoutMs = Number(process.env.SIM_ACK_TIMEOUT_MS ?? 10_000);
 const templateSite = process.env.SIM_TEMPLATE_SITE ?? '';
@@ -135,6 +137,7 @@ async function runSite(
 async function connect(siteId: string): Promise<MqttClient> {
   const client = mqtt.connect(url, {
     clientId: `sim-${siteId}`,
+    ...(password ? { username: siteId, password } : {}),
     clean: false,
     protocolVersion: 4,
     keepalive: 30,
