@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { PostgresDatabase } from '../db/database.js';
 import { PostgresWork, type SqlWork } from '../db/sql-work.js';
@@ -20,6 +21,18 @@ const BACKOFF_MS = 20;
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
+ * Apply transactions run one at a time across the cloud's nodes (the key of a transaction-level
+ * advisory lock, taken first). Every site's apply writes the same few rows: the all-yards dashboard
+ * counts of the hour and the sites' queue counters (each trailer is forwarded to every site), held
+ * until commit. Run side by side, 50 sites' applies queued on those rows, took them in different
+ * orders and deadlocked: nothing was applied at all (test/bench/sync-ingest.ts). One at a time,
+ * they never wait for each other's rows. The cost: a second node adds availability, not ingest
+ * rate (the README says so). Taken before any row lock, so waiting for it holds nothing.
+ */
+const APPLY_LOCK_KEY = 0x79617070; // 'yapp'
+const TAKE_APPLY_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`);
+
+/**
  * The change applier on PostgreSQL (the cloud with several nodes): the same work as ChangeApplier
  * (ApplyWork, applier.ts), each call one Kysely transaction driven by PostgresWork. Batches of one
  * site may reach several nodes at once: the work locks the site's sync_cursor row first, so they
@@ -31,6 +44,8 @@ const RETRYABLE = new Set(['40001', '40P01']);
 export class PostgresChangeApplier {
   private readonly work: ApplyWork;
   private readonly driver = new PostgresWork();
+  /** This node's apply transactions, one after the other: one pool connection waits for the lock, not all. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly deps: ApplierDeps & { db: PostgresDatabase },
@@ -93,13 +108,24 @@ export class PostgresChangeApplier {
    * Runs the work in a transaction, again from the start (fresh work and effects from `make`) when
    * PostgreSQL ends it as a deadlock or serialization failure.
    */
-  private async inTransaction<T, E>(
+  private inTransaction<T, E>(
+    make: () => { touched: E; work: SqlWork<T> },
+  ): Promise<{ result: T; touched: E }> {
+    const mine = this.turn.then(() => this.attempts(make));
+    this.turn = mine.catch(() => undefined);
+    return mine;
+  }
+
+  private async attempts<T, E>(
     make: () => { touched: E; work: SqlWork<T> },
   ): Promise<{ result: T; touched: E }> {
     for (let attempt = 1; ; attempt += 1) {
       const { touched, work } = make();
       try {
-        const result = await this.deps.db.kysely.transaction().execute((trx) => this.driver.run(trx, work));
+        const result = await this.deps.db.kysely.transaction().execute(async (trx) => {
+          await trx.executeQuery(TAKE_APPLY_LOCK);
+          return this.driver.run(trx, work);
+        });
         return { result, touched };
       } catch (err) {
         if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
