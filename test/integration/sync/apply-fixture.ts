@@ -29,32 +29,44 @@ export function streamOf(app: TestApp): string {
  */
 export function batchesFrom(sender: TestApp, peer: string, afterSeq: number, size = 500): Batch[] {
   const rows = sender.db.sqlite
-    .prepare('SELECT * FROM change_log WHERE peer = ? AND seq > ? ORDER BY seq')
-    .all(peer, afterSeq) as Array<{
-    seq: number;
-    entity: string;
-    entity_id: string;
-    op: 'upsert' | 'delete';
-    hlc: string;
-    schema_v: number;
-    data: string;
-  }>;
-  const stream = streamOf(sender);
+    .prepare(
+      'SELECT seq, entity, entity_id, op, hlc, schema_v, data FROM change_log WHERE peer = ? AND seq > ? ORDER BY seq',
+    )
+    .all(peer, afterSeq) as LogRow[];
   const site = sender.core.config.role === 'cloud' ? peer : sender.core.config.siteId;
+  return batchesOfLog(rows, { site, stream: streamOf(sender), afterSeq, size });
+}
+
+/** A change_log row as either database gives it (column names as stored). */
+export interface LogRow {
+  seq: number;
+  entity: string;
+  entity_id: string;
+  op: 'upsert' | 'delete';
+  hlc: string;
+  schema_v: number;
+  data: string;
+}
+
+/** Log rows after `afterSeq` as batches of `size` rows, with seq ranges as protocol.ts describes. */
+export function batchesOfLog(
+  rows: readonly LogRow[],
+  o: { site: string; stream: string; afterSeq: number; size: number },
+): Batch[] {
   const batches: Batch[] = [];
-  let from = afterSeq + 1;
-  for (let i = 0; i < rows.length; i += size) {
-    const chunk = rows.slice(i, i + size);
-    const to = chunk.at(-1)!.seq;
+  let from = o.afterSeq + 1;
+  for (let i = 0; i < rows.length; i += o.size) {
+    const chunk = rows.slice(i, i + o.size);
+    const to = Number(chunk.at(-1)!.seq);
     batches.push({
       v: 1,
-      site,
-      stream,
+      site: o.site,
+      stream: o.stream,
       from,
       to,
-      schemaV: Math.max(...chunk.map((r) => r.schema_v)),
+      schemaV: Math.max(...chunk.map((r) => Number(r.schema_v))),
       rows: chunk.map((r) => ({
-        seq: r.seq,
+        seq: Number(r.seq),
         entity: r.entity,
         id: r.entity_id,
         op: r.op,

@@ -8,7 +8,7 @@ import { seed } from '../../helpers/builders.js';
 import { Client, query } from '../../helpers/http.js';
 import type { TestDialect } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
-import { type MasterData, SITE } from './apply-fixture.js';
+import { batchesOfLog, type LogRow, type MasterData, SITE } from './apply-fixture.js';
 
 /** The site's admin, made at the cloud after the site registered so that it reaches the edge. */
 const SITE_ADMIN = { username: 'site-admin', password: 'site-admin-password-1' };
@@ -37,40 +37,9 @@ export async function batchesOf(
     'SELECT seq, entity, entity_id, op, hlc, schema_v, data FROM change_log WHERE peer = ? AND seq > ? ORDER BY seq',
     peer,
     afterSeq,
-  )) as Array<{
-    seq: number;
-    entity: string;
-    entity_id: string;
-    op: 'upsert' | 'delete';
-    hlc: string;
-    schema_v: number;
-    data: string;
-  }>;
+  )) as LogRow[];
   const stream = (await query(db, "SELECT value FROM sync_meta WHERE name = 'stream'"))[0]!.value as string;
-  const batches: Batch[] = [];
-  let from = afterSeq + 1;
-  for (let i = 0; i < rows.length; i += size) {
-    const chunk = rows.slice(i, i + size);
-    const to = Number(chunk.at(-1)!.seq);
-    batches.push({
-      v: 1,
-      site,
-      stream,
-      from,
-      to,
-      schemaV: Math.max(...chunk.map((r) => Number(r.schema_v))),
-      rows: chunk.map((r) => ({
-        seq: Number(r.seq),
-        entity: r.entity,
-        id: r.entity_id,
-        op: r.op,
-        hlc: r.hlc,
-        data: JSON.parse(r.data) as Record<string, unknown>,
-      })),
-    });
-    from = to + 1;
-  }
-  return batches;
+  return batchesOfLog(rows, { site, stream, afterSeq, size });
 }
 
 /**
