@@ -52,27 +52,3 @@ export function* totalFiguresWork(): SqlWork<PeerFigures> {
   const row = yield* sqlRow(selectTotal, []);
   return row ? figures(row) : NONE;
 }
-
-/**
- * The synchronous SQLite face of the counts, for code already inside exclusive() or on the sync
- * connection (tests, benchmarks); the sync runtime reads them through SendStore.
- */
-export class PeerCounts {
-  private readonly work: SqliteWork;
-
-  constructor(sqlite: Database.Database) {
-    this.work = new SqliteWork(sqlite);
-  }
-
-  of(peer: string): PeerFigures {
-    return this.work.run(peerFiguresWork(peer));
-  }
-
-  all(): Map<string, PeerFigures> {
-    return this.work.run(allPeerFiguresWork());
-  }
-
-  total(): PeerFigures {
-    return this.work.run(totalFiguresWork());
-  }
-}

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import mqtt, { type MqttClient } from 'mqtt';
-import { Outbox, type OutboxBatch, StreamId } from '../../shared/sync/outbox.js';
+import type { OutboxBatch } from '../../shared/sync/outbox.js';
 import { Ack, decode, topicsFor } from '../../shared/sync/protocol.js';
+import { Outbox, StreamId } from '../helpers/send-sync.js';
 
 /**
  * Child process of test/bench/sync-ingest.ts: many light-weight simulated edges in one process.

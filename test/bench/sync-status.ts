@@ -12,7 +12,7 @@ import { loadConfig } from '../../shared/config.js';
 import { openDatabase } from '../../shared/db/database.js';
 import { SiteRepo } from '../../shared/modules/sync/sites.js';
 import { format } from '../../shared/sync/hlc.js';
-import { SendCursors } from '../../shared/sync/outbox.js';
+import { SendCursors } from '../helpers/send-sync.js';
 import { verdict } from './lib.js';
 
 /**

@@ -8,10 +8,9 @@ import type { Core } from '../../../shared/core.js';
 import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { silentLogger } from '../../../shared/log.js';
 import { format } from '../../../shared/sync/hlc.js';
-import { Outbox, SendCursors, StreamId } from '../../../shared/sync/outbox.js';
-import { PeerCounts } from '../../../shared/sync/peer-counts.js';
 import { Batch, decode } from '../../../shared/sync/protocol.js';
 import { LogPruner, prunedUpTo } from '../../../shared/sync/prune.js';
+import { Outbox, PeerCounts, SendCursors, StreamId } from '../../helpers/send-sync.js';
 
 let dir: string;
 let db: SqliteDatabase;

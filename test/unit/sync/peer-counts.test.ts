@@ -9,10 +9,9 @@ import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.j
 import { up as migration0011 } from '../../../shared/db/migrations/0011-sync-counts.js';
 import { silentLogger } from '../../../shared/log.js';
 import { format } from '../../../shared/sync/hlc.js';
-import { SendCursors, StreamId } from '../../../shared/sync/outbox.js';
-import { PeerCounts } from '../../../shared/sync/peer-counts.js';
 import { LogPruner } from '../../../shared/sync/prune.js';
 import { countsByRecount } from '../../helpers/peer-counts.js';
+import { PeerCounts, SendCursors, StreamId } from '../../helpers/send-sync.js';
 
 let dir: string;
 let db: SqliteDatabase;
