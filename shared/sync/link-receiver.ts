@@ -103,13 +103,28 @@ export class BatchReceiver {
     });
   }
 
-  /** The waiting batches of one stream, oldest first (at most MAX_GROUP); empty when none wait. */
+  /**
+   * The waiting batches of one stream (at most MAX_GROUP), in the order of their positions: MQTT
+   * may hand them over out of order, and a batch applied before the one it follows would be a gap
+   * that throws its predecessor, already here, away. Empty when none wait.
+   */
   private takeGroup(): Batch[] {
     const first = this.waiting[0];
     if (!first) return [];
     let n = 1;
     while (n < this.waiting.length && n < MAX_GROUP && this.waiting[n]!.stream === first.stream) n += 1;
-    return this.waiting.splice(0, n);
+    return byPosition(this.waiting.splice(0, n));
+  }
+
+  /** `rest` with the batches of its stream that arrived meanwhile (one may be the missing one). */
+  private withArrivals(rest: Batch[]): Batch[] {
+    const stream = rest[0]!.stream;
+    const arrived: Batch[] = [];
+    for (let i = 0; i < this.waiting.length; ) {
+      if (this.waiting[i]!.stream === stream) arrived.push(...this.waiting.splice(i, 1));
+      else i += 1;
+    }
+    return arrived.length === 0 ? rest : byPosition([...rest, ...arrived]);
   }
 
   /**
@@ -165,6 +180,7 @@ export class BatchReceiver {
       if (rest.length === 0 || Date.now() >= deadline || this.stopped) return upTo;
       if (applied > 0) attempt = 0;
       await new Promise((r) => setTimeout(r, PARK_RETRY_MS[Math.min(attempt, PARK_RETRY_MS.length - 1)]));
+      rest = this.withArrivals(rest);
     }
   }
 
@@ -199,4 +215,9 @@ export class BatchReceiver {
       }
     }
   }
+}
+
+/** Oldest position first; a sort is stable, so duplicates keep their arrival order. */
+function byPosition(batches: Batch[]): Batch[] {
+  return batches.sort((a, b) => a.from - b.from);
 }

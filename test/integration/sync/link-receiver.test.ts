@@ -208,4 +208,34 @@ describe("batches of one site shared by two cloud nodes (the broker's shared sub
     expect(movements()).toBe(0);
     await alone.receiver.stop();
   });
+
+  it('batches that arrive out of order at one node are applied in the order of their positions', async () => {
+    const [first, second, third] = (await threeCheckIns()).parts;
+    const alone = node(0);
+    // MQTT hands them over third, first, second: they wait together and are applied as 1, 2, 3.
+    alone.send(third!);
+    alone.send(first!);
+    alone.send(second!);
+    await alone.settled();
+    expect(alone.acks.map((x) => x.upTo).at(-1)).toBe(third!.to);
+    expect(movements()).toBe(3);
+    await alone.receiver.stop();
+  });
+
+  it('a parked batch takes in the one before it when that one arrives at the same node', async () => {
+    const [first, second, third] = (await threeCheckIns()).parts;
+    const parked = node(5_000);
+    parked.send(second!);
+    parked.send(third!);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(parked.acks).toEqual([]);
+    const started = Date.now();
+    parked.send(first!);
+    await parked.settled();
+    // Taken in while parked, not after the park ran out (5 s): one ack for all three.
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(parked.acks.map((x) => x.upTo)).toEqual([third!.to]);
+    expect(movements()).toBe(3);
+    await parked.receiver.stop();
+  });
 });
