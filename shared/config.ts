@@ -139,6 +139,11 @@ export const configSchema = z.object({
     .object({
       batchRows: z.coerce.number().int().min(1).max(BATCH_LIMITS.rows).default(BATCH_LIMITS.rows),
       batchBytes: z.coerce.number().int().min(1024).max(BATCH_LIMITS.bytes).default(BATCH_LIMITS.bytes),
+      /**
+       * How change batches travel when the peer accepts it (shared/sync/wire-encoding.ts): deflate
+       * (about 12 times smaller than JSON) or none (plain JSON, e.g. to read the traffic).
+       */
+      compression: z.enum(['deflate', 'none']).default('deflate'),
       /** Batches in flight before waiting for an ack. */
       window: z.coerce.number().int().min(1).max(64).default(8),
       /** Resend from the last ack when no ack came within this time. */
@@ -226,6 +231,7 @@ const ENV_MAP: Record<string, string> = {
   YARD_SYNC_BATCH_ROWS: 'sync.batchRows',
   YARD_SYNC_BATCH_BYTES: 'sync.batchBytes',
   YARD_SYNC_WINDOW: 'sync.window',
+  YARD_SYNC_COMPRESSION: 'sync.compression',
   YARD_SYNC_ACK_TIMEOUT_MS: 'sync.ackTimeoutMs',
   YARD_SYNC_COMMAND_TIMEOUT_MS: 'sync.commandTimeoutMs',
   YARD_SYNC_RETENTION_DAYS: 'sync.retentionDays',

@@ -1,5 +1,6 @@
 import type { SyncDeps } from './deps.js';
 import { type Ack, Batch, batchOverLimits, PROTOCOL_V } from './protocol.js';
+import { ACCEPTED_ENCODINGS, decodeBatchPayload, isZlibStream } from './wire-encoding.js';
 
 /**
  * What the link needs from the change applier (SyncApplier, sync-applier.ts): awaited, so either
@@ -60,21 +61,59 @@ const BUSY_RETRY_FOR_MS = 5_000;
  */
 export class BatchReceiver {
   private chain: Promise<void> = Promise.resolve();
+  /** Received batches being decoded, handed to `chain` in arrival order. */
+  private intake: Promise<void> = Promise.resolve();
+  private intakePending = 0;
   private readonly waiting: Batch[] = [];
   private stopped = false;
 
   constructor(private readonly o: BatchReceiverOptions) {}
 
+  /**
+   * Takes a batch off the wire: a compressed one is inflated on the thread pool (several at once),
+   * and each is handed over for applying in the order it arrived (the intake chain only queues,
+   * never waits for an apply).
+   */
   receive(payload: Buffer): void {
+    // Plain JSON with nothing ahead of it being decoded is taken at once: batches that arrive
+    // together then wait together and are applied as one group.
+    if (this.intakePending === 0 && !isZlibStream(payload)) {
+      this.take(payload.toString());
+      return;
+    }
+    if (this.intakePending >= MAX_QUEUE) {
+      this.o.deps.log.warn({ peer: this.o.peer }, 'receive queue full; batch dropped (the peer resends)');
+      return;
+    }
+    this.intakePending += 1;
+    const decoded = decodeBatchPayload(payload);
+    this.intake = this.intake
+      .then(async () => {
+        const result = await decoded;
+        this.intakePending -= 1;
+        if (result.ok) this.take(result.text);
+        else {
+          this.o.deps.log.warn(
+            { peer: this.o.peer, bytes: payload.length, reason: result.reason },
+            'compressed change batch dropped unread (not applied, not acknowledged)',
+          );
+        }
+      })
+      .catch((err: Error) =>
+        this.o.deps.log.error({ peer: this.o.peer, err: err.message }, 'batch not taken in'),
+      );
+  }
+
+  private take(text: string): void {
     let message: unknown;
     try {
-      message = JSON.parse(payload.toString());
+      message = JSON.parse(text);
     } catch {
       message = undefined;
     }
     // Before the schema check and the apply: a legitimate sender never exceeds the limits (its
     // config cannot), so this is not acknowledged and costs one log line, whatever its size.
-    const over = batchOverLimits(payload.length, message);
+    const over = batchOverLimits(Buffer.byteLength(text), message);
     if (over) {
       this.o.deps.log.warn(
         { peer: this.o.peer, over },
@@ -99,7 +138,7 @@ export class BatchReceiver {
     }
     this.waiting.push(batch);
     this.chain = this.chain.then(async () => {
-      if (!this.stopped) await this.applyAndAck(this.takeGroup());
+      if (!this.stopped) await this.applyAndAck(await this.nextGroup());
     });
   }
 
@@ -132,17 +171,34 @@ export class BatchReceiver {
    * them), retrying while another transaction holds the database.
    */
   runInOrder<T>(work: () => T | Promise<T>): Promise<T> {
-    const run = this.chain.then(() => this.withBusyRetry(work));
-    this.chain = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+    return new Promise<T>((resolve, reject) => {
+      // Queued behind the batches still being taken in, then behind their applies.
+      this.intake = this.intake.then(() => {
+        const run = this.chain.then(() => this.withBusyRetry(work));
+        this.chain = run.then(
+          () => undefined,
+          () => undefined,
+        );
+        run.then(resolve, reject);
+      });
+    });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.intake;
     await this.chain;
+  }
+
+  /**
+   * The next group, once the batches still being inflated have had a turn to join it (a backlog
+   * arrives compressed, several at a time; one transaction for all of them is one commit).
+   */
+  private async nextGroup(): Promise<Batch[]> {
+    if (this.intakePending > 0 && this.waiting.length < MAX_GROUP) {
+      await new Promise((r) => setImmediate(r));
+    }
+    return this.takeGroup();
   }
 
   private async applyAndAck(group: Batch[]): Promise<void> {
@@ -163,7 +219,7 @@ export class BatchReceiver {
     // Not awaited: the broker's PUBACK may never come (the link died with the ack in flight), and
     // the next batch, or stop() at SIGTERM, must not wait for it. Acks carry the whole position.
     void this.o
-      .ack({ v: PROTOCOL_V, stream: batch.stream, upTo })
+      .ack({ v: PROTOCOL_V, stream: batch.stream, upTo, accept: [...ACCEPTED_ENCODINGS] })
       .catch((err: Error) => this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'ack not sent'));
   }
 

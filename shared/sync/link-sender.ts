@@ -3,6 +3,7 @@ import { AckWriter } from './outbox.js';
 import { Ack, decode } from './protocol.js';
 import type { SendStore } from './send-store.js';
 import type { SyncTransport } from './transport.js';
+import { chooseEncoding, encodeBatch } from './wire-encoding.js';
 
 /** What the sending half of a link is given (PeerLinkOptions adds the receiving half's). */
 export interface SenderOptions {
@@ -65,6 +66,14 @@ export class BatchSender {
   private readonly ackWriter: AckWriter;
   /** Highest seq known to exist in our log (refreshed when an ack claims more). */
   private knownTop = 0;
+  /**
+   * The encodings the peer's latest ack said it decodes (wire-encoding.ts); undefined until its
+   * first ack since this process started, so what is sent before it (at most a window) is plain
+   * JSON. Each ack says it again, so a peer replaced by an older version is followed at once.
+   * Kept for the process's life, across link drops: an edge that was offline for a week resumes
+   * compressed from its first batch.
+   */
+  private peerAccepts: readonly string[] | undefined;
 
   constructor(private readonly o: SenderOptions) {
     this.ackWriter = new AckWriter(
@@ -177,6 +186,7 @@ export class BatchSender {
 
   private async handleAck(ack: Ack): Promise<void> {
     if (this.stopped) return;
+    this.peerAccepts = ack.accept ?? [];
     const stream = await this.o.store.stream();
     if (ack.stream !== stream) return; // an ack of a stream we no longer send
     const { upTo } = ack;
@@ -318,12 +328,16 @@ export class BatchSender {
         return;
       }
       this.probeDue = false;
+      const encoding = chooseEncoding(this.peerAccepts, this.o.deps.config.sync.compression);
+      const payload = await encodeBatch(batch.json, encoding);
+      if (epoch !== this.epoch) continue;
+      if (!this.canSend()) return;
       this.inFlight.push({ from: batch.from, to: batch.to });
       this.nextFrom = batch.to + 1;
       if (batch.to > this.knownTop) this.knownTop = batch.to;
       this.armAckTimer();
       this.o.transport
-        .publish(this.o.publishTo.changes, batch.json, { qos: 1 })
+        .publish(this.o.publishTo.changes, payload, { qos: 1 })
         .catch((err: Error) =>
           this.o.deps.log.debug({ peer: this.o.peer, err: err.message }, 'batch not sent'),
         );

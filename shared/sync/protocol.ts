@@ -119,6 +119,12 @@ export const Ack = z.object({
   /** The stream being acknowledged (the sender's). An ack for another stream is ignored. */
   stream: z.string().min(1),
   upTo: z.number().int().min(0),
+  /**
+   * The batch encodings this receiver decodes (wire-encoding.ts), so the peer may compress what it
+   * sends next. Optional: an older receiver leaves it out and gets plain JSON; an older sender
+   * drops the field (zod drops unknown keys) and sends plain JSON, which every version reads.
+   */
+  accept: z.array(z.string().min(1).max(32)).max(8).optional(),
 });
 export type Ack = z.infer<typeof Ack>;
 

@@ -1,4 +1,6 @@
+import { inflateSync } from 'node:zlib';
 import type { SyncTransport } from '../../shared/sync/transport.js';
+import { isZlibStream } from '../../shared/sync/wire-encoding.js';
 
 /** One change batch this side tried to publish, and what the link did with it. */
 export interface SentBatch {
@@ -6,6 +8,8 @@ export interface SentBatch {
   from: number;
   to: number;
   fate: 'sent' | 'lost';
+  /** How it went on the wire: compressed (wire-encoding.ts) or plain JSON. */
+  encoding: 'deflate' | 'json';
 }
 
 /**
@@ -63,10 +67,18 @@ export class FaultLink implements SyncTransport {
 
   async publish(topic: string, payload: string | Buffer, options: { qos: 0 | 1; retain?: boolean }) {
     if (this.killed) throw new Error('mqtt not connected (process killed)');
-    let text = payload.toString();
+    // A compressed batch is read as its JSON (to record or mangle it) but goes on as it came,
+    // unless mangled (then as plain JSON, which every receiver takes too).
+    const compressed = typeof payload !== 'string' && isZlibStream(payload);
+    let text = compressed ? inflateSync(payload).toString() : payload.toString();
+    let out: string | Buffer = payload;
     const lost = this.blackhole || this.dropOut.some((suffix) => topic.endsWith(suffix));
-    if (!lost && this.mangleOut) text = this.mangleOut(topic, text) ?? text;
-    if (topic.endsWith('/changes')) this.record(topic, text, lost);
+    const mangled = !lost && this.mangleOut ? this.mangleOut(topic, text) : undefined;
+    if (mangled !== undefined) {
+      text = mangled;
+      out = mangled;
+    }
+    if (topic.endsWith('/changes')) this.record(topic, text, lost, compressed && mangled === undefined);
     if (lost) {
       // Gone on the way: the publish itself looks fine to the sender.
       if (!this.inner.connected) throw new Error('mqtt not connected');
@@ -77,7 +89,7 @@ export class FaultLink implements SyncTransport {
       await new Promise<void>((resolve, reject) => {
         abandon = reject;
         this.abandon.add(reject);
-        this.inner.publish(topic, text, options).then(resolve, reject);
+        this.inner.publish(topic, out, options).then(resolve, reject);
       });
     } finally {
       this.abandon.delete(abandon);
@@ -124,10 +136,16 @@ export class FaultLink implements SyncTransport {
     for (const l of this.listeners) l(topic, payload);
   }
 
-  private record(topic: string, text: string, lost: boolean): void {
+  private record(topic: string, text: string, lost: boolean, compressed: boolean): void {
     try {
       const { from, to } = JSON.parse(text) as { from: number; to: number };
-      this.batches.push({ topic, from, to, fate: lost ? 'lost' : 'sent' });
+      this.batches.push({
+        topic,
+        from,
+        to,
+        fate: lost ? 'lost' : 'sent',
+        encoding: compressed ? 'deflate' : 'json',
+      });
     } catch {
       // Not a batch: nothing to record.
     }

@@ -1,8 +1,10 @@
+import { deflateSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BusyError } from '../../../shared/sync/applier.js';
 import { BatchReceiver } from '../../../shared/sync/link-receiver.js';
 import type { Ack, Batch } from '../../../shared/sync/protocol.js';
+import { encodeBatch } from '../../../shared/sync/wire-encoding.js';
 import { batchesFrom, checkIn, linkedEdge, one, SITE, SyncPair, streamOf } from './apply-fixture.js';
 
 /**
@@ -103,7 +105,7 @@ describe('a batch group the database fails as a whole', () => {
     // The peer hears no ack and sends the batch again.
     r.send([batch]);
     await r.settled();
-    expect(r.acks).toEqual([{ v: 1, stream: streamOf(pair.edge), upTo: batch.to }]);
+    expect(r.acks).toEqual([{ v: 1, stream: streamOf(pair.edge), upTo: batch.to, accept: ['deflate'] }]);
     expect(movements()).toBe(3);
     await r.receiver.stop();
   });
@@ -123,7 +125,9 @@ describe('a batch group the database fails as a whole', () => {
     r.send(batches);
     await r.settled();
     expect(applier.calls).toEqual([3, 3]);
-    expect(r.acks).toEqual([{ v: 1, stream: streamOf(pair.edge), upTo: batches[2]!.to }]);
+    expect(r.acks).toEqual([
+      { v: 1, stream: streamOf(pair.edge), upTo: batches[2]!.to, accept: ['deflate'] },
+    ]);
     expect(movements()).toBe(3);
     await r.receiver.stop();
   });
@@ -156,7 +160,7 @@ describe('a batch group the database fails as a whole', () => {
     r.send([batch]);
     await r.settled();
     expect(applier.calls).toEqual([1, 1, 1]);
-    expect(r.acks).toEqual([{ v: 1, stream: streamOf(pair.edge), upTo: batch.to }]);
+    expect(r.acks).toEqual([{ v: 1, stream: streamOf(pair.edge), upTo: batch.to, accept: ['deflate'] }]);
     expect(movements()).toBe(3);
     await r.receiver.stop();
   });
@@ -237,5 +241,30 @@ describe("batches of one site shared by two cloud nodes (the broker's shared sub
     expect(parked.acks.map((x) => x.upTo)).toEqual([third!.to]);
     expect(movements()).toBe(3);
     await parked.receiver.stop();
+  });
+});
+
+describe('compressed batches at the receiver', () => {
+  it('a deflated batch is applied and acknowledged like its JSON; a bomb is dropped unread, not acknowledged', async () => {
+    const { whole: batch } = await threeCheckIns();
+    const acks: Ack[] = [];
+    const receiver = new BatchReceiver({
+      deps: pair.cloud.core,
+      peer: SITE,
+      site: SITE,
+      applier: pair.cloudApplier,
+      ack: async (ack) => {
+        acks.push(ack);
+      },
+    });
+    receiver.receive(deflateSync(Buffer.alloc(32 * 1024 * 1024, 0x20)));
+    await receiver.runInOrder(() => undefined);
+    expect(acks).toEqual([]);
+    expect(movements()).toBe(0);
+    receiver.receive((await encodeBatch(JSON.stringify(batch), 'deflate')) as Buffer);
+    await receiver.runInOrder(() => undefined);
+    expect(acks).toEqual([{ v: 1, stream: streamOf(pair.edge), upTo: batch.to, accept: ['deflate'] }]);
+    expect(movements()).toBe(3);
+    await receiver.stop();
   });
 });
