@@ -174,6 +174,7 @@ class Lane {
     this.tokens = shape.burstBytes;
     source.on('data', (chunk: Buffer) => {
       count(chunk.length);
+      if (this.stopped) return; // its receiver is gone
       this.held += chunk.length;
       this.queue.push(chunk);
       this.flow();

@@ -6,8 +6,9 @@ import { type ShapedLink, shapedLink } from '../../helpers/shaped-link.js';
 
 /**
  * The link shaper of the sync benchmarks (test/helpers/shaped-link.ts). Only "is it shaped at all":
- * lower bounds that load on the machine cannot break (load only slows things down), and upper bounds
- * loose enough to catch a rate off by a factor (bits taken for bytes), not to time anything.
+ * lower bounds, which load on the machine cannot break (load only slows things down) and which fail
+ * when a link is not shaped or faster than asked (bits taken for bytes); upper bounds only loose
+ * ones, against a link that stalls, not to time anything.
  */
 const servers: Server[] = [];
 const accepted: Socket[] = [];
@@ -101,6 +102,23 @@ describe('shapedLink', () => {
     expect(seconds).toBeGreaterThanOrEqual(0.4);
     expect(seconds).toBeLessThan(5);
     expect(l.bytes.up).toBe(size);
+  });
+
+  it("holds the benchmarks' rate: 512 KiB at 10 Mbit/s takes about 0.4 s, not much more", async () => {
+    const size = 512 * 1024;
+    const port = await target((socket) => {
+      received(socket, size).then(() => socket.write('k'));
+    });
+    const l = await link({ upBitsPerSecond: 10e6, downBitsPerSecond: 10e6 }, port);
+    const client = await dial(l.port);
+    const acked = received(client, 1);
+    const started = performance.now();
+    client.write(randomBytes(size));
+    const seconds = ((await acked) - started) / 1000;
+
+    // 524,288 bytes at 1,250,000 bytes/s, less the bucket's first 16 KiB: 0.41 s at best.
+    expect(seconds).toBeGreaterThanOrEqual(0.38);
+    expect(seconds).toBeLessThan(3);
   });
 
   it('limits the bandwidth towards the client on its own (256 kbit/s down, unlimited up)', async () => {
