@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { startEmbeddedBroker } from '../../cloud/broker.js';
 import { topicsFor } from '../../shared/sync/protocol.js';
 import { sqliteFloor } from './sync-floor.js';
-import { type BenchChild, type Check, finish, forkChild, ms, waitFor } from './sync-lib.js';
-import type { WorkloadRefs } from './sync-workload.js';
+import { type BenchChild, type Check, finish, forkChild, ms } from './sync-lib.js';
+import { compareSides, prepareOfflineWeek, timedDrain } from './sync-offline-week.js';
 
 /**
  * Catch-up after a week offline (issue 5: "an edge with 150,000 queued changes drains to the cloud
@@ -20,6 +20,7 @@ import type { WorkloadRefs } from './sync-workload.js';
  *  2. The edge's link goes down; the edge writes a week of yard work through its services
  *     (sync-workload.ts: location pings, gate movements, tasks) until BENCH_CATCHUP_CHANGES rows
  *     are queued. It then restarts (a fresh app on the same database, as after a reboot).
+ *     (1 and 2: prepareOfflineWeek in sync-offline-week.ts, shared with sync-wire.ts.)
  *  3. Timed: from the edge's start() (link up) until its runtime reports nothing unacknowledged,
  *     i.e. the cloud applied and acknowledged the last row. Then the cloud's applied position, dead
  *     letters and per-entity counts and checksums (entityChecksums) on both sides are compared.
@@ -75,46 +76,20 @@ broker.aedes.on('publish', (packet, client) => {
 });
 
 try {
-  const cloud = await forkChild('test/bench/sync-node.ts', {
-    ...baseEnv,
-    YARD_ROLE: 'cloud',
-    YARD_DATA_DIR: join(dir, 'cloud'),
+  const {
+    cloud,
+    edge,
+    generated,
+    queued,
+    topSeq: top,
+  } = await prepareOfflineWeek({
+    dir,
+    env: baseEnv,
+    siteId: SITE,
+    changes: CHANGES,
+    drivers: DRIVERS,
+    children,
   });
-  children.push(cloud);
-  await cloud.call('start');
-  const refs = await cloud.call<WorkloadRefs>('seedSite', { siteId: SITE, drivers: DRIVERS, locations: 20 });
-
-  const edge = await forkChild('test/bench/sync-node.ts', {
-    ...baseEnv,
-    YARD_ROLE: 'edge',
-    YARD_SITE_ID: SITE,
-    YARD_DATA_DIR: join(dir, 'edge'),
-  });
-  children.push(edge);
-  await edge.call('start');
-  const arrived = await waitFor(
-    async () =>
-      (await edge.call<boolean>('has', { table: 'yard', ids: [refs.yardId] })) &&
-      (await edge.call<boolean>('has', { table: 'driver', ids: refs.driverIds })) &&
-      (await edge.call<boolean>('has', { table: 'location', ids: refs.locationIds })) &&
-      (await edge.call<boolean>('has', { table: 'app_user', ids: [refs.staff.id] })),
-    { timeoutMs: 30_000, intervalMs: 50 },
-  );
-  if (!arrived) throw new Error("the cloud's master data did not reach the edge within 30 s");
-  await waitFor(async () => (await edge.call<number>('queued')) === 0, { timeoutMs: 30_000, intervalMs: 50 });
-
-  console.log(`Edge offline: writing ${CHANGES} changes through the services...`);
-  await edge.call('stop');
-  const generated = await edge.call<{ rounds: number; rows: number; ms: number }>('generate', {
-    refs,
-    target: CHANGES,
-  });
-  console.log(
-    `  ${generated.rows} rows in the edge's log (${generated.rounds} rounds) in ${ms(generated.ms / 1000, 1)} s`,
-  );
-  await edge.call('reopen');
-  const queued = await edge.call<number>('queued');
-  const top = await edge.call<number>('topSeq');
   results.generated = { ...generated, queued };
 
   // The cloud as it is before the drain, for the apply-only figure below.
@@ -129,16 +104,8 @@ try {
   ]);
   const brokerBefore = process.cpuUsage();
   capturing = true;
-  const { at: startedAt } = await edge.call<{ at: number }>('start');
-  const drained = await edge.call<{ at: number | null; queued?: number }>('drained', {
-    peer: 'cloud',
-    timeoutMs: 120_000,
-  });
+  const drainMs = await timedDrain(edge, 120_000);
   capturing = false;
-  if (drained.at === null) throw new Error(`the edge still had ${drained.queued} rows queued after 120 s`);
-  if (drained.queued !== 0)
-    throw new Error(`the cloud acknowledged the last row, yet ${drained.queued} are queued`);
-  const drainMs = drained.at - startedAt;
   const brokerCpu = process.cpuUsage(brokerBefore);
   const cpuAfter = await Promise.all([edge.call<NodeJS.CpuUsage>('cpu'), cloud.call<NodeJS.CpuUsage>('cpu')]);
   const cpuSec = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage) => (b.user - a.user + b.system - a.system) / 1e6;
@@ -147,15 +114,7 @@ try {
     cloudSec: cpuSec(cpuBefore[1], cpuAfter[1]),
     brokerSec: (brokerCpu.user + brokerCpu.system) / 1e6,
   };
-  const applied = await cloud.call<number>('applied', { peer: SITE });
-  const deadLetters = await cloud.call<number>('deadLetters');
-  const [cloudSums, edgeSums] = await Promise.all([
-    cloud.call<Record<string, { count: number; checksum: string }>>('checksums'),
-    edge.call<Record<string, { count: number; checksum: string }>>('checksums'),
-  ]);
-  const differing = Object.keys(edgeSums).filter(
-    (e) => JSON.stringify(edgeSums[e]) !== JSON.stringify(cloudSums[e]),
-  );
+  const compared = await compareSides(cloud, edge, { siteId: SITE, topSeq: top });
   await edge.exit();
   await cloud.exit();
 
@@ -187,14 +146,7 @@ try {
   results.sync = sync;
   results.raw = { ...raw, rowsPerSec: (queued / raw.ms) * 1000, mbPerSec: rawRate / 1e3 };
   results.ratio = ratio;
-  results.applied = {
-    cloudApplied: applied,
-    edgeTopSeq: top,
-    deadLetters,
-    differing,
-    cloud: cloudSums,
-    edge: edgeSums,
-  };
+  results.applied = compared.applied;
   console.log(
     `  raw: ${ms(raw.ms / 1000)} s, ${((queued / raw.ms) * 1000).toFixed(0)} rows/s, ${ms(rawRate / 1e3)} MB/s`,
   );
@@ -226,12 +178,7 @@ try {
     ratio >= TARGET_RATIO,
   ]);
   checks.push([`at least ${CHANGES} rows were queued (${queued})`, queued >= CHANGES]);
-  checks.push([`cloud applied up to the edge's last seq (${applied} >= ${top})`, applied >= top]);
-  checks.push([`no dead letters at the cloud (${deadLetters})`, deadLetters === 0]);
-  checks.push([
-    `same rows on both sides, count and checksum per entity (${differing.length ? `differing: ${differing.join(', ')}` : 'all equal'})`,
-    differing.length === 0,
-  ]);
+  checks.push(...compared.checks);
 } finally {
   for (const c of children) await c.exit();
   await broker.stop();
