@@ -61,7 +61,14 @@ export function uncachedCloudRouting(): RoutingWork {
         return new Map(yards.map((y) => [String(y.id), y.site_id as string | null]));
       });
       const lookups = yield* lookupsFor(entity, row);
-      return routeAtCloud(entity, row, sites, (yardId) => siteOfYard.get(yardId) ?? undefined, lookups, write);
+      return routeAtCloud(
+        entity,
+        row,
+        sites,
+        (yardId) => siteOfYard.get(yardId) ?? undefined,
+        lookups,
+        write,
+      );
     },
     *siteOfYard(yardId) {
       const site = yield* once(`routing|site-of-yard|${yardId}`, () => sqlValue(READ_SITE_OF_YARD, [yardId]));
@@ -296,9 +303,7 @@ export function routeAtCloud(
     const routes = routeUnit(entity, row, write, sites, siteOf);
     // The sender holds what it sent; it gets the merged row back only when the merge added what it
     // never received (its copy of a unit that stood elsewhere) and the unit is now its own.
-    return from
-      ? routes.filter((r) => r.peer !== from.site || (from.combined && r.share === 'row'))
-      : routes;
+    return from ? routes.filter((r) => r.peer !== from.site || (from.combined && r.share === 'row')) : routes;
   }
   const peers = peersAtCloud(entity, row, sites, siteOfYard, lookups);
   return (from ? peers.filter((p) => p !== from.site) : peers).map((peer) => ({ peer, share: 'row' }));

@@ -148,7 +148,11 @@ function sameValue(a: unknown, b: unknown): boolean {
  * The change-log data of a write for each share, each text made once (most rows have one share for
  * every peer): a delete carries the key only.
  */
-export function dataOfShares(entity: SyncedEntity, row: Fields, op: 'upsert' | 'delete'): (share: Share) => string {
+export function dataOfShares(
+  entity: SyncedEntity,
+  row: Fields,
+  op: 'upsert' | 'delete',
+): (share: Share) => string {
   const texts = new Map<Share, string>();
   return (share) => {
     let text = texts.get(share);
