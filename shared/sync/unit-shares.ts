@@ -104,7 +104,8 @@ export function identityChanged(entity: SyncedEntity, before: Fields, row: Field
   const held = HELD_FIELDS[entity.entity];
   for (const [field, value] of Object.entries(row)) {
     if (NOT_IDENTITY.has(field) || held?.whereabouts.includes(field) || held?.load.includes(field)) continue;
-    if (!sameValue(before[field], value)) return true;
+    // A field the write does not carry (undefined) is not written by it.
+    if (value !== undefined && !sameValue(before[field], value)) return true;
   }
   return false;
 }
