@@ -228,5 +228,8 @@ describe('a unit’s shares (sharedData)', () => {
     expect(identityChanged(trailer, before, { ...before, notes: 'dented' })).toBe(true);
     // PostgreSQL and SQLite spellings of the same value are the same value.
     expect(identityChanged(trailer, before, { ...before, lengthFt: '53' })).toBe(false);
+    // A field the write does not carry is not written by it.
+    expect(identityChanged(trailer, before, { ...before, plate: undefined })).toBe(false);
+    expect(identityChanged(trailer, before, { ...before, plate: null })).toBe(true);
   });
 });
