@@ -194,7 +194,10 @@ async function expectSiteShareSame(site: SiteId): Promise<void> {
       sums: entityChecksums(db, (entity) =>
         UNITS.includes(entity.entity) ? 'yard_id IN (SELECT id FROM yard)' : undefined,
       ),
-      units: unitIdentities((text) => db.prepare(text).all()),
+      units: {
+        trailer: db.prepare(UNIT_IDENTITY.trailer).all(),
+        truck: db.prepare(UNIT_IDENTITY.truck).all(),
+      },
       yardIds: db.prepare('SELECT id FROM yard ORDER BY id').pluck().all() as string[],
       keys,
       visits: visits(db),
@@ -213,9 +216,10 @@ async function expectSiteShareSame(site: SiteId): Promise<void> {
       : share(entity, columns),
   );
   // Every unit at every site, by its identity (a gate anywhere recognises it).
-  expect(atEdge.units, `${site}: every truck and trailer's identity`).toEqual(
-    await unitIdentities((text) => pgRows(text)),
-  );
+  expect(atEdge.units, `${site}: every truck and trailer's identity`).toEqual({
+    trailer: await pgRows(UNIT_IDENTITY.trailer),
+    truck: await pgRows(UNIT_IDENTITY.truck),
+  });
   expect(atEdge.sums.movement?.count, `${site}'s movements`).toBeGreaterThan(0);
   expect(atEdge.sums.session_location?.count, `${site}'s location pings`).toBeGreaterThan(OFFLINE_ROWS);
   expect(atCloud, `${site}: the cloud's share of the site against its edge`).toEqual(atEdge.sums);
@@ -234,14 +238,10 @@ async function expectSiteShareSame(site: SiteId): Promise<void> {
 const UNITS = ['truck', 'trailer'];
 
 /** Each unit's identity (what a gate recognises it by), by id: the same at the cloud and every edge. */
-async function unitIdentities(rows: (text: string) => unknown[] | Promise<unknown[]>) {
-  return {
-    trailer: await rows('SELECT id, number, carrier_id, plate, type FROM trailer ORDER BY id'),
-    truck: await rows(
-      'SELECT id, plate, plate_region, unit_number, carrier_id, status FROM truck ORDER BY id',
-    ),
-  };
-}
+const UNIT_IDENTITY = {
+  trailer: 'SELECT id, number, carrier_id, plate, type FROM trailer ORDER BY id',
+  truck: 'SELECT id, plate, plate_region, unit_number, carrier_id, status FROM truck ORDER BY id',
+};
 
 /**
  * No dead letters at an edge. (Before trucks and trailers were routed by relevance, the cloud
