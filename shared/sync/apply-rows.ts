@@ -5,10 +5,10 @@ import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js'
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
 import { DeadLetterSummary } from './dead-letter-log.js';
 import type { SyncDeps } from './deps.js';
-import { syncedFields } from './entities.js';
 import { parseHlc } from './hlc.js';
 import type { RoutingWork } from './routing.js';
 import type { SiteTrust } from './site-trust.js';
+import { dataOfShares } from './unit-shares.js';
 
 /** A received change with its position in the peer's log. */
 export interface Received extends RowChange {
@@ -25,15 +25,9 @@ export interface DeadLetterPayload {
 /** A row the cloud forwards to other sites' change logs (written at the end of the work). */
 interface Forward {
   peers: string[];
-  params: [
-    entity: string,
-    id: string,
-    op: string,
-    hlc: string,
-    origin: string,
-    schemaV: number,
-    data: string,
-  ];
+  params: [entity: string, id: string, op: string, hlc: string, origin: string, schemaV: number];
+  /** Each peer's data (`peers[i]` gets `data[i]`: a unit's share, unit-shares.ts). */
+  data: string[];
 }
 
 /** Effects of one transaction, published after it commits (ChangeApplier.afterCommit). */
@@ -159,7 +153,7 @@ export class RowApplier {
    */
   *writeForwards(touched: Touched): SqlWork<void> {
     for (const f of touched.forwards) {
-      for (const p of f.peers) yield* sqlRun(FORWARD, [p, ...f.params]);
+      for (const [i, p] of f.peers.entries()) yield* sqlRun(FORWARD, [p, ...f.params, f.data[i]]);
     }
     touched.forwards.length = 0;
   }
@@ -255,20 +249,28 @@ export class RowApplier {
 
   /**
    * At the cloud: the other sites that need the row (a driver or trailer edited at one site) get it
-   * in their change logs, in the same transaction, with the row's original origin. Routed here (the
+   * in their change logs, in the same transaction, with the row's original origin; a unit's
+   * identity or departure only where that is all a site needs, and the merged unit back to the
+   * sender when the merge gave it what it lacked (routing.ts, unit-shares.ts). Routed here (the
    * routing reads the row's transaction); written by writeForwards at the end of the work.
    */
   private *forward(peer: string, row: RowChange, effect: RowEffect): SqlWork<Forward | undefined> {
     if (!this.hub || !effect.entity || !effect.stored) return undefined;
-    const peers = (yield* this.hub.routing.peersFor(effect.entity, effect.stored)).filter((p) => p !== peer);
-    if (peers.length === 0) return undefined;
     const entity = effect.entity;
-    const data = row.op === 'delete' ? { [entity.key]: row.id } : syncedFields(entity, effect.stored);
-    const hlc = row.op === 'delete' ? row.hlc : String(effect.stored.hlc ?? row.hlc);
+    const stored = effect.stored;
+    const routes = yield* this.hub.routing.routes(entity, stored, {
+      op: row.op,
+      before: effect.before,
+      from: { site: peer, combined: effect.combined === true },
+    });
+    if (routes.length === 0) return undefined;
+    const dataFor = dataOfShares(entity, row.op === 'delete' ? { [entity.key]: row.id } : stored, row.op);
+    const hlc = row.op === 'delete' ? row.hlc : String(stored.hlc ?? row.hlc);
     const origin = parseHlc(row.hlc).origin;
     return {
-      peers,
-      params: [entity.entity, row.id, row.op, hlc, origin, SCHEMA_VERSION, JSON.stringify(data)],
+      peers: routes.map((r) => r.peer),
+      params: [entity.entity, row.id, row.op, hlc, origin, SCHEMA_VERSION],
+      data: routes.map((r) => dataFor(r.share)),
     };
   }
 

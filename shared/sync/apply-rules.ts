@@ -24,6 +24,10 @@ export interface RowEffect {
   entity?: SyncedEntity;
   /** The row as now stored (upsert) or as it was before it was deleted (delete): for forwarding. */
   stored?: Fields;
+  /** The row as stored before this change (undefined: the change inserted it): for forwarding. */
+  before?: Fields;
+  /** A merge kept fields of the local row: what is stored is not what the sender holds. */
+  combined?: boolean;
   /** A user or driver whose sessions this change ended (their cached principals must go). */
   signedOut?: { kind: 'user' | 'driver'; id: string };
 }
@@ -157,6 +161,7 @@ export class RowRules {
       changed: true,
       entity: shape.entity,
       stored,
+      before: local,
       ...(signedOut ? { signedOut: { kind: 'user', id } } : {}),
     };
   }
@@ -177,6 +182,8 @@ export class RowRules {
       changed: true,
       entity: shape.entity,
       stored,
+      before: local,
+      combined: result.kind === 'merged',
       ...(signedOut ? { signedOut: { kind: 'driver', id } } : {}),
     };
   }
@@ -223,7 +230,7 @@ export class RowRules {
     if (entity.entity === 'yard_task') yield* this.derived.taskDeleting(change.id);
     yield* this.sql.delete(shape, change.id);
     if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, undefined);
-    return { changed: true, entity, stored: local };
+    return { changed: true, entity, stored: local, before: local };
   }
 
   /**

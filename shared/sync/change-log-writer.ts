@@ -10,16 +10,19 @@ import {
   WITHDRAWN_WHEN_UNNEEDED,
 } from './entities.js';
 import type { Hlc } from './hlc.js';
+import { dataOfShares, NEW_ROW, type Route, sharedData, type WriteContext } from './unit-shares.js';
 
 /**
- * The peers whose change log gets a row (routing.ts), read in `db`, the write's transaction: an
- * array at once where lookups are synchronous (SQLite), a promise where they are not (PostgreSQL).
+ * The peers whose change log gets a row and what each gets of it (routing.ts), read in `db`, the
+ * write's transaction: an array at once where lookups are synchronous (SQLite), a promise where
+ * they are not (PostgreSQL). `write`: the write the row comes from (default: a new row).
  */
 export type PeersFor = (
   entity: SyncedEntity,
   row: Record<string, unknown>,
   db: Kdb,
-) => string[] | Promise<string[]>;
+  write?: WriteContext,
+) => Route[] | Promise<Route[]>;
 
 /** Rows per multi-row INSERT: 100 rows x ~12 columns stays far below SQLite's 32,766 bound parameters. */
 export const INSERT_CHUNK = 100;
@@ -76,21 +79,20 @@ export class ChangeLogWriter {
   ): Promise<void> {
     this.generations.bump(entity.table);
     const entityId = String(row[entity.key]);
-    const data = JSON.stringify(op === 'delete' ? { [entity.key]: entityId } : syncedFields(entity, row));
-    const peers = await this.peersFor(entity, row, trx);
+    const write: WriteContext = { op, before: op === 'delete' ? row : previous };
+    const routes = await this.peersFor(entity, row, trx, write);
+    const peers = routes.map((r) => r.peer);
     // A peer that held the row and no longer needs it (a user's scope moved to other sites) gets a
     // delete, so it does not keep a login it should no longer have.
     const dropped =
       previous && WITHDRAWN_WHEN_UNNEEDED.has(entity.entity)
-        ? (await this.peersFor(entity, previous, trx)).filter((p) => !peers.includes(p))
+        ? (await this.peersFor(entity, previous, trx)).map((r) => r.peer).filter((p) => !peers.includes(p))
         : [];
+    const deleted = JSON.stringify({ [entity.key]: entityId });
+    const dataFor = dataOfShares(entity, row, op);
     const writes: Array<[string, 'upsert' | 'delete', string]> = [
-      ...peers.map((p): [string, 'upsert' | 'delete', string] => [p, op, data]),
-      ...dropped.map((p): [string, 'upsert' | 'delete', string] => [
-        p,
-        'delete',
-        JSON.stringify({ [entity.key]: entityId }),
-      ]),
+      ...routes.map((r): [string, 'upsert' | 'delete', string] => [r.peer, op, dataFor(r.share)]),
+      ...dropped.map((p): [string, 'upsert' | 'delete', string] => [p, 'delete', deleted]),
     ];
     if (writes.length === 0) return;
     if (op === 'upsert' && peers.length > 0) await this.logNeeded(trx, entity, row, peers);
@@ -154,9 +156,9 @@ export class ChangeLogWriter {
 
   async logMany(trx: Kdb, entity: SyncedEntity, written: Array<Record<string, unknown>>): Promise<void> {
     this.generations.bump(entity.table);
-    const peersOfRows = await Promise.all(written.map((row) => this.peersFor(entity, row, trx)));
+    const routesOfRows = await Promise.all(written.map((row) => this.peersFor(entity, row, trx, NEW_ROW)));
     const entries = written.flatMap((row, i) =>
-      peersOfRows[i]!.map((peer) => [
+      routesOfRows[i]!.map(({ peer, share }) => [
         peer,
         entity.entity,
         String(row[entity.key]),
@@ -164,7 +166,7 @@ export class ChangeLogWriter {
         row.hlc,
         this.hlc.origin,
         SCHEMA_VERSION,
-        JSON.stringify(syncedFields(entity, row)),
+        JSON.stringify(sharedData(entity, row, share)),
       ]),
     );
     this.notifyLogged(entries.map((e) => e[0] as string));

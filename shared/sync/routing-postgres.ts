@@ -1,7 +1,7 @@
 import type { Kdb } from '../db/database.js';
 import { PostgresWork } from '../db/sql-work.js';
 import type { SyncedEntity } from './entities.js';
-import { uncachedCloudRouting } from './routing.js';
+import { type Route, uncachedCloudRouting, type WriteContext } from './routing.js';
 
 /**
  * The cloud's routing on PostgreSQL for writers that hold a Kysely transaction (ChangeCapture): the
@@ -14,8 +14,12 @@ export class PostgresCloudRouting {
   private readonly driver = new PostgresWork();
 
   // Bound (arrow) members: writers are handed peersFor on its own.
-  readonly peersFor = (entity: SyncedEntity, row: Record<string, unknown>, db: Kdb): Promise<string[]> =>
-    this.driver.run(db, this.routing.peersFor(entity, row));
+  readonly peersFor = (
+    entity: SyncedEntity,
+    row: Record<string, unknown>,
+    db: Kdb,
+    write?: WriteContext,
+  ): Promise<Route[]> => this.driver.run(db, this.routing.routes(entity, row, write));
 
   readonly siteOfYard = (yardId: string, db: Kdb): Promise<string | undefined> =>
     this.driver.run(db, this.routing.siteOfYard(yardId));

@@ -1,9 +1,14 @@
 import type Database from 'better-sqlite3';
 import { once, SqliteWork, type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
 import type { SyncedEntity } from './entities.js';
+import { isUnit, NEW_ROW, type Route, routeUnit, type WriteContext } from './unit-shares.js';
+
+export type { Route, Share, WriteContext } from './unit-shares.js';
 
 export interface Routing {
-  /** The peers whose change log gets this row (ChangeCapture's peersFor). */
+  /** The peers whose change log gets this row, and what each gets of it (ChangeCapture's peersFor). */
+  routes(entity: SyncedEntity, row: Record<string, unknown>, write?: WriteContext): Route[];
+  /** The peers that get any of a row as written anew (whether a site may see an attachment). */
   peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[];
   /** The site a yard belongs to (at the cloud; undefined at an edge or for an unknown yard). */
   siteOfYard(yardId: string): string | undefined;
@@ -16,7 +21,7 @@ export interface Routing {
  * lookups are statements of the work's own transaction.
  */
 export interface RoutingWork {
-  peersFor(entity: SyncedEntity, row: Record<string, unknown>): SqlWork<string[]>;
+  routes(entity: SyncedEntity, row: Record<string, unknown>, write?: WriteContext): SqlWork<Route[]>;
   siteOfYard(yardId: string): SqlWork<string | undefined>;
 }
 
@@ -27,8 +32,8 @@ export interface RoutingWork {
 export function routingWork(routing: Routing): RoutingWork {
   return {
     // biome-ignore lint/correctness/useYield: answered from the cache or read on the same connection
-    *peersFor(entity, row) {
-      return routing.peersFor(entity, row);
+    *routes(entity, row, write) {
+      return routing.routes(entity, row, write);
     },
     // biome-ignore lint/correctness/useYield: as above
     *siteOfYard(yardId) {
@@ -47,7 +52,7 @@ export function routingWork(routing: Routing): RoutingWork {
  */
 export function uncachedCloudRouting(): RoutingWork {
   return {
-    *peersFor(entity, row) {
+    *routes(entity, row, write = NEW_ROW) {
       const sites = yield* once('routing|sites', function* () {
         return (yield* sqlRows(READ_SITES, [])).map((r) => String(r.id));
       });
@@ -56,7 +61,14 @@ export function uncachedCloudRouting(): RoutingWork {
         return new Map(yards.map((y) => [String(y.id), y.site_id as string | null]));
       });
       const lookups = yield* lookupsFor(entity, row);
-      return routeAtCloud(entity, row, sites, (yardId) => siteOfYard.get(yardId) ?? undefined, lookups);
+      return routeAtCloud(
+        entity,
+        row,
+        sites,
+        (yardId) => siteOfYard.get(yardId) ?? undefined,
+        lookups,
+        write,
+      );
     },
     *siteOfYard(yardId) {
       const site = yield* once(`routing|site-of-yard|${yardId}`, () => sqlValue(READ_SITE_OF_YARD, [yardId]));
@@ -137,8 +149,8 @@ function* lookupsFor(entity: SyncedEntity, row: Record<string, unknown>): SqlWor
   };
 }
 
-/** Every site that needs a row: org-wide master data and units that move between yards. */
-const ORG_WIDE = new Set(['carrier', 'driver', 'truck', 'trailer']);
+/** Every site that needs a row: org-wide master data (units: unit-shares.ts). */
+const ORG_WIDE = new Set(['carrier', 'driver']);
 
 /** Records with a yard scope (`yardIds`, JSON or null = every yard): only the sites they cover. */
 const SCOPED = new Set(['user', 'api_key']);
@@ -164,9 +176,13 @@ const SESSION_CACHE_MAX = 50_000;
  * Cloud: the sites that need the row. A row with a yard goes to the site of that yard; a yard to
  * its own site; a session location to the site of its session's yard; an attachment to the site of
  * the yard of what it is attached to (movement, inspection, camera, yard), else to every site.
- * Org-wide rows (users, API keys, carriers, drivers, integrations, global settings) and trucks and
- * trailers (they move between yards, so every site must recognise them at its gate) go to every
- * registered site. Push tokens go nowhere: a driver's phone registers at the site it works at, whose
+ * Org-wide rows (users, API keys, carriers, drivers, integrations, global settings) go to every
+ * registered site. Trucks and trailers ("units") go by relevance (unit-shares.ts routeUnit): every
+ * site must recognise a unit at its gate, so each gets its identity when it is made or its identity
+ * changes; only the site whose yard it stands in gets its whereabouts and load (the others could
+ * not even store them: they lack that yard and its spots), the site it left learns that it left,
+ * and a unit in no yard is everyone's. At 200 sites this is the difference between ~200 log rows
+ * per gate movement and ~1 (test/bench/routing-fanout.ts). Push tokens go nowhere: a driver's phone registers at the site it works at, whose
  * edge sends the pushes; the cloud keeps the copies it receives. Only sites in the `site` table get rows: a site registered later gets
  * what it needs from a snapshot (writeSiteSnapshot).
  *
@@ -179,6 +195,7 @@ const SESSION_CACHE_MAX = 50_000;
  */
 export function edgeRouting(): Routing {
   return {
+    routes: () => [{ peer: 'cloud', share: 'row' }],
     peersFor: () => ['cloud'],
     siteOfYard: () => undefined,
     invalidate: () => {},
@@ -190,7 +207,8 @@ export function cloudRouting(sqlite: Database.Database): Routing {
   const cloud = new CloudRouting(sqlite);
   // Bound functions: ChangeCapture receives peersFor on its own.
   return {
-    peersFor: (entity, row) => cloud.peersFor(entity, row),
+    routes: (entity, row, write) => cloud.routes(entity, row, write),
+    peersFor: (entity, row) => cloud.routes(entity, row).map((r) => r.peer),
     siteOfYard: (yardId) => cloud.siteOf(yardId),
     invalidate: () => cloud.invalidate(),
   };
@@ -209,9 +227,16 @@ class CloudRouting {
     this.work = new SqliteWork(sqlite);
   }
 
-  peersFor(entity: SyncedEntity, row: Record<string, unknown>): string[] {
+  routes(entity: SyncedEntity, row: Record<string, unknown>, write: WriteContext = NEW_ROW): Route[] {
     this.refresh();
-    return routeAtCloud(entity, row, this.sites, (yardId) => this.siteOfYard.get(yardId), this.lookups);
+    return routeAtCloud(
+      entity,
+      row,
+      this.sites,
+      (yardId) => this.siteOfYard.get(yardId),
+      this.lookups,
+      write,
+    );
   }
 
   siteOf(yardId: string): string | undefined {
@@ -256,8 +281,40 @@ export interface RowLookups {
   yardOfRef(table: string, id: string): string | undefined;
 }
 
-/** The cloud's routing rule for one row, given the registered sites and lookups (see cloudRouting). */
+/**
+ * The cloud's routing rule for one row, given the registered sites and lookups (see cloudRouting):
+ * the peers that get it and what each gets of it (unit-shares.ts: a truck or trailer in another
+ * site's yard reaches the other sites as its identity only, and only when that changed). `write`:
+ * the write the row comes from (default: a row new to every peer, as in a snapshot); a site's change
+ * applied here (`write.from`) goes back to that site only as unit-shares.ts says.
+ */
 export function routeAtCloud(
+  entity: SyncedEntity,
+  row: Record<string, unknown>,
+  sites: readonly string[],
+  siteOfYard: (yardId: string) => string | undefined,
+  lookups: RowLookups,
+  write: WriteContext = NEW_ROW,
+): Route[] {
+  const from = write.from;
+  if (isUnit(entity)) {
+    const siteOf = (yardId: unknown) =>
+      typeof yardId === 'string' ? registeredSite(siteOfYard(yardId), sites) : undefined;
+    const routes = routeUnit(entity, row, write, sites, siteOf);
+    // The sender holds what it sent; it gets the merged row back only when the merge added what it
+    // never received (its copy of a unit that stood elsewhere) and the unit is now its own.
+    return from ? routes.filter((r) => r.peer !== from.site || (from.combined && r.share === 'row')) : routes;
+  }
+  const peers = peersAtCloud(entity, row, sites, siteOfYard, lookups);
+  return (from ? peers.filter((p) => p !== from.site) : peers).map((peer) => ({ peer, share: 'row' }));
+}
+
+function registeredSite(site: string | undefined, sites: readonly string[]): string | undefined {
+  return site !== undefined && sites.includes(site) ? site : undefined;
+}
+
+/** The sites that get the whole row, for every record but units. */
+function peersAtCloud(
   entity: SyncedEntity,
   row: Record<string, unknown>,
   sites: readonly string[],
@@ -266,8 +323,8 @@ export function routeAtCloud(
 ): string[] {
   const toYardSite = (yardId: unknown): string[] => {
     if (typeof yardId !== 'string') return [];
-    const site = siteOfYard(yardId);
-    return site !== undefined && sites.includes(site) ? [site] : [];
+    const site = registeredSite(siteOfYard(yardId), sites);
+    return site !== undefined ? [site] : [];
   };
   switch (entity.entity) {
     case 'setting':

@@ -50,7 +50,7 @@ export function edgeSide(siteId: string): SyncSide {
   const routing = edgeRouting();
   return {
     origin: siteId,
-    peersFor: routing.peersFor,
+    peersFor: (entity, row, _trx, write) => routing.routes(entity, row, write),
     routing,
     routingWork: routingWork(routing),
     finalFrom: 'cloud',
@@ -67,15 +67,18 @@ export function cloudSide(db: AppDatabase): SyncSide {
       ...side,
       routing,
       routingWork: routingWork(routing),
-      peersFor: (entity, row) => routing.peersFor(entity, row),
+      peersFor: (entity, row, _trx, write) => routing.routes(entity, row, write),
     };
   }
   const postgres = new PostgresCloudRouting();
   return {
     ...side,
-    peersFor: (entity, row, trx) => postgres.peersFor(entity, row, trx),
+    peersFor: (entity, row, trx, write) => postgres.peersFor(entity, row, trx, write),
     routingWork: uncachedCloudRouting(),
     routing: {
+      routes: () => {
+        throw new Error('synchronous routing runs on SQLite only: on PostgreSQL use SyncSide.peersFor');
+      },
       peersFor: () => {
         throw new Error('synchronous routing runs on SQLite only: on PostgreSQL use SyncSide.peersFor');
       },

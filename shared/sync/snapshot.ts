@@ -2,11 +2,12 @@ import { SCHEMA_VERSION } from '../db/migrate.js';
 import { CHANGE_LOG_ORDER_LOCK_KEY } from '../db/postgres-ddl.js';
 import { type SqlStatement, type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
 import type { SyncDeps } from './deps.js';
-import { SYNCED_ENTITIES, type SyncedEntity, syncedFields, toSnake } from './entities.js';
+import { SYNCED_ENTITIES, type SyncedEntity, toSnake } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { topSeqWork } from './outbox.js';
-import { type RowLookups, routeAtCloud } from './routing.js';
+import { type Route, type RowLookups, routeAtCloud } from './routing.js';
 import { toCamel } from './row-sql.js';
+import { sharedData } from './unit-shares.js';
 import { workRunnerOf } from './work-runner.js';
 
 /**
@@ -43,7 +44,8 @@ const PAGE = 2000;
 
 /**
  * Cloud: appends to the site's change_log an upsert of every current row the site needs (the
- * routing rules of routing.ts, as if the site were registered already), in dependency order. For a
+ * routing rules of routing.ts, as if the site were registered already and every row new: a truck
+ * or trailer in another site's yard as its identity only), in dependency order. For a
  * new site, or one whose cursor is older than the pruned log. The edge applies it with the ordinary
  * rules: cloud-owned rows replace its copies, its own rows are inserted if missing, shared rows
  * merge. One transaction, on either database.
@@ -120,7 +122,7 @@ function* snapshotWork(siteId: string): SqlWork<{ from: number; to: number; rows
     yardOfRef: (table, id) =>
       ask<string | undefined>(`ref|${table}|${id}`, () => sqlValue(refStatement(table), [id])) ?? undefined,
   };
-  const route = function* (entity: SyncedEntity, row: Record<string, unknown>): SqlWork<string[]> {
+  const route = function* (entity: SyncedEntity, row: Record<string, unknown>): SqlWork<Route[]> {
     for (;;) {
       try {
         return routeAtCloud(entity, row, sites, (y) => siteOfYard.get(y), lookups);
@@ -143,7 +145,9 @@ function* snapshotWork(siteId: string): SqlWork<{ from: number; to: number; rows
       after = raws.at(-1)!.__page;
       for (const raw of raws) {
         const row = fieldsOf(raw);
-        if (!(yield* route(entity, row)).includes(siteId)) continue;
+        // What the site gets of the row (a unit in another site's yard: its identity only).
+        const share = (yield* route(entity, row)).find((r) => r.peer === siteId)?.share;
+        if (share === undefined) continue;
         const hlc = String(row.hlc);
         const seq = Number(
           yield* sqlValue(insertLog, [
@@ -153,7 +157,7 @@ function* snapshotWork(siteId: string): SqlWork<{ from: number; to: number; rows
             hlc,
             parseHlc(hlc).origin,
             SCHEMA_VERSION,
-            JSON.stringify(syncedFields(entity, row)),
+            JSON.stringify(sharedData(entity, row, share)),
           ]),
         );
         to = seq;

@@ -190,7 +190,14 @@ async function expectSiteShareSame(site: SiteId): Promise<void> {
         .all() as string[];
     }
     return {
-      sums: entityChecksums(db),
+      // Units: the ones in this site's yards (the others it holds as their identity only).
+      sums: entityChecksums(db, (entity) =>
+        UNITS.includes(entity.entity) ? 'yard_id IN (SELECT id FROM yard)' : undefined,
+      ),
+      units: {
+        trailer: db.prepare(UNIT_IDENTITY.trailer).all(),
+        truck: db.prepare(UNIT_IDENTITY.truck).all(),
+      },
       yardIds: db.prepare('SELECT id FROM yard ORDER BY id').pluck().all() as string[],
       keys,
       visits: visits(db),
@@ -204,11 +211,15 @@ async function expectSiteShareSame(site: SiteId): Promise<void> {
   const share = siteShareFilter(yardIds, (entity) => atEdge.keys[entity] ?? []);
   const atCloud = await entityChecksumsPostgres(pg.pool, (entity, columns) =>
     UNITS.includes(entity.entity)
-      ? // Every site's by routing, but those in another site's yard never arrive (KNOWN_BUG): the
-        // ones in the site's yards and the ones the edge holds.
-        `(yard_id IN (${yardIds.map((y) => `'${y}'`).join(', ')}) OR id IN (${atEdge.keys[entity.entity]!.map((id) => `'${id}'`).join(', ')}))`
+      ? // Whole at the site whose yard they stand in (shared/sync/unit-shares.ts).
+        `yard_id IN (${yardIds.map((y) => `'${y}'`).join(', ')})`
       : share(entity, columns),
   );
+  // Every unit at every site, by its identity (a gate anywhere recognises it).
+  expect(atEdge.units, `${site}: every truck and trailer's identity`).toEqual({
+    trailer: await pgRows(UNIT_IDENTITY.trailer),
+    truck: await pgRows(UNIT_IDENTITY.truck),
+  });
   expect(atEdge.sums.movement?.count, `${site}'s movements`).toBeGreaterThan(0);
   expect(atEdge.sums.session_location?.count, `${site}'s location pings`).toBeGreaterThan(OFFLINE_ROWS);
   expect(atCloud, `${site}: the cloud's share of the site against its edge`).toEqual(atEdge.sums);
@@ -220,36 +231,28 @@ async function expectSiteShareSame(site: SiteId): Promise<void> {
   expect(atEdge.visits.length).toBeGreaterThan(0);
   expect(cloudVisits, `${site}'s visits at the cloud`).toEqual(atEdge.visits);
   expect(atEdge.pending, `${site}'s rows kept for a newer schema`).toBe(0);
-  expectOnlyKnownDeadLetters(site, yardIds);
+  expectNoDeadLetters(site);
 }
 
-/** Trucks and trailers: routed to every site, as units that move between yards. */
+/** Trucks and trailers: whole at the site whose yard they stand in, their identity everywhere. */
 const UNITS = ['truck', 'trailer'];
 
+/** Each unit's identity (what a gate recognises it by), by id: the same at the cloud and every edge. */
+const UNIT_IDENTITY = {
+  trailer: 'SELECT id, number, carrier_id, plate, type FROM trailer ORDER BY id',
+  truck: 'SELECT id, plate, plate_region, unit_number, carrier_id, status FROM truck ORDER BY id',
+};
+
 /**
- * KNOWN_BUG (not of several nodes: a cloud on SQLite does the same): the cloud forwards a truck or
- * trailer to every site with its placement, and a site that does not hold that yard (and location)
- * cannot store it (foreign keys): it becomes a dead letter there, and the unit is unknown at that
- * site's gate until it leaves the other yard. Any other dead letter at an edge is a failure. When
- * this is fixed: no dead letters at all, and every unit at every edge.
+ * No dead letters at an edge. (Before trucks and trailers were routed by relevance, the cloud
+ * forwarded every unit to every site with its placement, and a site that did not hold that yard
+ * could not store it: a dead letter there.)
  */
-function expectOnlyKnownDeadLetters(site: SiteId, yardIds: string[]): void {
+function expectNoDeadLetters(site: SiteId): void {
   const dead = readDb(edgeDb(site), (db) =>
     db.prepare('SELECT entity, error, data FROM dead_letter').all(),
   ) as Array<{ entity: string; error: string; data: string }>;
-  const unexpected = dead.filter((d) => {
-    const yardId = (JSON.parse(d.data) as { data?: { yardId?: unknown } }).data?.yardId;
-    const known =
-      UNITS.includes(d.entity) &&
-      d.error.includes('FOREIGN KEY') &&
-      typeof yardId === 'string' &&
-      !yardIds.includes(yardId);
-    return !known;
-  });
-  expect(unexpected, `${site}'s dead letters`).toEqual([]);
-  if (dead.length > 0) {
-    console.log(`${site}: ${dead.length} dead letters of units in other sites' yards (KNOWN_BUG)`);
-  }
+  expect(dead, `${site}'s dead letters`).toEqual([]);
 }
 
 const ROLLUPS = {
@@ -444,15 +447,15 @@ describe.skipIf(skip)('two cloud nodes on PostgreSQL and Mosquitto, three edges'
         ids,
       ]);
       expect(atCloud.map((r) => r.yard_id)).toEqual(ids.map(() => edges[site].refs.yardId));
-      // Trucks move between yards: every edge knows the ones that were at the others and left
-      // (checked out: placed nowhere). Those still in another site's yard do not arrive: see
-      // expectOnlyKnownDeadLetters.
+      // Trucks move between yards: every edge knows every site's trucks by their identity, those
+      // still standing in another site's yard too.
       for (const other of SITES) {
-        const plate = `START${TAGS[site]}P1`;
-        const known = readDb(edgeDb(other), (db) =>
-          scalar(db, 'SELECT count(*) FROM truck WHERE plate = ?', plate),
-        );
-        expect(known, `${site}'s truck at ${other}`).toBe(1);
+        for (const plate of [`START${TAGS[site]}P0`, `START${TAGS[site]}P1`]) {
+          const known = readDb(edgeDb(other), (db) =>
+            scalar(db, 'SELECT count(*) FROM truck WHERE plate = ?', plate),
+          );
+          expect(known, `${site}'s truck ${plate} at ${other}`).toBe(1);
+        }
       }
     }
     await expectSitesPartitioned([nodeA, nodeB]);
@@ -611,19 +614,14 @@ describe.skipIf(skip)('two cloud nodes on PostgreSQL and Mosquitto, three edges'
     await drained(60_000);
     for (const site of SITES) await expectSiteShareSame(site);
     // The records made at the cloud for every site: the same at each edge as at the cloud.
-    // Carriers and drivers everywhere; trucks and trailers everywhere once they left a yard (those
-    // in another site's yard: KNOWN_BUG).
+    // Carriers and drivers everywhere (trucks' and trailers' identities: expectSiteShareSame).
     const orgWide: ChecksumFilter = (entity) =>
-      ['carrier', 'driver'].includes(entity.entity)
-        ? undefined
-        : UNITS.includes(entity.entity)
-          ? 'yard_id IS NULL'
-          : '1 = 0';
+      ['carrier', 'driver'].includes(entity.entity) ? undefined : '1 = 0';
     const atCloud = await entityChecksumsPostgres(pg.pool, orgWide);
-    expect(atCloud.trailer?.count).toBeGreaterThan(0);
+    expect(await pgRows('SELECT id FROM trailer')).not.toEqual([]);
     for (const site of SITES) {
       const atEdge = readDb(edgeDb(site), (db) => entityChecksums(db, orgWide));
-      for (const entity of ['carrier', 'driver', ...UNITS]) {
+      for (const entity of ['carrier', 'driver']) {
         expect(atEdge[entity], `${entity} at ${site}`).toEqual(atCloud[entity]);
       }
     }

@@ -17,7 +17,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'yard-cc-'));
   db = openDatabase(join(dir, 'y.db'));
   clock = new ManualClock();
-  changes = new ChangeCapture(new Hlc(clock, 'site-a'), clock, () => ['cloud']);
+  changes = new ChangeCapture(new Hlc(clock, 'site-a'), clock, () => [{ peer: 'cloud', share: 'row' }]);
 });
 afterEach(() => {
   db.close();

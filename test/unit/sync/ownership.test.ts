@@ -73,7 +73,12 @@ describe('ChangeCapture with a guard', () => {
   });
 
   const capture = (mode: SyncMode) =>
-    new ChangeCapture(new Hlc(clock, 'site-a'), clock, () => ['cloud'], writeGuard(mode));
+    new ChangeCapture(
+      new Hlc(clock, 'site-a'),
+      clock,
+      () => [{ peer: 'cloud', share: 'row' }],
+      writeGuard(mode),
+    );
   const count = (sql: string) => (db.sqlite.prepare(sql).pluck().get() as number) ?? 0;
   const setting = (scope: 'global' | 'site') => ({
     name: 'x.test',
