@@ -196,7 +196,11 @@ function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
  * the demo imports it); a start that fails prints why and exits 1.
  */
 export function runAsEntryPoint(moduleUrl: string, main: () => Promise<void>): void {
-  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  // Under pm2 (fork mode) argv[1] is pm2's own loader, which imports the script it names in
+  // pm_exec_path: that script is the entry point too.
+  const entry = process.argv[1] ?? '';
+  const underPm2 = process.env.pm_exec_path ?? '';
+  if (moduleUrl !== pathToFileURL(entry).href && moduleUrl !== pathToFileURL(underPm2).href) return;
   main().catch((err: unknown) => {
     console.error(startFailure(err));
     // Like loadConfigOrExit: 2 is "fix the configuration", 1 anything else.
