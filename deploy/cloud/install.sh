@@ -31,6 +31,8 @@ Options:
   --source <dir>         The built checkout to install (default: the one this script is in)
   --root <dir>           Install under <dir> instead of / (a throwaway root: users and groups go into
                          <dir>/etc, services are not touched)
+  --rollback             Back to the previous release (/opt/yard/previous): stop, restore the
+                         database backup taken before the upgrade, switch, start. Nothing else.
   --dry-run              Say what would change, change nothing
   -h, --help             This help
 EOF
@@ -41,6 +43,7 @@ HTTP_PORT=""
 MQTT_URL=""
 SERVER_NAME=""
 SOURCE="$(cd "$HERE/../.." && pwd)"
+ROLLBACK=false
 while [ $# -gt 0 ]; do
   case $1 in
   --database-url) DATABASE_URL=${2:?--database-url needs a postgres:// URL}; shift 2 ;;
@@ -49,6 +52,7 @@ while [ $# -gt 0 ]; do
   --server-name) SERVER_NAME=${2:?--server-name needs a host name}; shift 2 ;;
   --source) SOURCE=${2:?--source needs a directory}; shift 2 ;;
   --root) set_root "${2:-}"; shift 2 ;;
+  --rollback) ROLLBACK=true; shift ;;
   --dry-run) DRY_RUN=true; shift ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; die "unknown argument: $1" "see the usage above" ;;
@@ -64,6 +68,11 @@ MOSQ_DIR=/etc/mosquitto/yard # the password file, writable by the service user f
 step "Checks"
 require_root_user
 require_node
+if $ROLLBACK; then
+  step "Roll back"
+  rollback_release $UNIT cloud $ETC/cloud.json
+  exit 0
+fi
 for c in useradd:passwd groupadd:passwd usermod:passwd setpriv:util-linux npm:npm mosquitto_passwd:mosquitto-clients; do
   require_command "${c%%:*}" "${c##*:}"
 done

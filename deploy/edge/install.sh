@@ -32,6 +32,8 @@ Options:
   --source <dir>         The built checkout to install (default: the one this script is in)
   --root <dir>           Install under <dir> instead of / (a throwaway root: users and groups go into
                          <dir>/etc, services are not touched)
+  --rollback             Back to the previous release (/opt/yard/previous): stop, restore the
+                         database backup taken before the upgrade, switch, start. Nothing else.
   --dry-run              Say what would change, change nothing
   -h, --help             This help
 EOF
@@ -40,6 +42,7 @@ EOF
 CONFIG_FILE=""
 HTTP_PORT=""
 SOURCE="$(cd "$HERE/../.." && pwd)"
+ROLLBACK=false
 RELAYS=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
   --relay) RELAYS+=("${2:?--relay needs name=vid:pid[:serial]}"); shift 2 ;;
   --source) SOURCE=${2:?--source needs a directory}; shift 2 ;;
   --root) set_root "${2:-}"; shift 2 ;;
+  --rollback) ROLLBACK=true; shift ;;
   --dry-run) DRY_RUN=true; shift ;;
   -h | --help) usage; exit 0 ;;
   *) usage >&2; die "unknown argument: $1" "see the usage above" ;;
@@ -62,6 +66,11 @@ LOGS=/var/log/yard
 step "Checks"
 require_root_user
 require_node
+if $ROLLBACK; then
+  step "Roll back"
+  rollback_release $UNIT edge $ETC/edge.json
+  exit 0
+fi
 for c in useradd:passwd groupadd:passwd usermod:passwd setpriv:util-linux npm:npm; do require_command "${c%%:*}" "${c##*:}"; done
 check_source "$SOURCE"
 [ -z "$HTTP_PORT" ] || [[ $HTTP_PORT =~ ^[0-9]+$ && $HTTP_PORT -ge 1 && $HTTP_PORT -le 65535 ]] ||

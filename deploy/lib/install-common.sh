@@ -312,6 +312,42 @@ switch_release() {
   ensure_symlink "releases/$RELEASE_ID" "$APP_DIR/current"
 }
 
+# rollback_release UNIT ROLE CONFIG: back to the previous release after an upgrade. Stops the
+# service, restores the SQLite backup taken before the upgrade to the current release (the database
+# as it is goes to backups/ first, nothing is deleted), swaps current and previous, starts the
+# service. A PostgreSQL cloud is not restored here: the pg_restore command is printed.
+rollback_release() {
+  local unit=$1 role=$2 config=$3 current previous backup url stamp
+  current=$(current_release)
+  previous=""
+  [ -L "$(r "$APP_DIR/previous")" ] && previous=$(basename "$(readlink "$(r "$APP_DIR/previous")")")
+  [ -n "$current" ] && [ -n "$previous" ] && [ -d "$(r "$APP_DIR/releases/$previous")" ] ||
+    die "there is no previous release to roll back to (${APP_DIR}/previous)" \
+      "install the older release's checkout instead: git checkout <tag> && npm ci && npm run build && sudo $0"
+  say "   rolling back from $current to $previous"
+  service_stop "$unit"
+  stamp=$(date -u +%Y%m%dT%H%M%SZ)
+  url=$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).database?.url ?? ""' "$(r "$config")")
+  if [ -n "$url" ]; then
+    backup=$(ls -1 "$(r /var/lib/yard/backups)"/$role-*-before-"$current".pgdump 2>/dev/null | tail -n 1)
+    warn "PostgreSQL is not restored by this script. Before starting, restore the dump taken before the upgrade:"
+    warn "  pg_restore --clean --if-exists --dbname '<the database URL>' ${backup:-<the .pgdump in /var/lib/yard/backups>}"
+  else
+    backup=$(ls -1 "$(r /var/lib/yard/backups)"/yard-*-before-"$current".db 2>/dev/null | tail -n 1)
+    [ -n "$backup" ] || die "no backup taken before $current in $(r /var/lib/yard/backups)" \
+      "the previous release may not open a database the newer one migrated; restore a backup by hand (README, \"Upgrade and roll back\")"
+    changed "keep the database as it is in $(r /var/lib/yard/backups)/yard-$stamp-rolled-back-from-$current.db"
+    run as_user yard node "$(r "$APP_DIR/releases/$previous")/deploy/lib/sqlite-backup.mjs" "$(r /var/lib/yard/yard.db)" \
+      "$(r /var/lib/yard/backups)/yard-$stamp-rolled-back-from-$current.db" >/dev/null
+    changed "restore $backup to $(r /var/lib/yard/yard.db)"
+    run rm -f "$(r /var/lib/yard/yard.db)-wal" "$(r /var/lib/yard/yard.db)-shm"
+    run as_user yard cp "$backup" "$(r /var/lib/yard/yard.db)"
+  fi
+  ensure_symlink "releases/$current" "$APP_DIR/previous"
+  ensure_symlink "releases/$previous" "$APP_DIR/current"
+  service_start "$unit"
+}
+
 # --- services ----------------------------------------------------------------------------------
 
 # True when this run manages the live machine's services (not --root, systemd running).
