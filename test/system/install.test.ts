@@ -34,7 +34,10 @@ import { waitFor } from '../helpers/wait-for.js';
  */
 const MOSQUITTO = '/usr/sbin/mosquitto';
 const runnable =
-  process.getuid?.() === 0 && existsSync(MOSQUITTO) && existsSync('/usr/bin/setpriv') && existsSync('/usr/sbin/useradd');
+  process.getuid?.() === 0 &&
+  existsSync(MOSQUITTO) &&
+  existsSync('/usr/bin/setpriv') &&
+  existsSync('/usr/sbin/useradd');
 if (!runnable)
   console.warn('SKIPPED: the install scripts need root, mosquitto, setpriv and useradd (CI has them all).');
 
@@ -49,8 +52,12 @@ const started: Array<() => void> = [];
 
 /** Runs an install script; its output, or the error with everything it said. */
 function install(role: 'edge' | 'cloud', args: string[]): string {
-  const run = spawnSync('bash', [`deploy/${role}/install.sh`, ...args], { encoding: 'utf8', timeout: 120_000 });
-  if (run.status !== 0) throw new Error(`${role} install.sh exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
+  const run = spawnSync('bash', [`deploy/${role}/install.sh`, ...args], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (run.status !== 0)
+    throw new Error(`${role} install.sh exited ${run.status}:\n${run.stdout}\n${run.stderr}`);
   return run.stdout;
 }
 
@@ -98,7 +105,17 @@ function asYard(root: string, command: string[], env: Record<string, string> = {
   const { uid, gid } = ids(root);
   return spawnSync(
     'setpriv',
-    [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', 'sh', '-c', 'umask 027; exec "$@"', 'sh', ...command],
+    [
+      `--reuid=${uid}`,
+      `--regid=${gid}`,
+      '--clear-groups',
+      '--',
+      'sh',
+      '-c',
+      'umask 027; exec "$@"',
+      'sh',
+      ...command,
+    ],
     { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 },
   );
 }
@@ -127,7 +144,11 @@ async function ready(
     ['var/log/yard', `../${root.endsWith('cloud-root') ? 'cloud' : 'edge'}-pm2`]
       .flatMap((dir) => {
         const path = join(root, dir);
-        return existsSync(path) ? readdirSync(path).filter((f) => f.endsWith('.log')).map((f) => join(path, f)) : [];
+        return existsSync(path)
+          ? readdirSync(path)
+              .filter((f) => f.endsWith('.log'))
+              .map((f) => join(path, f))
+          : [];
       })
       .map((file) => `${file}:\n${readFileSync(file, 'utf8').slice(-2000)}`)
       .join('\n');
@@ -182,7 +203,9 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     const { uid, gid } = ids(cloudRoot);
     const mosquittoGid = Number(account(cloudRoot, 'group', 'mosquitto')![2]);
     // Under --root the user exists only in the throwaway root.
-    expect(spawnSync('getent', ['passwd', 'yard']).status === 0 ? 'on this machine' : 'not here').toBe('not here');
+    expect(spawnSync('getent', ['passwd', 'yard']).status === 0 ? 'on this machine' : 'not here').toBe(
+      'not here',
+    );
 
     expect(modeOwner(cloudRoot, 'etc/yard')).toBe(`750 0:${gid}`);
     expect(modeOwner(cloudRoot, 'etc/yard/cloud.json')).toBe(`600 ${uid}:${gid}`);
@@ -220,11 +243,13 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     expect(unit).toMatch(/^User=yard$/m);
     expect(unit).toMatch(/^UMask=0027$/m);
     expect(unit).toMatch(/^Environment=PM2_HOME=\/var\/lib\/yard\/\.pm2$/m);
-    expect(unit).toMatch(/^ExecStart=\/opt\/yard\/current\/node_modules\/\.bin\/pm2 start \/etc\/yard\/cloud\.config\.cjs$/m);
-    expect(unit).toMatch(/^ExecStop=\/opt\/yard\/current\/node_modules\/\.bin\/pm2 kill$/m);
-    expect(readlinkSync(join(cloudRoot, 'etc/systemd/system/multi-user.target.wants/yard-cloud.service'))).toBe(
-      '/etc/systemd/system/yard-cloud.service',
+    expect(unit).toMatch(
+      /^ExecStart=\/opt\/yard\/current\/node_modules\/\.bin\/pm2 start \/etc\/yard\/cloud\.config\.cjs$/m,
     );
+    expect(unit).toMatch(/^ExecStop=\/opt\/yard\/current\/node_modules\/\.bin\/pm2 kill$/m);
+    expect(
+      readlinkSync(join(cloudRoot, 'etc/systemd/system/multi-user.target.wants/yard-cloud.service')),
+    ).toBe('/etc/systemd/system/yard-cloud.service');
     expect(modeOwner(cloudRoot, 'etc/yard/cloud.config.cjs')).toBe(`640 0:${gid}`);
     expect(readFileSync(join(cloudRoot, 'etc/logrotate.d/yard-cloud'), 'utf8')).toMatch(
       /^\/var\/log\/yard\/cloud\.log \/var\/log\/yard\/cloud\.error\.log .*\{[^}]*copytruncate[^}]*\}/ms,
@@ -323,7 +348,9 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     expect(lines.map((l) => l.split(':')[0])).toEqual(['cloud', 'north-1']);
     // Still readable by Mosquitto's group (the setgid folder) and owned by the service user.
     const mosquittoGid = Number(account(cloudRoot, 'group', 'mosquitto')![2]);
-    expect(modeOwner(cloudRoot, 'etc/mosquitto/yard/passwd')).toBe(`640 ${ids(cloudRoot).uid}:${mosquittoGid}`);
+    expect(modeOwner(cloudRoot, 'etc/mosquitto/yard/passwd')).toBe(
+      `640 ${ids(cloudRoot).uid}:${mosquittoGid}`,
+    );
     broker?.kill('SIGHUP'); // what `systemctl reload mosquitto` does: read the password file again
   });
 
@@ -366,7 +393,9 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     expect(rules).toContain('SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"');
 
     const unit = readFileSync(join(edgeRoot, 'etc/systemd/system/yard-edge.service'), 'utf8');
-    expect(unit).toMatch(/^ExecStart=\/opt\/yard\/current\/node_modules\/\.bin\/pm2 start \/etc\/yard\/edge\.config\.cjs$/m);
+    expect(unit).toMatch(
+      /^ExecStart=\/opt\/yard\/current\/node_modules\/\.bin\/pm2 start \/etc\/yard\/edge\.config\.cjs$/m,
+    );
     expect(unit).toMatch(/^PIDFile=\/var\/lib\/yard\/\.pm2\/pm2\.pid$/m);
     expect(readFileSync(join(edgeRoot, 'etc/logrotate.d/yard-edge'), 'utf8')).toMatch(/copytruncate/);
     const ecosystem = readFileSync(join(edgeRoot, 'etc/yard/edge.config.cjs'), 'utf8');
@@ -376,8 +405,18 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
 
   it('the edge: a second run changes nothing', () => {
     const before = listing(edgeRoot);
-    const out = install('edge', ['--root', edgeRoot, '--config', join(siteFiles, 'north-1.edge.json'),
-      '--http-port', String(ports.edge), '--relay', 'gate1=1a86:7523', '--relay', 'exit-gate=0403:6001:A10KZ3B1']);
+    const out = install('edge', [
+      '--root',
+      edgeRoot,
+      '--config',
+      join(siteFiles, 'north-1.edge.json'),
+      '--http-port',
+      String(ports.edge),
+      '--relay',
+      'gate1=1a86:7523',
+      '--relay',
+      'exit-gate=0403:6001:A10KZ3B1',
+    ]);
     expect(out).toContain('Nothing to change');
     expect(listing(edgeRoot)).toEqual(before);
     // Without the options the installed config and rules are kept as they are.
@@ -389,7 +428,12 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     pm2(edgeRoot, 'start', join(edgeRoot, 'etc/yard/edge.config.cjs'));
     started.push(() => pm2(edgeRoot, 'kill'));
     const body = await ready(ports.edge, edgeRoot);
-    expect(body).toMatchObject({ status: 'ready', role: 'edge', siteId: 'north-1', checks: { sync: { mode: 'linked' } } });
+    expect(body).toMatchObject({
+      status: 'ready',
+      role: 'edge',
+      siteId: 'north-1',
+      checks: { sync: { mode: 'linked' } },
+    });
     const { uid, gid } = ids(edgeRoot);
     expect(modeOwner(edgeRoot, 'var/lib/yard/yard.db')).toBe(`600 ${uid}:${gid}`);
 
@@ -432,7 +476,9 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     );
 
     const out = install('edge', ['--root', edgeRoot, '--source', next]);
-    expect(out).toMatch(/changed {2}back up the database to .*\/var\/lib\/yard\/backups\/yard-\d{8}T\d{6}Z-before-/);
+    expect(out).toMatch(
+      /changed {2}back up the database to .*\/var\/lib\/yard\/backups\/yard-\d{8}T\d{6}Z-before-/,
+    );
     expect(out).toMatch(/changed {2}migrate the database with release/);
     const after = readlinkSync(join(edgeRoot, 'opt/yard/current'));
     expect(after).not.toBe(before);
@@ -447,7 +493,9 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     const db = join(edgeRoot, 'var/lib/yard/yard.db');
     execFileSync('sqlite3', [db, 'CREATE TABLE after_upgrade (x); INSERT INTO after_upgrade VALUES (1);']);
     const back = install('edge', ['--root', edgeRoot, '--rollback']);
-    expect(back).toContain(`rolling back from ${after.slice('releases/'.length)} to ${before.slice('releases/'.length)}`);
+    expect(back).toContain(
+      `rolling back from ${after.slice('releases/'.length)} to ${before.slice('releases/'.length)}`,
+    );
     expect(readlinkSync(join(edgeRoot, 'opt/yard/current'))).toBe(before);
     expect(readlinkSync(join(edgeRoot, 'opt/yard/previous'))).toBe(after);
     const tables = (file: string) =>
@@ -456,7 +504,9 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
       }).trim();
     expect(tables(db)).toBe('');
     expect(modeOwner(edgeRoot, 'var/lib/yard/yard.db')).toBe(`600 ${uid}:${gid}`);
-    const kept = readdirSync(join(edgeRoot, 'var/lib/yard/backups')).find((f) => f.includes('rolled-back-from'));
+    const kept = readdirSync(join(edgeRoot, 'var/lib/yard/backups')).find((f) =>
+      f.includes('rolled-back-from'),
+    );
     expect(tables(join(edgeRoot, 'var/lib/yard/backups', kept!))).toBe('after_upgrade');
 
     // The old release runs on the restored database.
@@ -466,7 +516,13 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
 
   it('--dry-run changes nothing; a missing config is an error that says what to do', () => {
     const fresh = join(work, 'dry-root');
-    const out = install('edge', ['--root', fresh, '--dry-run', '--config', join(siteFiles, 'north-1.edge.json')]);
+    const out = install('edge', [
+      '--root',
+      fresh,
+      '--dry-run',
+      '--config',
+      join(siteFiles, 'north-1.edge.json'),
+    ]);
     expect(out).toMatch(/^ {3}would {4}user yard/m);
     expect(listing(fresh)).toEqual({});
 
