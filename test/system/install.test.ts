@@ -33,6 +33,9 @@ import { waitFor } from '../helpers/wait-for.js';
  * Needs root (users and owners; CI runs as root), mosquitto and setpriv.
  */
 const MOSQUITTO = '/usr/sbin/mosquitto';
+const LOGROTATE = '/usr/sbin/logrotate';
+if (!existsSync(LOGROTATE))
+  console.warn(`SKIPPED: the log rotation check needs ${LOGROTATE} (.ci/run installs it).`);
 const runnable =
   process.getuid?.() === 0 &&
   existsSync(MOSQUITTO) &&
@@ -461,6 +464,39 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     );
     expect(site.link).toBe('online');
   });
+
+  it.skipIf(!existsSync(LOGROTATE))(
+    'logrotate rotates the live log, and pm2 goes on writing to it',
+    async () => {
+      const log = join(edgeRoot, 'var/log/yard/edge.log');
+      const before = readFileSync(log, 'utf8');
+      expect(before).toContain('edge ready');
+      // The installed file with its paths in the throwaway root; `su root root` because its user
+      // exists only there (logrotate looks names up on this machine).
+      const conf = join(work, 'logrotate-edge.conf');
+      writeFileSync(
+        conf,
+        readFileSync(join(edgeRoot, 'etc/logrotate.d/yard-edge'), 'utf8')
+          .replaceAll(' /var/', ` ${edgeRoot}/var/`)
+          .replace(/^\/var\//m, `${edgeRoot}/var/`)
+          .replace('su yard yard', 'su root root'),
+      );
+      const run = spawnSync(LOGROTATE, ['--force', '--state', join(work, 'logrotate.state'), conf], {
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(readFileSync(`${log}.1`, 'utf8')).toBe(before);
+      // copytruncate: pm2 keeps its file open and writes on at the start of the emptied file.
+      await fetch(`http://127.0.0.1:${ports.edge}/api/nothing-here`);
+      const after = await waitFor(() => readFileSync(log, 'utf8'), {
+        timeoutMs: 10_000,
+        what: 'a log line after rotation',
+      });
+      expect(after.startsWith('{')).toBe(true);
+      expect(after.includes('edge ready')).toBe(false);
+    },
+  );
 
   it('an upgrade backs the database up, migrates, keeps the old release; --rollback restores both', async () => {
     pm2(edgeRoot, 'kill'); // what the unit's stop does (under --root the script touches no service)
