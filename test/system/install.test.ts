@@ -16,9 +16,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyMosquittoPassword } from '../../shared/sync/mosquitto-password.js';
 import { freePort } from '../helpers/ports.js';
+import { createTestDatabase, postgresAvailable } from '../helpers/postgres.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /**
@@ -549,6 +551,45 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     pm2(edgeRoot, 'start', join(edgeRoot, 'etc/yard/edge.config.cjs'));
     expect(await ready(ports.edge, edgeRoot)).toMatchObject({ status: 'ready', siteId: 'north-1' });
   });
+
+  it.skipIf(!postgresAvailable())(
+    'the cloud on PostgreSQL: --database-url is migrated at install, and an upgrade takes a pg_dump first',
+    async () => {
+      const database = await createTestDatabase();
+      started.push(() => void database.drop());
+      const pgRoot = join(work, 'pg-root');
+      install('cloud', [
+        '--root',
+        pgRoot,
+        '--database-url',
+        database.url,
+        '--mqtt-url',
+        'mqtt://127.0.0.1:1',
+      ]);
+      const config = JSON.parse(readFileSync(join(pgRoot, 'etc/yard/cloud.json'), 'utf8'));
+      expect(config.database).toEqual({ url: database.url });
+      expect(existsSync(join(pgRoot, 'var/lib/yard/yard.db'))).toBe(false);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query("SELECT count(*)::int AS n FROM sync_meta WHERE name = 'stream'");
+        expect(rows).toEqual([{ n: 1 }]);
+      } finally {
+        await client.end();
+      }
+
+      const out = install('cloud', ['--root', pgRoot, '--source', join(work, 'source-next')]);
+      const dump = /cloud-\d{8}T\d{6}Z-before-[\w.-]+?\.pgdump/.exec(out)?.[0];
+      expect(dump).toBeTruthy();
+      const { uid, gid } = ids(pgRoot);
+      expect(modeOwner(pgRoot, `var/lib/yard/backups/${dump}`)).toBe(`600 ${uid}:${gid}`);
+      // A real dump: pg_restore reads its table of contents.
+      const toc = execFileSync('pg_restore', ['--list', join(pgRoot, 'var/lib/yard/backups', dump!)], {
+        encoding: 'utf8',
+      });
+      expect(toc).toMatch(/TABLE public sync_meta/);
+    },
+  );
 
   it('--dry-run changes nothing; a missing config is an error that says what to do', () => {
     const fresh = join(work, 'dry-root');
