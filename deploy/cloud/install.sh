@@ -105,6 +105,7 @@ ensure_dir /etc/mosquitto 0755 root root
 # setgid: the files site:add writes here (as yard) belong to the group mosquitto reads them as.
 ensure_dir $MOSQ_DIR 2750 yard mosquitto
 
+changes_before_app=$CHANGES # the config, release, process file and unit: a running service restarts
 step "Cloud config ($ETC/cloud.json, readable by yard only)"
 # The cloud's MQTT password is made once and kept: it is in the config and in Mosquitto's file.
 cloud_json=$(node -e '
@@ -206,6 +207,8 @@ module.exports = {
 };
 EOF
 write_pm2_unit $UNIT "Yard cloud" $ETC/cloud.config.cjs yard
+restart=""
+if [ "$CHANGES" -gt "$changes_before_app" ]; then restart=restart; fi
 
 step "Log rotation"
 write_logrotate yard-cloud "$LOGS/cloud.log $LOGS/cloud.error.log $DATA/.pm2/pm2.log"
@@ -221,7 +224,7 @@ if [ "$mosquitto_changes" -gt 0 ]; then
     say "   (no systemd here or --root: restart Mosquitto yourself: systemctl restart mosquitto)"
   fi
 fi
-service_start $UNIT
+service_start $UNIT $restart
 
 step "Done"
 if [ "$CHANGES" -eq 0 ]; then say "Nothing to change: the cloud is installed as asked."; else say "$CHANGES change(s)$($DRY_RUN && echo ' would be made')."; fi

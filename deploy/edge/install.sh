@@ -106,6 +106,7 @@ ensure_dir $LOGS 0750 yard yard
 ensure_dir $APP_DIR 0755 root root
 ensure_dir $APP_DIR/releases 0755 root root
 
+changes_before_app=$CHANGES # the config, release, process file and unit: a running service restarts
 step "Edge config ($ETC/edge.json, readable by yard only)"
 base=${CONFIG_FILE:-$(r $ETC/edge.json)}
 edge_json=$(node -e '
@@ -180,6 +181,8 @@ module.exports = {
 };
 EOF
 write_pm2_unit $UNIT "Yard edge" $ETC/edge.config.cjs yard
+restart=""
+if [ "$CHANGES" -gt "$changes_before_app" ]; then restart=restart; fi
 
 step "Log rotation"
 write_logrotate yard-edge "$LOGS/edge.log $LOGS/edge.error.log $DATA/.pm2/pm2.log"
@@ -203,7 +206,7 @@ fi
 step "Release switch (stop, back up, migrate, start)"
 switch_release $UNIT edge $ETC/edge.json
 prune_releases
-service_start $UNIT
+service_start $UNIT $restart
 
 step "Done"
 if [ "$CHANGES" -eq 0 ]; then say "Nothing to change: the edge is installed as asked."; else say "$CHANGES change(s)$($DRY_RUN && echo ' would be made')."; fi

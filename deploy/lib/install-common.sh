@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by deploy/edge/install.sh and deploy/cloud/install.sh (sourced, not run).
 #
 # Every change goes through these functions so that the scripts are idempotent (a file whose
@@ -257,13 +258,15 @@ current_release() {
 
 # Keeps the current and previous releases, removes older ones.
 prune_releases() {
-  local dir keep_cur keep_prev name
+  local dir keep_cur keep_prev name path
   dir=$(r "$APP_DIR/releases")
   [ -d "$dir" ] || return 0
   keep_cur=$(current_release)
   keep_prev=""
   [ -L "$(r "$APP_DIR/previous")" ] && keep_prev=$(basename "$(readlink "$(r "$APP_DIR/previous")")")
-  for name in $(ls "$dir"); do
+  for path in "$dir"/*; do
+    [ -e "$path" ] || continue
+    name=$(basename "$path")
     case $name in "$keep_cur" | "$keep_prev") continue ;; esac
     $DRY_RUN && [ "$name" = "$RELEASE_ID" ] && continue
     changed "remove old release $dir/$name"
@@ -400,10 +403,16 @@ service_stop() { # unit
   fi
 }
 
-service_start() { # unit
+# service_start UNIT [restart]: starts the unit unless it runs; with "restart", a running unit is
+# restarted (its config, process file or unit changed).
+service_start() {
   if live_systemd; then
     run systemctl daemon-reload
-    if systemctl is-active --quiet "$1"; then
+    if systemctl is-active --quiet "$1" && [ "${2:-}" = restart ]; then
+      changed "restart $1 (its files changed)"
+      run systemctl restart "$1" ||
+        die "$1 did not restart" "journalctl -u $1 -n 50; the app's log is in /var/log/yard/"
+    elif systemctl is-active --quiet "$1"; then
       ok "$1 running"
     else
       changed "start $1"
