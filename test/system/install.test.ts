@@ -591,6 +591,43 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     },
   );
 
+  it('the HTTPS certificate and key site:add wrote beside the config go where the config names them', () => {
+    const run = asYard(
+      cloudRoot,
+      [
+        process.execPath,
+        join(cloudRoot, 'opt/yard/current/dist/cloud/provision-site-cli.js'),
+        'south-1',
+        '--mqtt-url',
+        `mqtt://127.0.0.1:${ports.mqtt}`,
+        '--tls-host',
+        'yard-south.example.org',
+        '--tls-edge-dir',
+        '/etc/yard',
+        '--out',
+        siteFiles,
+      ],
+      {
+        YARD_CONFIG_FILE: join(cloudRoot, 'etc/yard/cloud.json'),
+        YARD_DATA_DIR: join(cloudRoot, 'var/lib/yard'),
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    const tlsRoot = join(work, 'tls-root');
+    install('edge', ['--root', tlsRoot, '--config', join(siteFiles, 'south-1.edge.json')]);
+    const config = JSON.parse(readFileSync(join(tlsRoot, 'etc/yard/edge.json'), 'utf8'));
+    expect(config.tls).toEqual({
+      certFile: '/etc/yard/south-1.edge.crt',
+      keyFile: '/etc/yard/south-1.edge.key',
+    });
+    const { uid, gid } = ids(tlsRoot);
+    expect(modeOwner(tlsRoot, 'etc/yard/south-1.edge.key')).toBe(`600 ${uid}:${gid}`);
+    expect(modeOwner(tlsRoot, 'etc/yard/south-1.edge.crt')).toBe(`644 0:${gid}`);
+    expect(readFileSync(join(tlsRoot, 'etc/yard/south-1.edge.key'))).toEqual(
+      readFileSync(join(siteFiles, 'south-1.edge.key')),
+    );
+  });
+
   it('--dry-run changes nothing; a missing config is an error that says what to do', () => {
     const fresh = join(work, 'dry-root');
     const out = install('edge', [
