@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyMosquittoPassword } from '../../shared/sync/mosquitto-password.js';
@@ -529,17 +530,23 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     // A change made under the new release, then the roll back: the database is the backup again,
     // and the database as it was is kept beside the backups.
     const db = join(edgeRoot, 'var/lib/yard/yard.db');
-    execFileSync('sqlite3', [db, 'CREATE TABLE after_upgrade (x); INSERT INTO after_upgrade VALUES (1);']);
+    const live = new Database(db);
+    live.exec('CREATE TABLE after_upgrade (x); INSERT INTO after_upgrade VALUES (1);');
+    live.close();
     const back = install('edge', ['--root', edgeRoot, '--rollback']);
     expect(back).toContain(
       `rolling back from ${after.slice('releases/'.length)} to ${before.slice('releases/'.length)}`,
     );
     expect(readlinkSync(join(edgeRoot, 'opt/yard/current'))).toBe(before);
     expect(readlinkSync(join(edgeRoot, 'opt/yard/previous'))).toBe(after);
-    const tables = (file: string) =>
-      execFileSync('sqlite3', [file, "SELECT name FROM sqlite_master WHERE name = 'after_upgrade'"], {
-        encoding: 'utf8',
-      }).trim();
+    const tables = (file: string) => {
+      const read = new Database(file, { readonly: true });
+      const row = read.prepare("SELECT name FROM sqlite_master WHERE name = 'after_upgrade'").get() as
+        | { name: string }
+        | undefined;
+      read.close();
+      return row?.name ?? '';
+    };
     expect(tables(db)).toBe('');
     expect(modeOwner(edgeRoot, 'var/lib/yard/yard.db')).toBe(`600 ${uid}:${gid}`);
     const kept = readdirSync(join(edgeRoot, 'var/lib/yard/backups')).find((f) =>
