@@ -4,11 +4,11 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../shared/config.js';
 import type { AppDatabase } from '../shared/db/database.js';
 import { openAppDatabase } from '../shared/db/open-app-database.js';
+import { isEntryPoint } from '../shared/process.js';
 import {
   assertCloudRole,
   type CertificateRenewal,
@@ -222,7 +222,7 @@ function report(result: ProvisionResult, database: string, isNewDb: boolean): st
   return lines.join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+if (isEntryPoint(import.meta.url)) {
   runProvisionCli(process.argv.slice(2), process.env, {
     out: (line) => console.log(line),
     err: (line) => console.error(line),

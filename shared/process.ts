@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { pathToFileURL } from 'node:url';
@@ -192,16 +193,35 @@ function within(work: Promise<unknown> | undefined, ms: number): Promise<void> {
 }
 
 /**
+ * Whether the module at `moduleUrl` is the script node was started with. Compared by real path: a
+ * module's URL is its resolved file, and an installed release is started through a symlink
+ * (/opt/yard/current/...). Under pm2 (fork mode) argv[1] is pm2's own loader, which imports the
+ * script it names in pm_exec_path: that script is the entry point too.
+ */
+export function isEntryPoint(moduleUrl: string): boolean {
+  const scripts = [process.argv[1], process.env.pm_exec_path].filter((path): path is string => !!path);
+  return scripts.some((path) => moduleUrl === pathToFileURL(realPathOr(path)).href);
+}
+
+/**
  * Runs `main` when the module at `moduleUrl` is the script node was started with (not when a test or
  * the demo imports it); a start that fails prints why and exits 1.
  */
 export function runAsEntryPoint(moduleUrl: string, main: () => Promise<void>): void {
-  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  if (!isEntryPoint(moduleUrl)) return;
   main().catch((err: unknown) => {
     console.error(startFailure(err));
     // Like loadConfigOrExit: 2 is "fix the configuration", 1 anything else.
     process.exit(configErrorOf(err) ? 2 : 1);
   });
+}
+
+function realPathOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** Shows the generated first admin's password once, on the console (not in the log). */
