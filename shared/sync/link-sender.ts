@@ -67,11 +67,11 @@ export class BatchSender {
   /** Highest seq known to exist in our log (refreshed when an ack claims more). */
   private knownTop = 0;
   /**
-   * The encodings the peer's latest ack said it decodes (wire-encoding.ts); undefined until its
-   * first ack since this process started, so what is sent before it (at most a window) is plain
-   * JSON. Each ack says it again, so a peer replaced by an older version is followed at once.
-   * Kept for the process's life, across link drops: an edge that was offline for a week resumes
-   * compressed from its first batch.
+   * The encodings the peer's latest ack said it decodes (wire-encoding.ts); undefined until the
+   * peer's first ack ever, so what goes before it (at most a window) is plain JSON. Each ack says
+   * it again, so a peer replaced by an older version is followed at once. Kept in sync_meta
+   * (`peer-accepts:<peer>`), so an edge restarted after a week offline sends its backlog
+   * compressed from the first batch.
    */
   private peerAccepts: readonly string[] | undefined;
 
@@ -93,6 +93,7 @@ export class BatchSender {
     this.ackedAt = cursor?.ackedAt ?? null;
     this.everAcked = this.ackedAt !== null;
     this.nextFrom = this.ackedSeq + 1;
+    this.peerAccepts = parseAccepts(await this.o.store.meta(this.acceptsKey()));
     this.o.store.onRotate(() => {
       // Our log starts over for every peer (SendStore.rotateStream reset the stored positions).
       this.ackedSeq = 0;
@@ -186,7 +187,7 @@ export class BatchSender {
 
   private async handleAck(ack: Ack): Promise<void> {
     if (this.stopped) return;
-    this.peerAccepts = ack.accept ?? [];
+    this.learnAccepts(ack.accept ?? []);
     const stream = await this.o.store.stream();
     if (ack.stream !== stream) return; // an ack of a stream we no longer send
     const { upTo } = ack;
@@ -208,6 +209,21 @@ export class BatchSender {
     // Lower than acknowledged before: stale, or the peer went back. Judged at the ack timeout.
     this.lowAck = upTo;
     this.armAckTimer();
+  }
+
+  private acceptsKey(): string {
+    return `peer-accepts:${this.o.peer}`;
+  }
+
+  private learnAccepts(accepts: readonly string[]): void {
+    const known = this.peerAccepts;
+    this.peerAccepts = accepts;
+    if (known && known.join() === accepts.join()) return;
+    this.o.store
+      .putMeta(this.acceptsKey(), JSON.stringify(accepts))
+      .catch((err: Error) =>
+        this.o.deps.log.warn({ peer: this.o.peer, err: err.message }, 'what the peer accepts not saved'),
+      );
   }
 
   private progress(upTo: number): void {
@@ -369,5 +385,16 @@ export class BatchSender {
   private clearAckTimer(): void {
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ackTimer = undefined;
+  }
+}
+
+/** A stored `accept` list (our own writing, but a database is read defensively): undefined if unreadable. */
+function parseAccepts(stored: string | undefined): readonly string[] | undefined {
+  if (stored === undefined) return undefined;
+  try {
+    const list: unknown = JSON.parse(stored);
+    return Array.isArray(list) && list.every((e) => typeof e === 'string') ? list : undefined;
+  } catch {
+    return undefined;
   }
 }

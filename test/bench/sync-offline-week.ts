@@ -75,13 +75,17 @@ export async function prepareOfflineWeek(o: OfflineWeekOptions): Promise<Offline
     { timeoutMs: 30_000, intervalMs: 50 },
   );
   if (!arrived) throw new Error("the cloud's master data did not reach the edge within 30 s");
+  // A yard box in service has sent the cloud its work and had it acknowledged (and so learnt what
+  // the cloud's acks offer: compression, docs/sync.md "On the wire") before it went offline.
+  await edge.call('generate', { refs, target: 50 });
   await waitFor(async () => (await edge.call<number>('queued')) === 0, { timeoutMs: 30_000, intervalMs: 50 });
 
   console.log(`Edge offline: writing ${o.changes} changes through the services...`);
   await edge.call('stop');
+  const sent = await edge.call<number>('logRows', { peer: 'cloud' });
   const generated = await edge.call<{ rounds: number; rows: number; ms: number }>('generate', {
     refs,
-    target: o.changes,
+    target: sent + o.changes,
   });
   console.log(
     `  ${generated.rows} rows in the edge's log (${generated.rounds} rounds) in ${ms(generated.ms / 1000, 1)} s`,

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { query } from '../../helpers/http.js';
 import { cloudWork, edgeWork, expectSameState, prepareSite } from '../../helpers/sync-traffic.js';
 import { SyncWorld } from '../../helpers/sync-world.js';
 
@@ -43,6 +44,10 @@ describe('sync: compressed batches on the wire', () => {
     expect(up.json).toBeLessThanOrEqual(8);
     expect(down.deflate).toBeGreaterThan(2);
     expect(down.json).toBeLessThanOrEqual(8);
+    // Remembered, so a restarted process compresses from its first batch.
+    const meta = 'SELECT value FROM sync_meta WHERE name = ?';
+    expect(edge.sqlite.prepare(meta).pluck().get('peer-accepts:cloud')).toBe('["deflate"]');
+    expect(await query(world.cloud.db, meta, 'peer-accepts:site-a')).toEqual([{ value: '["deflate"]' }]);
   }, 60_000);
 
   it('a cloud whose acks do not offer compression (an older version) gets plain JSON, and both sides converge', async () => {
@@ -56,6 +61,9 @@ describe('sync: compressed batches on the wire', () => {
     const edge = await traffic(world);
     expect(sent(edge)).toMatchObject({ deflate: 0 });
     expect(sent(edge).json).toBeGreaterThan(10);
+    expect(
+      edge.sqlite.prepare("SELECT value FROM sync_meta WHERE name = 'peer-accepts:cloud'").pluck().get(),
+    ).toBe('[]');
     // The other direction still negotiates on its own.
     expect(sent(world.cloud).deflate).toBeGreaterThan(2);
   }, 60_000);
