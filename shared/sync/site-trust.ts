@@ -6,18 +6,13 @@ import { ownerOf } from './ownership.js';
 import type { RoutingWork } from './routing.js';
 import type { Fields, RowSql } from './row-sql.js';
 import { CLOUD_ONLY_FIELDS, deleteRefusal, type OwnYard, sharedWriteRefusal } from './site-rules.js';
+import { whereaboutsOf } from './unit-shares.js';
 
 /** Attachment ref types whose target row has a yard, and the table holding it. */
 const REF_TABLES: Record<string, string> = {
   movement: 'movement',
   inspection: 'truck_inspection',
   camera: 'camera',
-};
-
-/** Shared records that sit in a yard; a site may place them only in its own yards. */
-const PLACED_FIELDS: Record<string, readonly string[]> = {
-  trailer: ['yardId', 'locationId'],
-  truck: ['yardId'],
 };
 
 /** A record without a yard (push tokens, org-wide attachments). */
@@ -144,14 +139,14 @@ export class SiteTrust {
       // A new record: made at the site with the cloud-only fields at their defaults, in its yards.
       const refusal = sharedWriteRefusal(entity, data, { op: 'insert' }, ownYard);
       if (refusal) refuse('cloud-only-field', refusal);
-      const placed = PLACED_FIELDS[entity.entity];
+      const placed = whereaboutsOf(entity); // a site places units only in its own yards
       if (placed && data.yardId != null && !ownYard(data.yardId)) {
         refuse('other-site', `${entity.entity} ${change.id} placed in a yard of another site`);
       }
       return change;
     }
     const keep: string[] = [...(CLOUD_ONLY_FIELDS[entity.entity] ?? [])];
-    const placed = PLACED_FIELDS[entity.entity];
+    const placed = whereaboutsOf(entity); // a site places units only in its own yards
     // A site places units only in its own yards. Its copy of a unit that stands in another site's
     // yard still names that yard (with that site's older field clock): the cloud's placement stays.
     if (placed && data.yardId != null && !ownYard(data.yardId)) keep.push(...placed);

@@ -59,6 +59,14 @@ const NOT_IDENTITY = new Set(['hlc', 'fieldHlc', 'version', 'apiJson', 'updatedA
  */
 export const NEVER_WRITTEN = format(0, 0, 'none');
 
+/**
+ * A unit's whereabouts fields (yard, spot, arrival), or undefined for a record that is not a unit:
+ * what only the site holding it gets, and what a site may set only to its own yards (site-trust.ts).
+ */
+export function whereaboutsOf(entity: SyncedEntity): readonly string[] | undefined {
+  return HELD_FIELDS[entity.entity]?.whereabouts;
+}
+
 export function isUnit(entity: SyncedEntity): boolean {
   return entity.entity in HELD_FIELDS;
 }

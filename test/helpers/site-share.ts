@@ -3,9 +3,10 @@ import type { ChecksumFilter } from '../../shared/sync/checksum.js';
 /**
  * The cloud's rows that one site holds (shared/sync/routing.ts routeAtCloud, read backwards), as an
  * entityChecksums filter: compared with everything the site's edge holds, both ways, the edge has
- * every row of its share and the cloud the same version of each. Org-wide master data and the units
- * that move between yards (carriers, drivers, trucks, trailers, global settings) are every site's;
- * a yard is its own site's; a row with a yard the site of that yard's; a session location the site
+ * every row of its share and the cloud the same version of each. Org-wide master data (carriers,
+ * drivers, global settings) are every site's; a yard is its own site's; a row with a yard the site
+ * of that yard's, trucks and trailers included (whole only at the site whose yard they stand in;
+ * every other site holds their identity only: shared/sync/unit-shares.ts); a session location the site
  * of its session's yard; a user or API key the sites its yard scope covers (null: every site).
  * Records this rule does not place (attachments, push tokens, integrations) count by the ids the
  * edge holds, `idsAtEdge`.
@@ -20,8 +21,6 @@ export function siteShareFilter(
     switch (entity.entity) {
       case 'carrier':
       case 'driver':
-      case 'truck':
-      case 'trailer':
       case 'setting':
         return undefined;
       case 'yard':

@@ -209,12 +209,7 @@ async function expectSiteShareSame(site: SiteId): Promise<void> {
   ).map((r) => r.id);
   expect(atEdge.yardIds, `${site}'s yards`).toEqual(yardIds);
   const share = siteShareFilter(yardIds, (entity) => atEdge.keys[entity] ?? []);
-  const atCloud = await entityChecksumsPostgres(pg.pool, (entity, columns) =>
-    UNITS.includes(entity.entity)
-      ? // Whole at the site whose yard they stand in (shared/sync/unit-shares.ts).
-        `yard_id IN (${yardIds.map((y) => `'${y}'`).join(', ')})`
-      : share(entity, columns),
-  );
+  const atCloud = await entityChecksumsPostgres(pg.pool, share);
   // Every unit at every site, by its identity (a gate anywhere recognises it).
   expect(atEdge.units, `${site}: every truck and trailer's identity`).toEqual({
     trailer: await pgRows(UNIT_IDENTITY.trailer),
