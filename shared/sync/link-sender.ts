@@ -1,9 +1,9 @@
 import type { SyncDeps } from './deps.js';
 import { AckWriter } from './outbox.js';
+import { PeerEncodings } from './peer-encodings.js';
 import { Ack, decode } from './protocol.js';
 import type { SendStore } from './send-store.js';
 import type { SyncTransport } from './transport.js';
-import { chooseEncoding, encodeBatch } from './wire-encoding.js';
 
 /** What the sending half of a link is given (PeerLinkOptions adds the receiving half's). */
 export interface SenderOptions {
@@ -66,16 +66,11 @@ export class BatchSender {
   private readonly ackWriter: AckWriter;
   /** Highest seq known to exist in our log (refreshed when an ack claims more). */
   private knownTop = 0;
-  /**
-   * The encodings the peer's latest ack said it decodes (wire-encoding.ts); undefined until the
-   * peer's first ack ever, so what goes before it (at most a window) is plain JSON. Each ack says
-   * it again, so a peer replaced by an older version is followed at once. Kept in sync_meta
-   * (`peer-accepts:<peer>`), so an edge restarted after a week offline sends its backlog
-   * compressed from the first batch.
-   */
-  private peerAccepts: readonly string[] | undefined;
+  /** What the peer decodes, and our batches encoded for it (compressed when it takes that). */
+  private readonly encodings: PeerEncodings;
 
   constructor(private readonly o: SenderOptions) {
+    this.encodings = new PeerEncodings({ deps: o.deps, store: o.store, peer: o.peer });
     this.ackWriter = new AckWriter(
       o.deps.log,
       (cursor, exact) => o.store.saveCursor(o.peer, cursor, exact),
@@ -93,7 +88,7 @@ export class BatchSender {
     this.ackedAt = cursor?.ackedAt ?? null;
     this.everAcked = this.ackedAt !== null;
     this.nextFrom = this.ackedSeq + 1;
-    this.peerAccepts = parseAccepts(await this.o.store.meta(this.acceptsKey()));
+    await this.encodings.load();
     this.o.store.onRotate(() => {
       // Our log starts over for every peer (SendStore.rotateStream reset the stored positions).
       this.ackedSeq = 0;
@@ -187,7 +182,7 @@ export class BatchSender {
 
   private async handleAck(ack: Ack): Promise<void> {
     if (this.stopped) return;
-    this.learnAccepts(ack.accept ?? []);
+    this.encodings.learn(ack.accept);
     const stream = await this.o.store.stream();
     if (ack.stream !== stream) return; // an ack of a stream we no longer send
     const { upTo } = ack;
@@ -209,21 +204,6 @@ export class BatchSender {
     // Lower than acknowledged before: stale, or the peer went back. Judged at the ack timeout.
     this.lowAck = upTo;
     this.armAckTimer();
-  }
-
-  private acceptsKey(): string {
-    return `peer-accepts:${this.o.peer}`;
-  }
-
-  private learnAccepts(accepts: readonly string[]): void {
-    const known = this.peerAccepts;
-    this.peerAccepts = accepts;
-    if (known && known.join() === accepts.join()) return;
-    this.o.store
-      .putMeta(this.acceptsKey(), JSON.stringify(accepts))
-      .catch((err: Error) =>
-        this.o.deps.log.warn({ peer: this.o.peer, err: err.message }, 'what the peer accepts not saved'),
-      );
   }
 
   private progress(upTo: number): void {
@@ -344,8 +324,7 @@ export class BatchSender {
         return;
       }
       this.probeDue = false;
-      const encoding = chooseEncoding(this.peerAccepts, this.o.deps.config.sync.compression);
-      const payload = await encodeBatch(batch.json, encoding);
+      const payload = await this.encodings.encode(batch.json);
       if (epoch !== this.epoch) continue;
       if (!this.canSend()) return;
       this.inFlight.push({ from: batch.from, to: batch.to });
@@ -385,16 +364,5 @@ export class BatchSender {
   private clearAckTimer(): void {
     if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ackTimer = undefined;
-  }
-}
-
-/** A stored `accept` list (our own writing, but a database is read defensively): undefined if unreadable. */
-function parseAccepts(stored: string | undefined): readonly string[] | undefined {
-  if (stored === undefined) return undefined;
-  try {
-    const list: unknown = JSON.parse(stored);
-    return Array.isArray(list) && list.every((e) => typeof e === 'string') ? list : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -8,7 +8,7 @@ import { BATCH_LIMITS } from './protocol.js';
  * themselves apart by their first byte: JSON always starts with `{`, a zlib stream with 0x78 (a
  * 32 KiB window, the only one zlib writes by default). No envelope: an older receiver that does
  * not know compression fails to parse it, drops it and never acks, so a sender only compresses for
- * a peer whose acks said it accepts `deflate` (Ack.accept, negotiated per link: link-sender.ts).
+ * a peer whose acks said it accepts `deflate` (Ack.accept, negotiated per link: peer-encodings.ts).
  *
  * Why deflate: every supported Node has it in node:zlib, and on change batches (JSON rows that
  * repeat their keys and ids) it gives most of what brotli or zstd would at a fraction of
