@@ -1,8 +1,10 @@
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
 import { startEmbeddedBroker } from '../../cloud/broker.js';
 import { topicsFor } from '../../shared/sync/protocol.js';
+import { isZlibStream } from '../../shared/sync/wire-encoding.js';
 import { sqliteFloor } from './sync-floor.js';
 import { type BenchChild, type Check, finish, forkChild, ms } from './sync-lib.js';
 import { compareSides, prepareOfflineWeek, timedDrain } from './sync-offline-week.js';
@@ -68,7 +70,8 @@ let resentBytes = 0;
 broker.aedes.on('publish', (packet, client) => {
   if (!capturing || !client || packet.topic !== topics.upChanges) return;
   const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
-  const from = Number(/"from":(\d+)/.exec(payload.subarray(0, 300).toString())?.[1]);
+  const head = isZlibStream(payload) ? inflateSync(payload).subarray(0, 300) : payload.subarray(0, 300);
+  const from = Number(/"from":(\d+)/.exec(head.toString())?.[1]);
   if (captured.has(from)) {
     resent++;
     resentBytes += payload.length;
@@ -158,7 +161,7 @@ try {
     rowsPerSec: (applyOnly.rows / (applyOnly.decodeMs + applyOnly.applyMs)) * 1000,
   };
   console.log(
-    `  decode (JSON + zod) ${ms(applyOnly.decodeMs / 1000)} s, apply ${ms(applyOnly.applyMs / 1000)} s: ` +
+    `  decode (inflate, JSON + zod) ${ms(applyOnly.decodeMs / 1000)} s, apply ${ms(applyOnly.applyMs / 1000)} s: ` +
       `${((applyOnly.rows / (applyOnly.decodeMs + applyOnly.applyMs)) * 1000).toFixed(0)} rows/s`,
   );
 

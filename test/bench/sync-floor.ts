@@ -1,6 +1,8 @@
+import { inflateSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
 import { openDatabase } from '../../shared/db/database.js';
 import { SYNCED_ENTITIES, toSnake } from '../../shared/sync/entities.js';
+import { isZlibStream } from '../../shared/sync/wire-encoding.js';
 
 const TABLE_OF: ReadonlyMap<string, string> = new Map(
   SYNCED_ENTITIES.map((e) => [e.entity, toSnake(e.table)]),
@@ -26,7 +28,8 @@ export function sqliteFloor(payloads: readonly Buffer[], file: string): { ms: nu
   let rows = 0;
   const started = performance.now();
   for (const payload of payloads) {
-    const batch = JSON.parse(payload.toString()) as {
+    const text = isZlibStream(payload) ? inflateSync(payload).toString() : payload.toString();
+    const batch = JSON.parse(text) as {
       to: number;
       rows: Array<{ entity: string; data: Record<string, unknown> }>;
     };

@@ -7,6 +7,7 @@ import { MosquittoProcess, mosquittoInstalled } from '../helpers/mosquitto-proce
 import { freePort } from '../helpers/ports.js';
 import { PostgresCluster } from '../helpers/postgres-cluster.js';
 import { type BenchChild, type Check, finish, forkChild, ms, processTreeCpuMs, waitFor } from './sync-lib.js';
+import { masterDataArrived } from './sync-offline-week.js';
 import type { WorkloadRefs } from './sync-workload.js';
 
 /**
@@ -389,15 +390,7 @@ async function writeTemplate(
   });
   children.push(edge);
   await edge.call('start');
-  const arrived = await waitFor(
-    async () =>
-      (await edge.call<boolean>('has', { table: 'yard', ids: [refs.yardId] })) &&
-      (await edge.call<boolean>('has', { table: 'driver', ids: refs.driverIds })) &&
-      (await edge.call<boolean>('has', { table: 'location', ids: refs.locationIds })) &&
-      (await edge.call<boolean>('has', { table: 'app_user', ids: [refs.staff.id] })),
-    { timeoutMs: 30_000, intervalMs: 50 },
-  );
-  if (!arrived) throw new Error("the cloud's master data did not reach the edge within 30 s");
+  await masterDataArrived(edge, refs);
   await waitFor(async () => (await edge.call<number>('queued')) === 0, { timeoutMs: 30_000, intervalMs: 50 });
   await edge.call('stop');
   await edge.call('generate', { refs, target: ROWS });

@@ -21,6 +21,7 @@ import { YardCreate } from '../../shared/modules/yards/schema.js';
 import { ChangeApplier } from '../../shared/sync/applier.js';
 import { entityChecksums, entityChecksumsPostgres } from '../../shared/sync/checksum.js';
 import { Batch, decode } from '../../shared/sync/protocol.js';
+import { decodeBatchPayload } from '../../shared/sync/wire-encoding.js';
 import { changeLogRows, type WorkloadRefs, writeOfflineWork } from './sync-workload.js';
 
 /**
@@ -272,16 +273,18 @@ const commands: Record<string, (args: any) => unknown> = {
   /**
    * Applies batch payloads (a file of uint32 length + bytes, as sync-catchup.ts writes them) with
    * the real ChangeApplier, in groups of `group` per transaction as the link does for a backlog:
-   * the receiver's cost without MQTT. Decoding (JSON + zod) and applying are timed apart.
+   * the receiver's cost without MQTT. Decoding (inflate, JSON + zod) and applying are timed apart.
    */
-  applyOnly: (args: { file: string; peer: string; group: number }) => {
+  applyOnly: async (args: { file: string; peer: string; group: number }) => {
     const all = readFileSync(args.file);
     const payloads: Buffer[] = [];
     for (let at = 0; at < all.length; at += 4 + all.readUInt32BE(at)) {
       payloads.push(all.subarray(at + 4, at + 4 + all.readUInt32BE(at)));
     }
     const t0 = now();
-    const batches = payloads.map((p) => decode(Batch, p));
+    // As the receiver takes them: inflated when they went compressed (wire-encoding.ts), then parsed.
+    const texts = await Promise.all(payloads.map((p) => decodeBatchPayload(p)));
+    const batches = texts.map((t) => (t.ok ? decode(Batch, t.text) : undefined));
     const t1 = now();
     if (batches.some((b) => b === undefined)) throw new Error('a payload did not decode');
     const applier = new ChangeApplier(core());

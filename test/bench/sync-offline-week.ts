@@ -46,6 +46,19 @@ export async function forkSyncNode(
   return child;
 }
 
+/** Waits until the cloud's master data for the site (seedSite) has reached the edge; throws after 30 s. */
+export async function masterDataArrived(edge: BenchChild, refs: WorkloadRefs): Promise<void> {
+  const arrived = await waitFor(
+    async () =>
+      (await edge.call<boolean>('has', { table: 'yard', ids: [refs.yardId] })) &&
+      (await edge.call<boolean>('has', { table: 'driver', ids: refs.driverIds })) &&
+      (await edge.call<boolean>('has', { table: 'location', ids: refs.locationIds })) &&
+      (await edge.call<boolean>('has', { table: 'app_user', ids: [refs.staff.id] })),
+    { timeoutMs: 30_000, intervalMs: 50 },
+  );
+  if (!arrived) throw new Error("the cloud's master data did not reach the edge within 30 s");
+}
+
 /**
  * 1. The cloud registers the site and makes its master data (yard, spots, yard drivers, admin); the
  *    edge links up and receives it.
@@ -66,15 +79,7 @@ export async function prepareOfflineWeek(o: OfflineWeekOptions): Promise<Offline
 
   const edge = await forkSyncNode('edge', { ...node, dataDir: join(o.dir, 'edge') });
   await edge.call('start');
-  const arrived = await waitFor(
-    async () =>
-      (await edge.call<boolean>('has', { table: 'yard', ids: [refs.yardId] })) &&
-      (await edge.call<boolean>('has', { table: 'driver', ids: refs.driverIds })) &&
-      (await edge.call<boolean>('has', { table: 'location', ids: refs.locationIds })) &&
-      (await edge.call<boolean>('has', { table: 'app_user', ids: [refs.staff.id] })),
-    { timeoutMs: 30_000, intervalMs: 50 },
-  );
-  if (!arrived) throw new Error("the cloud's master data did not reach the edge within 30 s");
+  await masterDataArrived(edge, refs);
   // A yard box in service has sent the cloud its work and had it acknowledged (and so learnt what
   // the cloud's acks offer: compression, docs/sync.md "On the wire") before it went offline.
   await edge.call('generate', { refs, target: 50 });
