@@ -171,15 +171,23 @@ export class BatchReceiver {
    * them), retrying while another transaction holds the database.
    */
   runInOrder<T>(work: () => T | Promise<T>): Promise<T> {
+    const schedule = (): Promise<T> => {
+      const run = this.chain.then(() => this.withBusyRetry(work));
+      this.chain = run.then(
+        () => undefined,
+        () => undefined,
+      );
+      return run;
+    };
+    // Nothing being inflated: queued at once, so a batch received after this call cannot pass it.
+    if (this.intakePending === 0) return schedule();
+    // Behind the batches still being inflated (counted as intake, so a plain batch received
+    // meanwhile queues behind this too), then behind their applies.
+    this.intakePending += 1;
     return new Promise<T>((resolve, reject) => {
-      // Queued behind the batches still being taken in, then behind their applies.
       this.intake = this.intake.then(() => {
-        const run = this.chain.then(() => this.withBusyRetry(work));
-        this.chain = run.then(
-          () => undefined,
-          () => undefined,
-        );
-        run.then(resolve, reject);
+        this.intakePending -= 1;
+        schedule().then(resolve, reject);
       });
     });
   }
