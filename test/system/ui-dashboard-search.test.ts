@@ -49,7 +49,8 @@ beforeAll(async () => {
   token = ((await login.json()) as { token: string }).token;
   const yard = (await apiCall('GET', '/api/yard')).body.items[0];
   yardName = yard.name;
-  const locations = (await apiCall('GET', `/api/yard/${yard.id}/location?limit=100&free=true&kind=spot`)).body.items;
+  const locations = (await apiCall('GET', `/api/yard/${yard.id}/location?limit=100&free=true&kind=spot`)).body
+    .items;
   const spot = locations.at(-1);
   spotName = spot.name;
   const checkIn = await apiCall('POST', '/api/movement', {
