@@ -1,5 +1,7 @@
 import type { Schemas } from '../../common/api/client';
+import { session } from '../../common/auth';
 import { duration, yardTime } from '../../common/time';
+import { mayUse } from '../access';
 import { chooseYard, timeZone, yards } from '../scope';
 
 type Hit = Schemas['SearchHit'];
@@ -22,7 +24,8 @@ const MASTER: Record<Hit['kind'], string> = {
 
 /**
  * The search's answer under the box: best match first, each a link to where the record is seen
- * (a unit in a yard: that yard's map; otherwise its master data list, searched for it).
+ * (a unit in a yard: that yard's map; otherwise its master data list, searched for it), plain
+ * text for a role that may open neither.
  */
 export function SearchResults(props: {
   id: string;
@@ -48,19 +51,22 @@ export function SearchResults(props: {
         <ul aria-label={`Found for ${props.q}`}>
           {hits.map((h) => (
             <li key={`${h.kind}-${h.id}`}>
-              <a
-                href={linkOf(h)}
-                onClick={() => {
-                  // The yard map shows the chosen yard: the unit's.
-                  if (h.where?.state === 'in-yard' && h.where.yard) chooseYard(h.where.yard.id);
-                  props.onChosen();
-                }}
-              >
-                <span class="search-kind">{KIND[h.kind]}</span>
-                <strong>{h.label}</strong>
-                {h.secondary && <span class="muted"> {h.secondary}</span>}
-                {h.where && <span class="search-where">{whereText(h.where)}</span>}
-              </a>
+              {linkOf(h) ? (
+                <a
+                  href={linkOf(h)!}
+                  onClick={() => {
+                    // The yard map shows the chosen yard: the unit's.
+                    if (h.where?.state === 'in-yard' && h.where.yard) chooseYard(h.where.yard.id);
+                    props.onChosen();
+                  }}
+                >
+                  <HitText hit={h} />
+                </a>
+              ) : (
+                <div class="search-hit">
+                  <HitText hit={h} />
+                </div>
+              )}
             </li>
           ))}
         </ul>
@@ -69,8 +75,23 @@ export function SearchResults(props: {
   );
 }
 
-function linkOf(h: Hit): string {
-  if (h.where?.state === 'in-yard' && h.where.yard) return '/dashboard/map';
+function HitText(props: { hit: Hit }) {
+  const h = props.hit;
+  return (
+    <>
+      <span class="search-kind">{KIND[h.kind]}</span>
+      <strong>{h.label}</strong>
+      {h.secondary && <span class="muted"> {h.secondary}</span>}
+      {h.where && <span class="search-where">{whereText(h.where)}</span>}
+    </>
+  );
+}
+
+/** The screen that shows the record, when the user's role may open it (billing opens neither). */
+function linkOf(h: Hit): string | null {
+  const role = session.principal.value?.role;
+  if (h.where?.state === 'in-yard' && h.where.yard) return mayUse('map', role) ? '/dashboard/map' : null;
+  if (!mayUse('master', role)) return null;
   const q = h.kind === 'truck' ? '' : `?q=${encodeURIComponent(h.label)}`;
   return `${MASTER[h.kind]}${q}`;
 }
