@@ -16,6 +16,7 @@ import { IntegrationService } from './modules/integrations/service.js';
 import { GateStation } from './modules/movements/gate-station.js';
 import { MovementService } from './modules/movements/service.js';
 import { PushService } from './modules/push/service.js';
+import { SearchService } from './modules/search/service.js';
 import { SettingsService } from './modules/settings/service.js';
 import { awaitSiteUpload, BlobFetcher } from './modules/sync/blob-fetch.js';
 import { SyncBlobService } from './modules/sync/blob-service.js';
@@ -46,6 +47,7 @@ export interface Services {
   cameras: CameraService;
   integrations: IntegrationService;
   billing: BillingServices;
+  search: SearchService;
   /** The cloud's side of the sites' attachment bytes (/api/sync/blob); none at an edge. */
   siteBytes: SyncBlobService | undefined;
 }
@@ -89,6 +91,7 @@ export function createServices(core: CoreParts): Services {
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
   const billing = createBillingServices({ ...core, yards, carriers, settings });
+  const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
   return {
     auth,
     settings,
@@ -108,6 +111,7 @@ export function createServices(core: CoreParts): Services {
     cameras,
     integrations,
     billing,
+    search,
     siteBytes,
   };
 }

@@ -32,6 +32,35 @@ export function textContains(column: Expression<string | null>, q: string): Expr
 }
 
 /**
+ * Whether a lower-cased text (an expression such as `lower(number)`, or a column stored lower or
+ * upper case throughout) starts with `key`, written as a range so that a B-tree index on that very
+ * expression answers it on both databases: LIKE 'abc%' uses no index on SQLite (not on an
+ * expression, nor with its case-insensitive LIKE) and needs a "C" collation on PostgreSQL, while
+ * `>= 'abc' AND < 'abd'` is a plain index range on both (text compares bytewise here: SQLite's
+ * BINARY, PostgreSQL's COLLATE "C"). `key` must be in the column's form (asciiLower'd for lower()).
+ */
+export function textStartsWithKey(column: Expression<string | null>, key: string): Expression<SqlBool> {
+  const chars = Array.from(key);
+  const last = chars.pop()?.codePointAt(0);
+  if (last === undefined) return sql<SqlBool>`${column} is not null`;
+  // The smallest text after every text that starts with key: its last character, one higher.
+  const end = chars.join('') + String.fromCodePoint(last + 1);
+  return sql<SqlBool>`(${column} >= ${key} and ${column} < ${end})`;
+}
+
+/**
+ * How well a text column matches `q`, ignoring ASCII case as textContains does: 3 equal, 2 starts
+ * with, 1 contains, 0 not at all. The one ranking of text searches (the search across kinds,
+ * shared/modules/search); a search narrows its rows first (an index, textContains) and ranks them.
+ */
+export function textMatchRank(column: Expression<string | null>, q: string): RawBuilder<number> {
+  const key = asciiLower(q);
+  return sql<number>`case when lower(${column}) = ${key} then 3
+    when lower(${column}) like ${`${escapeLike(key)}%`} escape '\\' then 2
+    when lower(${column}) like ${likeContains(key)} escape '\\' then 1 else 0 end`;
+}
+
+/**
  * Lower-cases A-Z only, as SQL lower() does on both databases here (SQLite's lower() is ASCII-only;
  * PostgreSQL's text columns are COLLATE "C"): JavaScript's toLowerCase would also fold Ü to ü, which
  * the column's lower() never does, and "Über" would not find "Überland".

@@ -12,6 +12,7 @@ import { registerHardwareRoutes } from './hardware/routes.js';
 import { registerIntegrationRoutes } from './integrations/routes.js';
 import { registerMovementRoutes } from './movements/routes.js';
 import { registerPushKeyRoute } from './push/routes.js';
+import { registerSearchRoutes } from './search/routes.js';
 import { registerSettingsRoutes } from './settings/routes.js';
 import { registerSyncBlobRoutes } from './sync/blob-routes.js';
 import { registerTaskRoutes } from './tasks/routes.js';
@@ -30,6 +31,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerTruckRoutes(r, { trucks: core.services.trucks });
   registerTrailerRoutes(r, { trailers: core.services.trailers });
   registerMovementRoutes(r, { movements: core.services.movements });
+  registerSearchRoutes(r, { search: core.services.search });
   registerAttachmentRoutes(r, core.services);
   registerSyncBlobRoutes(r, core.services);
   registerSettingsRoutes(r, { settings: core.services.settings });

@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import { textContains } from '../../db/sql-helpers.js';
+import { textContains, textMatchRank } from '../../db/sql-helpers.js';
 import type { CarrierTable } from '../../db/tables.js';
 
 export type CarrierRow = Selectable<CarrierTable>;
@@ -36,6 +36,38 @@ export class CarrierRepo {
       q = q.where((eb) => eb.or([textContains(eb.ref('name'), text), textContains(eb.ref('scac'), text)]));
     }
     return q.execute();
+  }
+
+  /**
+   * Carriers whose name or SCAC matches `q`, best first (textMatchRank of the better of the two),
+   * then by name. Reads the carrier table, which holds an organisation's carriers (hundreds).
+   */
+  search(
+    q: string,
+    limit: number,
+  ): Promise<Array<CarrierRow & { rank: number; nameRank: number; scacRank: number }>> {
+    return (
+      this.db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('carrier')
+            .selectAll()
+            .select((s) => [
+              textMatchRank(s.ref('name'), q).as('nameRank'),
+              textMatchRank(s.ref('scac'), q).as('scacRank'),
+            ])
+            .where((w) => w.or([textContains(w.ref('name'), q), textContains(w.ref('scac'), q)]))
+            .as('matched'),
+        )
+        .selectAll()
+        // The better of the two (no scalar max() that both databases have: SQLite's max, PostgreSQL's greatest).
+        .select(sql<number>`case when name_rank >= scac_rank then name_rank else scac_rank end`.as('rank'))
+        .orderBy('rank', 'desc')
+        .orderBy(sql`lower(name)`)
+        .orderBy('id')
+        .limit(limit)
+        .execute() as Promise<Array<CarrierRow & { rank: number; nameRank: number; scacRank: number }>>
+    );
   }
 
   /** Whether any record refers to the carrier (then it can be blocked but not deleted). */

@@ -26,6 +26,12 @@ export class CarrierService {
     return toPage(rows, opts.limit, carrierOut, (r) => [r.id]);
   }
 
+  /** Carriers matching a typed name or SCAC, best first: 3 is the text, 2 starts with it, 1 contains it. */
+  async search(q: string, limit: number): Promise<Array<{ rank: 1 | 2 | 3; row: CarrierRow }>> {
+    const rows = await this.repo.search(q, limit);
+    return rows.map(({ rank, nameRank: _n, scacRank: _s, ...row }) => ({ rank: rank as 1 | 2 | 3, row }));
+  }
+
   async get(id: string): Promise<CarrierOutT> {
     return carrierOut(await this.getRow(id));
   }

@@ -237,6 +237,37 @@ export class MovementRepo {
     return q.execute();
   }
 
+  /**
+   * The latest visit (by check-in time) of each unit, open or closed, with the gate of the
+   * check-out that closed it: the visit_trailer / visit_truck index, one probe per unit. A truck's
+   * visits are its own and those of the trailers it brought (a trailer's visit names its truck).
+   */
+  latestVisits(
+    kind: 'trailer' | 'truck',
+    ids: string[],
+  ): Promise<Array<VisitRow & { unitId: string; outGateId: string | null }>> {
+    if (ids.length === 0) return Promise.resolve([]);
+    const unit = kind === 'trailer' ? 'trailerId' : 'truckId';
+    return this.db
+      .selectFrom('visit as v')
+      .leftJoin('movement as m', 'm.id', 'v.outMovementId')
+      .selectAll('v')
+      .select([`v.${unit} as unitId`, 'm.gateId as outGateId'])
+      .where(`v.${unit}`, 'in', ids)
+      .where((eb) =>
+        eb(
+          'v.inAt',
+          '=',
+          eb
+            .selectFrom('visit as w')
+            .select((w) => w.fn.max('w.inAt').as('inAt'))
+            .whereRef(`w.${unit}`, '=', `v.${unit}`),
+        ),
+      )
+      .orderBy('v.id', 'desc')
+      .execute() as Promise<Array<VisitRow & { unitId: string; outGateId: string | null }>>;
+  }
+
   async openVisit(visit: Omit<VisitRow, 'outMovementId' | 'outAt'>): Promise<void> {
     await insertOpenVisit(
       this.db,

@@ -117,6 +117,27 @@ export class MovementService {
     );
   }
 
+  /**
+   * Where each unit was last seen at a gate: its latest visit (open: in the yard since inAt;
+   * closed: left at outAt through outGateId). Keyed by unit id; units never checked in are absent.
+   */
+  async latestVisits(
+    kind: 'trailer' | 'truck',
+    ids: string[],
+  ): Promise<Map<string, { yardId: string; inAt: number; outAt: number | null; outGateId: string | null }>> {
+    const rows = await this.repo.latestVisits(kind, ids);
+    const byUnit = new Map<
+      string,
+      { yardId: string; inAt: number; outAt: number | null; outGateId: string | null }
+    >();
+    // Newest id first: two visits with the same check-in time (a correction) leave the newer one.
+    for (const r of rows) {
+      if (!byUnit.has(r.unitId))
+        byUnit.set(r.unitId, { yardId: r.yardId, inAt: r.inAt, outAt: r.outAt, outGateId: r.outGateId });
+    }
+    return byUnit;
+  }
+
   /** The yards a list may show: the asked one (if in scope), else the principal's scope (undefined = all). */
   private yardFilter(yardId: string | undefined, principal: Principal): string[] | undefined {
     return yardFilter(principal, yardId) ?? undefined;

@@ -1,7 +1,7 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import { ShapeCache } from '../../db/prepared.js';
-import { asciiLower, likeContains, unitInScope } from '../../db/sql-helpers.js';
+import { asciiLower, likeContains, textStartsWithKey, unitInScope } from '../../db/sql-helpers.js';
 import type { TrailerTable } from '../../db/tables.js';
 import { normalizePlate } from '../trucks/schema.js';
 import { trailerNumberKey } from './schema.js';
@@ -58,6 +58,44 @@ export class TrailerRepo {
       this.filtered(shape.rebuild(ph)).select('id').orderBy('id').limit(1),
     );
     return rows.length > 0;
+  }
+
+  /**
+   * Trailers for a search by number or plate, within `scope` (null: every yard): first those whose
+   * number is or starts with `key` (trailerNumberKey) or whose plate is `plate`, from the
+   * trailer_number and trailer_plate indexes; then, only while fewer than `limit` were found,
+   * those whose number contains `compact` (spaces ignored), which reads the whole table
+   * (docs/api.md "Search"). By number within each part.
+   */
+  async search(opts: {
+    key: string;
+    compact: string;
+    plate: string | null;
+    scope: string[] | null;
+    limit: number;
+  }): Promise<{ starts: TrailerRow[]; contains: TrailerRow[] }> {
+    const scoped = () => {
+      const q = this.db.selectFrom('trailer').selectAll();
+      return opts.scope === null ? q : q.where(unitInScope<'trailer'>(opts.scope));
+    };
+    const starts = await scoped()
+      .where((eb) => {
+        const byNumber = textStartsWithKey(sql<string>`lower(${eb.ref('number')})`, opts.key);
+        return opts.plate ? eb.or([byNumber, eb('plate', '=', opts.plate)]) : byNumber;
+      })
+      .orderBy(sql`lower(number)`)
+      .orderBy('id')
+      .limit(opts.limit)
+      .execute();
+    if (starts.length >= opts.limit || opts.compact === '') return { starts, contains: [] };
+    const found = starts.map((r) => r.id);
+    let rest = scoped()
+      .where(sql<boolean>`replace(lower(number), ' ', '') like ${likeContains(opts.compact)} escape '\\'`)
+      .orderBy(sql`lower(number)`)
+      .orderBy('id')
+      .limit(opts.limit - starts.length);
+    if (found.length > 0) rest = rest.where('id', 'not in', found);
+    return { starts, contains: await rest.execute() };
   }
 
   /**

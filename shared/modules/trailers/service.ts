@@ -8,11 +8,18 @@ import { PageCache } from '../../http/page-cache.js';
 import { RawJson } from '../../http/raw-json.js';
 import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
+import { normalizePlate } from '../trucks/schema.js';
 import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
 import type { YardService } from '../yards/service.js';
 import { type TrailerAtGate, writeTrailerAtGate } from './at-gate.js';
 import { TrailerRepo, type TrailerRow } from './repo.js';
-import type { TrailerCreateT, TrailerListQueryT, TrailerOutT, TrailerPatchT } from './schema.js';
+import {
+  type TrailerCreateT,
+  type TrailerListQueryT,
+  type TrailerOutT,
+  type TrailerPatchT,
+  trailerNumberKey,
+} from './schema.js';
 
 export type TrailerDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
   yards: YardService;
@@ -58,6 +65,30 @@ export class TrailerService {
       return `{"items":${rows.items},"nextCursor":${nextCursor}}`;
     });
     return { body: new RawJson(page.text), etag: page.etag };
+  }
+
+  /**
+   * Trailers matching a typed number or plate, best first, with how well: 3 the number (spaces
+   * ignored) or plate is the text, 2 the number starts with it, 1 contains it. Trailers in yards
+   * the principal may not see are left out (canSeeUnit).
+   */
+  async search(
+    principal: Principal,
+    q: string,
+    limit: number,
+  ): Promise<Array<{ rank: 1 | 2 | 3; row: TrailerRow }>> {
+    const key = trailerNumberKey(q);
+    const compact = key.replace(/ /g, '');
+    const plate = normalizePlate(q) || null;
+    const found = await this.repo.search({ key, compact, plate, scope: principal.yardIds, limit });
+    const rankOf = (row: TrailerRow): 1 | 2 | 3 => {
+      const number = trailerNumberKey(row.number).replace(/ /g, '');
+      if (number === compact || (plate !== null && row.plate === plate)) return 3;
+      return number.startsWith(compact) ? 2 : 1;
+    };
+    return [...found.starts, ...found.contains]
+      .map((row) => ({ rank: rankOf(row), row }))
+      .sort((a, b) => b.rank - a.rank);
   }
 
   /** A trailer inside a yard the principal may not see is answered as not found. */

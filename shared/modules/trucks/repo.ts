@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import { type Selectable, type SqlBool, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import { unitInScope } from '../../db/sql-helpers.js';
+import { likeContains, textContains, textStartsWithKey, unitInScope } from '../../db/sql-helpers.js';
 import type { TruckInspectionTable, TruckTable } from '../../db/tables.js';
 
 export type TruckRow = Selectable<TruckTable>;
@@ -48,6 +48,48 @@ export class TruckRepo {
     if (opts.inYard !== undefined) q = q.where('yardId', opts.inYard ? 'is not' : 'is', null);
     if (opts.scope && !opts.yardId) q = q.where(unitInScope<'truck'>(opts.scope));
     return q.execute();
+  }
+
+  /**
+   * Trucks for a search by plate or unit number, within `scope` (null: every yard): first those
+   * whose plate starts with `plate` (normalizePlate: the truck_plate index, for plates stored
+   * normalised), then, only while fewer than `limit` were found, those whose plate (spaces and
+   * dashes ignored) or unit number contains the text, which reads the whole table (docs/api.md
+   * "Search").
+   */
+  async search(opts: {
+    text: string;
+    plate: string;
+    scope: string[] | null;
+    limit: number;
+  }): Promise<TruckRow[]> {
+    const scoped = () => {
+      const q = this.db.selectFrom('truck').selectAll().orderBy('plate').orderBy('id');
+      return opts.scope === null ? q : q.where(unitInScope<'truck'>(opts.scope));
+    };
+    const starts = opts.plate
+      ? await scoped()
+          .where((eb) => textStartsWithKey(eb.ref('plate'), opts.plate))
+          .limit(opts.limit)
+          .execute()
+      : [];
+    if (starts.length >= opts.limit) return starts;
+    const found = starts.map((r) => r.id);
+    let rest = scoped()
+      .where((eb) =>
+        eb.or([
+          textContains(eb.ref('unitNumber'), opts.text),
+          // A plate as typed at the gate keeps its spaces and dashes ("IL 77 204"): compared without them.
+          ...(opts.plate
+            ? [
+                sql<SqlBool>`replace(replace(upper(plate), ' ', ''), '-', '') like ${likeContains(opts.plate)} escape '\\'`,
+              ]
+            : []),
+        ]),
+      )
+      .limit(opts.limit - starts.length);
+    if (found.length > 0) rest = rest.where('id', 'not in', found);
+    return [...starts, ...(await rest.execute())];
   }
 
   async missingAttachments(ids: string[]): Promise<string[]> {

@@ -2,6 +2,7 @@ import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
+import { asciiLower } from '../../db/sql-helpers.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
@@ -10,7 +11,13 @@ import type { YardService } from '../yards/service.js';
 import { type TruckAtGate, writeTruckAtGate } from './at-gate.js';
 import { TruckInspections } from './inspections.js';
 import { TruckRepo, type TruckRow } from './repo.js';
-import type { TruckCreateT, TruckListQueryT, TruckOutT, TruckPatchT } from './schema.js';
+import {
+  normalizePlate,
+  type TruckCreateT,
+  type TruckListQueryT,
+  type TruckOutT,
+  type TruckPatchT,
+} from './schema.js';
 import { assertYardFilterAllowed, canSeeUnit } from './yard-scope.js';
 
 export type TruckDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
@@ -39,6 +46,28 @@ export class TruckService {
     const afterId = query.cursor ? String(decodeCursor(query.cursor, 1)[0]) : undefined;
     const rows = await this.repo.list({ ...query, afterId, scope: principal.yardIds });
     return toPage(rows, query.limit, truckOut, (r) => [r.id]);
+  }
+
+  /**
+   * Trucks matching a typed plate or unit number, best first, with how well: 3 the plate or unit
+   * number is the text, 2 starts with it, 1 contains it. Trucks in yards the principal may not see
+   * are left out (canSeeUnit).
+   */
+  async search(
+    principal: Principal,
+    q: string,
+    limit: number,
+  ): Promise<Array<{ rank: 1 | 2 | 3; row: TruckRow }>> {
+    const plate = normalizePlate(q);
+    const unit = asciiLower(q.trim());
+    const rows = await this.repo.search({ text: q.trim(), plate, scope: principal.yardIds, limit });
+    const rankOf = (row: TruckRow): 1 | 2 | 3 => {
+      const unitNumber = asciiLower(row.unitNumber ?? '');
+      const rowPlate = normalizePlate(row.plate ?? '');
+      if ((plate && rowPlate === plate) || unitNumber === unit) return 3;
+      return (plate && rowPlate.startsWith(plate)) || unitNumber.startsWith(unit) ? 2 : 1;
+    };
+    return rows.map((row) => ({ rank: rankOf(row), row })).sort((a, b) => b.rank - a.rank);
   }
 
   /** A truck inside a yard the principal may not see is answered as not found. */

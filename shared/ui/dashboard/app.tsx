@@ -7,6 +7,7 @@ import { useShortcuts } from '../common/shortcuts';
 import { type Area, DASHBOARD_ROLES, mayUse } from './access';
 import { chooseYard, loadScope, timeZone, yard, yards } from './scope';
 import { Sites } from './screens/sites';
+import { SearchBox } from './search/search-box';
 
 // The sites page loads with the app (it is what the office opens on); the others on first use.
 const YardFigures = lazy(() => import('./screens/yard').then((m) => m.YardFigures));
@@ -118,7 +119,13 @@ function DashboardShell() {
       ? '/dashboard/'
       : (screens.find((s) => s.href !== '/dashboard/' && trimmed.startsWith(s.href))?.href ?? path);
   return (
-    <Shell app="Yard dashboard" nav={screens} current={current} timeZone={timeZone.value}>
+    <Shell
+      app="Yard dashboard"
+      nav={screens}
+      current={current}
+      timeZone={timeZone.value}
+      search={principal && DASHBOARD_ROLES.includes(principal.role) ? <SearchBox /> : undefined}
+    >
       {principal && !DASHBOARD_ROLES.includes(principal.role) ? (
         <p>
           The dashboard is for office staff. <a href="/">Go to the apps for your role</a>.

@@ -28,7 +28,7 @@ const REPORTS = new Set([
   '/api/yard-task/summary',
 ]);
 /** Ranked answers: the best `limit` matches in one page (nextCursor always null), no cursor. */
-const RANKED = new Set(['/api/driver/search']);
+const RANKED = new Set(['/api/driver/search', '/api/search']);
 
 type Schema = {
   $ref?: string;

@@ -5301,6 +5301,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find a trailer, truck, driver or carrier, with where a unit is and since when
+         * @description One ranked page over every kind: exact matches first, then those starting with q, then those containing it (ASCII case ignored; spaces ignored in trailer numbers). Trailers and trucks in yards outside the caller’s yard scope are left out; drivers and carriers are found as their lists show them. nextCursor is always null: narrow q to find others.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description a trailer number (spaces ignored), a plate, a unit number, a name, a phone, a licence or a SCAC */
+                    q: string;
+                    /** @description how many best matches, over every kind */
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SearchResult"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/attachment": {
         parameters: {
             query?: never;
@@ -15379,6 +15452,70 @@ export interface components {
              */
             dwell: string;
         };
+        SearchResult: {
+            items: components["schemas"]["SearchHit"][];
+            /** @description always null: a search answers one ranked page, the best `limit` matches; narrow q for others */
+            nextCursor: string | null;
+        };
+        SearchHit: {
+            /** @enum {string} */
+            kind: "trailer" | "truck" | "driver" | "carrier";
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @description the trailer number, the plate (or unit number), the name */
+            label: string;
+            /** @description the carrier and its SCAC; a carrier’s SCAC; “Yard driver” */
+            secondary: string | null;
+            /**
+             * @description how the text matched: is it, starts it, is inside it
+             * @enum {string}
+             */
+            match: "exact" | "prefix" | "contains";
+            where: components["schemas"]["Whereabouts"];
+        };
+        /** @description trailers and trucks; null for other kinds */
+        Whereabouts: {
+            /**
+             * @description in-yard: in `yard` (on `location` when it has a spot) since `since`, its check-in; left: checked out of `yard` at `since` through `gate` (both null when not known: a truck that left without the trailer it brought); not-arrived: never checked in
+             * @enum {string}
+             */
+            state: "in-yard" | "left" | "not-arrived";
+            yard: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+            } | null;
+            /** @description the spot, door or zone it stands on */
+            location: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description in-yard: when it checked in (the open visit); left: when it checked out
+             * @example 2026-03-01T08:00:00Z
+             */
+            since: string | null;
+            /** @description left: the gate it went out through */
+            gate: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+            } | null;
+        } | null;
         Attachment: {
             /**
              * Format: uuid

@@ -23,6 +23,8 @@ export function Shell(props: {
   nav: NavItem[];
   current: string;
   timeZone: string;
+  /** A search box in the header, on every screen (the dashboard's search everywhere). */
+  search?: ComponentChildren;
   children: ComponentChildren;
 }) {
   const principal = session.principal.value;
@@ -62,6 +64,7 @@ export function Shell(props: {
             </a>
           ))}
         </nav>
+        {props.search}
         <div class="status">
           <LinkBadge timeZone={props.timeZone} />
           <span class={`badge live-${liveState.value}`} title="Live updates from the server">

@@ -4,6 +4,7 @@ import { ifMatch, withEtag } from '../records/http';
 import { carrierName, withCarrierNames } from '../records/lookups';
 import type { EntitySpec } from '../records/types';
 import { LOAD_STATUS, labelOf, TRAILER_TYPE } from './options';
+import { dwellOf, spotOf, withSpotNames, yardOf } from './trailer-places';
 
 type Trailer = Schemas['Trailer'];
 
@@ -22,7 +23,9 @@ export const trailers: EntitySpec<Trailer> = {
     },
     { label: 'Load', value: (t) => labelOf(LOAD_STATUS, t.loadStatus) },
     { label: 'Seal', value: (t) => t.sealNumber ?? '—' },
-    { label: 'In yard', value: (t) => (t.inYard ? 'Yes' : 'No') },
+    { label: 'In yard', value: yardOf },
+    { label: 'Spot', value: spotOf },
+    { label: 'Dwell', value: (t) => dwellOf(t) },
   ],
   fields: [
     { name: 'number', label: 'Trailer number', required: true, hint: 'unique per carrier' },
@@ -62,18 +65,20 @@ export const trailers: EntitySpec<Trailer> = {
     },
   ],
   api: {
-    list: withCarrierNames(({ q, cursor, filter }) =>
-      call(
-        api.GET('/api/trailer', {
-          params: {
-            query: {
-              q,
-              cursor,
-              loadStatus: filter.loadStatus as Trailer['loadStatus'] | undefined,
-              ...(filter.inYard ? { inYard: filter.inYard === 'true' } : {}),
+    list: withSpotNames(
+      withCarrierNames(({ q, cursor, filter }) =>
+        call(
+          api.GET('/api/trailer', {
+            params: {
+              query: {
+                q,
+                cursor,
+                loadStatus: filter.loadStatus as Trailer['loadStatus'] | undefined,
+                ...(filter.inYard ? { inYard: filter.inYard === 'true' } : {}),
+              },
             },
-          },
-        }),
+          }),
+        ),
       ),
     ),
     load: (t) => withEtag(api.GET('/api/trailer/{id}', { params: { path: { id: t.id } } })),

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { ActionDialog } from './action-dialog';
@@ -16,7 +17,9 @@ import './records.css';
 export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<T>; scopeKey?: string }) {
   const { spec } = props;
   const role = session.principal.value?.role;
-  const [q, setQ] = useState('');
+  // A search in the address (?q=, from the header's search everywhere) is the list's search.
+  const urlQ = useLocation().query.q ?? '';
+  const [q, setQ] = useState(urlQ);
   const [filter, setFilter] = useState<Record<string, string>>({});
   const [page, setPage] = useState<Page<T> | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -49,8 +52,9 @@ export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<
   };
   useEffect(() => {
     setPage(null);
-    load(false);
-  }, [spec, props.scopeKey]);
+    setQ(urlQ);
+    load(false, { filter, ...(urlQ ? { q: urlQ } : {}) });
+  }, [spec, props.scopeKey, urlQ]);
 
   const open = async (record: T) => {
     setNotice(null);
