@@ -28,13 +28,15 @@ export function checkUnitState(
   const yardId = row?.yardId ?? null;
   const visible = yardId === null || canSeeYard(principal, yardId);
   if (input.direction === 'in' && yardId !== null) {
-    const detail = visible
-      ? `${label} is already in yard ${yardId}.`
-      : `${label} is already in another yard.`;
+    // Words a clerk reads (no ids: `yardId` carries the yard); the route says how to force it.
+    const detail =
+      visible && yardId === input.yardId
+        ? `${label} is already in this yard (checked in, not checked out).`
+        : `${label} is already in another yard.`;
     if (!input.force)
       throw new ConflictError(
         'already-in-yard',
-        `${detail} Send force: true to record anyway.`,
+        `${detail} Check it out first, or record the check-in anyway.`,
         visible ? { unit: kind, yardId } : { unit: kind },
       );
     warnings.push(`already-in-yard: ${detail}`);
@@ -49,7 +51,7 @@ export function checkUnitState(
   if (input.direction === 'out' && yardId !== input.yardId) {
     const detail = `${label} is not in this yard.`;
     if (!input.force)
-      throw new ConflictError('not-in-yard', `${detail} Send force: true to record anyway.`, {
+      throw new ConflictError('not-in-yard', `${detail} Check the number, or record the check-out anyway.`, {
         unit: kind,
         yardId,
       });
