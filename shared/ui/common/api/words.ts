@@ -256,8 +256,8 @@ export function fieldLabel(path: string): string {
 /** A field error's code (zod's issue code or the server's own) in words, when its message is not. */
 const FIELD_WORDS: Record<string, string> = {
   invalid_type: 'Fill this in with a valid value.',
-  too_small: 'This is too short or too small.',
-  too_big: 'This is too long or too large.',
+  too_small: 'Fill this in (it is shorter or smaller than allowed).',
+  too_big: 'Shorten this, or enter a smaller value.',
   invalid_format: 'This is not in the right format.',
   invalid_value: 'Choose one of the offered values.',
   not_multiple_of: 'This is not a valid amount.',
