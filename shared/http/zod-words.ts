@@ -40,7 +40,11 @@ function count(n: number | bigint, one: string, many: string): string {
   return `${n} ${Number(n) === 1 ? one : many}`;
 }
 
-function bound(iss: Issue & { origin?: string; inclusive?: boolean }, limit: number | bigint, small: boolean) {
+function bound(
+  iss: Issue & { origin?: string; inclusive?: boolean },
+  limit: number | bigint,
+  small: boolean,
+) {
   const origin = iss.origin ?? '';
   if (origin === 'string') {
     if (small && Number(limit) === 1) return 'Must not be empty.';

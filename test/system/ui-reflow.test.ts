@@ -1,6 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoEdge, launchChromium, logIn, openPage, screenshot, startDemoEdge } from '../helpers/browser.js';
+import {
+  type DemoEdge,
+  launchChromium,
+  logIn,
+  openPage,
+  screenshot,
+  startDemoEdge,
+} from '../helpers/browser.js';
 
 /**
  * Reflow (WCAG 1.4.10): every screen of the gate house, the driver app and the dashboard, on the
@@ -69,7 +76,10 @@ async function sidewaysOverflow(page: Page): Promise<string[]> {
     const out: string[] = [];
     if (doc.scrollWidth > width) out.push(`page scrolls sideways: ${doc.scrollWidth} > ${width}`);
     const name = (el: Element) => {
-      const cls = typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '';
+      const cls =
+        typeof el.className === 'string' && el.className
+          ? `.${el.className.trim().split(/\s+/).join('.')}`
+          : '';
       const text = (el.textContent ?? '').trim().slice(0, 30);
       return `${el.tagName.toLowerCase()}${cls} "${text}"`;
     };
@@ -99,7 +109,7 @@ async function settled(page: Page): Promise<void> {
   await page.waitForFunction(
     () => {
       const main = document.querySelector('main');
-      return main && main.textContent && !/Loading/i.test(main.textContent);
+      return Boolean(main?.textContent) && !/Loading/i.test(main?.textContent ?? '');
     },
     undefined,
     { timeout: 20_000 },
@@ -127,26 +137,30 @@ afterAll(async () => {
 });
 
 describe('every screen reflows (WCAG 1.4.10)', () => {
-  it.each(SIZES)('gate house and dashboard at $name CSS px wide', async (size) => {
-    const page = await openPage(browser, {
-      viewport: { width: size.width, height: size.height },
-      deviceScaleFactor: size.scale,
-    });
-    await page.goto(`${edge.url}/gate/`);
-    await logIn(page, edge.admin.username, edge.admin.password);
-    await page.getByRole('navigation', { name: 'Screens' }).waitFor();
-    const failures: Record<string, string[]> = {};
-    for (const path of [...GATE, ...DASHBOARD]) {
-      await page.goto(`${edge.url}${path}`);
+  it.each(SIZES)(
+    'gate house and dashboard at $name CSS px wide',
+    async (size) => {
+      const page = await openPage(browser, {
+        viewport: { width: size.width, height: size.height },
+        deviceScaleFactor: size.scale,
+      });
+      await page.goto(`${edge.url}/gate/`);
+      await logIn(page, edge.admin.username, edge.admin.password);
       await page.getByRole('navigation', { name: 'Screens' }).waitFor();
-      await settled(page);
-      await screenshot(page, `reflow-${size.name}-${slug(path)}`);
-      const found = await sidewaysOverflow(page);
-      if (found.length > 0) failures[path] = found;
-    }
-    await page.context().close();
-    expect(failures).toEqual({});
-  }, 240_000);
+      const failures: Record<string, string[]> = {};
+      for (const path of [...GATE, ...DASHBOARD]) {
+        await page.goto(`${edge.url}${path}`);
+        await page.getByRole('navigation', { name: 'Screens' }).waitFor();
+        await settled(page);
+        await screenshot(page, `reflow-${size.name}-${slug(path)}`);
+        const found = await sidewaysOverflow(page);
+        if (found.length > 0) failures[path] = found;
+      }
+      await page.context().close();
+      expect(failures).toEqual({});
+    },
+    240_000,
+  );
 
   it('the driver task card: notes, status and destination visible, not under the buttons', async () => {
     const page = await openPage(browser, {
@@ -166,10 +180,15 @@ describe('every screen reflows (WCAG 1.4.10)', () => {
     await page.getByRole('button', { name: 'Log in' }).tap();
     await page.getByRole('button', { name: 'Start shift' }).tap();
     await page.getByRole('heading', { name: /^Next \(/ }).waitFor();
-    const driverId = await page.evaluate("JSON.parse(localStorage.getItem('yard.session')).principal.driverId");
+    const driverId = await page.evaluate(
+      "JSON.parse(localStorage.getItem('yard.session')).principal.driverId",
+    );
     const yardId = (await apiCall('GET', '/api/yard')).body.items[0].id as string;
     // The demo hands its queued jobs to a driver starting a shift: take them back, then give one.
-    const open = await apiCall('GET', `/api/yard-task?yardId=${yardId}&status=QUEUED,ASSIGNED,IN_PROGRESS&limit=500`);
+    const open = await apiCall(
+      'GET',
+      `/api/yard-task?yardId=${yardId}&status=QUEUED,ASSIGNED,IN_PROGRESS&limit=500`,
+    );
     const items = open.body.items as { id: string; status: string }[];
     for (const t of [...items].sort((a, b) => Number(a.status !== 'QUEUED') - Number(b.status !== 'QUEUED')))
       await apiCall('PATCH', `/api/yard-task/${t.id}`, { status: 'CANCELLED', cancelReason: 'reflow test' });
@@ -186,7 +205,8 @@ describe('every screen reflows (WCAG 1.4.10)', () => {
       fromLocationId: locations.find((l) => l.kind === 'spot')?.id,
       toLocationId: locations.find((l) => l.kind === 'door')?.id,
       priority: 3,
-      notes: 'Live unload: reefer at -18 °C, check the seal before you hook it up, then back it onto the door.',
+      notes:
+        'Live unload: reefer at -18 °C, check the seal before you hook it up, then back it onto the door.',
       dueAt: new Date(Date.now() + 3_600_000).toISOString(),
       driverId,
     });
@@ -215,7 +235,8 @@ describe('every screen reflows (WCAG 1.4.10)', () => {
         const facts: [string, Element | null][] = [
           ['title', card.querySelector('h2')],
           ...Array.from(card.querySelectorAll('.task-facts > div')).map(
-            (d) => [d.querySelector('dt')?.textContent ?? '?', d.querySelector('dd')] as [string, Element | null],
+            (d) =>
+              [d.querySelector('dt')?.textContent ?? '?', d.querySelector('dd')] as [string, Element | null],
           ),
         ];
         for (const [label, el] of facts) {
@@ -234,7 +255,9 @@ describe('every screen reflows (WCAG 1.4.10)', () => {
             for (const [x, y] of points) {
               const hit = document.elementFromPoint(x as number, y as number);
               if (!hit || !(el === hit || el.contains(hit)))
-                out.push(`${label} (scrolled to ${block}) is covered by ${hit?.tagName} "${hit?.textContent?.trim().slice(0, 20)}"`);
+                out.push(
+                  `${label} (scrolled to ${block}) is covered by ${hit?.tagName} "${hit?.textContent?.trim().slice(0, 20)}"`,
+                );
             }
           }
         }

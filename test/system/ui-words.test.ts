@@ -1,7 +1,14 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUserWorded } from '../../shared/ui/common/api/words.js';
-import { type DemoEdge, launchChromium, logIn, openPage, screenshot, startDemoEdge } from '../helpers/browser.js';
+import {
+  type DemoEdge,
+  launchChromium,
+  logIn,
+  openPage,
+  screenshot,
+  startDemoEdge,
+} from '../helpers/browser.js';
 
 /**
  * What the apps say when the server refuses, read as a clerk reads it, on the demo edge in
@@ -26,7 +33,9 @@ async function messages(p: Page): Promise<string[]> {
   const texts = await p
     .locator('[role="alert"], .message, .field .error')
     .evaluateAll((els) =>
-      els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => (e as HTMLElement).innerText.trim()),
+      els
+        .filter((e) => (e as HTMLElement).offsetParent !== null)
+        .map((e) => (e as HTMLElement).innerText.trim()),
     );
   return [...new Set(texts.filter(Boolean))];
 }

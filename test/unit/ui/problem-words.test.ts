@@ -54,7 +54,13 @@ describe('problem words', () => {
 
   it('finds the server’s codes (the walk below covers them all)', () => {
     expect(codes.size).toBeGreaterThan(60);
-    for (const known of ['already-in-yard', 'invoice-exists', 'validation-failed', 'site-not-synced', 'rate-limited'])
+    for (const known of [
+      'already-in-yard',
+      'invoice-exists',
+      'validation-failed',
+      'site-not-synced',
+      'rate-limited',
+    ])
       expect(codes).toContain(known);
   });
 
@@ -78,7 +84,9 @@ describe('problem words', () => {
     expect(problemText({ ...p, detail: 'Trailer LSLG5300 is already in this yard.' })).toBe(
       'Trailer LSLG5300 is already in this yard.',
     );
-    expect(problemText({ ...p, detail: `Trailer LSLG5300 is already in yard ${UUID}. Send force: true.` })).toBe(
+    expect(
+      problemText({ ...p, detail: `Trailer LSLG5300 is already in yard ${UUID}. Send force: true.` }),
+    ).toBe(
       'This trailer is already in a yard (checked in, not checked out). Check it out first, or record this check-in anyway.',
     );
     expect(
@@ -86,7 +94,8 @@ describe('problem words', () => {
         status: 409,
         code: 'driver-not-allowed',
         title: 'Conflict',
-        detail: 'The driver check refuses this driver: driver-blocked. Send override {reason} to admit anyway.',
+        detail:
+          'The driver check refuses this driver: driver-blocked. Send override {reason} to admit anyway.',
         reasons: ['driver-blocked', 'license-expired'],
       }),
     ).toBe('The driver check refuses this driver: the driver is blocked, the licence has expired');
@@ -98,8 +107,14 @@ describe('problem words', () => {
   it('the review’s examples are never shown as they were', () => {
     for (const [code, detail] of [
       ['already-in-yard', `Trailer X is already in yard ${UUID}. Send force: true to record anyway.`],
-      ['invoice-exists', 'Invoice 1 (draft) already exists for this yard, carrier and period: replace the draft (PUT) or void the issued one first.'],
-      ['site-not-synced', 'Site dal1 of yard DAL1 has not synced past the end of 2025-01 (site-catching-up): Wait for it, or send force: true.'],
+      [
+        'invoice-exists',
+        'Invoice 1 (draft) already exists for this yard, carrier and period: replace the draft (PUT) or void the issued one first.',
+      ],
+      [
+        'site-not-synced',
+        'Site dal1 of yard DAL1 has not synced past the end of 2025-01 (site-catching-up): Wait for it, or send force: true.',
+      ],
     ] as const) {
       assertUserWorded(new ProblemError({ status: 409, code, title: 'Conflict', detail }).message, code);
     }
@@ -114,9 +129,21 @@ describe('field errors', () => {
       title: 'Validation failed',
       detail: 'The request is not valid; see errors for each field.',
       errors: [
-        { path: 'body.trailer.number', message: 'Too small: expected string to have >=1 characters', code: 'too_small' },
-        { path: 'query.licenseRegion', message: 'licenseNumber and licenseRegion go together', code: 'custom' },
-        { path: 'body.loadStatus', message: 'Invalid option: expected one of "loaded"|"empty"', code: 'invalid_value' },
+        {
+          path: 'body.trailer.number',
+          message: 'Too small: expected string to have >=1 characters',
+          code: 'too_small',
+        },
+        {
+          path: 'query.licenseRegion',
+          message: 'licenseNumber and licenseRegion go together',
+          code: 'custom',
+        },
+        {
+          path: 'body.loadStatus',
+          message: 'Invalid option: expected one of "loaded"|"empty"',
+          code: 'invalid_value',
+        },
         { path: 'body.sealNumber', message: 'Must be at most 40 characters long.', code: 'too_big' },
       ],
     });
@@ -152,7 +179,13 @@ describe('field errors', () => {
   });
 
   it('field codes the server sets have words of their own', () => {
-    for (const code of ['unknown-yard', 'visit-inverted', 'secret-required', 'unknown-setting', 'outside-session'])
+    for (const code of [
+      'unknown-yard',
+      'visit-inverted',
+      'secret-required',
+      'unknown-setting',
+      'outside-session',
+    ])
       assertUserWorded(fieldErrorText({ path: 'body.x', message: `x ${code} ${UUID}`, code }), code);
   });
 });

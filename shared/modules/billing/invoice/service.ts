@@ -300,7 +300,7 @@ export class InvoiceService {
       'site-not-synced',
       // In words a billing clerk reads (the apps show it); `siteId` and `reason` carry the codes,
       // and the route's description says how to generate anyway.
-      `The site of yard ${yard.code} ${WAIT_WORDS[wait.reason] ?? 'has not sent all its activity'}, so its activity up to the end of ${period} may be incomplete here. Wait until it has caught up, or generate anyway.`,
+      `The site of yard ${yard.code} ${WAIT_WORDS[wait.reason] ?? 'has not sent all its activity'}, so its activity up to the end of ${period} may be incomplete here.`,
       { siteId: wait.siteId, reason: wait.reason },
     );
   }
@@ -451,7 +451,7 @@ const WAIT_WORDS: Record<string, string> = {
 function invoiceExists(live: InvoiceRow): ConflictError {
   return new ConflictError(
     'invoice-exists',
-    `Invoice ${live.number} (${live.status}) already exists for this yard, carrier and month: ${live.status === 'draft' ? 'open the draft to regenerate or issue it' : 'void it first to invoice the month again'}.`,
+    `Invoice ${live.number} (${live.status}) already exists for this yard, carrier and month.`,
     { invoiceId: live.id, number: live.number, status: live.status },
   );
 }

@@ -11,7 +11,8 @@ import type { Problem } from './problem';
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 const VERB = /\b(GET|PUT|POST|PATCH|DELETE|HEAD|HTTP)\b/;
 /** camelCase identifiers (licenseNumber), snake_case (yard_id), dotted paths (body.trailer). */
-const IDENTIFIER = /\b[a-z]+[A-Z][A-Za-z]*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z]+_[A-Z_]+\b|\b(body|query|params|headers)\.\w/;
+const IDENTIFIER =
+  /\b[a-z]+[A-Z][A-Za-z]*\b|\b[a-z]+_[a-z_]+\b|\b[A-Z]+_[A-Z_]+\b|\b(body|query|params|headers)\.\w/;
 /** zod's own wording, request plumbing and JSON fragments. */
 const PLUMBING =
   /\bexpected\b|\bforce\b|\bIf-Match\b|\bETag\b|Idempotency-Key|Retry-After|Content-Type|Content-Encoding|[{}`=<>]|:\s*true\b|\bnull\b|\bundefined\b|\bNaN\b|>=|<=/i;
@@ -39,7 +40,9 @@ const REASONS: Record<string, string> = {
 
 const unit = (p: Problem) => (p.unit === 'truck' ? 'truck' : 'trailer');
 const retryIn = (p: Problem) =>
-  typeof p.retryAfterSec === 'number' ? ` Try again in ${Math.max(1, Math.ceil(p.retryAfterSec))} s.` : ' Try again in a minute.';
+  typeof p.retryAfterSec === 'number'
+    ? ` Try again in ${Math.max(1, Math.ceil(p.retryAfterSec))} s.`
+    : ' Try again in a minute.';
 
 /**
  * Each code the server can answer, in the user's words: what happened and what to do. Codes are
@@ -65,12 +68,17 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'not-found': 'This record no longer exists: someone may have removed it. Reload the list.',
   'cannot-disable-self': 'You cannot disable your own user. Ask another admin to do it.',
   // Records and their versions.
-  duplicate: 'A record with the same number, name or code already exists. Use another one, or open the existing record.',
-  'in-use': 'Other records still use this one, or it names a record that does not exist. Remove or change those first.',
+  duplicate:
+    'A record with the same number, name or code already exists. Use another one, or open the existing record.',
+  'in-use':
+    'Other records still use this one, or it names a record that does not exist. Remove or change those first.',
   'constraint-violated': 'This change breaks one of the yard’s data rules. Check the values and try again.',
-  'precondition-failed': 'Someone else changed this record since you opened it. Reload to see their change, then make yours again.',
-  'invalid-transition': 'This has already moved on (someone else changed it meanwhile). Reload to see where it stands now.',
-  'cloud-owned': 'This is managed in the cloud: change it in the cloud dashboard; this site shows it read-only.',
+  'precondition-failed':
+    'Someone else changed this record since you opened it. Reload to see their change, then make yours again.',
+  'invalid-transition':
+    'This has already moved on (someone else changed it meanwhile). Reload to see where it stands now.',
+  'cloud-owned':
+    'This is managed in the cloud: change it in the cloud dashboard; this site shows it read-only.',
   'edge-owned': 'This is managed at the site itself: change it on the site’s own dashboard.',
   'site-exists': 'A site with this name already exists. Choose another name.',
   // Gate, yard and units.
@@ -87,26 +95,35 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   },
   'driver-blocked': 'This driver is blocked. Choose another driver, or unblock this one in the master data.',
   'not-a-yard-driver': 'Only a yard driver can take yard tasks. Choose a yard driver.',
-  'no-active-session': 'The driver is not on shift. Start the shift first, or give the task to a driver on shift.',
+  'no-active-session':
+    'The driver is not on shift. Start the shift first, or give the task to a driver on shift.',
   'outside-session': 'This falls outside the driver’s shift. Start the shift first.',
-  'gate-direction': 'This gate does not let traffic through in that direction. Choose a gate for this direction.',
+  'gate-direction':
+    'This gate does not let traffic through in that direction. Choose a gate for this direction.',
   'gate-busy': 'The gate is already moving. Wait a moment, then try again.',
   'no-relay': 'This gate has no relay to open it. Open it by hand, or ask an admin to set up its relay.',
   'hardware-fault': 'The gate did not answer. Open it by hand and tell maintenance.',
   'rate-limited': (p) => `Too many tries in a short time.${retryIn(p)}`,
   // Cameras and integrations.
-  'camera-disabled': 'This camera is turned off. Turn it on under Admin, Cameras, or go on without a picture.',
-  'camera-unreachable': 'The camera did not answer. Check its network cable and power; the movement can go on without a picture.',
-  'camera-timeout': 'The camera took too long to answer. Try again; the movement can go on without a picture.',
-  'camera-auth-failed': 'The camera refused its user name or password. Ask an admin to check them under Admin, Cameras.',
-  'camera-bad-response': 'The camera sent something that is not a picture. Ask an admin to check its address.',
+  'camera-disabled':
+    'This camera is turned off. Turn it on under Admin, Cameras, or go on without a picture.',
+  'camera-unreachable':
+    'The camera did not answer. Check its network cable and power; the movement can go on without a picture.',
+  'camera-timeout':
+    'The camera took too long to answer. Try again; the movement can go on without a picture.',
+  'camera-auth-failed':
+    'The camera refused its user name or password. Ask an admin to check them under Admin, Cameras.',
+  'camera-bad-response':
+    'The camera sent something that is not a picture. Ask an admin to check its address.',
   'camera-failed': 'The camera could not take a picture. Try again; the movement can go on without one.',
-  'address-refused': 'This address may not be used (it points inside this network). Use the device’s own address.',
+  'address-refused':
+    'This address may not be used (it points inside this network). Use the device’s own address.',
   'integration-disabled': 'This integration is turned off. Turn it on under Admin, Integrations.',
   'edge-only': 'This can only be done at the site itself, on its own dashboard.',
   'wrong-source': 'This camera gets its pictures another way. Edit the camera to change how.',
   'secret-required': 'Enter the password or key for this connection.',
-  'push-not-configured': 'Notifications are not set up on this server. Ask an admin; tasks still appear while the app is open.',
+  'push-not-configured':
+    'Notifications are not set up on this server. Ask an admin; tasks still appear while the app is open.',
   // Billing.
   'billing-not-configured': 'This yard has no billing set up yet.',
   'billing-config-exists': 'Billing is already set up for this. Edit the existing setup instead.',
@@ -121,16 +138,20 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'period-not-past': 'This month has not ended yet.',
   // The link between a site and the cloud.
   'site-offline': 'The site is offline, so this could not reach it. Try again once its link is back.',
-  'command-expired': 'The site did not answer in time; nothing was done there. Try again once its link is back.',
+  'command-expired':
+    'The site did not answer in time; nothing was done there. Try again once its link is back.',
   'command-invalid': 'The site could not carry this out. Reload and try again.',
-  'unknown-command': 'The site does not know this request yet (it may run an older version). Ask an admin to update it.',
-  'bad-site-answer': 'The site gave an answer that could not be read. Try again; if it keeps happening, tell an admin.',
+  'unknown-command':
+    'The site does not know this request yet (it may run an older version). Ask an admin to update it.',
+  'bad-site-answer':
+    'The site gave an answer that could not be read. Try again; if it keeps happening, tell an admin.',
   'clock-skew': 'The site’s clock is far off. Ask an admin to set its time; then try again.',
   'not-cloud': 'This can only be done in the cloud dashboard.',
   'cloud-unreachable': 'The cloud did not answer. Try again once the site’s link is back.',
   'cloud-auth-failed': 'The cloud did not accept this site. Ask an admin to check the site’s link.',
   'cloud-bad-response': 'The cloud gave an answer that could not be read. Try again later.',
-  'attachment-not-uploaded': 'This picture has not reached the cloud yet. Try again once the site has sent it.',
+  'attachment-not-uploaded':
+    'This picture has not reached the cloud yet. Try again once the site has sent it.',
   'upload-in-progress': 'This file is still being sent. Try again in a moment.',
   'upload-interrupted': 'Sending this file was interrupted. Try again.',
   'upload-length-exceeded': 'This file is larger than announced. Send it again.',
@@ -138,11 +159,13 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'checksum-mismatch': 'This file arrived damaged. Send it again.',
   // The server itself.
   'idempotency-key-in-flight': 'This is still being saved. Wait a moment before trying again.',
-  'idempotency-outcome-unknown': 'It is not known whether this was saved. Reload to check before trying again.',
+  'idempotency-outcome-unknown':
+    'It is not known whether this was saved. Reload to check before trying again.',
   'idempotency-key-reused': 'This was already sent with other values. Reload the page and try again.',
   'server-busy': 'The server is busy. Try again in a moment.',
   'database-busy': 'The server was busy and nothing was changed. Try again.',
-  'database-unavailable': 'The server cannot reach its database right now. Try again in a minute; tell an admin if it lasts.',
+  'database-unavailable':
+    'The server cannot reach its database right now. Try again in a minute; tell an admin if it lasts.',
   'storage-full': 'The server’s disk is full, so nothing was saved. Tell an admin; reading still works.',
   'ui-not-built': 'The apps are not installed on this server. Tell an admin.',
   'internal-error': 'Something went wrong on the server. Try again; tell an admin if it keeps happening.',
@@ -189,10 +212,12 @@ const DETAIL_FIRST = new Set([
 ]);
 
 function byStatus(status: number): string {
-  if (status >= 500) return 'Something went wrong on the server. Try again; tell an admin if it keeps happening.';
+  if (status >= 500)
+    return 'Something went wrong on the server. Try again; tell an admin if it keeps happening.';
   if (status === 404) return PROBLEM_WORDS['not-found'] as string;
   if (status === 403) return PROBLEM_WORDS.forbidden as string;
-  if (status === 409) return 'This could not be done: the record changed or is in another state. Reload and try again.';
+  if (status === 409)
+    return 'This could not be done: the record changed or is in another state. Reload and try again.';
   return 'This could not be done. Check what you entered and try again.';
 }
 

@@ -1,5 +1,5 @@
-import type { ActionKind } from './outbox-queue';
 import { problemText } from '../../common/api/words';
+import type { ActionKind } from './outbox-queue';
 
 /**
  * The words the driver reads about queued and refused actions: one home, shared by the pending
