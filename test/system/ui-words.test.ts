@@ -71,6 +71,8 @@ describe('messages a user can see', () => {
     await trailer.fill('lslg 5300'); // the demo's LSLG5300, in the yard
     await page.getByRole('option', { name: /LSLG5300/ }).click();
     await page.getByRole('button', { name: /Check in and open gate/ }).click();
+    await page.locator('[role="alert"]').first().waitFor();
+    await screenshot(page, 'ui-words-already-in-yard');
     await page.getByText(/LSLG5300 is already in this yard/).waitFor();
     const shown = await expectUserWorded(page);
     expect(shown.join(' ')).toMatch(/Check it out first, or record the check-in anyway/);
@@ -85,7 +87,16 @@ describe('messages a user can see', () => {
     await page.locator('#dr-firstName-error').waitFor();
     const shown = await expectUserWorded(page);
     expect(await page.locator('#dr-firstName-error').innerText()).toBe('Must not be empty.');
-    expect(shown.join(' ')).toMatch(/licence region/i);
+    expect(shown.join(' ')).not.toMatch(/Too small|>=1/);
+    // The name given: the licence rule (checked once the form's values are well-formed) speaks.
+    await page.getByLabel('First name').fill('Dale');
+    await page.getByRole('button', { name: 'Register driver' }).click();
+    await page
+      .getByText(/licence region/i)
+      .first()
+      .waitFor();
+    const then = await expectUserWorded(page);
+    expect(then.join(' ')).not.toMatch(/licenseNumber|licenseRegion|go together/);
     await screenshot(page, 'ui-words-driver-register');
   });
 

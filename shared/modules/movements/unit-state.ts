@@ -2,14 +2,15 @@ import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { ConflictError } from '../../http/errors.js';
 import type { MovementCreateT } from './schema.js';
 
+/** The unit as a clerk names it: its number or plate (a unit picked from a list is sent by id). */
 export function unitLabel(
   kind: 'trailer' | 'truck',
-  row: { id: string } | undefined,
+  row: { id: string; number?: string | null; plate?: string | null } | undefined,
   input: MovementCreateT,
 ): string {
   return kind === 'trailer'
-    ? `Trailer ${input.trailer?.number ?? row?.id}`
-    : `Truck ${input.truck?.plate ?? row?.id}`;
+    ? `Trailer ${input.trailer?.number ?? row?.number ?? row?.id}`
+    : `Truck ${input.truck?.plate ?? row?.plate ?? row?.id}`;
 }
 
 /**
@@ -19,7 +20,7 @@ export function unitLabel(
  */
 export function checkUnitState(
   kind: 'trailer' | 'truck',
-  row: { id: string; yardId: string | null } | undefined,
+  row: { id: string; yardId: string | null; number?: string | null; plate?: string | null } | undefined,
   input: MovementCreateT,
   principal: Principal,
   warnings: string[],

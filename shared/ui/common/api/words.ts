@@ -1,4 +1,10 @@
-import type { Problem } from './problem';
+/** A problem as words.ts reads it (api/problem.ts's Problem; no import: server tests use this file). */
+interface Problem {
+  status: number;
+  code: string;
+  detail?: string;
+  [extra: string]: unknown;
+}
 
 /**
  * The one home of what the apps say when the API refuses (UI.md: every error shows what to do, in
@@ -90,7 +96,9 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'location-not-in-yard': 'This spot or door is not in this yard. Choose one from the list.',
   // No closing full stop: the check-in screen adds what to do ("Give a reason to admit anyway").
   'driver-not-allowed': (p) => {
-    const reasons = Array.isArray(p.reasons) ? p.reasons.map((r) => REASONS[String(r)] ?? 'not allowed') : [];
+    const reasons = Array.isArray(p.reasons)
+      ? (p.reasons as unknown[]).map((r) => REASONS[String(r)] ?? 'not allowed')
+      : [];
     return `The driver check refuses this driver${reasons.length ? `: ${reasons.join(', ')}` : ''}`;
   },
   'driver-blocked': 'This driver is blocked. Choose another driver, or unblock this one in the master data.',
