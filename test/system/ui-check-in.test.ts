@@ -232,7 +232,7 @@ describe('gate house: check-in', () => {
     await page.getByRole('option', { name: /LSLG5300/ }).click();
     await page.getByText(/recorded as in a yard already/).waitFor();
     await page.getByRole('button', { name: /Check in and open gate/ }).click();
-    await page.getByText(/Trailer .* is already in yard .*Send force: true/).waitFor();
+    await page.getByText(/Trailer LSLG5300 is already in this yard/).waitFor();
     await page.getByRole('button', { name: 'Record anyway' }).click();
     await page.getByRole('heading', { name: /Checked in: LSLG5300/ }).waitFor();
     await page.getByText(/Recorded anyway:/).waitFor();

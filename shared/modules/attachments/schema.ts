@@ -30,7 +30,7 @@ export const AttachmentUploadFields = z
   })
   .strict()
   .refine((f) => (f.refType === undefined) === (f.refId === undefined), {
-    message: 'refType and refId go together: give both or neither',
+    message: 'Give both what the file is attached to and which record, or neither.',
     path: ['refId'],
   });
 

@@ -49,12 +49,12 @@ export function registerDriverRoutes(r: RouteRegistrar, { drivers }: { drivers: 
       if (byLicense && (query.licenseNumber === undefined || query.licenseRegion === undefined)) {
         const missing = query.licenseNumber === undefined ? 'licenseNumber' : 'licenseRegion';
         throw new ValidationError([
-          { path: `query.${missing}`, message: 'licenseNumber and licenseRegion go together' },
+          { path: `query.${missing}`, message: 'Give the licence number and the licence region together.' },
         ]);
       }
       if (!byLicense && query.phone === undefined) {
         throw new ValidationError([
-          { path: 'query', message: 'give licenseNumber and licenseRegion, or phone' },
+          { path: 'query', message: 'Give the licence number and region, or the phone number.' },
         ]);
       }
       return drivers.check(query);

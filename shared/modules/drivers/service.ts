@@ -213,19 +213,19 @@ export class DriverService {
   ): Promise<void> {
     const errors: FieldError[] = [];
     if (d.kind === 'carrier' && !d.carrierId)
-      errors.push({ path: 'body.carrierId', message: 'carrier drivers need a carrierId' });
+      errors.push({ path: 'body.carrierId', message: 'A carrier’s driver needs a carrier.' });
     if (d.kind === 'yard' && d.carrierId)
-      errors.push({ path: 'body.carrierId', message: 'yard drivers belong to no carrier' });
+      errors.push({ path: 'body.carrierId', message: 'A yard driver belongs to no carrier.' });
     if (d.kind === 'carrier' && d.driverCode)
-      errors.push({ path: 'body.driverCode', message: 'only yard drivers have a driver code' });
+      errors.push({ path: 'body.driverCode', message: 'Only yard drivers have a driver code.' });
     if (d.kind === 'carrier' && d.hasPin)
-      errors.push({ path: 'body.pin', message: 'only yard drivers have a PIN' });
+      errors.push({ path: 'body.pin', message: 'Only yard drivers have a PIN.' });
     if (d.kind === 'yard' && d.hasPin && !d.driverCode)
-      errors.push({ path: 'body.driverCode', message: 'a PIN needs a driver code to log in with' });
+      errors.push({ path: 'body.driverCode', message: 'A PIN needs a driver code to log in with.' });
     if ((d.licenseNumber === null) !== (d.licenseRegion === null))
       errors.push({
         path: d.licenseNumber === null ? 'body.licenseNumber' : 'body.licenseRegion',
-        message: 'licenseNumber and licenseRegion go together',
+        message: 'Give the licence region with the licence number (or neither).',
       });
     if (errors.length > 0) throw new ValidationError(errors);
 

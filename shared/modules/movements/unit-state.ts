@@ -2,14 +2,15 @@ import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { ConflictError } from '../../http/errors.js';
 import type { MovementCreateT } from './schema.js';
 
+/** The unit as a clerk names it: its number or plate (a unit picked from a list is sent by id). */
 export function unitLabel(
   kind: 'trailer' | 'truck',
-  row: { id: string } | undefined,
+  row: { id: string; number?: string | null; plate?: string | null } | undefined,
   input: MovementCreateT,
 ): string {
   return kind === 'trailer'
-    ? `Trailer ${input.trailer?.number ?? row?.id}`
-    : `Truck ${input.truck?.plate ?? row?.id}`;
+    ? `Trailer ${input.trailer?.number ?? row?.number ?? row?.id}`
+    : `Truck ${input.truck?.plate ?? row?.plate ?? row?.id}`;
 }
 
 /**
@@ -19,7 +20,7 @@ export function unitLabel(
  */
 export function checkUnitState(
   kind: 'trailer' | 'truck',
-  row: { id: string; yardId: string | null } | undefined,
+  row: { id: string; yardId: string | null; number?: string | null; plate?: string | null } | undefined,
   input: MovementCreateT,
   principal: Principal,
   warnings: string[],
@@ -28,13 +29,15 @@ export function checkUnitState(
   const yardId = row?.yardId ?? null;
   const visible = yardId === null || canSeeYard(principal, yardId);
   if (input.direction === 'in' && yardId !== null) {
-    const detail = visible
-      ? `${label} is already in yard ${yardId}.`
-      : `${label} is already in another yard.`;
+    // Words a clerk reads (no ids: `yardId` carries the yard); the route says how to force it.
+    const detail =
+      visible && yardId === input.yardId
+        ? `${label} is already in this yard (checked in, not checked out).`
+        : `${label} is already in another yard.`;
     if (!input.force)
       throw new ConflictError(
         'already-in-yard',
-        `${detail} Send force: true to record anyway.`,
+        `${detail} Check it out first, or record the check-in anyway.`,
         visible ? { unit: kind, yardId } : { unit: kind },
       );
     warnings.push(`already-in-yard: ${detail}`);
@@ -49,7 +52,7 @@ export function checkUnitState(
   if (input.direction === 'out' && yardId !== input.yardId) {
     const detail = `${label} is not in this yard.`;
     if (!input.force)
-      throw new ConflictError('not-in-yard', `${detail} Send force: true to record anyway.`, {
+      throw new ConflictError('not-in-yard', `${detail} Check the number, or record the check-out anyway.`, {
         unit: kind,
         yardId,
       });

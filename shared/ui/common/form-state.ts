@@ -1,3 +1,5 @@
+import { fieldLabel } from './api/words';
+
 /**
  * The state of a form as plain data (no framework): what was typed, which fields were touched, the
  * server's field errors, and whether anything differs from the empty form. Pure functions, so the
@@ -66,7 +68,7 @@ export function withServerErrors<V extends Values>(
   for (const [path, message] of Object.entries(fieldErrors)) {
     const field = fieldOf(path, s.values, aliases);
     if (field && errors[field] === undefined) errors[field] = message;
-    else if (!field) unplaced.push(path === '_' ? message : `${path}: ${message}`);
+    else if (!field) unplaced.push(path === '_' ? message : `${fieldLabel(path)}: ${message}`);
   }
   return { state: { ...s, errors }, unplaced };
 }

@@ -55,15 +55,18 @@ describe('check-in', () => {
       expect(err.status).toBe(409);
       expect(err.code).toBe('already-in-yard');
       expect(err.extra).toEqual({ unit: 'trailer', yardId });
+      // In a clerk's words: the yard named by words, its id only in `yardId`.
       expect(err.detail).toBe(
-        `Trailer TR-1 is already in yard ${yardId}. Send force: true to record anyway.`,
+        yardId === HERE
+          ? 'Trailer TR-1 is already in this yard (checked in, not checked out). Check it out first, or record the check-in anyway.'
+          : 'Trailer TR-1 is already in another yard. Check it out first, or record the check-in anyway.',
       );
     });
   }
 
   it('force records it with an already-in-yard warning (the movement then ends the earlier stay)', () => {
     expect(decide(trailerIn(ELSEWHERE), movement('in', { force: true }))).toEqual({
-      warnings: [`already-in-yard: Trailer TR-1 is already in yard ${ELSEWHERE}.`],
+      warnings: ['already-in-yard: Trailer TR-1 is already in another yard.'],
     });
   });
 

@@ -40,7 +40,7 @@ describe('form state', () => {
     expect(errorOf(state, 'trailer')).toBe('must be at most 40 characters');
     expect(errorOf(state, 'seal')).toBe('too long');
     expect(errorOf(state, 'driver')).toBe('not a driver');
-    expect(unplaced).toEqual(['gateId: actuate needs a gateId', 'The yard is closed']);
+    expect(unplaced).toEqual(['Gate: actuate needs a gateId', 'The yard is closed']);
   });
 
   it('clears a field error as soon as the field is edited, keeping the others', () => {

@@ -298,7 +298,9 @@ export class InvoiceService {
     if (!wait) return;
     throw new ConflictError(
       'site-not-synced',
-      `Site ${wait.siteId} of yard ${yard.code} has not synced past the end of ${period} (${wait.reason}): its activity may be incomplete here. Wait for it, or send force: true.`,
+      // In words a billing clerk reads (the apps show it); `siteId` and `reason` carry the codes,
+      // and the route's description says how to generate anyway.
+      `The site of yard ${yard.code} ${WAIT_WORDS[wait.reason] ?? 'has not sent all its activity'}, so its activity up to the end of ${period} may be incomplete here.`,
       { siteId: wait.siteId, reason: wait.reason },
     );
   }
@@ -439,10 +441,17 @@ function content(calc: Calculation, carrier: CarrierRow): InvoiceContent {
   };
 }
 
+/** Why the cloud waits for a site (SiteSyncCheck's reasons), in words. */
+const WAIT_WORDS: Record<string, string> = {
+  'site-offline': 'is offline',
+  'site-catching-up': 'is still sending the changes it queued',
+  'site-never-connected': 'has never connected to the cloud',
+};
+
 function invoiceExists(live: InvoiceRow): ConflictError {
   return new ConflictError(
     'invoice-exists',
-    `Invoice ${live.number} (${live.status}) already exists for this yard, carrier and period: replace the draft (PUT) or void the issued one first.`,
+    `Invoice ${live.number} (${live.status}) already exists for this yard, carrier and month.`,
     { invoiceId: live.id, number: live.number, status: live.status },
   );
 }

@@ -1,3 +1,5 @@
+import { fieldErrorText, problemText } from './words';
+
 /** An RFC 9457 problem+json answer of the API, as every route sends its errors. */
 export interface Problem {
   status: number;
@@ -8,10 +10,13 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
-/** A failed API call, thrown by `call()`: screens show `detail` and each field error on its field. */
+/**
+ * A failed API call, thrown by `call()`. Its message is what the user reads (words.ts: the code in
+ * the user's words, or the server's detail when that already is); each field error goes on its field.
+ */
 export class ProblemError extends Error {
   constructor(readonly problem: Problem) {
-    super(problem.detail ?? problem.title);
+    super(problemText(problem));
     this.name = 'ProblemError';
   }
 
@@ -31,7 +36,7 @@ export class ProblemError extends Error {
     const out: Record<string, string> = {};
     for (const e of this.problem.errors ?? []) {
       const field = e.path.replace(/^(body|query|params|headers)\.?/, '') || '_';
-      out[field] ??= e.message;
+      out[field] ??= fieldErrorText(e);
     }
     return out;
   }

@@ -1,3 +1,4 @@
+import { problemText } from '../../common/api/words';
 import type { ActionKind } from './outbox-queue';
 
 /**
@@ -41,6 +42,7 @@ export function conflictMessage(action: Described, code: string, detail: string)
     case 'no-active-session':
       return `${task}: ${notApplied} because your shift was not open. Start your shift, then try again.`;
     default:
-      return `${task}: ${notApplied}. ${detail}`;
+      // The server's detail only when it is in the driver's words (common/api/words.ts).
+      return `${task}: ${notApplied}. ${problemText({ status: 409, code, detail })}`;
   }
 }
