@@ -78,10 +78,10 @@ export function createServices(core: CoreParts): Services {
   // Auth reads drivers' credentials through its DriverCredentials interface (drivers call auth, so not the service).
   const auth = new AuthService({ ...core, yards, driverCredentials: new DriverRepo(core.kysely) });
   const drivers = new DriverService({ ...core, auth, carriers });
-  const trucks = new TruckService({ ...core, carriers, yards });
+  const trucks = new TruckService({ ...core, carriers, yards, attachments });
   const trailers = new TrailerService({ ...core, yards, carriers });
   const gateStation = new GateStation({ ...core, settings, drivers, cameras, hardware });
-  const movements = new MovementService({ ...core, gateStation, trailers, trucks });
+  const movements = new MovementService({ ...core, gateStation, trailers, trucks, attachments });
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);

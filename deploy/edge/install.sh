@@ -90,6 +90,42 @@ for spec in "${RELAYS[@]+"${RELAYS[@]}"}"; do
   if [ -n "${BASH_REMATCH[5]}" ]; then serial=", ATTRS{serial}==\"${BASH_REMATCH[5]}\""; fi
   RELAY_RULES+="SUBSYSTEM==\"tty\", ATTRS{idVendor}==\"${BASH_REMATCH[2],,}\", ATTRS{idProduct}==\"${BASH_REMATCH[3],,}\"$serial, SYMLINK+=\"yard-relay-${BASH_REMATCH[1]}\", GROUP=\"dialout\", MODE=\"0660\""$'\n'
 done
+# The config as it will be written, and the files it names that came beside it: checked before
+# anything changes. Such a file is installed where the config names it, which must be in $ETC/
+# (README "Install on a yard box"); a file the config names elsewhere is read by the edge where it is.
+base=${CONFIG_FILE:-$(r $ETC/edge.json)}
+edge_json=$(node -e '
+  const [file, port] = process.argv.slice(1);
+  let config;
+  try { config = JSON.parse(require("fs").readFileSync(file, "utf8")); }
+  catch (err) { console.error(`${file} is not JSON: ${err.message}`); process.exit(1); }
+  if (config.role !== "edge" || !config.siteId) {
+    console.error(`${file} is not an edge config (role "edge" and a siteId, as npm run site:add writes it)`);
+    process.exit(1);
+  }
+  if (port) config.http = { ...config.http, port: Number(port) };
+  process.stdout.write(JSON.stringify(config, null, 2) + "\n");
+' "$base" "$HTTP_PORT") || die "cannot use $base" "pass the <siteId>.edge.json written by npm run site:add"
+NAMED_FILES=() # setting, path; repeated
+if [ -n "$CONFIG_FILE" ]; then
+  while IFS= read -r -d '' setting && IFS= read -r -d '' path; do
+    beside="$(dirname "$CONFIG_FILE")/$(basename "$path")"
+    if [ ! -f "$beside" ]; then
+      [ -f "$(r "$path")" ] ||
+        warn "the config names $path ($setting) but it is not there: copy it from the cloud (site:add wrote it beside the config)"
+      continue
+    fi
+    # The script's own files there are not the config's to replace.
+    case $path in "$ETC/edge.json" | "$ETC/edge.config.cjs") allowed=false ;; *) config_file_target "$path" $ETC && allowed=true || allowed=false ;; esac
+    $allowed || die "$CONFIG_FILE names \"$path\" as its $setting and $(basename "$path") came beside it, but the installer copies such files only into $ETC/. Nothing was changed." \
+      "name the file in $ETC/ in the config (npm run site:add -- <siteId> ... --tls-edge-dir $ETC does), or put the file in place yourself and remove $(basename "$path") from beside the config"
+    NAMED_FILES+=("$setting" "$path")
+  done < <(node -e '
+    const c = JSON.parse(process.argv[1]);
+    const named = [["tls.certFile", c.tls?.certFile], ["tls.keyFile", c.tls?.keyFile], ["tls.caFile", c.tls?.caFile], ["mqtt.caFile", c.mqtt?.caFile]];
+    for (const [setting, path] of named) if (typeof path === "string" && path) process.stdout.write(`${setting}\0${path}\0`);
+  ' "$edge_json")
+fi
 say "   installing $SOURCE into ${ROOT:-/}$($DRY_RUN && echo ' (dry run: nothing is changed)')"
 
 step "Service user and groups"
@@ -108,37 +144,13 @@ ensure_dir $APP_DIR/releases 0755 root root
 
 changes_before_app=$CHANGES # the config, release, process file and unit: a running service restarts
 step "Edge config ($ETC/edge.json, readable by yard only)"
-base=${CONFIG_FILE:-$(r $ETC/edge.json)}
-edge_json=$(node -e '
-  const [file, port] = process.argv.slice(1);
-  let config;
-  try { config = JSON.parse(require("fs").readFileSync(file, "utf8")); }
-  catch (err) { console.error(`${file} is not JSON: ${err.message}`); process.exit(1); }
-  if (config.role !== "edge" || !config.siteId) {
-    console.error(`${file} is not an edge config (role "edge" and a siteId, as npm run site:add writes it)`);
-    process.exit(1);
-  }
-  if (port) config.http = { ...config.http, port: Number(port) };
-  process.stdout.write(JSON.stringify(config, null, 2) + "\n");
-' "$base" "$HTTP_PORT") || die "cannot use $base" "pass the <siteId>.edge.json written by npm run site:add"
 install_content $ETC/edge.json 0600 yard yard <<<"$edge_json"
-# The certificate, key and CA files the config names, when they came beside the config file.
-if [ -n "$CONFIG_FILE" ]; then
-  while IFS=' ' read -r kind path; do
-    [ -n "$path" ] || continue
-    beside="$(dirname "$CONFIG_FILE")/$(basename "$path")"
-    if [ -f "$beside" ]; then
-      case $kind in key) mode=0600 owner=yard ;; *) mode=0644 owner=root ;; esac
-      install_content "$path" $mode $owner yard <"$beside"
-    elif [ ! -f "$(r "$path")" ]; then
-      warn "the config names $path ($kind) but it is not there: copy it from the cloud (site:add wrote it beside the config)"
-    fi
-  done < <(node -e '
-    const c = JSON.parse(process.argv[1]);
-    for (const [kind, path] of [["cert", c.tls?.certFile], ["key", c.tls?.keyFile], ["ca", c.tls?.caFile], ["ca", c.mqtt?.caFile]])
-      if (path) console.log(kind, path);
-  ' "$edge_json")
-fi
+# The certificate, key and CA files the config names that came beside it (checked above).
+for ((i = 0; i < ${#NAMED_FILES[@]}; i += 2)); do
+  setting=${NAMED_FILES[i]} path=${NAMED_FILES[i + 1]}
+  case $setting in *keyFile) mode=0600 owner=yard ;; *) mode=0644 owner=root ;; esac
+  install_content "$path" $mode $owner yard <"$(dirname "$CONFIG_FILE")/$(basename "$path")"
+done
 
 step "Application release"
 install_release "$SOURCE"

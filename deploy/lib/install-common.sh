@@ -184,6 +184,21 @@ install_content() {
   mv -f "$staged" "$dest"
 }
 
+# config_file_target PATH DIR: true when PATH, a file a config names, may be written by the installer:
+# an absolute, plain path (no "." or ".." parts, no control characters) below DIR, whose folder in
+# ROOT does not lead elsewhere through a symbolic link, and which is not itself a link. Installing
+# a file a config names anywhere else would let a config write as root where it likes (a crontab).
+config_file_target() {
+  local path=$1 dir=$2 parent top
+  [[ $path != *[[:cntrl:]]* ]] || return 1
+  case $path in "$dir"/?*) ;; *) return 1 ;; esac
+  case "$path/" in */./* | */../* | *//*) return 1 ;; esac
+  [ ! -L "$(r "$path")" ] || return 1
+  parent=$(realpath -m -- "$(r "$(dirname "$path")")") || return 1
+  top=$(realpath -m -- "$(r "$dir")") || return 1
+  case $parent/ in "$top"/*) return 0 ;; *) return 1 ;; esac
+}
+
 ensure_symlink() { # target link(in target root)
   local link
   link=$(r "$2")

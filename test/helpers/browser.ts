@@ -63,6 +63,30 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/** A page that records CSP violations (the DOM event, and Chromium's console message) and failed requests. */
+export async function watchedPage(browser: Browser): Promise<{ page: Page; problems: string[] }> {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('console', (m) => {
+    if (/content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // The event stream is cut on each navigation; any other failed request is a problem.
+  page.on('requestfailed', (r) => {
+    if (!r.url().includes('/api/events')) problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !r.url().includes('/api/')) problems.push(`${r.status()}: ${r.url()}`);
+  });
+  // As text: this file is compiled without the DOM's types.
+  await page.addInitScript({
+    content: `document.addEventListener('securitypolicyviolation', (e) => {
+      console.error('Content Security Policy violation: ' + e.violatedDirective + ' ' + e.blockedURI);
+    });`,
+  });
+  return { page, problems };
+}
+
 export interface DemoEdge {
   url: string;
   admin: { username: string; password: string };

@@ -1,6 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DemoEdge, launchChromium, logIn, screenshot, startDemoEdge } from '../helpers/browser.js';
+import {
+  type DemoEdge,
+  launchChromium,
+  logIn,
+  screenshot,
+  startDemoEdge,
+  watchedPage,
+} from '../helpers/browser.js';
 
 /**
  * The built web apps as the demo edge serves them, in Chromium: the pages work under their
@@ -19,32 +26,9 @@ afterAll(async () => {
   await edge?.stop();
 });
 
-/** A page that records CSP violations (the DOM event, and Chromium's console message) and failed requests. */
-async function watchedPage(): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('console', (m) => {
-    if (/content security policy/i.test(m.text())) problems.push(`console: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  // The event stream is cut on each navigation; any other failed request is a problem.
-  page.on('requestfailed', (r) => {
-    if (!r.url().includes('/api/events')) problems.push(`failed: ${r.url()} ${r.failure()?.errorText}`);
-  });
-  page.on('response', (r) => {
-    if (r.status() >= 400 && !r.url().includes('/api/')) problems.push(`${r.status()}: ${r.url()}`);
-  });
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => {
-      console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
-  return { page, problems };
-}
-
 describe('the web apps in a browser', () => {
   it('the gate app loads under its CSP, brotli-encoded, and its deep links open the screen', async () => {
-    const { page, problems } = await watchedPage();
+    const { page, problems } = await watchedPage(browser);
     const home = await page.goto(`${edge.url}/`);
     expect(home?.status()).toBe(200);
     await page.getByRole('heading', { name: /log in/ }).waitFor();
@@ -75,7 +59,7 @@ describe('the web apps in a browser', () => {
   });
 
   it('/gate redirects to /gate/', async () => {
-    const { page, problems } = await watchedPage();
+    const { page, problems } = await watchedPage(browser);
     await page.goto(`${edge.url}/gate`);
     expect(new URL(page.url()).pathname).toBe('/gate/');
     expect(problems).toEqual([]);

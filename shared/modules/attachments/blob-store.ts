@@ -38,7 +38,10 @@ export class BlobStore {
     let size = 0;
     let headSize = 0;
     try {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
+      // A failed write (a full disk) must reach the caller as itself: leaving the loop would
+      // otherwise destroy the source, and multer would report that AbortError (a "malformed"
+      // upload) instead of ENOSPC. The rest of the source is drained below.
+      for await (const chunk of source.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
         hash.update(chunk);
         size += chunk.length;
         if (headSize < SNIFF_BYTES) {
@@ -50,6 +53,7 @@ export class BlobStore {
       }
       await file.sync();
     } catch (err) {
+      source.resume();
       await file.close().catch(() => {});
       await rm(path, { force: true });
       throw err;

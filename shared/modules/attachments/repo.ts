@@ -53,6 +53,22 @@ export class AttachmentRepo {
     }
   }
 
+  /** The yards of the movements and inspections that list the attachment as their evidence. */
+  async evidenceYards(id: string): Promise<string[]> {
+    const pattern = `%"${id}"%`;
+    const yards = new Set<string>();
+    for (const table of ['movement', 'truckInspection'] as const) {
+      const rows = await this.db
+        .selectFrom(table)
+        .select('yardId')
+        .distinct()
+        .where('attachmentIds', 'like', pattern)
+        .execute();
+      for (const r of rows) yards.add(r.yardId);
+    }
+    return [...yards];
+  }
+
   /** Whether an immutable record (movement, inspection) lists the attachment as its evidence. */
   async isListedAsEvidence(id: string): Promise<boolean> {
     const pattern = `%"${id}"%`;

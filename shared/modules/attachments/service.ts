@@ -100,6 +100,31 @@ export class AttachmentService {
     return { row, path };
   }
 
+  /**
+   * The rule for listing attachments as a record's evidence (a movement's or an inspection's
+   * attachmentIds; docs/domain.md "Attachments"): each must be readable by the principal and
+   * belong to the record's yard, i.e. be attached to a record of that yard, or not be attached yet
+   * and have been uploaded by the principal. Anything else answers 404 like an unknown id, so ids
+   * of other yards are not confirmed.
+   */
+  async assertEvidenceFor(yardId: string, ids: readonly string[], principal: Principal): Promise<void> {
+    for (const id of new Set(ids)) {
+      const row = await this.repo.byId(id);
+      if (!row || !(await this.belongsTo(row, yardId, principal))) {
+        throw new NotFoundError('Attachment in this yard', id);
+      }
+    }
+  }
+
+  private async belongsTo(row: AttachmentRow, yardId: string, principal: Principal): Promise<boolean> {
+    if (!(await this.mayRead(row, principal))) return false;
+    if (!row.refType || !row.refId) {
+      const yards = await this.repo.evidenceYards(row.id);
+      return yards.length > 0 ? yards.every((y) => y === yardId) : isUploader(row, principal);
+    }
+    return (await this.repo.refTarget(row.refType as AttachmentRefTypeT, row.refId))?.yardId === yardId;
+  }
+
   /** Deletes the record; the bytes go too when no other record has the same content. */
   async delete(id: string, principal: Principal): Promise<void> {
     const row = await this.visibleRow(id, principal);
@@ -161,6 +186,15 @@ export class AttachmentService {
   }
 
   private async assertRefVisible(refType: AttachmentRefTypeT, refId: string, creator: Creator) {
+    // A driver's files are its own: attached to nothing (a task's record lists them) or to itself.
+    if (creator?.kind === 'driver' && !(refType === 'driver' && refId === creator.id)) {
+      throw new ValidationError([
+        {
+          path: 'body.refId',
+          message: 'a driver attaches files only to their own driver record: leave refType out',
+        },
+      ]);
+    }
     const target = await this.repo.refTarget(refType, refId);
     const visible =
       target !== undefined && (creator === null || !target.yardId || canSeeYard(creator, target.yardId));
@@ -168,8 +202,11 @@ export class AttachmentService {
   }
 
   /**
-   * Drivers see only what they uploaded; staff with a yard scope see attachments of records in their
-   * yards and those not tied to a yard. Anything else is "not found", so ids are not confirmed.
+   * Drivers see only what they uploaded. An upload not attached to a record (no refType) is its
+   * uploader's and the admins' until a movement or inspection lists it as evidence; then it is
+   * seen like that record (by its yard). Staff with a yard scope see attachments of records in
+   * their yards and those of records not tied to a yard. Anything else is "not found", so ids are
+   * not confirmed (docs/domain.md "Attachments").
    */
   private async visibleRow(id: string, principal: Principal): Promise<AttachmentRow> {
     const row = await this.repo.byId(id);
@@ -178,11 +215,22 @@ export class AttachmentService {
   }
 
   private async mayRead(row: AttachmentRow, principal: Principal): Promise<boolean> {
-    if (principal.role === 'driver') return row.createdByKind === 'driver' && row.createdBy === principal.id;
-    if (principal.yardIds === null || !row.refType || !row.refId) return true;
+    if (principal.role === 'driver') return isUploader(row, principal);
+    if (!row.refType || !row.refId) {
+      if (principal.role === 'admin' && principal.yardIds === null) return true;
+      if (isUploader(row, principal)) return true;
+      const yards = await this.repo.evidenceYards(row.id);
+      return yards.some((y) => canSeeYard(principal, y));
+    }
+    if (principal.yardIds === null) return true;
     const target = await this.repo.refTarget(row.refType as AttachmentRefTypeT, row.refId);
     return !target?.yardId || canSeeYard(principal, target.yardId);
   }
+}
+
+/** Whether the principal stored this attachment (the system stores camera snapshots: no one). */
+function isUploader(row: AttachmentRow, principal: Pick<Principal, 'id' | 'kind'>): boolean {
+  return row.createdBy !== null && row.createdBy === principal.id && row.createdByKind === principal.kind;
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -201,11 +249,19 @@ const EXTENSION: Record<string, string> = {
   'application/pdf': 'pdf',
 };
 
-/** The base name only, without control characters or path separators; never empty. */
+/**
+ * Characters a stored file name never keeps: the C0 and C1 controls and DEL (Unicode Cc), and the
+ * bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+ * U+2069), which can make "invoice\u202Egpj.exe" read as "invoiceexe.jpg"; and the double quote
+ * (Content-Disposition). docs/domain.md "Attachments".
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+const UNSAFE_IN_FILENAME = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"]/g;
+
+/** The base name only, without the characters above or path separators; never empty. */
 export function safeFilename(name: string, contentType: string): string {
   const base = (name.split(/[/\\]/).pop() ?? '')
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-    .replace(/[\u0000-\u001f\u007f"]/g, '')
+    .replace(UNSAFE_IN_FILENAME, '')
     .trim()
     .replace(/^\.+/, '')
     .slice(0, 200);

@@ -2,7 +2,7 @@ import type { DeviceCallOptions, OnvifDeviceInfo, OnvifTarget, Snapshot } from '
 import type { CoreParts } from '../../core-parts.js';
 import { AppError, ValidationError } from '../../http/errors.js';
 import { refusedAddresses } from '../integrations/addresses.js';
-import { keepsSecret, resendMessage, secretsToResend } from '../integrations/secrets.js';
+import { keepsSecret, secretsToResend } from '../integrations/secrets.js';
 import type { IntegrationService } from '../integrations/service.js';
 import { cameraProblem } from './camera-errors.js';
 import type { CameraRow } from './repo.js';
@@ -102,10 +102,14 @@ export function assertPasswordFollowsXaddr(
   patch: NonNullable<CameraPatchT['onvif']>,
 ): void {
   const carried = keepsSecret(patch.password) && current.onvifPassword ? ['onvif.password'] : [];
-  const { moved, paths } = secretsToResend([current.onvifXaddr ?? ''], [patch.xaddr ?? ''], carried);
-  if (paths.length === 0) return;
+  const [resend] = secretsToResend(
+    { urls: [current.onvifXaddr ?? ''] },
+    { urls: [patch.xaddr ?? ''] },
+    carried,
+  );
+  if (!resend) return;
   throw new ValidationError(
-    [{ path: 'body.onvif.password', message: resendMessage(moved), code: 'secret-required' }],
+    [{ path: 'body.onvif.password', message: resend.message, code: 'secret-required' }],
     'The camera address changed: send its password again; nothing was changed.',
   );
 }

@@ -5,7 +5,7 @@ import {
   type OutboundPolicy,
   OutboundRefusedError,
 } from '../../net/outbound-policy.js';
-import { carriedSecrets, resendMessage, secretsToResend } from './secrets.js';
+import { carriedSecrets, secretsToResend } from './secrets.js';
 
 /** Every http(s) URL string in a config (nested objects and arrays too), with its field path. */
 export function urlFields(
@@ -43,25 +43,28 @@ export async function refusedAddresses(
   return errors;
 }
 
-/** A config whose addresses moved to a new origin must carry its kept secrets again (secrets.ts). */
+/**
+ * A config whose addresses moved to a new origin, or whose auth type changed, must carry its kept
+ * secrets again (secrets.ts).
+ */
 export function assertSecretsFollowAddresses(
   stored: Record<string, unknown>,
   incoming: Record<string, unknown>,
   next: Record<string, unknown>,
   secretFields: readonly string[],
 ): void {
-  const { moved, paths } = secretsToResend(
-    urlFields(stored).map((f) => f.url),
-    urlFields(next).map((f) => f.url),
+  const resend = secretsToResend(
+    { urls: urlFields(stored).map((f) => f.url), config: stored },
+    { urls: urlFields(next).map((f) => f.url), config: next },
     carriedSecrets(incoming, next, secretFields),
   );
-  if (paths.length === 0) return;
+  if (resend.length === 0) return;
   throw new ValidationError(
-    paths.map((path) => ({
+    resend.map(({ path, message }) => ({
       path: fieldPath('body.config', path.split('.')),
-      message: resendMessage(moved),
+      message,
       code: 'secret-required',
     })),
-    'The address changed: send the secrets again with it; nothing was stored.',
+    'The address or the authentication changed: send the secrets again with it; nothing was stored.',
   );
 }

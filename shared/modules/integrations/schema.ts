@@ -4,7 +4,8 @@ import { z } from '../../http/zod.js';
 const Config = z.record(z.string(), z.unknown()).openapi({
   description:
     "The kind's settings; see GET /api/integration/camera-provider for each kind's schema. Secret fields read back masked as ********; send them masked or leave them out to keep the stored value, " +
-    'except when a URL in the config points at a scheme, host or port the stored config did not have: then every kept secret must be sent again (400 secret-required), since a stored secret is never sent to a new address. ' +
+    'except when a URL in the config points at a scheme, host or port the stored config did not have: then every kept secret must be sent again (400 secret-required), since a stored secret is never sent to a new address; ' +
+    'likewise a secret whose auth type changes (auth.type digest to basic, say) must be sent again. ' +
     'URLs on loopback or link-local addresses are refused (400 address-refused) unless the site setting network.allowLoopbackAndLinkLocal is true.',
 });
 
@@ -54,7 +55,7 @@ export const IntegrationPatch = z
     enabled: z.boolean().optional(),
     config: Config.optional().openapi({
       description:
-        'replaces the config whole, except secrets left out or sent masked (kept, unless an address moved to a new host)',
+        'replaces the config whole, except secrets left out or sent masked (kept, unless an address moved to a new host or the auth type changed)',
     }),
   })
   .strict()

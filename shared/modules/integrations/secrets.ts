@@ -72,29 +72,49 @@ export function originOf(url: string): string | undefined {
   return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined;
 }
 
-/**
- * A secret is write-only only while it cannot be sent somewhere new: otherwise anyone allowed to
- * edit the address, but not told the secret, could point it at a server of theirs and read it
- * there. So a write that adds an origin (scheme, host, port) the stored addresses did not have must
- * send every kept secret again; the same host on another path or the same origins rearranged may keep
- * them. Returns the secrets that must be sent ([] when none).
- */
-export function secretsToResend(
-  before: readonly string[],
-  after: readonly string[],
-  carried: readonly string[],
-): { moved: string[]; paths: string[] } {
-  const known = new Set(before.map(originOf));
-  const moved = [...new Set(after.map(originOf))].filter(
-    (o): o is string => o !== undefined && !known.has(o),
-  );
-  return { moved, paths: moved.length > 0 ? [...carried] : [] };
+/** Where and how a config sends its secrets: the addresses in it and, for the auth type, the config. */
+export interface SecretUse {
+  urls: readonly string[];
+  config?: Json;
 }
 
-/** The message for a secret that must be sent again because its address moved. */
-export function resendMessage(moved: readonly string[]): string {
-  return (
-    `required again: the address changed to ${moved.join(', ')}, and a stored secret is never sent ` +
-    'to a new address (send the secret with the new address)'
+/**
+ * The `type` of the object that holds a secret (`auth.type` for `auth.password`): the way it is
+ * sent, e.g. hashed in a Digest answer or readable in a Basic header.
+ */
+function typeBeside(config: Json | undefined, path: string): unknown {
+  if (!config) return undefined;
+  return getPath(config, [...path.split('.').slice(0, -1), 'type'].join('.'));
+}
+
+/**
+ * A secret is write-only only while it cannot be sent somewhere new or in a new way: otherwise
+ * anyone allowed to edit the config, but not told the secret, could point it at a server of theirs
+ * and read it there, or switch Digest to Basic and read it off the wire. So a write that adds an
+ * origin (scheme, host, port) the stored addresses did not have must send every kept secret again,
+ * and one that changes the `type` beside a kept secret must send that secret again; the same host
+ * on another path or the same origins rearranged may keep them. Returns each secret that must be
+ * sent, with the reason as the user reads it ([] when none).
+ */
+export function secretsToResend(
+  before: SecretUse,
+  after: SecretUse,
+  carried: readonly string[],
+): Array<{ path: string; message: string }> {
+  const known = new Set(before.urls.map(originOf));
+  const moved = [...new Set(after.urls.map(originOf))].filter(
+    (o): o is string => o !== undefined && !known.has(o),
   );
+  const neverSent = 'and a stored secret is never sent';
+  if (moved.length > 0) {
+    const message = `required again: the address changed to ${moved.join(', ')}, ${neverSent} to a new address (send the secret with the new address)`;
+    return carried.map((path) => ({ path, message }));
+  }
+  return carried.flatMap((path) => {
+    const was = typeBeside(before.config, path);
+    const now = typeBeside(after.config, path);
+    if (was === now) return [];
+    const message = `required again: the authentication changed from ${String(was)} to ${String(now)}, ${neverSent} a new way (send the secret with the new authentication)`;
+    return [{ path, message }];
+  });
 }

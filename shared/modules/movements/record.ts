@@ -79,8 +79,7 @@ export async function recordMovement(
   }
   const driver = input.driverId ? await repo.driver(input.driverId) : undefined;
   if (input.driverId && !driver) throw new NotFoundError('Driver', input.driverId);
-  const missing = await repo.missingAttachments(input.attachmentIds ?? []);
-  if (missing[0]) throw new NotFoundError('Attachment', missing[0]);
+  // input.attachmentIds were checked by the attachments module before (MovementService.create).
   if (input.correctsId) {
     // A movement of a yard outside the caller's scope answers exactly like one that does not exist.
     visibleOr404(ctx.principal, await repo.movement(input.correctsId), 'Movement', input.correctsId);

@@ -135,13 +135,6 @@ export class MovementRepo {
     return driverById(this.db, id).then(first);
   }
 
-  async missingAttachments(ids: string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const found = await this.db.selectFrom('attachment').select('id').where('id', 'in', ids).execute();
-    const known = new Set(found.map((r) => r.id));
-    return ids.filter((id) => !known.has(id));
-  }
-
   movement(id: string): Promise<MovementRow | undefined> {
     return movementById(this.db, id).then(first);
   }

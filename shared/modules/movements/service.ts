@@ -9,6 +9,7 @@ import {
 import { toIso, toIsoOrNull } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
+import type { AttachmentService } from '../attachments/service.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
 import type { TrailerService } from '../trailers/service.js';
 import type { TruckService } from '../trucks/service.js';
@@ -31,6 +32,8 @@ export type MovementDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'bus
   /** The movement's trailer and truck, written by their own modules in the movement's transaction. */
   trailers: Pick<TrailerService, 'atGate'>;
   trucks: Pick<TruckService, 'atGate'>;
+  /** Whether the listed attachments may be this movement's evidence (their yard, their uploader). */
+  attachments: Pick<AttachmentService, 'assertEvidenceFor'>;
 };
 
 export class MovementService {
@@ -48,6 +51,7 @@ export class MovementService {
     // Movements are the edge's (the cloud answers 409 edge-owned): refuse before any camera is
     // called or relay pulsed, not when the movement row is written.
     this.deps.changes.assertMayWrite('movement', { yardId: input.yardId });
+    await this.deps.attachments.assertEvidenceFor(input.yardId, input.attachmentIds ?? [], principal);
     const now = this.deps.clock.now();
     const at = input.at ?? now;
     assertNotInFuture(at, now);

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { CoreParts } from '../../core-parts.js';
 import { SCHEMA_VERSION } from '../../db/migrate.js';
 import type { GateDriverState } from '../../enums.js';
+import { PAGE_HEADERS } from '../../http/page-headers.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
 import type { AuthService } from '../auth/service.js';
@@ -129,6 +130,7 @@ export function registerPlatformRoutes(
     access: 'public',
     response: { contentType: 'text/html', description: 'HTML page' },
     handler: ({ res }) => {
+      res.set({ ...PAGE_HEADERS, 'Cache-Control': 'no-cache' });
       res.type('html').send(DOCS_HTML);
     },
   });
@@ -156,21 +158,51 @@ export function registerPlatformRoutes(
   });
 }
 
-/** Static files of Swagger UI, served under /docs/ (mounted by createApp). */
+/** The files of swagger-ui-dist the docs page loads; its demo pages (index.html, with inline code) are not served. */
+const SWAGGER_FILES = new Set([
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'favicon-32x32.png',
+  'favicon-16x16.png',
+]);
+
+/**
+ * Starts Swagger UI from a file, not inline, so the page keeps the apps' script-src 'self'. The
+ * token pasted into "Authorize" lives only as long as the page (no persistAuthorization: it would
+ * keep it in localStorage for any script of the origin to read); no validator badge from elsewhere.
+ */
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/v3/api-docs', dom_id: '#swagger-ui', validatorUrl: null });\n`;
+
+/** Static files of Swagger UI and the docs page's start script, served under /docs/ (mounted by createApp). */
 export function swaggerUiStatic(): express.RequestHandler {
   // Resolve the folder without loading the package: its entry point pulls in the whole UI bundle.
   const require = createRequire(import.meta.url);
   const dir = dirname(require.resolve('swagger-ui-dist/package.json'));
-  return express.static(dir, { index: false, maxAge: '1d' });
+  const files = express.static(dir, {
+    index: false,
+    maxAge: '1d',
+    setHeaders: (res) => res.setHeader('X-Content-Type-Options', 'nosniff'),
+  });
+  return (req, res, next) => {
+    const name = req.path.slice(1);
+    if (name === 'docs-init.js' && (req.method === 'GET' || req.method === 'HEAD')) {
+      res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' });
+      res.type('text/javascript').send(DOCS_INIT);
+      return;
+    }
+    if (SWAGGER_FILES.has(name)) return files(req, res, next);
+    next();
+  };
 }
 
 const DOCS_HTML = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Yard service API</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
 <link rel="stylesheet" href="/docs/swagger-ui.css"></head>
 <body><div id="swagger-ui"></div>
 <script src="/docs/swagger-ui-bundle.js"></script>
-<script>window.ui = SwaggerUIBundle({ url: '/v3/api-docs', dom_id: '#swagger-ui', persistAuthorization: true });</script>
+<script src="/docs/docs-init.js"></script>
 </body></html>`;
 
 async function readiness(deps: PlatformDeps) {

@@ -5,6 +5,7 @@ import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { BadRequestError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
+import type { AttachmentService } from '../attachments/service.js';
 import type { YardService } from '../yards/service.js';
 import type { InspectionRow, TruckRepo } from './repo.js';
 import type { InspectionCreateT, InspectionItemT, InspectionOutT } from './schema.js';
@@ -13,7 +14,11 @@ import { canSeeUnit } from './yard-scope.js';
 // Clocks of handhelds drift; an inspection a little in the future is accepted, a day ahead is a typo.
 const FUTURE_TOLERANCE_MS = 5 * 60 * 1000;
 
-export type TruckInspectionDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & { yards: YardService };
+export type TruckInspectionDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  yards: YardService;
+  /** Whether the listed attachments may be this inspection's evidence (their yard, their uploader). */
+  attachments: Pick<AttachmentService, 'assertEvidenceFor'>;
+};
 
 /** Truck inspections: recorded at the edge, never changed afterwards. */
 export class TruckInspections {
@@ -59,8 +64,7 @@ export class TruckInspections {
     assertCanSeeYard(principal, input.yardId);
     await this.deps.yards.getRow(input.yardId);
     const attachmentIds = [...new Set(input.attachmentIds ?? [])];
-    const [missing] = await this.repo.missingAttachments(attachmentIds);
-    if (missing) throw new NotFoundError('Attachment', missing);
+    await this.deps.attachments.assertEvidenceFor(input.yardId, attachmentIds, principal);
 
     const row = await this.deps.changes.insert(this.deps.kysely, 'truckInspection', {
       id: newId(),

@@ -92,13 +92,6 @@ export class TruckRepo {
     return [...starts, ...(await rest.execute())];
   }
 
-  async missingAttachments(ids: string[]): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const found = await this.db.selectFrom('attachment').select('id').where('id', 'in', ids).execute();
-    const have = new Set(found.map((r) => r.id));
-    return ids.filter((id) => !have.has(id));
-  }
-
   /** Newest first by (inspectedAt, id); keyset paging after the cursor pair. */
   inspections(opts: {
     truckId: string;

@@ -1,15 +1,13 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { asciiLower } from '../../db/sql-helpers.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
-import type { YardService } from '../yards/service.js';
 import { type TruckAtGate, writeTruckAtGate } from './at-gate.js';
-import { TruckInspections } from './inspections.js';
+import { type TruckInspectionDeps, TruckInspections } from './inspections.js';
 import { TruckRepo, type TruckRow } from './repo.js';
 import {
   normalizePlate,
@@ -20,9 +18,8 @@ import {
 } from './schema.js';
 import { assertYardFilterAllowed, canSeeUnit } from './yard-scope.js';
 
-export type TruckDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+export type TruckDeps = TruckInspectionDeps & {
   carriers: CarrierService;
-  yards: YardService;
 };
 
 export class TruckService {

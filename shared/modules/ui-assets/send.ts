@@ -1,6 +1,7 @@
 import { extname, sep } from 'node:path';
 import type { Request, Response } from 'express';
 import { AppError, NotFoundError } from '../../http/errors.js';
+import { PAGE_HEADERS } from '../../http/page-headers.js';
 import type { UiAsset } from './service.js';
 import { chooseRepresentation } from './variants.js';
 
@@ -10,27 +11,6 @@ const HASHED = 'public, max-age=31536000, immutable';
 const HTML = 'no-cache';
 /** Other files keep their names too; a few minutes saves requests and a release shows soon. */
 const OTHER = 'public, max-age=300';
-
-/**
- * For the pages of the web apps, which load only their own scripts and styles (no inline code):
- * nothing from elsewhere, no framing (clickjacking at the gate), no plugins.
- */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' blob: data:",
-  "connect-src 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "object-src 'none'",
-].join('; ');
-
-const HTML_HEADERS = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
-  'Referrer-Policy': 'no-referrer',
-};
 
 /**
  * A service worker script keeps its address across releases and the browser installs a new
@@ -59,7 +39,7 @@ export async function sendUiFile(req: Request, res: Response, asset: UiAsset): P
   });
   // The type of the file itself, also for its copy (send() would call a .br file octet-stream).
   res.type(extname(asset.relativePath) || 'application/octet-stream');
-  if (asset.isHtml) res.set(HTML_HEADERS);
+  if (asset.isHtml) res.set(PAGE_HEADERS);
   if (varies) res.vary('Accept-Encoding');
   if (encoding) res.set('Content-Encoding', encoding);
   await sendFile(res, file, encoding === undefined);

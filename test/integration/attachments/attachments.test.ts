@@ -358,7 +358,11 @@ describe.each(TEST_DIALECTS)('attachments (%s)', (dialect) => {
       const denied = await viewer.delete(`/api/attachment/${up.body.id}`);
       expect(denied.status).toBe(403);
       expect(await attachmentCount()).toBeGreaterThan(0);
-      expect((await gate.delete(`/api/attachment/${up.body.id}`)).status).toBe(204);
+      // Not attached yet: the uploader's and the admins' (attachment-scope.test.ts).
+      expect((await gate.delete(`/api/attachment/${up.body.id}`)).status).toBe(404);
+      const own = await gate.post('/api/attachment', form([{ bytes: fileOf('jpeg'), name: 'g.jpg' }]));
+      expect((await gate.delete(`/api/attachment/${own.body.id}`)).status).toBe(204);
+      expect((await admin.delete(`/api/attachment/${up.body.id}`)).status).toBe(204);
       const anon = admin.as(undefined);
       expect(
         (await anon.post('/api/attachment', form([{ bytes: fileOf('jpeg'), name: 'a.jpg' }]))).status,

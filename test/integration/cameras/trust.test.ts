@@ -223,6 +223,39 @@ describe.each(VARIANTS)('trust at the $role ($dialect)', ({ role, dialect }) => 
       ]);
     });
 
+    it('a Digest integration switched to Basic needs its password again; the camera never reads it as Basic', async () => {
+      const digest = { type: 'digest', username: 'view', password: 'cgi-pass' };
+      const cameras = [{ id: 'ch1', name: 'One', snapshotUrl: cgiBasic.urlOf('ch1') }];
+      const id = await addIntegration('Digest kept', 'http-snapshot', { auth: digest, cameras });
+      const row = await integrationRow(id);
+      const seen = cgiBasic.requests.length;
+      for (const auth of [
+        { type: 'basic', username: 'view' },
+        { type: 'basic', username: 'view', password: '********' },
+      ]) {
+        const res = await admin.patch(`/api/integration/${id}`, { config: { auth, cameras } });
+        expect(res.status, res.text).toBe(400);
+        expect(res.body.code).toBe('validation-failed');
+        expect(res.body.errors.map((e: any) => [e.path, e.code])).toEqual([
+          ['body.config.auth.password', 'secret-required'],
+        ]);
+        expect(res.body.errors[0].message).toMatch(/authentication changed from digest to basic/);
+      }
+      expect(await integrationRow(id)).toEqual(row);
+      // The next snapshot still answers the camera's Basic-only challenge with nothing.
+      const snap = await admin.get(`/api/camera/integration/${id}/ch1/snapshot`);
+      expect(snap.status, snap.text).toBe(502);
+      const basic = `Basic ${Buffer.from('view:cgi-pass').toString('base64')}`;
+      expect(cgiBasic.requests.slice(seen).some((r) => r.authorization === basic)).toBe(false);
+
+      // Sent with the new type, the password is the admin's choice.
+      const retyped = await admin.patch(`/api/integration/${id}`, {
+        config: { auth: { type: 'basic', username: 'view', password: 'cgi-pass' }, cameras },
+      });
+      expect(retyped.status, retyped.text).toBe(200);
+      expect((await admin.get(`/api/camera/integration/${id}/ch1/snapshot`)).status).toBe(200);
+    });
+
     it.skipIf(atCloud)(
       '"digest" never sends Basic, even when the server asks only for Basic (provider and ONVIF)',
       async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDatabase } from '../../../shared/db/database.js';
+import { CONTENT_SECURITY_POLICY } from '../../../shared/http/page-headers.js';
 import { Client, query } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
@@ -42,6 +43,16 @@ describe.each(TEST_DIALECTS)('platform (%s)', (dialect) => {
       expect(docs.text).toContain('swagger-ui');
       const asset = await fetch(`${t.url}/docs/swagger-ui-bundle.js`);
       expect(asset.status).toBe(200);
+      // The web apps' headers; no inline script; a pasted token is not kept (test/system/api-docs.test.ts).
+      expect(docs.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(docs.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(docs.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(docs.text).not.toMatch(/<script>/);
+      const init = await fetch(`${t.url}/docs/docs-init.js`);
+      expect(init.headers.get('content-type')).toContain('text/javascript');
+      expect(await init.text()).not.toContain('persistAuthorization');
+      // swagger-ui-dist's demo page (inline script, another document) is not served.
+      expect((await fetch(`${t.url}/docs/index.html`)).status).toBe(404);
     });
 
     it('metrics: admin or the metrics key; 401 without, 403 for other roles', async () => {

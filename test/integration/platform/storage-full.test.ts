@@ -1,5 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -134,6 +136,51 @@ describe('disk full on upload (ENOSPC)', () => {
       expect(count('attachment')).toBe(before);
       const tmp = join(t.core.paths.attachments, 'tmp');
       expect(existsSync(tmp) ? readdirSync(tmp) : []).toEqual([]);
+    },
+  );
+});
+
+/** Whether this process may mount a file system (root in CI): the full-disk test needs a tiny tmpfs. */
+function canMount(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'yard-mount-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
+
+describe('disk full on upload, for real (a 256 KiB tmpfs under the attachments folder)', () => {
+  it.skipIf(!canMount())(
+    'an upload bigger than the room left answers 507 storage-full; nothing is stored or left behind',
+    async () => {
+      const dir = t.core.paths.attachments;
+      mkdirSync(dir, { recursive: true });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', dir]);
+      try {
+        const before = count('attachment');
+        // A JPEG (by its first bytes) of 1 MiB: the kernel refuses the write past 256 KiB (ENOSPC).
+        const jpeg = new Uint8Array(1024 * 1024);
+        jpeg.set([0xff, 0xd8, 0xff, 0xe0]);
+        const form = new FormData();
+        form.append('file', new Blob([jpeg]), 'gate.jpg');
+        const res = await admin.post('/api/attachment', form);
+        expectStorageFull(res);
+        expect(count('attachment')).toBe(before);
+        expect(readdirSync(join(dir, 'tmp'))).toEqual([]);
+
+        // A small file still fits: the service goes on once there is room.
+        const small = new FormData();
+        small.append('file', new Blob([jpeg.subarray(0, 1000)]), 'small.jpg');
+        expect((await admin.post('/api/attachment', small)).status).toBe(201);
+      } finally {
+        execFileSync('umount', ['-l', dir]);
+      }
     },
   );
 });

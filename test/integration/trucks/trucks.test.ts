@@ -434,8 +434,9 @@ describe('truck inspections at the edge', () => {
       contentType: 'image/jpeg',
       size: 3,
       sha256: 'abc',
-      refType: null,
-      refId: null,
+      // Of the inspection's yard: a record lists only attachments of its yard (attachment-scope.test.ts).
+      refType: 'yard',
+      refId: yardA,
       createdBy: null,
       createdByKind: null,
       createdAt: clock.now(),

@@ -15943,7 +15943,7 @@ export interface components {
             kind: string;
             name: string;
             enabled: boolean;
-            /** @description The kind's settings; see GET /api/integration/camera-provider for each kind's schema. Secret fields read back masked as ********; send them masked or leave them out to keep the stored value, except when a URL in the config points at a scheme, host or port the stored config did not have: then every kept secret must be sent again (400 secret-required), since a stored secret is never sent to a new address. URLs on loopback or link-local addresses are refused (400 address-refused) unless the site setting network.allowLoopbackAndLinkLocal is true. */
+            /** @description The kind's settings; see GET /api/integration/camera-provider for each kind's schema. Secret fields read back masked as ********; send them masked or leave them out to keep the stored value, except when a URL in the config points at a scheme, host or port the stored config did not have: then every kept secret must be sent again (400 secret-required), since a stored secret is never sent to a new address; likewise a secret whose auth type changes (auth.type digest to basic, say) must be sent again. URLs on loopback or link-local addresses are refused (400 address-refused) unless the site setting network.allowLoopbackAndLinkLocal is true. */
             config: {
                 [key: string]: unknown;
             };
@@ -15989,7 +15989,7 @@ export interface components {
             name: string;
             /** @default true */
             enabled: boolean;
-            /** @description The kind's settings; see GET /api/integration/camera-provider for each kind's schema. Secret fields read back masked as ********; send them masked or leave them out to keep the stored value, except when a URL in the config points at a scheme, host or port the stored config did not have: then every kept secret must be sent again (400 secret-required), since a stored secret is never sent to a new address. URLs on loopback or link-local addresses are refused (400 address-refused) unless the site setting network.allowLoopbackAndLinkLocal is true. */
+            /** @description The kind's settings; see GET /api/integration/camera-provider for each kind's schema. Secret fields read back masked as ********; send them masked or leave them out to keep the stored value, except when a URL in the config points at a scheme, host or port the stored config did not have: then every kept secret must be sent again (400 secret-required), since a stored secret is never sent to a new address; likewise a secret whose auth type changes (auth.type digest to basic, say) must be sent again. URLs on loopback or link-local addresses are refused (400 address-refused) unless the site setting network.allowLoopbackAndLinkLocal is true. */
             config: {
                 [key: string]: unknown;
             };
@@ -16013,7 +16013,7 @@ export interface components {
         IntegrationPatch: {
             name?: string;
             enabled?: boolean;
-            /** @description replaces the config whole, except secrets left out or sent masked (kept, unless an address moved to a new host) */
+            /** @description replaces the config whole, except secrets left out or sent masked (kept, unless an address moved to a new host or the auth type changed) */
             config?: {
                 [key: string]: unknown;
             };
