@@ -191,9 +191,15 @@ export const TaskBatchResult = z
 /** A task as its driver sees it: with the trailer's number and carrier, which drivers may not read otherwise. */
 export const DriverTaskOut = TaskOut.extend({
   trailer: z
-    .object({ number: z.string(), carrierName: z.string().nullable() })
+    .object({
+      number: z.string(),
+      carrierName: z.string().nullable(),
+      locationId: Id.nullable().openapi({
+        description: 'the spot the trailer stands on now (where to find it when the task names no from)',
+      }),
+    })
     .nullable()
-    .openapi({ description: 'The trailer to move: its number and carrier (null without a trailer)' }),
+    .openapi({ description: 'The trailer to move: its number, carrier and spot (null without a trailer)' }),
 }).openapi('DriverTask');
 
 export const DriverTaskList = page(DriverTaskOut).openapi('DriverTaskList', {

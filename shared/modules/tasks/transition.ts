@@ -1,11 +1,11 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-import { RELOCATING_TASK_TYPES } from '../../enums.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
 import type { RowPatch } from '../../sync/change-capture.js';
 import type { TrailerService } from '../trailers/service.js';
 import type { TaskEditDeps, WriteOutcome } from './edits.js';
 import { loadForStaffToWrite } from './edits.js';
+import { relocates } from './relocation.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import { assertTransition } from './state-machine.js';
 import { actorOf, announcement, type TaskEventType, writeTransition } from './writes.js';
@@ -16,9 +16,6 @@ export interface TransitionOptions {
   lat?: number | undefined;
   lon?: number | undefined;
 }
-
-/** Task types that move a trailer: completing one puts the trailer at the task's destination. */
-const MOVING_TYPES: ReadonlySet<string> = new Set(RELOCATING_TASK_TYPES);
 
 const EVENT_OF: Record<WorkTransition, TaskEventType> = {
   IN_PROGRESS: 'task.started',
@@ -102,7 +99,7 @@ async function assertActiveSession(db: Kdb, row: TaskRow): Promise<void> {
  * bills the move (any relocating type) to the trailer's carrier.
  */
 async function moveTrailer(deps: TransitionDeps, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
-  if (!row.trailerId || !MOVING_TYPES.has(row.type)) return {};
+  if (!row.trailerId || !relocates(row.type)) return {};
   const trailer = await taskRepo.trailer(trx, row.trailerId);
   if (!trailer) return {};
   if (row.toLocationId && trailer.yardId === row.yardId) {

@@ -16022,10 +16022,16 @@ export interface components {
             nextCursor: string | null;
         };
         DriverTask: components["schemas"]["YardTask"] & {
-            /** @description The trailer to move: its number and carrier (null without a trailer) */
+            /** @description The trailer to move: its number, carrier and spot (null without a trailer) */
             trailer: {
                 number: string;
                 carrierName: string | null;
+                /**
+                 * Format: uuid
+                 * @description the spot the trailer stands on now (where to find it when the task names no from)
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                locationId: string | null;
             } | null;
         };
         DriverTaskBatchResult: {
