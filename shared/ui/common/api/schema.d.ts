@@ -4657,6 +4657,8 @@ export interface paths {
                     loadStatus?: "empty" | "loaded" | "unknown";
                     /** @description number (spaces and case ignored) or plate contains */
                     q?: string;
+                    /** @description exactly this number (spaces and case ignored), of any carrier */
+                    number?: string;
                 };
                 header?: never;
                 path?: never;
@@ -15264,6 +15266,8 @@ export interface components {
                 /** @enum {string} */
                 type?: "dry_van" | "reefer" | "flatbed" | "container" | "chassis" | "tanker" | "other";
                 plate?: string;
+                /** @description the clerk confirmed that an unknown number is a new unit as typed: different from the known trailers with this number (409 same-number-unit) and kept despite a wrong container check digit (409 check-digit-mismatch); the movement records a warning */
+                confirmNew?: boolean;
             };
             truck?: {
                 /**
