@@ -159,7 +159,16 @@ const TaskIds = z
   });
 
 export const TaskBatchBody = z
-  .object({ taskIds: TaskIds, lat: Lat.optional(), lon: Lon.optional() })
+  .object({
+    taskIds: TaskIds,
+    lat: Lat.optional(),
+    lon: Lon.optional(),
+    tappedAt: IsoDateTimeMs.optional().openapi({
+      description:
+        'when the driver tapped the action (phone clock), for actions queued offline: the task’s times use it, ' +
+        'kept between the task’s previous step and now; more than 30 s in the future is 400',
+    }),
+  })
   .strict()
   .openapi('DriverTaskBatch', {
     description: 'The tasks to change, and where the driver is.',
