@@ -16068,6 +16068,12 @@ export interface components {
             taskIds: string[];
             lat?: number;
             lon?: number;
+            /**
+             * Format: date-time
+             * @description when the driver tapped the action (phone clock), for actions queued offline: the task’s times use it, kept between the task’s previous step and now; more than 30 s in the future is 400
+             * @example 2026-03-01T08:00:00Z
+             */
+            tappedAt?: string;
         };
         /**
          * @description The tasks to cancel, and why.
@@ -16082,6 +16088,12 @@ export interface components {
             taskIds: string[];
             lat?: number;
             lon?: number;
+            /**
+             * Format: date-time
+             * @description when the driver tapped the action (phone clock), for actions queued offline: the task’s times use it, kept between the task’s previous step and now; more than 30 s in the future is 400
+             * @example 2026-03-01T08:00:00Z
+             */
+            tappedAt?: string;
             reason: string;
         };
         PushKey: {
@@ -16257,6 +16269,12 @@ export interface components {
             reason: string | null;
             lat: number | null;
             lon: number | null;
+            /**
+             * Format: date-time
+             * @description when the driver tapped the action on the phone, as kept (bounded by the task’s previous step and now); at is when it arrived
+             * @example 2026-03-01T08:00:00Z
+             */
+            tappedAt: string | null;
         };
         /**
          * @description The whole editable task; omitted nullable fields become null.
