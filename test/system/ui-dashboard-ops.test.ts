@@ -174,7 +174,8 @@ describe('dashboard: yard tasks', () => {
     await shown(form);
     await form.getByLabel('Type').selectOption({ label: 'Pull to door' });
     // A pull to door without its trailer and door is refused on those two fields; nothing is made.
-    const count = async () => (await apiCall('GET', `/api/yard-task?yardId=${yardId}&limit=500`)).body.items?.length;
+    const count = async () =>
+      (await apiCall('GET', `/api/yard-task?yardId=${yardId}&limit=500`)).body.items?.length;
     const none = await count();
     await form.getByRole('button', { name: 'Create the task' }).click();
     await shown(form.locator('#nt-trailer-error').getByText('Choose the trailer to move.'));
