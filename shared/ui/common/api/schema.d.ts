@@ -5052,7 +5052,7 @@ export interface paths {
         put?: never;
         /**
          * Record a gate check-in or check-out
-         * @description Check-in puts the trailer (with location, load status, seal) and the truck in the yard and opens a visit; check-out takes them out and closes the visit. An unknown trailer number or truck plate creates the unit. 409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); a yard outside the caller's scope is never named, and a scoped caller cannot check out a unit that is in such a yard, even with force. 400 on `at` (`visit-inverted`) for a movement dated before the check-in of the visit it closes, or a check-in dated before the unit's last check-out: visits are never inverted. 409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. `actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate is busy or faults, and `actuation` reports what happened. `snapshot: true` first takes a picture from each enabled camera of the gate (stored as attachments, listed in attachmentIds); a camera that fails is noted in warnings and never stops the gate.
+         * @description Check-in puts the trailer (with location, load status, seal) and the truck in the yard and opens a visit; check-out takes them out and closes the visit. An unknown trailer number or truck plate creates the unit. 409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); a yard outside the caller's scope is never named, and a scoped caller cannot check out a unit that is in such a yard, even with force. 400 on `at` (`visit-inverted`) for a movement dated before the check-in of the visit it closes, or a check-in dated before the unit's last check-out: visits are never inverted. 409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. A trailer number new to this carrier that other trailers carry is 409 `same-number-unit` (with `matches`), a container number with a wrong ISO 6346 check digit 409 `check-digit-mismatch` (with `expectedCheckDigit`, `correctedNumber`), unless `trailer.confirmNew: true` (recorded with a warning). `actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate is busy or faults, and `actuation` reports what happened. `snapshot: true` first takes a picture from each enabled camera of the gate (stored as attachments, listed in attachmentIds); a camera that fails is noted in warnings and never stops the gate.
          *
          *     Access: admin, gate.
          */
@@ -8886,7 +8886,9 @@ export interface paths {
         put?: never;
         /**
          * Create tasks: one task, or {tasks: [...]} (up to 200, all or nothing)
-         * @description Access: admin, dispatcher, gate.
+         * @description A task that relocates a trailer (move, pull_to_door, return_to_spot, shunt) needs `trailerId` and `toLocationId` (400 with a field error on each missing one). Without `fromLocationId`, a task with a trailer records the trailer's spot as where it is picked up.
+         *
+         *     Access: admin, dispatcher, gate.
          */
         post: {
             parameters: {
