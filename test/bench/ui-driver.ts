@@ -98,7 +98,7 @@ try {
   const posts: number[] = [];
   for (let i = 0; i < ASSIGNMENTS + WARM_UP; i++) {
     const notes = `Bench assignment ${i}`;
-    const body = { yardId, type: 'move', priority: 2, notes, driverId };
+    const body = { yardId, type: 'inspect', priority: 2, notes, driverId };
     const timing = await page.evaluate(
       ({ body, token, notes }) =>
         // No named functions in here: tsx would wrap them in a helper the page does not have.

@@ -99,7 +99,7 @@ export async function edgeWork(edge: Client, s: SiteRefs, tag: string, o: EdgeWo
   const locations = await pings(s, o.locationBatches ?? 1, o.points ?? 50);
   const task = await edge.post('/api/yard-task', {
     yardId: s.yardId,
-    type: 'move',
+    type: 'other',
     fromLocationId: s.spotId,
     toLocationId: s.doorId,
     driverId: s.driverId,
@@ -158,7 +158,7 @@ export async function cloudWork(cloud: Client, s: SiteRefs, tag: string) {
   expect(phone.status, phone.text).toBe(200);
   const task = await cloud.post('/api/yard-task', {
     yardId: s.yardId,
-    type: 'move',
+    type: 'other',
     fromLocationId: s.spotId,
     toLocationId: s.doorId,
     priority: 2,

@@ -244,4 +244,48 @@ describe('gate house: check-in', () => {
     expect(rows).toHaveLength(2);
     expect(rows[1]?.warnings).toMatch(/already-in-yard/);
   });
+  it('asks before registering a second trailer under a known number, and names the right container check digit', async () => {
+    const trailer = page.getByRole('combobox', { name: 'Trailer number' });
+    const carrier = page.getByRole('combobox', { name: 'Carrier (name or SCAC)' });
+    const checkIn = page.getByRole('button', { name: /Check in and open gate/ });
+    const count = (number: string) =>
+      (db().prepare('SELECT count(*) AS n FROM trailer WHERE number = ?').get(number) as { n: number }).n;
+    // The demo's LSLG5303 is Lone Star's; the clerk types it but picks another carrier.
+    expect(count('LSLG5303')).toBe(1);
+    await trailer.fill('LSLG5303');
+    await carrier.fill('prhl');
+    await page.getByRole('option', { name: /Prairie Haulers/ }).click();
+    await checkIn.click();
+    const ask = page.getByRole('alert').filter({ hasText: 'already known' });
+    await ask
+      .getByText(/A trailer with number LSLG5303 is already known: LSLG5303 of Lone Star Logistics/)
+      .waitFor();
+    await screenshot(page, 'ui-check-in-same-number');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(count('LSLG5303')).toBe(1);
+    await ask.getByRole('button', { name: 'It is a different trailer: check it in' }).click();
+    await page.getByRole('heading', { name: /Checked in: LSLG5303/ }).waitFor();
+    expect(count('LSLG5303')).toBe(2);
+    const warned = db()
+      .prepare(
+        "SELECT m.warnings FROM movement m JOIN trailer t ON t.id = m.trailer_id WHERE t.number = 'LSLG5303' ORDER BY m.created_at DESC",
+      )
+      .get() as { warnings: string };
+    expect(warned.warnings).toMatch(/same-number-confirmed/);
+
+    // A container number with a wrong check digit: the right one is named and can be used at once.
+    await trailer.fill('CSQU 305438 0');
+    await checkIn.click();
+    const digit = page.getByRole('alert').filter({ hasText: 'check digit' });
+    await digit
+      .getByText('CSQU 305438 0 fails the container check digit: the last digit should be 3 (CSQU 305438 3).')
+      .waitFor();
+    await screenshot(page, 'ui-check-in-check-digit');
+    expect(count('CSQU 305438 0')).toBe(0);
+    await digit.getByRole('button', { name: 'Use CSQU 305438 3' }).click();
+    expect(await trailer.inputValue()).toBe('CSQU 305438 3');
+    await checkIn.click();
+    await page.getByRole('heading', { name: /Checked in: CSQU 305438 3/ }).waitFor();
+    expect(count('CSQU 305438 3')).toBe(1);
+  });
 });

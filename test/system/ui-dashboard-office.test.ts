@@ -196,10 +196,10 @@ describe.skipIf(!mosquittoInstalled)("the office's day at the cloud dashboard", 
     await page.getByRole('link', { name: 'New task' }).click();
     const form = page.getByRole('form', { name: /^New task in/ });
     await form.getByLabel('Type').selectOption({ label: 'Move' });
-    await form.getByRole('combobox', { name: 'Trailer (optional)' }).fill('OFFICE1');
+    await form.getByRole('combobox', { name: 'Trailer', exact: true }).fill('OFFICE1');
     await page.getByRole('option', { name: /OFFICE1/ }).click();
     await form.getByLabel('From (optional)').selectOption({ label: 'A-D' });
-    await form.getByLabel('To (optional)').selectOption({ label: 'D-D' });
+    await form.getByLabel('To', { exact: true }).selectOption({ label: 'D-D' });
     await form.getByRole('button', { name: 'Create the task' }).click();
     await page.getByText(/task created for trailer OFFICE1/).waitFor({ timeout: 20_000 });
     await waitFor(

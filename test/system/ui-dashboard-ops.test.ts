@@ -162,6 +162,10 @@ describe('dashboard: yard tasks', () => {
     door = locations.find((l) => l.kind === 'door') as typeof door;
     trailer = (await apiCall('GET', `/api/trailer?yardId=${yardId}&inYard=true`)).body
       .items?.[0] as typeof trailer;
+    // The task is made without a From: the jockey picks the trailer up where it stands.
+    const standsOn = locations.find((l) => l.id === (trailer as { locationId?: string }).locationId);
+    expect(standsOn, 'the demo trailer stands on a known spot').toBeDefined();
+    spot = standsOn as typeof spot;
 
     await page.goto(`${edge.url}/dashboard/tasks`);
     await shown(page.getByRole('heading', { name: /^Yard tasks of/ }));
@@ -169,12 +173,21 @@ describe('dashboard: yard tasks', () => {
     const form = page.getByRole('form', { name: /^New task in/ });
     await shown(form);
     await form.getByLabel('Type').selectOption({ label: 'Pull to door' });
-    const trailerInput = form.getByRole('combobox', { name: 'Trailer (optional)' });
+    // A pull to door without its trailer and door is refused on those two fields; nothing is made.
+    const count = async () =>
+      (await apiCall('GET', `/api/yard-task?yardId=${yardId}&limit=500`)).body.items?.length;
+    const none = await count();
+    await form.getByRole('button', { name: 'Create the task' }).click();
+    await shown(form.locator('#nt-trailer-error').getByText('Choose the trailer to move.'));
+    await shown(form.locator('#nt-to-error').getByText('Choose where the trailer goes.'));
+    expect(await form.getByLabel('To', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await screenshot(page, 'dashboard-task-new-incomplete-move');
+    expect(await count()).toBe(none);
+    const trailerInput = form.getByRole('combobox', { name: 'Trailer', exact: true });
     await trailerInput.fill(trailer.number.slice(0, 6));
     await page.getByRole('option', { name: new RegExp(trailer.number) }).click();
     expect(await trailerInput.inputValue()).toBe(trailer.number);
-    await form.getByLabel('From (optional)').selectOption({ label: spot.name });
-    await form.getByLabel('To (optional)').selectOption({ label: door.name });
+    await form.getByLabel('To', { exact: true }).selectOption({ label: door.name });
     await form.getByLabel('Priority').selectOption({ label: 'Urgent' });
     // Longer than the API takes: its validation error lands under Notes, nothing is created.
     await form.getByLabel('Notes (optional)').fill('x'.repeat(2001));
@@ -314,7 +327,7 @@ describe('dashboard: yard tasks', () => {
   it('a change someone else made first is refused (412): the screen says so and shows the task as it is now', async () => {
     const created = await apiCall('POST', '/api/yard-task', {
       yardId,
-      type: 'shunt',
+      type: 'inspect',
       priority: 2,
       notes: 'Stale copy test',
     });
@@ -332,7 +345,7 @@ describe('dashboard: yard tasks', () => {
       expect((await apiCall('PATCH', `/api/yard-task/${id}`, { priority: 0 })).status).toBe(200);
 
       await row.getByRole('button', { name: /^Cancel / }).click();
-      const dialog = stale.getByRole('dialog', { name: /^Cancel Shunt/ });
+      const dialog = stale.getByRole('dialog', { name: /^Cancel Inspect/ });
       await dialog.getByLabel('Reason').fill('No longer needed');
       await dialog.getByRole('button', { name: 'Cancel the task' }).click();
       await shown(

@@ -128,6 +128,8 @@ afterAll(async () => {
 
 describe('driver app: offline, replay, conflicts, installable', () => {
   const ids = { a: '', b: '', c: '' };
+  /** When A's completion was tapped offline, and when the link came back (same clock as the phone). */
+  const times = { completeTapped: 0, online: 0 };
 
   it('logs in, starts the shift, and the service worker takes the page', async () => {
     await page.goto(`${edge.url}/driver/`);
@@ -191,6 +193,7 @@ describe('driver app: offline, replay, conflicts, installable', () => {
     await card('Job A: reefer check').getByRole('button', { name: 'Complete' }).tap();
     const waiting = page.getByTestId('pending-actions');
     await waiting.getByText('Actions waiting to be sent (1)').waitFor();
+    times.completeTapped = Date.now();
     // B is current now: cancel it with a quick reason.
     await card('Job B: seal check')
       .getByRole('button', { name: /Cancel task/ })
@@ -233,6 +236,7 @@ describe('driver app: offline, replay, conflicts, installable', () => {
 
   it('back online: each action applied exactly once, the reassigned task shown as a conflict', async () => {
     await page.goto(`${edge.url}/driver/`).catch(() => undefined); // still offline: from the cache
+    times.online = Date.now();
     await context.setOffline(false);
     // The outbox replays on the browser's `online` event: the server's rows change without a tap.
     await expect.poll(() => taskRow(ids.a).status, { timeout: 20_000 }).toBe('COMPLETED');
@@ -246,6 +250,17 @@ describe('driver app: offline, replay, conflicts, installable', () => {
     );
 
     expect(taskRow(ids.a)).toMatchObject({ status: 'COMPLETED' });
+    // The completion counts from the tap, not from the replay; its event keeps both times.
+    const done = db()
+      .prepare(
+        `SELECT t.completed_at AS completedAt, e.at, e.tapped_at AS tappedAt FROM yard_task t
+           JOIN task_event e ON e.task_id = t.id AND e.to_status = 'COMPLETED' WHERE t.id = ?`,
+      )
+      .get(ids.a) as { completedAt: number; at: number; tappedAt: number };
+    expect(done.completedAt).toBeLessThanOrEqual(times.completeTapped);
+    expect(done.completedAt).toBeLessThan(times.online);
+    expect(done.tappedAt).toBe(done.completedAt);
+    expect(done.at).toBeGreaterThanOrEqual(times.online);
     expect(taskRow(ids.b)).toMatchObject({ status: 'CANCELLED', cancel_reason: 'Spot blocked' });
     expect(taskRow(ids.c)).toMatchObject({ status: 'ASSIGNED', driver_id: driverId('J102') });
     expect(transitions(ids.a).map((e) => e.to_status)).toEqual([

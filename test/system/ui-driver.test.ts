@@ -210,7 +210,7 @@ describe('driver app on a phone', () => {
     const make = async (notes: string, priority: number) => {
       const res = await apiCall('POST', '/api/yard-task', {
         yardId,
-        type: 'move',
+        type: 'inspect',
         priority,
         notes,
         driverId,
@@ -221,7 +221,7 @@ describe('driver app on a phone', () => {
     const first = await make('First in line', 2);
     const second = await make('Second in line', 1);
     await page.locator('article.task-card').getByText('First in line').waitFor();
-    const queued = page.getByRole('link', { name: /Move/ });
+    const queued = page.getByRole('link', { name: /Inspect/ });
     await queued.waitFor();
     await screenshot(page, 'ui-driver-queue');
 

@@ -37,5 +37,7 @@ export interface TaskEventTable extends Synced {
   reason: string | null;
   lat: number | null;
   lon: number | null;
+  /** When the driver tapped it (bounded; docs/domain.md "Working a task"); `at` is when it arrived. */
+  tappedAt: number | null;
   createdAt: number;
 }

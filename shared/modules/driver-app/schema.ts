@@ -159,7 +159,16 @@ const TaskIds = z
   });
 
 export const TaskBatchBody = z
-  .object({ taskIds: TaskIds, lat: Lat.optional(), lon: Lon.optional() })
+  .object({
+    taskIds: TaskIds,
+    lat: Lat.optional(),
+    lon: Lon.optional(),
+    tappedAt: IsoDateTimeMs.optional().openapi({
+      description:
+        'when the driver tapped the action (phone clock), for actions queued offline: the task’s times use it, ' +
+        'kept between the task’s previous step and now; more than 30 s in the future is 400',
+    }),
+  })
   .strict()
   .openapi('DriverTaskBatch', {
     description: 'The tasks to change, and where the driver is.',
@@ -191,9 +200,15 @@ export const TaskBatchResult = z
 /** A task as its driver sees it: with the trailer's number and carrier, which drivers may not read otherwise. */
 export const DriverTaskOut = TaskOut.extend({
   trailer: z
-    .object({ number: z.string(), carrierName: z.string().nullable() })
+    .object({
+      number: z.string(),
+      carrierName: z.string().nullable(),
+      locationId: Id.nullable().openapi({
+        description: 'the spot the trailer stands on now (where to find it when the task names no from)',
+      }),
+    })
     .nullable()
-    .openapi({ description: 'The trailer to move: its number and carrier (null without a trailer)' }),
+    .openapi({ description: 'The trailer to move: its number, carrier and spot (null without a trailer)' }),
 }).openapi('DriverTask');
 
 export const DriverTaskList = page(DriverTaskOut).openapi('DriverTaskList', {

@@ -29,6 +29,7 @@ export async function transitionBatch(
     reason?: string | undefined;
     lat?: number | undefined;
     lon?: number | undefined;
+    tappedAt?: number | undefined;
   },
 ): Promise<{ results: BatchResult[] }> {
   driverIdOf(principal);
@@ -38,6 +39,7 @@ export async function transitionBatch(
   const opts = {
     ...(input.reason !== undefined ? { reason: input.reason } : {}),
     ...(input.lat !== undefined && input.lon !== undefined ? { lat: input.lat, lon: input.lon } : {}),
+    ...(input.tappedAt !== undefined ? { tappedAt: input.tappedAt } : {}),
   };
   const results: BatchResult[] = [];
   for (const taskId of input.taskIds) {

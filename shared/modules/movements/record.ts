@@ -9,6 +9,7 @@ import type { TrailerAtGate } from '../trailers/at-gate.js';
 import type { TrailerService } from '../trailers/service.js';
 import type { TruckAtGate } from '../trucks/at-gate.js';
 import type { TruckService } from '../trucks/service.js';
+import { checkNewTrailer } from './new-unit.js';
 import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from './repo.js';
 import type { MovementCreateT } from './schema.js';
 import { checkUnitState, unitLabel } from './unit-state.js';
@@ -88,6 +89,7 @@ export async function recordMovement(
   const trailer = input.trailer ? await findTrailer(repo, input) : undefined;
   const truck = input.truck ? await findTruck(repo, input) : undefined;
   if (trailer) checkUnitState('trailer', trailer.row, input, ctx.principal, warnings);
+  if (trailer?.isNew) await checkNewTrailer(repo, input, ctx.principal, warnings);
   if (truck) checkUnitState('truck', truck.row, input, ctx.principal, warnings);
   await assertVisitOrder(
     repo,

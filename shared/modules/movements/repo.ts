@@ -150,6 +150,27 @@ export class MovementRepo {
       : trailersByLowerNumber(this.db, lower);
   }
 
+  /** Every trailer with this number, whatever its carrier, with the names a clerk knows it by. */
+  sameNumberTrailers(number: string) {
+    return this.db
+      .selectFrom('trailer')
+      .leftJoin('carrier', 'carrier.id', 'trailer.carrierId')
+      .leftJoin('location', 'location.id', 'trailer.locationId')
+      .select([
+        'trailer.id as id',
+        'trailer.number as number',
+        'trailer.carrierId as carrierId',
+        'carrier.name as carrierName',
+        'trailer.yardId as yardId',
+        'trailer.locationId as locationId',
+        'location.name as locationName',
+      ])
+      .where(sql<string>`lower(trailer.number)`, '=', trailerNumberKey(number))
+      .orderBy('trailer.id')
+      .limit(10)
+      .execute();
+  }
+
   truck(id: string): Promise<TruckRow | undefined> {
     return truckById(this.db, id).then(first);
   }

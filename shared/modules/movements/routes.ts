@@ -30,6 +30,9 @@ export function registerMovementRoutes(
       'even with force. 400 on `at` (`visit-inverted`) for a movement dated before the check-in of the visit it ' +
       "closes, or a check-in dated before the unit's last check-out: visits are never inverted. " +
       '409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. ' +
+      'A trailer number new to this carrier that other trailers carry is 409 `same-number-unit` (with `matches`), ' +
+      'a container number with a wrong ISO 6346 check digit 409 `check-digit-mismatch` (with `expectedCheckDigit`, ' +
+      '`correctedNumber`), unless `trailer.confirmNew: true` (recorded with a warning). ' +
       '`actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate ' +
       'is busy or faults, and `actuation` reports what happened. `snapshot: true` first takes a picture from each enabled camera of the gate (stored as attachments, listed in attachmentIds); a camera that fails is noted in warnings and never stops the gate.',
     access: ['admin', 'gate'],

@@ -16,12 +16,21 @@ const TrailerRef = z
     carrierId: Id.optional(),
     type: TrailerType.optional(),
     plate: z.string().trim().min(1).max(20).optional(),
+    confirmNew: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          'the clerk confirmed that an unknown number is a new unit as typed: different from the known trailers ' +
+          'with this number (409 same-number-unit) and kept despite a wrong container check digit ' +
+          '(409 check-digit-mismatch); the movement records a warning',
+      }),
   })
   .strict()
   .refine((t) => (t.id === undefined) !== (t.number === undefined), 'give either id or number')
   .refine(
-    (t) => t.id === undefined || (t.carrierId ?? t.type ?? t.plate) === undefined,
-    'carrierId, type and plate describe a new trailer: send them with number, not id',
+    (t) => t.id === undefined || (t.carrierId ?? t.type ?? t.plate ?? t.confirmNew) === undefined,
+    'carrierId, type, plate and confirmNew describe a new trailer: send them with number, not id',
   );
 
 const TruckRef = z

@@ -6,10 +6,12 @@ import {
   InvalidTransitionError,
   NotFoundError,
   PreconditionFailedError,
+  ValidationError,
 } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { RowPatch } from '../../sync/change-capture.js';
 import { TaskRefs } from './refs.js';
+import { relocationErrors } from './relocation.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import type { TaskCreateT, TaskPatchT, TaskPutT } from './schema.js';
 import { assertEditable, assertTransition } from './state-machine.js';
@@ -41,6 +43,10 @@ export async function createTasks(
   inputs.forEach((input, i) => {
     assertCanSeeYard(principal, input.yardId, batch ? `tasks[${i}]` : undefined);
   });
+  const shapeErrors = inputs.flatMap((input, i) =>
+    relocationErrors(input, batch ? `body.tasks[${i}]` : 'body'),
+  );
+  if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
   const actor = actorOf(principal);
   return deps.kysely.transaction().execute(async (trx) => {
     const givenIds = inputs.flatMap((t) => (t.id ? [t.id] : []));
@@ -48,14 +54,19 @@ export async function createTasks(
     if (taken)
       throw new ConflictError('duplicate', `A task with id ${taken.id} exists already.`, { id: taken.id });
     const refs = new TaskRefs(trx);
+    const pickups: Array<string | null> = [];
     for (const [i, input] of inputs.entries()) {
       const label = batch ? `tasks[${i}]: ` : '';
       await refs.yard(input.yardId, label);
       await refs.fields(input.yardId, input, label);
+      pickups.push(await pickupOf(refs, input.yardId, input));
     }
     const out: WriteOutcome = { rows: [], announcements: [], yards: new Set() };
-    for (const input of inputs) {
-      const created = await insertTask(deps, trx, principal, actor, input);
+    for (const [i, input] of inputs.entries()) {
+      const created = await insertTask(deps, trx, principal, actor, {
+        ...input,
+        fromLocationId: pickups[i] ?? null,
+      });
       out.announcements.push(announcement('task.created', created, null));
       let row = created;
       if (input.driverId) {
@@ -73,6 +84,21 @@ export async function createTasks(
     }
     return out;
   });
+}
+
+/**
+ * Where the jockey picks the trailer up: the given place, else the spot the trailer stands on now
+ * (docs/domain.md "Creating and editing"). Kept on the task, so it records where the trailer was
+ * when the task was made, and every reader (the driver's card, the dashboard, a peer after sync)
+ * shows it without asking for the trailer.
+ */
+async function pickupOf(
+  refs: TaskRefs,
+  yardId: string,
+  task: { trailerId?: string | null | undefined; fromLocationId?: string | null | undefined },
+): Promise<string | null> {
+  if (task.fromLocationId) return task.fromLocationId;
+  return task.trailerId ? refs.trailer(yardId, task.trailerId) : null;
 }
 
 async function insertTask(
@@ -168,12 +194,22 @@ async function editTask(
     const changed = Object.fromEntries(
       Object.entries(edit.fields).filter(([k, v]) => v !== undefined && row[k as keyof TaskRow] !== v),
     ) as RowPatch<'yardTask'>;
+    const merged = { ...row, ...changed };
+    // A cancel keeps the task as it was: an incomplete old task can still be cancelled.
+    const shapeErrors = edit.cancelReason === undefined ? relocationErrors(merged, 'body') : [];
+    if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
     const refs = new TaskRefs(trx);
     await refs.fields(row.yardId, {
       trailerId: changed.trailerId,
       fromLocationId: changed.fromLocationId,
       toLocationId: changed.toLocationId,
     });
+    // An edit that changes the trailer or clears the pickup place: picked up where it stands now.
+    const touched = changed.trailerId !== undefined || changed.fromLocationId !== undefined;
+    if (touched && merged.trailerId && !merged.fromLocationId) {
+      const spot = await pickupOf(refs, row.yardId, { trailerId: merged.trailerId });
+      if (spot) changed.fromLocationId = spot;
+    }
     const out: WriteOutcome = { rows: [], announcements: [], yards: new Set([row.yardId]) };
     const now = deps.clock.now();
     if (edit.cancelReason !== undefined) {

@@ -41,5 +41,6 @@ export function taskEventOut(row: TaskEventRow): TaskEventOutT {
     reason: row.reason,
     lat: row.lat,
     lon: row.lon,
+    tappedAt: toIsoOrNull(row.tappedAt),
   };
 }

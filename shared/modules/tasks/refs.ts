@@ -29,8 +29,11 @@ export class TaskRefs {
     }
   }
 
-  /** The trailer must be in the task's yard now (checked in at a gate, not yet out). */
-  async trailer(yardId: string, trailerId: string, label = ''): Promise<void> {
+  /**
+   * The trailer must be in the task's yard now (checked in at a gate, not yet out). Answers the
+   * spot it stands on (null when checked in without one).
+   */
+  async trailer(yardId: string, trailerId: string, label = ''): Promise<string | null> {
     const trailer = await this.memo(`trailer:${trailerId}`, () => taskRepo.trailer(this.trx, trailerId));
     if (!trailer) throw new NotFoundError(`${label}Trailer`, trailerId);
     if (trailer.yardId !== yardId) {
@@ -44,6 +47,7 @@ export class TaskRefs {
         },
       );
     }
+    return trailer.locationId;
   }
 
   /** Tasks go to active yard drivers (jockeys), never to carrier drivers. */

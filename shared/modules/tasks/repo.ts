@@ -132,16 +132,21 @@ export const taskRepo = {
       .executeTakeFirst();
   },
 
-  /** Trailer numbers and their carriers' names, for the driver's task card (drivers may not read trailers). */
+  /** Trailer numbers, carriers' names and spots, for the driver's task card (drivers may not read trailers). */
   trailerLabels(
     db: Kdb,
     ids: string[],
-  ): Promise<{ id: string; number: string; carrierName: string | null }[]> {
+  ): Promise<{ id: string; number: string; carrierName: string | null; locationId: string | null }[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return db
       .selectFrom('trailer')
       .leftJoin('carrier', 'carrier.id', 'trailer.carrierId')
-      .select(['trailer.id as id', 'trailer.number as number', 'carrier.name as carrierName'])
+      .select([
+        'trailer.id as id',
+        'trailer.number as number',
+        'carrier.name as carrierName',
+        'trailer.locationId as locationId',
+      ])
       .where('trailer.id', 'in', ids)
       .execute();
   },

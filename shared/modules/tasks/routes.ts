@@ -33,6 +33,10 @@ export function registerTaskRoutes(r: RouteRegistrar, { tasks }: { tasks: TaskSe
     path: '/api/yard-task',
     tag: TAG,
     summary: 'Create tasks: one task, or {tasks: [...]} (up to 200, all or nothing)',
+    description:
+      'A task that relocates a trailer (move, pull_to_door, return_to_spot, shunt) needs `trailerId` and ' +
+      '`toLocationId` (400 with a field error on each missing one). Without `fromLocationId`, a task with a ' +
+      "trailer records the trailer's spot as where it is picked up.",
     access: ['admin', 'dispatcher', 'gate'],
     body: TaskCreateRequest,
     // A failed union names no field; checking against the shape the body means first does.

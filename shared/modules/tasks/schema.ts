@@ -181,6 +181,10 @@ export const TaskEventOut = z
     reason: z.string().nullable(),
     lat: z.number().nullable(),
     lon: z.number().nullable(),
+    tappedAt: IsoDateTime.nullable().openapi({
+      description:
+        'when the driver tapped the action on the phone, as kept (bounded by the task’s previous step and now); at is when it arrived',
+    }),
   })
   .openapi('YardTaskEvent');
 

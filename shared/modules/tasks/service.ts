@@ -144,7 +144,7 @@ export class TaskService {
     const labels = new Map(
       (await taskRepo.trailerLabels(this.deps.kysely, trailerIds)).map((t) => [
         t.id,
-        { number: t.number, carrierName: t.carrierName },
+        { number: t.number, carrierName: t.carrierName, locationId: t.locationId },
       ]),
     );
     return {

@@ -1,11 +1,11 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-import { RELOCATING_TASK_TYPES } from '../../enums.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
 import type { RowPatch } from '../../sync/change-capture.js';
 import type { TrailerService } from '../trailers/service.js';
 import type { TaskEditDeps, WriteOutcome } from './edits.js';
 import { loadForStaffToWrite } from './edits.js';
+import { relocates } from './relocation.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import { assertTransition } from './state-machine.js';
 import { actorOf, announcement, type TaskEventType, writeTransition } from './writes.js';
@@ -15,10 +15,38 @@ export interface TransitionOptions {
   reason?: string | undefined;
   lat?: number | undefined;
   lon?: number | undefined;
+  /** When the driver tapped it on the phone (ms), for actions queued offline and sent later. */
+  tappedAt?: number | undefined;
 }
 
-/** Task types that move a trailer: completing one puts the trailer at the task's destination. */
-const MOVING_TYPES: ReadonlySet<string> = new Set(RELOCATING_TASK_TYPES);
+/** A phone's clock may run this far ahead of the server's; a tap later than that is refused. */
+export const TAP_CLOCK_SKEW_MS = 30_000;
+
+/**
+ * When the action counts as done (docs/domain.md "Working a task"): the tap, as the phone says,
+ * kept between the task's previous step (a start is never before the assignment, a completion never
+ * before the start) and the server's now. A tap more than TAP_CLOCK_SKEW_MS in the future is a
+ * wrong phone clock: 400. Without a tap time, now.
+ */
+export function actedAt(row: TaskRow, to: WorkTransition, now: number, tappedAt: number | undefined): number {
+  if (tappedAt === undefined) return now;
+  if (tappedAt > now + TAP_CLOCK_SKEW_MS) {
+    throw new ValidationError([
+      {
+        path: 'body.tappedAt',
+        message: `is ahead of the server's clock by more than ${TAP_CLOCK_SKEW_MS / 1000} s: set the phone's clock`,
+        code: 'tapped-in-future',
+      },
+    ]);
+  }
+  const previous =
+    to === 'COMPLETED'
+      ? (row.startedAt ?? row.assignedAt ?? row.createdAt)
+      : to === 'IN_PROGRESS'
+        ? (row.assignedAt ?? row.createdAt)
+        : Math.max(row.createdAt, row.assignedAt ?? 0, row.startedAt ?? 0);
+  return Math.min(now, Math.max(previous, tappedAt));
+}
 
 const EVENT_OF: Record<WorkTransition, TaskEventType> = {
   IN_PROGRESS: 'task.started',
@@ -51,7 +79,8 @@ export function transitionTask(
         ? await loadOwn(trx, principal, taskId)
         : await loadForStaffToWrite(trx, principal, taskId);
     assertTransition(row.status, to);
-    const now = deps.clock.now();
+    // The task's times are when the driver acted; the event also keeps when it arrived (writeEvent).
+    const now = actedAt(row, to, deps.clock.now(), opts.tappedAt);
     let patch: RowPatch<'yardTask'>;
     if (to === 'IN_PROGRESS') {
       await assertActiveSession(trx, row);
@@ -67,6 +96,7 @@ export function transitionTask(
       reason,
       lat: opts.lat,
       lon: opts.lon,
+      tappedAt: opts.tappedAt === undefined ? undefined : now,
     });
     // The driver who acted needs no push about their own action.
     const push = !(principal.role === 'driver' && principal.id === row.driverId);
@@ -102,7 +132,7 @@ async function assertActiveSession(db: Kdb, row: TaskRow): Promise<void> {
  * bills the move (any relocating type) to the trailer's carrier.
  */
 async function moveTrailer(deps: TransitionDeps, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
-  if (!row.trailerId || !MOVING_TYPES.has(row.type)) return {};
+  if (!row.trailerId || !relocates(row.type)) return {};
   const trailer = await taskRepo.trailer(trx, row.trailerId);
   if (!trailer) return {};
   if (row.toLocationId && trailer.yardId === row.yardId) {

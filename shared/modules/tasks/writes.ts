@@ -27,6 +27,8 @@ export interface EventDetail {
   reason?: string | undefined;
   lat?: number | undefined;
   lon?: number | undefined;
+  /** When the driver tapped the action (already bounded: transition.ts `actedAt`). */
+  tappedAt?: number | undefined;
 }
 
 /** What a task write uses: the clock and the change log (the caller opens the transaction). */
@@ -58,6 +60,7 @@ export async function writeEvent(
     reason: detail.reason ?? null,
     lat: detail.lat ?? null,
     lon: detail.lon ?? null,
+    tappedAt: detail.tappedAt ?? null,
     createdAt: now,
   });
 }

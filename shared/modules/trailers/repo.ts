@@ -110,6 +110,10 @@ export class TrailerRepo {
     if (f.loadStatus !== undefined) q = q.where('loadStatus', '=', f.loadStatus as TrailerRow['loadStatus']);
     if (f.inYard !== undefined) q = q.where('yardId', f.inYard ? 'is not' : 'is', null);
     if (f.scope !== undefined) q = q.where(unitInScope<'trailer'>(f.scope));
+    if (f.numberIs !== undefined) {
+      const numberIs = f.numberIs;
+      q = q.where((eb) => sql<boolean>`replace(lower(${eb.ref('number')}), ' ', '') = ${numberIs}`);
+    }
     if (f.numberLike !== undefined) {
       const numberLike = f.numberLike;
       const plateLike = f.plateLike;
@@ -138,6 +142,7 @@ interface DerivedFilter {
   scope?: string[] | undefined;
   numberLike?: string | undefined;
   plateLike?: string | undefined;
+  numberIs?: string | undefined;
 }
 
 function derive(opts: TrailerFilter): DerivedFilter {
@@ -153,10 +158,21 @@ function derive(opts: TrailerFilter): DerivedFilter {
     numberLike: opts.q ? likeContains(trailerNumberKey(opts.q).replace(/ /g, '')) : undefined,
     // Lower-cased on both sides (as textContains): SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
     plateLike: opts.q && plate ? likeContains(asciiLower(plate)) : undefined,
+    // "Where is it?" asks for this very number first: a contains search would also answer the
+    // trailers whose numbers start the same.
+    numberIs: opts.number ? trailerNumberKey(opts.number).replace(/ /g, '') : undefined,
   };
 }
 
-const SCALARS = ['afterId', 'yardId', 'carrierId', 'loadStatus', 'numberLike', 'plateLike'] as const;
+const SCALARS = [
+  'afterId',
+  'yardId',
+  'carrierId',
+  'loadStatus',
+  'numberLike',
+  'plateLike',
+  'numberIs',
+] as const;
 
 /** The filter's shape (which parts are present), its bound values in order, and how to rebuild it from placeholders. */
 function shapeOf(f: DerivedFilter): {
@@ -183,5 +199,6 @@ export interface TrailerFilter {
   inYard?: boolean | undefined;
   loadStatus?: TrailerRow['loadStatus'] | undefined;
   q?: string | undefined;
+  number?: string | undefined;
   scope: string[] | null;
 }

@@ -92,6 +92,9 @@ export const TrailerListQuery = PageQuery.extend({
   q: z.string().trim().min(1).max(40).optional().openapi({
     description: 'number (spaces and case ignored) or plate contains',
   }),
+  number: z.string().trim().min(1).max(40).optional().openapi({
+    description: 'exactly this number (spaces and case ignored), of any carrier',
+  }),
 });
 
 export type TrailerOutT = z.infer<typeof TrailerOut>;

@@ -765,8 +765,8 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
       },
     ];
     await onBoth(sqlite, pool, steps);
-    expect(migrate(sqlite)).toEqual([10, 11]);
-    expect(await migratePostgres(pool)).toEqual([10, 11]);
+    expect(migrate(sqlite)).toEqual([10, 11, 12]);
+    expect(await migratePostgres(pool)).toEqual([10, 11, 12]);
 
     for (const sql of [
       'SELECT * FROM dashboard_movement_count ORDER BY scope, grain, bucket, direction',

@@ -21,7 +21,7 @@ afterEach(async () => {
 async function cloudTask(fields: Record<string, unknown> = {}): Promise<string> {
   const res = await pair.cloudApi.post('/api/yard-task', {
     yardId: m.yardId,
-    type: 'move',
+    type: 'other',
     fromLocationId: m.spotId,
     toLocationId: m.doorId,
     ...fields,

@@ -31,7 +31,7 @@ describe('apply: records reach the side that needs them', () => {
     const m = await cloudMasterData(pair);
     const task = await pair.cloudApi.post('/api/yard-task', {
       yardId: m.yardId,
-      type: 'move',
+      type: 'other',
       fromLocationId: m.spotId,
       toLocationId: m.doorId,
       priority: 2,

@@ -34,7 +34,7 @@ export type MasterData = Awaited<ReturnType<typeof cloudMasterData>>;
 
 export async function createTask(api: Client, m: MasterData): Promise<string> {
   const task = await seed(api).task(m.yardId, {
-    type: 'move',
+    type: 'other',
     fromLocationId: m.spotId,
     toLocationId: m.doorId,
     priority: 2,

@@ -136,3 +136,42 @@ describe('drivers working their tasks', () => {
     }
   });
 });
+
+// Last: it moves the clock on by minutes.
+describe('actions queued on the phone and sent later', () => {
+  it('actions sent late carry when they were tapped: the task times use it, the history keeps both, within bounds', async () => {
+    const task = await createTask(w, { driverId: jo.id }); // assigned at 15:00 + t0
+    const t0 = clock.now();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    // Tapped offline 10 s and 70 s after the assignment; the link came back 5 minutes later.
+    clock.advance(5 * 60_000);
+    const started = await act(jo.client, 'start', task.id, { tappedAt: iso(t0 + 10_000) });
+    expect(started.task).toMatchObject({ status: 'IN_PROGRESS', startedAt: iso(t0 + 10_000) });
+    const done = await act(jo.client, 'complete', task.id, { tappedAt: iso(t0 + 70_000) });
+    expect(done.task).toMatchObject({ status: 'COMPLETED', completedAt: iso(t0 + 70_000) });
+    const stored = await query(
+      w.t.db,
+      'SELECT started_at AS s, completed_at AS c FROM yard_task WHERE id = ?',
+      task.id,
+    );
+    expect(Number(stored[0].c) - Number(stored[0].s)).toBe(60_000); // the real duration, not 0
+    const history = (await admin.get(`/api/yard-task/${task.id}/history`)).body.items;
+    expect(history.slice(2).map((e: any) => [e.to, e.at, e.tappedAt])).toEqual([
+      ['IN_PROGRESS', iso(t0 + 5 * 60_000), iso(t0 + 10_000)],
+      ['COMPLETED', iso(t0 + 5 * 60_000), iso(t0 + 70_000)],
+    ]);
+    // A tap before the task's previous step counts from that step; one after now counts as now.
+    const early = await createTask(w, { driverId: jo.id });
+    const assignedAt = clock.now();
+    clock.advance(60_000);
+    const tooEarly = await act(jo.client, 'start', early.id, { tappedAt: iso(assignedAt - 3_600_000) });
+    expect(tooEarly.task.startedAt).toBe(iso(assignedAt));
+    const skewed = await act(jo.client, 'complete', early.id, { tappedAt: iso(clock.now() + 20_000) });
+    expect(skewed.task.completedAt).toBe(iso(clock.now()));
+    // More than 30 s ahead of the server: the phone's clock is wrong; refused, nothing changes.
+    const ahead = await createTask(w, { driverId: jo.id });
+    const future = await act(jo.client, 'start', ahead.id, { tappedAt: iso(clock.now() + 120_000) });
+    expect(future.error).toMatchObject({ status: 400, code: 'validation-failed' });
+    expect((await admin.get(`/api/yard-task/${ahead.id}`)).body.status).toBe('ASSIGNED');
+  });
+});

@@ -92,6 +92,71 @@ describe.each(TEST_DIALECTS)('yard tasks at the cloud (%s)', (dialect) => {
       expect(await snapshot(w)).toEqual(before);
     });
 
+    it('a task that relocates a trailer needs the trailer and where it goes (400, field errors in words), and stores nothing', async () => {
+      const before = await snapshot(w);
+      for (const type of ['move', 'pull_to_door', 'return_to_spot', 'shunt']) {
+        const none = await admin.post('/api/yard-task', { yardId: w.yardId, type });
+        expect(none.status, type).toBe(400);
+        expect(none.body.code).toBe('validation-failed');
+        expect(none.body.errors).toEqual([
+          { path: 'body.trailerId', message: 'Choose the trailer to move.', code: 'required' },
+          { path: 'body.toLocationId', message: 'Choose where the trailer goes.', code: 'required' },
+        ]);
+      }
+      const noDestination = await admin.post('/api/yard-task', {
+        tasks: [
+          { yardId: w.yardId, type: 'inspect' },
+          { yardId: w.yardId, type: 'move', trailerId: w.trailerId, toLocationId: null },
+        ],
+      });
+      expect(noDestination.status).toBe(400);
+      expect(noDestination.body.errors).toMatchObject([{ path: 'body.tasks[1].toLocationId' }]);
+      expect(await snapshot(w)).toEqual(before);
+      // Editing a task into an incomplete move is refused the same way, and changes nothing.
+      const task = await createTask(w, { type: 'inspect' });
+      const patched = await admin.patch(`/api/yard-task/${task.id}`, {
+        type: 'move',
+        trailerId: w.trailerId,
+      });
+      expect(patched.status).toBe(400);
+      expect(patched.body.errors).toMatchObject([{ path: 'body.toLocationId', code: 'required' }]);
+      expect((await admin.get(`/api/yard-task/${task.id}`)).body).toMatchObject({
+        type: 'inspect',
+        version: 1,
+      });
+    });
+
+    it("a task with a trailer and no pickup place records the trailer's spot as where it starts", async () => {
+      const res = await admin.post('/api/yard-task', {
+        yardId: w.yardId,
+        type: 'pull_to_door',
+        trailerId: w.trailerId,
+        toLocationId: w.door,
+      });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body).toMatchObject({ fromLocationId: w.spots[0], toLocationId: w.door });
+      const stored = await query(
+        w.t.db,
+        'SELECT from_location_id AS f FROM yard_task WHERE id = ?',
+        res.body.id,
+      );
+      expect(stored[0].f).toBe(w.spots[0]);
+      // A place given by the clerk is kept as given.
+      const given = await admin.post('/api/yard-task', {
+        yardId: w.yardId,
+        type: 'move',
+        trailerId: w.trailerId,
+        fromLocationId: w.spots[1],
+        toLocationId: w.door,
+      });
+      expect(given.body.fromLocationId).toBe(w.spots[1]);
+      // Naming the trailer later (an inspection given its trailer) fills it too.
+      const later = await createTask(w, { type: 'inspect' });
+      const patched = await admin.patch(`/api/yard-task/${later.id}`, { trailerId: w.trailerId });
+      expect(patched.status, patched.text).toBe(200);
+      expect(patched.body.fromLocationId).toBe(w.spots[0]);
+    });
+
     it('bad input: field paths, duplicate ids in a batch, batch size, unknown and foreign references', async () => {
       const before = await snapshot(w);
       const bad = await admin.post('/api/yard-task', {
@@ -128,7 +193,8 @@ describe.each(TEST_DIALECTS)('yard tasks at the cloud (%s)', (dialect) => {
         [{ driverId: UNKNOWN_ID }, 404, 'not-found'],
       ];
       for (const [body, status, code] of cases) {
-        const res = await admin.post('/api/yard-task', { yardId: w.yardId, type: 'move', ...body });
+        // An inspection: a move without its trailer and destination is 400 before any reference is looked up.
+        const res = await admin.post('/api/yard-task', { yardId: w.yardId, type: 'inspect', ...body });
         expect([res.status, res.body.code], JSON.stringify(body)).toEqual([status, code]);
       }
       expect(await snapshot(w)).toEqual(before);

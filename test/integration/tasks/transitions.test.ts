@@ -246,7 +246,7 @@ describe.each(SIDES)('yard task transitions (%s)', (_name, side) => {
         status: 'ASSIGNED',
       });
       const foreign = await admin.put(`/api/yard-task/${task.id}`, {
-        type: 'move',
+        type: 'inspect',
         priority: 3,
         toLocationId: w.foreignSpot,
       });

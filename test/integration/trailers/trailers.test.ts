@@ -221,6 +221,11 @@ describe.each(TEST_DIALECTS)('trailers (%s)', (dialect) => {
       const spaced = await trailer({ number: 'LSTU 482113' });
       expect(await ids('q=lstu482113')).toEqual([spaced.id]);
       expect(await ids('q=LSTU%2048%202113')).toEqual([spaced.id]);
+      // number= is exactly that number (spaces and case aside), not every number starting with it.
+      const longer = await trailer({ number: 'LSTU 4821130' });
+      expect(await ids('q=lstu482113')).toEqual([spaced.id, longer.id]);
+      expect(await ids('number=lstu482113')).toEqual([spaced.id]);
+      expect(await ids('number=LSTU%204821130')).toEqual([longer.id]);
       // Letters beyond ASCII: the number is stored upper-cased, found however it is typed, and a
       // second trailer with it is a duplicate.
       const umlaut = await trailer({ number: 'Über 7' });

@@ -360,7 +360,7 @@ describe.each(TEST_DIALECTS)('yards and locations at the cloud (%s)', (dialect) 
         [zone.id, 'COMPLETED'],
       ] as const) {
         const task = await admin.post('/api/yard-task', {
-          tasks: [{ yardId: y.id, type: 'move', toLocationId: to }],
+          tasks: [{ yardId: y.id, type: 'other', toLocationId: to }],
         });
         expect(task.status, task.text).toBe(201);
         if (status !== 'QUEUED') {

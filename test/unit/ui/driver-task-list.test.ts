@@ -71,14 +71,17 @@ describe('driver task list: live events', () => {
   });
 
   it('keeps the trailer the list named when the event is about the same trailer', () => {
-    const had = task('a', { trailerId: 't1', trailer: { number: 'PRHU 1', carrierName: 'Prairie' } });
+    const had = task('a', {
+      trailerId: 't1',
+      trailer: { number: 'PRHU 1', carrierName: 'Prairie', locationId: null },
+    });
     const out = applyTaskEvent(
       [had],
       'task.started',
       task('a', { trailerId: 't1', status: 'IN_PROGRESS', version: 2 }),
       ME,
     );
-    expect(out.tasks[0]?.trailer).toEqual({ number: 'PRHU 1', carrierName: 'Prairie' });
+    expect(out.tasks[0]?.trailer).toEqual({ number: 'PRHU 1', carrierName: 'Prairie', locationId: null });
     expect(out.tasks[0]?.status).toBe('IN_PROGRESS');
     expect(out.incomplete).toBe(false);
   });
@@ -105,7 +108,7 @@ describe('driver task list: live events', () => {
       status: 'CANCELLED',
       cancelReason: 'trailer left',
       version: 2,
-      trailer: { number: 'X 1', carrierName: null },
+      trailer: { number: 'X 1', carrierName: null, locationId: null },
     });
     const out = applyTaskEvent([task('a')], 'task.cancelled', cancelled, ME);
     expect(out.tasks).toEqual([]);
@@ -173,7 +176,7 @@ describe('driver app: small rules', () => {
 
   it('titles a task by its trailer when known', () => {
     expect(taskTitle(task('a', { type: 'pull_to_door' }))).toBe('Pull to door task');
-    expect(taskTitle(task('a', { trailer: { number: 'PRHU 7', carrierName: null } }))).toBe(
+    expect(taskTitle(task('a', { trailer: { number: 'PRHU 7', carrierName: null, locationId: null } }))).toBe(
       'Move: trailer PRHU 7',
     );
   });

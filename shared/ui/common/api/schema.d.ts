@@ -4657,6 +4657,8 @@ export interface paths {
                     loadStatus?: "empty" | "loaded" | "unknown";
                     /** @description number (spaces and case ignored) or plate contains */
                     q?: string;
+                    /** @description exactly this number (spaces and case ignored), of any carrier */
+                    number?: string;
                 };
                 header?: never;
                 path?: never;
@@ -5050,7 +5052,7 @@ export interface paths {
         put?: never;
         /**
          * Record a gate check-in or check-out
-         * @description Check-in puts the trailer (with location, load status, seal) and the truck in the yard and opens a visit; check-out takes them out and closes the visit. An unknown trailer number or truck plate creates the unit. 409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); a yard outside the caller's scope is never named, and a scoped caller cannot check out a unit that is in such a yard, even with force. 400 on `at` (`visit-inverted`) for a movement dated before the check-in of the visit it closes, or a check-in dated before the unit's last check-out: visits are never inverted. 409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. `actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate is busy or faults, and `actuation` reports what happened. `snapshot: true` first takes a picture from each enabled camera of the gate (stored as attachments, listed in attachmentIds); a camera that fails is noted in warnings and never stops the gate.
+         * @description Check-in puts the trailer (with location, load status, seal) and the truck in the yard and opens a visit; check-out takes them out and closes the visit. An unknown trailer number or truck plate creates the unit. 409 `already-in-yard` / `not-in-yard` unless `force: true` (then recorded with a warning); a yard outside the caller's scope is never named, and a scoped caller cannot check out a unit that is in such a yard, even with force. 400 on `at` (`visit-inverted`) for a movement dated before the check-in of the visit it closes, or a check-in dated before the unit's last check-out: visits are never inverted. 409 `driver-not-allowed` (with `reasons`) unless `override: {reason}`; 409 `gate-direction`. A trailer number new to this carrier that other trailers carry is 409 `same-number-unit` (with `matches`), a container number with a wrong ISO 6346 check digit 409 `check-digit-mismatch` (with `expectedCheckDigit`, `correctedNumber`), unless `trailer.confirmNew: true` (recorded with a warning). `actuate: true` pulses the gate relay after the movement is stored: the movement stands even if the gate is busy or faults, and `actuation` reports what happened. `snapshot: true` first takes a picture from each enabled camera of the gate (stored as attachments, listed in attachmentIds); a camera that fails is noted in warnings and never stops the gate.
          *
          *     Access: admin, gate.
          */
@@ -8957,7 +8959,9 @@ export interface paths {
         put?: never;
         /**
          * Create tasks: one task, or {tasks: [...]} (up to 200, all or nothing)
-         * @description Access: admin, dispatcher, gate.
+         * @description A task that relocates a trailer (move, pull_to_door, return_to_spot, shunt) needs `trailerId` and `toLocationId` (400 with a field error on each missing one). Without `fromLocationId`, a task with a trailer records the trailer's spot as where it is picked up.
+         *
+         *     Access: admin, dispatcher, gate.
          */
         post: {
             parameters: {
@@ -15337,6 +15341,8 @@ export interface components {
                 /** @enum {string} */
                 type?: "dry_van" | "reefer" | "flatbed" | "container" | "chassis" | "tanker" | "other";
                 plate?: string;
+                /** @description the clerk confirmed that an unknown number is a new unit as typed: different from the known trailers with this number (409 same-number-unit) and kept despite a wrong container check digit (409 check-digit-mismatch); the movement records a warning */
+                confirmNew?: boolean;
             };
             truck?: {
                 /**
@@ -16159,10 +16165,16 @@ export interface components {
             nextCursor: string | null;
         };
         DriverTask: components["schemas"]["YardTask"] & {
-            /** @description The trailer to move: its number and carrier (null without a trailer) */
+            /** @description The trailer to move: its number, carrier and spot (null without a trailer) */
             trailer: {
                 number: string;
                 carrierName: string | null;
+                /**
+                 * Format: uuid
+                 * @description the spot the trailer stands on now (where to find it when the task names no from)
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                locationId: string | null;
             } | null;
         };
         DriverTaskBatchResult: {
@@ -16195,6 +16207,12 @@ export interface components {
             taskIds: string[];
             lat?: number;
             lon?: number;
+            /**
+             * Format: date-time
+             * @description when the driver tapped the action (phone clock), for actions queued offline: the task’s times use it, kept between the task’s previous step and now; more than 30 s in the future is 400
+             * @example 2026-03-01T08:00:00Z
+             */
+            tappedAt?: string;
         };
         /**
          * @description The tasks to cancel, and why.
@@ -16209,6 +16227,12 @@ export interface components {
             taskIds: string[];
             lat?: number;
             lon?: number;
+            /**
+             * Format: date-time
+             * @description when the driver tapped the action (phone clock), for actions queued offline: the task’s times use it, kept between the task’s previous step and now; more than 30 s in the future is 400
+             * @example 2026-03-01T08:00:00Z
+             */
+            tappedAt?: string;
             reason: string;
         };
         PushKey: {
@@ -16384,6 +16408,12 @@ export interface components {
             reason: string | null;
             lat: number | null;
             lon: number | null;
+            /**
+             * Format: date-time
+             * @description when the driver tapped the action on the phone, as kept (bounded by the task’s previous step and now); at is when it arrived
+             * @example 2026-03-01T08:00:00Z
+             */
+            tappedAt: string | null;
         };
         /**
          * @description The whole editable task; omitted nullable fields become null.

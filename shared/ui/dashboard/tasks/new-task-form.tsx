@@ -9,6 +9,7 @@ import type { DriverAvailability, Location } from './task-data';
 import {
   type CreateField,
   createFieldErrors,
+  MOVES_A_TRAILER,
   PRIORITY_WORDS,
   type Task,
   TYPE_WORDS,
@@ -109,10 +110,13 @@ export function NewTaskForm(props: {
   };
 
   const places = props.locations.filter((l) => l.status === 'active');
+  // A move needs its trailer and destination (the API says so on the fields if they are missing).
+  const moves = MOVES_A_TRAILER.has(type);
+  const optional = moves ? '' : ' (optional)';
   const kinds = [...new Set(places.map((l) => l.kind))];
   const placeSelect = (id: string, value: string, set: (v: string) => void, field: CreateField) => (
     <select
-      {...describedBy(id, errors[field])}
+      {...describedBy(id, errors[field], field === 'fromLocationId')}
       value={value}
       onChange={(e) => {
         set(e.currentTarget.value);
@@ -159,7 +163,7 @@ export function NewTaskForm(props: {
         </Field>
         <Field
           id="nt-trailer"
-          label="Trailer (optional)"
+          label={`Trailer${optional}`}
           error={errors.trailerId}
           hint={
             trailer ? `Trailer ${trailer.number}, in this yard.` : 'Type its number; trailers in this yard.'
@@ -190,10 +194,15 @@ export function NewTaskForm(props: {
             maxLength={40}
           />
         </Field>
-        <Field id="nt-from" label="From (optional)" error={errors.fromLocationId}>
+        <Field
+          id="nt-from"
+          label="From (optional)"
+          error={errors.fromLocationId}
+          hint="Not set: where the trailer stands now."
+        >
           {placeSelect('nt-from', from, setFrom, 'fromLocationId')}
         </Field>
-        <Field id="nt-to" label="To (optional)" error={errors.toLocationId}>
+        <Field id="nt-to" label={`To${optional}`} error={errors.toLocationId}>
           {placeSelect('nt-to', to, setTo, 'toLocationId')}
         </Field>
         <Field id="nt-priority" label="Priority" error={errors.priority}>

@@ -6,6 +6,11 @@ import { DONE_STATUSES, OPEN_STATUSES, type Task } from './task-words';
 
 export type DriverAvailability = Schemas['YardDriverAvailability'];
 export type Location = Schemas['Location'];
+/** A task's trailer as the rows name it: its number and the spot it stands on now. */
+export interface TrailerWords {
+  number: string;
+  locationId: string | null;
+}
 
 /** Pages read at most per list (500 each): a yard's open tasks fit many times over. */
 const MAX_PAGES = 10;
@@ -36,7 +41,7 @@ export function useTaskData(yardId: string | undefined) {
   const [done, setDone] = useState<Task[]>([]);
   const [drivers, setDrivers] = useState<DriverAvailability[]>([]);
   const [locations, setLocations] = useState<Location[]>([]);
-  const [trailers, setTrailers] = useState<Map<string, string>>(new Map());
+  const [trailers, setTrailers] = useState<Map<string, TrailerWords>>(new Map());
   const [problem, setProblem] = useState<string | null>(null);
   const asked = useRef(new Set<string>());
   const lists = useRef({ open: [] as Task[], done: [] as Task[] });
@@ -109,8 +114,8 @@ export function useTaskData(yardId: string | undefined) {
     void Promise.all(
       wanted.map((id) =>
         call(api.GET('/api/trailer/{id}', { params: { path: { id } } })).then(
-          (t) => [id, t.number] as const,
-          () => [id, 'unknown trailer'] as const,
+          (t): [string, TrailerWords] => [id, { number: t.number, locationId: t.locationId }],
+          (): [string, TrailerWords] => [id, { number: 'unknown trailer', locationId: null }],
         ),
       ),
     ).then((found) => setTrailers((m) => new Map([...m, ...found])));
@@ -119,7 +124,7 @@ export function useTaskData(yardId: string | undefined) {
   /** Knows a trailer number the user picked already (no need to ask the server). */
   const rememberTrailer = (id: string, number: string) => {
     asked.current.add(id);
-    setTrailers((m) => new Map(m).set(id, number));
+    setTrailers((m) => new Map(m).set(id, { number, locationId: m.get(id)?.locationId ?? null }));
   };
 
   return { open, done, drivers, locations, trailers, problem, reload, rememberTrailer };

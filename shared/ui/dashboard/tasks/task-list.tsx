@@ -52,8 +52,12 @@ export function TaskList(props: {
     const locations = new Map(data.locations.map((l) => [l.id, l.name]));
     const drivers = new Map(data.drivers.map((d) => [d.driverId, driverLabel(d)]));
     return {
-      trailer: (id) => (id ? (data.trailers.get(id) ?? '…') : 'none'),
+      trailer: (id) => (id ? (data.trailers.get(id)?.number ?? '…') : 'none'),
       location: (id) => (id ? (locations.get(id) ?? 'unknown place') : 'not set'),
+      trailerSpot: (id) => {
+        const spot = id ? data.trailers.get(id)?.locationId : null;
+        return spot ? (locations.get(spot) ?? null) : null;
+      },
       driver: (id) => (id ? (drivers.get(id) ?? 'a driver not listed') : 'nobody'),
     };
   }, [data.locations, data.drivers, data.trailers]);

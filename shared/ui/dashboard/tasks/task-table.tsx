@@ -14,12 +14,31 @@ export interface Names {
   trailer: (id: string | null) => string;
   location: (id: string | null) => string;
   driver: (id: string | null) => string;
+  /** The name of the spot the trailer stands on now, when known. */
+  trailerSpot: (id: string | null) => string | null;
+}
+
+/**
+ * "S03 → Door 2". A task records where its trailer stood when it was made; an older task without
+ * that shows where the trailer stands now, which is where the jockey will find it.
+ */
+export function routeWords(t: Task, n: Names): string {
+  const spot = t.fromLocationId ? null : n.trailerSpot(t.trailerId);
+  const from = t.fromLocationId
+    ? n.location(t.fromLocationId)
+    : spot
+      ? `${spot} (where it stands)`
+      : t.trailerId
+        ? 'where it stands'
+        : '—';
+  const to = t.toLocationId ? n.location(t.toLocationId) : t.trailerId ? 'stays there' : '—';
+  return `${from} → ${to}`;
 }
 
 /** "Move S03 → Door 2, trailer PRFU 482113": how a dialog names the task. */
 export function taskLabel(t: Task, n: Names): string {
   const trailer = t.trailerId ? `, trailer ${n.trailer(t.trailerId)}` : '';
-  return `${TYPE_WORDS[t.type]} ${n.location(t.fromLocationId)} → ${n.location(t.toLocationId)}${trailer}`;
+  return `${TYPE_WORDS[t.type]} ${routeWords(t, n)}${trailer}`;
 }
 
 /** How long a task has waited: "under 1 min", "12 min", "3 h 5 min". */
@@ -94,9 +113,7 @@ function TaskRow(props: {
         {t.notes && <small class="task-notes">{t.notes}</small>}
       </th>
       <td>{t.trailerId ? n.trailer(t.trailerId) : <span class="muted">none</span>}</td>
-      <td>
-        {n.location(t.fromLocationId)} → {n.location(t.toLocationId)}
-      </td>
+      <td>{routeWords(t, n)}</td>
       <td>
         <span class={`priority p${t.priority}`}>{priorityWords(t.priority)}</span>
       </td>
@@ -165,9 +182,7 @@ export function DoneTaskTable(props: { tasks: Task[]; names: Names; timeZone: st
               <tr key={t.id} data-task-id={t.id}>
                 <th scope="row">{TYPE_WORDS[t.type]}</th>
                 <td>{t.trailerId ? n.trailer(t.trailerId) : <span class="muted">none</span>}</td>
-                <td>
-                  {n.location(t.fromLocationId)} → {n.location(t.toLocationId)}
-                </td>
+                <td>{routeWords(t, n)}</td>
                 <td>{t.driverId ? n.driver(t.driverId) : <span class="muted">nobody</span>}</td>
                 <td>
                   <span class={`badge ${t.status === 'COMPLETED' ? 'ok' : 'warn'}`}>

@@ -29,6 +29,17 @@ export const TYPE_WORDS: Record<TaskType, string> = {
   other: 'Other',
 };
 
+/**
+ * Types that take a trailer somewhere: the API refuses one without its trailer and destination
+ * (docs/domain.md "Creating and editing"), so the form labels those two fields as needed.
+ */
+export const MOVES_A_TRAILER: ReadonlySet<TaskType> = new Set([
+  'move',
+  'pull_to_door',
+  'return_to_spot',
+  'shunt',
+]);
+
 /** The API's priority 0..3 as the yard says it. */
 export const PRIORITY_WORDS = ['Low', 'Normal', 'High', 'Urgent'] as const;
 

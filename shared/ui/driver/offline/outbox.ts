@@ -87,7 +87,13 @@ export function replay(): Promise<void> {
 }
 
 async function send(action: DriverAction): Promise<Outcome> {
-  const body = { taskIds: [action.taskId], ...(action.reason ? { reason: action.reason } : {}) };
+  // tappedAt: the task's times are when the driver tapped, not when the link came back to send it
+  // (docs/domain.md "Working a task").
+  const body = {
+    taskIds: [action.taskId],
+    tappedAt: action.at,
+    ...(action.reason ? { reason: action.reason } : {}),
+  };
   let answer: Answer | 'network-error';
   try {
     const { data, error, response } = await api.POST(`/api/yard-task/driver/${action.kind}`, {

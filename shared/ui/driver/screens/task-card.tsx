@@ -10,9 +10,15 @@ function placeName(id: string | null, all: Map<string, Location>): string | null
   return all.get(id)?.name ?? 'a location not in this yard’s list';
 }
 
-/** Where the task goes, in words: "S04 → Door 2", "→ Door 2", or none. */
+/**
+ * Where the task goes, in words: "S04 → Door 2". Without a from on the task (one made before tasks
+ * recorded it), the trailer is picked up where it stands now: its spot, as the server reports it.
+ */
 export function route(task: Task, all: Map<string, Location>): { from: string | null; to: string | null } {
-  return { from: placeName(task.fromLocationId, all), to: placeName(task.toLocationId, all) };
+  return {
+    from: placeName(task.fromLocationId ?? task.trailer?.locationId ?? null, all),
+    to: placeName(task.toLocationId, all),
+  };
 }
 
 /**

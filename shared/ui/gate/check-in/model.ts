@@ -72,7 +72,14 @@ export function driverPick(d: Schemas['Driver']): DriverPick {
 /** The movement to record: picked units by id, typed unknown ones by number / plate (the server creates them). */
 export function movementBody(
   v: CheckInValues,
-  ctx: { yardId: string; gateId: string | null; overrideNeeded: boolean; force: boolean },
+  ctx: {
+    yardId: string;
+    gateId: string | null;
+    overrideNeeded: boolean;
+    force: boolean;
+    /** The clerk confirmed a new trailer whose number the server doubted (new-unit.tsx). */
+    confirmNew?: boolean;
+  },
 ): Schemas['MovementCreate'] {
   const carrierId = v.carrier?.id;
   const trailerNumber = v.trailerText.trim();
@@ -85,7 +92,13 @@ export function movementBody(
     ...(v.trailer
       ? { trailer: { id: v.trailer.id } }
       : trailerNumber
-        ? { trailer: { number: trailerNumber, ...(carrierId ? { carrierId } : {}) } }
+        ? {
+            trailer: {
+              number: trailerNumber,
+              ...(carrierId ? { carrierId } : {}),
+              ...(ctx.confirmNew ? { confirmNew: true } : {}),
+            },
+          }
         : {}),
     ...(v.truck
       ? { truck: { id: v.truck.id } }

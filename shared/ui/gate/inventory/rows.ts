@@ -119,9 +119,15 @@ export function unitKey(value: string): string {
   return value.replace(/[\s-]+/g, '').toUpperCase();
 }
 
+/** "Where is it?": the rows with exactly the number typed (spaces, dashes and case aside). */
+export function exactRows(rows: InventoryRow[], typed: string): InventoryRow[] {
+  const key = unitKey(typed);
+  return key ? rows.filter((r) => unitKey(r.number) === key) : [];
+}
+
 /**
- * "Where is it?": the rows whose number matches what was typed. An exact number wins; otherwise every
- * number that contains it (a clerk often reads only the digits off the trailer).
+ * The rows whose number matches what was typed. An exact number wins; otherwise every number that
+ * contains it (a clerk often reads only the digits off the trailer).
  */
 export function findRows(rows: InventoryRow[], typed: string): InventoryRow[] {
   const key = unitKey(typed);

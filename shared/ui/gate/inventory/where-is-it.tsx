@@ -5,14 +5,15 @@ import { useShortcuts } from '../../common/shortcuts';
 import { yardTime } from '../../common/time';
 import { gates, timeZone, yards } from '../yard';
 import { problemText } from './data';
-import { findRows, type InventoryRow, unitKey } from './rows';
+import { exactRows, findRows, type InventoryRow, unitKey } from './rows';
 
 type Answer = { kind: 'ok' | 'warn' | 'error'; text: string } | null;
 
 /**
- * "Where is it?" (Alt+W): a trailer number, typed as read (spaces optional). Rows of this yard that
- * match are marked and the first is scrolled into view; a trailer not in this yard is looked up
- * across the organisation and its last movement says where it was last seen.
+ * "Where is it?" (Alt+W): a trailer number, typed as read (spaces optional). Exact numbers first: a
+ * row of this yard with that number, else a known trailer with that number elsewhere (in another
+ * yard, or gone: when and through which gate it left). Only when no trailer has that number are the
+ * rows of this yard containing it offered (a clerk often reads only the digits off the trailer).
  */
 export function WhereIsIt(props: { rows: InventoryRow[]; yardId: string; onFound: (ids: string[]) => void }) {
   const [typed, setTyped] = useState('');
@@ -20,28 +21,43 @@ export function WhereIsIt(props: { rows: InventoryRow[]; yardId: string; onFound
   const input = useRef<HTMLInputElement>(null);
   useShortcuts({ 'Alt+w': () => input.current?.focus() });
 
+  const show = (hits: InventoryRow[]) => {
+    props.onFound(hits.map((r) => r.id));
+    if (!hits[0]) return;
+    const row = document.getElementById(`trailer-${hits[0].id}`);
+    row?.scrollIntoView({ block: 'center' });
+    row?.focus({ preventScroll: true });
+  };
+
   const search = async (e: Event) => {
     e.preventDefault();
-    const hits = findRows(props.rows, typed);
-    props.onFound(hits.map((r) => r.id));
-    if (hits[0]) {
-      const row = document.getElementById(`trailer-${hits[0].id}`);
-      row?.scrollIntoView({ block: 'center' });
-      row?.focus({ preventScroll: true });
-      const where = hits[0].spot ? `on ${hits[0].spot}` : 'in the yard, on no spot';
+    const exact = exactRows(props.rows, typed);
+    show(exact);
+    if (exact[0]) {
+      const where = exact[0].spot ? `on ${exact[0].spot}` : 'in the yard, on no spot';
       setAnswer({
         kind: 'ok',
         text:
-          hits.length === 1
-            ? `${hits[0].number} is ${where}.`
-            : `${hits.length} trailers match: ${hits.map((h) => `${h.number} (${h.spot || 'no spot'})`).join(', ')}.`,
+          exact.length === 1
+            ? `${exact[0].number} is ${where}.`
+            : `${exact.length} trailers have this number: ${spots(exact)}.`,
       });
       return;
     }
     if (!unitKey(typed)) return setAnswer(null);
     setAnswer({ kind: 'warn', text: `Looking for ${typed.trim()} outside this yard…` });
     try {
-      setAnswer({ kind: 'warn', text: await lastSeen(typed, props.yardId) });
+      const elsewhere = await exactElsewhere(typed, props.yardId);
+      if (elsewhere) return setAnswer({ kind: 'warn', text: elsewhere });
+      const partial = findRows(props.rows, typed);
+      show(partial);
+      setAnswer({
+        kind: 'warn',
+        text:
+          partial.length > 0
+            ? `No trailer has the number ${typed.trim()}. In this yard, ${partial.length === 1 ? 'this one contains it' : 'these contain it'}: ${spots(partial)}.`
+            : `${typed.trim()} is not in this yard, and no trailer with that number is known.`,
+      });
     } catch (err) {
       setAnswer({ kind: 'error', text: `Could not look it up: ${problemText(err)}` });
     }
@@ -78,12 +94,20 @@ export function WhereIsIt(props: { rows: InventoryRow[]; yardId: string; onFound
   );
 }
 
-/** The answer for a trailer that is not in this yard: unknown, in another yard, or its last movement. */
-async function lastSeen(typed: string, yardId: string): Promise<string> {
-  const key = unitKey(typed);
-  const page = await call(api.GET('/api/trailer', { params: { query: { q: typed.trim(), limit: 20 } } }));
-  const trailer = page.items.find((t) => unitKey(t.number) === key) ?? page.items[0];
-  if (!trailer) return `${typed.trim()} is not in this yard, and no trailer with that number is known.`;
+function spots(rows: InventoryRow[]): string {
+  return rows.map((h) => `${h.number} (${h.spot || 'no spot'})`).join(', ');
+}
+
+/**
+ * A trailer with exactly this number that is not in this yard: in another yard, or when and
+ * through which gate it left. Null when no trailer has this number.
+ */
+async function exactElsewhere(typed: string, yardId: string): Promise<string | null> {
+  const page = await call(
+    api.GET('/api/trailer', { params: { query: { number: typed.trim(), limit: 20 } } }),
+  );
+  const trailer = page.items.find((t) => t.yardId && t.yardId !== yardId) ?? page.items[0];
+  if (!trailer) return null;
   const yardName = (id: string | null) => yards.value.find((y) => y.id === id)?.name ?? 'another yard';
   if (trailer.yardId && trailer.yardId !== yardId) {
     return `${trailer.number} is not in this yard: it is in ${yardName(trailer.yardId)}.`;
@@ -94,6 +118,9 @@ async function lastSeen(typed: string, yardId: string): Promise<string> {
   const last = moves.items[0];
   if (!last) return `${trailer.number} is not in this yard. It has never passed a gate.`;
   const gate = gates.value.find((g) => g.id === last.gateId)?.name;
-  const how = last.direction === 'out' ? 'checked out' : 'checked in';
-  return `${trailer.number} is not in this yard. Last seen: ${how} at ${yardName(last.yardId)}${gate ? `, ${gate}` : ''}, ${yardTime(last.at, timeZone.value)}.`;
+  const at = yardTime(last.at, timeZone.value);
+  if (last.direction === 'out') {
+    return `${trailer.number} is not in this yard: it left ${yardName(last.yardId)} at ${at}${gate ? ` through ${gate}` : ' (no gate recorded)'}.`;
+  }
+  return `${trailer.number} is not in this yard. Last seen: checked in at ${yardName(last.yardId)}${gate ? `, ${gate}` : ''}, ${at}.`;
 }

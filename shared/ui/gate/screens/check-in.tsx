@@ -16,6 +16,7 @@ import {
   movementBody,
   saveDraft,
 } from '../check-in/model';
+import { NewUnitConfirm, type NewUnitQuestion, newUnitQuestion } from '../check-in/new-unit';
 import { GateField, SpotField, useDeskGate, useFreeSpots } from '../check-in/spot-gate';
 import { CarrierField, TrailerField, TruckField } from '../check-in/unit-fields';
 import { RegisterDriverForm } from '../drivers/register-form';
@@ -38,6 +39,7 @@ export function CheckIn() {
   const [form, setForm] = useState(loadDraft);
   const [problem, setProblem] = useState<string[]>([]);
   const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [newUnit, setNewUnit] = useState<NewUnitQuestion | null>(null);
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null);
   const [busy, setBusy] = useState(false);
   const [registering, setRegistering] = useState(false);
@@ -56,6 +58,7 @@ export function CheckIn() {
   const set = (patch: Partial<CheckInValues>) => {
     setForm((f) => setFields(f, patch));
     setConflict(null);
+    setNewUnit(null);
     setProblem([]); // it spoke of the last attempt; the field errors stay until their field is edited
   };
   // Saved as soon as the screen shows the change (a layout effect, not a later one): a reload or a
@@ -78,7 +81,7 @@ export function CheckIn() {
     lastSpotName.current = spotName(v.locationId);
   }, [free.spots, free.loaded, v.locationId]);
 
-  const submit = async (force = false) => {
+  const submit = async (force = false, confirmNew = false) => {
     if (busy || !mayWork) return;
     setBusy(true);
     setProblem([]);
@@ -89,6 +92,7 @@ export function CheckIn() {
       gateId: gate?.id ?? null,
       overrideNeeded: refused,
       force,
+      confirmNew,
     });
     try {
       const movement = await call(api.POST('/api/movement', { body }));
@@ -104,6 +108,7 @@ export function CheckIn() {
       if (v.locationId) free.drop(v.locationId);
       setForm(initForm(EMPTY));
       setConflict(null);
+      setNewUnit(null);
       setTakenSpot(null);
       firstField.current?.focus();
     } catch (err) {
@@ -119,6 +124,11 @@ export function CheckIn() {
     setForm(placed.state);
     if (err.code === 'already-in-yard') {
       setConflict({ detail: err.message });
+      return;
+    }
+    const question = newUnitQuestion(err, yardId);
+    if (question) {
+      setNewUnit(question);
       return;
     }
     if (err.code === 'gate-direction') {
@@ -153,6 +163,7 @@ export function CheckIn() {
     setForm(initForm(EMPTY));
     setProblem([]);
     setConflict(null);
+    setNewUnit(null);
     firstField.current?.focus();
   };
 
@@ -189,6 +200,15 @@ export function CheckIn() {
             </button>{' '}
             <span>The earlier stay is closed and the warning is kept on the movement.</span>
           </div>
+        )}
+        {newUnit && (
+          <NewUnitConfirm
+            typed={v.trailerText.trim()}
+            question={newUnit}
+            busy={busy}
+            onUseCorrected={(trailerText) => set({ trailerText })}
+            onConfirm={() => void submit(false, true)}
+          />
         )}
         <div class="grid-2">
           <TrailerField values={v} errors={form.errors} set={set} inputRef={firstField} />

@@ -176,7 +176,7 @@ async function newDriver(cloud: Client, code: string): Promise<string> {
 async function task(cloud: Client, s: SiteRefs, extra: Record<string, unknown>): Promise<string> {
   const res = await cloud.post('/api/yard-task', {
     yardId: s.yardId,
-    type: 'move',
+    type: 'other',
     fromLocationId: s.spotId,
     toLocationId: s.doorId,
     ...extra,
