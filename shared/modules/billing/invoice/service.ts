@@ -443,7 +443,7 @@ function invoiceExists(live: InvoiceRow): ConflictError {
   return new ConflictError(
     'invoice-exists',
     `Invoice ${live.number} (${live.status}) already exists for this yard, carrier and period: replace the draft (PUT) or void the issued one first.`,
-    { invoiceId: live.id, number: live.number, status: live.status },
+    { invoiceId: live.id, number: live.number, invoiceStatus: live.status },
   );
 }
 
