@@ -1,5 +1,5 @@
 import { IdParams, page } from '../../../http/common-schemas.js';
-import type { RouteRegistrar } from '../../../http/routes.js';
+import type { BillingRoutes } from '../place.js';
 import { AdjustmentCreate, AdjustmentListQuery, AdjustmentOut, AdjustmentPatch } from './schema.js';
 import type { AdjustmentService } from './service.js';
 
@@ -7,7 +7,7 @@ const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
 export function registerAdjustmentRoutes(
-  r: RouteRegistrar,
+  r: BillingRoutes,
   { adjustments }: { adjustments: AdjustmentService },
 ): void {
   r.add({

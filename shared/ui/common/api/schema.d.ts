@@ -9839,7 +9839,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9916,7 +9916,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state: `billing-config-exists` when there is one already. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state: `billing-config-exists` when there is one already. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10007,7 +10007,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10089,7 +10089,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10177,7 +10177,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10255,7 +10255,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10336,7 +10336,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10430,7 +10430,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10518,7 +10518,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10613,7 +10613,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state: `billing-config-exists` when there is one already; `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state: `billing-config-exists` when there is one already; `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10709,7 +10709,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10788,7 +10788,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state: `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state: `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10870,7 +10870,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10960,7 +10960,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11051,7 +11051,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11122,7 +11122,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11211,7 +11211,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11284,7 +11284,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11384,7 +11384,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11484,7 +11484,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11576,6 +11576,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -11660,7 +11669,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11761,7 +11770,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11854,7 +11863,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11943,6 +11952,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -12011,7 +12029,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12105,6 +12123,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -12187,7 +12214,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12250,6 +12277,15 @@ export interface paths {
                 };
                 /** @description Role or yard scope does not allow this (forbidden) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12346,6 +12382,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -12418,7 +12463,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12502,7 +12547,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12596,6 +12641,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -12660,7 +12714,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12756,7 +12810,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12858,7 +12912,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12951,6 +13005,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -13019,7 +13082,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13115,7 +13178,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13204,7 +13267,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
