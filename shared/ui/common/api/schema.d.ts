@@ -13019,7 +13019,7 @@ export interface paths {
         put?: never;
         /**
          * Creates a new invoice adjustment for the given yard and carrier
-         * @description 409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT).
+         * @description 409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT). 400 `too-many-adjustments` when the yard, carrier and period have 100 already (the bounds that keep every invoice exact).
          *
          *     Access: admin, billing.
          */
@@ -16546,25 +16546,25 @@ export interface components {
              */
             bookedSpaces: number;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 15000
              */
             spaceMonthlyRate: number;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 2500
              */
             overageDailyRate: number;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 1500
              */
             moveFee: number;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 500
              */
@@ -16636,25 +16636,25 @@ export interface components {
              */
             bookedSpaces: number;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 15000
              */
             spaceMonthlyRate: number;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 2500
              */
             overageDailyRate: number;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 1500
              */
             moveFee: number;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 500
              */
@@ -16704,37 +16704,37 @@ export interface components {
          */
         BillingCarrierConfigCreate: {
             /**
-             * @description trailer spaces the carrier reserves
+             * @description trailer spaces the carrier reserves, at most 100000
              * @default null
              * @example 10
              */
             bookedSpaces: number | null;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 15000
              */
             spaceMonthlyRate: number | null;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 2500
              */
             overageDailyRate: number | null;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 1500
              */
             moveFee: number | null;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 500
              */
             gateFee: number | null;
             /**
-             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
              */
@@ -16774,37 +16774,37 @@ export interface components {
          */
         BillingCarrierConfigPut: {
             /**
-             * @description trailer spaces the carrier reserves
+             * @description trailer spaces the carrier reserves, at most 100000
              * @default null
              * @example 10
              */
             bookedSpaces: number | null;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 15000
              */
             spaceMonthlyRate: number | null;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 2500
              */
             overageDailyRate: number | null;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 1500
              */
             moveFee: number | null;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 500
              */
             gateFee: number | null;
             /**
-             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
              */
@@ -16833,32 +16833,32 @@ export interface components {
          */
         BillingCarrierConfigPatch: {
             /**
-             * @description trailer spaces the carrier reserves
+             * @description trailer spaces the carrier reserves, at most 100000
              * @example 10
              */
             bookedSpaces?: number | null;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 15000
              */
             spaceMonthlyRate?: number | null;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 2500
              */
             overageDailyRate?: number | null;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 1500
              */
             moveFee?: number | null;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 500
              */
             gateFee?: number | null;
             /**
-             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @example 50000
              */
             minimumMonthly?: number | null;
@@ -17397,7 +17397,7 @@ export interface components {
              */
             period: string;
             /**
-             * @description Signed minor units of the yard’s currency: negative is a credit
+             * @description Signed minor units of the yard’s currency: negative is a credit; at most 1000000000000 either way, and 100 adjustments per yard, carrier and period
              * @example -2500
              */
             amount: number;
@@ -17411,7 +17411,7 @@ export interface components {
          */
         InvoiceAdjustmentPatch: {
             /**
-             * @description Signed minor units of the yard’s currency: negative is a credit
+             * @description Signed minor units of the yard’s currency: negative is a credit; at most 1000000000000 either way, and 100 adjustments per yard, carrier and period
              * @example -2500
              */
             amount?: number;
