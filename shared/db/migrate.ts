@@ -11,6 +11,7 @@ import * as m0009 from './migrations/0009-location-position.js';
 import * as m0010 from './migrations/0010-dashboard-rollups.js';
 import * as m0011 from './migrations/0011-sync-counts.js';
 import * as m0012 from './migrations/0012-tapped-at.js';
+import * as m0013 from './migrations/0013-movement-corrections.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
@@ -29,6 +30,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 10, name: 'dashboard-rollups', up: m0010.up },
   { version: 11, name: 'sync-counts', up: m0011.up, upPostgres: m0011.upPostgres },
   { version: 12, name: 'tapped-at', up: m0012.up },
+  { version: 13, name: 'movement-corrections', up: m0013.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

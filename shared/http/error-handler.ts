@@ -42,6 +42,8 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
       .status(problem.status)
       .type('application/problem+json')
       .json({
+        // Details first: the members every problem has always win (errors.ts PROBLEM_MEMBERS).
+        ...(problem.extra ?? {}),
         type: `urn:yard:problem:${problem.code}`,
         title: problem.title,
         status: problem.status,
@@ -50,7 +52,6 @@ export function errorHandler(log: Logger): ErrorRequestHandler {
         instance: req.originalUrl,
         requestId,
         ...(problem.errors ? { errors: problem.errors } : {}),
-        ...(problem.extra ?? {}),
       });
   };
 }

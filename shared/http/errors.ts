@@ -8,6 +8,22 @@ export interface FieldError {
   code?: string;
 }
 
+/**
+ * The members every problem body has (RFC 9457's type, title, status, detail, instance, and ours:
+ * code, requestId, errors). An error's own details (`extra`) may not reuse these names: `status`
+ * is the HTTP status, so an invoice's status sent as `status` would tell clients the wrong one.
+ */
+export const PROBLEM_MEMBERS: ReadonlySet<string> = new Set([
+  'type',
+  'title',
+  'status',
+  'detail',
+  'instance',
+  'code',
+  'requestId',
+  'errors',
+]);
+
 export class AppError extends Error {
   constructor(
     readonly status: number,
@@ -19,6 +35,11 @@ export class AppError extends Error {
   ) {
     super(detail ?? title);
     this.name = 'AppError';
+    const taken = Object.keys(extra ?? {}).filter((name) => PROBLEM_MEMBERS.has(name));
+    // A programming error: fails the first test that reaches the call, never a client.
+    if (taken.length > 0) {
+      throw new TypeError(`problem ${code} reuses the problem member(s) ${taken.join(', ')} for its details`);
+    }
   }
 
   get detail(): string {

@@ -121,7 +121,7 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
   const errorStatuses = new Set(spec.errors ?? []);
   // Writes of owned records answer 409 cloud-owned / edge-owned on the side that does not own them.
   const ownership = routeOwnership(spec.method, spec.path);
-  if (ownership) errorStatuses.add(409);
+  if (ownership || spec.cloudOwnedAtLinkedEdge) errorStatuses.add(409);
   if (spec.params || spec.query || spec.body || spec.idempotent) errorStatuses.add(400);
   if (spec.idempotent) {
     errorStatuses.add(409);
@@ -141,6 +141,9 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
         : (ERROR_TEXT[code] ?? 'Error'));
     const also = [
       ...(code === 409 && ownership ? [`Also ${ownership.text}`] : []),
+      ...(code === 409 && spec.cloudOwnedAtLinkedEdge
+        ? [`Also \`cloud-owned\` at an edge linked to a cloud: ${spec.cloudOwnedAtLinkedEdge}`]
+        : []),
       ...(code === 409 && spec.idempotent ? [IDEMPOTENCY_409] : []),
     ];
     responses[code] = {

@@ -66,6 +66,12 @@ export interface RouteSpec<
   idempotent?: boolean;
   /** Express middleware run after the role check and the JSON body, before validation (rate limits, multipart). */
   middleware?: RequestHandler[];
+  /**
+   * The route serves only where its records live (billing: the cloud or a standalone edge) and an
+   * edge linked to a cloud answers it with 409 `cloud-owned`: why, for its OpenAPI 409 (the route
+   * makes the check itself, e.g. in `middleware`).
+   */
+  cloudOwnedAtLinkedEdge?: string;
   handler: (
     input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
   ) => Promise<HandlerResult<R>> | HandlerResult<R>;

@@ -13,6 +13,7 @@ import { BillingCalculator, BillingInputs } from './inputs.js';
 import { registerInvoiceRoutes } from './invoice/routes.js';
 import { InvoiceService } from './invoice/service.js';
 import { SiteSyncCheck } from './invoice/waiting.js';
+import { billingRoutes } from './place.js';
 import { AutoDrafts } from './schedule.js';
 import { registerSummaryRoutes } from './summary/routes.js';
 import { SummaryService } from './summary/service.js';
@@ -56,8 +57,13 @@ export function createBillingServices(deps: BillingDeps): BillingServices {
   return { config, summaries, invoices, adjustments, exports, autoDrafts };
 }
 
-export function registerBillingRoutes(r: RouteRegistrar, billing: BillingServices): void {
-  // Each sub-domain registers its routes here (tag 'Billing').
+export function registerBillingRoutes(
+  registrar: RouteRegistrar,
+  billing: BillingServices,
+  changes: CoreParts['changes'],
+): void {
+  // Each sub-domain registers its routes here (tag 'Billing'), each one refused at a linked edge.
+  const r = billingRoutes(registrar, changes);
   registerBillingConfigRoutes(r, billing.config);
   registerSummaryRoutes(r, billing);
   // /invoice/export before /invoice/{id}, which would take "export" for an id.

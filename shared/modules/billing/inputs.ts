@@ -1,6 +1,6 @@
-import { type Selectable, sql } from 'kysely';
+import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import type { BillingCarrierConfigTable, BillingYardConfigTable } from '../../db/tables.js';
+import type { BillingCarrierConfigTable, BillingYardConfigTable, DB } from '../../db/tables.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
 import { BILLED_TASK_TYPES, computeBilling, periodWindow, resolveRates } from './compute/index.js';
@@ -86,14 +86,15 @@ export class BillingInputs {
     const carried = [...(await presentAtStart('still-in')), ...(await presentAtStart('left-after-start'))];
     for (const r of carried) if (r.carrierId) ids.add(r.carrierId);
     const checkIns = await this.db
-      .selectFrom('movement')
-      .select('carrierId')
+      .selectFrom('movement as m')
+      .select('m.carrierId')
       .distinct()
-      .where('yardId', '=', yardId)
-      .where('at', '>=', w.start)
-      .where('at', '<', w.end)
-      .where('direction', '=', 'in')
-      .where('carrierId', 'is not', null)
+      .where('m.yardId', '=', yardId)
+      .where('m.at', '>=', w.start)
+      .where('m.at', '<', w.end)
+      .where('m.direction', '=', 'in')
+      .where('m.carrierId', 'is not', null)
+      .where(notCorrected)
       .execute();
     for (const r of checkIns) if (r.carrierId) ids.add(r.carrierId);
     const moves = await this.db
@@ -206,17 +207,21 @@ export class BillingInputs {
     return Number(row.n);
   }
 
-  /** The carrier's gate check-ins of trailers with `at` in the window. */
+  /**
+   * The carrier's gate check-ins of trailers with `at` in the window that no movement corrects: a
+   * corrected check-in is billed once, as its correction (to the correction's carrier).
+   */
   async checkIns(yardId: string, carrierId: string, w: Window): Promise<number> {
     const row = await this.db
-      .selectFrom('movement')
+      .selectFrom('movement as m')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('carrierId', '=', carrierId)
-      .where('at', '>=', w.start)
-      .where('at', '<', w.end)
-      .where('yardId', '=', yardId)
-      .where('direction', '=', 'in')
-      .where('trailerId', 'is not', null)
+      .where('m.carrierId', '=', carrierId)
+      .where('m.at', '>=', w.start)
+      .where('m.at', '<', w.end)
+      .where('m.yardId', '=', yardId)
+      .where('m.direction', '=', 'in')
+      .where('m.trailerId', 'is not', null)
+      .where(notCorrected)
       .executeTakeFirstOrThrow();
     return Number(row.n);
   }
@@ -267,6 +272,13 @@ export class BillingInputs {
       counts: { visits: visits.length, moves, checkIns, adjustments: adjustments.length },
     };
   }
+}
+
+/** No movement corrects `m` (correctsId; on the index movement_corrects, migration 0013). */
+function notCorrected(eb: ExpressionBuilder<DB & { m: DB['movement'] }, 'm'>) {
+  return eb.not(
+    eb.exists(eb.selectFrom('movement as c').select('c.id').whereRef('c.correctsId', '=', 'm.id')),
+  );
 }
 
 /** Movement ids per attachment read: well under SQLite's 32766 bound parameters and PostgreSQL's 65535. */

@@ -183,6 +183,22 @@ export const taskRepo = {
     return q.execute();
   },
 
+  /**
+   * The trailer's open visit (still in a yard), with the carrier recorded on its in-movement; the
+   * newest if a data slip left two open.
+   */
+  openVisitOf(db: Kdb, trailerId: string): Promise<{ carrierId: string | null } | undefined> {
+    return db
+      .selectFrom('visit')
+      .select('carrierId')
+      .where('trailerId', '=', trailerId)
+      .where('unitKind', '=', 'trailer')
+      .where('outAt', 'is', null)
+      .orderBy('inAt', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  },
+
   openSessionOf(db: Kdb, driverId: string): Promise<SessionRow | undefined> {
     return db
       .selectFrom('driverSession')

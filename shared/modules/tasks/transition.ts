@@ -3,9 +3,9 @@ import type { Kdb } from '../../db/database.js';
 import { ConflictError, ForbiddenError, ValidationError } from '../../http/errors.js';
 import type { RowPatch } from '../../sync/change-capture.js';
 import type { TrailerService } from '../trailers/service.js';
+import { billedCarrierOf, relocatesTrailer, spotOnCompletion } from './completion.js';
 import type { TaskEditDeps, WriteOutcome } from './edits.js';
 import { loadForStaffToWrite } from './edits.js';
-import { relocates } from './relocation.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import { assertTransition } from './state-machine.js';
 import { actorOf, announcement, type TaskEventType, writeTransition } from './writes.js';
@@ -128,17 +128,14 @@ async function assertActiveSession(db: Kdb, row: TaskRow): Promise<void> {
 }
 
 /**
- * Completing a move puts the trailer at the destination (if it is still in the task's yard) and
- * bills the move (any relocating type) to the trailer's carrier.
+ * Completing a relocating task puts the trailer on the task's destination if it is still in the
+ * task's yard, and bills the move to the carrier of the trailer's visit (completion.ts).
  */
 async function moveTrailer(deps: TransitionDeps, trx: Kdb, row: TaskRow): Promise<RowPatch<'yardTask'>> {
-  if (!row.trailerId || !relocates(row.type)) return {};
+  if (!relocatesTrailer(row)) return {};
   const trailer = await taskRepo.trailer(trx, row.trailerId);
   if (!trailer) return {};
-  if (row.toLocationId && trailer.yardId === row.yardId) {
-    await deps.trailers.placeOnSpot(trx, trailer.id, row.toLocationId);
-  }
-  // Every relocating type is billed as a move (docs/domain.md "Billing": move, pull_to_door,
-  // return_to_spot, shunt), to the trailer's carrier when the move is done.
-  return { billedCarrierId: trailer.carrierId };
+  const spot = spotOnCompletion(row, trailer);
+  if (spot !== null) await deps.trailers.placeOnSpot(trx, trailer.id, spot);
+  return { billedCarrierId: billedCarrierOf(trailer, await taskRepo.openVisitOf(trx, trailer.id)) };
 }

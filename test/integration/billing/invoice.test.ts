@@ -226,6 +226,11 @@ describe.each(TEST_DIALECTS)('billing invoices (%s)', (dialect) => {
         const res = await request;
         expect(res.status, res.text).toBe(status);
         expect(res.body.code).toBe(code);
+        // RFC 9457: the problem's `status` is the HTTP status; the invoice's is `invoiceStatus`.
+        expect(res.body.status, res.text).toBe(status);
+        if (code === 'invoice-exists') {
+          expect(res.body).toMatchObject({ invoiceId: draft.id, invoiceStatus: 'issued' });
+        }
       }
       expect(await billingRows(w)).toEqual(before);
 

@@ -765,8 +765,10 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
       },
     ];
     await onBoth(sqlite, pool, steps);
-    expect(migrate(sqlite)).toEqual([10, 11, 12]);
-    expect(await migratePostgres(pool)).toEqual([10, 11, 12]);
+    // 0010, 0011 and every later migration.
+    const after9 = MIGRATIONS.filter((m) => m.version > 9).map((m) => m.version);
+    expect(migrate(sqlite)).toEqual(after9);
+    expect(await migratePostgres(pool)).toEqual(after9);
 
     for (const sql of [
       'SELECT * FROM dashboard_movement_count ORDER BY scope, grain, bucket, direction',

@@ -1,5 +1,6 @@
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Kdb } from '../../../db/database.js';
+import { sqlDialectOf } from '../../../db/sql-helpers.js';
 import type { InvoiceAdjustmentTable } from '../../../db/tables.js';
 
 export type AdjustmentRow = Selectable<InvoiceAdjustmentTable>;
@@ -27,6 +28,29 @@ export class AdjustmentRepo {
 
   async delete(id: string): Promise<void> {
     await this.db.deleteFrom('invoiceAdjustment').where('id', '=', id).execute();
+  }
+
+  /**
+   * Takes the period's adjustment lock for the rest of the transaction, so that two concurrent
+   * additions count one after the other: PostgreSQL's advisory lock on the key; SQLite runs one
+   * write transaction at a time already.
+   */
+  async lockPeriod(key: { yardId: string; carrierId: string; period: string }): Promise<void> {
+    if (sqlDialectOf(this.db) !== 'postgres') return;
+    const name = `invoice_adjustment:${key.yardId}:${key.carrierId}:${key.period}`;
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${name}))`.execute(this.db);
+  }
+
+  /** How many adjustments the yard, carrier and period have. */
+  async countFor(key: { yardId: string; carrierId: string; period: string }): Promise<number> {
+    const row = await this.db
+      .selectFrom('invoiceAdjustment')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('yardId', '=', key.yardId)
+      .where('carrierId', '=', key.carrierId)
+      .where('period', '=', key.period)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   /** The issued invoice of the period, if any (adjustments then wait for a void). */

@@ -1,5 +1,6 @@
 import { IdParams, page } from '../../../http/common-schemas.js';
-import type { RouteRegistrar } from '../../../http/routes.js';
+import { ADJUSTMENTS_PER_PERIOD_MAX } from '../bounds.js';
+import type { BillingRoutes } from '../place.js';
 import { AdjustmentCreate, AdjustmentListQuery, AdjustmentOut, AdjustmentPatch } from './schema.js';
 import type { AdjustmentService } from './service.js';
 
@@ -7,7 +8,7 @@ const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
 export function registerAdjustmentRoutes(
-  r: RouteRegistrar,
+  r: BillingRoutes,
   { adjustments }: { adjustments: AdjustmentService },
 ): void {
   r.add({
@@ -27,7 +28,8 @@ export function registerAdjustmentRoutes(
     tag: TAG,
     summary: 'Creates a new invoice adjustment for the given yard and carrier',
     description:
-      '409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT).',
+      '409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT). ' +
+      `400 \`too-many-adjustments\` when the yard, carrier and period have ${ADJUSTMENTS_PER_PERIOD_MAX} already (the bounds that keep every invoice exact).`,
     access: BILLING,
     body: AdjustmentCreate,
     response: { status: 201, schema: AdjustmentOut },

@@ -1,13 +1,16 @@
 import { Id, IsoDateTime, PageQuery } from '../../../http/common-schemas.js';
 import { z } from '../../../http/zod.js';
+import { ADJUSTMENT_MAX, ADJUSTMENTS_PER_PERIOD_MAX } from '../bounds.js';
 import { Money, Period } from '../summary/schema.js';
 
 const Amount = z
-  .number()
-  .int()
-  .refine((n) => n !== 0 && Number.isSafeInteger(n), 'must be a non-zero integer of minor units')
+  .number({ error: 'must be a number' })
+  .int('must be an integer of minor units (e.g. cents), not a decimal')
+  .min(-ADJUSTMENT_MAX, `at least -${ADJUSTMENT_MAX.toLocaleString('en-US')} minor units`)
+  .max(ADJUSTMENT_MAX, `at most ${ADJUSTMENT_MAX.toLocaleString('en-US')} minor units`)
+  .refine((n) => n !== 0, 'must be a non-zero integer of minor units')
   .openapi({
-    description: 'Signed minor units of the yard’s currency: negative is a credit',
+    description: `Signed minor units of the yard’s currency: negative is a credit; at most ${ADJUSTMENT_MAX} either way, and ${ADJUSTMENTS_PER_PERIOD_MAX} adjustments per yard, carrier and period`,
     example: -2500,
   });
 

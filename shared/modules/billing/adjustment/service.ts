@@ -3,8 +3,9 @@ import { assertCanSeeYard, canSeeYard, yardFilter } from '../../../auth/principa
 import { toIso } from '../../../clock.js';
 import type { CoreParts } from '../../../core-parts.js';
 import { decodeCursor, toPage } from '../../../http/cursor.js';
-import { ConflictError, NotFoundError } from '../../../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../../http/errors.js';
 import { newId } from '../../../ids.js';
+import { ADJUSTMENTS_PER_PERIOD_MAX } from '../bounds.js';
 import type { BillingReads } from '../inputs.js';
 import { assertBillingHere } from '../place.js';
 import { AdjustmentRepo, type AdjustmentRow } from './repo.js';
@@ -15,7 +16,8 @@ export type AdjustmentDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & B
 /**
  * Invoice adjustments: signed amounts (credits negative) for a yard, carrier and period, summed into
  * the ADJUSTMENTS line. Once the period has an issued invoice they are frozen in it: adding,
- * changing or removing one is 409 `period-invoiced` (void the invoice first). A draft is not
+ * changing or removing one is 409 `period-invoiced` (void the invoice first). A period takes at most
+ * ADJUSTMENTS_PER_PERIOD_MAX of them (400 `too-many-adjustments`: bounds.ts). A draft is not
  * refreshed by itself: replace it (PUT) to take a new adjustment in.
  */
 export class AdjustmentService {
@@ -50,13 +52,18 @@ export class AdjustmentService {
     assertCanSeeYard(principal, input.yardId);
     await this.deps.carriers.getRow(input.carrierId);
     await this.assertOpen(input);
-    const now = this.deps.clock.now();
-    const row = await this.repo.insert({
-      id: newId(),
-      ...input,
-      createdBy: principal.id,
-      createdAt: now,
-      updatedAt: now,
+    // Counted and written under the period's lock: concurrent additions cannot pass the bound.
+    const row = await this.deps.kysely.transaction().execute(async (trx) => {
+      const repo = new AdjustmentRepo(trx);
+      await repo.lockPeriod(input);
+      if ((await repo.countFor(input)) >= ADJUSTMENTS_PER_PERIOD_MAX) {
+        throw new BadRequestError(
+          'too-many-adjustments',
+          `This carrier already has ${ADJUSTMENTS_PER_PERIOD_MAX} adjustments for ${input.period} in this yard, the most a period takes: combine some of them into one.`,
+        );
+      }
+      const now = this.deps.clock.now();
+      return repo.insert({ id: newId(), ...input, createdBy: principal.id, createdAt: now, updatedAt: now });
     });
     return adjustmentOut(row);
   }

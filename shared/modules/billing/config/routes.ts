@@ -1,6 +1,6 @@
 import type { Role } from '../../../auth/principal.js';
 import { IdParams, page } from '../../../http/common-schemas.js';
-import type { RouteRegistrar } from '../../../http/routes.js';
+import type { BillingRoutes } from '../place.js';
 import {
   BILLING_TAG,
   CarrierConfigCreate,
@@ -22,11 +22,8 @@ import type { BillingConfigService } from './service.js';
 /** API.md "Billing": B A read, A B write. */
 const BILLING: readonly Role[] = ['admin', 'billing'];
 
-/** Every billing route's 409 at a linked edge (place.ts), beside the route's own conflicts. */
-const HERE = '`cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed)';
-const conflict = (own?: string) => ({
-  409: own ? `Conflict with the current state: ${own}. Also ${HERE}.` : `Conflict: ${HERE}.`,
-});
+/** A route's own conflicts (the 409 `cloud-owned` of a linked edge is added by place.ts). */
+const conflict = (own: string) => ({ 409: `Conflict with the current state: ${own}` });
 
 const EXISTS = '`billing-config-exists` when there is one already';
 const YARD_FIRST = '`yard-config-missing` when the yard has no billing config yet';
@@ -34,7 +31,7 @@ const SCOPE =
   'A yard outside the caller’s yard scope is 403. Money is integer minor units of the yard’s `currency`.';
 const PUT_STATUS = 'Answers 201 Created (with Location) when there was none, 200 OK when it replaced one.';
 
-export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingConfigService): void {
+export function registerBillingConfigRoutes(r: BillingRoutes, config: BillingConfigService): void {
   r.add({
     method: 'get',
     path: '/api/billing/config',
@@ -45,7 +42,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     query: ConfigListQuery,
     response: { schema: page(YardConfigOut) },
     errors: [409],
-    errorText: conflict(),
     handler: ({ principal, query }) => config.list(principal, query),
   });
 
@@ -59,7 +55,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     query: ConfigListQuery,
     response: { schema: page(YardConfigWithCarriersOut) },
     errors: [409],
-    errorText: conflict(),
     handler: ({ principal, query }) => config.listWithCarriers(principal, query),
   });
 
@@ -72,7 +67,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     query: ConfigListQuery,
     response: { schema: page(YardConfigWithCarrierIdsOut) },
     errors: [409],
-    errorText: conflict(),
     handler: ({ principal, query }) => config.listWithCarrierIds(principal, query),
   });
 
@@ -105,7 +99,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     yardParam: 'yardId',
     response: { schema: YardConfigOut },
     errors: [404, 409],
-    errorText: conflict(),
     handler: ({ principal, params }) => config.get(principal, params.yardId),
   });
 
@@ -120,7 +113,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     yardParam: 'yardId',
     response: { schema: YardConfigWithCarriersOut },
     errors: [404, 409],
-    errorText: conflict(),
     handler: ({ principal, params }) => config.getWithCarriers(principal, params.yardId),
   });
 
@@ -136,7 +128,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     body: YardConfigPut,
     response: { schema: YardConfigOut, description: 'Replaced (201 Created when the yard had none)' },
     errors: [404, 409],
-    errorText: conflict(),
     handler: async ({ principal, params, body, res }) => {
       const { config: out, created } = await config.put(principal, params.yardId, body);
       if (!created) return out;
@@ -157,7 +148,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     yardParam: 'yardId',
     response: { status: 204 },
     errors: [404, 409],
-    errorText: conflict(),
     handler: async ({ principal, params }) => {
       await config.delete(principal, params.yardId);
     },
@@ -174,7 +164,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     yardParam: 'yardId',
     response: { schema: YardBillingStatusOut },
     errors: [404, 409],
-    errorText: conflict(),
     handler: ({ principal, params }) => config.yardStatus(principal, params.yardId),
   });
 
@@ -209,7 +198,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     yardParam: 'yardId',
     response: { schema: CarrierConfigOut },
     errors: [404, 409],
-    errorText: conflict(),
     handler: ({ principal, params }) => config.getCarrier(principal, params.yardId, params.carrierId),
   });
 
@@ -252,7 +240,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     body: CarrierConfigPatch,
     response: { schema: CarrierConfigOut },
     errors: [404, 409],
-    errorText: conflict(),
     handler: ({ principal, params, body }) =>
       config.patchCarrier(principal, params.yardId, params.carrierId, body),
   });
@@ -268,7 +255,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     yardParam: 'yardId',
     response: { status: 204 },
     errors: [404, 409],
-    errorText: conflict(),
     handler: async ({ principal, params }) => {
       await config.deleteCarrier(principal, params.yardId, params.carrierId);
     },
@@ -284,7 +270,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     params: IdParams,
     response: { schema: CarrierConfigOut },
     errors: [404, 409],
-    errorText: conflict(),
     handler: ({ principal, params }) => config.getCarrierById(principal, params.id),
   });
 
@@ -299,7 +284,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     body: CarrierConfigPatch,
     response: { schema: CarrierConfigOut },
     errors: [404, 409],
-    errorText: conflict(),
     handler: ({ principal, params, body }) => config.patchCarrierById(principal, params.id, body),
   });
 
@@ -312,7 +296,6 @@ export function registerBillingConfigRoutes(r: RouteRegistrar, config: BillingCo
     params: IdParams,
     response: { status: 204 },
     errors: [404, 409],
-    errorText: conflict(),
     handler: async ({ principal, params }) => {
       await config.deleteCarrierById(principal, params.id);
     },

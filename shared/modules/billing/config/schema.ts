@@ -1,6 +1,7 @@
 import { Id, IsoDateTime, PageQuery } from '../../../http/common-schemas.js';
 import { z } from '../../../http/zod.js';
 import { YardOut } from '../../yards/schema.js';
+import { BOOKED_SPACES_MAX, MINIMUM_MONTHLY_MAX, RATE_MAX, TAX_RATE_BP_MAX } from '../bounds.js';
 
 /** OpenAPI tag of every billing operation. */
 export const BILLING_TAG = 'Billing';
@@ -15,18 +16,20 @@ export const Currency = z
   .openapi({ description: 'ISO 4217 currency of every amount of the yard', example: 'USD' });
 
 /**
- * An amount in integer minor units of the yard's currency (cents for USD, yen for JPY). The cap
- * (10^12) keeps every product the computation forms far inside what it checks as safe.
+ * An amount in integer minor units of the yard's currency (cents for USD, yen for JPY), at most
+ * `max`: the bounds (../bounds.ts) keep every line and total of an invoice a safe integer.
  */
-const MinorUnits = z
-  .number({ error: 'must be a number' })
-  .int('must be an integer of minor units (e.g. cents), not a decimal')
-  .min(0, 'must not be negative')
-  .max(1_000_000_000_000);
+function minorUnits(max: number) {
+  return z
+    .number({ error: 'must be a number' })
+    .int('must be an integer of minor units (e.g. cents), not a decimal')
+    .min(0, 'must not be negative')
+    .max(max, `at most ${max.toLocaleString('en-US')} minor units`);
+}
 
-function money(description: string, example: number) {
-  return MinorUnits.openapi({
-    description: `${description}, in integer minor units of the yard's currency (e.g. cents for USD)`,
+function money(description: string, example: number, max = RATE_MAX) {
+  return minorUnits(max).openapi({
+    description: `${description}, in integer minor units of the yard's currency (e.g. cents for USD), at most ${max}`,
     example,
   });
 }
@@ -35,14 +38,14 @@ const BookedSpaces = z
   .number({ error: 'must be a number' })
   .int('must be a whole number of spaces')
   .min(0, 'must not be negative')
-  .max(100_000)
-  .openapi({ description: 'trailer spaces the carrier reserves', example: 10 });
+  .max(BOOKED_SPACES_MAX, `at most ${BOOKED_SPACES_MAX.toLocaleString('en-US')} spaces`)
+  .openapi({ description: `trailer spaces the carrier reserves, at most ${BOOKED_SPACES_MAX}`, example: 10 });
 
 const TaxRateBp = z
   .number({ error: 'must be a number' })
   .int('must be whole basis points (825 = 8.25 %)')
   .min(0, 'must not be negative')
-  .max(10_000, 'at most 10000 (100 %)')
+  .max(TAX_RATE_BP_MAX, 'at most 10000 (100 %)')
   .openapi({ description: 'tax rate in basis points: 825 = 8.25 %', example: 825 });
 
 const GraceMinutes = z
@@ -61,7 +64,7 @@ const RATE_FIELDS = {
   overageDailyRate: money('per trailer-day above bookedSpaces', 2_500),
   moveFee: money('per completed move task (move, pull to door, return to spot, shunt)', 1_500),
   gateFee: money('per gate check-in of the carrier’s trailers', 500),
-  minimumMonthly: money('minimum of the period’s charges before adjustments', 50_000),
+  minimumMonthly: money('minimum of the period’s charges before adjustments', 50_000, MINIMUM_MONTHLY_MAX),
 };
 
 export type RateName = keyof typeof RATE_FIELDS;

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { IdParams } from '../../../http/common-schemas.js';
-import type { RouteRegistrar } from '../../../http/routes.js';
+import type { BillingRoutes } from '../place.js';
 import { invoicesCsv } from './csv.js';
 import { invoicePdf } from './pdf.js';
 import { CsvExportQuery, PdfQuery } from './schema.js';
@@ -9,10 +9,7 @@ import type { InvoiceExportService } from './service.js';
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerExportRoutes(
-  r: RouteRegistrar,
-  { exports }: { exports: InvoiceExportService },
-): void {
+export function registerExportRoutes(r: BillingRoutes, { exports }: { exports: InvoiceExportService }): void {
   r.add({
     method: 'get',
     path: '/api/billing/invoice/export',

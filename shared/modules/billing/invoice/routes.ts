@@ -1,5 +1,5 @@
 import { IdParams, page } from '../../../http/common-schemas.js';
-import type { RouteRegistrar } from '../../../http/routes.js';
+import type { BillingRoutes } from '../place.js';
 import {
   GenerateAllOut,
   InvoiceCreateIn,
@@ -17,7 +17,7 @@ import type { InvoiceService } from './service.js';
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerInvoiceRoutes(r: RouteRegistrar, { invoices }: { invoices: InvoiceService }): void {
+export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices: InvoiceService }): void {
   r.add({
     method: 'get',
     path: '/api/billing/invoice',

@@ -452,7 +452,7 @@ function invoiceExists(live: InvoiceRow): ConflictError {
   return new ConflictError(
     'invoice-exists',
     `Invoice ${live.number} (${live.status}) already exists for this yard, carrier and month.`,
-    { invoiceId: live.id, number: live.number, status: live.status },
+    { invoiceId: live.id, number: live.number, invoiceStatus: live.status },
   );
 }
 

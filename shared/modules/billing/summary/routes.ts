@@ -1,4 +1,4 @@
-import type { RouteRegistrar } from '../../../http/routes.js';
+import type { BillingRoutes } from '../place.js';
 import {
   SummaryAggregateOut,
   SummaryAggregateQuery,
@@ -13,7 +13,7 @@ import type { SummaryService } from './service.js';
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerSummaryRoutes(r: RouteRegistrar, { summaries }: { summaries: SummaryService }): void {
+export function registerSummaryRoutes(r: BillingRoutes, { summaries }: { summaries: SummaryService }): void {
   r.add({
     method: 'post',
     path: '/api/billing/summary/generate-all',

@@ -9916,7 +9916,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -9993,7 +9993,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state: `billing-config-exists` when there is one already. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state: `billing-config-exists` when there is one already. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10084,7 +10084,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10166,7 +10166,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10254,7 +10254,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10332,7 +10332,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10413,7 +10413,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10507,7 +10507,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10595,7 +10595,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10690,7 +10690,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state: `billing-config-exists` when there is one already; `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state: `billing-config-exists` when there is one already; `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10786,7 +10786,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10865,7 +10865,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state: `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state: `yard-config-missing` when the yard has no billing config yet. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -10947,7 +10947,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11037,7 +11037,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11128,7 +11128,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11199,7 +11199,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11288,7 +11288,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict: `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11361,7 +11361,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11461,7 +11461,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11561,7 +11561,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11653,6 +11653,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -11737,7 +11746,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11838,7 +11847,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -11931,7 +11940,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12020,6 +12029,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -12088,7 +12106,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12182,6 +12200,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -12264,7 +12291,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12327,6 +12354,15 @@ export interface paths {
                 };
                 /** @description Role or yard scope does not allow this (forbidden) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -12423,6 +12459,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         /**
@@ -12495,7 +12540,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12579,7 +12624,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12673,6 +12718,15 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
@@ -12737,7 +12791,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12833,7 +12887,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -12935,7 +12989,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13028,12 +13082,21 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
             };
         };
         put?: never;
         /**
          * Creates a new invoice adjustment for the given yard and carrier
-         * @description 409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT).
+         * @description 409 `period-invoiced` when the period has an issued invoice. A draft of the period takes the adjustment in when it is replaced (PUT). 400 `too-many-adjustments` when the yard, carrier and period have 100 already (the bounds that keep every invoice exact).
          *
          *     Access: admin, billing.
          */
@@ -13096,7 +13159,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13192,7 +13255,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -13281,7 +13344,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -16650,25 +16713,25 @@ export interface components {
              */
             bookedSpaces: number;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 15000
              */
             spaceMonthlyRate: number;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 2500
              */
             overageDailyRate: number;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 1500
              */
             moveFee: number;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 500
              */
@@ -16740,25 +16803,25 @@ export interface components {
              */
             bookedSpaces: number;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 15000
              */
             spaceMonthlyRate: number;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 2500
              */
             overageDailyRate: number;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 1500
              */
             moveFee: number;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default 0
              * @example 500
              */
@@ -16808,37 +16871,37 @@ export interface components {
          */
         BillingCarrierConfigCreate: {
             /**
-             * @description trailer spaces the carrier reserves
+             * @description trailer spaces the carrier reserves, at most 100000
              * @default null
              * @example 10
              */
             bookedSpaces: number | null;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 15000
              */
             spaceMonthlyRate: number | null;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 2500
              */
             overageDailyRate: number | null;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 1500
              */
             moveFee: number | null;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 500
              */
             gateFee: number | null;
             /**
-             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
              */
@@ -16878,37 +16941,37 @@ export interface components {
          */
         BillingCarrierConfigPut: {
             /**
-             * @description trailer spaces the carrier reserves
+             * @description trailer spaces the carrier reserves, at most 100000
              * @default null
              * @example 10
              */
             bookedSpaces: number | null;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 15000
              */
             spaceMonthlyRate: number | null;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 2500
              */
             overageDailyRate: number | null;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 1500
              */
             moveFee: number | null;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @default null
              * @example 500
              */
             gateFee: number | null;
             /**
-             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
              */
@@ -16937,32 +17000,32 @@ export interface components {
          */
         BillingCarrierConfigPatch: {
             /**
-             * @description trailer spaces the carrier reserves
+             * @description trailer spaces the carrier reserves, at most 100000
              * @example 10
              */
             bookedSpaces?: number | null;
             /**
-             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per booked space per period (month), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 15000
              */
             spaceMonthlyRate?: number | null;
             /**
-             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per trailer-day above bookedSpaces, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 2500
              */
             overageDailyRate?: number | null;
             /**
-             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per completed move task (move, pull to door, return to spot, shunt), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 1500
              */
             moveFee?: number | null;
             /**
-             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description per gate check-in of the carrier’s trailers, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
              * @example 500
              */
             gateFee?: number | null;
             /**
-             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD)
+             * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @example 50000
              */
             minimumMonthly?: number | null;
@@ -17501,7 +17564,7 @@ export interface components {
              */
             period: string;
             /**
-             * @description Signed minor units of the yard’s currency: negative is a credit
+             * @description Signed minor units of the yard’s currency: negative is a credit; at most 1000000000000 either way, and 100 adjustments per yard, carrier and period
              * @example -2500
              */
             amount: number;
@@ -17515,7 +17578,7 @@ export interface components {
          */
         InvoiceAdjustmentPatch: {
             /**
-             * @description Signed minor units of the yard’s currency: negative is a credit
+             * @description Signed minor units of the yard’s currency: negative is a credit; at most 1000000000000 either way, and 100 adjustments per yard, carrier and period
              * @example -2500
              */
             amount?: number;
