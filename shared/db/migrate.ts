@@ -10,12 +10,21 @@ import * as m0008 from './migrations/0008-billing-auto-run.js';
 import * as m0009 from './migrations/0009-location-position.js';
 import * as m0010 from './migrations/0010-dashboard-rollups.js';
 import * as m0011 from './migrations/0011-sync-counts.js';
+import * as m0012 from './migrations/0012-invoice-export-number.js';
+import { fillStatement, type MigrationFill } from './migration-fill.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
- * the PostgreSQL twin of a migration the mechanical translation cannot take (migrate-postgres.ts).
+ * the PostgreSQL twin of a migration the mechanical translation cannot take (migrate-postgres.ts);
+ * `fill` a data step computed in TypeScript (migration-fill.ts).
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string; upPostgres?: string }> = [
+export const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  name: string;
+  up: string;
+  upPostgres?: string;
+  fill?: MigrationFill;
+}> = [
   { version: 1, name: 'initial', up: m0001.up, upPostgres: m0001.upPostgres },
   { version: 2, name: 'yard-tasking', up: m0002.up },
   { version: 3, name: 'cameras-integrations', up: m0003.up },
@@ -27,6 +36,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 9, name: 'location-position', up: m0009.up },
   { version: 10, name: 'dashboard-rollups', up: m0010.up },
   { version: 11, name: 'sync-counts', up: m0011.up, upPostgres: m0011.upPostgres },
+  { version: 12, name: 'invoice-export-number', up: m0012.up, fill: m0012.fill },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
@@ -46,6 +56,11 @@ export function migrate(sqlite: BetterSqlite3.Database): number[] {
     if (applied.has(migration.version)) continue;
     sqlite.transaction(() => {
       sqlite.exec(migration.up);
+      if (migration.fill) {
+        const write = sqlite.prepare(fillStatement(migration.fill, 'sqlite'));
+        const rows = sqlite.prepare(migration.fill.select).all() as Array<Record<string, unknown>>;
+        for (const { id, value } of migration.fill.compute(rows)) write.run(value, id);
+      }
       sqlite
         .prepare('INSERT INTO schema_migration (version, name, applied_at) VALUES (?, ?, ?)')
         .run(migration.version, migration.name, Date.now());

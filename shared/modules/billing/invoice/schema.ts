@@ -62,6 +62,11 @@ const Lifecycle = {
     description:
       '{yardCode}-{YYYYMM}-{SCAC, or the last 8 letters and digits of the carrier id}, then -2, -3 after voids',
   }),
+  exportNumber: z.string().max(21).openapi({
+    example: 'DAL1-202609-PRFL',
+    description:
+      'The number accounting imports get (QuickBooks Online takes at most 21 characters): the full number where it fits, else a short form `{yard}-{YYMM}-{10 characters}` unique across the organisation, printed on the PDF beside the full one',
+  }),
   sequence: z.number().int(),
   status: InvoiceStatus,
   issuedAt: IsoDateTime.nullable(),

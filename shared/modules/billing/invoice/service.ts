@@ -24,6 +24,7 @@ import {
   type SummaryService,
   stored,
 } from '../summary/service.js';
+import { invoiceNumber } from './number.js';
 import { InvoiceRepo, type InvoiceRow } from './repo.js';
 import type { InvoiceOutT, InvoiceSummaryOutT } from './schema.js';
 import type { SiteSyncCheck, WaitingYard } from './waiting.js';
@@ -337,10 +338,12 @@ export class InvoiceService {
     by: string | null,
   ): Promise<InvoiceRow> {
     const sequence = await this.repo.nextSequence(ctx.yard.id, ctx.carrier.id, period);
+    const number = invoiceNumber(ctx.yard.code, period, ctx.carrier, sequence);
     const now = this.deps.clock.now();
     return this.repo.insert({
       id: newId(),
-      number: invoiceNumber(ctx.yard.code, period, ctx.carrier, sequence),
+      number,
+      exportNumber: await this.repo.freeExportNumber(number, period),
       yardId: ctx.yard.id,
       carrierId: ctx.carrier.id,
       period,
@@ -391,26 +394,6 @@ interface ListQuery {
   status?: InvoiceStatus | undefined;
 }
 
-/**
- * `{yardCode}-{YYYYMM}-{SCAC}`; a carrier without SCAC is named by the last 8 letters and digits of
- * its id upper-cased (a UUIDv7's random part, so unique in practice); `-2`, `-3` after voids.
- */
-export function invoiceNumber(
-  yardCode: string,
-  period: string,
-  carrier: Pick<CarrierRow, 'id' | 'scac'>,
-  sequence: number,
-): string {
-  const party = carrier.scac
-    ? carrier.scac.toUpperCase()
-    : carrier.id
-        .replace(/[^A-Za-z0-9]/g, '')
-        .slice(-8)
-        .toUpperCase();
-  const base = `${yardCode}-${period.replace('-', '')}-${party}`;
-  return sequence > 1 ? `${base}-${sequence}` : base;
-}
-
 function totals(calc: Calculation) {
   return {
     currency: calc.currency,
@@ -459,6 +442,7 @@ export function invoiceSummaryOut(row: InvoiceRow): InvoiceSummaryOutT {
   return {
     id: row.id,
     number: row.number,
+    exportNumber: row.exportNumber ?? row.number,
     sequence: row.sequence,
     status: row.status,
     issuedAt: row.issuedAt === null ? null : toIso(row.issuedAt),
