@@ -228,7 +228,7 @@ export class InvoiceService {
    * (in scope). Skips carriers with an invoice (draft or issued) and those charged nothing; at the
    * cloud, a yard whose site has not synced past the period's end is listed as waiting. Safe to repeat.
    */
-  async generateAll(principal: Principal, by: string | null) {
+  async generateAll(principal: Principal, by: string | null, force = false) {
     assertBillingHere(this.deps.changes);
     const created: InvoiceSummaryOutT[] = [];
     const skipped: Array<InvoiceKey & { reason: 'exists' | 'no-charges' }> = [];
@@ -238,7 +238,8 @@ export class InvoiceService {
       if (!canSeeYard(principal, config.yardId)) continue;
       const yard = await this.deps.yards.getRow(config.yardId);
       const period = previousPeriod(yard.timeZone, now);
-      const wait = await this.waitingFor(yard);
+      // With force ("generate anyway") a waiting yard is invoiced from what the cloud has now.
+      const wait = force ? null : await this.waitingFor(yard);
       if (wait) {
         waiting.push({ ...wait, period });
         continue;
@@ -299,7 +300,7 @@ export class InvoiceService {
     if (!wait) return;
     throw new ConflictError(
       'site-not-synced',
-      `Site ${wait.siteId} of yard ${yard.code} has not synced past the end of ${period} (${wait.reason}): its activity may be incomplete here. Wait for it, or send force: true.`,
+      `${wait.message} ${period} may be incomplete here: wait for the site, or generate anyway.`,
       { siteId: wait.siteId, reason: wait.reason },
     );
   }
