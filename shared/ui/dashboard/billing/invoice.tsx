@@ -105,6 +105,12 @@ export function InvoicePage(props: {
           Total <strong>{m(inv.total)}</strong>
         </p>
       </div>
+      {inv.exportNumber !== inv.number && (
+        <p class="muted">
+          Accounting number <strong>{inv.exportNumber}</strong>: the full number is longer than accounting
+          systems take (21 characters), so the exports and the PDF carry this one beside it.
+        </p>
+      )}
       {message && <FormMessage kind="ok">{message}</FormMessage>}
       {inv.status === 'void' && (
         <FormMessage kind="warn">
