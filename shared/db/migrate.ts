@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { fillStatement, type MigrationFill } from './migration-fill.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-yard-tasking.js';
 import * as m0003 from './migrations/0003-cameras-integrations.js';
@@ -11,7 +12,6 @@ import * as m0009 from './migrations/0009-location-position.js';
 import * as m0010 from './migrations/0010-dashboard-rollups.js';
 import * as m0011 from './migrations/0011-sync-counts.js';
 import * as m0012 from './migrations/0012-invoice-export-number.js';
-import { fillStatement, type MigrationFill } from './migration-fill.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is

@@ -275,7 +275,9 @@ describe.each(TEST_DIALECTS)('billing exports (%s)', (dialect) => {
       // In the credit note's direction: the credit positive, the charges that offset it negative.
       expect(adjustment!['*UnitAmount']).toBe('50.00');
       expect(adjustment!.TaxAmount).toMatch(/^\d+\.\d\d$/);
-      expect(credit.find((r) => r['*Description']?.startsWith('Gate check-ins'))!['*UnitAmount']).toBe('-5.00');
+      expect(credit.find((r) => r['*Description']?.startsWith('Gate check-ins'))!['*UnitAmount']).toBe(
+        '-5.00',
+      );
       // No cell of the file starts a formula except as escaped text.
       for (const r of records) {
         for (const [column, value] of Object.entries(r)) {
@@ -421,10 +423,12 @@ describe('the pieces (pure)', () => {
   });
 
   it('formula escaping covers = + - @ tab and CR, at the start and after a separator, and nothing else', () => {
-    for (const s of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx']) expect(neutralizeFormula(s)).toBe(`'${s}`);
+    for (const s of ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'])
+      expect(neutralizeFormula(s)).toBe(`'${s}`);
     expect(neutralizeFormula('Acme;=1+1')).toBe("Acme;'=1+1");
     expect(neutralizeFormula('=A, +B')).toBe("'=A, '+B");
-    for (const s of ['Prairie', '1-2', ' =x', '', "O'Hare Freight - East, Inc."]) expect(neutralizeFormula(s)).toBe(s);
+    for (const s of ['Prairie', '1-2', ' =x', '', "O'Hare Freight - East, Inc."])
+      expect(neutralizeFormula(s)).toBe(s);
   });
 
   it('the tax spread over lines adds up to the invoice tax exactly, credits too', () => {

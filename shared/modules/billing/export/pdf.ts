@@ -64,7 +64,8 @@ export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, o
   doc.font('Helvetica').fontSize(10);
   doc.text(t(`Number: ${inv.number}`), { align: 'right' });
   // The number the accounting system holds, when the full one is too long for it (number.ts).
-  if (inv.exportNumber !== inv.number) doc.text(t(`Accounting number: ${inv.exportNumber}`), { align: 'right' });
+  if (inv.exportNumber !== inv.number)
+    doc.text(t(`Accounting number: ${inv.exportNumber}`), { align: 'right' });
   doc.text(
     t(`Status: ${inv.status}${inv.status === 'void' && inv.voidReason ? ` (${inv.voidReason})` : ''}`),
     {

@@ -17,7 +17,8 @@ export function registerExportRoutes(
     method: 'get',
     path: '/api/billing/invoice/export',
     tag: TAG,
-    summary: 'the invoices or credit notes of a period as CSV (`period`, `format=xero|quickbooks`, `kind=invoice|credit-note`, `yardId?`)',
+    summary:
+      'the invoices or credit notes of a period as CSV (`period`, `format=xero|quickbooks`, `kind=invoice|credit-note`, `yardId?`)',
     description:
       'The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero or QuickBooks Online. `kind=invoice` (default): the invoices, for Xero’s sales-invoice import or QuickBooks Online’s invoice import. `kind=credit-note`: the credit notes (negative totals), for Xero’s credit-note import or QuickBooks Online’s credit-memo import: no due date, amounts in the credit’s direction (the credit positive, a charge offsetting part of it negative; the document adds up to the positive credit). The number is `exportNumber` (at most 21 characters). Amounts are plain decimals, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. Names are written exactly as entered (they are checked against formula-like text where they are entered); text stored before that check that a spreadsheet would run as a formula gets an apostrophe before each formula start; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.',
     access: BILLING,
