@@ -316,6 +316,10 @@ describe.each(TEST_DIALECTS)('accounting exports (%s)', (dialect) => {
       }
       expect(await billingRows(w)).toEqual(before);
       expect((await admin.get('/api/carrier?limit=100')).body.items.length).toBe(carriersBefore);
+      // A yard code begins every invoice number: it starts with a letter or digit.
+      const code = await admin.patch(`/api/yard/${w.yardId}`, { code: '-ACC' });
+      expect(code.status, code.text).toBe(400);
+      expect(code.body.errors[0].message).toContain('starting with a letter or digit');
       // A name is still a name: dashes, apostrophes, commas inside it are fine.
       const ok = await admin.post('/api/carrier', { name: "D'Arcy-Smith Haulage, Inc." });
       expect(ok.status, ok.text).toBe(201);
