@@ -300,7 +300,7 @@ export class InvoiceService {
     if (!wait) return;
     throw new ConflictError(
       'site-not-synced',
-      `${wait.message} ${period} may be incomplete here: wait for the site, or generate anyway.`,
+      `${wait.message} The month ${period} may be incomplete here: wait for the site, or generate anyway.`,
       { siteId: wait.siteId, reason: wait.reason },
     );
   }
