@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { MIGRATIONS, refuseNewerSchema } from './migrate.js';
+import { fillStatement } from './migration-fill.js';
 import { toPostgresDdl } from './postgres-ddl.js';
 
 /**
@@ -55,6 +56,11 @@ async function applyPending(client: pg.PoolClient): Promise<number[]> {
     await client.query('BEGIN');
     try {
       await client.query(postgresUp(migration));
+      if (migration.fill) {
+        const { rows } = await client.query<Record<string, unknown>>(migration.fill.select);
+        const write = fillStatement(migration.fill, 'postgres');
+        for (const { id, value } of migration.fill.compute(rows)) await client.query(write, [value, id]);
+      }
       await client.query('INSERT INTO schema_migration (version, name, applied_at) VALUES ($1, $2, $3)', [
         migration.version,
         migration.name,

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { fillStatement, type MigrationFill } from './migration-fill.js';
 import * as m0001 from './migrations/0001-initial.js';
 import * as m0002 from './migrations/0002-yard-tasking.js';
 import * as m0003 from './migrations/0003-cameras-integrations.js';
@@ -12,12 +13,20 @@ import * as m0010 from './migrations/0010-dashboard-rollups.js';
 import * as m0011 from './migrations/0011-sync-counts.js';
 import * as m0012 from './migrations/0012-tapped-at.js';
 import * as m0013 from './migrations/0013-movement-corrections.js';
+import * as m0014 from './migrations/0014-invoice-export-number.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
- * the PostgreSQL twin of a migration the mechanical translation cannot take (migrate-postgres.ts).
+ * the PostgreSQL twin of a migration the mechanical translation cannot take (migrate-postgres.ts);
+ * `fill` a data step computed in TypeScript (migration-fill.ts).
  */
-export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: string; upPostgres?: string }> = [
+export const MIGRATIONS: ReadonlyArray<{
+  version: number;
+  name: string;
+  up: string;
+  upPostgres?: string;
+  fill?: MigrationFill;
+}> = [
   { version: 1, name: 'initial', up: m0001.up, upPostgres: m0001.upPostgres },
   { version: 2, name: 'yard-tasking', up: m0002.up },
   { version: 3, name: 'cameras-integrations', up: m0003.up },
@@ -31,6 +40,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 11, name: 'sync-counts', up: m0011.up, upPostgres: m0011.upPostgres },
   { version: 12, name: 'tapped-at', up: m0012.up },
   { version: 13, name: 'movement-corrections', up: m0013.up },
+  { version: 14, name: 'invoice-export-number', up: m0014.up, fill: m0014.fill },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
@@ -50,6 +60,11 @@ export function migrate(sqlite: BetterSqlite3.Database): number[] {
     if (applied.has(migration.version)) continue;
     sqlite.transaction(() => {
       sqlite.exec(migration.up);
+      if (migration.fill) {
+        const write = sqlite.prepare(fillStatement(migration.fill, 'sqlite'));
+        const rows = sqlite.prepare(migration.fill.select).all() as Array<Record<string, unknown>>;
+        for (const { id, value } of migration.fill.compute(rows)) write.run(value, id);
+      }
       sqlite
         .prepare('INSERT INTO schema_migration (version, name, applied_at) VALUES (?, ?, ?)')
         .run(migration.version, migration.name, Date.now());

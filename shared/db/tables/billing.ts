@@ -60,6 +60,8 @@ export type InvoiceStatus = 'draft' | 'issued' | 'void';
 export interface InvoiceTable {
   id: string;
   number: string;
+  /** The number for accounting imports, at most 21 characters (migration 0012; null only before it ran). */
+  exportNumber: string | null;
   yardId: string;
   carrierId: string;
   period: string;

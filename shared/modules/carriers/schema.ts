@@ -1,5 +1,6 @@
 import { PARTY_STATUSES } from '../../enums.js';
 import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { exportName } from '../../http/export-text.js';
 import { z } from '../../http/zod.js';
 
 export const CarrierStatus = z.enum(PARTY_STATUSES);
@@ -34,7 +35,9 @@ const Scac = z
 
 export const CarrierCreate = z
   .object({
-    name: z.string().trim().min(1).max(200),
+    name: exportName(200).openapi({
+      description: 'The carrier’s name as invoices and accounting exports write it (no formula-like start)',
+    }),
     scac: Scac.nullable().optional(),
     usdot: z
       .string()

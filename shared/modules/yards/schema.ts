@@ -44,7 +44,12 @@ export const Address = z
 
 const YardCode = z
   .string()
-  .regex(/^[A-Za-z0-9-]{2,16}$/, 'must be 2 to 16 letters, digits or -')
+  // Starts with a letter or digit: the code begins every invoice number, which accounting imports
+  // would read as a formula if it began with - (docs/domain.md "Billing", exports).
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9-]{1,15}$/,
+    'must be 2 to 16 letters, digits or -, starting with a letter or digit',
+  )
   .transform((s) => s.toUpperCase());
 
 const SiteId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only (up to 64)');

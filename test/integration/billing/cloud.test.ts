@@ -122,7 +122,14 @@ describe.each(TEST_DIALECTS)('billing at the cloud (%s)', (dialect) => {
         expect.objectContaining({ yardId: a.yardId, carrierId: a.carrierId, period, total: 500 }),
       ]);
       expect(all.body.waiting).toEqual([
-        { yardId: b.yardId, siteId: 'site-b', period, reason: 'site-offline' },
+        {
+          yardId: b.yardId,
+          yardCode: expect.any(String),
+          siteId: 'site-b',
+          period,
+          reason: 'site-offline',
+          message: expect.stringMatching(/^The site site-b \(yard \S+\) is offline: activity recorded there/),
+        },
       ]);
 
       const one = await cloud.post('/api/billing/invoice', {
@@ -131,7 +138,10 @@ describe.each(TEST_DIALECTS)('billing at the cloud (%s)', (dialect) => {
         period,
       });
       expect(one.status, one.text).toBe(409);
-      expect(one.body).toMatchObject({ code: 'site-not-synced', siteId: 'site-b' });
+      expect(one.body).toMatchObject({ code: 'site-not-synced', siteId: 'site-b', reason: 'site-offline' });
+      // Said in words, without the code.
+      expect(one.body.detail).toContain('is offline');
+      expect(one.body.detail).not.toContain('site-offline');
       const count = () =>
         countAt(h.cloud.app.db, 'SELECT count(*) AS n FROM invoice WHERE yard_id = ?', b.yardId);
       expect(await count()).toBe(0);
@@ -146,6 +156,16 @@ describe.each(TEST_DIALECTS)('billing at the cloud (%s)', (dialect) => {
       expect(forced.status, forced.text).toBe(201);
       expect(forced.body.total).toBe(500);
       expect((await cloud.delete(`/api/billing/invoice/${forced.body.id}`)).status).toBe(204);
+      expect(await count()).toBe(0);
+
+      // Generate all "anyway" does the same for every waiting yard: nothing waits, B is invoiced.
+      const anyway = await cloud.post('/api/billing/invoice/generate-all', { force: true });
+      expect(anyway.status, anyway.text).toBe(200);
+      expect(anyway.body.waiting).toEqual([]);
+      expect(anyway.body.created).toEqual([
+        expect.objectContaining({ yardId: b.yardId, carrierId: b.carrierId, period, total: 500 }),
+      ]);
+      expect((await cloud.delete(`/api/billing/invoice/${anyway.body.created[0].id}`)).status).toBe(204);
       expect(await count()).toBe(0);
     });
 

@@ -683,7 +683,7 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
     expect(seen[12]).toContain('"dead_letters":2');
   });
 
-  it('backfill the dashboard rollups (0010) and the peer counts (0011) from existing rows as SQLite does', async () => {
+  it('backfill the dashboard rollups (0010), the peer counts (0011) and the export numbers of invoices (0014) from existing rows as SQLite does', async () => {
     const sqlite = sqliteAt(9);
     const pool = await postgresAt(9);
     const hour = 3_600_000;
@@ -764,11 +764,31 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
               VALUES ('c', 1, 'trailer', 'x', 'e', '{}', 1), ('e', 2, 'trailer', 'x', 'e', '{}', 1)`,
       },
     ];
+    // For 0014's fill: a number that fits, and two that do not.
+    for (const [id, number] of [
+      ['i1', 'DAL1-202602-PRFL'],
+      ['i2', 'ACCRINGTON1-202602-PRFL'],
+      ['i3', 'ACCRINGTON1-202602-59AC2073-2'],
+    ]) {
+      steps.push({
+        sql: `INSERT INTO invoice (id, number, yard_id, carrier_id, period, sequence, status, currency, subtotal,
+                tax, total, content, generated_at, created_at, updated_at)
+              VALUES (?, ?, 'y1', ?, '2026-02', 1, 'issued', 'USD', 1, 0, 1, '{}', 1, 1, 1)`,
+        params: [id, number, id],
+      });
+    }
     await onBoth(sqlite, pool, steps);
     // 0010, 0011 and every later migration.
     const after9 = MIGRATIONS.filter((m) => m.version > 9).map((m) => m.version);
     expect(migrate(sqlite)).toEqual(after9);
     expect(await migratePostgres(pool)).toEqual(after9);
+    const numbers = await bothRows(sqlite, pool, 'SELECT id, export_number FROM invoice ORDER BY id');
+    expect(numbers.postgres).toEqual(numbers.sqlite);
+    expect(numbers.sqlite.map((r) => (r as { export_number: string }).export_number)).toEqual([
+      'DAL1-202602-PRFL',
+      expect.stringMatching(/^ACCRI-2602-\w{10}$/),
+      expect.stringMatching(/^ACCRI-2602-\w{10}$/),
+    ]);
 
     for (const sql of [
       'SELECT * FROM dashboard_movement_count ORDER BY scope, grain, bucket, direction',

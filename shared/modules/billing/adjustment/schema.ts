@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, PageQuery } from '../../../http/common-schemas.js';
+import { exportName } from '../../../http/export-text.js';
 import { z } from '../../../http/zod.js';
 import { ADJUSTMENT_MAX, ADJUSTMENTS_PER_PERIOD_MAX } from '../bounds.js';
 import { Money, Period } from '../summary/schema.js';
@@ -14,7 +15,8 @@ const Amount = z
     example: -2500,
   });
 
-const Description = z.string().trim().min(1).max(500);
+/** Written as the line's description in the accounting exports: the export-name rule applies. */
+const Description = exportName(500);
 
 export const AdjustmentOut = z
   .object({

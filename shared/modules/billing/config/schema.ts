@@ -1,4 +1,5 @@
 import { Id, IsoDateTime, PageQuery } from '../../../http/common-schemas.js';
+import { exportName } from '../../../http/export-text.js';
 import { z } from '../../../http/zod.js';
 import { YardOut } from '../../yards/schema.js';
 import { BOOKED_SPACES_MAX, MINIMUM_MONTHLY_MAX, RATE_MAX, TAX_RATE_BP_MAX } from '../bounds.js';
@@ -169,7 +170,7 @@ const CarrierConfigFields = z.object({
   moveFee: CarrierRateFields.moveFee.default(null),
   gateFee: CarrierRateFields.gateFee.default(null),
   minimumMonthly: CarrierRateFields.minimumMonthly.default(null),
-  billToName: Text(200)
+  billToName: exportName(200)
     .nullable()
     .default(null)
     .openapi({ description: 'bill-to name; default the carrier’s' }),
@@ -208,7 +209,7 @@ export const CarrierConfigCreate = CarrierConfigFields.extend({ carrierId: Id })
 export const CarrierConfigPatch = z
   .object({
     ...CarrierRateFields,
-    billToName: Text(200).nullable(),
+    billToName: exportName(200).nullable(),
     billToAddress: Text(500).nullable(),
     billToEmail: z.email().max(200).nullable(),
     billToTaxId: Text(50).nullable(),

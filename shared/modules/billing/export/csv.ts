@@ -1,7 +1,8 @@
 import { stringify } from 'csv-stringify/sync';
-import { invoiceLines, spreadTax } from './lines.js';
+import { neutralizeFormula } from '../../../http/export-text.js';
+import { type ExportLine, invoiceLines, isCreditNote, spreadTax } from './lines.js';
 import { addDays, type DateFormat, decimalAmount, localDate, percentOf, writeDate } from './money-format.js';
-import type { ExportFormat } from './schema.js';
+import type { ExportFormat, ExportKind } from './schema.js';
 import type { ExportInvoice } from './service.js';
 
 /** What the caller may set for the import (the accounting system's own names for things). */
@@ -17,17 +18,15 @@ const text = (value: string | null | undefined): Cell => ({ text: value ?? null 
 const num = (value: string): Cell => ({ number: value });
 
 /**
- * A text cell that a spreadsheet would run as a formula (OWASP "CSV injection": it starts with
- * = + - @, a tab or a carriage return) gets a leading apostrophe. Only text is escaped: an amount we
- * formatted from an integer, such as -20.00, must stay a number for the import to read it.
+ * Text is written as it is. Names that reach this file are checked where they are entered
+ * (shared/http/export-text.ts), so an accounting system receives them exactly and matches its
+ * contacts by them. Text that breaks that rule all the same (stored before it, sent by an older site,
+ * or not a name: an address line) is neutralized with an apostrophe before each formula start; an
+ * amount we formatted from an integer, such as -20.00, is never touched.
  */
-export function escapeFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-}
-
 function cellValue(cell: Cell): string {
   if ('number' in cell) return cell.number;
-  return cell.text === null ? '' : escapeFormula(cell.text);
+  return cell.text === null ? '' : neutralizeFormula(cell.text);
 }
 
 /** The invoice date (the yard-local day it was issued) and the due date after the payment terms. */
@@ -54,57 +53,94 @@ function addressLines(address: string | null): string[] {
   return [...parts.slice(0, 3), parts.slice(3).join(', ')];
 }
 
-/**
- * Xero's sales invoice import (its template's columns; `*` marks what Xero requires). One row per
- * line; rows with the same InvoiceNumber make one invoice. Amounts are tax exclusive (choose "Tax
- * exclusive" on import); the invoice's tax is given per line in TaxAmount (spread so that it adds up
- * to the invoice's tax exactly). Tracking is left empty: a tracking category Xero does not have would
- * fail the import. A credit note (negative total) is written like an invoice, with its negative
- * amounts, so the file still adds up; Xero takes credit notes through its own import (positive
- * amounts), so the clerk enters those there.
- */
-const XERO_COLUMNS = [
-  '*ContactName',
-  'EmailAddress',
-  'POAddressLine1',
-  'POAddressLine2',
-  'POAddressLine3',
-  'POAddressLine4',
-  'POCity',
-  'PORegion',
-  'POPostalCode',
-  'POCountry',
-  '*InvoiceNumber',
-  'Reference',
-  '*InvoiceDate',
-  '*DueDate',
-  'InventoryItemCode',
-  '*Description',
-  '*Quantity',
-  '*UnitAmount',
-  'Discount',
-  '*AccountCode',
-  '*TaxType',
-  'TaxAmount',
-  'TrackingName1',
-  'TrackingOption1',
-  'TrackingName2',
-  'TrackingOption2',
-  'Currency',
-  'BrandingTheme',
-];
+/** One line of a document as the imports write it: its amounts in the document's own direction. */
+interface Row {
+  line: ExportLine;
+  /** Signed as the document books it: an invoice's charges and a credit note's credits are positive. */
+  unitAmount: number;
+  amount: number;
+  tax: number;
+}
 
-function xeroRows(items: readonly ExportInvoice[], options: CsvOptions): Cell[][] {
-  const rows: Cell[][] = [];
+/**
+ * The lines of an invoice or a credit note, with their tax spread so that it adds up. A credit note
+ * (a negative total) is booked by both systems as a positive document that reduces what the
+ * customer owes: every sign is turned, so the credit is positive and a charge that offsets part of
+ * it is negative; the document's total is the invoice's total made positive.
+ */
+function rows(inv: ExportInvoice['invoice'], adjustments: ExportInvoice['adjustments']): Row[] {
+  const lines = invoiceLines(inv, adjustments);
+  const taxes = spreadTax(lines, inv.tax, inv.subtotal);
+  const sign = isCreditNote(inv) ? -1 : 1;
+  // `0 * -1` is -0: written "0.00" all the same (decimalAmount takes the sign of a negative only).
+  return lines.map((line, i) => ({
+    line,
+    unitAmount: sign * line.unitAmount || 0,
+    amount: sign * line.amount || 0,
+    tax: sign * (taxes[i] ?? 0) || 0,
+  }));
+}
+
+/**
+ * Xero's sales import, for invoices and for credit notes (Business > Invoices, Import; Credit notes,
+ * Import). The two templates share their columns but for the number and date, and a credit note has
+ * no due date; `*` marks what Xero requires. One row per line; rows with the same number make one
+ * document. Amounts are tax exclusive (choose "Tax exclusive" on import); the tax is given per line
+ * in TaxAmount, spread so that it adds up to the document's tax exactly. Tracking is left empty: a
+ * tracking category Xero does not have would fail the import.
+ */
+function xeroColumns(kind: ExportKind): string[] {
+  const doc =
+    kind === 'invoice'
+      ? ['*InvoiceNumber', 'Reference', '*InvoiceDate', '*DueDate']
+      : ['*CreditNoteNumber', 'Reference', '*CreditNoteDate'];
+  return [
+    '*ContactName',
+    'EmailAddress',
+    'POAddressLine1',
+    'POAddressLine2',
+    'POAddressLine3',
+    'POAddressLine4',
+    'POCity',
+    'PORegion',
+    'POPostalCode',
+    'POCountry',
+    ...doc,
+    'InventoryItemCode',
+    '*Description',
+    '*Quantity',
+    '*UnitAmount',
+    'Discount',
+    '*AccountCode',
+    '*TaxType',
+    'TaxAmount',
+    'TrackingName1',
+    'TrackingOption1',
+    'TrackingName2',
+    'TrackingOption2',
+    'Currency',
+    'BrandingTheme',
+  ];
+}
+
+function xeroRows(kind: ExportKind, items: readonly ExportInvoice[], options: CsvOptions): Cell[][] {
+  const out: Cell[][] = [];
   for (const { invoice: inv, yard, adjustments } of items) {
-    const lines = invoiceLines(inv, adjustments);
-    const taxes = spreadTax(lines, inv.tax, inv.subtotal);
     const { issued, due } = dates(inv);
     const format = options.dateFormat ?? 'dd/mm/yyyy';
     const address = addressLines(inv.billTo.address);
     const taxType = options.taxType ?? (inv.taxRateBp > 0 ? 'Tax on Sales' : 'Tax Exempt');
-    lines.forEach((line, i) => {
-      rows.push([
+    const doc =
+      kind === 'invoice'
+        ? [
+            text(inv.exportNumber),
+            text(`${yard.code} ${inv.period}`),
+            num(writeDate(issued, format)),
+            num(writeDate(due, format)),
+          ]
+        : [text(inv.exportNumber), text(`${yard.code} ${inv.period}`), num(writeDate(issued, format))];
+    for (const row of rows(inv, adjustments)) {
+      out.push([
         text(inv.billTo.name ?? inv.billTo.carrierId),
         text(inv.billTo.email),
         text(address[0]),
@@ -115,18 +151,15 @@ function xeroRows(items: readonly ExportInvoice[], options: CsvOptions): Cell[][
         text(null),
         text(null),
         text(null),
-        text(inv.number),
-        text(`${yard.code} ${inv.period}`),
-        num(writeDate(issued, format)),
-        num(writeDate(due, format)),
+        ...doc,
         text(null),
-        text(line.description),
-        num(String(line.quantity)),
-        num(decimalAmount(line.unitAmount, inv.currency)),
+        text(row.line.description),
+        num(String(row.line.quantity)),
+        num(decimalAmount(row.unitAmount, inv.currency)),
         text(null),
         text(options.accountCode ?? '200'),
         text(taxType),
-        num(decimalAmount(taxes[i] ?? 0, inv.currency)),
+        num(decimalAmount(row.tax, inv.currency)),
         text(null),
         text(null),
         text(null),
@@ -134,68 +167,82 @@ function xeroRows(items: readonly ExportInvoice[], options: CsvOptions): Cell[][
         text(inv.currency),
         text(null),
       ]);
-    });
+    }
   }
-  return rows;
+  return out;
 }
 
 /**
- * QuickBooks Online's invoice import (the column names it maps by itself). One row per line; rows
- * with the same InvoiceNo make one invoice. ItemAmount is tax exclusive; the yard's tax rate is in
- * TaxRate (US sales tax is applied on the invoice). QuickBooks Online imports invoices only: a
- * negative total (a credit note) must be entered there as a credit memo.
+ * QuickBooks Online's imports (Settings > Import data): invoices, and credit memos (credit notes
+ * outside the US), with the column names its mapping step recognises. One row per line; rows with
+ * the same number make one document. ItemAmount is tax exclusive; the yard's tax rate is in TaxRate
+ * (US sales tax is applied on the document). A credit memo has no due date or terms.
  */
-const QUICKBOOKS_COLUMNS = [
-  'InvoiceNo',
-  'Customer',
-  'InvoiceDate',
-  'DueDate',
-  'Terms',
-  'Memo',
-  'Item(Product/Service)',
-  'ItemDescription',
-  'ItemQuantity',
-  'ItemRate',
-  'ItemAmount',
-  'Taxable',
-  'TaxRate',
-];
+function quickbooksColumns(kind: ExportKind): string[] {
+  const doc =
+    kind === 'invoice'
+      ? ['InvoiceNo', 'Customer', 'InvoiceDate', 'DueDate', 'Terms']
+      : ['CreditMemoNo', 'Customer', 'CreditMemoDate'];
+  return [
+    ...doc,
+    'Memo',
+    'Item(Product/Service)',
+    'ItemDescription',
+    'ItemQuantity',
+    'ItemRate',
+    'ItemAmount',
+    'Taxable',
+    'TaxRate',
+  ];
+}
 
-function quickbooksRows(items: readonly ExportInvoice[], options: CsvOptions): Cell[][] {
-  const rows: Cell[][] = [];
+function quickbooksRows(kind: ExportKind, items: readonly ExportInvoice[], options: CsvOptions): Cell[][] {
+  const out: Cell[][] = [];
   for (const { invoice: inv, yard, adjustments } of items) {
     const { issued, due } = dates(inv);
     const format = options.dateFormat ?? 'mm/dd/yyyy';
     const terms = inv.paymentTermsDays > 0 ? `Net ${inv.paymentTermsDays}` : 'Due on receipt';
     const taxable = inv.taxRateBp > 0;
-    for (const line of invoiceLines(inv, adjustments)) {
-      rows.push([
-        text(inv.number),
-        text(inv.billTo.name ?? inv.billTo.carrierId),
-        num(writeDate(issued, format)),
-        num(writeDate(due, format)),
-        text(terms),
+    const customer = text(inv.billTo.name ?? inv.billTo.carrierId);
+    const doc =
+      kind === 'invoice'
+        ? [
+            text(inv.exportNumber),
+            customer,
+            num(writeDate(issued, format)),
+            num(writeDate(due, format)),
+            text(terms),
+          ]
+        : [text(inv.exportNumber), customer, num(writeDate(issued, format))];
+    for (const row of rows(inv, adjustments)) {
+      out.push([
+        ...doc,
         text(`${yard.code} ${inv.period} (${inv.currency})`),
-        text(line.item),
-        text(line.description),
-        num(String(line.quantity)),
-        num(decimalAmount(line.unitAmount, inv.currency)),
-        num(decimalAmount(line.amount, inv.currency)),
+        text(row.line.item),
+        text(row.line.description),
+        num(String(row.line.quantity)),
+        num(decimalAmount(row.unitAmount, inv.currency)),
+        num(decimalAmount(row.amount, inv.currency)),
         text(taxable ? 'Y' : 'N'),
         num(`${percentOf(inv.taxRateBp)}%`),
       ]);
     }
   }
-  return rows;
+  return out;
 }
 
-/** The period's invoices as one CSV in the import format of `format` (UTF-8, CRLF, header row). */
+/**
+ * The period's invoices, or its credit notes, as one CSV in the import format of `format` (UTF-8,
+ * CRLF, header row): each accounting system imports the two through separate screens, one file each.
+ */
 export function invoicesCsv(
   format: ExportFormat,
+  kind: ExportKind,
   items: readonly ExportInvoice[],
   options: CsvOptions,
 ): string {
-  const columns = format === 'xero' ? XERO_COLUMNS : QUICKBOOKS_COLUMNS;
-  const rows = format === 'xero' ? xeroRows(items, options) : quickbooksRows(items, options);
-  return stringify([columns, ...rows.map((row) => row.map(cellValue))], { record_delimiter: 'windows' });
+  const mine = items.filter((item) => isCreditNote(item.invoice) === (kind === 'credit-note'));
+  const columns = format === 'xero' ? xeroColumns(kind) : quickbooksColumns(kind);
+  const body = format === 'xero' ? xeroRows(kind, mine, options) : quickbooksRows(kind, mine, options);
+  return stringify([columns, ...body.map((row) => row.map(cellValue))], { record_delimiter: 'windows' });
 }

@@ -12,6 +12,11 @@ export interface ExportLine {
   amount: number;
 }
 
+/** A negative total: the document is a credit note (DOMAIN.md "Billing"). */
+export function isCreditNote(inv: { total: number }): boolean {
+  return inv.total < 0;
+}
+
 /** An adjustment as recorded (description and signed amount). */
 export interface AdjustmentRecord {
   description: string;

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { invoiceLines } from './lines.js';
+import { invoiceLines, isCreditNote } from './lines.js';
 import { addDays, formatMoney, localDate, localDateTime, percentOf } from './money-format.js';
 import type { ExportInvoice } from './service.js';
 
@@ -54,7 +54,7 @@ export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, o
   const money = (minor: number) => winAnsi(formatMoney(minor, inv.currency, options.locale));
   const t = (s: string) => winAnsi(s);
   const width = doc.page.width - 2 * MARGIN;
-  const credit = inv.total < 0;
+  const credit = isCreditNote(inv);
   const issued = inv.issuedAt ? localDate(Date.parse(inv.issuedAt), inv.timeZone) : null;
 
   doc
@@ -63,6 +63,9 @@ export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, o
     .text(credit ? 'CREDIT NOTE' : 'INVOICE', { align: 'right' });
   doc.font('Helvetica').fontSize(10);
   doc.text(t(`Number: ${inv.number}`), { align: 'right' });
+  // The number the accounting system holds, when the full one is too long for it (number.ts).
+  if (inv.exportNumber !== inv.number)
+    doc.text(t(`Accounting number: ${inv.exportNumber}`), { align: 'right' });
   doc.text(
     t(`Status: ${inv.status}${inv.status === 'void' && inv.voidReason ? ` (${inv.voidReason})` : ''}`),
     {
@@ -71,12 +74,15 @@ export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, o
   );
   doc.text(t(`Period: ${inv.period} (times in ${inv.timeZone})`), { align: 'right' });
   doc.text(`Issue date: ${issued ?? 'not issued (draft)'}`, { align: 'right' });
-  doc.text(
-    issued
-      ? `Due date: ${addDays(issued, inv.paymentTermsDays)} (${inv.paymentTermsDays} days)`
-      : `Payment terms: ${inv.paymentTermsDays} days from issue`,
-    { align: 'right' },
-  );
+  // A credit note is owed to the bill-to party, not by it: nothing falls due.
+  if (!credit) {
+    doc.text(
+      issued
+        ? `Due date: ${addDays(issued, inv.paymentTermsDays)} (${inv.paymentTermsDays} days)`
+        : `Payment terms: ${inv.paymentTermsDays} days from issue`,
+      { align: 'right' },
+    );
+  }
   doc.moveDown();
 
   const top = doc.y;

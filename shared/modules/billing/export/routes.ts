@@ -14,22 +14,27 @@ export function registerExportRoutes(r: BillingRoutes, { exports }: { exports: I
     method: 'get',
     path: '/api/billing/invoice/export',
     tag: TAG,
-    summary: 'the invoices of a period as CSV (`period`, `format=xero|quickbooks`, `yardId?`)',
+    summary:
+      'the invoices or credit notes of a period as CSV (`period`, `format=xero|quickbooks`, `kind=invoice|credit-note`, `yardId?`)',
     description:
-      'The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero (sales invoices) or QuickBooks Online (invoices). Amounts are plain decimals in the currency’s minor units, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. A credit note (negative total) is written with its negative amounts; both systems book credit notes through their own import, so a clerk enters those there. Text cells that a spreadsheet would run as a formula start with an apostrophe; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.',
+      'The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero or QuickBooks Online. `kind=invoice` (default): the invoices, for Xero’s sales-invoice import or QuickBooks Online’s invoice import. `kind=credit-note`: the credit notes (negative totals), for Xero’s credit-note import or QuickBooks Online’s credit-memo import: no due date, amounts in the credit’s direction (the credit positive, a charge offsetting part of it negative; the document adds up to the positive credit). The number is `exportNumber` (at most 21 characters). Amounts are plain decimals, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. Names are written exactly as entered (they are checked against formula-like text where they are entered); text stored before that check that a spreadsheet would run as a formula gets an apostrophe before each formula start; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.',
     access: BILLING,
     query: CsvExportQuery,
     response: {
       contentType: 'text/csv',
       description: 'UTF-8 CSV with a header row, downloaded as a file',
-      headers: { 'Content-Disposition': 'attachment; filename="invoices-<period>-<format>.csv"' },
+      headers: {
+        'Content-Disposition':
+          'attachment; filename="invoices-<period>-<format>.csv" (credit notes: "credit-notes-<period>-<format>.csv")',
+      },
     },
     errors: [404, 409],
     handler: async ({ principal, query, res }) => {
       const items = await exports.issuedOf(principal, query.period, query.yardId);
-      const csv = invoicesCsv(query.format, items, query);
+      const csv = invoicesCsv(query.format, query.kind, items, query);
+      const what = query.kind === 'invoice' ? 'invoices' : 'credit-notes';
       res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', attachment(`invoices-${query.period}-${query.format}.csv`));
+      res.setHeader('Content-Disposition', attachment(`${what}-${query.period}-${query.format}.csv`));
       res.setHeader('Cache-Control', 'no-store');
       res.send(csv);
     },
@@ -41,7 +46,7 @@ export function registerExportRoutes(r: BillingRoutes, { exports }: { exports: I
     tag: TAG,
     summary: 'the invoice as PDF, with its per-visit annex',
     description:
-      'A4: issuer and bill-to, number, status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total (a negative total is titled CREDIT NOTE); then the per-day overage table and the per-visit annex, with page numbers.',
+      'A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers.',
     access: BILLING,
     params: IdParams,
     query: PdfQuery,

@@ -6,6 +6,10 @@ import { DATE_FORMATS } from './money-format.js';
 export const EXPORT_FORMATS = ['xero', 'quickbooks'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
+/** Invoices and credit notes are imported through separate screens of each system: one file each. */
+export const EXPORT_KINDS = ['invoice', 'credit-note'] as const;
+export type ExportKind = (typeof EXPORT_KINDS)[number];
+
 /** A BCP 47 tag that Intl knows, for the PDF's money and number formatting. */
 const Locale = z
   .string()
@@ -30,6 +34,10 @@ export const CsvExportQuery = z.object({
   format: z
     .enum(EXPORT_FORMATS)
     .openapi({ description: 'The accounting system whose import format to write' }),
+  kind: z.enum(EXPORT_KINDS).default('invoice').openapi({
+    description:
+      'invoice: the issued invoices (Xero sales invoices, QuickBooks invoices); credit-note: the issued credit notes, i.e. negative totals (Xero credit notes, QuickBooks credit memos), with positive amounts. Default invoice',
+  }),
   yardId: Id.optional().openapi({ description: 'Only this yard; every yard in scope when left out' }),
   dateFormat: z.enum(DATE_FORMATS).optional().openapi({
     description:

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Kdb } from '../../../db/database.js';
 import type { InvoiceStatus, InvoiceTable } from '../../../db/tables.js';
+import { exportNumberCandidates } from './number.js';
 
 export type InvoiceRow = Selectable<InvoiceTable>;
 
@@ -46,6 +47,22 @@ export class InvoiceRepo {
       .where('period', '=', period)
       .executeTakeFirst();
     return Number(row?.seq ?? 0) + 1;
+  }
+
+  /**
+   * The first export-number candidate (number.ts) that no invoice has. A deleted draft's number
+   * is free again, so generating it again gives the same export number.
+   */
+  async freeExportNumber(number: string, period: string): Promise<string> {
+    for (const candidate of exportNumberCandidates(number, period)) {
+      const row = await this.db
+        .selectFrom('invoice')
+        .select('id')
+        .where('exportNumber', '=', candidate)
+        .executeTakeFirst();
+      if (!row) return candidate;
+    }
+    throw new Error('unreachable: the candidates never end');
   }
 
   insert(row: Insertable<InvoiceTable>): Promise<InvoiceRow> {

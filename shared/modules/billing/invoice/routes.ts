@@ -3,6 +3,7 @@ import type { BillingRoutes } from '../place.js';
 import {
   GenerateAllOut,
   InvoiceCreateIn,
+  InvoiceGenerateAllIn,
   InvoiceKeyParams,
   InvoiceListQuery,
   InvoiceOut,
@@ -61,10 +62,11 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     tag: TAG,
     summary: 'Generate all invoices for the previous period (idempotent)',
     description:
-      'Drafts for the previous period (in each yard’s time zone) of every carrier charged something. Skips carriers with an invoice (draft or issued) and carriers with no charges; at the cloud, a yard whose site has not synced past the period’s end is listed under `waiting` and not invoiced. Repeating it creates nothing new.',
+      'Drafts for the previous period (in each yard’s time zone) of every carrier charged something. Skips carriers with an invoice (draft or issued) and carriers with no charges; at the cloud, a yard whose site has not synced past the period’s end is listed under `waiting` (with why, in words) and not invoiced, unless `force: true` (generate anyway). Repeating it creates nothing new.',
     access: BILLING,
+    body: InvoiceGenerateAllIn,
     response: { schema: GenerateAllOut },
-    handler: ({ principal }) => invoices.generateAll(principal, principal.id),
+    handler: ({ principal, body }) => invoices.generateAll(principal, principal.id, body?.force ?? false),
   });
 
   r.add({

@@ -1,6 +1,7 @@
 import { Id, IsoDateTime, PageQuery } from '../../../http/common-schemas.js';
 import { z } from '../../../http/zod.js';
 import { ComputationFields, Money, OverageDayOut, Period } from '../summary/schema.js';
+import { WAIT_REASONS } from './waiting.js';
 
 export const InvoiceStatus = z.enum(['draft', 'issued', 'void']);
 
@@ -27,6 +28,17 @@ export const InvoiceReplaceIn = z.object({ force: Force }).strict().optional().o
   description: 'Optional: force past a site that has not synced (at the cloud).',
   example: {},
 });
+
+export const InvoiceGenerateAllIn = z
+  .object({
+    force: z.boolean().optional().openapi({
+      description:
+        'At the cloud: also invoice the yards whose site has not synced past the period’s end (“generate anyway”), from the activity the cloud has now',
+    }),
+  })
+  .strict()
+  .optional()
+  .openapi('InvoiceGenerateAll', { description: 'Optional: force past waiting sites.', example: {} });
 
 export const InvoiceVoidIn = z
   .object({ reason: z.string().trim().min(1, 'a reason is required').max(500) })
@@ -61,6 +73,11 @@ const Lifecycle = {
     example: 'DAL1-202609-PRFL',
     description:
       '{yardCode}-{YYYYMM}-{SCAC, or the last 8 letters and digits of the carrier id}, then -2, -3 after voids',
+  }),
+  exportNumber: z.string().max(21).openapi({
+    example: 'DAL1-202609-PRFL',
+    description:
+      'The number accounting imports get (QuickBooks Online takes at most 21 characters): the full number where it fits, else a short form `{yard}-{YYMM}-{10 characters}` unique across the organisation, printed on the PDF beside the full one',
   }),
   sequence: z.number().int(),
   status: InvoiceStatus,
@@ -136,9 +153,19 @@ export const GenerateAllOut = z
       }),
     ),
     waiting: z.array(
-      z.object({ yardId: Id, siteId: z.string(), period: z.string(), reason: z.string() }).openapi({
-        description: 'Yards whose site has not synced past the period’s end: not invoiced yet',
-      }),
+      z
+        .object({
+          yardId: Id,
+          yardCode: z.string(),
+          siteId: z.string(),
+          period: z.string(),
+          reason: z.enum(WAIT_REASONS),
+          message: z.string().openapi({ description: 'Why, in words for the billing clerk' }),
+        })
+        .openapi('InvoiceWaitingYard', {
+          description:
+            'A yard whose site has not synced past the period’s end: not invoiced yet. Generate all again with `force: true` to invoice it from what the cloud has now.',
+        }),
     ),
   })
   .openapi('InvoiceGenerateAllResult');

@@ -24,6 +24,7 @@ import {
   type SummaryService,
   stored,
 } from '../summary/service.js';
+import { invoiceNumber } from './number.js';
 import { InvoiceRepo, type InvoiceRow } from './repo.js';
 import type { InvoiceOutT, InvoiceSummaryOutT } from './schema.js';
 import type { SiteSyncCheck, WaitingYard } from './waiting.js';
@@ -227,7 +228,7 @@ export class InvoiceService {
    * (in scope). Skips carriers with an invoice (draft or issued) and those charged nothing; at the
    * cloud, a yard whose site has not synced past the period's end is listed as waiting. Safe to repeat.
    */
-  async generateAll(principal: Principal, by: string | null) {
+  async generateAll(principal: Principal, by: string | null, force = false) {
     assertBillingHere(this.deps.changes);
     const created: InvoiceSummaryOutT[] = [];
     const skipped: Array<InvoiceKey & { reason: 'exists' | 'no-charges' }> = [];
@@ -237,7 +238,8 @@ export class InvoiceService {
       if (!canSeeYard(principal, config.yardId)) continue;
       const yard = await this.deps.yards.getRow(config.yardId);
       const period = previousPeriod(yard.timeZone, now);
-      const wait = await this.waitingFor(yard);
+      // With force ("generate anyway") a waiting yard is invoiced from what the cloud has now.
+      const wait = force ? null : await this.waitingFor(yard);
       if (wait) {
         waiting.push({ ...wait, period });
         continue;
@@ -298,9 +300,7 @@ export class InvoiceService {
     if (!wait) return;
     throw new ConflictError(
       'site-not-synced',
-      // In words a billing clerk reads (the apps show it); `siteId` and `reason` carry the codes,
-      // and the route's description says how to generate anyway.
-      `The site of yard ${yard.code} ${WAIT_WORDS[wait.reason] ?? 'has not sent all its activity'}, so its activity up to the end of ${period} may be incomplete here.`,
+      `${wait.message} The month ${period} may be incomplete here: wait for the site, or generate anyway.`,
       { siteId: wait.siteId, reason: wait.reason },
     );
   }
@@ -339,10 +339,12 @@ export class InvoiceService {
     by: string | null,
   ): Promise<InvoiceRow> {
     const sequence = await this.repo.nextSequence(ctx.yard.id, ctx.carrier.id, period);
+    const number = invoiceNumber(ctx.yard.code, period, ctx.carrier, sequence);
     const now = this.deps.clock.now();
     return this.repo.insert({
       id: newId(),
-      number: invoiceNumber(ctx.yard.code, period, ctx.carrier, sequence),
+      number,
+      exportNumber: await this.repo.freeExportNumber(number, period),
       yardId: ctx.yard.id,
       carrierId: ctx.carrier.id,
       period,
@@ -393,26 +395,6 @@ interface ListQuery {
   status?: InvoiceStatus | undefined;
 }
 
-/**
- * `{yardCode}-{YYYYMM}-{SCAC}`; a carrier without SCAC is named by the last 8 letters and digits of
- * its id upper-cased (a UUIDv7's random part, so unique in practice); `-2`, `-3` after voids.
- */
-export function invoiceNumber(
-  yardCode: string,
-  period: string,
-  carrier: Pick<CarrierRow, 'id' | 'scac'>,
-  sequence: number,
-): string {
-  const party = carrier.scac
-    ? carrier.scac.toUpperCase()
-    : carrier.id
-        .replace(/[^A-Za-z0-9]/g, '')
-        .slice(-8)
-        .toUpperCase();
-  const base = `${yardCode}-${period.replace('-', '')}-${party}`;
-  return sequence > 1 ? `${base}-${sequence}` : base;
-}
-
 function totals(calc: Calculation) {
   return {
     currency: calc.currency,
@@ -441,13 +423,6 @@ function content(calc: Calculation, carrier: CarrierRow): InvoiceContent {
   };
 }
 
-/** Why the cloud waits for a site (SiteSyncCheck's reasons), in words. */
-const WAIT_WORDS: Record<string, string> = {
-  'site-offline': 'is offline',
-  'site-catching-up': 'is still sending the changes it queued',
-  'site-never-connected': 'has never connected to the cloud',
-};
-
 function invoiceExists(live: InvoiceRow): ConflictError {
   return new ConflictError(
     'invoice-exists',
@@ -468,6 +443,7 @@ export function invoiceSummaryOut(row: InvoiceRow): InvoiceSummaryOutT {
   return {
     id: row.id,
     number: row.number,
+    exportNumber: row.exportNumber ?? row.number,
     sequence: row.sequence,
     status: row.status,
     issuedAt: row.issuedAt === null ? null : toIso(row.issuedAt),

@@ -3,9 +3,28 @@ import type { Kdb } from '../../../db/database.js';
 /** A yard the cloud cannot invoice yet for a period: its site may still hold activity of it. */
 export interface WaitingYard {
   yardId: string;
+  yardCode: string;
   siteId: string;
-  /** Why: `site-offline`, `site-catching-up`, `site-never-connected`. */
-  reason: string;
+  /** Why: `site-offline`, `site-catching-up`, `site-never-connected` (stable codes). */
+  reason: WaitReason;
+  /** The same in the user's words: what the cloud is waiting for, and why it matters. */
+  message: string;
+}
+
+export const WAIT_REASONS = ['site-offline', 'site-catching-up', 'site-never-connected'] as const;
+export type WaitReason = (typeof WAIT_REASONS)[number];
+
+/** Why a yard waits, in the words of the billing screens (no codes). */
+function waitMessage(reason: WaitReason, yardCode: string, siteId: string): string {
+  const site = `The site ${siteId} (yard ${yardCode})`;
+  switch (reason) {
+    case 'site-offline':
+      return `${site} is offline: activity recorded there since it went offline, such as gate check-ins, has not reached the cloud.`;
+    case 'site-catching-up':
+      return `${site} is still sending recorded activity to the cloud, such as recent gate check-ins: the month may not be complete here yet.`;
+    case 'site-never-connected':
+      return `${site} has never connected to the cloud: none of its activity has arrived.`;
+  }
 }
 
 /**
@@ -25,14 +44,20 @@ export interface WaitingYard {
 export class SiteSyncCheck {
   constructor(private readonly db: Kdb) {}
 
-  async waiting(yard: { id: string; siteId: string }): Promise<WaitingYard | null> {
+  async waiting(yard: { id: string; code: string; siteId: string }): Promise<WaitingYard | null> {
     const site = await this.db
       .selectFrom('site')
       .select(['id', 'linkState', 'reportedQueued'])
       .where('id', '=', yard.siteId)
       .executeTakeFirst();
     if (!site) return null;
-    const wait = (reason: string): WaitingYard => ({ yardId: yard.id, siteId: site.id, reason });
+    const wait = (reason: WaitReason): WaitingYard => ({
+      yardId: yard.id,
+      yardCode: yard.code,
+      siteId: site.id,
+      reason,
+      message: waitMessage(reason, yard.code, site.id),
+    });
     if (site.linkState === 'never') return wait('site-never-connected');
     if (site.linkState === 'offline') return wait('site-offline');
     return site.reportedQueued > 0 ? wait('site-catching-up') : null;

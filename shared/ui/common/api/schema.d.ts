@@ -11773,8 +11773,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * the invoices of a period as CSV (`period`, `format=xero|quickbooks`, `yardId?`)
-         * @description The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero (sales invoices) or QuickBooks Online (invoices). Amounts are plain decimals in the currency’s minor units, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. A credit note (negative total) is written with its negative amounts; both systems book credit notes through their own import, so a clerk enters those there. Text cells that a spreadsheet would run as a formula start with an apostrophe; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.
+         * the invoices or credit notes of a period as CSV (`period`, `format=xero|quickbooks`, `kind=invoice|credit-note`, `yardId?`)
+         * @description The ISSUED invoices of the period (drafts are not final, void invoices are cancelled), one row per line (each adjustment its own line), in the import format of Xero or QuickBooks Online. `kind=invoice` (default): the invoices, for Xero’s sales-invoice import or QuickBooks Online’s invoice import. `kind=credit-note`: the credit notes (negative totals), for Xero’s credit-note import or QuickBooks Online’s credit-memo import: no due date, amounts in the credit’s direction (the credit positive, a charge offsetting part of it negative; the document adds up to the positive credit). The number is `exportNumber` (at most 21 characters). Amounts are plain decimals, tax exclusive; Xero gets the tax per line in TaxAmount, QuickBooks the rate in TaxRate. Names are written exactly as entered (they are checked against formula-like text where they are entered); text stored before that check that a spreadsheet would run as a formula gets an apostrophe before each formula start; amounts are never escaped. Dates: dd/mm/yyyy for Xero, mm/dd/yyyy for QuickBooks unless `dateFormat` says otherwise. An empty period answers the header row only.
          *
          *     Access: admin, billing.
          */
@@ -11785,6 +11785,8 @@ export interface paths {
                     period: string;
                     /** @description The accounting system whose import format to write */
                     format: "xero" | "quickbooks";
+                    /** @description invoice: the issued invoices (Xero sales invoices, QuickBooks invoices); credit-note: the issued credit notes, i.e. negative totals (Xero credit notes, QuickBooks credit memos), with positive amounts. Default invoice */
+                    kind?: "invoice" | "credit-note";
                     /** @description Only this yard; every yard in scope when left out */
                     yardId?: string;
                     /** @description How dates are written; the import reads them in the order of the company’s region. Default: dd/mm/yyyy for Xero (its template’s), mm/dd/yyyy for QuickBooks Online (US) */
@@ -11803,7 +11805,7 @@ export interface paths {
                 /** @description UTF-8 CSV with a header row, downloaded as a file */
                 200: {
                     headers: {
-                        /** @description attachment; filename="invoices-<period>-<format>.csv" */
+                        /** @description attachment; filename="invoices-<period>-<format>.csv" (credit notes: "credit-notes-<period>-<format>.csv") */
                         "Content-Disposition"?: string;
                         [name: string]: unknown;
                     };
@@ -11875,7 +11877,7 @@ export interface paths {
         };
         /**
          * the invoice as PDF, with its per-visit annex
-         * @description A4: issuer and bill-to, number, status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total (a negative total is titled CREDIT NOTE); then the per-day overage table and the per-visit annex, with page numbers.
+         * @description A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers.
          *
          *     Access: admin, billing.
          */
@@ -12321,7 +12323,7 @@ export interface paths {
         put?: never;
         /**
          * Generate all invoices for the previous period (idempotent)
-         * @description Drafts for the previous period (in each yard’s time zone) of every carrier charged something. Skips carriers with an invoice (draft or issued) and carriers with no charges; at the cloud, a yard whose site has not synced past the period’s end is listed under `waiting` and not invoiced. Repeating it creates nothing new.
+         * @description Drafts for the previous period (in each yard’s time zone) of every carrier charged something. Skips carriers with an invoice (draft or issued) and carriers with no charges; at the cloud, a yard whose site has not synced past the period’s end is listed under `waiting` (with why, in words) and not invoiced, unless `force: true` (generate anyway). Repeating it creates nothing new.
          *
          *     Access: admin, billing.
          */
@@ -12332,7 +12334,12 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            requestBody?: never;
+            /** @description Optional: force past waiting sites. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["InvoiceGenerateAll"];
+                };
+            };
             responses: {
                 /** @description OK */
                 200: {
@@ -12341,6 +12348,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["InvoiceGenerateAllResult"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
                 /** @description No valid token (unauthenticated) */
@@ -14856,6 +14872,7 @@ export interface components {
          *     }
          */
         CarrierCreate: {
+            /** @description The carrier’s name as invoices and accounting exports write it (no formula-like start) */
             name: string;
             scac?: string | null;
             usdot?: string | null;
@@ -14877,6 +14894,7 @@ export interface components {
          *     }
          */
         CarrierPatch: {
+            /** @description The carrier’s name as invoices and accounting exports write it (no formula-like start) */
             name?: string;
             scac?: string | null;
             usdot?: string | null;
@@ -17260,6 +17278,11 @@ export interface components {
              * @example DAL1-202609-PRFL
              */
             number: string;
+            /**
+             * @description The number accounting imports get (QuickBooks Online takes at most 21 characters): the full number where it fits, else a short form `{yard}-{YYMM}-{10 characters}` unique across the organisation, printed on the PDF beside the full one
+             * @example DAL1-202609-PRFL
+             */
+            exportNumber: string;
             sequence: number;
             /** @enum {string} */
             status: "draft" | "issued" | "void";
@@ -17366,6 +17389,11 @@ export interface components {
              * @example DAL1-202609-PRFL
              */
             number: string;
+            /**
+             * @description The number accounting imports get (QuickBooks Online takes at most 21 characters): the full number where it fits, else a short form `{yard}-{YYMM}-{10 characters}` unique across the organisation, printed on the PDF beside the full one
+             * @example DAL1-202609-PRFL
+             */
+            exportNumber: string;
             sequence: number;
             /** @enum {string} */
             status: "draft" | "issued" | "void";
@@ -17450,16 +17478,30 @@ export interface components {
                 /** @enum {string} */
                 reason: "exists" | "no-charges";
             }[];
-            waiting: {
-                /**
-                 * Format: uuid
-                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-                 */
-                yardId: string;
-                siteId: string;
-                period: string;
-                reason: string;
-            }[];
+            waiting: components["schemas"]["InvoiceWaitingYard"][];
+        };
+        /** @description A yard whose site has not synced past the period’s end: not invoiced yet. Generate all again with `force: true` to invoice it from what the cloud has now. */
+        InvoiceWaitingYard: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            yardCode: string;
+            siteId: string;
+            period: string;
+            /** @enum {string} */
+            reason: "site-offline" | "site-catching-up" | "site-never-connected";
+            /** @description Why, in words for the billing clerk */
+            message: string;
+        };
+        /**
+         * @description Optional: force past waiting sites.
+         * @example {}
+         */
+        InvoiceGenerateAll: {
+            /** @description At the cloud: also invoice the yards whose site has not synced past the period’s end (“generate anyway”), from the activity the cloud has now */
+            force?: boolean;
         };
         /**
          * @description The yard, carrier and past period to invoice (a draft).

@@ -51,6 +51,6 @@ type CsvQuery = paths['/api/billing/invoice/export']['get']['parameters']['query
 export function downloadInvoiceCsv(query: CsvQuery): Promise<string> {
   return saveAnswer(
     api.GET('/api/billing/invoice/export', { params: { query }, parseAs: 'blob' }) as Promise<Result>,
-    `invoices-${query.period}-${query.format}.csv`,
+    `${query.kind === 'credit-note' ? 'credit-notes' : 'invoices'}-${query.period}-${query.format}.csv`,
   );
 }

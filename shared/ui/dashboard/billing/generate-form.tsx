@@ -53,12 +53,15 @@ export function GenerateForm(props: {
     }
   };
 
-  const generateAll = async () => {
+  /** `force`: "generate anyway", also for the yards that wait for their site (what the cloud has now). */
+  const generateAll = async (force: boolean) => {
     setBusy(true);
     setProblem(null);
     setOther(null);
     try {
-      setResult(await call(api.POST('/api/billing/invoice/generate-all')));
+      setResult(
+        await call(api.POST('/api/billing/invoice/generate-all', { body: force ? { force: true } : {} })),
+      );
       props.onGeneratedAll();
     } catch (err) {
       setOther(billingProblemText(err));
@@ -122,23 +125,51 @@ export function GenerateForm(props: {
             Generate anyway
           </button>
         )}
-        <button type="button" onClick={generateAll} disabled={busy}>
+        <button type="button" onClick={() => generateAll(false)} disabled={busy}>
           Generate all for last month
         </button>
       </div>
-      {result && (
-        <FormMessage kind={result.waiting.length ? 'warn' : 'ok'}>
-          {result.created.length} draft{result.created.length === 1 ? '' : 's'} made;{' '}
-          {result.skipped.filter((s) => s.reason === 'exists').length} already invoiced;{' '}
-          {result.skipped.filter((s) => s.reason === 'no-charges').length} with no charges.
-          {result.waiting.map((w) => (
-            <span key={w.yardId}>
-              {' '}
-              Not invoiced yet, waiting for site {w.siteId} ({periodLabel(w.period)}): {w.reason}
-            </span>
-          ))}
-        </FormMessage>
-      )}
+      {result && <GenerateAllResult result={result} busy={busy} anyway={() => generateAll(true)} />}
     </form>
+  );
+}
+
+/**
+ * What "Generate all" did, and the yards it left out because their site has not sent the whole month
+ * yet: each with why, in words, and one "Generate anyway" that invoices them from what the cloud has.
+ */
+function GenerateAllResult(props: { result: GenerateAll; busy: boolean; anyway: () => void }) {
+  const { created, skipped, waiting } = props.result;
+  const made = `${created.length} draft${created.length === 1 ? '' : 's'} made`;
+  const summary = `${made}; ${skipped.filter((s) => s.reason === 'exists').length} already invoiced; ${
+    skipped.filter((s) => s.reason === 'no-charges').length
+  } with no charges.`;
+  if (waiting.length === 0) return <FormMessage kind="ok">{summary}</FormMessage>;
+  return (
+    <div class="waiting-yards" role="status">
+      <FormMessage kind="warn">
+        {summary} {waiting.length === 1 ? 'One yard is' : `${waiting.length} yards are`} not invoiced yet: the
+        cloud may not have all of the month's activity there.
+      </FormMessage>
+      <ul aria-label="Yards not invoiced yet">
+        {waiting.map((w) => (
+          <li key={w.yardId}>
+            <strong>
+              Yard {w.yardCode}, {periodLabel(w.period)}:
+            </strong>{' '}
+            {w.message}
+          </li>
+        ))}
+      </ul>
+      <p class="muted">
+        Wait until the site is online and has sent its changes, then generate all again; or generate anyway if
+        you know nothing is missing (the drafts can be recalculated later).
+      </p>
+      <div class="actions">
+        <button type="button" onClick={props.anyway} disabled={props.busy}>
+          Generate anyway
+        </button>
+      </div>
+    </div>
   );
 }

@@ -12,8 +12,8 @@ type Pending = 'issue' | 'void' | 'delete' | null;
 
 /**
  * What can be done with an invoice: a draft is recalculated, issued (final) or deleted; an issued
- * one is voided with a reason; any is downloaded as PDF, and the month's issued invoices as CSV for
- * Xero or QuickBooks Online.
+ * one is voided with a reason; any is downloaded as PDF, and the month's issued invoices, or its
+ * credit notes, as CSV for Xero or QuickBooks Online.
  */
 export function InvoiceActions(props: {
   invoice: Invoice;
@@ -49,8 +49,9 @@ export function InvoiceActions(props: {
       setProblem(billingProblemText(err));
     }
   };
-  const csv = (format: 'xero' | 'quickbooks') =>
-    save(() => downloadInvoiceCsv({ period: inv.period, format, yardId: inv.yardId }));
+  // Each accounting system imports invoices and credit notes through separate screens: one file each.
+  const csv = (format: 'xero' | 'quickbooks', kind: 'invoice' | 'credit-note') =>
+    save(() => downloadInvoiceCsv({ period: inv.period, format, kind, yardId: inv.yardId }));
 
   return (
     <div class="invoice-actions">
@@ -90,15 +91,33 @@ export function InvoiceActions(props: {
       <button type="button" onClick={() => save(() => downloadInvoicePdf(inv.id, inv.number))}>
         Download PDF
       </button>
-      <button type="button" onClick={() => csv('xero')} title="The month's issued invoices of this yard">
+      <button
+        type="button"
+        onClick={() => csv('xero', 'invoice')}
+        title="The month's issued invoices of this yard"
+      >
         CSV for Xero
       </button>
       <button
         type="button"
-        onClick={() => csv('quickbooks')}
+        onClick={() => csv('quickbooks', 'invoice')}
         title="The month's issued invoices of this yard"
       >
         CSV for QuickBooks Online
+      </button>
+      <button
+        type="button"
+        onClick={() => csv('xero', 'credit-note')}
+        title="The month's issued credit notes of this yard, for Xero's credit note import"
+      >
+        Credit notes for Xero
+      </button>
+      <button
+        type="button"
+        onClick={() => csv('quickbooks', 'credit-note')}
+        title="The month's issued credit notes of this yard, for QuickBooks Online's credit memo import"
+      >
+        Credit memos for QuickBooks Online
       </button>
       {!pending && problem && <FormMessage kind="error">{problem}</FormMessage>}
       {saved && <FormMessage kind="ok">{saved}</FormMessage>}

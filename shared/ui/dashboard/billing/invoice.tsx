@@ -105,6 +105,12 @@ export function InvoicePage(props: {
           Total <strong>{m(inv.total)}</strong>
         </p>
       </div>
+      {inv.exportNumber !== inv.number && (
+        <p class="muted">
+          Accounting number <strong>{inv.exportNumber}</strong>: the full number is longer than accounting
+          systems take (21 characters), so the exports and the PDF carry this one beside it.
+        </p>
+      )}
       {message && <FormMessage kind="ok">{message}</FormMessage>}
       {inv.status === 'void' && (
         <FormMessage kind="warn">
@@ -148,8 +154,13 @@ export function InvoicePage(props: {
           <dd>{yardDateTime(inv.generatedAt, tz)}</dd>
           <dt>Issued</dt>
           <dd>{inv.issuedAt ? yardDateTime(inv.issuedAt, tz) : 'Not yet (draft)'}</dd>
-          <dt>Due</dt>
-          <dd>{due ? yardDate(due, tz) : `${count(inv.paymentTermsDays)} days after issue`}</dd>
+          {/* A credit note is owed to the bill-to party: nothing falls due (as on its PDF). */}
+          {inv.total >= 0 && (
+            <>
+              <dt>Due</dt>
+              <dd>{due ? yardDate(due, tz) : `${count(inv.paymentTermsDays)} days after issue`}</dd>
+            </>
+          )}
         </dl>
       </div>
       <div class="summary-columns">

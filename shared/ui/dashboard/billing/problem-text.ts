@@ -10,7 +10,8 @@ export function billingProblemText(err: unknown): string {
     case 'billing-not-configured':
       return `${said} Set up the yard's billing under Configs first.`;
     case 'site-not-synced':
-      return `${said} Wait until the site is back online and has sent its changes, then generate again; or generate anyway if you know nothing is missing.`;
+      // The server says why in words and what to do (wait, or generate anyway: the button beside).
+      return said;
     case 'invoice-exists':
       return `${said} Open it from the invoice list (void an issued one first to invoice the period again).`;
     case 'period-invoiced':
