@@ -10,6 +10,7 @@ import {
   ApplyWork,
   publishTouched,
 } from './applier.js';
+import type { AdoptionPlan } from './adoption.js';
 import { Touched } from './apply-rows.js';
 import type { Batch } from './protocol.js';
 
@@ -79,12 +80,20 @@ export class PostgresChangeApplier {
     return result;
   }
 
-  async adoptDeadLetters(peer: string, ids?: number[]): Promise<{ adopted: number; applied: number }> {
+  async adoptDeadLetters(peer: string, ids: readonly number[]): Promise<{ adopted: number; applied: number }> {
     const { result, touched } = await this.inTransaction(() => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.adoptDeadLetters(peer, ids, byPeer) };
     });
     for (const [p, t] of touched) publishTouched(this.deps, p, t);
+    return result;
+  }
+
+  async previewAdoption(peer: string): Promise<AdoptionPlan> {
+    const { result } = await this.inTransaction(() => ({
+      touched: undefined,
+      work: this.work.previewAdoption(peer),
+    }));
     return result;
   }
 
