@@ -1,5 +1,5 @@
-import { ConflictError } from '../http/errors.js';
 import { type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
+import { ConflictError } from '../http/errors.js';
 
 /**
  * Adoption of a formerly standalone edge's own master data (docs/sync.md "Dead letters, retry and
@@ -64,7 +64,12 @@ export function standaloneMark(siteId: string): string {
  * site): the dead letter advises adoption only then. Whether the site ran standalone, and where a
  * location's yard is, are decided when the admin looks (adoptionRefusal).
  */
-export function mayBeAdopted(site: string, entity: string, op: string, data: Record<string, unknown>): boolean {
+export function mayBeAdopted(
+  site: string,
+  entity: string,
+  op: string,
+  data: Record<string, unknown>,
+): boolean {
   return kindRefusal(site, entity, op, data) === undefined;
 }
 
@@ -200,7 +205,8 @@ export function chosenRows(plan: AdoptionPlan, ids: readonly number[]): Adoption
   const chosen = unique.map((id) => byId.get(id)!);
   return chosen.sort(
     (a, b) =>
-      ADOPTABLE_KINDS.indexOf(a.entity) - ADOPTABLE_KINDS.indexOf(b.entity) || a.deadLetterId - b.deadLetterId,
+      ADOPTABLE_KINDS.indexOf(a.entity) - ADOPTABLE_KINDS.indexOf(b.entity) ||
+      a.deadLetterId - b.deadLetterId,
   );
 }
 

@@ -3,6 +3,7 @@ import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { PostgresDatabase } from '../db/database.js';
 import { PostgresWork, type SqlWork } from '../db/sql-work.js';
+import type { AdoptionPlan } from './adoption.js';
 import {
   type ApplierDeps,
   type ApplierOptions,
@@ -10,7 +11,6 @@ import {
   ApplyWork,
   publishTouched,
 } from './applier.js';
-import type { AdoptionPlan } from './adoption.js';
 import { Touched } from './apply-rows.js';
 import type { Batch } from './protocol.js';
 
@@ -80,7 +80,10 @@ export class PostgresChangeApplier {
     return result;
   }
 
-  async adoptDeadLetters(peer: string, ids: readonly number[]): Promise<{ adopted: number; applied: number }> {
+  async adoptDeadLetters(
+    peer: string,
+    ids: readonly number[],
+  ): Promise<{ adopted: number; applied: number }> {
     const { result, touched } = await this.inTransaction(() => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.adoptDeadLetters(peer, ids, byPeer) };

@@ -70,10 +70,16 @@ export class Backlog {
    * records from now on; then the site's other dead letters, which may have waited for them (a gate
    * of an adopted yard), are retried.
    */
-  *adopt(peer: string, ids: readonly number[], byPeer: Map<string, Touched>): SqlWork<{ adopted: number; applied: number }> {
+  *adopt(
+    peer: string,
+    ids: readonly number[],
+    byPeer: Map<string, Touched>,
+  ): SqlWork<{ adopted: number; applied: number }> {
     const chosen = chosenRows(yield* planAdoption(peer), ids);
     const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter WHERE id IN (${ids.map(() => '?').join(', ')})`;
-    const letters = (yield* sqlRows(statement(`dead|adopt|${ids.length}`, 'rows', select), [...ids])) as unknown as LetterRow[];
+    const letters = (yield* sqlRows(statement(`dead|adopt|${ids.length}`, 'rows', select), [
+      ...ids,
+    ])) as unknown as LetterRow[];
     const byId = new Map(letters.map((l) => [Number(l.id), l]));
     const touched = byPeer.get(peer) ?? new Touched();
     byPeer.set(peer, touched);

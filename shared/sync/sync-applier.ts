@@ -1,5 +1,5 @@
-import type { AdoptionPlan } from './adoption.js';
 import type { PostgresDatabase } from '../db/database.js';
+import type { AdoptionPlan } from './adoption.js';
 import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ChangeApplier } from './applier.js';
 import { PostgresChangeApplier } from './applier-postgres.js';
 import { exclusive } from './outbox.js';

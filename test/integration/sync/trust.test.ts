@@ -1,6 +1,7 @@
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../../shared/db/migrate.js';
+import { SiteRepo } from '../../../shared/modules/sync/sites.js';
 import { parseHlc } from '../../../shared/sync/hlc.js';
 import { clientWithRole, query } from '../../helpers/http.js';
 import { connectOnce } from '../../helpers/mqtt-client.js';
@@ -386,15 +387,17 @@ describe.each(TEST_DIALECTS)('sync trust (cloud on %s)', (dialect) => {
       expect(await deadLetter('c-old-edge')).toMatch(/^\[cloud-owned\]/);
       expect(await cloudCount("SELECT count(*) FROM carrier WHERE id = 'c-old-edge'")).toBe(0);
 
+      // site-x's edge ran standalone before it was linked (recorded at provisioning).
+      await new SiteRepo(h.cloud.app.core.kysely).markStandalone('site-x');
       const scoped = await clientWithRole(h.cloud.client, 'admin', { yardIds: [x.yardId] });
-      const refused = await scoped.post('/api/sync/sites/site-x/adopt', {});
+      const refused = await scoped.post('/api/sync/sites/site-x/adopt', { ids: [1] });
       expect(refused.status).toBe(403);
       // Dead letters are every site's rows as sent: not for an admin limited to some yards.
       expect((await scoped.get('/api/sync/dead-letter?peer=site-x')).status).toBe(403);
       expect((await scoped.post('/api/sync/dead-letter/retry', { peer: 'site-x' })).status).toBe(403);
-      const unknown = await h.cloud.client.post('/api/sync/sites/nowhere/adopt', {});
+      const unknown = await h.cloud.client.post('/api/sync/sites/nowhere/adopt', { ids: [1] });
       expect(unknown.status).toBe(404);
-      const atEdge = await siteA().client.post('/api/sync/sites/site-a/adopt', {});
+      const atEdge = await siteA().client.post('/api/sync/sites/site-a/adopt', { ids: [1] });
       expect(atEdge.status).toBe(409);
 
       const adopted = await h.cloud.client.post('/api/sync/sites/site-x/adopt', {
