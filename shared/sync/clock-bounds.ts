@@ -26,8 +26,7 @@ export function assertClockWithinSkew(hlc: Pick<Hlc, 'aheadBy' | 'maxAheadMs'>, 
     } catch {
       throw new RowRejected(`[malformed] fieldHlc of ${row.entity} ${row.id} is not JSON`);
     }
-    if (fields && typeof fields === 'object')
-      for (const v of Object.values(fields)) clocks.push(typeof v === 'string' ? v : String(v));
+    if (fields && typeof fields === 'object') for (const v of Object.values(fields)) clocks.push(String(v));
   }
   for (const stamp of clocks) {
     let ahead: number;

@@ -1,13 +1,24 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CloudBrokerAuth, isOwnClientId } from '../../../cloud/broker-auth.js';
-import { hashMosquittoPassword } from '../../../shared/sync/mosquitto-password.js';
+import { hashMosquittoPassword, verifyMosquittoPassword } from '../../../shared/sync/mosquitto-password.js';
+
+// Counts the PBKDF2 checks (the cache exists to skip them).
+vi.mock('../../../shared/sync/mosquitto-password.js', async (original) => {
+  const real = await original<typeof import('../../../shared/sync/mosquitto-password.js')>();
+  return { ...real, verifyMosquittoPassword: vi.fn(real.verifyMosquittoPassword) };
+});
+const verifications = () => vi.mocked(verifyMosquittoPassword).mock.calls.length;
 
 /**
  * docs/sync.md "Trust" and the broker ACL (deploy/mosquitto/acl): a site publishes only on its own
  * `up/#` and `status`, reads only its own `down/#`; the cloud uses `yards/#`.
  */
 describe('the embedded broker’s logins and topic rules (cloud/broker-auth.ts)', () => {
-  const hashes = new Map([['site-a', hashMosquittoPassword('site-a-password', { iterations: 1 })]]);
+  const hashes = new Map([
+    ['site-a', hashMosquittoPassword('site-a-password', { iterations: 1 })],
+    // Usernames that are no site id are refused before any lookup.
+    ['site/a', hashMosquittoPassword('site-a-password', { iterations: 1 })],
+  ]);
   let lookups = 0;
   let clock = 1_000;
   const auth = (cacheMs?: number) =>
@@ -37,6 +48,82 @@ describe('the embedded broker’s logins and topic rules (cloud/broker-auth.ts)'
       cloudPassword: undefined,
     });
     expect(await none.authenticate('cloud', 'anything')).toBe(false);
+    const empty = new CloudBrokerAuth({
+      sites: { passwordHash: async () => undefined },
+      cloudUsername: 'cloud',
+      cloudPassword: '',
+    });
+    expect(await empty.authenticate('cloud', '')).toBe(false);
+  });
+
+  it('a verified password skips the PBKDF2 until the cache time ends; wrong ones are always checked', async () => {
+    const a = auth(10_000);
+    clock = 1_000;
+    const first = verifications();
+    expect(await a.authenticate('site-a', 'site-a-password')).toBe(true);
+    expect(verifications()).toBe(first + 1);
+    clock = 10_999;
+    expect(await a.authenticate('site-a', 'site-a-password')).toBe(true);
+    expect(verifications()).toBe(first + 1);
+    expect(await a.authenticate('site-a', 'wrong')).toBe(false);
+    expect(verifications()).toBe(first + 2);
+    clock = 11_000;
+    expect(await a.authenticate('site-a', 'site-a-password')).toBe(true);
+    expect(verifications()).toBe(first + 3);
+    // A failed check is not remembered.
+    clock = 1_000;
+    const b = auth(10_000);
+    expect(await b.authenticate('site-a', 'wrong')).toBe(false);
+    expect(await b.authenticate('site-a', 'wrong')).toBe(false);
+    expect(verifications()).toBe(first + 5);
+  });
+
+  it('the default cache time is one minute, on the wall clock', async () => {
+    const a = new CloudBrokerAuth({
+      sites: { passwordHash: async (id: string) => hashes.get(id) },
+      cloudUsername: 'cloud',
+      cloudPassword: 'x',
+    });
+    const first = verifications();
+    expect(await a.authenticate('site-a', 'site-a-password')).toBe(true);
+    expect(await a.authenticate('site-a', 'site-a-password')).toBe(true);
+    expect(verifications()).toBe(first + 1);
+    const later = new CloudBrokerAuth({
+      sites: { passwordHash: async (id: string) => hashes.get(id) },
+      cloudUsername: 'cloud',
+      cloudPassword: 'x',
+      now: () => clock,
+    });
+    clock = 0;
+    await later.authenticate('site-a', 'site-a-password');
+    clock = 59_999;
+    await later.authenticate('site-a', 'site-a-password');
+    expect(verifications()).toBe(first + 2);
+    clock = 60_000;
+    await later.authenticate('site-a', 'site-a-password');
+    expect(verifications()).toBe(first + 3);
+  });
+
+  it('at most 10,000 logins are remembered: the cache then starts again', async () => {
+    const many = new Map<string, string>();
+    const hash = hashMosquittoPassword('pw', { iterations: 1 });
+    for (let i = 0; i <= 10_000; i += 1) many.set(`s${i}`, hash);
+    const a = new CloudBrokerAuth({
+      sites: { passwordHash: async (id: string) => many.get(id) },
+      cloudUsername: 'cloud',
+      cloudPassword: 'x',
+      now: () => 1,
+    });
+    for (let i = 0; i < 10_000; i += 1) await a.authenticate(`s${i}`, 'pw');
+    let first = verifications();
+    await a.authenticate('s0', 'pw');
+    expect(verifications()).toBe(first); // still remembered
+    await a.authenticate('s10000', 'pw'); // the 10,001st: the cache is cleared first
+    first = verifications();
+    await a.authenticate('s10000', 'pw');
+    expect(verifications()).toBe(first);
+    await a.authenticate('s1', 'pw');
+    expect(verifications()).toBe(first + 1);
   });
 
   it('a site logs in with its own password and client ids only', async () => {

@@ -71,6 +71,7 @@ describe('a received change stamped too far ahead is refused (clock-bounds.ts)',
     // A row's hlc that is not a string, and field clocks that are not an object, carry no clock.
     expect(refusal(hlc(), row(at(now), { hlc: 12, fieldHlc: 'null' }))).toBeUndefined();
     expect(refusal(hlc(), row(at(now), { fieldHlc: { a: 'x' } }))).toBeUndefined();
+    expect(refusal(hlc(), row(at(now), { fieldHlc: '"ab"' }))).toBeUndefined();
   });
 
   it('the default bound is 5 minutes: just under applies, just over is refused (not 1 minute, not years)', () => {

@@ -61,6 +61,7 @@ describe('sync topics', () => {
       'xyards/site-a/status',
       'other/yards/site-a/status',
       'yards//status',
+      'yards/site-a/up\nx',
     ]) {
       expect(parseTopic(topic), topic).toBeUndefined();
     }
