@@ -21,6 +21,13 @@ export default {
     'shared/sync/hlc.ts',
     'shared/auth/principal.ts',
     'shared/net/outbound-policy.ts',
+    // The sync trust rules (docs/sync.md "Trust", "Clock bounds", adoption) and the broker's topic rules.
+    'shared/sync/site-trust.ts',
+    'shared/sync/site-rules.ts',
+    'shared/sync/clock-bounds.ts',
+    'shared/sync/adoption.ts',
+    'cloud/broker-auth.ts',
+    'shared/sync/protocol.ts:36-92',
   ],
   reporters: ['clear-text', 'progress'],
   concurrency: 2,

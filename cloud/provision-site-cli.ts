@@ -33,6 +33,9 @@ Options:
   --out <dir>                Where to write <siteId>.edge.json (default: current directory)
   --mosquitto-passwd <file>  Add or replace the site's line in this Mosquitto password_file
   --rotate-password          Give an existing site a new password (the old one stops working)
+  --was-standalone           The edge ran standalone before it is linked: an admin may then adopt
+                             its own yards (they must name this site id), locations and carriers.
+                             Without it nothing of the site is ever adopted
 
 HTTPS at the edge (README, "HTTPS at the edge"): a certificate from the organisation's own CA,
 which is created on first use in the cloud's data folder (tls/) and kept:
@@ -105,6 +108,7 @@ function parseCliArgs(argv: string[]): { help: boolean; renew: boolean; options:
       out: { type: 'string' },
       'mosquitto-passwd': { type: 'string' },
       'rotate-password': { type: 'boolean' },
+      'was-standalone': { type: 'boolean' },
       'tls-host': { type: 'string', multiple: true },
       'tls-ip': { type: 'string', multiple: true },
       'tls-org': { type: 'string' },
@@ -140,6 +144,7 @@ function parseCliArgs(argv: string[]): { help: boolean; renew: boolean; options:
       outDir: values.out ?? '.',
       mosquittoPasswd: values['mosquitto-passwd'],
       rotatePassword: values['rotate-password'] ?? false,
+      wasStandalone: values['was-standalone'] ?? false,
       tls: tlsOptions(values),
     },
   };
@@ -185,6 +190,11 @@ function report(result: ProvisionResult, database: string, isNewDb: boolean): st
     `Edge config (contains the password, mode 0600): ${result.edgeConfigFile}`,
   ];
   if (result.mosquittoPasswd) lines.push(`Mosquitto password file updated: ${result.mosquittoPasswd}`);
+  lines.push(
+    result.wasStandalone
+      ? 'Its edge ran standalone before: an admin without a yard scope reviews and adopts its own yards, locations and carriers once they arrive (README, "Linking an edge that ran standalone").'
+      : 'Linked from the start: nothing of this site is ever adopted (an edge that ran standalone needs --was-standalone).',
+  );
   if (result.tls) {
     const { tls } = result;
     lines.push(

@@ -39,6 +39,12 @@ export interface ProvisionOptions {
   /** A Mosquitto password_file to add (or replace) the site's line in. */
   mosquittoPasswd?: string | undefined;
   rotatePassword?: boolean | undefined;
+  /**
+   * The edge ran standalone before it is linked: an admin may adopt its own yards, locations and
+   * carriers (docs/sync.md "Dead letters, retry and adoption"). Without it the site is linked from
+   * the start and nothing of it is ever adopted.
+   */
+  wasStandalone?: boolean | undefined;
   /** Issue the edge's HTTPS certificate from the organisation's CA (created on first use). */
   tls?: SiteTlsOptions | undefined;
 }
@@ -65,6 +71,8 @@ export interface ProvisionedTls {
 
 export interface ProvisionResult {
   site: SiteRecord;
+  /** Its edge ran standalone before: its own master data may be adopted. */
+  wasStandalone: boolean;
   rotated: boolean;
   /** The edge's config file (contains the password; mode 0600). */
   edgeConfigFile: string;
@@ -114,6 +122,7 @@ export async function provisionSite(
       const site = (await sites.get(siteId))!;
       return {
         site,
+        wasStandalone: await sites.wasStandalone(siteId),
         rotated,
         edgeConfigFile,
         mosquittoPasswd: passwdFile,
@@ -190,6 +199,7 @@ async function saveSite(
   }
   if (existing) await sites.setPassword(siteId, password);
   else await sites.create({ id: siteId, name: options.name ?? siteId, password });
+  if (options.wasStandalone) await sites.markStandalone(siteId);
   return Boolean(existing);
 }
 

@@ -3,6 +3,7 @@ import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import type { PostgresDatabase } from '../db/database.js';
 import { PostgresWork, type SqlWork } from '../db/sql-work.js';
+import type { AdoptionPlan } from './adoption.js';
 import {
   type ApplierDeps,
   type ApplierOptions,
@@ -79,12 +80,23 @@ export class PostgresChangeApplier {
     return result;
   }
 
-  async adoptDeadLetters(peer: string, ids?: number[]): Promise<{ adopted: number; applied: number }> {
+  async adoptDeadLetters(
+    peer: string,
+    ids: readonly number[],
+  ): Promise<{ adopted: number; applied: number }> {
     const { result, touched } = await this.inTransaction(() => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.adoptDeadLetters(peer, ids, byPeer) };
     });
     for (const [p, t] of touched) publishTouched(this.deps, p, t);
+    return result;
+  }
+
+  async previewAdoption(peer: string): Promise<AdoptionPlan> {
+    const { result } = await this.inTransaction(() => ({
+      touched: undefined,
+      work: this.work.previewAdoption(peer),
+    }));
     return result;
   }
 

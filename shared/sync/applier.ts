@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { sqliteOf } from '../db/database.js';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { SqliteWork, type SqlWork, sqlRow, sqlRun, statement } from '../db/sql-work.js';
+import { type AdoptionPlan, planAdoption } from './adoption.js';
 import { Backlog } from './apply-backlog.js';
 import { type Received, RowApplier, Touched } from './apply-rows.js';
 import { RowRules } from './apply-rules.js';
@@ -158,12 +159,17 @@ export class ApplyWork {
 
   *adoptDeadLetters(
     peer: string,
-    ids: number[] | undefined,
+    ids: readonly number[],
     byPeer: Map<string, Touched>,
   ): SqlWork<{ adopted: number; applied: number }> {
     const result = yield* this.backlog.adopt(peer, ids, byPeer);
     for (const touched of byPeer.values()) yield* this.rows.writeForwards(touched);
     return result;
+  }
+
+  /** What an adoption of the site's refused master data would take, per row (adoption.ts). */
+  *previewAdoption(peer: string): SqlWork<AdoptionPlan> {
+    return yield* planAdoption(peer);
   }
 
   *applyPending(byPeer: Map<string, Touched>): SqlWork<number> {
@@ -281,11 +287,16 @@ export class ChangeApplier {
   }
 
   /** At the cloud: an admin adopts a formerly standalone edge's master data (Backlog.adopt). */
-  adoptDeadLetters(peer: string, ids?: number[]): { adopted: number; applied: number } {
+  adoptDeadLetters(peer: string, ids: readonly number[]): { adopted: number; applied: number } {
     const byPeer = new Map<string, Touched>();
     const result = this.inTransaction(() => this.work.adoptDeadLetters(peer, ids, byPeer));
     for (const [p, touched] of byPeer) publishTouched(this.deps, p, touched);
     return result;
+  }
+
+  /** What adopting the site's refused master data would take (nothing is written). */
+  previewAdoption(peer: string): AdoptionPlan {
+    return this.inTransaction(() => this.work.previewAdoption(peer));
   }
 
   /**

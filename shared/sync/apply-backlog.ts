@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { type SqlWork, sqlRows, sqlRun, sqlValue, statement } from '../db/sql-work.js';
+import { chosenRows, planAdoption } from './adoption.js';
 import { type DeadLetterPayload, type Received, type RowApplier, Touched } from './apply-rows.js';
 
 /**
@@ -63,26 +64,28 @@ export class Backlog {
   }
 
   /**
-   * An admin adopts a formerly standalone edge's own master data (its yards, locations, carriers,
-   * users...): the site's dead letters refused as cloud-owned (all, or some ids) are inserted where
-   * absent, as the cloud's own records from now on; then the site's other dead letters, which may
-   * have waited for them (a gate of an adopted yard), are retried.
+   * An admin adopts a formerly standalone edge's own master data (adoption.ts): the chosen dead
+   * letters, each one a row the preview showed as adoptable (checked again here, in this
+   * transaction: 409 and nothing applied otherwise), are inserted where absent as the cloud's own
+   * records from now on; then the site's other dead letters, which may have waited for them (a gate
+   * of an adopted yard), are retried.
    */
   *adopt(
     peer: string,
-    ids: number[] | undefined,
+    ids: readonly number[],
     byPeer: Map<string, Touched>,
   ): SqlWork<{ adopted: number; applied: number }> {
-    const idFilter = ids ? ` AND id IN (${ids.map(() => '?').join(', ')})` : '';
-    const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter WHERE peer = ? AND error LIKE '[cloud-owned]%'${idFilter} ORDER BY id`;
-    const letters = (yield* sqlRows(statement(`dead|adopt|${select}`, 'rows', select), [
-      peer,
-      ...(ids ?? []),
+    const chosen = chosenRows(yield* planAdoption(peer), ids);
+    const select = `SELECT id, peer, seq, entity, entity_id, data FROM dead_letter WHERE id IN (${ids.map(() => '?').join(', ')})`;
+    const letters = (yield* sqlRows(statement(`dead|adopt|${ids.length}`, 'rows', select), [
+      ...ids,
     ])) as unknown as LetterRow[];
+    const byId = new Map(letters.map((l) => [Number(l.id), l]));
     const touched = byPeer.get(peer) ?? new Touched();
     byPeer.set(peer, touched);
     let adopted = 0;
-    for (const letter of letters) {
+    for (const row of chosen) {
+      const letter = byId.get(row.deadLetterId)!;
       const outcome = yield* this.rows.tryRow(peer, fromLetter(letter), touched, true, true);
       if (!outcome.ok) continue; // keeps its letter (e.g. a reference not adopted yet); retry below
       yield* sqlRun(DEAD_LETTER_REMOVE, [letter.id]);

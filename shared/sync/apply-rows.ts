@@ -3,6 +3,7 @@ import pg from 'pg';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import { assertClockWithinSkew } from './clock-bounds.js';
 import { DeadLetterSummary } from './dead-letter-log.js';
 import type { SyncDeps } from './deps.js';
 import { parseHlc } from './hlc.js';
@@ -202,7 +203,7 @@ export class RowApplier {
    * it skips the site trust check and is inserted if absent, as the rules do for a non-owner's row.
    */
   private *applyOne(peer: string, row: RowChange, retry: boolean, adopt = false): SqlWork<Done> {
-    this.assertClockWithinSkew(row);
+    assertClockWithinSkew(this.deps.hlc, row); // clock-bounds.ts
     // At the cloud every row a site sends passes its trust check first (site-trust.ts).
     const admitted = this.hub && !adopt ? yield* this.hub.trust.admit(peer, row) : { change: row };
     const change = admitted.change;
@@ -211,40 +212,6 @@ export class RowApplier {
     this.deps.hlc.receive(row.hlc);
     const forward = effect.changed && this.hub ? yield* this.forward(peer, change, effect) : undefined;
     return { row: change, effect, forward };
-  }
-
-  /**
-   * A change stamped further ahead of our clock than the allowed skew is refused: applied, its
-   * clocks would win every later merge, and our clock would follow it into the future (docs/sync.md
-   * "Clock bounds"). The change's hlc, the row's own hlc and its per-field clocks are all checked.
-   */
-  private assertClockWithinSkew(row: RowChange): void {
-    const clocks = [row.hlc];
-    if (typeof row.data.hlc === 'string') clocks.push(row.data.hlc);
-    if (typeof row.data.fieldHlc === 'string') {
-      let fields: unknown;
-      try {
-        fields = JSON.parse(row.data.fieldHlc);
-      } catch {
-        throw new RowRejected(`[malformed] fieldHlc of ${row.entity} ${row.id} is not JSON`);
-      }
-      if (fields && typeof fields === 'object')
-        for (const v of Object.values(fields)) clocks.push(typeof v === 'string' ? v : String(v));
-    }
-    for (const hlc of clocks) {
-      let ahead: number;
-      try {
-        ahead = this.deps.hlc.aheadBy(hlc);
-      } catch {
-        throw new RowRejected(`[malformed] ${row.entity} ${row.id} carries a malformed clock "${hlc}"`);
-      }
-      if (ahead > 0) {
-        throw new RowRejected(
-          `[clock-ahead] ${row.entity} ${row.id} is stamped ${Math.round(ahead / 1000)} s ahead of this side's ` +
-            `clock (at most ${Math.round(this.deps.hlc.maxAheadMs / 1000)} s allowed): fix the sender's clock, then retry`,
-        );
-      }
-    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import { once, type SqlWork, sqlValue } from '../db/sql-work.js';
+import { mayBeAdopted } from './adoption.js';
 import { entityByName, type RowChange, RowRejected, type StoredRow } from './apply-rules.js';
 import type { SyncedEntity } from './entities.js';
 import { parseHlc } from './hlc.js';
@@ -24,7 +25,7 @@ const NO_YARD = Symbol('no-yard');
  * where the conflict rules let that site write it:
  * - cloud-owned records (users, API keys, yards, locations, carriers, integrations, global
  *   settings, provider cameras): never, neither upsert nor delete. A formerly standalone edge's
- *   own master data waits as dead letters until an admin adopts it (POST /api/sync/sites/{id}/adopt);
+ *   own yards, locations and carriers wait as dead letters until an admin adopts them (adoption.ts);
  * - edge-owned records: only in the site's own yards, both as sent and as stored (a site cannot
  *   take over another site's gate by sending it with its own yard id);
  * - shared records: yard tasks of its own yards; trailers and trucks placed only in its own
@@ -88,10 +89,15 @@ export class SiteTrust {
     const ownYard: OwnYard = (yardId) => typeof yardId === 'string' && yardSites.get(yardId) === site;
     const owners = [incoming, stored].filter((r) => r !== undefined).map((r) => ownerOf(entity, r));
     if (owners.includes('cloud')) {
+      // Only a row that adoption could ever take (adoption.ts) says so: never a user, a key, a
+      // setting, an integration, a delete or a yard of another site.
+      const advice =
+        incoming && mayBeAdopted(site, entity.entity, change.op, incoming)
+          ? ` If site ${site}'s edge ran standalone before it was linked, an admin can review it for adoption.`
+          : '';
       refuse(
         'cloud-owned',
-        `${entity.entity} ${change.id} is managed at the cloud; site ${site} may not ${change.op} it. ` +
-          `An admin adopts a formerly standalone edge's records with POST /api/sync/sites/${site}/adopt.`,
+        `${entity.entity} ${change.id} is managed at the cloud; site ${site} may not ${change.op} it.${advice}`,
       );
     }
     if (change.op === 'delete' && !stored) {

@@ -1,4 +1,5 @@
 import type { PostgresDatabase } from '../db/database.js';
+import type { AdoptionPlan } from './adoption.js';
 import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ChangeApplier } from './applier.js';
 import { PostgresChangeApplier } from './applier-postgres.js';
 import { exclusive } from './outbox.js';
@@ -13,7 +14,8 @@ export interface SyncApplier {
   apply(peer: string, batch: Batch): Promise<ApplyOutcome>;
   applyMany(peer: string, batches: readonly Batch[]): Promise<ApplyOutcome[]>;
   retryDeadLetters(filter?: { peer?: string; ids?: number[] }): Promise<{ retried: number; applied: number }>;
-  adoptDeadLetters(peer: string, ids?: number[]): Promise<{ adopted: number; applied: number }>;
+  adoptDeadLetters(peer: string, ids: readonly number[]): Promise<{ adopted: number; applied: number }>;
+  previewAdoption(peer: string): Promise<AdoptionPlan>;
   applyPending(): Promise<number>;
   resetPosition(peer: string, stream: string, appliedUpTo: number): Promise<void>;
 }
@@ -44,8 +46,12 @@ export class ExclusiveChangeApplier implements SyncApplier {
     return exclusive(this.deps, () => this.applier.retryDeadLetters(filter));
   }
 
-  adoptDeadLetters(peer: string, ids?: number[]) {
+  adoptDeadLetters(peer: string, ids: readonly number[]) {
     return exclusive(this.deps, () => this.applier.adoptDeadLetters(peer, ids));
+  }
+
+  previewAdoption(peer: string) {
+    return exclusive(this.deps, () => this.applier.previewAdoption(peer));
   }
 
   applyPending() {

@@ -3,6 +3,7 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { ConflictError, NotFoundError } from '../../http/errors.js';
+import type { AdoptionRefusal, AdoptionRow } from '../../sync/adoption.js';
 import type { SyncApplier } from '../../sync/sync-applier.js';
 import { assertOrganisationWide } from '../auth/admin-scope.js';
 import { SiteRepo } from './sites.js';
@@ -61,15 +62,41 @@ export class DeadLetterService {
     return applier.retryDeadLetters(only);
   }
 
-  /** Adopts a formerly standalone site's refused master data as the cloud's own. */
-  async adopt(principal: Principal, siteId: string, ids: Parameters<SyncApplier['adoptDeadLetters']>[1]) {
+  /**
+   * What adopting the site's refused master data would take, per kind (adoption.ts): the rows an
+   * admin may adopt and, for the others, why never.
+   */
+  async previewAdoption(principal: Principal, siteId: string) {
+    const applier = await this.adoptionAt(principal, siteId);
+    const plan = await applier.previewAdoption(siteId);
+    type Shown = Omit<AdoptionRow, 'entity' | 'refusal'>;
+    const kinds = new Map<
+      string,
+      { entity: string; adoptable: Shown[]; refused: Array<Shown & AdoptionRefusal> }
+    >();
+    for (const row of plan.rows) {
+      const kind = kinds.get(row.entity) ?? { entity: row.entity, adoptable: [], refused: [] };
+      kinds.set(row.entity, kind);
+      const shown = { deadLetterId: row.deadLetterId, id: row.id, op: row.op, fields: row.fields };
+      if (row.refusal) kind.refused.push({ ...shown, ...row.refusal });
+      else kind.adoptable.push(shown);
+    }
+    return { siteId, wasStandalone: plan.wasStandalone, kinds: [...kinds.values()] };
+  }
+
+  /** Adopts rows the preview lists as adoptable as the cloud's own (409, nothing adopted, if any is not). */
+  async adopt(principal: Principal, siteId: string, ids: readonly number[]) {
+    const applier = await this.adoptionAt(principal, siteId);
+    return applier.adoptDeadLetters(siteId, ids);
+  }
+
+  private async adoptionAt(principal: Principal, siteId: string): Promise<SyncApplier> {
     if (!this.deps.adoptsSiteRecords) {
       throw new ConflictError('not-cloud', 'Records are adopted at the cloud, from the sites linked to it.');
     }
     assertOrganisationWide(principal, "A site's adopted records");
     if (!(await new SiteRepo(this.deps.kysely).get(siteId))) throw new NotFoundError('Site', siteId);
-    const applier = this.deps.applier();
-    return applier.adoptDeadLetters(siteId, ids);
+    return this.deps.applier();
   }
 }
 

@@ -5,6 +5,7 @@ import { z } from '../../http/zod.js';
 import type { DeadLetterService } from './dead-letters.js';
 import {
   AdoptIn,
+  AdoptionPreviewOut,
   AdoptOut,
   DeadLetterOut,
   DeadLetterQuery,
@@ -55,24 +56,45 @@ export function registerSyncRoutes(
     handler: ({ body, principal }) => deadLetters.retry(principal, body),
   });
 
+  const adoption =
+    'An edge that ran standalone before it was linked brings its own master data: its yards (naming this site), ' +
+    'their locations and its carriers. A site may never write records the cloud manages, so they wait as dead ' +
+    'letters naming the `cloud-owned` rule until an unscoped admin adopts them. Never adopted: users, API keys, ' +
+    "settings, integrations, provider cameras, deletes, a yard naming another site or a location in another site's " +
+    'yard; and nothing at all from a site provisioned linked (`site:add` without `--was-standalone`). Cloud only.';
+
+  r.add({
+    method: 'get',
+    path: '/api/sync/sites/{siteId}/adoption',
+    tag: TAG,
+    summary: "What adopting a formerly standalone edge's master data would take, per kind",
+    description: `${adoption} Lists the site's refused rows by kind: the adoptable ones, and the others with the rule that keeps them out.`,
+    access: ['admin'],
+    params: z.object({ siteId: z.string().min(1).max(64) }),
+    errors: [404, 409],
+    errorText: {
+      404: 'No site with this id',
+      409: 'Not the cloud (not-cloud): records are adopted at the cloud',
+    },
+    response: { schema: AdoptionPreviewOut },
+    handler: ({ params, principal }) => deadLetters.previewAdoption(principal, params.siteId),
+  });
+
   r.add({
     method: 'post',
     path: '/api/sync/sites/{siteId}/adopt',
     tag: TAG,
     summary: "Adopt a formerly standalone edge's master data as the cloud's own",
-    description:
-      'A site may never write cloud-owned records (users, API keys, yards, locations, carriers, integrations, ' +
-      'global settings): the ones it sends are refused as dead letters naming the `cloud-owned` rule. An edge ' +
-      'that ran standalone before it was linked sends its own master data that way. An unscoped admin who ' +
-      'checked them (GET /api/sync/dead-letter?peer=...) adopts them here: each is inserted where absent and ' +
-      "reaches the other sites that need it; then the site's other dead letters are retried. Cloud only.",
+    description: `${adoption} Takes the given rows, each one the preview lists as adoptable: each is inserted where absent and reaches the other sites that need it; then the site's other dead letters are retried.`,
     access: ['admin'],
     params: z.object({ siteId: z.string().min(1).max(64) }),
     body: AdoptIn,
     errors: [404, 409],
     errorText: {
       404: 'No site with this id',
-      409: 'Not the cloud (not-cloud): records are adopted at the cloud',
+      409:
+        'Not the cloud (not-cloud); the site was provisioned linked (site-linked-from-start); or a chosen row ' +
+        'may not be adopted (not-adoptable): nothing was adopted',
     },
     response: { schema: AdoptOut },
     handler: ({ params, body, principal }) => deadLetters.adopt(principal, params.siteId, body.ids),

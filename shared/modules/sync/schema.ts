@@ -136,15 +136,16 @@ export const DeadLetterRetryOut = z
 
 export const AdoptIn = z
   .object({
-    ids: z.array(z.number().int().positive()).min(1).max(1000).optional().openapi({
-      description: "Dead letter ids to adopt; all of the site's cloud-owned dead letters when left out.",
+    ids: z.array(z.number().int().positive()).min(1).max(1000).openapi({
+      description:
+        'Dead letter ids to adopt, each one the adoption preview lists as adoptable; if any is not, nothing is adopted (409 `not-adoptable`).',
     }),
   })
   .strict()
   .openapi('AdoptSiteRecords', {
     description:
-      "Which of the site's refused master-data rows (dead letters naming the cloud-owned rule) to take as the cloud's own.",
-    example: {},
+      "Which of the site's refused master-data rows (yards, their locations, carriers) to take as the cloud's own.",
+    example: { ids: [17, 18] },
   });
 
 export const AdoptOut = z
@@ -156,3 +157,44 @@ export const AdoptOut = z
       .openapi({ description: "The site's other dead letters that applied on the retry that follows." }),
   })
   .openapi('AdoptSiteRecordsResult');
+
+const AdoptionRowOut = z
+  .object({
+    deadLetterId: z.number().int(),
+    id: z.string().openapi({ description: "The record's id." }),
+    op: z.enum(['upsert', 'delete']),
+    fields: z
+      .record(z.string(), z.unknown())
+      .openapi({ description: 'What the record is (name, code, yard, role...); never a hash or a secret.' }),
+  })
+  .openapi('AdoptionRow');
+
+const AdoptionRefusedOut = AdoptionRowOut.extend({
+  rule: z.enum(['linked-from-start', 'never-adopted', 'other-site', 'delete']).openapi({
+    description:
+      '`linked-from-start`: the site was provisioned linked (its edge never ran on its own); `never-adopted`: users, ' +
+      'API keys, settings, integrations and provider cameras are made at the cloud only; `other-site`: a yard naming ' +
+      "another site, or a location in another site's yard; `delete`: a site never deletes the cloud's records.",
+  }),
+  reason: z.string(),
+}).openapi('AdoptionRefusedRow');
+
+export const AdoptionPreviewOut = z
+  .object({
+    siteId: z.string(),
+    wasStandalone: z.boolean().openapi({
+      description:
+        'Provisioning recorded that the edge ran standalone before it was linked (`site:add --was-standalone`); ' +
+        'otherwise nothing of the site is adopted.',
+    }),
+    kinds: z
+      .array(
+        z.object({
+          entity: z.string().openapi({ description: 'yard, location, carrier, user, api_key, setting...' }),
+          adoptable: z.array(AdoptionRowOut),
+          refused: z.array(AdoptionRefusedOut),
+        }),
+      )
+      .openapi({ description: "The site's dead letters refused as cloud-owned, grouped by kind." }),
+  })
+  .openapi('AdoptionPreview');

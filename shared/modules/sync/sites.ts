@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Kdb } from '../../db/database.js';
 import type { SiteTable } from '../../db/tables.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { standaloneMark } from '../../sync/adoption.js';
 import { hashMosquittoPassword, verifyMosquittoPassword } from '../../sync/mosquitto-password.js';
 
 /**
@@ -84,6 +85,30 @@ export class SiteRepo {
       })
       .execute();
     return (await this.get(site.id))!;
+  }
+
+  /**
+   * Records that the site's edge ran standalone before it was linked: only then may an admin adopt
+   * its own yards, locations and carriers (shared/sync/adoption.ts). A site provisioned without it
+   * was linked from the start and has nothing of its own to adopt.
+   */
+  async markStandalone(id: string): Promise<void> {
+    if (!(await this.exists(id))) throw new NotFoundError('Site', id);
+    await this.db
+      .insertInto('syncMeta')
+      .values({ name: standaloneMark(id), value: String(this.now()) })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+  }
+
+  /** Whether provisioning recorded that the site's edge ran standalone before it was linked. */
+  async wasStandalone(id: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('syncMeta')
+      .select('value')
+      .where('name', '=', standaloneMark(id))
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** False for an unknown site or a wrong password (never says which). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SiteRepo } from '../../../shared/modules/sync/sites.js';
 import type { Batch } from '../../../shared/sync/protocol.js';
 import { query } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
@@ -113,7 +114,13 @@ describe.each(TEST_DIALECTS)('the cloud applies a site’s batches (%s)', (diale
 
     // Retried, it fails again by the same rule; adopted by an admin, it is the cloud's own.
     expect(await p.cloudApplier.retryDeadLetters({ peer: SITE })).toEqual({ retried: 1, applied: 0 });
-    expect(await p.cloudApplier.adoptDeadLetters(SITE)).toMatchObject({ adopted: 1 });
+    // The site's edge ran standalone before it was linked: its carrier may be adopted.
+    await new SiteRepo(p.cloud.core.kysely).markStandalone(SITE);
+    const preview = await p.cloudApplier.previewAdoption(SITE);
+    const row = preview.rows.find((r) => r.id === carrierId)!;
+    expect(row).toMatchObject({ entity: 'carrier', fields: { name: 'Forged', scac: 'FRGD' } });
+    expect(row.refusal).toBeUndefined();
+    expect(await p.cloudApplier.adoptDeadLetters(SITE, [row.deadLetterId])).toMatchObject({ adopted: 1 });
     expect(await value(p.cloud.db, 'SELECT name FROM carrier WHERE id = ?', carrierId)).toBe('Forged');
     expect(await value(p.cloud.db, 'SELECT count(*) FROM dead_letter WHERE entity_id = ?', carrierId)).toBe(
       0,

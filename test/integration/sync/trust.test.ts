@@ -1,13 +1,14 @@
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../../shared/db/migrate.js';
+import { SiteRepo } from '../../../shared/modules/sync/sites.js';
 import { parseHlc } from '../../../shared/sync/hlc.js';
 import { clientWithRole, query } from '../../helpers/http.js';
 import { connectOnce } from '../../helpers/mqtt-client.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { type SyncHarness, startSyncHarness } from '../../helpers/sync-harness.js';
 import { waitFor } from '../../helpers/wait-for.js';
-import { cloudMasterData, count, countAt, type MasterData, valueAt } from './link-fixture.js';
+import { cloudMasterData, count, countAt, createTask, type MasterData, valueAt } from './link-fixture.js';
 
 /**
  * docs/sync.md "Trust": a site's MQTT credentials live on a yard box; what it sends is untrusted.
@@ -367,6 +368,108 @@ describe.each(TEST_DIALECTS)('sync trust (cloud on %s)', (dialect) => {
     });
   });
 
+  describe('the rules hold at their edges (each test fails if its rule is changed by one line)', () => {
+    const MAX_AHEAD_MS = 5 * 60_000; // the default YARD_SYNC_MAX_CLOCK_AHEAD_MS
+    const nextCloudHlc = async () => {
+      const carrier = await h.cloud.client.post('/api/carrier', { name: `Clock probe ${Date.now()}` });
+      expect(carrier.status, carrier.text).toBe(201);
+      return parseHlc((await cloudValue('SELECT hlc FROM carrier WHERE id = ?', carrier.body.id)) as string)
+        .ms;
+    };
+    const trailer = (id: string, fieldHlc?: Record<string, string>) => ({
+      id,
+      number: id.toUpperCase(),
+      yardId: x.yardId,
+      createdAt: Date.now(),
+      updatedAt: Date.now(),
+      version: 1,
+      ...(fieldHlc ? { fieldHlc: JSON.stringify(fieldHlc) } : {}),
+    });
+
+    it('a row whose own hlc is fine but one field clock is far ahead is refused and does not move the clock', async () => {
+      const yearAhead = hlcAt(Date.now() + 365 * 86_400_000);
+      await send([
+        { entity: 'trailer', id: 'tr-field-ahead', data: trailer('tr-field-ahead', { number: yearAhead }) },
+      ]);
+      expect(await deadLetter('tr-field-ahead')).toMatch(
+        /^\[clock-ahead\] trailer tr-field-ahead is stamped/,
+      );
+      expect(await cloudCount("SELECT count(*) FROM trailer WHERE id = 'tr-field-ahead'")).toBe(0);
+      expect(Math.abs((await nextCloudHlc()) - Date.now())).toBeLessThan(60_000);
+    });
+
+    it('the bound is the configured 5 minutes: 30 s over it is refused, 30 s under it applies', async () => {
+      await send([
+        {
+          entity: 'trailer',
+          id: 'tr-over',
+          hlc: hlcAt(Date.now() + MAX_AHEAD_MS + 30_000),
+          data: trailer('tr-over'),
+        },
+        {
+          entity: 'trailer',
+          id: 'tr-under',
+          hlc: hlcAt(Date.now() + MAX_AHEAD_MS - 30_000),
+          data: trailer('tr-under'),
+        },
+      ]);
+      expect(await deadLetter('tr-over')).toMatch(/^\[clock-ahead\] .* \(at most 300 s allowed\)/);
+      expect(await cloudCount("SELECT count(*) FROM trailer WHERE id = 'tr-over'")).toBe(0);
+      expect(await deadLetter('tr-under')).toBeUndefined();
+      expect(await cloudCount("SELECT count(*) FROM trailer WHERE id = 'tr-under'")).toBe(1);
+    });
+
+    it("another site re-sending site A's task with its own yard does not move it", async () => {
+      const taskId = await createTask(h.cloud.client, a);
+      const stored = await h.cloud.app.core.kysely
+        .selectFrom('yardTask')
+        .selectAll()
+        .where('id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      const later = hlcAt(Date.now() + 1000);
+      const clocks = { ...(JSON.parse(String(stored.fieldHlc)) as Record<string, string>), yardId: later };
+      const { apiJson: _derived, ...row } = stored as typeof stored & { apiJson?: unknown };
+      await send([
+        {
+          entity: 'yard_task',
+          id: taskId,
+          hlc: later,
+          data: { ...row, yardId: x.yardId, fieldHlc: JSON.stringify(clocks), version: stored.version + 1 },
+        },
+      ]);
+      expect(await deadLetter(taskId)).toMatch(
+        /^\[other-site\] yard task .* is not in a yard of site site-x/,
+      );
+      expect(await cloudValue('SELECT yard_id FROM yard_task WHERE id = ?', taskId)).toBe(a.yardId);
+    });
+
+    it('a new driver made at a site may not carry a driver code', async () => {
+      await send([
+        {
+          entity: 'driver',
+          id: 'd-coded',
+          data: {
+            id: 'd-coded',
+            kind: 'yard',
+            firstName: 'Planted',
+            lastName: 'Code',
+            driverCode: 'PLANT',
+            pinHash: null,
+            status: 'active',
+            blockedReason: null,
+            createdAt: Date.now(),
+            updatedAt: Date.now(),
+            version: 1,
+          },
+        },
+      ]);
+      expect(await deadLetter('d-coded')).toMatch(
+        /^\[cloud-only-field\] a site may not set driverCode of a driver/,
+      );
+      expect(await cloudCount("SELECT count(*) FROM driver WHERE id = 'd-coded'")).toBe(0);
+    });
+  });
+
   describe('adopting a formerly standalone edge’s master data', () => {
     it('is an explicit admin action at the cloud: refused rows wait, an unscoped admin adopts them', async () => {
       const now = Date.now();
@@ -386,15 +489,17 @@ describe.each(TEST_DIALECTS)('sync trust (cloud on %s)', (dialect) => {
       expect(await deadLetter('c-old-edge')).toMatch(/^\[cloud-owned\]/);
       expect(await cloudCount("SELECT count(*) FROM carrier WHERE id = 'c-old-edge'")).toBe(0);
 
+      // site-x's edge ran standalone before it was linked (recorded at provisioning).
+      await new SiteRepo(h.cloud.app.core.kysely).markStandalone('site-x');
       const scoped = await clientWithRole(h.cloud.client, 'admin', { yardIds: [x.yardId] });
-      const refused = await scoped.post('/api/sync/sites/site-x/adopt', {});
+      const refused = await scoped.post('/api/sync/sites/site-x/adopt', { ids: [1] });
       expect(refused.status).toBe(403);
       // Dead letters are every site's rows as sent: not for an admin limited to some yards.
       expect((await scoped.get('/api/sync/dead-letter?peer=site-x')).status).toBe(403);
       expect((await scoped.post('/api/sync/dead-letter/retry', { peer: 'site-x' })).status).toBe(403);
-      const unknown = await h.cloud.client.post('/api/sync/sites/nowhere/adopt', {});
+      const unknown = await h.cloud.client.post('/api/sync/sites/nowhere/adopt', { ids: [1] });
       expect(unknown.status).toBe(404);
-      const atEdge = await siteA().client.post('/api/sync/sites/site-a/adopt', {});
+      const atEdge = await siteA().client.post('/api/sync/sites/site-a/adopt', { ids: [1] });
       expect(atEdge.status).toBe(409);
 
       const adopted = await h.cloud.client.post('/api/sync/sites/site-x/adopt', {

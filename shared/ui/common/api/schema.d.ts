@@ -544,6 +544,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sync/sites/{siteId}/adoption": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What adopting a formerly standalone edge's master data would take, per kind
+         * @description An edge that ran standalone before it was linked brings its own master data: its yards (naming this site), their locations and its carriers. A site may never write records the cloud manages, so they wait as dead letters naming the `cloud-owned` rule until an unscoped admin adopts them. Never adopted: users, API keys, settings, integrations, provider cameras, deletes, a yard naming another site or a location in another site's yard; and nothing at all from a site provisioned linked (`site:add` without `--was-standalone`). Cloud only. Lists the site's refused rows by kind: the adoptable ones, and the others with the rule that keeps them out.
+         *
+         *     Access: admin.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    siteId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AdoptionPreview"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No site with this id */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not the cloud (not-cloud): records are adopted at the cloud */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/sync/sites/{siteId}/adopt": {
         parameters: {
             query?: never;
@@ -555,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Adopt a formerly standalone edge's master data as the cloud's own
-         * @description A site may never write cloud-owned records (users, API keys, yards, locations, carriers, integrations, global settings): the ones it sends are refused as dead letters naming the `cloud-owned` rule. An edge that ran standalone before it was linked sends its own master data that way. An unscoped admin who checked them (GET /api/sync/dead-letter?peer=...) adopts them here: each is inserted where absent and reaches the other sites that need it; then the site's other dead letters are retried. Cloud only.
+         * @description An edge that ran standalone before it was linked brings its own master data: its yards (naming this site), their locations and its carriers. A site may never write records the cloud manages, so they wait as dead letters naming the `cloud-owned` rule until an unscoped admin adopts them. Never adopted: users, API keys, settings, integrations, provider cameras, deletes, a yard naming another site or a location in another site's yard; and nothing at all from a site provisioned linked (`site:add` without `--was-standalone`). Cloud only. Takes the given rows, each one the preview lists as adoptable: each is inserted where absent and reaches the other sites that need it; then the site's other dead letters are retried.
          *
          *     Access: admin.
          */
@@ -568,7 +656,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description Which of the site's refused master-data rows (dead letters naming the cloud-owned rule) to take as the cloud's own. */
+            /** @description Which of the site's refused master-data rows (yards, their locations, carriers) to take as the cloud's own. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AdoptSiteRecords"];
@@ -620,7 +708,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Not the cloud (not-cloud): records are adopted at the cloud */
+                /** @description Not the cloud (not-cloud); the site was provisioned linked (site-linked-from-start); or a chosen row may not be adopted (not-adoptable): nothing was adopted */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -14214,6 +14302,37 @@ export interface components {
             peer?: string;
             ids?: number[];
         };
+        AdoptionPreview: {
+            siteId: string;
+            /** @description Provisioning recorded that the edge ran standalone before it was linked (`site:add --was-standalone`); otherwise nothing of the site is adopted. */
+            wasStandalone: boolean;
+            /** @description The site's dead letters refused as cloud-owned, grouped by kind. */
+            kinds: {
+                /** @description yard, location, carrier, user, api_key, setting... */
+                entity: string;
+                adoptable: components["schemas"]["AdoptionRow"][];
+                refused: components["schemas"]["AdoptionRefusedRow"][];
+            }[];
+        };
+        AdoptionRow: {
+            deadLetterId: number;
+            /** @description The record's id. */
+            id: string;
+            /** @enum {string} */
+            op: "upsert" | "delete";
+            /** @description What the record is (name, code, yard, role...); never a hash or a secret. */
+            fields: {
+                [key: string]: unknown;
+            };
+        };
+        AdoptionRefusedRow: components["schemas"]["AdoptionRow"] & {
+            /**
+             * @description `linked-from-start`: the site was provisioned linked (its edge never ran on its own); `never-adopted`: users, API keys, settings, integrations and provider cameras are made at the cloud only; `other-site`: a yard naming another site, or a location in another site's yard; `delete`: a site never deletes the cloud's records.
+             * @enum {string}
+             */
+            rule: "linked-from-start" | "never-adopted" | "other-site" | "delete";
+            reason: string;
+        };
         AdoptSiteRecordsResult: {
             /** @description Rows inserted as the cloud's own (where absent). */
             adopted: number;
@@ -14221,12 +14340,17 @@ export interface components {
             applied: number;
         };
         /**
-         * @description Which of the site's refused master-data rows (dead letters naming the cloud-owned rule) to take as the cloud's own.
-         * @example {}
+         * @description Which of the site's refused master-data rows (yards, their locations, carriers) to take as the cloud's own.
+         * @example {
+         *       "ids": [
+         *         17,
+         *         18
+         *       ]
+         *     }
          */
         AdoptSiteRecords: {
-            /** @description Dead letter ids to adopt; all of the site's cloud-owned dead letters when left out. */
-            ids?: number[];
+            /** @description Dead letter ids to adopt, each one the adoption preview lists as adoptable; if any is not, nothing is adopted (409 `not-adoptable`). */
+            ids: number[];
         };
         TokenResponse: {
             token: string;
