@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import { sqliteOf } from '../db/database.js';
-import { SqliteWork, type SqlWork, sqlRow, sqlRows, sqlRun, sqlValue, statement } from '../db/sql-work.js';
+import { type SqlWork, sqlRow, sqlRows, sqlRun, sqlValue, statement } from '../db/sql-work.js';
 import type { SyncDeps } from './deps.js';
 import { PROTOCOL_V } from './protocol.js';
 

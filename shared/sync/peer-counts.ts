@@ -1,5 +1,4 @@
-import type Database from 'better-sqlite3';
-import { SqliteWork, type SqlWork, sqlRow, sqlRows, statement } from '../db/sql-work.js';
+import { type SqlWork, sqlRow, sqlRows, statement } from '../db/sql-work.js';
 
 export interface PeerFigures {
   /** Rows of our log the peer has not acknowledged. */
