@@ -10,6 +10,7 @@ import * as m0008 from './migrations/0008-billing-auto-run.js';
 import * as m0009 from './migrations/0009-location-position.js';
 import * as m0010 from './migrations/0010-dashboard-rollups.js';
 import * as m0011 from './migrations/0011-sync-counts.js';
+import * as m0012 from './migrations/0012-server-secret.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
@@ -27,6 +28,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; name: string; up: stri
   { version: 9, name: 'location-position', up: m0009.up },
   { version: 10, name: 'dashboard-rollups', up: m0010.up },
   { version: 11, name: 'sync-counts', up: m0011.up, upPostgres: m0011.upPostgres },
+  { version: 12, name: 'server-secret', up: m0012.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
