@@ -22,7 +22,7 @@ export const DEVICE_COOKIE_DAYS = 180;
 const DAY_MS = 24 * 60 * 60 * 1000;
 const COOKIE_PREFIX = 'yard_device_';
 /** Devices whose failures are remembered at once; past it the oldest entry is forgotten. */
-const MAX_REMEMBERED = 50_000;
+export const MAX_REMEMBERED = 50_000;
 
 export interface DeviceCookie {
   name: string;
@@ -69,6 +69,11 @@ export class LoginDevices {
     if (Number(expires) * 1000 <= this.deps.clock.now()) return undefined;
     if ((this.failures.get(nonce)?.count ?? 0) >= this.deps.maxFailures) return undefined;
     return nonce;
+  }
+
+  /** How many devices' failures are remembered now. */
+  get remembered(): number {
+    return this.failures.size;
   }
 
   /** A trusted device's login failed: one more against its own budget. */
