@@ -87,6 +87,9 @@ describe('login limits', () => {
     expect(limited.body.code).toBe('rate-limited');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(100);
     expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(120);
+    // The IETF draft's RateLimit headers, not the legacy X-RateLimit ones.
+    expect(limited.headers.get('ratelimit-policy')).toBe('3;w=120');
+    expect(limited.headers.get('x-ratelimit-limit')).toBeNull();
     // Another address, or another account from that address, is not held back by this one.
     expect((await user('clerk', 'right', '198.51.100.2')).status).toBe(200);
     expect((await user('other', 'wrong', '198.51.100.1')).status).toBe(401);
