@@ -28,6 +28,12 @@ export default {
     'shared/sync/adoption.ts',
     'cloud/broker-auth.ts',
     'shared/sync/protocol.ts:36-92',
+    // Idempotency keys, the request limits and the login limits (docs/api.md).
+    'shared/http/idempotency.ts',
+    'shared/http/idempotency-repo.ts',
+    'shared/http/rate-limit.ts',
+    'shared/modules/auth/login-limits.ts',
+    'shared/modules/auth/login-devices.ts',
   ],
   reporters: ['clear-text', 'progress'],
   concurrency: 2,

@@ -197,6 +197,8 @@ export function createApp(deps: AppDeps): YardApp {
     clock,
     log,
     retentionHours: () => core.services.settings.get('idempotency.retentionHours'),
+    maxKeysPerCaller: () => core.services.settings.get('idempotency.maxKeysPerCaller'),
+    dialect: db.dialect,
   });
   const registrar = new RouteRegistrar(router, registry, {
     validateResponses: config.validateResponses,

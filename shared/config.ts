@@ -88,6 +88,17 @@ export const configSchema = z.object({
       /** ... and for one account from any addresses. */
       loginAttemptsPerAccount: z.coerce.number().int().positive().default(30),
       loginWindowSec: z.coerce.number().int().positive().default(300),
+      /**
+       * Failed logins a trusted device (its device cookie, login-devices.ts) may make for its account
+       * before the cookie stops counting; it is not subject to the three limits above meanwhile.
+       */
+      loginAttemptsPerDevice: z.coerce.number().int().positive().default(10),
+      /**
+       * Requests of one yard driver to the driver routes per window (driver-app/request-limit.ts): a
+       * phone makes a few a minute, and replays a shift's offline backlog within one window.
+       */
+      driverRequestsPerWindow: z.coerce.number().int().positive().default(300),
+      driverRequestWindowSec: z.coerce.number().int().positive().default(60),
       /** Password and PIN hashes (scrypt, ~16 MiB each) computed at once, ... */
       hashConcurrency: z.coerce.number().int().min(1).max(64).default(2),
       /** ... and waiting; past that a login is refused at once with 503 server-busy. */
@@ -210,6 +221,9 @@ const ENV_MAP: Record<string, string> = {
   YARD_LOGIN_WINDOW_SEC: 'auth.loginWindowSec',
   YARD_LOGIN_ATTEMPTS_PER_ADDRESS: 'auth.loginAttemptsPerAddress',
   YARD_LOGIN_ATTEMPTS_PER_ACCOUNT: 'auth.loginAttemptsPerAccount',
+  YARD_LOGIN_ATTEMPTS_PER_DEVICE: 'auth.loginAttemptsPerDevice',
+  YARD_DRIVER_REQUESTS: 'auth.driverRequestsPerWindow',
+  YARD_DRIVER_REQUEST_WINDOW_SEC: 'auth.driverRequestWindowSec',
   YARD_HASH_CONCURRENCY: 'auth.hashConcurrency',
   YARD_HASH_QUEUE: 'auth.hashQueue',
   YARD_METRICS_KEY: 'metricsKey',

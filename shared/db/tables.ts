@@ -1,5 +1,5 @@
 import type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType } from '../enums.js';
-import type { ApiKeyTable, AppUserTable, AuthTokenTable } from './tables/access.js';
+import type { ApiKeyTable, AppUserTable, AuthTokenTable, ServerSecretTable } from './tables/access.js';
 import type {
   BillingAutoRunTable,
   BillingCarrierConfigTable,
@@ -67,6 +67,7 @@ export interface DB {
   appUser: AppUserTable;
   apiKey: ApiKeyTable;
   authToken: AuthTokenTable;
+  serverSecret: ServerSecretTable;
   yard: YardTable;
   location: LocationTable;
   gate: GateTable;

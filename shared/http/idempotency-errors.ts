@@ -43,3 +43,17 @@ export class IdempotencyOutcomeUnknownError extends AppError {
     );
   }
 }
+
+export class IdempotencyKeysExhaustedError extends AppError {
+  constructor(retryAfterSec: number) {
+    super(
+      429,
+      'too-many-idempotency-keys',
+      'Too many requests',
+      `This account holds as many Idempotency-Keys as it may keep (setting idempotency.maxKeysPerCaller). ` +
+        `Send this request again in ${retryAfterSec} s, when the oldest key has expired; nothing of it was applied.`,
+      undefined,
+      { retryAfterSec },
+    );
+  }
+}

@@ -25,17 +25,23 @@
  *   have been applied, so it is not run again; the client reloads the record and decides.
  * - Keys are kept `idempotency.retentionHours` (default 48 h, at least a shift) after their
  *   answer; an expired key counts as new. Expired rows are pruned hourly.
+ * - One caller keeps at most `idempotency.maxKeysPerCaller` keys (default 1000): a new key past it
+ *   is 429 `too-many-idempotency-keys` with Retry-After until its oldest key expires, and nothing
+ *   runs. New keys are refused, old ones never evicted early: an evicted key's repeat would run its
+ *   action again (idempotency-repo.ts, callerIsFull). The drivers' routes also limit the rate of
+ *   requests per driver (driver-app/request-limit.ts), before a key is taken.
  */
 import { createHash } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
-import type { Kdb } from '../db/database.js';
+import type { Dialect, Kdb } from '../db/database.js';
 import { newId } from '../ids.js';
 import type { Logger } from '../log.js';
 import {
   IdempotencyKeyInFlightError,
   IdempotencyKeyReusedError,
+  IdempotencyKeysExhaustedError,
   IdempotencyOutcomeUnknownError,
   InvalidIdempotencyKeyError,
 } from './idempotency-errors.js';
@@ -56,7 +62,13 @@ export interface IdempotencyDeps {
   log: Logger;
   /** Setting idempotency.retentionHours, read when a key is taken and when its answer is stored. */
   retentionHours: () => Promise<number>;
+  /** Setting idempotency.maxKeysPerCaller, read when a new key is taken (default 1000). */
+  maxKeysPerCaller?: () => Promise<number>;
+  /** The database's dialect (PostgreSQL takes a lock per caller; default SQLite). */
+  dialect?: Dialect;
 }
+
+const DEFAULT_MAX_KEYS = 1000;
 
 /**
  * The key of a request, or undefined without the header. Taken as sent (`abc`) or in the draft's
@@ -114,7 +126,7 @@ export class IdempotencyKeys {
     private readonly deps: IdempotencyDeps,
     private readonly options: { inFlightLeaseMs: number } = { inFlightLeaseMs: 60_000 },
   ) {
-    this.repo = new IdempotencyRepo(deps.kysely);
+    this.repo = new IdempotencyRepo(deps.kysely, deps.dialect);
   }
 
   /** The step a route with `idempotent: true` runs after authentication and its JSON body. */
@@ -139,8 +151,11 @@ export class IdempotencyKeys {
         now,
         expiresAt: now + (await this.retentionMs()),
         leaseMs: this.options.inFlightLeaseMs,
+        maxKeys: (await this.deps.maxKeysPerCaller?.()) ?? DEFAULT_MAX_KEYS,
       });
       switch (claim.kind) {
+        case 'full':
+          throw new IdempotencyKeysExhaustedError(Math.max(1, Math.ceil(claim.retryAfterMs / 1000)));
         case 'reused':
           throw new IdempotencyKeyReusedError();
         case 'in-flight':

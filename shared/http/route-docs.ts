@@ -71,6 +71,10 @@ const IDEMPOTENCY_409 =
   'still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the ' +
   'first request with this key, so it may or may not have been applied; it is not run again)';
 
+const IDEMPOTENCY_429 =
+  'Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default ' +
+  '1000); nothing was applied, send it again after Retry-After';
+
 const ETAG_HEADER = {
   ETag: {
     description: 'The version of the record answered, for If-Match',
@@ -126,6 +130,7 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
   if (spec.idempotent) {
     errorStatuses.add(409);
     errorStatuses.add(422);
+    errorStatuses.add(429);
   }
   // Any write can meet a full disk (see StorageFullError).
   if (spec.method !== 'get') errorStatuses.add(507);
@@ -145,6 +150,7 @@ export function openApiRoute(spec: RouteSpec<AnyObject, AnyObject, z.ZodType, z.
         ? [`Also \`cloud-owned\` at an edge linked to a cloud: ${spec.cloudOwnedAtLinkedEdge}`]
         : []),
       ...(code === 409 && spec.idempotent ? [IDEMPOTENCY_409] : []),
+      ...(code === 429 && spec.idempotent ? [IDEMPOTENCY_429] : []),
     ];
     responses[code] = {
       description: [text, ...also]

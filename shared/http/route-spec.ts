@@ -64,7 +64,10 @@ export interface RouteSpec<
    * answer and does not run again (shared/http/idempotency.ts has the rules).
    */
   idempotent?: boolean;
-  /** Express middleware run after the role check and the JSON body, before validation (rate limits, multipart). */
+  /**
+   * Express middleware run after the role check and the JSON body, before the Idempotency-Key is
+   * taken and before validation (rate limits, multipart).
+   */
   middleware?: RequestHandler[];
   /**
    * The route serves only where its records live (billing: the cloud or a standalone edge) and an

@@ -21,8 +21,8 @@ export type { Access, RouteInfo, RouteInput, RouteSpec } from './route-spec.js';
 /**
  * Registers routes on an express router and, from the same zod schemas, in the OpenAPI registry.
  * Order of checks for every request: authenticate -> role -> JSON body (415 on another media type,
- * then read and parsed) -> Idempotency-Key (routes with `idempotent`) -> route middleware ->
- * validate params/query/body -> handler. Nothing of
+ * then read and parsed) -> route middleware (rate limits) -> Idempotency-Key (routes with
+ * `idempotent`) -> validate params/query/body -> handler. Nothing of
  * the request is read before the caller is known, so an anonymous caller gets 401, never 400.
  */
 export class RouteRegistrar {
@@ -80,8 +80,9 @@ export class RouteRegistrar {
       attributeStep,
       authorizeStep,
       ...(takesJson ? [this.jsonBody] : []),
-      ...(spec.idempotent && this.options.idempotency ? [this.options.idempotency.step(spec)] : []),
+      // Route middleware first: a request a rate limit refuses never takes (and stores) a key.
       ...(spec.middleware ?? []),
+      ...(spec.idempotent && this.options.idempotency ? [this.options.idempotency.step(spec)] : []),
       async (req: Request, res: Response) => {
         const principal = res.locals.principal as Principal | null;
         attributeYard(res, spec, req.params, req.query as Record<string, unknown>, req.body); // a body read by now

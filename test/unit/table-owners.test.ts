@@ -28,6 +28,7 @@ const OWNER: Record<string, string> = {
   location: 'yards',
   movement: 'movements',
   pushToken: 'push',
+  serverSecret: 'auth',
   sessionLocation: 'driver-app',
   setting: 'settings',
   site: 'sync',

@@ -31,3 +31,10 @@ export interface AuthTokenTable {
   expiresAt: number;
   revokedAt: number | null;
 }
+
+/** Secrets the server made for itself (migration 0015), e.g. the login device cookies' key. */
+export interface ServerSecretTable {
+  name: string;
+  value: string;
+  createdAt: number;
+}

@@ -60,7 +60,7 @@ export type InvoiceStatus = 'draft' | 'issued' | 'void';
 export interface InvoiceTable {
   id: string;
   number: string;
-  /** The number for accounting imports, at most 21 characters (migration 0012; null only before it ran). */
+  /** The number for accounting imports, at most 21 characters (migration 0014; null only before it ran). */
   exportNumber: string | null;
   yardId: string;
   carrierId: string;

@@ -106,6 +106,24 @@ export class AuthRepo {
       .execute();
   }
 
+  /**
+   * The server's secret `name`, made with `make` by the first caller (of any node: the insert that
+   * loses a race changes nothing, and every node reads the one stored).
+   */
+  async serverSecret(name: string, make: () => string, now: number): Promise<string> {
+    await this.db
+      .insertInto('serverSecret')
+      .values({ name, value: make(), createdAt: now })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    const row = await this.db
+      .selectFrom('serverSecret')
+      .select('value')
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow();
+    return row.value;
+  }
+
   /** Expired tokens are useless; keep the table small. */
   async deleteExpiredTokens(before: number): Promise<void> {
     await this.db.deleteFrom('authToken').where('expiresAt', '<', before).execute();

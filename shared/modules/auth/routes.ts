@@ -1,10 +1,11 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { CoreParts } from '../../core-parts.js';
 import { IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { UnauthenticatedError } from '../../http/errors.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
-import { loginLimiters } from './login-limits.js';
+import type { DeviceCookie } from './login-devices.js';
+import { type AccountField, accountKey, loginLimiters } from './login-limits.js';
 import { principalOut } from './out.js';
 import {
   ApiKeyCreate,
@@ -26,7 +27,15 @@ const TAG = 'Auth and users';
 const LOGIN_LIMITS =
   'Failed attempts are limited per address and account, per address across accounts, and per account across ' +
   'addresses (429 rate-limited, with Retry-After); while too many password checks wait, 503 server-busy with ' +
-  'Retry-After. A stale Authorization header is ignored here.';
+  'Retry-After. A successful login sets a device cookie for that account (HttpOnly, SameSite=Strict, path ' +
+  '/api/auth): a login from that browser has its own budget of failed attempts instead ' +
+  '(YARD_LOGIN_ATTEMPTS_PER_DEVICE), so others guessing the account or sharing the address do not lock it out. ' +
+  'A stale Authorization header is ignored here.';
+
+const DEVICE_COOKIE_HEADER = {
+  'Set-Cookie':
+    'The device cookie for this account (yard_device_…; HttpOnly, SameSite=Strict, path /api/auth, 180 days)',
+};
 
 /** The admin scope rule (admin-scope.ts), for the OpenAPI text of the user and API key routes. */
 const ADMIN_SCOPE =
@@ -38,7 +47,11 @@ export function registerAuthRoutes(
   r: RouteRegistrar,
   { auth, config }: Pick<CoreParts, 'config'> & { auth: AuthService },
 ): void {
-  const limits = loginLimiters(config);
+  const limits = loginLimiters(config, auth.devices);
+  /** After a correct login: this browser is a trusted device for that account from now on. */
+  const trustDevice = async (req: Request, res: Response, field: AccountField, name: string) => {
+    setDeviceCookie(req, res, await auth.devices.issue(accountKey(field, name)));
+  };
 
   r.add({
     method: 'post',
@@ -49,13 +62,17 @@ export function registerAuthRoutes(
     access: 'public',
     body: LoginBody,
     middleware: limits.username,
-    response: { schema: TokenOut },
+    response: { schema: TokenOut, headers: DEVICE_COOKIE_HEADER },
     errors: [401, 429, 503],
     errorText: {
       401: 'Wrong username or password, or the user is disabled (unauthenticated)',
       503: 'Too many password checks waiting (server-busy): try again after Retry-After',
     },
-    handler: ({ body }) => auth.login(body.username, body.password),
+    handler: async ({ body, req, res }) => {
+      const token = await auth.login(body.username, body.password);
+      await trustDevice(req, res, 'username', body.username);
+      return token;
+    },
   });
 
   r.add({
@@ -67,13 +84,17 @@ export function registerAuthRoutes(
     access: 'public',
     body: DriverLoginBody,
     middleware: limits.driverCode,
-    response: { schema: TokenOut },
+    response: { schema: TokenOut, headers: DEVICE_COOKIE_HEADER },
     errors: [401, 429, 503],
     errorText: {
       401: 'Wrong driver code or PIN, or the driver is blocked (unauthenticated)',
       503: 'Too many PIN checks waiting (server-busy): try again after Retry-After',
     },
-    handler: ({ body }) => auth.driverLogin(body.driverCode, body.pin),
+    handler: async ({ body, req, res }) => {
+      const token = await auth.driverLogin(body.driverCode, body.pin);
+      await trustDevice(req, res, 'driverCode', body.driverCode);
+      return token;
+    },
   });
 
   r.add({
@@ -246,4 +267,15 @@ export function authenticate(auth: AuthService): RequestHandler {
       next(err);
     }
   };
+}
+
+/** The device cookie, sent back to the login routes only, never readable by scripts. */
+function setDeviceCookie(req: Request, res: Response, cookie: DeviceCookie): void {
+  res.cookie(cookie.name, cookie.value, {
+    httpOnly: true,
+    secure: req.secure,
+    sameSite: 'strict',
+    path: '/api/auth',
+    maxAge: cookie.maxAgeMs,
+  });
 }

@@ -3,6 +3,7 @@ import type { CoreParts } from '../../core-parts.js';
 import type { ExistingYards } from './admin-scope.js';
 import { ApiKeyAdmin } from './api-keys.js';
 import type { LiveSessions } from './live-sessions.js';
+import { LoginDevices, newDeviceKey } from './login-devices.js';
 import { Logins } from './logins.js';
 import { type ApiKeyRow, AuthRepo } from './repo.js';
 import type { UserOutT } from './schema.js';
@@ -17,18 +18,26 @@ export type AuthDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'config'
 };
 
 /**
- * The auth module's one service, in four parts: `sessions` (tokens, API keys as credentials,
+ * The auth module's one service, in parts: `sessions` (tokens, API keys as credentials,
  * principals, revocation and open streams), `logins` (staff and driver login, bounded hashing),
- * `users` and `apiKeys` (what an admin administers). Its methods are the parts' own.
+ * `devices` (login device cookies), `users` and `apiKeys` (what an admin administers). Its methods
+ * are the parts' own.
  */
 export class AuthService {
   readonly sessions: Sessions;
   readonly logins: Logins;
   readonly users: UserAdmin;
   readonly apiKeys: ApiKeyAdmin;
+  /** The login device cookies (trusted devices' own failure budgets: login-devices.ts). */
+  readonly devices: LoginDevices;
 
   constructor(deps: AuthDeps) {
     const repo = new AuthRepo(deps.kysely);
+    this.devices = new LoginDevices({
+      key: () => repo.serverSecret('login-device', newDeviceKey, deps.clock.now()),
+      clock: deps.clock,
+      maxFailures: deps.config.auth.loginAttemptsPerDevice,
+    });
     // Each part is typed to the few fields it names; the rest of deps is invisible to it.
     this.sessions = new Sessions({ ...deps, repo });
     this.logins = new Logins({ ...deps, repo, sessions: this.sessions });

@@ -1,8 +1,10 @@
+import type { Config } from '../../config.js';
 import { PageQuery } from '../../http/common-schemas.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import type { PushService } from '../push/service.js';
 import type { TaskService } from '../tasks/service.js';
 import { driverIdOf } from './acting-driver.js';
+import { driverRequestLimit } from './request-limit.js';
 import {
   DriverSessionOut,
   DriverTaskList,
@@ -32,6 +34,7 @@ const BATCH_NOTE =
 
 /** What the drivers' routes use: their service, the task service and the push service (device tokens). */
 export type DriverAppRouteDeps = TaskBatchDeps & {
+  config: Pick<Config, 'auth'>;
   driverApp: DriverAppService;
   tasks: Pick<TaskService, 'transition' | 'tasksForDriver'>;
   push: Pick<PushService, 'saveDeviceToken'>;
@@ -39,6 +42,9 @@ export type DriverAppRouteDeps = TaskBatchDeps & {
 
 export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteDeps): void {
   const app = deps.driverApp;
+  // One budget per driver across these routes (request-limit.ts).
+  const limit = driverRequestLimit(deps.config);
+  const limited = (errors: number[] = []) => ({ middleware: [limit], errors: [...errors, 429] });
 
   r.add({
     method: 'post',
@@ -49,9 +55,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     description:
       'Starts a session in the yard; an open session of the driver ends with endReason `replaced`.',
     access: DRIVER,
+    ...limited([404]),
     body: SessionStartBody,
     response: { status: 201, schema: DriverSessionOut },
-    errors: [404],
     handler: ({ principal, body }) => app.startSession(principal, body),
   });
 
@@ -63,9 +69,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     summary: 'Drivers end a session',
     description: '409 `no-active-session` when the driver has no open session.',
     access: DRIVER,
+    ...limited([409]),
     body: SessionEndBody,
     response: { schema: DriverSessionOut },
-    errors: [409],
     handler: ({ principal, body }) => app.endSession(principal, body?.reason),
   });
 
@@ -80,9 +86,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
       'Points outside that are 400 `validation-failed` (errors name each bad point, code `outside-session`) and ' +
       'nothing of the batch is stored; no open session is 409 `no-active-session`. Counts as a heartbeat.',
     access: DRIVER,
+    ...limited([409]),
     body: LocationsBody,
     response: { schema: LocationsOut },
-    errors: [409],
     handler: ({ principal, body }) => app.addLocations(principal, body),
   });
 
@@ -96,6 +102,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
       'One token per driver and device (a later call replaces it). For `web` the token is the JSON ' +
       'of the browser PushSubscription `{endpoint, keys: {p256dh, auth}}`.',
     access: DRIVER,
+    ...limited(),
     body: NotificationTokenBody,
     response: { schema: PushTokenOut },
     handler: ({ principal, body }) => deps.push.saveDeviceToken(driverIdOf(principal), body),
@@ -108,9 +115,9 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     summary: 'Driver device heartbeat',
     description: `Keeps the driver from counting as offline (setting tasks.driverTimeoutSec). 409 \`no-active-session\` without an open session.`,
     access: DRIVER,
+    ...limited([409]),
     body: LastCheckBody,
     response: { schema: LastCheckOut },
-    errors: [409],
     handler: ({ principal, body }) => app.lastCheck(principal, body),
   });
 
@@ -121,6 +128,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     summary: 'Drivers retrieve a list of assigned tasks',
     description: 'The driver’s ASSIGNED and IN_PROGRESS tasks, most urgent first, then oldest.',
     access: DRIVER,
+    ...limited(),
     query: PageQuery,
     response: { schema: DriverTaskList },
     handler: ({ principal, query }) => deps.tasks.tasksForDriver(driverIdOf(principal), query),
@@ -144,6 +152,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
       summary: batch.summary,
       description: BATCH_NOTE + batch.extra,
       access: DRIVER,
+      ...limited(),
       body: TaskBatchBody,
       response: { schema: TaskBatchResult },
       handler: ({ principal, body }) => transitionBatch(deps, principal, batch.to, body),
@@ -158,6 +167,7 @@ export function registerDriverAppRoutes(r: RouteRegistrar, deps: DriverAppRouteD
     summary: 'Drivers cancel a task (with reason)',
     description: BATCH_NOTE,
     access: DRIVER,
+    ...limited(),
     body: TaskCancelBatchBody,
     response: { schema: TaskBatchResult },
     handler: ({ principal, body }) => transitionBatch(deps, principal, 'CANCELLED', body),

@@ -103,6 +103,15 @@ export const SETTINGS = {
       'Hours an Idempotency-Key and its answer are kept (a phone replaying actions queued offline must ' +
       'get the first answer again, so at least a shift).',
   }),
+  'idempotency.maxKeysPerCaller': define({
+    schema: z.number().int().min(100).max(100_000),
+    default: 1000,
+    scope: 'site',
+    description:
+      'Idempotency-Keys kept at once for one caller (a driver, a user, an API key). A new key past it is ' +
+      'refused with 429 until the oldest expires; stored answers are never dropped early. A busy jockey ' +
+      'uses about a hundred in a retention period.',
+  }),
   'locations.retentionDays': define({
     schema: z.number().int().min(1).max(3650),
     default: 30,

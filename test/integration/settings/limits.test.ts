@@ -19,6 +19,7 @@ const LIMITS: Record<string, { min: number; max: number }> = {
   'camera.snapshotTimeoutMs': { min: 500, max: 30_000 },
   'dashboard.errorWindowMinutes': { min: 1, max: 10_080 },
   'gate.maxActuationsPerMinute': { min: 1, max: 600 },
+  'idempotency.maxKeysPerCaller': { min: 100, max: 100_000 },
   'idempotency.retentionHours': { min: 12, max: 720 },
   'locations.retentionDays': { min: 1, max: 3650 },
   'tasks.driverTimeoutSec': { min: 10, max: 3600 },

@@ -745,7 +745,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with username and password; returns a bearer token
-         * @description Failed attempts are limited per address and account, per address across accounts, and per account across addresses (429 rate-limited, with Retry-After); while too many password checks wait, 503 server-busy with Retry-After. A stale Authorization header is ignored here.
+         * @description Failed attempts are limited per address and account, per address across accounts, and per account across addresses (429 rate-limited, with Retry-After); while too many password checks wait, 503 server-busy with Retry-After. A successful login sets a device cookie for that account (HttpOnly, SameSite=Strict, path /api/auth): a login from that browser has its own budget of failed attempts instead (YARD_LOGIN_ATTEMPTS_PER_DEVICE), so others guessing the account or sharing the address do not lock it out. A stale Authorization header is ignored here.
          *
          *     Access: public (no token).
          */
@@ -766,6 +766,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The device cookie for this account (yard_device_…; HttpOnly, SameSite=Strict, path /api/auth, 180 days) */
+                        "Set-Cookie"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -838,7 +840,7 @@ export interface paths {
         put?: never;
         /**
          * Yard driver login with driver code and PIN; returns a bearer token
-         * @description Failed attempts are limited per address and account, per address across accounts, and per account across addresses (429 rate-limited, with Retry-After); while too many password checks wait, 503 server-busy with Retry-After. A stale Authorization header is ignored here.
+         * @description Failed attempts are limited per address and account, per address across accounts, and per account across addresses (429 rate-limited, with Retry-After); while too many password checks wait, 503 server-busy with Retry-After. A successful login sets a device cookie for that account (HttpOnly, SameSite=Strict, path /api/auth): a login from that browser has its own budget of failed attempts instead (YARD_LOGIN_ATTEMPTS_PER_DEVICE), so others guessing the account or sharing the address do not lock it out. A stale Authorization header is ignored here.
          *
          *     Access: public (no token).
          */
@@ -859,6 +861,8 @@ export interface paths {
                 /** @description OK */
                 200: {
                     headers: {
+                        /** @description The device cookie for this account (yard_device_…; HttpOnly, SameSite=Strict, path /api/auth, 180 days) */
+                        "Set-Cookie"?: string;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8085,6 +8089,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The disk is full; nothing was stored (storage-full) */
                 507: {
                     headers: {
@@ -8186,6 +8201,17 @@ export interface paths {
                 /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8299,6 +8325,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The disk is full; nothing was stored (storage-full) */
                 507: {
                     headers: {
@@ -8406,6 +8443,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The disk is full; nothing was stored (storage-full) */
                 507: {
                     headers: {
@@ -8497,6 +8545,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests (rate-limited) */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The disk is full; nothing was stored (storage-full) */
                 507: {
                     headers: {
@@ -8570,6 +8629,17 @@ export interface paths {
                 /** @description Role or yard scope does not allow this (forbidden) */
                 403: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests (rate-limited) */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8670,6 +8740,17 @@ export interface paths {
                 /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -8783,6 +8864,17 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
                 /** @description The disk is full; nothing was stored (storage-full) */
                 507: {
                     headers: {
@@ -8884,6 +8976,17 @@ export interface paths {
                 /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
                 422: {
                     headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
