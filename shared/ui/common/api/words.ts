@@ -86,12 +86,20 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'cloud-owned':
     'This is managed in the cloud: change it in the cloud dashboard; this site shows it read-only.',
   'edge-owned': 'This is managed at the site itself: change it on the site’s own dashboard.',
+  'not-adoptable':
+    'Some of the chosen records can never be taken over from a site. Choose only the records the preview lists as adoptable.',
+  'site-linked-from-start':
+    'This site was set up linked to the cloud, so it has no records of its own to take over.',
   'site-exists': 'A site with this name already exists. Choose another name.',
   // Gate, yard and units.
   'already-in-yard': (p) =>
     `This ${unit(p)} is already in a yard (checked in, not checked out). Check it out first, or record this check-in anyway.`,
   'not-in-yard': (p) =>
     `This ${unit(p)} is not checked in to this yard. Check the number, or record the check-out anyway.`,
+  'same-number-unit':
+    'A trailer with this number is already known (in a yard or for another carrier). Check the number, or confirm that this is a different trailer.',
+  'check-digit-mismatch':
+    'The last digit of this container number does not match the rest. Check the number on the container, or confirm it as painted.',
   'trailer-not-in-yard': 'This trailer is not in the yard. Choose a trailer from the yard list.',
   'location-not-in-yard': 'This spot or door is not in this yard. Choose one from the list.',
   // No closing full stop: the check-in screen adds what to do ("Give a reason to admit anyway").
@@ -112,6 +120,8 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'no-relay': 'This gate has no relay to open it. Open it by hand, or ask an admin to set up its relay.',
   'hardware-fault': 'The gate did not answer. Open it by hand and tell maintenance.',
   'rate-limited': (p) => `Too many tries in a short time.${retryIn(p)}`,
+  'too-many-idempotency-keys': (p) =>
+    `Too many actions are waiting on the server for this account.${retryIn(p)} Nothing was lost: the phone sends them again by itself.`,
   // Cameras and integrations.
   'camera-disabled':
     'This camera is turned off. Turn it on under Admin, Cameras, or go on without a picture.',
@@ -139,6 +149,8 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'carrier-needs-yard': 'Choose a yard as well as the carrier.',
   'site-not-synced':
     'The yard’s site has not sent all its activity for this period yet, so the invoice could miss some.',
+  'too-many-adjustments':
+    'This carrier already has the most adjustments a month may hold. Combine some of them into one, then try again.',
   'invoice-exists': 'An invoice for this yard, carrier and month already exists.',
   'invoice-issued': 'This invoice has been issued and can no longer be changed. Void it to make a new one.',
   'invoice-void': 'This invoice is void and can no longer be changed.',
@@ -184,6 +196,8 @@ export const PROBLEM_WORDS: Record<string, Words> = {
 /** Codes whose server detail is specific (names the unit, the gate, the wait) and often user-worded. */
 const DETAIL_FIRST = new Set([
   'already-in-yard',
+  'same-number-unit',
+  'check-digit-mismatch',
   'not-in-yard',
   'not-found',
   'duplicate',
