@@ -32,6 +32,7 @@ const OWNER: Record<string, string> = {
   sessionLocation: 'driver-app',
   setting: 'settings',
   site: 'sync',
+  syncMeta: 'sync',
   taskEvent: 'tasks',
   trailer: 'trailers',
   truck: 'trucks',

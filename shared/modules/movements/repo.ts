@@ -1,10 +1,28 @@
 import { type Selectable, sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-import { prepareQuery } from '../../db/prepared.js';
 import type { MovementTable, TrailerTable, TruckTable, VisitTable } from '../../db/tables.js';
 import type { Direction } from '../../enums.js';
 import { trailerNumberKey } from '../trailers/schema.js';
+import {
+  carrierById,
+  closeTrailerVisits,
+  closeTruckVisits,
+  driverById,
+  gateById,
+  insertOpenVisit,
+  locationById,
+  movementById,
+  trailerById,
+  trailersByLowerNumber,
+  trailersByLowerNumberOfCarrier,
+  truckById,
+  trucksByPlateAndRegion,
+  trucksByPlateOnly,
+  yardById,
+} from './gate-lookups.js';
+
+const first = <R>(rows: R[]): R | undefined => rows[0];
 
 export type MovementRow = Selectable<MovementTable>;
 export type VisitRow = Selectable<VisitTable>;
@@ -12,101 +30,6 @@ export type TrailerRow = Selectable<TrailerTable>;
 export type TruckRow = Selectable<TruckTable>;
 
 type Keyset = { at: number; id: string };
-
-// The lookups of every gate movement, compiled once (see shared/db/prepared.ts).
-const first = <R>(rows: R[]): R | undefined => rows[0];
-const yardById = prepareQuery((db, id: string) =>
-  db.selectFrom('yard').select(['id', 'timeZone']).where('id', '=', id),
-);
-const gateById = prepareQuery((db, id: string) => db.selectFrom('gate').selectAll().where('id', '=', id));
-const locationById = prepareQuery((db, id: string) =>
-  db.selectFrom('location').select(['id', 'yardId']).where('id', '=', id),
-);
-const carrierById = prepareQuery((db, id: string) =>
-  db.selectFrom('carrier').select(['id', 'status']).where('id', '=', id),
-);
-const driverById = prepareQuery((db, id: string) => db.selectFrom('driver').selectAll().where('id', '=', id));
-const movementById = prepareQuery((db, id: string) =>
-  db.selectFrom('movement').selectAll().where('id', '=', id),
-);
-const trailerById = prepareQuery((db, id: string) =>
-  db.selectFrom('trailer').selectAll().where('id', '=', id),
-);
-const truckById = prepareQuery((db, id: string) => db.selectFrom('truck').selectAll().where('id', '=', id));
-const trailersByLowerNumber = prepareQuery((db, lowerNumber: string) =>
-  db
-    .selectFrom('trailer')
-    .selectAll()
-    .where(sql<string>`lower(number)`, '=', lowerNumber)
-    .orderBy('id')
-    .limit(10),
-);
-const trailersByLowerNumberOfCarrier = prepareQuery((db, lowerNumber: string, carrierId: string) =>
-  db
-    .selectFrom('trailer')
-    .selectAll()
-    .where(sql<string>`lower(number)`, '=', lowerNumber)
-    .where('carrierId', '=', carrierId)
-    .orderBy('id')
-    .limit(10),
-);
-const trucksByPlateOnly = prepareQuery((db, plate: string) =>
-  db.selectFrom('truck').selectAll().where('plate', '=', plate).orderBy('id').limit(10),
-);
-const trucksByPlateAndRegion = prepareQuery((db, plate: string, region: string) =>
-  db
-    .selectFrom('truck')
-    .selectAll()
-    .where('plate', '=', plate)
-    .where('plateRegion', '=', region)
-    .orderBy('id')
-    .limit(10),
-);
-
-const insertOpenVisit = prepareQuery(
-  (
-    db,
-    id: string,
-    yardId: string,
-    unitKind: 'trailer' | 'truck',
-    trailerId: string | null,
-    truckId: string | null,
-    carrierId: string | null,
-    inMovementId: string,
-    inAt: number,
-  ) =>
-    db.insertInto('visit').values({
-      id,
-      yardId,
-      unitKind,
-      trailerId,
-      truckId,
-      carrierId,
-      inMovementId,
-      inAt,
-      outMovementId: null,
-      outAt: null,
-    }),
-);
-const closeTrailerVisits = prepareQuery(
-  (db, outMovementId: string | null, outAt: number, trailerId: string) =>
-    db
-      .updateTable('visit')
-      .set({ outMovementId, outAt })
-      .where('outAt', 'is', null)
-      .where('trailerId', '=', trailerId)
-      .where('unitKind', '=', 'trailer')
-      .returningAll(),
-);
-const closeTruckVisits = prepareQuery((db, outMovementId: string | null, outAt: number, truckId: string) =>
-  db
-    .updateTable('visit')
-    .set({ outMovementId, outAt })
-    .where('outAt', 'is', null)
-    .where('truckId', '=', truckId)
-    .where('unitKind', '=', 'truck')
-    .returningAll(),
-);
 
 /**
  * SQL of gate movements and visits. Construct with a transaction to read and write inside it.

@@ -31,6 +31,7 @@ export interface BillingWorld {
   siteAdmin: Client;
   clock: ManualClock;
   yardId: string;
+  doorId: string;
   prairie: string;
   noScac: string;
   /** A yard driver of the site, logged in there. */
@@ -70,6 +71,8 @@ export async function startBillingWorld(
   const yardId = await rowsOf.yard('B1', { timeZone: 'UTC' });
   const prairie = await rowsOf.carrier('Prairie Freight', { scac: 'PRFL' });
   const noScac = await rowsOf.carrier('Lone Hauler');
+  // Where the moves take a trailer: a task that relocates one needs a destination.
+  const doorId = await rowsOf.location(yardId, 'Door 1', 'door');
   const now = clock.now();
   // Configs are written straight to their tables: their own routes are another piece of work.
   await t.core.kysely
@@ -109,7 +112,7 @@ export async function startBillingWorld(
     .execute();
   await copyEdgeRows(t.db, site.db, CLOUD_TO_SITE);
   const driver = await seed(siteAdmin).yardDriver({ firstName: 'Jo' });
-  return { t, admin, site, siteAdmin, clock, yardId, prairie, noScac, driver };
+  return { t, admin, site, siteAdmin, clock, yardId, doorId, prairie, noScac, driver };
 }
 
 /** Closes the cloud and the site. */
@@ -119,7 +122,7 @@ export async function closeBillingWorld(w: BillingWorld | undefined): Promise<vo
 }
 
 /** The cloud's master data the site's activity refers to (yards, carriers), as its sync sends it down. */
-const CLOUD_TO_SITE = ['yard', 'carrier'] as const;
+const CLOUD_TO_SITE = ['yard', 'location', 'carrier'] as const;
 /** What the site records and billing reads, parents first (as its sync sends it up). */
 const SITE_TO_CLOUD = ['driver', 'trailer', 'movement', 'visit', 'yard_task'] as const;
 
@@ -189,6 +192,7 @@ export async function completeTask(w: BillingWorld, at: string, trailerId: strin
     yardId: w.yardId,
     type,
     trailerId,
+    toLocationId: w.doorId,
     driverId: w.driver.id,
   });
   expect(task.status, task.text).toBe(201);
