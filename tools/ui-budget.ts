@@ -3,7 +3,8 @@ import type { Plugin } from 'vite';
 
 /** First-load budgets in gzip bytes (JS + CSS an app's page loads before it is usable), UI.md "How they are built". */
 export const BUDGETS: Record<string, number> = {
-  home: 20_000,
+  // The login page carries the common layer, with the problem words of every code (api/words.ts).
+  home: 24_000,
   gate: 60_000,
   driver: 40_000,
   dashboard: 120_000,
