@@ -354,7 +354,7 @@ describe('billing in the dashboard, as a billing clerk', () => {
       .getByRole('link', { name: 'Adjustments' })
       .click();
     await shown(page.getByRole('heading', { name: 'Adjustments' }));
-    await page.getByLabel('Carrier').selectOption({ label: 'Lone Star Logistics (LSLG)' });
+    await page.getByLabel('Carrier', { exact: true }).selectOption({ label: 'Lone Star Logistics (LSLG)' });
     await shown(page.getByText('No adjustments for this month'));
     const form = page.getByRole('form', { name: 'Add an adjustment' });
     await form.getByLabel('Amount (USD)').fill('-25.005');

@@ -290,6 +290,18 @@ describe.skipIf(!mosquittoInstalled)("the office's day at the cloud dashboard", 
       });
       expect(res.status, res.text).toBe(201);
     }
+    // Invoicing waits for a site that is still sending (docs/domain.md "Billing"): as a clerk would,
+    // wait until the site reports its queue empty before generating.
+    await waitFor(
+      async () => {
+        const status = await cloudApi.get('/api/sync/status');
+        const site = (
+          status.body.sites as Array<{ siteId: string; link: string; reportedQueued: number }>
+        ).find((s) => s.siteId === SITE);
+        return site?.link === 'online' && site.reportedQueued === 0;
+      },
+      { timeoutMs: 30_000, what: 'the site to report its queue sent' },
+    );
     await page.goto(`${cloud.url}/dashboard/billing/invoices`);
     const generate = page.getByRole('form', { name: 'Generate an invoice' });
     await generate.getByLabel('Carrier').selectOption({ label: 'Carrier D Freight (SCD)' });
