@@ -79,8 +79,10 @@ describe.each(TEST_DIALECTS)(
         faults: both({ reorder: 6, holdMs: 25 }),
       });
       const edge = await trafficWithCut(world);
+      // How many messages overtook others depends on how the rows fell into batches (a busy machine
+      // sends fewer, fuller ones): enough that each side saw several.
       for (const node of [edge, world.cloud]) {
-        expect(node.faulty!.counts.reordered).toBeGreaterThan(10);
+        expect(node.faulty!.counts.reordered).toBeGreaterThan(5);
       }
     }, 60_000);
 
