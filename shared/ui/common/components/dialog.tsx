@@ -1,0 +1,44 @@
+import type { ComponentChildren } from 'preact';
+import { useLayoutEffect, useRef } from 'preact/hooks';
+
+/**
+ * The one modal dialog of the apps: a native <dialog> opened with showModal() when it mounts, so
+ * focus moves inside and stays there, Esc asks to close (`onClose`; the parent unmounts it), and on
+ * closing focus returns to what opened it (the row's button), so a keyboard user goes on where they
+ * were. The heading is the dialog's accessible name.
+ */
+export function Dialog(props: {
+  /** Unique on the page: the heading's id is `${id}-heading`. */
+  id: string;
+  title: ComponentChildren;
+  /** Extra classes beside `dialog` (the screen's own layout). */
+  class?: string;
+  onClose: () => void;
+  children: ComponentChildren;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useLayoutEffect(() => {
+    const opener = document.activeElement as HTMLElement | null;
+    const d = ref.current;
+    if (d && !d.open) d.showModal();
+    return () => {
+      if (opener?.isConnected) opener.focus();
+    };
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      id={props.id}
+      class={props.class ? `dialog ${props.class}` : 'dialog'}
+      aria-labelledby={`${props.id}-heading`}
+      onCancel={(e) => {
+        // The parent decides (it unmounts the dialog); the browser must not close it behind its back.
+        e.preventDefault();
+        props.onClose();
+      }}
+    >
+      <h2 id={`${props.id}-heading`}>{props.title}</h2>
+      {props.children}
+    </dialog>
+  );
+}
