@@ -1,20 +1,23 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONFIGURATION, PENDING, ROOTS, roleChoices } from '../../tools/role-choices.js';
 
 /**
- * Edge/cloud differences are chosen once at start (shared/app.ts builds the sync side; createServices
- * and the edge/cloud sync factories hand on what follows from it); the parts below then just call
- * what they were given. A failure names a file that asks for the role again.
+ * Edge/cloud differences are chosen once at start: shared/role-profile.ts names them, shared/app.ts
+ * (with createServices and the process roots) plugs the parts that follow; everything else just
+ * calls what it was given (docs/architecture.md "One codebase, two roles"). A failure names a file
+ * that asks for the role, the sync mode or a relay flag again.
  */
 const ROOT = join(import.meta.dirname, '../..');
 
-const CHOSEN_ONCE = [
+/** The sync engine and the modules it serves, which take named dependencies rather than the core. */
+const NAMED_DEPS = [
   'shared/sync',
-  'shared/services.ts',
   'shared/modules/attachments',
   'shared/modules/tasks',
   'shared/modules/driver-app',
+  'shared/modules/hardware',
   'shared/modules/sync/blob-routes.ts',
   'shared/modules/sync/blob-fetch.ts',
   'shared/modules/sync/blob-service.ts',
@@ -32,27 +35,33 @@ function filesUnder(path: string): Array<{ path: string; text: string }> {
   );
 }
 
-/** Reading the configured role (or the sync mode 'cloud', which is the role) to pick behaviour. */
-const ROLE_READ =
-  /config\.role\b|role:\s*config\.role|sync\.mode\s*[!=]==\s*'cloud'|\brole\s*[!=]==\s*'(edge|cloud)'/;
-
 describe('edge/cloud differences are chosen once', () => {
-  it('the sync engine, the sync adapters and the modules they serve do not read the role', () => {
-    const readers = CHOSEN_ONCE.flatMap(filesUnder)
-      .filter((f) => ROLE_READ.test(f.text))
-      .map((f) => f.path);
-    expect(readers).toEqual([]);
+  it('no module, shared service, sync part or adapter reads the role, the sync mode or a relay flag', () => {
+    const found = roleChoices(ROOT).map((f) => `${f.path}:${f.line}: ${f.what}`);
+    expect(found).toEqual([]);
   });
 
-  it('the app reads it once, to build the side of sync', () => {
+  it('the check finds a role read (it is not blind)', () => {
+    // Every file that is waiting for its part to be plugged must still be found without its pass.
+    const pending = new Set(roleChoices(ROOT, {}).map((f) => f.path));
+    for (const path of Object.keys(PENDING)) expect(pending, path).toContain(path);
+  });
+
+  it('the roots and configuration files it skips exist', () => {
+    for (const path of [...Object.keys(ROOTS), ...Object.keys(CONFIGURATION), ...Object.keys(PENDING)]) {
+      expect(() => readFileSync(join(ROOT, path)), path).not.toThrow();
+    }
+  });
+
+  it('the app builds the role profile once and reads no role itself', () => {
     const app = readFileSync(join(ROOT, 'shared/app.ts'), 'utf8');
-    expect(app.match(/config\.role\b/g)).toHaveLength(1);
+    expect(app.match(/\broleProfile\(/g)).toHaveLength(1);
+    expect(app).not.toMatch(/config\.role\b|syncMode\(/);
   });
 
   it('they take named dependencies, not the whole core', () => {
     // createServices is where the core is taken apart; everything it builds names its parts.
-    const takers = CHOSEN_ONCE.filter((path) => path !== 'shared/services.ts')
-      .flatMap(filesUnder)
+    const takers = NAMED_DEPS.flatMap(filesUnder)
       .filter((f) => /import type \{ Core \} from '[./]*(shared\/)?core\.js'/.test(f.text))
       .map((f) => f.path);
     expect(takers).toEqual([]);
