@@ -2,11 +2,10 @@ import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '..
 
 /**
  * The cloud's GateHardware: it has no relays of its own. Every gate belongs to an edge, and an
- * actuation at the cloud is forwarded to that edge over MQTT (down/cmd) before it could reach here.
+ * actuation at the cloud is forwarded to that edge over MQTT (down/cmd) by the hardware module's
+ * ForwardToSite part (plugged for the cloud's role profile) before it could reach here.
  */
 export class NoRelays implements GateHardware {
-  readonly relaysAtSites = true;
-
   async configure(_gates: GateRelay[]): Promise<void> {}
 
   async pulse(gateId: string, _relay: RelayBinding): Promise<{ durationMs: number }> {

@@ -1,4 +1,4 @@
-import { type Config, syncMode } from '../shared/config.js';
+import type { Config } from '../shared/config.js';
 import { stopOnly } from '../shared/lifecycle.js';
 import { createLogger, type Logger } from '../shared/log.js';
 import { loadConfigOrExit, printGeneratedAdmin, runAsEntryPoint, stopOnSignals } from '../shared/process.js';
@@ -26,8 +26,8 @@ export async function startEdge(
 ): Promise<RunningEdge> {
   // Each gate's relay binding picks its driver (GPIO, gpiod, serial board, simulated).
   const gates = new RelayHub({ log });
-  const running = await startRole(config, log, () => {
-    const linked = syncMode(config) === 'linked';
+  const running = await startRole(config, log, (_db, profile) => {
+    const linked = profile.syncMode === 'linked';
     if (linked && !config.cloudUrl) {
       log.warn('YARD_CLOUD_URL is not set: attachment bytes will not be uploaded to the cloud');
     }
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const edge = await startEdge(config);
   stopOnSignals(edge);
   edge.log.info(
-    { url: edge.url, docs: `${edge.url}/docs`, siteId: config.siteId, sync: syncMode(config) },
+    { url: edge.url, docs: `${edge.url}/docs`, siteId: config.siteId, sync: edge.yard.core.profile.syncMode },
     'edge ready',
   );
   printGeneratedAdmin(edge.generatedAdmin);

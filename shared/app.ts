@@ -7,7 +7,7 @@ import { stringify as toYaml } from 'yaml';
 import { EventBus } from './bus.js';
 import type { CameraSources } from './cameras/types.js';
 import { type Clock, systemClock } from './clock.js';
-import { type Config, syncMode } from './config.js';
+import type { Config } from './config.js';
 import type { Core } from './core.js';
 import type { CoreParts } from './core-parts.js';
 import type { AppDatabase } from './db/database.js';
@@ -29,6 +29,8 @@ import { DeadLetterService } from './modules/sync/dead-letters.js';
 import { registerSyncRoutes } from './modules/sync/routes.js';
 import { SyncStatus } from './modules/sync/status.js';
 import { wireSyncReactions } from './reactions.js';
+import { rolePlugs } from './role-parts.js';
+import { type RoleProfile, roleProfile } from './role-profile.js';
 import { createServices, type Services } from './services.js';
 import { ChangeCapture } from './sync/change-capture.js';
 import { Hlc } from './sync/hlc.js';
@@ -46,6 +48,8 @@ export interface AppDeps {
    */
   reads?: ReadPool;
   config: Config;
+  /** What differs by role, from the config (shared/start-role.ts builds it; tests leave it to createApp). */
+  profile?: RoleProfile;
   gates: GateHardware;
   cameras: CameraSources;
   clock?: Clock;
@@ -101,9 +105,10 @@ export function createApp(deps: AppDeps): YardApp {
   const clock = deps.clock ?? systemClock;
   const log = deps.log ?? silentLogger();
   const bus = deps.bus ?? new EventBus();
-  // The one place the role chooses behaviour (besides config.ts's sync mode): everything after this
-  // is handed the side's parts, or a decision named after what it does.
-  const syncSide = config.role === 'cloud' ? cloudSide(db) : edgeSide(config.siteId);
+  // The one place the role chooses behaviour: everything after this is handed the parts the role
+  // profile names (rolePlugs below, the side of sync), or a decision named after what it does.
+  const profile = deps.profile ?? roleProfile(config);
+  const syncSide = profile.role === 'cloud' ? cloudSide(db) : edgeSide(config.siteId);
   const hlc = new Hlc(clock, syncSide.origin, config.sync.maxClockAheadMs);
   // An edge logs its changes for the cloud; the cloud logs each change for the sites that need it.
   const changes = new ChangeCapture(
@@ -113,7 +118,7 @@ export function createApp(deps: AppDeps): YardApp {
     // Who may write what: a linked edge refuses cloud-owned records, the cloud edge-owned ones.
     // (siteOfRow names the site in the cloud's refusal; heldYard matters at a linked edge, on SQLite.)
     writeGuard(
-      syncMode(config),
+      profile.syncMode,
       db.dialect === 'sqlite' ? siteOfRow(db.sqlite) : undefined,
       db.dialect === 'sqlite' ? heldYard(db.sqlite) : undefined,
     ),
@@ -141,17 +146,18 @@ export function createApp(deps: AppDeps): YardApp {
     cameras: deps.cameras,
     errorStats,
     paths,
-    sync: { mode: syncMode(config) },
+    sync: { mode: profile.syncMode },
     syncSide,
+    profile,
   } as Core;
-  core.services = createServices(core);
+  core.services = createServices(core, rolePlugs(profile));
   wireSyncReactions({
     bus,
     log,
     auth: core.services.auth,
     tasks: core.services.tasks,
-    // The hub (the cloud) has no drivers: their sessions and heartbeats live at the edges.
-    dispatchQueuedTasks: !syncSide.hub,
+    // The cloud has no drivers: their sessions and heartbeats live at the edges.
+    dispatchQueuedTasks: profile.drivers === 'here',
   });
   if (deps.sync) {
     const { hardware, cameras, attachments } = core.services;

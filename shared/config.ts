@@ -1,262 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { z } from 'zod';
-import { BATCH_LIMITS, MAX_COMMAND_LIFETIME_MS } from './sync/protocol.js';
+import { configInput, envNameOf } from './config-env.js';
+import { type Config, configSchema } from './config-schema.js';
 
-/**
- * The whole configuration, one zod schema with defaults. Sources, later wins:
- * defaults < optional JSON config file (YARD_CONFIG_FILE) < environment variables (YARD_*).
- * Every problem is reported at once; the result is frozen.
- */
-export const configSchema = z.object({
-  role: z.enum(['edge', 'cloud']).default('edge'),
-  siteId: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only')
-    .default('site-1'),
-  http: z
-    .object({
-      port: z.coerce.number().int().min(0).max(65535).default(8080),
-      host: z.string().default('0.0.0.0'),
-      jsonLimit: z.string().default('1mb'),
-      /**
-       * How many reverse proxies stand in front (0: none). The client address is the one the
-       * outermost of them saw: X-Forwarded-For entries further left are the client's own claims
-       * and are never trusted. true means 1 and false 0 (the former yes/no setting).
-       */
-      trustProxy: z
-        .union([
-          z.boolean().transform((trust) => (trust ? 1 : 0)),
-          z.coerce
-            .number({ error: 'the number of reverse proxies in front (0 = none), or true (1) / false (0)' })
-            .int()
-            .min(0)
-            .max(16),
-        ])
-        .default(0),
-    })
-    .prefault({}),
-  /**
-   * HTTPS for the API and the web apps (README "HTTPS at the edge"): the driver app's service
-   * worker, push and location work only in a secure context. Without a certificate: plain HTTP.
-   */
-  tls: z
-    .object({
-      /** The server's certificate (PEM), as issued by `npm run site:add --tls-host ...`. */
-      certFile: z.string().min(1).optional(),
-      /** Its private key (PEM, unencrypted; keep it mode 0600). */
-      keyFile: z.string().min(1).optional(),
-      /** Intermediate CA certificates (PEM) sent after the server's own: the chain, when there is one. */
-      caFile: z.string().min(1).optional(),
-      /** A plain-HTTP port that only redirects to HTTPS (0: any free port; unset: none). */
-      httpRedirectPort: z.coerce.number().int().min(0).max(65535).optional(),
-    })
-    .prefault({})
-    .superRefine((tls, ctx) => {
-      if (Boolean(tls.certFile) !== Boolean(tls.keyFile)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [tls.certFile ? 'keyFile' : 'certFile'],
-          message: 'HTTPS needs both the certificate and its key (YARD_TLS_CERT_FILE and YARD_TLS_KEY_FILE)',
-        });
-      }
-      if (!tls.certFile && (tls.caFile || tls.httpRedirectPort !== undefined)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [tls.caFile ? 'caFile' : 'httpRedirectPort'],
-          message: 'only used with HTTPS: set YARD_TLS_CERT_FILE and YARD_TLS_KEY_FILE too',
-        });
-      }
-    }),
-  dataDir: z.string().default('./data'),
-  uiDir: z.string().optional(),
-  adminUser: z.string().min(1).default('admin'),
-  adminPassword: z.string().min(8, 'at least 8 characters').optional(),
-  log: z
-    .object({
-      level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-      pretty: z.boolean().optional(),
-    })
-    .prefault({}),
-  auth: z
-    .object({
-      staffTokenTtlHours: z.coerce.number().positive().default(12),
-      driverTokenTtlHours: z.coerce.number().positive().default(16),
-      /** Failed logins per window: from one address for one account, ... */
-      loginAttemptsPerWindow: z.coerce.number().int().positive().default(10),
-      /** ... from one address for any accounts (both login routes), ... */
-      loginAttemptsPerAddress: z.coerce.number().int().positive().default(30),
-      /** ... and for one account from any addresses. */
-      loginAttemptsPerAccount: z.coerce.number().int().positive().default(30),
-      loginWindowSec: z.coerce.number().int().positive().default(300),
-      /**
-       * Failed logins a trusted device (its device cookie, login-devices.ts) may make for its account
-       * before the cookie stops counting; it is not subject to the three limits above meanwhile.
-       */
-      loginAttemptsPerDevice: z.coerce.number().int().positive().default(10),
-      /**
-       * Requests of one yard driver to the driver routes per window (driver-app/request-limit.ts): a
-       * phone makes a few a minute, and replays a shift's offline backlog within one window.
-       */
-      driverRequestsPerWindow: z.coerce.number().int().positive().default(300),
-      driverRequestWindowSec: z.coerce.number().int().positive().default(60),
-      /** Password and PIN hashes (scrypt, ~16 MiB each) computed at once, ... */
-      hashConcurrency: z.coerce.number().int().min(1).max(64).default(2),
-      /** ... and waiting; past that a login is refused at once with 503 server-busy. */
-      hashQueue: z.coerce.number().int().min(0).max(10_000).default(32),
-    })
-    .prefault({}),
-  metricsKey: z.string().min(16, 'at least 16 characters').optional(),
-  /** Web Push (VAPID) for the drivers' web app; without keys no push is sent (SSE still is). */
-  push: z
-    .object({
-      vapidPublicKey: z.string().optional(),
-      vapidPrivateKey: z.string().optional(),
-      subject: z.string().default('mailto:yard-admin@example.invalid'),
-      /**
-       * Tests and labs only: let push endpoints be on loopback and private addresses (a local fake
-       * push service). Still https only. Never in production: a driver could make the edge POST into
-       * its own LAN. Logged as a warning at start.
-       */
-      allowLocalEndpoints: z.boolean().default(false),
-    })
-    .prefault({}),
-  /**
-   * MQTT link (docs/sync.md). An edge with a url is linked to a cloud; without one it is standalone and
-   * owns everything. A cloud with a url uses that broker (Mosquitto in production); without one it
-   * starts an embedded broker (Aedes) on `port`.
-   */
-  mqtt: z
-    .object({
-      url: z
-        .string()
-        .regex(/^(mqtts?|tcp|tls):\/\//, 'mqtt://host:port or mqtts://host:port')
-        .optional(),
-      /** Defaults: the site id at an edge, "cloud" at the cloud. */
-      username: z.string().min(1).optional(),
-      password: z.string().min(1).optional(),
-      caFile: z.string().optional(),
-      certFile: z.string().optional(),
-      keyFile: z.string().optional(),
-      rejectUnauthorized: z.boolean().default(true),
-      /** Embedded broker (cloud without url): where it listens. */
-      port: z.coerce.number().int().min(0).max(65535).default(1883),
-      host: z.string().default('0.0.0.0'),
-      keepaliveSec: z.coerce.number().int().min(5).max(600).default(30),
-    })
-    .prefault({}),
-  /** The cloud's HTTP base URL, for an edge's attachment uploads and downloads. */
-  cloudUrl: z.string().url().optional(),
-  sync: z
-    .object({
-      batchRows: z.coerce.number().int().min(1).max(BATCH_LIMITS.rows).default(BATCH_LIMITS.rows),
-      batchBytes: z.coerce.number().int().min(1024).max(BATCH_LIMITS.bytes).default(BATCH_LIMITS.bytes),
-      /**
-       * How change batches travel when the peer accepts it (shared/sync/wire-encoding.ts): deflate
-       * (about 12 times smaller than JSON) or none (plain JSON, e.g. to read the traffic).
-       */
-      compression: z.enum(['deflate', 'none']).default('deflate'),
-      /** Batches in flight before waiting for an ack. */
-      window: z.coerce.number().int().min(1).max(64).default(8),
-      /** Resend from the last ack when no ack came within this time. */
-      ackTimeoutMs: z.coerce.number().int().positive().default(10_000),
-      /** Cloud -> edge commands (gate actuation, snapshots): no answer within this is 504 site-offline. */
-      commandTimeoutMs: z.coerce.number().int().positive().max(MAX_COMMAND_LIFETIME_MS).default(10_000),
-      /** Acknowledged change-log rows older than this are pruned. */
-      retentionDays: z.coerce.number().positive().default(30),
-      /** A received change stamped further ahead of our clock than this is refused (docs/sync.md "Clock bounds"). */
-      maxClockAheadMs: z.coerce.number().int().min(1_000).default(300_000),
-    })
-    .prefault({}),
-  /**
-   * Worker threads for the heavy reads (dashboard figures, task summaries: shared/db/read-pool.ts),
-   * each with its own read-only connection; 0 runs them on the main thread. Default by role
-   * (defaultReadWorkers): 1 at an edge, one per core beyond the first (1 to 4) at the cloud.
-   */
-  readWorkers: z.coerce.number().int().min(0).max(16).optional(),
-  /**
-   * The cloud's database (issue 16, README "The cloud on PostgreSQL"). Without `url`: SQLite in the
-   * data directory (the edge always, the cloud by default). With a postgres:// URL the cloud runs
-   * on PostgreSQL; TLS is set in the URL the way libpq reads it (`sslmode=verify-full`,
-   * `sslrootcert=/path/ca.pem`, `sslcert`, `sslkey`), parsed by pg-connection-string.
-   */
-  database: z
-    .object({
-      url: z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, 'a postgres:// URL (or unset for SQLite)')
-        .optional(),
-      /** Connections this node keeps open (all nodes together stay under PostgreSQL's max_connections). */
-      poolMax: z.coerce.number().int().min(2).max(200).default(20),
-      /** A statement running longer is cancelled by the server (0: no limit). */
-      statementTimeoutMs: z.coerce.number().int().min(0).default(30_000),
-    })
-    .prefault({}),
-  /** Check every response body against its schema (tests turn this on). */
-  validateResponses: z.boolean().default(false),
-});
-
-export type Config = Readonly<z.infer<typeof configSchema>>;
-
-/** Environment variable -> config path. Only these are read. */
-const ENV_MAP: Record<string, string> = {
-  YARD_ROLE: 'role',
-  YARD_SITE_ID: 'siteId',
-  YARD_HTTP_PORT: 'http.port',
-  YARD_HTTP_HOST: 'http.host',
-  YARD_HTTP_JSON_LIMIT: 'http.jsonLimit',
-  YARD_TRUST_PROXY: 'http.trustProxy',
-  YARD_TLS_CERT_FILE: 'tls.certFile',
-  YARD_TLS_KEY_FILE: 'tls.keyFile',
-  YARD_TLS_CA_FILE: 'tls.caFile',
-  YARD_HTTP_REDIRECT_PORT: 'tls.httpRedirectPort',
-  YARD_DATA_DIR: 'dataDir',
-  YARD_UI_DIR: 'uiDir',
-  YARD_ADMIN_USER: 'adminUser',
-  YARD_ADMIN_PASSWORD: 'adminPassword',
-  YARD_LOG_LEVEL: 'log.level',
-  YARD_LOG_PRETTY: 'log.pretty',
-  YARD_STAFF_TOKEN_TTL_HOURS: 'auth.staffTokenTtlHours',
-  YARD_DRIVER_TOKEN_TTL_HOURS: 'auth.driverTokenTtlHours',
-  YARD_LOGIN_ATTEMPTS: 'auth.loginAttemptsPerWindow',
-  YARD_LOGIN_WINDOW_SEC: 'auth.loginWindowSec',
-  YARD_LOGIN_ATTEMPTS_PER_ADDRESS: 'auth.loginAttemptsPerAddress',
-  YARD_LOGIN_ATTEMPTS_PER_ACCOUNT: 'auth.loginAttemptsPerAccount',
-  YARD_LOGIN_ATTEMPTS_PER_DEVICE: 'auth.loginAttemptsPerDevice',
-  YARD_DRIVER_REQUESTS: 'auth.driverRequestsPerWindow',
-  YARD_DRIVER_REQUEST_WINDOW_SEC: 'auth.driverRequestWindowSec',
-  YARD_HASH_CONCURRENCY: 'auth.hashConcurrency',
-  YARD_HASH_QUEUE: 'auth.hashQueue',
-  YARD_METRICS_KEY: 'metricsKey',
-  YARD_VAPID_PUBLIC_KEY: 'push.vapidPublicKey',
-  YARD_VAPID_PRIVATE_KEY: 'push.vapidPrivateKey',
-  YARD_VAPID_SUBJECT: 'push.subject',
-  YARD_PUSH_ALLOW_LOCAL_ENDPOINTS: 'push.allowLocalEndpoints',
-  YARD_MQTT_URL: 'mqtt.url',
-  YARD_MQTT_USERNAME: 'mqtt.username',
-  YARD_MQTT_PASSWORD: 'mqtt.password',
-  YARD_MQTT_CA_FILE: 'mqtt.caFile',
-  YARD_MQTT_CERT_FILE: 'mqtt.certFile',
-  YARD_MQTT_KEY_FILE: 'mqtt.keyFile',
-  YARD_MQTT_REJECT_UNAUTHORIZED: 'mqtt.rejectUnauthorized',
-  YARD_MQTT_PORT: 'mqtt.port',
-  YARD_MQTT_HOST: 'mqtt.host',
-  YARD_MQTT_KEEPALIVE_SEC: 'mqtt.keepaliveSec',
-  YARD_CLOUD_URL: 'cloudUrl',
-  YARD_SYNC_BATCH_ROWS: 'sync.batchRows',
-  YARD_SYNC_BATCH_BYTES: 'sync.batchBytes',
-  YARD_SYNC_WINDOW: 'sync.window',
-  YARD_SYNC_COMPRESSION: 'sync.compression',
-  YARD_SYNC_ACK_TIMEOUT_MS: 'sync.ackTimeoutMs',
-  YARD_SYNC_COMMAND_TIMEOUT_MS: 'sync.commandTimeoutMs',
-  YARD_SYNC_RETENTION_DAYS: 'sync.retentionDays',
-  YARD_SYNC_MAX_CLOCK_AHEAD_MS: 'sync.maxClockAheadMs',
-  YARD_READ_WORKERS: 'readWorkers',
-  YARD_DATABASE_URL: 'database.url',
-  YARD_DATABASE_POOL_MAX: 'database.poolMax',
-  YARD_DATABASE_STATEMENT_TIMEOUT_MS: 'database.statementTimeoutMs',
-};
-
-const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized', 'push.allowLocalEndpoints']);
+export { type Config, configSchema } from './config-schema.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -265,47 +10,22 @@ export class ConfigError extends Error {
   }
 }
 
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = path.split('.');
-  let node = target;
-  for (const part of parts.slice(0, -1)) {
-    node[part] ??= {};
-    node = node[part] as Record<string, unknown>;
-  }
-  node[parts.at(-1)!] = value;
-}
-
-function parseEnvValue(path: string, raw: string): unknown {
-  if (BOOLEAN_PATHS.has(path)) return raw === 'true' || raw === '1';
-  if (path === 'http.trustProxy') return raw === 'true' ? true : raw === 'false' ? false : raw;
-  return raw;
-}
-
+/**
+ * Loading the configuration: its sources (config-env.ts) checked against the schema and its
+ * defaults (config-schema.ts). Every problem is reported at once; the result is frozen. What the
+ * role and the sync mode change is the role profile's (role-profile.ts).
+ */
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Record<string, unknown> = {},
 ): Config {
-  const problems: string[] = [];
-  let input: Record<string, unknown> = {};
-  const file = env.YARD_CONFIG_FILE;
-  if (file) {
-    try {
-      input = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    } catch (err) {
-      problems.push(`YARD_CONFIG_FILE ${file}: ${(err as Error).message}`);
-    }
-  }
-  for (const [name, path] of Object.entries(ENV_MAP)) {
-    const raw = env[name];
-    if (raw !== undefined && raw !== '') setPath(input, path, parseEnvValue(path, raw));
-  }
-  for (const [path, value] of Object.entries(overrides)) setPath(input, path, value);
+  const { input, problems } = configInput(env, overrides);
   const result = configSchema.safeParse(input);
   if (!result.success) {
-    const envByPath = Object.fromEntries(Object.entries(ENV_MAP).map(([k, v]) => [v, k]));
     for (const issue of result.error.issues) {
       const path = issue.path.join('.');
-      const source = envByPath[path] ? ` (${envByPath[path]})` : '';
+      const name = envNameOf(path);
+      const source = name ? ` (${name})` : '';
       problems.push(`${path}${source}: ${issue.message}`);
     }
   }
@@ -346,12 +66,4 @@ export function redactUrl(url: string): string {
   } catch {
     return '(not a valid URL)';
   }
-}
-
-export type SyncMode = 'standalone' | 'linked' | 'cloud';
-
-/** standalone: an edge with no cloud (owns everything); linked: an edge with a cloud; cloud. */
-export function syncMode(config: Config): SyncMode {
-  if (config.role === 'cloud') return 'cloud';
-  return config.mqtt.url ? 'linked' : 'standalone';
 }

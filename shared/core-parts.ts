@@ -7,6 +7,7 @@ import type { ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import type { ErrorStats } from './http/error-stats.js';
 import type { Logger } from './log.js';
+import type { RoleProfile } from './role-profile.js';
 import type { ChangeCapture } from './sync/change-capture.js';
 import type { Hlc } from './sync/hlc.js';
 import type { SyncFacade } from './sync/runtime.js';
@@ -42,4 +43,9 @@ export interface CoreParts {
   sync: SyncFacade;
   /** The edge/cloud differences of sync (origin, routing, hub), chosen once from the role. */
   syncSide: SyncSide;
+  /**
+   * What differs by role (role-profile.ts), for what is only reported (the status endpoints' role
+   * and mode): behaviour that differs is plugged as parts by the composition root, never read here.
+   */
+  profile: RoleProfile;
 }

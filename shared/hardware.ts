@@ -61,12 +61,6 @@ export interface SerialPortSeen {
 
 export interface GateHardware {
   /**
-   * True where this process drives no relays of its own (the cloud's NoRelays): every gate's relay
-   * is at its site, an actuation is forwarded to that site's edge, and there are no drivers or serial
-   * ports to show. Chosen once at start by what the process is given, never by asking its role.
-   */
-  readonly relaysAtSites?: boolean;
-  /**
    * Makes these the gates the hardware serves: opens the devices they use and drives every relay to
    * its de-energised state. Called at start and whenever a gate's binding changes; a gate no longer
    * listed is de-energised and forgotten. A device that cannot be opened is reported in status()

@@ -1,9 +1,10 @@
 import type { CoreParts } from './core-parts.js';
 import { SharedAnswers } from './http/shared-answers.js';
+import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
 import { type BillingServices, createBillingServices } from './modules/billing/index.js';
-import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
+import type { OnvifReach } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { dashboardRollups } from './modules/dashboard/rollups/observer.js';
@@ -11,6 +12,7 @@ import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverRepo } from './modules/drivers/repo.js';
 import { DriverService } from './modules/drivers/service.js';
+import type { GateRelays } from './modules/hardware/relays.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
 import { GateStation } from './modules/movements/gate-station.js';
@@ -18,8 +20,7 @@ import { MovementService } from './modules/movements/service.js';
 import { PushService } from './modules/push/service.js';
 import { SearchService } from './modules/search/service.js';
 import { SettingsService } from './modules/settings/service.js';
-import { awaitSiteUpload, BlobFetcher } from './modules/sync/blob-fetch.js';
-import { SyncBlobService } from './modules/sync/blob-service.js';
+import type { SyncBlobService } from './modules/sync/blob-service.js';
 import { TaskService } from './modules/tasks/service.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
@@ -52,28 +53,45 @@ export interface Services {
   siteBytes: SyncBlobService | undefined;
 }
 
+/** What a role's part is built from: the core, the settings and a command to a yard's site. */
+export type RolePartDeps = CoreParts & { settings: SettingsService; runAtSite: RunAtSiteOfYard };
+
+/**
+ * The parts that differ between a standalone edge, a linked edge and the cloud, chosen by createApp
+ * from the role profile (shared/app.ts rolePlugs, shared/role-profile.ts) and built here once what
+ * they need exists. The modules call them and never ask where they run.
+ */
+export interface RolePlugs {
+  /** Attachment bytes this database lacks: fetched from the cloud, awaited from a site, or none. */
+  missingBytes(deps: RolePartDeps): MissingBytes;
+  /** The cloud's side of the sites' attachment uploads (/api/sync/blob); none at an edge. */
+  siteBytes(deps: RolePartDeps & { attachments: AttachmentService }): SyncBlobService | undefined;
+  /** ONVIF cameras on this yard's LAN, or reached through the edge of their site. */
+  onvifReach(deps: RolePartDeps): OnvifReach;
+  /** The gates' relays: wired here, or at the sites (an actuation is forwarded there). */
+  relays(deps: RolePartDeps): GateRelays;
+  /** Queued tasks are dispatched to drivers where drivers work (an edge). */
+  autoDispatch: boolean;
+}
+
 /**
  * Builds each module's service once, in dependency order: a service gets the parts it names and the
- * services it calls.
+ * services it calls, and the role's parts as `plugs` chose them.
  */
-export function createServices(core: CoreParts): Services {
+export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const settings = new SettingsService(core);
   const carriers = new CarrierService(core);
-  // The edge/cloud differences below follow the side chosen at start (core.syncSide): the hub
-  // awaits bytes from the sites and serves them; an edge fetches bytes from the cloud; drivers
-  // (whom auto-dispatch assigns) work at edges; the hub is on no yard's LAN, so the edge of a
-  // camera's site calls an ONVIF camera for it.
-  const missingBytes = core.syncSide.hub ? awaitSiteUpload : new BlobFetcher(core);
-  const attachments = new AttachmentService({ ...core, settings, missingBytes });
-  const siteBytes = core.syncSide.hub ? new SyncBlobService({ ...core, attachments }) : undefined;
-  const integrations = new IntegrationService({ ...core, settings });
   // A command to the edge of a yard's site (cloud); core.sync gets its command link after the
   // services are built, so it is read when a command is sent.
   const runAtSite: RunAtSiteOfYard = (yardId, kind, args, schema) =>
     commandAtSiteOfYard(core, yardId, kind, args, schema);
-  const onvifReach = core.syncSide.hub ? onvifThroughSite(runAtSite) : onvifOnLan;
+  const part = { ...core, settings, runAtSite };
+  const attachments = new AttachmentService({ ...core, settings, missingBytes: plugs.missingBytes(part) });
+  const siteBytes = plugs.siteBytes({ ...part, attachments });
+  const integrations = new IntegrationService({ ...core, settings });
+  const onvifReach = plugs.onvifReach(part);
   const cameras = new CameraService({ ...core, integrations, attachments, onvifReach });
-  const hardware = new HardwareService({ ...core, settings, runAtSite });
+  const hardware = new HardwareService({ kysely: core.kysely, relays: plugs.relays(part) });
   const yards = new YardService({ ...core, cameras, hardware });
   // Auth reads drivers' credentials through its DriverCredentials interface (drivers call auth, so not the service).
   const auth = new AuthService({ ...core, yards, driverCredentials: new DriverRepo(core.kysely) });
@@ -88,7 +106,7 @@ export function createServices(core: CoreParts): Services {
   core.changes.observers.add(dashboardRollups(core.db, () => figureAnswers.changed()));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
-  const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });
+  const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: plugs.autoDispatch });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
   const billing = createBillingServices({ ...core, yards, carriers, settings });
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });

@@ -5,12 +5,13 @@ import { CAMERA_PROVIDER_KINDS } from './cameras/providers/index.js';
 import type { Config } from './config.js';
 import type { AppDatabase } from './db/database.js';
 import { openAppDatabase } from './db/open-app-database.js';
-import { defaultReadWorkers, ReadPool } from './db/read-pool.js';
+import { ReadPool } from './db/read-pool.js';
 import type { GateHardware } from './hardware.js';
 import { type Component, Lifecycle, StartError } from './lifecycle.js';
 import type { Logger } from './log.js';
 import { certificateValidityProblem, readTlsCredentials } from './net/tls-server.js';
 import { closeHttp, type HttpListeners, listenHttp } from './process.js';
+import { type RoleProfile, roleProfile } from './role-profile.js';
 import { warnPlaintextLinks } from './tls-warnings.js';
 
 /**
@@ -56,8 +57,10 @@ export interface RunningRole {
 export async function startRole(
   config: Config,
   log: Logger,
-  role: (db: AppDatabase) => RoleParts,
+  role: (db: AppDatabase, profile: RoleProfile) => RoleParts,
 ): Promise<RunningRole> {
+  // What differs by role, once for the process: the read workers, the role's parts, the app's plugs.
+  const profile = roleProfile(config);
   warnPlaintextLinks(config, log);
   // Before anything opens: a certificate that cannot be used is a configuration error.
   const tls = readTlsCredentials(config);
@@ -77,11 +80,11 @@ export async function startRole(
   });
   // The heavy reads' worker threads: started once the file exists and is migrated, ended after the
   // app (no request is left to read) and before SQLite closes.
-  const reads = new ReadPool({ db: db!, size: config.readWorkers ?? defaultReadWorkers(config.role) });
+  const reads = new ReadPool({ db: db!, size: profile.readWorkers });
   await sequence.startNext(reads);
   let parts: RoleParts;
   try {
-    parts = role(db!);
+    parts = role(db!, profile);
   } catch (err) {
     await sequence.stop().catch(() => {});
     throw new StartError('role', err);
@@ -97,7 +100,16 @@ export async function startRole(
       start: async () => {
         // The cloud reaches provider cameras itself; ONVIF cameras only through their edge (down/cmd).
         const cameras = { onvif: new NodeOnvifClient(), providers: CAMERA_PROVIDER_KINDS };
-        yard = createApp({ db: db!, reads, config, gates: parts.gates, cameras, log, sync: parts.sync });
+        yard = createApp({
+          db: db!,
+          reads,
+          config,
+          profile,
+          gates: parts.gates,
+          cameras,
+          log,
+          sync: parts.sync,
+        });
         const admin = await yard.services.auth.ensureAdmin();
         if (admin.awaitingSync) {
           log.warn(

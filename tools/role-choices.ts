@@ -14,7 +14,8 @@ import { fileURLToPath } from 'node:url';
 export const ROOTS: Record<string, string> = {
   'shared/role-profile.ts': 'computes the profile from the configuration',
   'shared/app.ts': 'the composition root: builds the profile and plugs the parts that differ',
-  'shared/services.ts': "createApp's service builder: plugs each module's differing part from the profile",
+  'shared/role-parts.ts': 'createApp chooses each part that differs by role here, from the profile',
+  'shared/services.ts': "createApp's service builder: builds the parts the profile chose",
   'shared/start-role.ts': "a process's start sequence: builds the profile and hands it to createApp",
   'edge/main.ts': "the edge process's root: builds the sync link only when linked",
   'cloud/main.ts': "the cloud process's root",
@@ -43,8 +44,14 @@ const FLAG_READS: Array<[RegExp, string]> = [
   [/\bconfig\.role\b/, 'reads config.role'],
   [/\bsyncMode\s*\(/, 'computes the sync mode'],
   [/\bsync\.mode\b/, 'reads sync.mode'],
-  [/\b(?:role|mode|syncMode)\s*[!=]==\s*'(?:edge|cloud|standalone|linked)'/, 'compares the role or sync mode'],
-  [/'(?:edge|cloud|standalone|linked)'\s*[!=]==\s*[\w.]*(?:role|mode|Mode)\b/, 'compares the role or sync mode'],
+  [
+    /\b(?:role|mode|syncMode)\s*[!=]==\s*'(?:edge|cloud|standalone|linked)'/,
+    'compares the role or sync mode',
+  ],
+  [
+    /'(?:edge|cloud|standalone|linked)'\s*[!=]==\s*[\w.]*(?:role|mode|Mode)\b/,
+    'compares the role or sync mode',
+  ],
   [/\brelaysAtSites\b/, 'asks whether the relays are at the sites'],
   [/\bprofile\.\w+\s*[!=]==/, 'branches on the role profile (plug the part at the root instead)'],
 ];
@@ -91,7 +98,10 @@ function productFiles(root: string): string[] {
 }
 
 /** Every place outside the roots and configuration files that reads the role, the mode or a relay flag. */
-export function roleChoices(root: string = ROOT_DIR, allowed: Record<string, string> = PENDING): RoleChoice[] {
+export function roleChoices(
+  root: string = ROOT_DIR,
+  allowed: Record<string, string> = PENDING,
+): RoleChoice[] {
   const found: RoleChoice[] = [];
   for (const path of productFiles(root)) {
     if (path in ROOTS || path in CONFIGURATION || path in allowed) continue;
@@ -105,7 +115,12 @@ export function roleChoices(root: string = ROOT_DIR, allowed: Record<string, str
       for (const m of code.matchAll(MAY_WRITE_TABLE)) {
         const table = m[1]!;
         if (!writesTable(text, table)) {
-          found.push({ path, line: i + 1, what: `asks mayWrite('${table}') but writes no ${table}`, text: line.trim() });
+          found.push({
+            path,
+            line: i + 1,
+            what: `asks mayWrite('${table}') but writes no ${table}`,
+            text: line.trim(),
+          });
         }
       }
     });

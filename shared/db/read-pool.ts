@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
@@ -129,15 +128,6 @@ export class ReadPool implements Component {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
-}
-
-/**
- * How many read workers by default. An edge (one yard, a small box whose gates must answer at once):
- * one, so a figure never holds up a gate request. The cloud: one per core beyond the main thread,
- * at least one and at most four (reads of rollups are short; more threads than cores only queue).
- */
-export function defaultReadWorkers(role: 'edge' | 'cloud', cores = availableParallelism()): number {
-  return role === 'edge' ? 1 : Math.max(1, Math.min(4, cores - 1));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SyncMode } from '../config.js';
 import { ConflictError } from '../http/errors.js';
+import type { SyncMode } from '../role-profile.js';
 import type { SyncedEntity } from './entities.js';
 import { type OwnYard, type SiteWrite, sharedWriteRefusal } from './site-rules.js';
 
@@ -59,25 +59,38 @@ export const allowEveryWrite: WriteGuard = () => undefined;
  * The guard for a sync mode. A linked edge refuses cloud-owned records (409 `cloud-owned`), the
  * cloud refuses edge-owned ones (409 `edge-owned`); records owned by both are written on both sides.
  * `siteOf` names the site whose edge owns a row, for the cloud's answer (optional: the answer
- * then says "the site's edge").
+ * then says "the site's edge"). Chosen once (shared/app.ts): a guard never asks the mode per write.
  */
 export function writeGuard(
   mode: SyncMode,
   siteOf?: (row: AnyRow) => string | undefined,
   ownYard: OwnYard = () => true,
 ): WriteGuard {
-  if (mode === 'standalone') return allowEveryWrite;
+  const guards: Record<SyncMode, () => WriteGuard> = {
+    standalone: () => allowEveryWrite,
+    linked: () => linkedEdgeGuard(ownYard),
+    cloud: () => cloudGuard(siteOf),
+  };
+  return guards[mode]();
+}
+
+/** A linked edge: cloud-owned records are the cloud's, shared ones only as a site may change them. */
+function linkedEdgeGuard(ownYard: OwnYard): WriteGuard {
   return (entity, row, write) => {
-    const owner = ownerOf(entity, row);
-    if (mode === 'linked' && owner === 'cloud') return cloudOwned(entity);
-    if (mode === 'cloud' && owner === 'edge') return edgeOwned(entity, row && siteOf?.(row));
+    if (ownerOf(entity, row) === 'cloud') return cloudOwned(entity);
     // A linked edge makes only the changes the cloud accepts from a site (site-rules.ts).
-    if (mode === 'linked' && entity.ownership === 'shared' && row && write) {
+    if (entity.ownership === 'shared' && row && write) {
       const refusal = sharedWriteRefusal(entity, row, write, ownYard);
       if (refusal) return cloudOwnedField(entity, refusal);
     }
     return undefined;
   };
+}
+
+/** The cloud: edge-owned records are written at their site's edge. */
+function cloudGuard(siteOf?: (row: AnyRow) => string | undefined): WriteGuard {
+  return (entity, row) =>
+    ownerOf(entity, row) === 'edge' ? edgeOwned(entity, row && siteOf?.(row)) : undefined;
 }
 
 /** A yard this database holds: at an edge, exactly the yards of its site. */

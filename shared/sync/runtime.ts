@@ -1,4 +1,4 @@
-import type { SyncMode } from '../config.js';
+import type { SyncMode } from '../role-profile.js';
 import type { CommandKind } from './protocol.js';
 
 /** A long-lived sync component (change streams, command channel, attachment uploader). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../shared/config.js';
-import { defaultReadWorkers } from '../../shared/db/read-pool.js';
+import { defaultReadWorkers } from '../../shared/role-profile.js';
 
 describe('how many read workers', () => {
   it('YARD_READ_WORKERS sets it (0: reads on the main thread); unset, the role decides', () => {

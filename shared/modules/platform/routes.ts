@@ -46,7 +46,7 @@ export interface PlatformDocs {
 }
 
 /** What readiness reports on and the event stream serves from. */
-export type PlatformDeps = Pick<CoreParts, 'db' | 'config' | 'gates' | 'bus' | 'log'> & {
+export type PlatformDeps = Pick<CoreParts, 'db' | 'config' | 'gates' | 'bus' | 'log' | 'profile'> & {
   /** Ends a stream whose credential no longer stands. */
   auth: AuthService;
   syncStatus: SyncStatus;
@@ -218,16 +218,16 @@ async function readiness(deps: PlatformDeps) {
     database = { ok: false, error: (err as Error).message };
   }
   const migrations = { ok: applied === SCHEMA_VERSION, applied, expected: SCHEMA_VERSION };
-  const sync = await deps.syncStatus.readiness().catch(() => ({ mode: deps.syncStatus.mode, queued: 0 }));
+  const link = await deps.syncStatus.readiness().catch(() => ({ mode: deps.syncStatus.mode, queued: 0 }));
   return {
     status: database.ok && migrations.ok ? ('ready' as const) : ('not-ready' as const),
-    role: deps.config.role,
+    role: deps.profile.role,
     siteId: deps.config.siteId,
     checks: {
       database,
       migrations,
       hardware: driverCounts(deps.gates.status()),
-      sync: { mode: sync.mode, queued: sync.queued },
+      sync: { mode: link.mode, queued: link.queued },
     },
   };
 }

@@ -1,6 +1,6 @@
 import { pipeline, type Readable, Transform } from 'node:stream';
 import axios, { type AxiosInstance, type AxiosResponse } from 'axios';
-import { type Config, syncMode } from '../../config.js';
+import type { Config } from '../../config.js';
 import type { BlobStore } from '../attachments/blob-store.js';
 
 /** What the cloud holds of one blob (HEAD /api/sync/blob/{sha256}). */
@@ -59,11 +59,12 @@ export class CloudBlobClient {
   }
 
   /**
-   * The client for a linked edge with a cloud URL; undefined otherwise (standalone edge, cloud).
+   * The client for an edge with a cloud URL; undefined without one. Only a linked edge asks
+   * (BlobFetcher and BlobUploader are plugged there alone: shared/role-parts.ts, edge/main.ts).
    * The site logs in as its MQTT user: mqtt.username, by default the site id.
    */
   static fromConfig(config: Config, http?: AxiosInstance): CloudBlobClient | undefined {
-    if (syncMode(config) !== 'linked' || !config.cloudUrl) return undefined;
+    if (!config.cloudUrl) return undefined;
     return new CloudBlobClient({
       baseUrl: config.cloudUrl,
       username: config.mqtt.username ?? config.siteId,

@@ -18,7 +18,7 @@ export const awaitSiteUpload: MissingBytes = {
 
 export type BlobFetcherDeps = Pick<CoreParts, 'config' | 'kysely' | 'hlc' | 'clock'>;
 
-/** An edge's way: download the bytes from the cloud (nothing to do for a standalone edge). */
+/** A linked edge's way: download the bytes from the cloud (nothing to do without its URL). */
 export class BlobFetcher implements MissingBytes {
   private readonly inFlight = new Map<string, Promise<void>>();
   private client: CloudBlobClient | undefined;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
-import type { SyncMode } from '../../../shared/config.js';
+import type { SyncMode } from '../../../shared/role-profile.js';
 import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { ConflictError } from '../../../shared/http/errors.js';
 import { ChangeCapture } from '../../../shared/sync/change-capture.js';

@@ -1,0 +1,154 @@
+import type { Principal } from '../../auth/principal.js';
+import type { CoreParts } from '../../core-parts.js';
+import { AppError, ConflictError, HardwareFaultError } from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { SettingsService } from '../settings/service.js';
+import { actuationOut, parseRelay } from './records.js';
+import type { ActuatedGate, ActuationAttempt, ActuationRequest, GateRelays } from './relays.js';
+import { type GateActuationRow, HardwareRepo } from './repo.js';
+import type { GateActuationOutT } from './schema.js';
+
+const MINUTE_MS = 60_000;
+
+export type LocalRelaysDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'log' | 'gates'> & {
+  /** `gate.maxActuationsPerMinute`. */
+  settings: Pick<SettingsService, 'get'>;
+};
+
+/**
+ * An edge's relays, wired to this box (GateHardware: the relay hub, or simulated gates): one pulse
+ * per request, one at a time per gate, at most `gate.maxActuationsPerMinute` pulses per gate and
+ * minute; every request leaves a gate_actuation row.
+ */
+export class LocalRelays implements GateRelays {
+  private readonly repo: HardwareRepo;
+  private readonly busyGates = new Set<string>();
+  private configuring: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: LocalRelaysDeps) {
+    this.repo = new HardwareRepo(deps.kysely);
+  }
+
+  /**
+   * Hands every gate's relay binding to the hardware, which opens the devices and de-energises the
+   * relays. A device fault shows in devices(), it never throws.
+   */
+  async reconfigure(): Promise<void> {
+    const run = async () => {
+      const gates = await this.repo.gatesWithRelay();
+      const relays = gates.flatMap((g) => {
+        const relay = parseRelay(g.relay);
+        return relay ? [{ gateId: g.id, relay }] : [];
+      });
+      await this.deps.gates.configure(relays);
+    };
+    // One at a time, and the last call always runs after the last write it follows.
+    const next = this.configuring.then(run, run);
+    this.configuring = next.catch((err: unknown) => {
+      this.deps.log.error({ err }, 'configuring the gate relays failed');
+    });
+    await this.configuring;
+  }
+
+  async open(gate: ActuatedGate, principal: Principal, reason?: string): Promise<GateActuationOutT> {
+    const { actuation, error } = await this.attempt(gate, {
+      requestedBy: principal.name,
+      requestedVia: 'local',
+      reason,
+    });
+    if (error) throw error;
+    return actuation;
+  }
+
+  async attempt(gate: ActuatedGate, request: ActuationRequest): Promise<ActuationAttempt> {
+    const at = this.deps.clock.now();
+    const relay = parseRelay(gate.relay);
+    if (!relay) {
+      return this.refuse(gate, request, at, new ConflictError('no-relay', `Gate ${gate.name} has no relay.`));
+    }
+    // Checked and set with no await in between: the second of two concurrent requests sees it.
+    if (this.busyGates.has(gate.id)) {
+      const busy = new ConflictError('gate-busy', `Gate ${gate.name} is being actuated; try again shortly.`);
+      return this.refuse(gate, request, at, busy);
+    }
+    this.busyGates.add(gate.id);
+    try {
+      const limited = await this.rateLimit(gate, at);
+      if (limited) return this.refuse(gate, request, at, limited);
+      const refused = request.guard?.();
+      if (refused) return this.refuse(gate, request, at, refused);
+      try {
+        const { durationMs } = await this.deps.gates.pulse(gate.id, relay);
+        return { actuation: await this.record(gate, request, at, 'ok', durationMs, null) };
+      } catch (err) {
+        const fault =
+          err instanceof HardwareFaultError
+            ? err
+            : new HardwareFaultError(`Relay driver failed: ${(err as Error).message ?? String(err)}`);
+        const actuation = await this.record(gate, request, at, 'fault', null, fault.detail);
+        return { actuation, error: fault };
+      }
+    } finally {
+      this.busyGates.delete(gate.id);
+    }
+  }
+
+  async devices() {
+    return { drivers: this.deps.gates.status(), serialPorts: (await this.deps.gates.serialPorts?.()) ?? [] };
+  }
+
+  busy(gateId: string): boolean {
+    return this.busyGates.has(gateId);
+  }
+
+  private async rateLimit(gate: ActuatedGate, at: number): Promise<AppError | undefined> {
+    const max = await this.deps.settings.get('gate.maxActuationsPerMinute');
+    const recent = await this.repo.pulsesSince(gate.id, at - MINUTE_MS);
+    if (recent.length < max) return undefined;
+    const freesAt = (recent[recent.length - max]?.at ?? at) + MINUTE_MS;
+    const retryAfterSec = Math.max(1, Math.ceil((freesAt - at) / 1000));
+    return new AppError(
+      429,
+      'rate-limited',
+      'Too many requests',
+      `Gate ${gate.name} was actuated ${recent.length} times in the last minute (limit ${max}). Try again in ${retryAfterSec} s.`,
+      undefined,
+      { retryAfterSec },
+    );
+  }
+
+  private async refuse(
+    gate: ActuatedGate,
+    request: ActuationRequest,
+    at: number,
+    error: AppError,
+  ): Promise<ActuationAttempt> {
+    const actuation = await this.record(gate, request, at, 'refused', null, `${error.code}: ${error.detail}`);
+    return { actuation, error };
+  }
+
+  private async record(
+    gate: ActuatedGate,
+    request: ActuationRequest,
+    at: number,
+    result: GateActuationRow['result'],
+    durationMs: number | null,
+    error: string | null,
+  ): Promise<GateActuationOutT> {
+    const row = await this.deps.changes.insert(this.deps.kysely, 'gateActuation', {
+      id: newId(),
+      gateId: gate.id,
+      yardId: gate.yardId,
+      requestedBy: request.requestedBy,
+      requestedVia: request.requestedVia,
+      reason: request.reason ?? null,
+      at,
+      result,
+      durationMs: durationMs === null ? null : Math.round(durationMs),
+      error,
+      movementId: request.movementId ?? null,
+      createdAt: this.deps.clock.now(),
+    });
+    return actuationOut(row);
+  }
+}

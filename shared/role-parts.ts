@@ -1,0 +1,30 @@
+import { nothingToFetch } from './modules/attachments/missing-bytes.js';
+import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
+import { ForwardToSite } from './modules/hardware/forward-to-site.js';
+import { LocalRelays } from './modules/hardware/local-relays.js';
+import { awaitSiteUpload, BlobFetcher } from './modules/sync/blob-fetch.js';
+import { SyncBlobService } from './modules/sync/blob-service.js';
+import type { RoleProfile } from './role-profile.js';
+import type { RolePlugs } from './services.js';
+
+/**
+ * The parts that differ by role, each chosen from what the profile names (docs/architecture.md
+ * "One codebase, two roles"): the cloud forwards actuations and ONVIF calls to the edge of the
+ * site, awaits attachment bytes from the sites and serves their uploads; a linked edge fetches
+ * missing bytes from the cloud; an edge drives its relays, reaches its cameras and dispatches tasks.
+ */
+export function rolePlugs(profile: RoleProfile): RolePlugs {
+  const bytes = profile.attachmentBytes;
+  return {
+    missingBytes: (deps) =>
+      bytes === 'from-cloud'
+        ? new BlobFetcher(deps)
+        : bytes === 'from-sites'
+          ? awaitSiteUpload
+          : nothingToFetch,
+    siteBytes: (deps) => (bytes === 'from-sites' ? new SyncBlobService(deps) : undefined),
+    onvifReach: (deps) => (profile.onvif === 'through-site' ? onvifThroughSite(deps.runAtSite) : onvifOnLan),
+    relays: (deps) => (profile.relays === 'at-sites' ? new ForwardToSite(deps) : new LocalRelays(deps)),
+    autoDispatch: profile.drivers === 'here',
+  };
+}
