@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIGURATION, PENDING, ROOTS, roleChoices } from '../../tools/role-choices.js';
@@ -41,8 +42,32 @@ describe('edge/cloud differences are chosen once', () => {
     expect(found).toEqual([]);
   });
 
-  it('the check finds a role read (it is not blind)', () => {
-    // Every file that is waiting for its part to be plugged must still be found without its pass.
+  it('the check finds each kind of role read (it is not blind)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'role-choices-'));
+    try {
+      for (const dir of ['shared/modules/gadgets', 'edge', 'cloud'])
+        mkdirSync(join(root, dir), { recursive: true });
+      writeFileSync(
+        join(root, 'shared/modules/gadgets/service.ts'),
+        [
+          "const cloud = deps.config.role === 'cloud';",
+          'const mode = syncMode(config);',
+          "if (deps.sync.mode === 'linked') skip();",
+          "if (mode !== 'standalone') skip();",
+          'if (gates.relaysAtSites) forward();',
+          "if (profile.billing === 'here') bill();",
+          "if (!changes.mayWrite('yard')) refuse();",
+          "if (changes.mayWrite('gadget')) await changes.insert(db, 'gadget', row);",
+          "if (principal.role === 'driver') own();",
+          '// config.role in a comment is fine',
+        ].join('\n'),
+      );
+      const found = roleChoices(root, {}).map((f) => f.line);
+      expect(found).toEqual([1, 1, 2, 3, 3, 4, 5, 6, 7]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    // Every file still waiting for its part to be plugged is found without its pass.
     const pending = new Set(roleChoices(ROOT, {}).map((f) => f.path));
     for (const path of Object.keys(PENDING)) expect(pending, path).toContain(path);
   });
