@@ -106,7 +106,7 @@ export function createApp(deps: AppDeps): YardApp {
   const log = deps.log ?? silentLogger();
   const bus = deps.bus ?? new EventBus();
   // The one place the role chooses behaviour: everything after this is handed the parts the role
-  // profile names (rolePlugs below, the side of sync), or a decision named after what it does.
+  // profile names (shared/role-parts.ts, the side of sync), or a decision named after what it does.
   const profile = deps.profile ?? roleProfile(config);
   const syncSide = profile.role === 'cloud' ? cloudSide(db) : edgeSide(config.siteId);
   const hlc = new Hlc(clock, syncSide.origin, config.sync.maxClockAheadMs);

@@ -58,7 +58,7 @@ export type RolePartDeps = CoreParts & { settings: SettingsService; runAtSite: R
 
 /**
  * The parts that differ between a standalone edge, a linked edge and the cloud, chosen by createApp
- * from the role profile (shared/app.ts rolePlugs, shared/role-profile.ts) and built here once what
+ * from the role profile (shared/role-parts.ts rolePlugs, shared/role-profile.ts) and built here once what
  * they need exists. The modules call them and never ask where they run.
  */
 export interface RolePlugs {

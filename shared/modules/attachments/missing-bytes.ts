@@ -5,7 +5,7 @@ import type { AttachmentRow } from './repo.js';
  * Bytes of an attachment whose metadata is here but whose bytes are not (docs/sync.md "Attachment bytes":
  * fetched on demand). A standalone edge holds all its own (nothingToFetch). At a linked edge they come from the cloud (BlobFetcher); at the cloud they can
  * only come from the site that stored them, which uploads them when it is online (awaitSiteUpload).
- * Which one a side uses is plugged at start (shared/app.ts rolePlugs); the last two live in
+ * Which one a side uses is plugged at start (shared/role-parts.ts); the last two live in
  * modules/sync/blob-fetch.ts.
  */
 export interface MissingBytes {

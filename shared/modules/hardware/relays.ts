@@ -28,7 +28,7 @@ export type ActuatedGate = Pick<GateRow, 'id' | 'yardId' | 'name' | 'relay'>;
 
 /**
  * Where the gates' relays are, the part of the hardware module that differs by role (role-profile.ts
- * `relays`), plugged by shared/app.ts: LocalRelays at an edge, ForwardToSite at the cloud.
+ * `relays`), plugged at start (shared/role-parts.ts): LocalRelays at an edge, ForwardToSite at the cloud.
  */
 export interface GateRelays {
   /** Hands the relay bindings to the hardware (at start and after a gate write); never throws. */

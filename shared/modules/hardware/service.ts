@@ -12,7 +12,7 @@ export type { ActuatedGate, ActuationAttempt, ActuationRequest } from './relays.
 
 export interface HardwareDeps {
   kysely: Kdb;
-  /** Where the relays are: LocalRelays at an edge, ForwardToSite at the cloud (plugged by shared/app.ts). */
+  /** Where the relays are: LocalRelays at an edge, ForwardToSite at the cloud (shared/role-parts.ts). */
   relays: GateRelays;
 }
 
