@@ -15,7 +15,6 @@ export const ROOTS: Record<string, string> = {
   'shared/role-profile.ts': 'computes the profile from the configuration',
   'shared/app.ts': 'the composition root: builds the profile and plugs the parts that differ',
   'shared/role-parts.ts': 'createApp chooses each part that differs by role here, from the profile',
-  'shared/services.ts': "createApp's service builder: builds the parts the profile chose",
   'shared/start-role.ts': "a process's start sequence: builds the profile and hands it to createApp",
   'edge/main.ts': "the edge process's root: builds the sync link only when linked",
   'cloud/main.ts': "the cloud process's root",
