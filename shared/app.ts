@@ -144,7 +144,9 @@ export function createApp(deps: AppDeps): YardApp {
     sync: { mode: syncMode(config) },
     syncSide,
   } as Core;
-  core.services = createServices(core);
+  // Billing is done at the cloud and a standalone edge; a linked edge leaves it to the cloud.
+  const billingHere = syncMode(config) !== 'linked'; // role profile: billing
+  core.services = createServices(core, { billingHere });
   wireSyncReactions({
     bus,
     log,

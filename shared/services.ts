@@ -2,7 +2,8 @@ import type { CoreParts } from './core-parts.js';
 import { SharedAnswers } from './http/shared-answers.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
-import { type BillingServices, createBillingServices } from './modules/billing/index.js';
+import { type BillingPart, billingAtCloud, billingHere } from './modules/billing/index.js';
+import { noSiteWait, SiteSyncCheck } from './modules/billing/invoice/waiting.js';
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
@@ -46,17 +47,24 @@ export interface Services {
   push: PushService;
   cameras: CameraService;
   integrations: IntegrationService;
-  billing: BillingServices;
+  /** Billing done here, or the cloud's (modules/billing/index.ts). */
+  billing: BillingPart;
   search: SearchService;
   /** The cloud's side of the sites' attachment bytes (/api/sync/blob); none at an edge. */
   siteBytes: SyncBlobService | undefined;
+}
+
+/** The parts createApp chooses for this node (its role profile). */
+export interface ServiceChoices {
+  /** Billing is done here (the cloud, a standalone edge), or is the cloud's (a linked edge). */
+  billingHere: boolean;
 }
 
 /**
  * Builds each module's service once, in dependency order: a service gets the parts it names and the
  * services it calls.
  */
-export function createServices(core: CoreParts): Services {
+export function createServices(core: CoreParts, choices: ServiceChoices): Services {
   const settings = new SettingsService(core);
   const carriers = new CarrierService(core);
   // The edge/cloud differences below follow the side chosen at start (core.syncSide): the hub
@@ -90,7 +98,12 @@ export function createServices(core: CoreParts): Services {
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
-  const billing = createBillingServices({ ...core, yards, carriers, settings });
+  // Billing here or at the cloud (a linked edge refuses every billing route); the hub waits for a
+  // yard's site before invoicing its past period, a standalone edge holds all its own activity.
+  const siteWait = core.syncSide.hub ? new SiteSyncCheck(core.kysely) : noSiteWait;
+  const billing = choices.billingHere
+    ? billingHere({ ...core, yards, carriers, settings, siteWait })
+    : billingAtCloud();
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
   return {
     auth,
