@@ -78,7 +78,7 @@ export class InvoiceGeneration {
     });
     const gathered = await this.deps.calculator.gather(this.calculationKey(target));
     const calc = compute(gathered);
-    const row = await this.store(target, calc, by);
+    const row = await this.store(target, calc, by); // the live draft in place, else a new one
     return invoiceOut(row);
   }
 
@@ -96,7 +96,7 @@ export class InvoiceGeneration {
       if (!canSeeYard(principal, config.yardId)) continue;
       const yard = await this.deps.yards.getRow(config.yardId);
       const period = previousPeriod(yard.timeZone, now);
-      // With force ("generate anyway") a waiting yard is invoiced from what is here now.
+      // Validate: the yard's site; with force ("generate anyway") a waiting yard is invoiced from what is here now.
       const wait = force ? null : await this.deps.siteWait.waiting(yard);
       if (wait) {
         waiting.push({ ...wait, period });
@@ -105,6 +105,7 @@ export class InvoiceGeneration {
       const window = periodWindow(period, yard.timeZone, now);
       for (const carrierId of await this.deps.calculator.inputs.carriersOf(yard.id, window)) {
         const key = { yardId: yard.id, carrierId, period };
+        // Validate: no invoice yet (the yard, scope and site are checked above).
         if (await this.repo.live(yard.id, carrierId, period)) {
           skipped.push({ ...key, reason: 'exists' });
           continue;
@@ -117,11 +118,12 @@ export class InvoiceGeneration {
           skipped.push({ ...key, reason: 'no-charges' });
           continue;
         }
+        // Store (a new draft), publish (listed as created); one made meanwhile by another request is skipped.
         try {
           created.push(invoiceSummaryOut(await this.insert(target, calc, by)));
         } catch (err) {
           if (!isUniqueViolation(err)) throw err;
-          skipped.push({ ...key, reason: 'exists' }); // generated meanwhile by another request
+          skipped.push({ ...key, reason: 'exists' });
         }
       }
     }
