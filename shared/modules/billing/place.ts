@@ -90,6 +90,7 @@ export function cloudOwned(r: Pick<RouteRegistrar, 'add'>): BillingRoutes {
         ...spec,
         middleware: [refuse, ...(spec.middleware ?? [])],
         cloudOwnedAtLinkedEdge: AT_LINKED_EDGE,
+        // Never reached (`refuse` answers first); refuses alike should the middleware ever move.
         handler: () => {
           throw billingIsTheClouds();
         },
