@@ -1,4 +1,6 @@
 import { nothingToFetch } from './modules/attachments/missing-bytes.js';
+import { billingAtCloud, billingHere } from './modules/billing/index.js';
+import { noSiteWait, SiteSyncCheck } from './modules/billing/invoice/waiting.js';
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
 import { ForwardToSite } from './modules/hardware/forward-to-site.js';
 import { LocalRelays } from './modules/hardware/local-relays.js';
@@ -11,7 +13,7 @@ import type { RolePlugs } from './services.js';
  * The parts that differ by role, each chosen from what the profile names (docs/architecture.md
  * "One codebase, two roles"): the cloud forwards actuations and ONVIF calls to the edge of the
  * site, awaits attachment bytes from the sites and serves their uploads; a linked edge fetches
- * missing bytes from the cloud; an edge drives its relays, reaches its cameras and dispatches tasks.
+ * missing bytes from the cloud and leaves billing to it; an edge drives its relays, reaches its cameras and dispatches tasks.
  */
 export function rolePlugs(profile: RoleProfile): RolePlugs {
   const bytes = profile.attachmentBytes;
@@ -26,5 +28,14 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
     onvifReach: (deps) => (profile.onvif === 'through-site' ? onvifThroughSite(deps.runAtSite) : onvifOnLan),
     relays: (deps) => (profile.relays === 'at-sites' ? new ForwardToSite(deps) : new LocalRelays(deps)),
     autoDispatch: profile.drivers === 'here',
+    // The cloud waits for a yard's site to report before invoicing its past period; a standalone
+    // edge holds all its own activity (docs/domain.md "Billing").
+    billing: (deps) =>
+      profile.billing === 'here'
+        ? billingHere({
+            ...deps,
+            siteWait: profile.syncMode === 'cloud' ? new SiteSyncCheck(deps.kysely) : noSiteWait,
+          })
+        : billingAtCloud(),
   };
 }

@@ -3,7 +3,7 @@ import { SharedAnswers } from './http/shared-answers.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
-import { type BillingServices, createBillingServices } from './modules/billing/index.js';
+import type { BillingPart } from './modules/billing/index.js';
 import type { OnvifReach } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
 import { CarrierService } from './modules/carriers/service.js';
@@ -47,7 +47,8 @@ export interface Services {
   push: PushService;
   cameras: CameraService;
   integrations: IntegrationService;
-  billing: BillingServices;
+  /** Billing done here, or the cloud's (modules/billing/index.ts). */
+  billing: BillingPart;
   search: SearchService;
   /** The cloud's side of the sites' attachment bytes (/api/sync/blob); none at an edge. */
   siteBytes: SyncBlobService | undefined;
@@ -72,6 +73,8 @@ export interface RolePlugs {
   relays(deps: RolePartDeps): GateRelays;
   /** Queued tasks are dispatched to drivers where drivers work (an edge). */
   autoDispatch: boolean;
+  /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
+  billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
 }
 
 /**
@@ -108,7 +111,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: plugs.autoDispatch });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
-  const billing = createBillingServices({ ...core, yards, carriers, settings });
+  const billing = plugs.billing({ ...part, yards, carriers });
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
   return {
     auth,

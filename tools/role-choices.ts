@@ -28,16 +28,6 @@ export const CONFIGURATION: Record<string, string> = {
   'cloud/provision-site.ts': 'the provisioning tool refuses an edge configuration',
 };
 
-/**
- * Files that still read a flag on this branch, each removed by the change that plugs its part.
- * Billing's place (here or at the cloud) becomes two parts chosen in shared/app.ts from
- * `profile.billing` by the billing change; empty this list once it is merged.
- */
-export const PENDING: Record<string, string> = {
-  'shared/modules/billing/index.ts': 'billing here or at the cloud: plugged from profile.billing',
-  'shared/modules/billing/place.ts': 'billing here or at the cloud: plugged from profile.billing',
-};
-
 /** What counts as asking where one runs, each with what the finding says. */
 const FLAG_READS: Array<[RegExp, string]> = [
   [/\bconfig\.role\b/, 'reads config.role'],
@@ -97,10 +87,7 @@ function productFiles(root: string): string[] {
 }
 
 /** Every place outside the roots and configuration files that reads the role, the mode or a relay flag. */
-export function roleChoices(
-  root: string = ROOT_DIR,
-  allowed: Record<string, string> = PENDING,
-): RoleChoice[] {
+export function roleChoices(root: string = ROOT_DIR, allowed: Record<string, string> = {}): RoleChoice[] {
   const found: RoleChoice[] = [];
   for (const path of productFiles(root)) {
     if (path in ROOTS || path in CONFIGURATION || path in allowed) continue;

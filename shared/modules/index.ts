@@ -43,7 +43,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerDriverAppRoutes(r, { ...core, ...core.services });
   registerPushKeyRoute(r, core.services);
   registerTaskRoutes(r, core.services);
-  registerBillingRoutes(r, core.services.billing, core.changes);
+  registerBillingRoutes(r, core.services.billing);
   // Last: the web apps at / take the GETs no route above took.
   registerWebAppRoutes(r, core);
 }

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIGURATION, PENDING, ROOTS, roleChoices } from '../../tools/role-choices.js';
+import { CONFIGURATION, ROOTS, roleChoices } from '../../tools/role-choices.js';
 
 /**
  * Edge/cloud differences are chosen once at start: shared/role-profile.ts names them, shared/app.ts
@@ -67,13 +67,10 @@ describe('edge/cloud differences are chosen once', () => {
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
-    // Every file still waiting for its part to be plugged is found without its pass.
-    const pending = new Set(roleChoices(ROOT, {}).map((f) => f.path));
-    for (const path of Object.keys(PENDING)) expect(pending, path).toContain(path);
   });
 
   it('the roots and configuration files it skips exist', () => {
-    for (const path of [...Object.keys(ROOTS), ...Object.keys(CONFIGURATION), ...Object.keys(PENDING)]) {
+    for (const path of [...Object.keys(ROOTS), ...Object.keys(CONFIGURATION)]) {
       expect(() => readFileSync(join(ROOT, path)), path).not.toThrow();
     }
   });

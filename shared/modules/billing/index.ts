@@ -5,69 +5,102 @@ import type { SettingsService } from '../settings/service.js';
 import type { YardService } from '../yards/service.js';
 import { registerAdjustmentRoutes } from './adjustment/routes.js';
 import { AdjustmentService } from './adjustment/service.js';
+import { BillingCalculator } from './calculator.js';
+import { registerCarrierConfigRoutes } from './config/carrier-routes.js';
+import { CarrierConfigService } from './config/carrier-service.js';
 import { registerBillingConfigRoutes } from './config/routes.js';
 import { BillingConfigService } from './config/service.js';
 import { registerExportRoutes } from './export/routes.js';
 import { InvoiceExportService } from './export/service.js';
-import { BillingCalculator, BillingInputs } from './inputs.js';
+import { BillingInputs } from './inputs.js';
+import { InvoiceGeneration } from './invoice/generation.js';
+import { InvoiceLifecycle } from './invoice/lifecycle.js';
+import { InvoiceOverage } from './invoice/overage.js';
 import { registerInvoiceRoutes } from './invoice/routes.js';
-import { InvoiceService } from './invoice/service.js';
-import { SiteSyncCheck } from './invoice/waiting.js';
-import { billingRoutes } from './place.js';
+import type { SiteWait } from './invoice/waiting.js';
+import { type BillingRoutes, type BillingServices, cloudOwned, servedHere } from './place.js';
 import { AutoDrafts } from './schedule.js';
 import { registerSummaryRoutes } from './summary/routes.js';
 import { SummaryService } from './summary/service.js';
 
 /**
  * Billing (docs/domain.md "Billing"), split by sub-domain: config/ (yard and carrier configs),
- * adjustment/, summary/ and invoice/ (generation, lifecycle, exports), all computing through the
- * pure compute/ (no I/O, no clock of its own). Billing records are local to the node (never synced)
- * and exist only where billing lives (place.ts): the cloud and a standalone edge.
+ * adjustment/, summary/ and invoice/ (generation, lifecycle, overage, exports), all computing
+ * through calculator.ts and the pure compute/ (no I/O, no clock of its own). Billing records are
+ * local to the node (never synced).
+ *
+ * Where billing is done is chosen once, at the composition root (shared/services.ts), as one of two
+ * parts: billingHere (the cloud and a standalone edge) or billingAtCloud (an edge linked to a cloud).
+ * Both register the same routes, so the OpenAPI document is the same on every node.
  */
-export type BillingServices = {
-  /** Yard and carrier billing configs, and the rates in force for a carrier (config/). */
-  config: BillingConfigService;
-  summaries: SummaryService;
-  invoices: InvoiceService;
-  adjustments: AdjustmentService;
-  /** The invoice PDF and the accounting CSVs (export/). */
-  exports: InvoiceExportService;
-  /** Automatic drafts of the previous period (schedule.ts); null at a linked edge (billing is the cloud's). */
+export interface BillingPart {
+  /** Where the billing routes go: served by the services, or refused as the cloud's (place.ts). */
+  routes(registrar: Pick<RouteRegistrar, 'add'>): BillingRoutes;
+  /** Automatic drafts of the previous period (schedule.ts); none where billing is the cloud's. */
   autoDrafts: AutoDrafts | null;
-};
+}
 
-/** What billing reads outside its own tables: yards (time zone, code), carriers (name, SCAC). */
-export type BillingDeps = CoreParts & {
+/** What billing reads outside its own tables: yards (time zone, code), carriers (name, SCAC), settings. */
+export type BillingDeps = Pick<CoreParts, 'kysely' | 'clock' | 'log'> & {
   yards: Pick<YardService, 'getRow'>;
   carriers: Pick<CarrierService, 'getRow'>;
   settings: Pick<SettingsService, 'get'>;
+  /** Which yards wait for their site before a past period is invoiced (invoice/waiting.ts). */
+  siteWait: SiteWait;
 };
 
-export function createBillingServices(deps: BillingDeps): BillingServices {
-  const config = new BillingConfigService(deps);
-  const calculator = new BillingCalculator(new BillingInputs(deps.kysely));
-  const summaries = new SummaryService({ ...deps, calculator });
-  // Only the cloud waits for sites; a standalone edge holds all its own activity.
-  const siteSync = deps.sync.mode === 'cloud' ? new SiteSyncCheck(deps.kysely) : null;
-  const invoices = new InvoiceService({ ...deps, calculator, summaries, siteSync });
-  const adjustments = new AdjustmentService(deps);
-  const exports = new InvoiceExportService(deps);
-  const autoDrafts =
-    deps.sync.mode === 'linked' ? null : new AutoDrafts({ ...deps, inputs: calculator.inputs, invoices });
-  return { config, summaries, invoices, adjustments, exports, autoDrafts };
+/** The full part: billing is done here (the cloud, a standalone edge). */
+export function billingHere(deps: BillingDeps): BillingPart {
+  const { kysely, clock, log, settings, yards, carriers } = deps;
+  const calculator = new BillingCalculator(new BillingInputs(kysely));
+  const summaries = new SummaryService({ kysely, clock, yards, carriers, calculator });
+  const generation = new InvoiceGeneration({
+    kysely,
+    clock,
+    yards,
+    carriers,
+    calculator,
+    summaries,
+    siteWait: deps.siteWait,
+  });
+  const services: BillingServices = {
+    config: new BillingConfigService({ kysely, clock, yards }),
+    carrierConfigs: new CarrierConfigService({ kysely, clock, yards, carriers }),
+    summaries,
+    generation,
+    invoices: new InvoiceLifecycle({ kysely, clock, yards, carriers }),
+    overage: new InvoiceOverage({ kysely, clock, carriers, calculator, summaries }),
+    adjustments: new AdjustmentService({ kysely, clock, yards, carriers }),
+    exports: new InvoiceExportService({ kysely, yards }),
+  };
+  const autoDrafts = new AutoDrafts({
+    kysely,
+    clock,
+    log,
+    settings,
+    yards,
+    inputs: calculator.inputs,
+    generation,
+  });
+  return { routes: (registrar) => servedHere(registrar, services), autoDrafts };
 }
 
-export function registerBillingRoutes(
-  registrar: RouteRegistrar,
-  billing: BillingServices,
-  changes: CoreParts['changes'],
-): void {
-  // Each sub-domain registers its routes here (tag 'Billing'), each one refused at a linked edge.
-  const r = billingRoutes(registrar, changes);
-  registerBillingConfigRoutes(r, billing.config);
-  registerSummaryRoutes(r, billing);
+/**
+ * The part of an edge linked to a cloud: billing is the cloud's. Every billing route answers 409
+ * `cloud-owned`; no billing service and no automatic drafts exist here.
+ */
+export function billingAtCloud(): BillingPart {
+  return { routes: (registrar) => cloudOwned(registrar), autoDrafts: null };
+}
+
+export function registerBillingRoutes(registrar: RouteRegistrar, billing: BillingPart): void {
+  // Each sub-domain registers its routes here (tag 'Billing'), in this order, through the part.
+  const r = billing.routes(registrar);
+  registerBillingConfigRoutes(r);
+  registerCarrierConfigRoutes(r);
+  registerSummaryRoutes(r);
   // /invoice/export before /invoice/{id}, which would take "export" for an id.
-  registerExportRoutes(r, billing);
-  registerInvoiceRoutes(r, billing);
-  registerAdjustmentRoutes(r, billing);
+  registerExportRoutes(r);
+  registerInvoiceRoutes(r);
+  registerAdjustmentRoutes(r);
 }

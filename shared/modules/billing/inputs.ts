@@ -3,8 +3,8 @@ import type { Kdb } from '../../db/database.js';
 import type { BillingCarrierConfigTable, BillingYardConfigTable, DB } from '../../db/tables.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
-import { BILLED_TASK_TYPES, computeBilling, periodWindow, resolveRates } from './compute/index.js';
-import type { BillingInput, BillingResult, Rates, Visit } from './compute/types.js';
+import { BILLED_TASK_TYPES } from './compute/index.js';
+import type { BillingInput, Rates, Visit } from './compute/types.js';
 
 /** The other modules billing reads: yards (time zone, code, site), carriers (name, SCAC). */
 export interface BillingReads {
@@ -292,57 +292,4 @@ function parseIds(json: string | null): string[] {
   } catch {
     return [];
   }
-}
-
-/** What a computation was made from, beside its result (stored with summaries and invoices). */
-export interface Calculation {
-  result: BillingResult;
-  counts: InputCounts;
-  currency: string;
-  yardConfig: YardConfigRow;
-  carrierConfig: CarrierConfigRow | null;
-}
-
-/**
- * Runs the pure computation for one yard, carrier and period at `now`: resolves the rates (the
- * carrier config's, else the yard's), gathers the inputs over the window and computes. The one path
- * from stored activity to money, used by summaries, invoices and the overage table.
- */
-export class BillingCalculator {
-  constructor(readonly inputs: BillingInputs) {}
-
-  async calculate(args: {
-    yard: { id: string; timeZone: string };
-    carrierId: string;
-    period: string;
-    now: number;
-    yardConfig: YardConfigRow;
-  }): Promise<Calculation> {
-    const { yard, carrierId, period, now, yardConfig } = args;
-    const carrierConfig = (await this.inputs.carrierConfig(yard.id, carrierId)) ?? null;
-    const rates = resolveRates(yardConfig, carrierConfig);
-    const window = periodWindow(period, yard.timeZone, now);
-    const { input, counts } = await this.inputs.gather({
-      yardId: yard.id,
-      carrierId,
-      period,
-      timeZone: yard.timeZone,
-      now,
-      window,
-      rates,
-      yardConfig,
-    });
-    return {
-      result: computeBilling(input),
-      counts,
-      currency: yardConfig.currency,
-      yardConfig,
-      carrierConfig,
-    };
-  }
-}
-
-/** Whether a computation charges anything at all (every line 0: nothing to invoice). */
-export function hasCharges(result: BillingResult): boolean {
-  return Object.values(result.lines).some((line) => line.amount !== 0);
 }

@@ -2,15 +2,11 @@ import { IdParams, page } from '../../../http/common-schemas.js';
 import { ADJUSTMENTS_PER_PERIOD_MAX } from '../bounds.js';
 import type { BillingRoutes } from '../place.js';
 import { AdjustmentCreate, AdjustmentListQuery, AdjustmentOut, AdjustmentPatch } from './schema.js';
-import type { AdjustmentService } from './service.js';
 
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerAdjustmentRoutes(
-  r: BillingRoutes,
-  { adjustments }: { adjustments: AdjustmentService },
-): void {
+export function registerAdjustmentRoutes(r: BillingRoutes): void {
   r.add({
     method: 'get',
     path: '/api/billing/invoice-adjustment',
@@ -19,7 +15,7 @@ export function registerAdjustmentRoutes(
     access: BILLING,
     query: AdjustmentListQuery,
     response: { schema: page(AdjustmentOut) },
-    handler: ({ principal, query }) => adjustments.list(principal, query),
+    handler: ({ principal, query }, { adjustments }) => adjustments.list(principal, query),
   });
 
   r.add({
@@ -34,7 +30,7 @@ export function registerAdjustmentRoutes(
     body: AdjustmentCreate,
     response: { status: 201, schema: AdjustmentOut },
     errors: [404, 409],
-    handler: ({ principal, body }) => adjustments.create(principal, body),
+    handler: ({ principal, body }, { adjustments }) => adjustments.create(principal, body),
   });
 
   r.add({
@@ -48,7 +44,7 @@ export function registerAdjustmentRoutes(
     body: AdjustmentPatch,
     response: { schema: AdjustmentOut },
     errors: [404, 409],
-    handler: ({ principal, params, body }) => adjustments.update(principal, params.id, body),
+    handler: ({ principal, params, body }, { adjustments }) => adjustments.update(principal, params.id, body),
   });
 
   r.add({
@@ -61,7 +57,7 @@ export function registerAdjustmentRoutes(
     params: IdParams,
     response: { status: 204 },
     errors: [404, 409],
-    handler: async ({ principal, params }) => {
+    handler: async ({ principal, params }, { adjustments }) => {
       await adjustments.delete(principal, params.id);
     },
   });

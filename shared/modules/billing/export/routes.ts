@@ -4,12 +4,11 @@ import type { BillingRoutes } from '../place.js';
 import { invoicesCsv } from './csv.js';
 import { invoicePdf } from './pdf.js';
 import { CsvExportQuery, PdfQuery } from './schema.js';
-import type { InvoiceExportService } from './service.js';
 
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerExportRoutes(r: BillingRoutes, { exports }: { exports: InvoiceExportService }): void {
+export function registerExportRoutes(r: BillingRoutes): void {
   r.add({
     method: 'get',
     path: '/api/billing/invoice/export',
@@ -29,7 +28,7 @@ export function registerExportRoutes(r: BillingRoutes, { exports }: { exports: I
       },
     },
     errors: [404, 409],
-    handler: async ({ principal, query, res }) => {
+    handler: async ({ principal, query, res }, { exports }) => {
       const items = await exports.issuedOf(principal, query.period, query.yardId);
       const csv = invoicesCsv(query.format, query.kind, items, query);
       const what = query.kind === 'invoice' ? 'invoices' : 'credit-notes';
@@ -56,7 +55,7 @@ export function registerExportRoutes(r: BillingRoutes, { exports }: { exports: I
       headers: { 'Content-Disposition': 'attachment; filename="<number>.pdf"' },
     },
     errors: [404, 409],
-    handler: async ({ principal, params, query, res }) => {
+    handler: async ({ principal, params, query, res }, { exports }) => {
       const item = await exports.one(principal, params.id);
       // Built whole before the first byte goes out, so a failure is still a problem answer.
       const doc = invoicePdf(item, { locale: query.locale ?? 'en-US' });

@@ -13,12 +13,11 @@ import {
   OverageOut,
   OverageQuery,
 } from './schema.js';
-import type { InvoiceService } from './service.js';
 
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices: InvoiceService }): void {
+export function registerInvoiceRoutes(r: BillingRoutes): void {
   r.add({
     method: 'get',
     path: '/api/billing/invoice',
@@ -28,7 +27,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     access: BILLING,
     query: InvoiceListQuery,
     response: { schema: page(InvoiceOut) },
-    handler: ({ principal, query }) => invoices.list(principal, query),
+    handler: ({ principal, query }, { invoices }) => invoices.list(principal, query),
   });
 
   r.add({
@@ -39,7 +38,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     access: BILLING,
     query: InvoiceListQuery,
     response: { schema: page(InvoiceSummaryOut) },
-    handler: ({ principal, query }) => invoices.summaries(principal, query),
+    handler: ({ principal, query }, { invoices }) => invoices.summaries(principal, query),
   });
 
   r.add({
@@ -53,7 +52,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     query: OverageQuery,
     response: { schema: OverageOut },
     errors: [404, 409],
-    handler: ({ principal, query }) => invoices.overage(principal, query),
+    handler: ({ principal, query }, { overage }) => overage.overage(principal, query),
   });
 
   r.add({
@@ -66,7 +65,8 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     access: BILLING,
     body: InvoiceGenerateAllIn,
     response: { schema: GenerateAllOut },
-    handler: ({ principal, body }) => invoices.generateAll(principal, principal.id, body?.force ?? false),
+    handler: ({ principal, body }, { generation }) =>
+      generation.generateAll(principal, principal.id, body?.force ?? false),
   });
 
   r.add({
@@ -80,8 +80,8 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     body: InvoiceCreateIn,
     response: { status: 201, schema: InvoiceOut },
     errors: [404, 409],
-    handler: async ({ principal, body, res }) => {
-      const invoice = await invoices.generate(principal, body, principal.id);
+    handler: async ({ principal, body, res }, { generation }) => {
+      const invoice = await generation.generate(principal, body, principal.id);
       res.setHeader(
         'Location',
         `/api/billing/invoice/${invoice.yardId}/${invoice.carrierId}/${invoice.period}`,
@@ -100,7 +100,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     params: InvoiceKeyParams,
     response: { schema: InvoiceOut },
     errors: [404],
-    handler: ({ principal, params }) => invoices.getByKey(principal, params),
+    handler: ({ principal, params }, { invoices }) => invoices.getByKey(principal, params),
   });
 
   r.add({
@@ -115,7 +115,8 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     body: InvoiceReplaceIn,
     response: { schema: InvoiceOut },
     errors: [404, 409],
-    handler: ({ principal, params, body }) => invoices.replace(principal, params, body?.force, principal.id),
+    handler: ({ principal, params, body }, { generation }) =>
+      generation.replace(principal, params, body?.force, principal.id),
   });
 
   r.add({
@@ -129,7 +130,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     params: InvoiceKeyParams,
     response: { status: 204 },
     errors: [404, 409],
-    handler: async ({ principal, params }) => {
+    handler: async ({ principal, params }, { invoices }) => {
       await invoices.deleteByKey(principal, params);
     },
   });
@@ -146,7 +147,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     params: IdParams,
     response: { schema: InvoiceOut },
     errors: [404],
-    handler: ({ principal, params }) => invoices.getById(principal, params.id),
+    handler: ({ principal, params }, { invoices }) => invoices.getById(principal, params.id),
   });
 
   r.add({
@@ -159,7 +160,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     params: IdParams,
     response: { status: 204 },
     errors: [404, 409],
-    handler: async ({ principal, params }) => {
+    handler: async ({ principal, params }, { invoices }) => {
       await invoices.deleteById(principal, params.id);
     },
   });
@@ -174,7 +175,7 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     params: IdParams,
     response: { schema: InvoiceOut },
     errors: [404, 409],
-    handler: ({ principal, params }) => invoices.issue(principal, params.id),
+    handler: ({ principal, params }, { invoices }) => invoices.issue(principal, params.id),
   });
 
   r.add({
@@ -188,6 +189,6 @@ export function registerInvoiceRoutes(r: BillingRoutes, { invoices }: { invoices
     body: InvoiceVoidIn,
     response: { schema: InvoiceOut },
     errors: [404, 409],
-    handler: ({ principal, params, body }) => invoices.void(principal, params.id, body.reason),
+    handler: ({ principal, params, body }, { invoices }) => invoices.void(principal, params.id, body.reason),
   });
 }

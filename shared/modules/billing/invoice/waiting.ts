@@ -28,6 +28,19 @@ function waitMessage(reason: WaitReason, yardCode: string, siteId: string): stri
 }
 
 /**
+ * Which yards wait for their site before a past period is invoiced, plugged in at the composition
+ * root (shared/services.ts): SiteSyncCheck at the cloud; none at a standalone edge, which holds all
+ * its own activity.
+ */
+export interface SiteWait {
+  /** Why the yard waits, or null when its period may be invoiced from what is here. */
+  waiting(yard: { id: string; code: string; siteId: string }): Promise<WaitingYard | null>;
+}
+
+/** A standalone edge: no yard waits. */
+export const noSiteWait: SiteWait = { waiting: async () => null };
+
+/**
  * Whether the cloud has everything a site recorded up to a past period's end (docs/domain.md
  * "Billing", waiting sites). What the cloud knows of a site is its link state and queue depth as
  * the site last reported them (`site`, from the retained status topic). The site sends its changes
@@ -38,10 +51,9 @@ function waitMessage(reason: WaitReason, yardCode: string, siteId: string): stri
  *   whatever it holds, and a clerk at the site may still record (or back-date) a movement of the
  *   period while the link is down. It is invoiced once it is back and has caught up, or with force;
  * - never connected: waiting (nothing of it has arrived).
- * A yard whose site is not registered here has no site to wait for. Only the cloud asks: a
- * standalone edge holds all its own activity.
+ * A yard whose site is not registered here has no site to wait for.
  */
-export class SiteSyncCheck {
+export class SiteSyncCheck implements SiteWait {
   constructor(private readonly db: Kdb) {}
 
   async waiting(yard: { id: string; code: string; siteId: string }): Promise<WaitingYard | null> {

@@ -8,12 +8,11 @@ import {
   ToBeCompletedOut,
   ToBeCompletedQuery,
 } from './schema.js';
-import type { SummaryService } from './service.js';
 
 const TAG = 'Billing';
 const BILLING = ['admin', 'billing'] as const;
 
-export function registerSummaryRoutes(r: BillingRoutes, { summaries }: { summaries: SummaryService }): void {
+export function registerSummaryRoutes(r: BillingRoutes): void {
   r.add({
     method: 'post',
     path: '/api/billing/summary/generate-all',
@@ -24,7 +23,7 @@ export function registerSummaryRoutes(r: BillingRoutes, { summaries }: { summari
     access: BILLING,
     response: { schema: SummaryListOut },
     errors: [409],
-    handler: ({ principal }) => summaries.generateAll(principal),
+    handler: ({ principal }, { summaries }) => summaries.generateAll(principal),
   });
 
   r.add({
@@ -38,7 +37,7 @@ export function registerSummaryRoutes(r: BillingRoutes, { summaries }: { summari
     body: SummaryGenerateIn,
     response: { schema: SummaryListOut },
     errors: [404, 409],
-    handler: ({ principal, body }) => summaries.generate(principal, body),
+    handler: ({ principal, body }, { summaries }) => summaries.generate(principal, body),
   });
 
   r.add({
@@ -51,7 +50,7 @@ export function registerSummaryRoutes(r: BillingRoutes, { summaries }: { summari
     body: SummaryGeneratePastIn,
     response: { schema: SummaryListOut },
     errors: [404, 409],
-    handler: ({ principal, body }) => summaries.generatePast(principal, body),
+    handler: ({ principal, body }, { summaries }) => summaries.generatePast(principal, body),
   });
 
   r.add({
@@ -64,7 +63,7 @@ export function registerSummaryRoutes(r: BillingRoutes, { summaries }: { summari
     access: BILLING,
     query: SummaryAggregateQuery,
     response: { schema: SummaryAggregateOut },
-    handler: ({ principal, query }) => summaries.aggregate(principal, query),
+    handler: ({ principal, query }, { summaries }) => summaries.aggregate(principal, query),
   });
 
   r.add({
@@ -78,6 +77,6 @@ export function registerSummaryRoutes(r: BillingRoutes, { summaries }: { summari
     query: ToBeCompletedQuery,
     response: { schema: ToBeCompletedOut },
     errors: [404, 409],
-    handler: ({ principal, query }) => summaries.toBeCompleted(principal, query),
+    handler: ({ principal, query }, { summaries }) => summaries.toBeCompleted(principal, query),
   });
 }

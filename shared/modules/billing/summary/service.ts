@@ -7,23 +7,16 @@ import type { YardTable } from '../../../db/tables.js';
 import { pageInMemory } from '../../../http/cursor.js';
 import { BadRequestError, ConflictError } from '../../../http/errors.js';
 import { newId } from '../../../ids.js';
+import { type BillingCalculator, type Calculation, hasCharges } from '../calculator.js';
 import { currentPeriod, isPast, periodWindow, previousPeriod } from '../compute/index.js';
 import type { BillingResult } from '../compute/types.js';
-import {
-  type BillingCalculator,
-  type BillingReads,
-  type Calculation,
-  hasCharges,
-  type InputCounts,
-  type YardConfigRow,
-} from '../inputs.js';
-import { assertBillingHere } from '../place.js';
+import type { BillingReads, InputCounts, YardConfigRow } from '../inputs.js';
 import { SummaryRepo, type SummaryRow } from './repo.js';
 import type { SummaryOutT } from './schema.js';
 
 type YardRow = Selectable<YardTable>;
 
-export type SummaryDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> &
+export type SummaryDeps = Pick<CoreParts, 'kysely' | 'clock'> &
   BillingReads & { calculator: BillingCalculator };
 
 /** What is stored in `content` of a summary (and, with more, of an invoice). */
@@ -45,7 +38,6 @@ export class SummaryService {
 
   /** POST /summary/generate: the ongoing period of one yard, for one carrier or every carrier. */
   async generate(principal: Principal, input: { yardId: string; carrierId?: string | undefined }) {
-    assertBillingHere(this.deps.changes);
     const { yard, config } = await this.configuredYard(principal, input.yardId);
     if (input.carrierId) await this.deps.carriers.getRow(input.carrierId);
     const period = currentPeriod(yard.timeZone, this.deps.clock.now());
@@ -54,7 +46,6 @@ export class SummaryService {
 
   /** POST /summary/generate-all: the ongoing period of every yard with a billing config in scope. */
   async generateAll(principal: Principal) {
-    assertBillingHere(this.deps.changes);
     const items: SummaryOutT[] = [];
     for (const config of await this.deps.calculator.inputs.yardConfigs()) {
       if (!canSeeYard(principal, config.yardId)) continue;
@@ -70,7 +61,6 @@ export class SummaryService {
     principal: Principal,
     input: { period: string; yardId?: string | undefined; carrierId?: string | undefined },
   ) {
-    assertBillingHere(this.deps.changes);
     if (input.carrierId && !input.yardId) {
       throw new BadRequestError('carrier-needs-yard', 'Name the yard (yardId) of the carrier.');
     }
@@ -103,7 +93,6 @@ export class SummaryService {
       cursor?: string | undefined;
     },
   ) {
-    assertBillingHere(this.deps.changes);
     for (const yardId of query.yardIds ?? []) assertCanSeeYard(principal, yardId);
     const rows = await this.repo.list({
       period: query.period,
@@ -140,7 +129,6 @@ export class SummaryService {
     principal: Principal,
     query: { yardId?: string | undefined; months: number; limit: number; cursor?: string | undefined },
   ) {
-    assertBillingHere(this.deps.changes);
     const configs = query.yardId
       ? [(await this.configuredYard(principal, query.yardId)).config]
       : (await this.deps.calculator.inputs.yardConfigs()).filter((c) => canSeeYard(principal, c.yardId));
