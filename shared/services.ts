@@ -3,6 +3,7 @@ import { SharedAnswers } from './http/shared-answers.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
+import { signOutsOnChange } from './modules/auth/sign-outs.js';
 import type { BillingPart } from './modules/billing/index.js';
 import type { OnvifReach } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
@@ -17,11 +18,13 @@ import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
 import { GateStation } from './modules/movements/gate-station.js';
 import { MovementService } from './modules/movements/service.js';
+import { visitsOfMovements } from './modules/movements/visits.js';
 import { PushService } from './modules/push/service.js';
 import { SearchService } from './modules/search/service.js';
 import { SettingsService } from './modules/settings/service.js';
 import type { SyncBlobService } from './modules/sync/blob-service.js';
 import { TaskService } from './modules/tasks/service.js';
+import { taskEventsGoWithTask } from './modules/tasks/task-events-go.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
 import { YardService } from './modules/yards/service.js';
@@ -107,6 +110,12 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);
   core.changes.observers.add(dashboardRollups(core.db, () => figureAnswers.changed()));
+  // Rules derived from other rows, each its module's, run the same way on both write paths
+  // (docs/sync.md "Derived state"): visits from gate movements, sign-outs from user and driver
+  // changes, a deleted yard task's events.
+  core.changes.observers.add(visitsOfMovements(core.db, core.changes.observers));
+  core.changes.observers.add(signOutsOnChange(core.db, core.clock));
+  core.changes.observers.addBeforeDelete(taskEventsGoWithTask(core.db));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: plugs.autoDispatch });

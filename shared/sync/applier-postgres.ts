@@ -4,15 +4,9 @@ import pg from 'pg';
 import type { PostgresDatabase } from '../db/database.js';
 import { PostgresWork, type SqlWork } from '../db/sql-work.js';
 import type { AdoptionPlan } from './adoption.js';
-import {
-  type ApplierDeps,
-  type ApplierOptions,
-  type ApplyOutcome,
-  ApplyWork,
-  publishTouched,
-} from './applier.js';
-import { Touched } from './apply-rows.js';
+import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ApplyWork } from './applier.js';
 import type { Batch } from './protocol.js';
+import { publishTouched, Touched } from './touched.js';
 
 /** Attempts of a transaction that PostgreSQL ended as a deadlock or serialization failure. */
 const ATTEMPTS = 5;

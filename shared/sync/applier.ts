@@ -4,14 +4,14 @@ import { SCHEMA_VERSION } from '../db/migrate.js';
 import { SqliteWork, type SqlWork, sqlRow, sqlRun, statement } from '../db/sql-work.js';
 import { type AdoptionPlan, planAdoption } from './adoption.js';
 import { Backlog } from './apply-backlog.js';
-import { type Received, RowApplier, Touched } from './apply-rows.js';
+import { type Received, RowApplier } from './apply-rows.js';
 import { RowRules } from './apply-rules.js';
 import type { SyncDeps } from './deps.js';
-import { DerivedState } from './derived.js';
 import type { Batch } from './protocol.js';
 import { type Routing, type RoutingWork, routingWork } from './routing.js';
 import { forUpdate, RowSql } from './row-sql.js';
 import { SiteTrust } from './site-trust.js';
+import { publishTouched, Touched } from './touched.js';
 
 export type { DeadLetterPayload } from './apply-rows.js';
 
@@ -66,9 +66,9 @@ export class ApplyWork {
   ) {
     const side = deps.syncSide;
     const sql = new RowSql();
-    // Observers of row writes (read models such as the dashboard's rollups) see applied rows too.
+    // Observers of row writes (the modules' derived rules and read models) see applied rows too.
     const observers = deps.changes.observers;
-    const rules = new RowRules(sql, new DerivedState(deps.clock, observers), side.finalFrom, observers);
+    const rules = new RowRules(sql, side.finalFrom, observers);
     const given = options.routing;
     const routing: RoutingWork =
       given === undefined ? side.routingWork : 'invalidate' in given ? routingWork(given) : given;
@@ -204,35 +204,6 @@ const CURSOR_PUT = statement(
     'ON CONFLICT (peer) DO UPDATE SET applied_remote_seq = excluded.applied_remote_seq, ' +
     'remote_stream = excluded.remote_stream, applied_at = excluded.applied_at',
 );
-
-/**
- * After commit: caches, forwarded rows announced, then events (events.ts): sign-outs, live updates,
- * yards with queued tasks. What the domain does about them is wired in reactions.ts.
- */
-export function publishTouched(
-  deps: Pick<ApplierDeps, 'changes' | 'bus' | 'log'>,
-  peer: string,
-  touched: Touched,
-): void {
-  const { changes, bus } = deps;
-  touched.deadLetters.log(deps.log, peer);
-  for (const table of touched.tables) changes.generations.bump(table);
-  if (touched.forwardedTo.size > 0) changes.notifyLogged(touched.forwardedTo);
-  // Their tokens were revoked in the transaction; principals cached in memory go on this event.
-  for (const { kind, id } of touched.signedOut) bus.publish({ type: 'sync.signed-out', data: { kind, id } });
-  if (touched.applied === 0) return;
-  const entities = Object.fromEntries(touched.entities);
-  const yardIds = [...touched.yards];
-  for (const yardId of yardIds) {
-    bus.publish({ type: 'sync.applied', yardId, data: { peer, yardIds: [yardId], entities } });
-  }
-  // Org-wide records (and watchers of every yard) get one event without a yard.
-  bus.publish({ type: 'sync.applied', yardId: null, data: { peer, yardIds, entities } });
-  for (const driverId of touched.drivers) {
-    bus.publish({ type: 'sync.applied', driverId, data: { peer, entities: { yard_task: 1 } } });
-  }
-  for (const yardId of touched.queuedYards) bus.publish({ type: 'sync.tasks-queued', data: { yardId } });
-}
 
 /**
  * Applies a peer's change batches to the local SQLite database (docs/sync.md "Apply, ack, resume"):

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { type SqlWork, sqlRows, sqlRun, sqlValue, statement } from '../db/sql-work.js';
 import { chosenRows, planAdoption } from './adoption.js';
-import { type DeadLetterPayload, type Received, type RowApplier, Touched } from './apply-rows.js';
+import type { DeadLetterPayload, Received, RowApplier } from './apply-rows.js';
+import { Touched } from './touched.js';
 
 /**
  * Received rows that could not be applied when they arrived: dead letters (a row that failed) and

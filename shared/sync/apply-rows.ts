@@ -4,11 +4,11 @@ import { SCHEMA_VERSION } from '../db/migrate.js';
 import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
 import { assertClockWithinSkew } from './clock-bounds.js';
-import { DeadLetterSummary } from './dead-letter-log.js';
 import type { SyncDeps } from './deps.js';
 import { parseHlc } from './hlc.js';
 import type { RoutingWork } from './routing.js';
 import type { SiteTrust } from './site-trust.js';
+import type { Forward, Touched } from './touched.js';
 import { dataOfShares } from './unit-shares.js';
 
 /** A received change with its position in the peer's log. */
@@ -21,30 +21,6 @@ export interface DeadLetterPayload {
   op: 'upsert' | 'delete';
   hlc: string;
   data: Record<string, unknown>;
-}
-
-/** A row the cloud forwards to other sites' change logs (written at the end of the work). */
-interface Forward {
-  peers: string[];
-  params: [entity: string, id: string, op: string, hlc: string, origin: string, schemaV: number];
-  /** Each peer's data (`peers[i]` gets `data[i]`: a unit's share, unit-shares.ts). */
-  data: string[];
-}
-
-/** Effects of one transaction, published after it commits (ChangeApplier.afterCommit). */
-export class Touched {
-  readonly tables = new Set<string>();
-  readonly yards = new Set<string>();
-  readonly queuedYards = new Set<string>();
-  readonly drivers = new Set<string>();
-  readonly forwardedTo = new Set<string>();
-  readonly entities = new Map<string, number>();
-  readonly signedOut: Array<{ kind: 'user' | 'driver'; id: string }> = [];
-  /** Forwarded rows of applied changes not yet written (RowApplier.writeForwards). */
-  readonly forwards: Forward[] = [];
-  /** Rows dead-lettered, logged in one line after commit. */
-  readonly deadLetters = new DeadLetterSummary();
-  applied = 0;
 }
 
 /** At the cloud: the check of what a site may write, and the routing of rows on to other sites. */
@@ -246,8 +222,8 @@ export class RowApplier {
     if (!entity || !stored) return;
     touched.applied += 1;
     touched.tables.add(entity.table);
-    // Visits are derived from movements in the same savepoint.
-    if (entity.entity === 'movement') touched.tables.add('visit');
+    // Tables the modules' derived rules wrote beside it, in the same savepoint (visits of movements).
+    for (const table of this.rules.writtenBeside(entity.table)) touched.tables.add(table);
     touched.entities.set(entity.entity, (touched.entities.get(entity.entity) ?? 0) + 1);
     if (typeof stored.yardId === 'string') touched.yards.add(stored.yardId);
     if (entity.entity === 'yard_task') {
@@ -259,7 +235,7 @@ export class RowApplier {
       touched.forwards.push(forward);
       for (const p of forward.peers) touched.forwardedTo.add(p);
     }
-    if (effect.signedOut) touched.signedOut.push(effect.signedOut);
+    if (effect.announced) touched.afterCommit.push(...effect.announced);
   }
 }
 

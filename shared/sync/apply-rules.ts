@@ -1,9 +1,8 @@
 import { type SqlWork, sqlRun, sqlValue, statement } from '../db/sql-work.js';
-import type { DerivedState } from './derived.js';
 import { SYNCED_ENTITIES, type SyncedEntity } from './entities.js';
 import { mergeShared } from './merge.js';
 import { ownerOf } from './ownership.js';
-import type { RowObservers } from './row-observers.js';
+import type { AfterCommitEvent, RowObservers } from './row-observers.js';
 import type { Fields, RowSql, TableShape } from './row-sql.js';
 
 /** One received change, as on the wire (WireRow without its seq). */
@@ -28,8 +27,8 @@ export interface RowEffect {
   before?: Fields;
   /** A merge kept fields of the local row: what is stored is not what the sender holds. */
   combined?: boolean;
-  /** A user or driver whose sessions this change ended (their cached principals must go). */
-  signedOut?: { kind: 'user' | 'driver'; id: string };
+  /** What observers of the row announced for after the commit (a sign-out: cached principals go). */
+  announced?: AfterCommitEvent[];
 }
 
 const UNCHANGED: RowEffect = { changed: false };
@@ -76,10 +75,12 @@ export function entityByName(name: string): SyncedEntity | undefined {
 export class RowRules {
   constructor(
     private readonly sql: RowSql,
-    private readonly derived: DerivedState,
     /** The owner whose rows are final when they come from it (SyncSide.finalFrom). */
     private readonly finalFrom: 'edge' | 'cloud',
-    /** Told of each row this writes (ChangeCapture.observers), with the row as stored. */
+    /**
+     * Told of each row this writes (ChangeCapture.observers), with the row as stored, and before a
+     * row is deleted: the modules' derived rules and read models, as for a local write.
+     */
     private readonly observers: RowObservers,
   ) {}
 
@@ -130,10 +131,10 @@ export class RowRules {
 
   private *insertIfAbsent(shape: TableShape, data: Fields): SqlWork<RowEffect> {
     if (!(yield* this.sql.insert(shape, data, true))) return UNCHANGED;
+    const effect: RowEffect = { changed: true, entity: shape.entity, stored: data };
     if (this.observers.watches(shape.entity.table))
-      yield* this.written(shape, undefined, String(data[shape.keyField]));
-    if (shape.entity.entity === 'movement') yield* this.derived.movementInserted(data);
-    return { changed: true, entity: shape.entity, stored: data };
+      yield* this.written(shape, undefined, String(data[shape.keyField]), effect);
+    return effect;
   }
 
   /**
@@ -149,43 +150,33 @@ export class RowRules {
     const id = String(data[shape.keyField]);
     // Other ids only: the row itself stays as read.
     if (shape.entity.entity === 'push_token') yield* this.replacePushTokens(data);
-    const local = yield* this.selectOrInsert(shape, id, data, known);
-    if (!local) return { changed: true, entity: shape.entity, stored: data };
+    const effect: RowEffect = { changed: true, entity: shape.entity, stored: data };
+    const local = yield* this.selectOrInsert(shape, id, data, known, effect);
+    if (!local) return effect;
     if (retryHlc !== undefined && String(local.hlc) >= retryHlc) return { changed: false, superseded: true };
     if (sameValues(local, data)) return UNCHANGED;
     yield* this.sql.update(shape, id, data);
-    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id);
-    const stored = { ...local, ...data };
-    const signedOut = shape.entity.entity === 'user' && (yield* this.derived.userChanged(local, stored));
-    return {
-      changed: true,
-      entity: shape.entity,
-      stored,
-      before: local,
-      ...(signedOut ? { signedOut: { kind: 'user', id } } : {}),
-    };
+    effect.stored = { ...local, ...data };
+    effect.before = local;
+    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id, effect);
+    return effect;
   }
 
   private *merge(shape: TableShape, data: Fields, known: StoredRow | undefined): SqlWork<RowEffect> {
     const id = String(data[shape.keyField]);
     if (yield* this.tombstoned(shape.entity.entity, id)) return UNCHANGED;
-    const local = yield* this.selectOrInsert(shape, id, data, known);
-    if (!local) return { changed: true, entity: shape.entity, stored: data };
+    const effect: RowEffect = { changed: true, entity: shape.entity, stored: data };
+    const local = yield* this.selectOrInsert(shape, id, data, known, effect);
+    if (!local) return effect;
     const fields = shape.columns.map((c) => c.field);
     const result = mergeShared(local, data, fields, shape.keyField, shape.entity.entity === 'yard_task');
     if (result.kind === 'local') return UNCHANGED;
     yield* this.sql.update(shape, id, result.row);
-    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id);
-    const stored = { ...local, ...result.row };
-    const signedOut = shape.entity.entity === 'driver' && (yield* this.derived.driverChanged(local, stored));
-    return {
-      changed: true,
-      entity: shape.entity,
-      stored,
-      before: local,
-      combined: result.kind === 'merged',
-      ...(signedOut ? { signedOut: { kind: 'driver', id } } : {}),
-    };
+    effect.stored = { ...local, ...result.row };
+    effect.before = local;
+    effect.combined = result.kind === 'merged';
+    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id, effect);
+    return effect;
   }
 
   /**
@@ -198,11 +189,12 @@ export class RowRules {
     id: string,
     data: Fields,
     known: StoredRow | undefined,
+    effect: RowEffect,
   ): SqlWork<Fields | undefined> {
     const local = known ? known.row : yield* this.sql.select(shape, id);
     if (local) return local;
     if (yield* this.sql.insert(shape, data, true)) {
-      if (this.observers.watches(shape.entity.table)) yield* this.written(shape, undefined, id);
+      if (this.observers.watches(shape.entity.table)) yield* this.written(shape, undefined, id, effect);
       return undefined;
     }
     const raced = yield* this.sql.select(shape, id);
@@ -227,25 +219,36 @@ export class RowRules {
       if (owner !== 'both' && !this.ownerSide(owner)) return UNCHANGED;
     }
     if (!local) return UNCHANGED;
-    if (entity.entity === 'yard_task') yield* this.derived.taskDeleting(change.id);
+    const effect: RowEffect = { changed: true, entity, stored: local, before: local };
+    // What references the row goes first (RowObservers.addBeforeDelete: a yard task's events).
+    if (this.observers.watchesDeletes(entity.table)) yield* this.observers.deletingWork(entity.table, local);
     yield* this.sql.delete(shape, change.id);
-    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, undefined);
-    return { changed: true, entity, stored: local, before: local };
+    if (this.observers.watches(entity.table)) yield* this.written(shape, local, undefined, effect);
+    return effect;
   }
 
   /**
    * Tells the observers of the table what the row was and is: read back as stored, so columns the
-   * change left out (defaults, a peer's older schema) are there too. Callers first check that the
-   * table has observers (no generator made for the others).
+   * change left out (defaults, a peer's older schema) are there too. What they announce for after
+   * the commit goes into the row's effect. Callers first check that the table has observers (no
+   * generator made for the others).
    */
   private *written(
     shape: TableShape,
     before: Fields | undefined,
     afterId: string | undefined,
+    effect: RowEffect,
   ): SqlWork<void> {
     const table = shape.entity.table;
     const after = afterId === undefined ? undefined : yield* this.sql.select(shape, afterId);
-    yield* this.observers.work(table, before, after);
+    yield* this.observers.work(table, before, after, (event) => {
+      effect.announced = [...(effect.announced ?? []), event];
+    });
+  }
+
+  /** The tables observers write beside a row of this table (their caches go with the row's). */
+  writtenBeside(table: string): ReadonlySet<string> {
+    return this.observers.writtenBeside(table);
   }
 
   /**

@@ -236,11 +236,15 @@ export class ChangeCapture {
       const entity = entityOfTable(table);
       // The stored row decides (camera source, setting scope) and names the owning site in a
       // refusal: read it first. A standalone edge, which refuses nothing, skips the read.
+      let current: Record<string, unknown> | undefined;
       if (this.guard !== allowEveryWrite) {
-        const current = await this.stored(trx, table, entity, key);
+        current = await this.stored(trx, table, entity, key);
         if (!current) return undefined;
         this.check(entity, current, { op: 'delete' });
       }
+      // What references the row goes first (RowObservers.addBeforeDelete: a yard task's events).
+      if (this.observers.watchesDeletes(table))
+        await this.observers.deletingIn(trx, table, current ?? { [entity.key]: key });
       const [deleted] = (await this.shapes.run(trx, `delete|${table}`, [key], (ph) =>
         (unguarded(trx) as Loose).deleteFrom(table).where(entity.key, '=', ph[0]).returningAll(),
       )) as Array<Record<string, unknown> | undefined>;

@@ -14,7 +14,6 @@ import { MovementRepo, type MovementRow, type TrailerRow, type TruckRow } from '
 import type { MovementCreateT } from './schema.js';
 import { checkUnitState, unitLabel } from './unit-state.js';
 import { assertVisitOrder } from './visit-order.js';
-import { VisitWrites } from './visit-writes.js';
 
 /** What the driver check said, found before the transaction (other services use their own connection). */
 export interface DriverVerdict {
@@ -39,7 +38,9 @@ type Unit<R> = { row: R; isNew: false } | { row: undefined; isNew: true };
 
 /**
  * Records one gate movement inside the caller's transaction: every check first, then the writes
- * (movement, trailer / truck state, visit), so a refused movement writes nothing.
+ * (trailer / truck state, movement), so a refused movement writes nothing. The movement's insert
+ * opens or closes its visits in the same transaction (visits.ts, the rule a movement applied by
+ * sync runs too).
  */
 export async function recordMovement(
   deps: RecordDeps,
@@ -134,7 +135,6 @@ export async function recordMovement(
 
   // --- writes ---
   const now = deps.clock.now();
-  const checkIn = input.direction === 'in';
   // A unit new to the system carries the carrier given with it: the movement (and so the visit, which
   // billing charges to that carrier) records it too.
   const carrierId =
@@ -172,28 +172,6 @@ export async function recordMovement(
     createdAt: now,
   });
 
-  const trailerUnit = trailerId ? ({ kind: 'trailer', trailerId } as const) : undefined;
-  const truckUnit = truckId ? ({ kind: 'truck', truckId } as const) : undefined;
-  const visits = new VisitWrites(trx, repo, deps.changes.observers);
-  if (checkIn) {
-    // A forced check-in ends the unit's previous stay (it left unrecorded).
-    const forcedOut = warnings.some((w) => w.startsWith('already-in-yard'));
-    if (forcedOut && trailerUnit) await visits.close(trailerUnit, null, at);
-    if (forcedOut && truckUnit) await visits.close(truckUnit, null, at);
-    await visits.open({
-      id: newId(),
-      yardId: input.yardId,
-      unitKind: trailerId ? 'trailer' : 'truck',
-      trailerId,
-      truckId,
-      carrierId,
-      inMovementId: movement.id,
-      inAt: at,
-    });
-  } else {
-    if (trailerUnit) await visits.close(trailerUnit, movement.id, at);
-    if (truckUnit) await visits.close(truckUnit, movement.id, at);
-  }
   return {
     movement,
     gate,

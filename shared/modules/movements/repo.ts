@@ -6,11 +6,8 @@ import type { Direction } from '../../enums.js';
 import { trailerNumberKey } from '../trailers/schema.js';
 import {
   carrierById,
-  closeTrailerVisits,
-  closeTruckVisits,
   driverById,
   gateById,
-  insertOpenVisit,
   locationById,
   movementById,
   trailerById,
@@ -33,7 +30,8 @@ type Keyset = { at: number; id: string };
 
 /**
  * SQL of gate movements and visits. Construct with a transaction to read and write inside it.
- * Synced rows are written by the service through core.changes; `visit` (derived, not synced) here.
+ * Synced rows are written by the service through core.changes; visits (derived, not synced) are
+ * read here and written by the visit rule (visits.ts).
  */
 export class MovementRepo {
   constructor(private readonly db: Kdb) {}
@@ -205,20 +203,6 @@ export class MovementRepo {
       .execute() as Promise<Array<VisitRow & { unitId: string; outGateId: string | null }>>;
   }
 
-  async openVisit(visit: Omit<VisitRow, 'outMovementId' | 'outAt'>): Promise<void> {
-    await insertOpenVisit(
-      this.db,
-      visit.id,
-      visit.yardId,
-      visit.unitKind,
-      visit.trailerId,
-      visit.truckId,
-      visit.carrierId,
-      visit.inMovementId,
-      visit.inAt,
-    );
-  }
-
   /**
    * The unit's latest open check-in and latest check-out (a trailer's visits, or a truck's own
    * truck visits), for refusing a movement that would invert a visit.
@@ -240,15 +224,5 @@ export class MovementRepo {
       )
       .executeTakeFirst();
     return { openInAt: row?.openInAt ?? null, lastOutAt: row?.lastOutAt ?? null };
-  }
-
-  /** Closes the unit's open visits (a trailer's, or a truck's own truck visits); returns them closed. */
-  async closeVisits(
-    unit: { kind: 'trailer'; trailerId: string } | { kind: 'truck'; truckId: string },
-    outMovementId: string | null,
-    outAt: number,
-  ): Promise<VisitRow[]> {
-    if (unit.kind === 'trailer') return closeTrailerVisits(this.db, outMovementId, outAt, unit.trailerId);
-    return closeTruckVisits(this.db, outMovementId, outAt, unit.truckId);
   }
 }

@@ -19,8 +19,7 @@ import {
   rebuildDashboardRollupsPostgres,
 } from '../../../shared/modules/dashboard/rollups/rebuild.js';
 import { FIGURE } from '../../../shared/modules/dashboard/rollups/rules.js';
-import { MovementRepo } from '../../../shared/modules/movements/repo.js';
-import { VisitWrites } from '../../../shared/modules/movements/visit-writes.js';
+import { visitsOfMovements } from '../../../shared/modules/movements/visits.js';
 import { ChangeCapture } from '../../../shared/sync/change-capture.js';
 import { Hlc } from '../../../shared/sync/hlc.js';
 import { PostgresCloudRouting } from '../../../shared/sync/routing-postgres.js';
@@ -36,7 +35,7 @@ import {
  * The dashboard's rollups written with each change on either database: on SQLite synchronously on
  * the connection, on PostgreSQL through the write's Kysely transaction (observer.ts). The same
  * sequence of writes, made as the movements module makes them (ChangeCapture for the trailer, truck
- * and movement rows, VisitWrites for the visits, in one transaction per movement), must leave
+ * and movement rows, the visit rule for the visits, in one transaction per movement), must leave
  * counters equal to a recount from the rows, and the same counters on both databases.
  */
 
@@ -70,6 +69,7 @@ async function openSide(dialect: TestDialect): Promise<Side> {
     const db = openDatabase(join(dir, 'y.db'));
     const changes = new ChangeCapture(new Hlc(clock, 'cloud'), clock, () => []);
     changes.observers.add(dashboardRollups(db));
+    changes.observers.add(visitsOfMovements(db, changes.observers));
     return {
       dialect,
       db,
@@ -88,6 +88,7 @@ async function openSide(dialect: TestDialect): Promise<Side> {
   // As shared/app.ts builds the cloud's: routing asked in the write's transaction.
   const changes = new ChangeCapture(new Hlc(clock, 'cloud'), clock, new PostgresCloudRouting().peersFor);
   changes.observers.add(dashboardRollups(db));
+  changes.observers.add(visitsOfMovements(db, changes.observers));
   return {
     dialect,
     db,
@@ -245,7 +246,8 @@ async function move(side: Side, m: Move, trx?: Kdb): Promise<void> {
       });
     }
     if (m.truckId) await changes.update(trx, 'truck', m.truckId, { yardId: checkIn ? m.yardId : null });
-    const movement = await changes.insert(trx, 'movement', {
+    // The movement's insert opens and closes its visits (shared/modules/movements/visits.ts).
+    await changes.insert(trx, 'movement', {
       id: id(side.next++),
       yardId: m.yardId,
       gateId: null,
@@ -263,31 +265,11 @@ async function move(side: Side, m: Move, trx?: Kdb): Promise<void> {
       actuationId: null,
       operatorId: null,
       notes: null,
-      warnings: '[]',
+      warnings: m.forced ? JSON.stringify(['already-in-yard: forced']) : '[]',
       overrideReason: null,
       correctsId: null,
       createdAt: side.clock.now(),
     });
-    const visits = new VisitWrites(trx, new MovementRepo(trx), changes.observers);
-    const trailerUnit = m.trailerId ? ({ kind: 'trailer', trailerId: m.trailerId } as const) : undefined;
-    const truckUnit = m.truckId ? ({ kind: 'truck', truckId: m.truckId } as const) : undefined;
-    if (checkIn) {
-      if (m.forced && trailerUnit) await visits.close(trailerUnit, null, m.at);
-      if (m.forced && truckUnit) await visits.close(truckUnit, null, m.at);
-      await visits.open({
-        id: id(side.next++),
-        yardId: m.yardId,
-        unitKind: m.trailerId ? 'trailer' : 'truck',
-        trailerId: m.trailerId ?? null,
-        truckId: m.truckId ?? null,
-        carrierId: null,
-        inMovementId: movement.id,
-        inAt: m.at,
-      });
-    } else {
-      if (trailerUnit) await visits.close(trailerUnit, movement.id, m.at);
-      if (truckUnit) await visits.close(truckUnit, movement.id, m.at);
-    }
   };
   if (trx) await work(trx);
   else await side.db.kysely.transaction().execute(work);
