@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { problemText } from '../../common/api/problem-text';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
-import { problemText } from './data';
-import { PRIORITIES } from './labels';
-import type { InventoryRow } from './rows';
+import { PRIORITIES } from '../../common/inventory/labels';
+import type { InventoryRow } from '../../common/inventory/rows';
 
 type Location = Schemas['Location'];
 type Task = Schemas['YardTask'];

@@ -1,11 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
+import { problemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
+import { exactRows, findRows, type InventoryRow, unitKey } from '../../common/inventory/rows';
 import { useShortcuts } from '../../common/shortcuts';
 import { yardTime } from '../../common/time';
 import { gates, timeZone, yards } from '../yard';
-import { problemText } from './data';
-import { exactRows, findRows, type InventoryRow, unitKey } from './rows';
 
 type Answer = { kind: 'ok' | 'warn' | 'error'; text: string } | null;
 

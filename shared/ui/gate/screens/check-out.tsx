@@ -11,7 +11,8 @@ import { SealCheck } from '../check-out/seal-check';
 import { UnitSearch } from '../check-out/unit-search';
 import { fieldOf, yardUnits } from '../check-out/units';
 import '../check-out/check-out.css';
-import { loadYardPicture, loadYardTrucks, problemText } from '../inventory/data';
+import { problemText } from '../../common/api/problem-text';
+import { loadYardPicture, loadYardTrucks } from '../inventory/data';
 import { gates, yard } from '../yard';
 
 /**
