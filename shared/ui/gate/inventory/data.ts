@@ -42,3 +42,9 @@ export function loadYardTrucks(yardId: string): Promise<Schemas['Truck'][]> {
     call(api.GET('/api/truck', { params: { query: { yardId, inYard: true, limit, cursor } } })),
   );
 }
+
+/** A move request for one trailer: a yard task the drivers see at once. */
+export function requestMove(body: Schemas['YardTaskCreate']): Promise<Schemas['YardTask']> {
+  // One task in, one task out (the route also takes a batch, answered as a batch).
+  return call(api.POST('/api/yard-task', { body })) as Promise<Schemas['YardTask']>;
+}

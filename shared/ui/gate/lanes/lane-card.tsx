@@ -4,7 +4,8 @@ import { useGateAudit } from '../../common/gate-audit';
 import { OpenGateButton, useRetryAt } from '../../common/gates/open-gate';
 import type { Gate } from '../yard';
 import { ActuationAudit, ActuationLine } from './actuations';
-import { BlobImage, cameraSnapshot } from './camera-image';
+import { BlobImage } from './camera-image';
+import { cameraSnapshot } from './data';
 import { laneView, type RelayState } from './gate-state';
 import { GATE_HOUSE_OPEN } from './open-words';
 
