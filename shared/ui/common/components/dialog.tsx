@@ -28,6 +28,9 @@ export function Dialog(props: {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => {
+      // Unmounting runs before the element leaves the page: while the modal is still open the page
+      // behind is inert and would refuse the focus, so close it first.
+      if (d?.open) d.close();
       if (opener?.isConnected) opener.focus();
     };
   }, []);

@@ -12,5 +12,7 @@ export function cameraSnapshot(cameraId: string): Promise<Blob> {
 
 /** A stored picture (a movement's). */
 export function attachmentBlob(id: string): Promise<Blob> {
-  return call(api.GET('/api/attachment/{id}', { params: { path: { id } }, parseAs: 'blob' })) as Promise<Blob>;
+  return call(
+    api.GET('/api/attachment/{id}', { params: { path: { id } }, parseAs: 'blob' }),
+  ) as Promise<Blob>;
 }

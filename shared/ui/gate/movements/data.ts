@@ -16,7 +16,9 @@ export function loadMovements(yardId: string, f: MovementFilter, limit: number, 
 /** A page of the yard's closed visits, newest arrival first. */
 export function loadClosedVisits(yardId: string, cursor?: string) {
   return call(
-    api.GET('/api/visit', { params: { query: { yardId, open: false, limit: 50, ...(cursor ? { cursor } : {}) } } }),
+    api.GET('/api/visit', {
+      params: { query: { yardId, open: false, limit: 50, ...(cursor ? { cursor } : {}) } },
+    }),
   );
 }
 

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { loadMovements } from './data';
 import { FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
 import { gates } from '../yard';
+import { loadMovements } from './data';
 import { MovementFilters } from './filters';
 import { type Movement, MovementRow } from './movement-row';
 import type { NameKind } from './names';
