@@ -48,3 +48,15 @@ export function requestMove(body: Schemas['YardTaskCreate']): Promise<Schemas['Y
   // One task in, one task out (the route also takes a batch, answered as a batch).
   return call(api.POST('/api/yard-task', { body })) as Promise<Schemas['YardTask']>;
 }
+
+/** Every trailer with exactly this number, in any yard (where-is-it). */
+export async function trailersNumbered(number: string): Promise<Schemas['Trailer'][]> {
+  const page = await call(api.GET('/api/trailer', { params: { query: { number, limit: 20 } } }));
+  return page.items;
+}
+
+/** A trailer's last movement, in any yard. */
+export async function lastMovementOf(trailerId: string): Promise<Schemas['Movement'] | undefined> {
+  const page = await call(api.GET('/api/movement', { params: { query: { trailerId, limit: 1 } } }));
+  return page.items[0];
+}

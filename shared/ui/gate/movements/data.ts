@@ -52,6 +52,6 @@ export async function findUnits(text: string): Promise<Unit[]> {
 }
 
 /** Records a check-in or a check-out (and, when asked, opens the gate and takes its pictures). */
-export function recordMovement(body: Schemas['MovementCreate']): Promise<Schemas['Movement']> {
+export function recordMovement(body: Schemas['MovementCreate']) {
   return call(api.POST('/api/movement', { body }));
 }
