@@ -73,7 +73,7 @@ module.exports = {
       severity: 'error',
       comment:
         'A web app (shared/ui/<app>) imports only its own folder, shared/ui/common and npm packages: what two apps ' +
-        'share lives in common/, so each app can change without breaking another (shared/ui/README.md).',
+        'share lives in common/, so each app can change without breaking another (docs/architecture.md).',
       from: { path: '^shared/ui/([^/]+)/', pathNot: '^shared/ui/common/' },
       to: { path: '^shared/ui/', pathNot: ['^shared/ui/$1/', '^shared/ui/common/'] },
     },
