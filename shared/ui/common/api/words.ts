@@ -1,8 +1,9 @@
-import { FIELD_WORDS } from './field-words';
-import { DETAIL_FIRST, PROBLEM_WORDS, type Problem } from './problem-words';
+// .js: the server's tests read this file too, under the server's (node16) module resolution.
+import { FIELD_WORDS } from './field-words.js';
+import { DETAIL_FIRST, PROBLEM_WORDS, type Problem } from './problem-words.js';
 
-export { fieldLabel } from './field-words';
-export { PROBLEM_WORDS } from './problem-words';
+export { fieldLabel } from './field-words.js';
+export { PROBLEM_WORDS } from './problem-words.js';
 
 /**
  * The one home of what the apps say when the API refuses (UI.md: every error shows what to do, in
