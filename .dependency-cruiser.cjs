@@ -68,6 +68,23 @@ module.exports = {
       from: { path: '^shared/ui/' },
       to: { pathNot: ['^shared/ui/', 'node_modules'] },
     },
+    {
+      name: 'ui-app-boundary',
+      severity: 'error',
+      comment:
+        'A web app (shared/ui/<app>) imports only its own folder, shared/ui/common and npm packages: what two apps ' +
+        'share lives in common/, so each app can change without breaking another (docs/architecture.md).',
+      from: { path: '^shared/ui/([^/]+)/', pathNot: '^shared/ui/common/' },
+      to: { path: '^shared/ui/', pathNot: ['^shared/ui/$1/', '^shared/ui/common/'] },
+    },
+    {
+      name: 'ui-common-knows-no-app',
+      severity: 'error',
+      comment:
+        'shared/ui/common serves every app: it imports no app folder, or two apps would be tied through it.',
+      from: { path: '^shared/ui/common/' },
+      to: { path: '^shared/ui/', pathNot: '^shared/ui/common/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from './api/client';
 import { ProblemError } from './api/problem';
+import { attachmentBlob } from './reads';
 
 type State = { kind: 'loading' } | { kind: 'ready'; url: string } | { kind: 'failed'; message: string };
 
@@ -15,13 +15,7 @@ export function AttachmentImage(props: { id: string; alt: string; class?: string
     let url: string | undefined;
     let alive = true;
     setState({ kind: 'loading' });
-    call(
-      api.GET('/api/attachment/{id}', { params: { path: { id: props.id } }, parseAs: 'blob' }) as Promise<{
-        data?: Blob;
-        error?: unknown;
-        response: Response;
-      }>,
-    ).then(
+    attachmentBlob(props.id).then(
       (blob) => {
         if (!alive) return;
         url = URL.createObjectURL(blob);

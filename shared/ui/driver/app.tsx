@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api } from '../common/api/client';
 import { session } from '../common/auth';
 import { FormMessage } from '../common/components/field';
 import { startLive, stopLive } from '../common/live';
+import { logOut } from '../common/session-api';
 import { UpdateReady } from './offline/update-ready';
 import { disablePush } from './push/subscribe';
 import { DriverLogin, DriverSessionExpired } from './screens/login';
@@ -82,7 +82,7 @@ function SignedIn(props: { name: string }) {
     // server's next message with 410 and the server forgets the device. The next driver turns
     // notifications on again with one tap (no prompt: the permission stays).
     await disablePush();
-    await api.POST('/api/auth/logout').catch(() => undefined);
+    await logOut();
     shift.value = undefined;
     tasks.value = [];
     session.signOut();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { InventoryRow } from '../../../shared/ui/common/inventory/rows';
 import { changedDrafts } from '../../../shared/ui/dashboard/map/drafts';
 import { layoutLabels } from '../../../shared/ui/dashboard/map/labels';
 import { bandOf, locationSummary, occupancyByLocation } from '../../../shared/ui/dashboard/map/occupancy';
@@ -10,7 +11,6 @@ import {
   planBounds,
   rotateAbout,
 } from '../../../shared/ui/dashboard/map/plan';
-import type { InventoryRow } from '../../../shared/ui/gate/inventory/rows';
 
 const HOUR = 3_600_000;
 const spot = { x: 10, y: 20, width: 4, height: 17, rotation: 0 };

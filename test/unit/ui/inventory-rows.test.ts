@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { Schemas } from '../../../shared/ui/common/api/client';
-import { freeLocations } from '../../../shared/ui/gate/inventory/free-locations';
 import {
   buildRows,
   DEFAULT_SORT,
@@ -10,7 +9,8 @@ import {
   nextSort,
   sortRows,
   unitKey,
-} from '../../../shared/ui/gate/inventory/rows';
+} from '../../../shared/ui/common/inventory/rows';
+import { freeLocations } from '../../../shared/ui/gate/inventory/free-locations';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW - h * 3_600_000).toISOString();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ProblemError } from '../../../shared/ui/common/api/problem';
-import { problemText } from '../../../shared/ui/gate/inventory/problem-text';
+import { problemText } from '../../../shared/ui/common/api/problem-text';
 
 describe('problemText', () => {
   it('a cloud-owned record says where it is managed (the detail) and that it is read-only here', () => {

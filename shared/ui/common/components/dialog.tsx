@@ -10,7 +10,13 @@ import { useLayoutEffect, useRef } from 'preact/hooks';
 export function Dialog(props: {
   /** Unique on the page: the heading's id is `${id}-heading`. */
   id: string;
-  title: ComponentChildren;
+  /**
+   * The heading. Without one, the dialog is named by `labelledBy` (a form that brings its own
+   * heading, as it is also a page: the login) or `label` (a picture, which has no heading).
+   */
+  title?: ComponentChildren;
+  labelledBy?: string;
+  label?: string;
   /** Extra classes beside `dialog` (the screen's own layout). */
   class?: string;
   onClose: () => void;
@@ -22,6 +28,9 @@ export function Dialog(props: {
     const d = ref.current;
     if (d && !d.open) d.showModal();
     return () => {
+      // Unmounting runs before the element leaves the page: while the modal is still open the page
+      // behind is inert and would refuse the focus, so close it first.
+      if (d?.open) d.close();
       if (opener?.isConnected) opener.focus();
     };
   }, []);
@@ -30,14 +39,15 @@ export function Dialog(props: {
       ref={ref}
       id={props.id}
       class={props.class ? `dialog ${props.class}` : 'dialog'}
-      aria-labelledby={`${props.id}-heading`}
+      aria-labelledby={props.title !== undefined ? `${props.id}-heading` : props.labelledBy}
+      aria-label={props.title === undefined && !props.labelledBy ? props.label : undefined}
       onCancel={(e) => {
         // The parent decides (it unmounts the dialog); the browser must not close it behind its back.
         e.preventDefault();
         props.onClose();
       }}
     >
-      <h2 id={`${props.id}-heading`}>{props.title}</h2>
+      {props.title !== undefined && <h2 id={`${props.id}-heading`}>{props.title}</h2>}
       {props.children}
     </dialog>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../api/client';
+import type { Schemas } from '../api/client';
 import { onLive } from '../live';
+import { loadSyncStatus } from '../reads';
 import { yardTime } from '../time';
 
 type SyncStatus = Schemas['SyncStatus'];
@@ -14,7 +15,7 @@ export function LinkBadge(props: { timeZone: string }) {
   useEffect(() => {
     let alive = true;
     const load = () =>
-      call(api.GET('/api/sync/status'))
+      loadSyncStatus()
         .then((s) => alive && setStatus(s))
         .catch(() => undefined);
     load();

@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call } from '../api/client';
-import { ProblemError } from '../api/problem';
+import type { ProblemError } from '../api/problem';
 import { session } from '../auth';
+import { logIn } from '../session-api';
+import { useSubmit } from '../use-submit';
+import { Dialog } from './dialog';
 import { describedBy, Field, FormMessage } from './field';
 
 /**
@@ -12,27 +14,24 @@ import { describedBy, Field, FormMessage } from './field';
 export function LoginForm(props: { heading: string; note?: string; username?: string }) {
   const [username, setUsername] = useState(props.username ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<ProblemError | null>(null);
-  const [busy, setBusy] = useState(false);
   const passwordRef = useRef<HTMLInputElement>(null);
   const usernameRef = useRef<HTMLInputElement>(null);
   // The first empty field takes the focus, so a clerk can type at once.
   useEffect(() => (props.username ? passwordRef : usernameRef).current?.focus(), [props.username]);
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const send = useSubmit(async () => {
     try {
-      const answer = await call(api.POST('/api/auth/login', { body: { username, password } }));
-      session.signIn({ ...answer, username });
+      await logIn(username, password);
     } catch (err) {
-      setError(err instanceof ProblemError ? err : null);
       setPassword('');
       passwordRef.current?.focus();
-    } finally {
-      setBusy(false);
+      throw err;
     }
+  });
+  const { busy, problem: error } = send;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void send.run();
   };
   const fields = error?.fieldErrors() ?? {};
   return (
@@ -79,18 +78,17 @@ function loginProblemText(error: ProblemError): string {
 /** Over the screen when the server refused the token: log in again, the screen keeps its state. */
 export function SessionExpiredDialog() {
   if (!session.expired.value) return null;
+  // Esc does not close it: there is no going on without logging in (or out).
   return (
-    <div class="overlay">
-      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="login-heading">
-        <LoginForm
-          heading="Your session has ended"
-          note="Log in again to carry on. What you typed on the screen is kept."
-          username={session.username()}
-        />
-        <button type="button" class="link" onClick={() => session.signOut()}>
-          Log in as someone else
-        </button>
-      </div>
-    </div>
+    <Dialog id="session-ended" labelledBy="login-heading" onClose={() => undefined}>
+      <LoginForm
+        heading="Your session has ended"
+        note="Log in again to carry on. What you typed on the screen is kept."
+        username={session.username()}
+      />
+      <button type="button" class="link" onClick={() => session.signOut()}>
+        Log in as someone else
+      </button>
+    </Dialog>
   );
 }

@@ -1,8 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { api } from '../api/client';
 import { session } from '../auth';
 import { liveState, startLive, stopLive } from '../live';
+import { logOut } from '../session-api';
 import { LinkBadge } from './link-badge';
 import { LoginForm, SessionExpiredDialog } from './login';
 
@@ -42,7 +42,7 @@ export function Shell(props: {
     );
   }
   const logout = async () => {
-    await api.POST('/api/auth/logout').catch(() => undefined);
+    await logOut();
     session.signOut();
   };
   return (

@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { billingProblemText } from '../../common/api/problem-text';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
 import { type Adjustment, type BillingBase, carrierName } from './data';
 import { money, moneyHint, parseMoney } from './money';
 import { periodLabel, recentPeriods } from './period';
-import { billingProblemText } from './problem-text';
 
 type Errors = Partial<Record<'carrierId' | 'period' | 'amount' | 'description', string>>;
 

@@ -1,12 +1,12 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { billingProblemText } from '../../common/api/problem-text';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { type Carrier, type CarrierConfig, carrierName, type YardConfig } from './data';
 import { FormFields } from './form-fields';
 import { type Errors, type FieldSpec, type Texts, toBody, toText } from './form-values';
 import { count, money } from './money';
-import { billingProblemText } from './problem-text';
 
 /** A carrier's agreement: each rate empty = the yard's (shown as the placeholder), then bill-to. */
 function carrierSpecs(yard: YardConfig): FieldSpec[] {

@@ -1,12 +1,12 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
+import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { CarrierConfigForm } from './carrier-config-form';
 import { ConfirmDialog } from './confirm-dialog';
 import { type BillingBase, type CarrierConfig, carrierName, type YardConfig } from './data';
 import { count, money, percentOfBp } from './money';
-import { billingProblemText } from './problem-text';
 
 type Rate =
   | 'bookedSpaces'

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { billingProblemText } from '../../common/api/problem-text';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { serverMode } from '../scope';
 import { type Carrier, carrierName } from './data';
 import { periodLabel, recentPeriods } from './period';
-import { billingProblemText } from './problem-text';
 
 type GenerateAll = Schemas['InvoiceGenerateAllResult'];
 

@@ -1,12 +1,12 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
+import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { ConfirmDialog } from './confirm-dialog';
 import type { Invoice } from './data';
 import { downloadInvoiceCsv, downloadInvoicePdf } from './download';
 import { money } from './money';
 import { periodLabel } from './period';
-import { billingProblemText } from './problem-text';
 
 type Pending = 'issue' | 'void' | 'delete' | null;
 

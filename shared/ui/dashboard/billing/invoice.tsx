@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
+import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { duration, yardDateTime } from '../../common/time';
 import type { Yard } from '../scope';
@@ -9,7 +10,6 @@ import { LinesTable } from './lines-table';
 import { count, money } from './money';
 import { OverageTable } from './overage-table';
 import { periodLabel, yardDate } from './period';
-import { billingProblemText } from './problem-text';
 import { StatusBadge } from './status-badge';
 
 function Party(props: { title: string; name: string | null; lines: (string | null | undefined)[] }) {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
+import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
 import type { Yard } from '../scope';
@@ -7,7 +8,6 @@ import { type BillingBase, carrierName, type InvoiceSummary } from './data';
 import { GenerateForm } from './generate-form';
 import { money } from './money';
 import { periodLabel, recentPeriods } from './period';
-import { billingProblemText } from './problem-text';
 import { StatusBadge } from './status-badge';
 
 type Status = 'draft' | 'issued' | 'void';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../common/api/client';
+import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
 import { type BillingBase, carrierName, type Summary } from './data';
@@ -7,7 +8,6 @@ import { LinesTable } from './lines-table';
 import { count, money } from './money';
 import { OverageTable } from './overage-table';
 import { currentPeriod, periodLabel, recentPeriods } from './period';
-import { billingProblemText } from './problem-text';
 
 type CurrencyTotal = Schemas['BillingCurrencyTotal'];
 

@@ -1,12 +1,12 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import type { YardConfig } from './data';
 import { FormFields } from './form-fields';
 import { type Errors, type FieldSpec, type Texts, toBody, toText } from './form-values';
 import { moneyHint } from './money';
-import { billingProblemText } from './problem-text';
 
 /** The yard's config: currency, tax, grace, the default rates and who bills (DOMAIN.md "Billing"). */
 function yardSpecs(currency: string): FieldSpec[] {

@@ -1,11 +1,9 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../../common/api/client';
-import { ProblemError } from '../../common/api/problem';
 import { useGateAudit } from '../../common/gate-audit';
+import { OpenGateButton, useRetryAt } from '../../common/gates/open-gate';
 import { yardTime } from '../../common/time';
 import { AuditTable, reasonWords } from './audit-table';
-import { type GateContext, type GateState, gateView, retryAfterSec } from './gate-words';
-import { OpenGateDialog } from './open-gate-dialog';
+import { type GateState, gateView, officeOpenWords } from './gate-words';
 
 export type Gate = Schemas['Gate'];
 export type GateStatus = Schemas['HardwareStatus']['gates'][number];
@@ -31,23 +29,7 @@ export function GatePanel(props: {
 }) {
   const { gate } = props;
   const { audit, auditError, loadAudit } = useGateAudit(gate.id, props.changed);
-  const [retryAt, setRetryAt] = useState<number | undefined>();
-  const [now, setNow] = useState(Date.now());
-  const [dialog, setDialog] = useState(false);
-  const openRef = useRef<HTMLButtonElement>(null);
-
-  // One timer to turn the button on again when a rate limit ends (no polling).
-  useEffect(() => {
-    if (retryAt === undefined) return;
-    const t = setTimeout(() => setNow(Date.now()), Math.max(0, retryAt - Date.now()) + 50);
-    return () => clearTimeout(t);
-  }, [retryAt]);
-  // Back to the Open button once the modal dialog is gone.
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (wasOpen.current && !dialog) openRef.current?.focus();
-    wasOpen.current = dialog;
-  }, [dialog]);
+  const { retryAt, now, noteAnswer } = useRetryAt();
 
   const clock = (at: number) =>
     new Intl.DateTimeFormat(undefined, { timeZone: props.timeZone, timeStyle: 'medium' }).format(at);
@@ -61,10 +43,9 @@ export function GatePanel(props: {
       role: props.role,
       mayOpen: props.mayOpen,
     },
-    Math.max(now, Date.now()),
+    now,
     clock,
   );
-  const context: GateContext = { site: props.site, gate: gate.name };
   const lastOk = audit?.items.find((a) => a.result === 'ok');
   const whyId = `gate-${gate.id}-why`;
 
@@ -86,23 +67,22 @@ export function GatePanel(props: {
             ? 'not recently'
             : 'loading…'}
       </p>
-      <div class="gate-open">
-        <button
-          type="button"
-          class="primary"
-          ref={openRef}
-          disabled={!view.open.enabled}
-          aria-describedby={view.open.why ? whyId : undefined}
-          onClick={() => setDialog(true)}
-        >
-          Open {gate.name}
-        </button>
-        {view.open.why && (
-          <p id={whyId} class="gate-why">
-            {view.open.why}
-          </p>
-        )}
-      </div>
+      <OpenGateButton
+        gate={{ id: gate.id, name: gate.name, simulated: gate.relay?.driver === 'simulated' }}
+        open={view.open}
+        class="gate"
+        whyId={whyId}
+        dialog={{
+          id: 'open-gate',
+          class: 'open-gate-dialog',
+          words: officeOpenWords({ site: props.site, gate: gate.name }),
+        }}
+        onAnswered={(answer) => {
+          noteAnswer(answer);
+          void loadAudit();
+          props.onActuated();
+        }}
+      />
       {auditError && (
         <p class="error-text">
           The opening log could not be loaded: {auditError} Reload the page to try again.
@@ -116,20 +96,6 @@ export function GatePanel(props: {
           timeZone={props.timeZone}
           more={audit.next !== null}
           onMore={() => audit.next && void loadAudit(audit.next)}
-        />
-      )}
-      {dialog && (
-        <OpenGateDialog
-          gateId={gate.id}
-          context={context}
-          simulated={gate.relay?.driver === 'simulated'}
-          onClose={() => setDialog(false)}
-          onAnswered={({ problem }) => {
-            if (problem instanceof ProblemError && problem.code === 'rate-limited')
-              setRetryAt(Date.now() + retryAfterSec(problem.problem.retryAfterSec) * 1000);
-            void loadAudit();
-            props.onActuated();
-          }}
         />
       )}
     </article>

@@ -1,4 +1,15 @@
 import type { ProblemError } from '../../common/api/problem';
+import {
+  gateView as commonGateView,
+  type GateState,
+  type GateView,
+  type GateWords,
+  retryAfterSec,
+} from '../../common/gates/gate-view';
+import type { OpenGateWords } from '../../common/gates/open-gate';
+
+export type { GateState, GateView };
+export { retryAfterSec };
 
 /**
  * What the office reads about a remote gate opening: the one place that turns the API's answers
@@ -37,13 +48,6 @@ export function actuationProblemWords(p: ProblemError, at: GateContext): string 
   }
 }
 
-/** The seconds a 429 asks to wait (its retryAfterSec), a minute when it did not say. */
-export function retryAfterSec(value: unknown): number {
-  return typeof value === 'number' && value > 0 ? Math.ceil(value) : 60;
-}
-
-export type GateState = 'ok' | 'fault' | 'opening' | 'simulated' | 'idle' | 'unknown';
-
 export interface GateFacts {
   hasRelay: boolean;
   state: GateState;
@@ -56,42 +60,26 @@ export interface GateFacts {
   mayOpen: boolean;
 }
 
-export interface GateView {
-  badge: { label: string; tone: 'ok' | 'warn' | 'bad' | 'neutral' };
-  open: { enabled: boolean; why: string | null };
-}
+/** Why the Open button is off, seen from the office: the barrier is opened by hand at the gate house. */
+const OFFICE: GateWords = {
+  notAllowed: (role) =>
+    `${role ? `Your role (${role})` : 'Your role'} may not open gates: admins and gate clerks may.`,
+  noRelay: 'This gate has no relay: it is opened by hand at the gate house.',
+  fault: (detail) =>
+    `The relay is in fault${detail}. Open the gate by hand at the gate house and call maintenance.`,
+};
 
-/** The gate's badge and whether (and why not) its Open button works. */
+/** The gate's badge and whether (and why not) its Open button works (common/gates/gate-view.ts). */
 export function gateView(g: GateFacts, now: number, clock: (at: number) => string): GateView {
-  return { badge: badge(g), open: openButton(g, now, clock) };
+  return commonGateView(g, now, clock, OFFICE);
 }
 
-function badge(g: GateFacts): GateView['badge'] {
-  if (!g.hasRelay) return { label: 'No relay (manual gate)', tone: 'neutral' };
-  if (g.state === 'fault') return { label: 'Relay fault', tone: 'bad' };
-  if (g.state === 'opening' || g.busy) return { label: 'Opening…', tone: 'warn' };
-  if (g.state === 'simulated') return { label: 'Relay simulated', tone: 'warn' };
-  if (g.state === 'ok' || g.state === 'idle') return { label: 'Relay ok', tone: 'ok' };
-  return { label: 'Relay state unknown', tone: 'neutral' };
-}
-
-function openButton(g: GateFacts, now: number, clock: (at: number) => string): GateView['open'] {
-  if (!g.mayOpen) {
-    const who = g.role ? `Your role (${g.role})` : 'Your role';
-    return { enabled: false, why: `${who} may not open gates: admins and gate clerks may.` };
-  }
-  if (!g.hasRelay)
-    return { enabled: false, why: 'This gate has no relay: it is opened by hand at the gate house.' };
-  if (g.state === 'fault') {
-    const detail = g.error ? ` (${g.error})` : '';
-    return {
-      enabled: false,
-      why: `The relay is in fault${detail}. Open the gate by hand at the gate house and call maintenance.`,
-    };
-  }
-  if (g.busy || g.state === 'opening') return { enabled: false, why: 'The gate is opening now.' };
-  if (g.retryAt !== undefined && g.retryAt > now) {
-    return { enabled: false, why: `Opened too often in the last minute. Try again at ${clock(g.retryAt)}.` };
-  }
-  return { enabled: true, why: null };
+/** The open-gate dialog at the office (common/gates/open-gate.tsx), for one gate of one site. */
+export function officeOpenWords(at: GateContext): OpenGateWords {
+  return {
+    ask: 'Say why the gate is opened from the office (it is recorded).',
+    hint: "Recorded in the gate's opening log.",
+    placeholder: 'e.g. driver at the barrier, plate unreadable',
+    problem: (p) => actuationProblemWords(p, at),
+  };
 }

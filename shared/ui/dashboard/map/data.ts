@@ -1,6 +1,7 @@
 import { api, call, type Schemas } from '../../common/api/client';
+import { allPages } from '../../common/api/pages';
 import { ProblemError } from '../../common/api/problem';
-import { allPages, problemText } from '../../gate/inventory/data';
+import { problemText } from '../../common/api/problem-text';
 import type { Draft } from './drafts';
 import type { Location } from './plan';
 

@@ -1,5 +1,5 @@
+import { LOAD_LABEL } from '../../common/inventory/labels';
 import { duration } from '../../common/time';
-import { LOAD_LABEL } from '../../gate/inventory/labels';
 import { BAND_LABEL, KIND_LABEL, type Occupancy } from './occupancy';
 import type { Location } from './plan';
 

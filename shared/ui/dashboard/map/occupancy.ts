@@ -1,6 +1,6 @@
+import { LOAD_LABEL } from '../../common/inventory/labels';
+import type { InventoryRow } from '../../common/inventory/rows';
 import { duration } from '../../common/time';
-import { LOAD_LABEL } from '../../gate/inventory/labels';
-import type { InventoryRow } from '../../gate/inventory/rows';
 
 /**
  * How long a place has been taken, the map's colour (and pattern) classes: the longest dwell of

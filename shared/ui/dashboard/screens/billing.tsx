@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { ProblemError } from '../../common/api/problem';
+import { billingProblemText, isCloudOwned } from '../../common/api/problem-text';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { may } from '../access';
@@ -10,7 +11,6 @@ import { useBillingBase } from '../billing/data';
 import { InvoicePage } from '../billing/invoice';
 import { InvoicesPage } from '../billing/invoices';
 import { currentPeriod, shiftPeriod } from '../billing/period';
-import { billingProblemText, isCloudOwned } from '../billing/problem-text';
 import { SummaryPage } from '../billing/summary';
 import { YardConfigForm } from '../billing/yard-config-form';
 import { ownership, timeZone, yard, yards } from '../scope';

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { problemText } from '../../common/api/problem-text';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
+import { buildRows } from '../../common/inventory/rows';
 import { onLive } from '../../common/live';
-import { problemText } from '../../gate/inventory/data';
-import { buildRows } from '../../gate/inventory/rows';
 import { may } from '../access';
 import { loadMap, type MapData, type SaveFailure, saveDrafts } from '../map/data';
 import { changedDrafts, type Draft } from '../map/drafts';

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { api, call, type Schemas } from '../../common/api/client';
+import { problemText } from '../../common/api/problem-text';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
-import { problemText } from '../../gate/inventory/problem-text';
 import { may } from '../access';
 import { timeZone } from '../scope';
 import { LocalSite } from '../sites/local-site';

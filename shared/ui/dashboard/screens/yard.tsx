@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
+import { problemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { yardTime } from '../../common/time';
-import { problemText } from '../../gate/inventory/problem-text';
 import { chooseYard, timeZone, yard, yards } from '../scope';
 import { useReloadOnReconnect } from '../sites/use-reconnect';
 import { AllYards } from '../yard/all-yards';

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, call } from '../../common/api/client';
-import { problemText } from '../../gate/inventory/problem-text';
+import { problemText } from '../../common/api/problem-text';
 import { count } from './site-words';
 
 /**

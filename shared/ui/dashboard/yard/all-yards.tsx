@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../common/api/client';
-import { problemText } from '../../gate/inventory/problem-text';
+import { problemText } from '../../common/api/problem-text';
 import { loadAllYards, type YardRow } from './data';
 import { count, percent } from './occupancy';
 

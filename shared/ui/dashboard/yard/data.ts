@@ -1,5 +1,5 @@
 import { api, call, type Schemas } from '../../common/api/client';
-import { allPages } from '../../gate/inventory/data';
+import { allPages } from '../../common/api/pages';
 
 export type TrailerFigures = Schemas['DashboardTrailerFigures']['items'][number];
 export type MovementFigures = Schemas['DashboardMovementFigures'];

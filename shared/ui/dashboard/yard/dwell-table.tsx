@@ -1,6 +1,6 @@
+import { LOAD_LABEL } from '../../common/inventory/labels';
+import type { InventoryRow } from '../../common/inventory/rows';
 import { duration, yardDateTime, yardTime } from '../../common/time';
-import { LOAD_LABEL } from '../../gate/inventory/labels';
-import type { InventoryRow } from '../../gate/inventory/rows';
 
 /** The trailers in the yard longest (top 20), with where they stand and whose they are. */
 export function DwellTable(props: { rows: InventoryRow[]; total: number; timeZone: string; now: number }) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { problemText } from '../../gate/inventory/problem-text';
+import { problemText } from '../../common/api/problem-text';
 import { type Bucket, loadMovements, type MovementFigures } from './data';
 import { MovementChart } from './movement-chart';
 

@@ -1,5 +1,5 @@
 import type { Schemas } from '../../common/api/client';
-import { buildRows, type InventoryRow } from '../../gate/inventory/rows';
+import { buildRows, type InventoryRow } from '../../common/inventory/rows';
 
 type Location = Schemas['Location'];
 

@@ -1,7 +1,7 @@
 import type { Schemas } from '../../common/api/client';
+import { LOAD_LABEL } from '../../common/inventory/labels';
+import { carrierLabel } from '../../common/inventory/rows';
 import { duration } from '../../common/time';
-import { LOAD_LABEL } from '../../gate/inventory/labels';
-import { carrierLabel } from '../../gate/inventory/rows';
 import type { TrailerFigures } from './data';
 import { count, type Occupancy, percent } from './occupancy';
 

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { useSubmit } from '../../common/use-submit';
 import { disablePush, enablePush, type PushState, refreshPush } from './subscribe';
 
 /** Each state in words: what it means for the driver, and what to do about it. */
@@ -31,7 +32,6 @@ const CAN_TURN_ON: ReadonlySet<PushState> = new Set(['off', 'denied', 'error']);
  */
 export function PushToggle() {
   const [state, setState] = useState<PushState | 'checking'>('checking');
-  const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -41,14 +41,8 @@ export function PushToggle() {
     };
   }, []);
 
-  const run = async (action: () => Promise<PushState>) => {
-    setBusy(true);
-    try {
-      setState(await action());
-    } finally {
-      setBusy(false);
-    }
-  };
+  // enablePush and disablePush answer a state (their failures are the 'error' state), never throw.
+  const { busy, run } = useSubmit(async (action: () => Promise<PushState>) => setState(await action()));
 
   return (
     <section class="push-toggle" aria-labelledby="push-heading">

@@ -1,5 +1,7 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { Dialog } from '../../common/components/dialog';
 import { FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 
 /** The quick reasons a driver gives for not doing a task; "Other" asks for a few words. */
 export const CANCEL_REASONS = [
@@ -22,7 +24,7 @@ export function cancelReasonText(id: ReasonId | null, other: string): string | n
 }
 
 /**
- * Cancel with a reason, in a modal dialog (the browser's: focus stays inside, Esc closes it):
+ * Cancel with a reason, in the one modal Dialog (focus stays inside, Esc closes it):
  * one tap on a big reason, then "Cancel task". "Keep task" goes back.
  */
 export function CancelDialog(props: {
@@ -30,34 +32,25 @@ export function CancelDialog(props: {
   onCancel: (reason: string) => Promise<void>;
   onClose: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState<ReasonId | null>(null);
   const [other, setOther] = useState('');
   const [missing, setMissing] = useState(false);
-  const [busy, setBusy] = useState(false);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-  }, []);
-  const submit = async (e: Event) => {
+  const cancel = useSubmit(async (text: string) => {
+    await props.onCancel(text);
+    props.onClose();
+  });
+  const submit = (e: Event) => {
     e.preventDefault();
     const text = cancelReasonText(reason, other);
     if (!text) {
       setMissing(true);
       return;
     }
-    setBusy(true);
-    try {
-      await props.onCancel(text);
-      props.onClose();
-    } finally {
-      setBusy(false);
-    }
+    void cancel.run(text);
   };
   return (
-    <dialog ref={ref} class="cancel-dialog" aria-labelledby="cancel-heading" onClose={props.onClose}>
+    <Dialog id="cancel" class="cancel-dialog" title="Cancel this task?" onClose={props.onClose}>
       <form onSubmit={submit}>
-        <h2 id="cancel-heading">Cancel this task?</h2>
         <p>{props.title}</p>
         <fieldset>
           <legend>Why?</legend>
@@ -97,14 +90,14 @@ export function CancelDialog(props: {
           </FormMessage>
         )}
         <div class="dialog-actions">
-          <button type="submit" class="danger big" disabled={busy}>
+          <button type="submit" class="danger big" disabled={cancel.busy}>
             Cancel task
           </button>
-          <button type="button" class="big" onClick={() => ref.current?.close()}>
+          <button type="button" class="big" onClick={props.onClose}>
             Keep task
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

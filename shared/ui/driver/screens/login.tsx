@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { session } from '../../common/auth';
+import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
+import { driverLogIn } from '../auth';
 
 /**
  * Driver code and PIN, big enough for gloves; the PIN brings up the phone's number pad. Used as
@@ -11,27 +13,24 @@ import { describedBy, Field, FormMessage } from '../../common/components/field';
 export function DriverLogin(props: { heading: string; note?: string; code?: string | undefined }) {
   const [code, setCode] = useState(props.code ?? '');
   const [pin, setPin] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const codeRef = useRef<HTMLInputElement>(null);
   const pinRef = useRef<HTMLInputElement>(null);
   useEffect(() => (props.code ? pinRef : codeRef).current?.focus(), [props.code]);
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const logIn = useSubmit(async () => {
     try {
-      const driverCode = code.trim().toUpperCase();
-      const answer = await call(api.POST('/api/auth/driver-login', { body: { driverCode, pin } }));
-      session.signIn({ ...answer, username: driverCode });
+      await driverLogIn(code, pin);
     } catch (err) {
-      setError(loginErrorText(err));
       setPin('');
       pinRef.current?.focus();
-    } finally {
-      setBusy(false);
+      throw err;
     }
+  });
+  const busy = logIn.busy;
+  const error = logIn.problem || logIn.failed ? loginErrorText(logIn.problem) : null;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void logIn.run();
   };
   return (
     <form class="driver-login" onSubmit={submit} aria-labelledby="driver-login-heading">
@@ -96,18 +95,17 @@ export function loginErrorText(err: unknown): string {
 /** Over the shift when the server refused the token: log in again, the screen stays as it was. */
 export function DriverSessionExpired() {
   if (!session.expired.value) return null;
+  // Esc does not close it: there is no going on without logging in (or out).
   return (
-    <div class="overlay">
-      <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="driver-login-heading">
-        <DriverLogin
-          heading="Log in again"
-          note="Your login has ended. Your tasks and anything waiting to be sent are kept."
-          code={session.username()}
-        />
-        <button type="button" class="link" onClick={() => session.signOut()}>
-          Log in as another driver
-        </button>
-      </div>
-    </div>
+    <Dialog id="driver-session" labelledBy="driver-login-heading" onClose={() => undefined}>
+      <DriverLogin
+        heading="Log in again"
+        note="Your login has ended. Your tasks and anything waiting to be sent are kept."
+        code={session.username()}
+      />
+      <button type="button" class="link" onClick={() => session.signOut()}>
+        Log in as another driver
+      </button>
+    </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 import { pending } from '../offline/outbox';
 import { Conflicts, PendingActions } from '../offline/pending-list';
 import { PushToggle } from '../push/push-toggle';
@@ -24,24 +25,20 @@ export function ShiftScreen() {
 
 function StartShift() {
   const [yardId, setYardId] = useState<string>('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [missing, setMissing] = useState<string | null>(null);
   const chosen = yardId || (yards.value.length === 1 ? (yards.value[0]?.id ?? '') : '');
-  const start = async (e: Event) => {
+  const starting = useSubmit(startShift);
+  const busy = starting.busy;
+  const refused = starting.problem?.message ?? (starting.failed ? 'Something went wrong. Try again.' : null);
+  const error = missing ?? (refused ? `The shift did not start: ${refused}` : null);
+  const start = (e: Event) => {
     e.preventDefault();
     if (!chosen) {
-      setError('Choose the yard you work in today.');
+      setMissing('Choose the yard you work in today.');
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      await startShift(chosen);
-    } catch (err) {
-      setError(`The shift did not start: ${(err as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
+    setMissing(null);
+    void starting.run(chosen);
   };
   return (
     <>

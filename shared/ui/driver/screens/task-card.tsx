@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
 import { yardTime } from '../../common/time';
+import { useSubmit } from '../../common/use-submit';
 import type { ActionKind } from '../offline/outbox';
 import { taskHref } from '../route';
 import { effectiveStatus, pendingText, priorityName, type Task, trailerOf, typeName } from '../task-list';
@@ -34,18 +34,11 @@ export function TaskCard(props: {
   onCancel: () => void;
 }) {
   const { task, pending } = props;
-  const [busy, setBusy] = useState(false);
   const status = effectiveStatus(task, pending);
   const trailer = trailerOf(task);
   const { from, to } = route(task, places.value);
-  const run = async (kind: 'start' | 'complete') => {
-    setBusy(true);
-    try {
-      await props.onAction(kind);
-    } finally {
-      setBusy(false);
-    }
-  };
+  // onAction says itself what went wrong (the shift screen's message); here only one press at a time.
+  const { busy, run } = useSubmit(props.onAction);
   const open = status === 'ASSIGNED' || status === 'IN_PROGRESS';
   return (
     <article class={`task-card prio-${task.priority}`} aria-labelledby={`task-${task.id}-title`}>

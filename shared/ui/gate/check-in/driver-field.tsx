@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { describedBy, Field } from '../../common/components/field';
 import { TypeAhead } from '../../common/components/type-ahead';
+import { checkDriver, driverCheckRequired } from './data';
 import { driverPick } from './model';
 import { searchDrivers } from './search';
 import type { FieldsProps } from './unit-fields';
@@ -22,7 +23,7 @@ export function useDriverCheck(driverId: string | undefined, reload: number): Dr
     }
     let alive = true;
     setCheck({ kind: 'checking' });
-    call(api.GET('/api/driver/check', { params: { query: { driverId } } })).then(
+    checkDriver(driverId).then(
       (c) => alive && setCheck({ kind: 'done', allowed: c.allowed, reasons: c.reasons, driver: c.driver }),
       (err: Error) => alive && setCheck({ kind: 'failed', message: err.message }),
     );
@@ -37,8 +38,8 @@ export function useDriverCheck(driverId: string | undefined, reload: number): Dr
 export function useCheckRequired(): boolean {
   const [required, setRequired] = useState(true);
   useEffect(() => {
-    call(api.GET('/api/settings/{name}', { params: { path: { name: 'gate.requireDriverCheck' } } })).then(
-      (s) => setRequired(s.value !== false),
+    driverCheckRequired().then(
+      (required) => setRequired(required),
       () => undefined, // unknown: assume required, the server has the last word
     );
   }, []);

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { describedBy, Field } from '../../common/components/field';
 import { onLive } from '../../common/live';
 import { gates } from '../yard';
+import { loadFreeSpots } from './data';
 
 type Location = Schemas['Location'];
 
@@ -22,12 +23,8 @@ export function useFreeSpots(yardId: string): {
   useEffect(() => {
     let alive = true;
     const load = () =>
-      call(
-        api.GET('/api/yard/{id}/location', {
-          params: { path: { id: yardId }, query: { kind: 'spot', free: true, limit: 200 } },
-        }),
-      ).then(
-        (page) => alive && setState({ spots: page.items, loaded: true, failed: false }),
+      loadFreeSpots(yardId).then(
+        (spots) => alive && setState({ spots, loaded: true, failed: false }),
         () => alive && setState((s) => ({ ...s, loaded: true, failed: true })),
       );
     load();

@@ -1,5 +1,5 @@
 import type { Schemas } from '../../common/api/client';
-import { unitKey } from '../inventory/rows';
+import { unitKey } from '../../common/inventory/rows';
 import { checkSeal, needsAcknowledgement, sealNote } from './seal';
 
 type Trailer = Schemas['Trailer'];

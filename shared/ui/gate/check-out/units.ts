@@ -1,7 +1,7 @@
 import type { Schemas } from '../../common/api/client';
+import { LOAD_LABEL } from '../../common/inventory/labels';
+import { carrierLabel } from '../../common/inventory/rows';
 import type { YardPicture } from '../inventory/data';
-import { LOAD_LABEL } from '../inventory/labels';
-import { carrierLabel } from '../inventory/rows';
 import type { YardUnit } from './form';
 
 /** The units a clerk can check out of the yard: its trailers, then the trucks in it. */

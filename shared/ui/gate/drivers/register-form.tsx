@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { initForm, setFields, withServerErrors } from '../../common/form-state';
+import { useSubmit } from '../../common/use-submit';
 import type { CarrierPick } from '../check-in/model';
 import { CarrierField } from '../check-in/unit-fields';
+import { registerDriver } from './data';
 
 const EMPTY = {
   firstName: '',
@@ -37,34 +39,27 @@ export function RegisterDriverForm(props: {
 }) {
   const [form, setForm] = useState(() => initForm({ ...EMPTY, ...splitName(props.initialName ?? '') }));
   const [problem, setProblem] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
   const set = (patch: Partial<Values>) => setForm((f) => setFields(f, patch));
   const v = form.values;
   const err = form.errors;
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
+  const register = useSubmit(async () => {
     setProblem([]);
     const text = (s: string) => s.trim() || undefined;
     try {
-      const driver = await call(
-        api.POST('/api/driver', {
-          body: {
-            kind: 'carrier',
-            carrierId: v.carrier?.id ?? null,
-            firstName: v.firstName.trim(),
-            lastName: v.lastName.trim(),
-            // Spaces, dashes and brackets are how people write numbers; the server wants E.164.
-            phone: text(v.phone.replace(/[\s()-]/g, '')) ?? null,
-            licenseNumber: text(v.licenseNumber) ?? null,
-            licenseRegion: text(v.licenseRegion) ?? null,
-            licenseExpiresOn: text(v.licenseExpiresOn) ?? null,
-          },
-        }),
-      );
+      const driver = await registerDriver({
+        kind: 'carrier',
+        carrierId: v.carrier?.id ?? null,
+        firstName: v.firstName.trim(),
+        lastName: v.lastName.trim(),
+        // Spaces, dashes and brackets are how people write numbers; the server wants E.164.
+        phone: text(v.phone.replace(/[\s()-]/g, '')) ?? null,
+        licenseNumber: text(v.licenseNumber) ?? null,
+        licenseRegion: text(v.licenseRegion) ?? null,
+        licenseExpiresOn: text(v.licenseExpiresOn) ?? null,
+      });
       setForm(initForm(EMPTY));
       props.onCreated(driver);
     } catch (caught) {
@@ -77,9 +72,13 @@ export function RegisterDriverForm(props: {
           ? [caught.message, ...placed.unplaced]
           : [`Correct the marked field${fieldsCount === 1 ? '' : 's'} and register again.`],
       );
-    } finally {
-      setBusy(false);
+      throw caught;
     }
+  });
+  const busy = register.busy;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void register.run();
   };
 
   const input = (name: keyof Values, label: string, extra: Record<string, unknown> = {}, hint?: string) => (

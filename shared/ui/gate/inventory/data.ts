@@ -1,21 +1,8 @@
 import { api, call, type Schemas } from '../../common/api/client';
-import { OPEN_TASK_STATUSES } from './rows';
+import { allPages } from '../../common/api/pages';
+import { OPEN_TASK_STATUSES } from '../../common/inventory/rows';
 
-export { problemText } from './problem-text';
-
-type Page<T> = { items: T[]; nextCursor: string | null };
-
-/** Every page of a list (a yard holds a few hundred units at most; 500 is the API's page limit). */
-export async function allPages<T>(load: (cursor: string | undefined) => Promise<Page<T>>): Promise<T[]> {
-  const out: T[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await load(cursor);
-    out.push(...page.items);
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor);
-  return out;
-}
+export { problemText } from '../../common/api/problem-text';
 
 export interface YardPicture {
   trailers: Schemas['Trailer'][];
@@ -54,4 +41,22 @@ export function loadYardTrucks(yardId: string): Promise<Schemas['Truck'][]> {
   return allPages((cursor) =>
     call(api.GET('/api/truck', { params: { query: { yardId, inYard: true, limit, cursor } } })),
   );
+}
+
+/** A move request for one trailer: a yard task the drivers see at once. */
+export function requestMove(body: Schemas['YardTaskCreate']): Promise<Schemas['YardTask']> {
+  // One task in, one task out (the route also takes a batch, answered as a batch).
+  return call(api.POST('/api/yard-task', { body })) as Promise<Schemas['YardTask']>;
+}
+
+/** Every trailer with exactly this number, in any yard (where-is-it). */
+export async function trailersNumbered(number: string): Promise<Schemas['Trailer'][]> {
+  const page = await call(api.GET('/api/trailer', { params: { query: { number, limit: 20 } } }));
+  return page.items;
+}
+
+/** A trailer's last movement, in any yard. */
+export async function lastMovementOf(trailerId: string): Promise<Schemas['Movement'] | undefined> {
+  const page = await call(api.GET('/api/movement', { params: { query: { trailerId, limit: 1 } } }));
+  return page.items[0];
 }

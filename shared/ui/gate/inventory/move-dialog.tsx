@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
-import { ProblemError } from '../../common/api/problem';
+import { useState } from 'preact/hooks';
+import type { Schemas } from '../../common/api/client';
+import { problemText } from '../../common/api/problem-text';
+import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
-import { problemText } from './data';
-import { PRIORITIES } from './labels';
-import type { InventoryRow } from './rows';
+import { PRIORITIES } from '../../common/inventory/labels';
+import type { InventoryRow } from '../../common/inventory/rows';
+import { useSubmit } from '../../common/use-submit';
+import { requestMove } from './data';
 
 type Location = Schemas['Location'];
 type Task = Schemas['YardTask'];
@@ -21,7 +23,7 @@ const DESTINATION_CODES = new Set(['location-not-in-yard', 'not-found']);
 
 /**
  * A move request for one trailer (a yard task for the drivers): destination from the free places,
- * priority, notes. A modal <dialog>: focus stays inside, Esc cancels, Enter sends.
+ * priority, notes. The one modal Dialog: focus stays inside, Esc cancels, Enter sends.
  */
 export function MoveDialog(props: {
   row: InventoryRow;
@@ -30,56 +32,43 @@ export function MoveDialog(props: {
   onClose: () => void;
   onCreated: (task: Task) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const [to, setTo] = useState('');
   const [priority, setPriority] = useState(1);
   const [notes, setNotes] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ProblemError | null>(null);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
+  const send = useSubmit(async () => {
     const place = props.free.find((l) => l.id === to);
-    try {
-      const task = await call(
-        api.POST('/api/yard-task', {
-          body: {
-            yardId: props.yardId,
-            type: place?.kind === 'door' ? 'pull_to_door' : 'move',
-            trailerId: props.row.id,
-            fromLocationId: props.row.locationId,
-            toLocationId: to,
-            priority,
-            ...(notes.trim() ? { notes: notes.trim() } : {}),
-          },
-        }),
-      );
-      props.onCreated(task as Task);
-    } catch (err) {
-      setError(
-        err instanceof ProblemError
-          ? err
-          : new ProblemError({ status: 0, code: 'error', title: String(err) }),
-      );
-    } finally {
-      setBusy(false);
-    }
+    const task = await requestMove({
+      yardId: props.yardId,
+      type: place?.kind === 'door' ? 'pull_to_door' : 'move',
+      trailerId: props.row.id,
+      fromLocationId: props.row.locationId,
+      toLocationId: to,
+      priority,
+      ...(notes.trim() ? { notes: notes.trim() } : {}),
+    });
+    props.onCreated(task);
+    return task;
+  });
+  const submit = (e: Event) => {
+    e.preventDefault();
+    void send.run();
   };
+  const error = send.problem;
+  const busy = send.busy;
 
   const fields = error?.fieldErrors() ?? {};
   const toError =
     fields.toLocationId ?? (error && DESTINATION_CODES.has(error.code) ? error.message : undefined);
-  const general = error && !toError && !fields.priority && !fields.notes ? problemText(error) : null;
+  // Something that is not an answer of the API (a bug, a dropped page) still says what to do.
+  const general = send.failed
+    ? problemText(undefined)
+    : error && !toError && !fields.priority && !fields.notes
+      ? problemText(error)
+      : null;
   const kinds = (['spot', 'door', 'staging'] as const).filter((k) => props.free.some((l) => l.kind === k));
   return (
-    <dialog ref={dialog} class="dialog move" aria-labelledby="move-heading" onCancel={props.onClose}>
+    <Dialog id="move" class="move" title={`Move ${props.row.number}`} onClose={props.onClose}>
       <form onSubmit={submit}>
-        <h2 id="move-heading">Move {props.row.number}</h2>
         <p class="muted">
           Now {props.row.spot ? `on ${props.row.spot}` : 'on no spot'}. The request goes to the yard drivers.
         </p>
@@ -96,7 +85,7 @@ export function MoveDialog(props: {
               required
               onChange={(e) => {
                 setTo(e.currentTarget.value);
-                setError(null);
+                send.clear();
               }}
             >
               <option value="">Choose a free place…</option>
@@ -134,7 +123,7 @@ export function MoveDialog(props: {
             value={notes}
             onInput={(e) => {
               setNotes(e.currentTarget.value);
-              if (fields.notes) setError(null);
+              if (fields.notes) send.clear();
             }}
           />
         </Field>
@@ -147,6 +136,6 @@ export function MoveDialog(props: {
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,8 +1,8 @@
 import { canCreateTasks, canWorkGate, session } from '../../common/auth';
+import { LOAD_LABEL, taskLabel } from '../../common/inventory/labels';
+import { type InventoryRow, nextSort, type Sort, type SortKey } from '../../common/inventory/rows';
 import { duration, yardDateTime, yardTime } from '../../common/time';
 import { timeZone } from '../yard';
-import { LOAD_LABEL, taskLabel } from './labels';
-import { type InventoryRow, nextSort, type Sort, type SortKey } from './rows';
 
 const COLUMNS: Array<{ key: SortKey | null; label: string }> = [
   { key: null, label: 'Trailer' },

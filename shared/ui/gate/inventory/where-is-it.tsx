@@ -1,11 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
+import { problemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
+import { exactRows, findRows, type InventoryRow, unitKey } from '../../common/inventory/rows';
 import { useShortcuts } from '../../common/shortcuts';
 import { yardTime } from '../../common/time';
 import { gates, timeZone, yards } from '../yard';
-import { problemText } from './data';
-import { exactRows, findRows, type InventoryRow, unitKey } from './rows';
+import { lastMovementOf, trailersNumbered } from './data';
 
 type Answer = { kind: 'ok' | 'warn' | 'error'; text: string } | null;
 
@@ -103,19 +103,14 @@ function spots(rows: InventoryRow[]): string {
  * through which gate it left. Null when no trailer has this number.
  */
 async function exactElsewhere(typed: string, yardId: string): Promise<string | null> {
-  const page = await call(
-    api.GET('/api/trailer', { params: { query: { number: typed.trim(), limit: 20 } } }),
-  );
-  const trailer = page.items.find((t) => t.yardId && t.yardId !== yardId) ?? page.items[0];
+  const found = await trailersNumbered(typed.trim());
+  const trailer = found.find((t) => t.yardId && t.yardId !== yardId) ?? found[0];
   if (!trailer) return null;
   const yardName = (id: string | null) => yards.value.find((y) => y.id === id)?.name ?? 'another yard';
   if (trailer.yardId && trailer.yardId !== yardId) {
     return `${trailer.number} is not in this yard: it is in ${yardName(trailer.yardId)}.`;
   }
-  const moves = await call(
-    api.GET('/api/movement', { params: { query: { trailerId: trailer.id, limit: 1 } } }),
-  );
-  const last = moves.items[0];
+  const last = await lastMovementOf(trailer.id);
   if (!last) return `${trailer.number} is not in this yard. It has never passed a gate.`;
   const gate = gates.value.find((g) => g.id === last.gateId)?.name;
   const at = yardTime(last.at, timeZone.value);

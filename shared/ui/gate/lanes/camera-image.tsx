@@ -1,28 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
-
-/**
- * Pictures behind the bearer token: an <img> cannot send the Authorization header, so the bytes
- * are fetched with it and shown through an object URL (the CSP allows img-src blob:).
- * (Kept in the lanes folder until the common attachment-image component lands.)
- */
-export function cameraSnapshot(cameraId: string): Promise<Blob> {
-  return call(
-    api.GET('/api/camera/{id}/snapshot', { params: { path: { id: cameraId }, query: {} }, parseAs: 'blob' }),
-  ) as Promise<Blob>;
-}
-
-export function attachmentBlob(id: string): Promise<Blob> {
-  return call(
-    api.GET('/api/attachment/{id}', { params: { path: { id } }, parseAs: 'blob' }),
-  ) as Promise<Blob>;
-}
 
 type Shown = { kind: 'loading' } | { kind: 'ok'; url: string; at: number } | { kind: 'error'; text: string };
 
 /**
- * An authenticated picture. `load` is called again whenever `reloadKey` changes (a refresh button,
+ * An authenticated picture (the bytes come through `load`, data.ts: an <img> cannot send the
+ * Authorization header, so they are shown through an object URL; the CSP allows img-src blob:). `load` is called again whenever `reloadKey` changes (a refresh button,
  * a new movement at the gate); the previous picture stays until the new one is in.
  */
 export function BlobImage(props: {

@@ -1,11 +1,13 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../common/api/client';
 import { useGateAudit } from '../../common/gate-audit';
+import { OpenGateButton, useRetryAt } from '../../common/gates/open-gate';
 import type { Gate } from '../yard';
 import { ActuationAudit, ActuationLine } from './actuations';
-import { BlobImage, cameraSnapshot } from './camera-image';
-import { laneView, type RelayState, retryAtFrom } from './gate-state';
-import { OpenDialog } from './open-dialog';
+import { BlobImage } from './camera-image';
+import { cameraSnapshot } from './data';
+import { laneView, type RelayState } from './gate-state';
+import { GATE_HOUSE_OPEN } from './open-words';
 
 export type GateStatus = Schemas['HardwareStatus']['gates'][number];
 export type DriverStatus = Schemas['HardwareStatus']['drivers'][number];
@@ -29,21 +31,12 @@ export function LaneCard(props: {
   const { gate } = props;
   const { audit, auditError, loadAudit } = useGateAudit(gate.id, props.changed);
   const [pictures, setPictures] = useState(0);
-  const [retryAt, setRetryAt] = useState<number | undefined>();
-  const [dialog, setDialog] = useState(false);
-  const [now, setNow] = useState(Date.now());
+  const { retryAt, now, noteAnswer } = useRetryAt();
   const [takenAt, setTakenAt] = useState<number | null>(null);
-  const openRef = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (props.changed > 0) setPictures((n) => n + 1);
   }, [props.changed]);
-  // One timer to enable the button again when a rate limit ends (no polling).
-  useEffect(() => {
-    if (retryAt === undefined) return;
-    const t = setTimeout(() => setNow(Date.now()), Math.max(0, retryAt - Date.now()) + 50);
-    return () => clearTimeout(t);
-  }, [retryAt]);
 
   const clock = (at: number) =>
     new Intl.DateTimeFormat(undefined, { timeZone: props.timeZone, timeStyle: 'medium' }).format(at);
@@ -57,20 +50,13 @@ export function LaneCard(props: {
       retryAt,
       mayOpen: props.mayOpen,
     },
-    Math.max(now, Date.now()),
+    now,
     clock,
   );
   // The last opening, and a later attempt that did not open (refused, fault) if there is one.
   const latest = audit?.items[0];
   const lastOk = audit?.items.find((a) => a.result === 'ok');
   const reasonId = `lane-${gate.id}-why`;
-  const closeDialog = () => setDialog(false);
-  // Back to the Open button once the modal dialog is gone (while it is open the page behind is inert).
-  const wasOpen = useRef(false);
-  useEffect(() => {
-    if (wasOpen.current && !dialog) openRef.current?.focus();
-    wasOpen.current = dialog;
-  }, [dialog]);
 
   return (
     <article class="panel lane" aria-labelledby={`lane-${gate.id}`}>
@@ -124,23 +110,18 @@ export function LaneCard(props: {
         </p>
       )}
       {auditError && <p class="error-text">The opening log could not be loaded: {auditError}</p>}
-      <div class="lane-open">
-        <button
-          type="button"
-          class="primary"
-          ref={openRef}
-          disabled={!view.open.enabled}
-          aria-describedby={view.open.reason ? reasonId : undefined}
-          onClick={() => setDialog(true)}
-        >
-          Open {gate.name}
-        </button>
-        {view.open.reason && (
-          <p id={reasonId} class="lane-why">
-            {view.open.reason}
-          </p>
-        )}
-      </div>
+      <OpenGateButton
+        gate={{ id: gate.id, name: gate.name, simulated: gate.relay?.driver === 'simulated' }}
+        open={{ enabled: view.open.enabled, why: view.open.reason }}
+        class="lane"
+        whyId={reasonId}
+        dialog={{ id: 'open', class: 'open-dialog', words: GATE_HOUSE_OPEN }}
+        onAnswered={(answer) => {
+          noteAnswer(answer);
+          void loadAudit();
+          props.onActuated();
+        }}
+      />
       {audit && (
         <ActuationAudit
           gateName={gate.name}
@@ -148,18 +129,6 @@ export function LaneCard(props: {
           timeZone={props.timeZone}
           more={audit.next !== null}
           onMore={() => audit.next && void loadAudit(audit.next)}
-        />
-      )}
-      {dialog && (
-        <OpenDialog
-          gate={{ id: gate.id, name: gate.name, simulated: gate.relay?.driver === 'simulated' }}
-          onClose={closeDialog}
-          onAnswered={({ problem }) => {
-            if (problem?.code === 'rate-limited')
-              setRetryAt(retryAtFrom(problem.problem.retryAfterSec, Date.now()));
-            void loadAudit();
-            props.onActuated();
-          }}
         />
       )}
     </article>

@@ -1,26 +1,8 @@
 import { useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { FormMessage } from '../../common/components/field';
+import { findUnits } from './data';
 import { rangeQuery, yardToday } from './date-range';
 import { type Direction, type MovementFilter, type SearchTarget, searchTarget, type Unit } from './search';
-
-/** Finds the trailers (number or plate contains) and the truck (exact plate) the clerk typed. */
-async function findUnits(text: string): Promise<Unit[]> {
-  const [trailers, trucks] = await Promise.all([
-    call(api.GET('/api/trailer', { params: { query: { q: text, limit: 20 } } })),
-    call(api.GET('/api/truck', { params: { query: { plate: text, limit: 10 } } })).catch(() => ({
-      items: [],
-    })),
-  ]);
-  return [
-    ...trailers.items.map(
-      (t): Unit => ({ id: t.id, kind: 'trailer', label: `Trailer ${t.number}`, key: t.number }),
-    ),
-    ...trucks.items.map(
-      (t): Unit => ({ id: t.id, kind: 'truck', label: `Truck ${t.plate}`, key: t.plate ?? '' }),
-    ),
-  ];
-}
 
 /**
  * The movement log's filters: direction, yard days (from..to, both included, in the yard's zone)

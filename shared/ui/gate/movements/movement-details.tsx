@@ -1,21 +1,13 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import { useEffect, useState } from 'preact/hooks';
+import type { Schemas } from '../../common/api/client';
+import { Dialog } from '../../common/components/dialog';
 import { ActuationLine } from '../lanes/actuations';
-import { attachmentBlob, BlobImage } from '../lanes/camera-image';
+import { BlobImage } from '../lanes/camera-image';
+import { attachmentBlob } from '../lanes/data';
+import { actuationOf } from './data';
 
 type Movement = Schemas['Movement'];
 type Actuation = Schemas['GateActuation'];
-
-/** The gate actuation a movement asked for: looked up in its gate's recent audit. */
-async function actuationOf(m: Movement): Promise<Actuation | null> {
-  if (!m.actuationId || !m.gateId) return null;
-  const page = await call(
-    api.GET('/api/hardware/gate/{gateId}/actuations', {
-      params: { path: { gateId: m.gateId }, query: { limit: 100 } },
-    }),
-  );
-  return page.items.find((a) => a.id === m.actuationId) ?? null;
-}
 
 /** A movement's pictures (thumbnails; a click shows one full size) and what the gate did. */
 export function MovementDetails(props: { m: Movement; timeZone: string; trailer: string }) {
@@ -66,25 +58,12 @@ export function MovementDetails(props: { m: Movement; timeZone: string; trailer:
 }
 
 function PictureViewer(props: { id: string; alt: string; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      class="dialog picture-viewer"
-      aria-label={props.alt}
-      onCancel={(e) => {
-        e.preventDefault();
-        props.onClose();
-      }}
-    >
+    <Dialog id="picture-viewer" class="picture-viewer" label={props.alt} onClose={props.onClose}>
       <BlobImage load={() => attachmentBlob(props.id)} alt={props.alt} class="full-img" />
       <button type="button" class="primary" onClick={props.onClose}>
         Close <kbd>Esc</kbd>
       </button>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
 import { gates } from '../yard';
+import { loadMovements } from './data';
 import { MovementFilters } from './filters';
 import { type Movement, MovementRow } from './movement-row';
 import type { NameKind } from './names';
@@ -45,13 +45,7 @@ export function MovementLog(props: { yardId: string; timeZone: string }) {
     async (cursor?: string) => {
       setState('loading');
       try {
-        const page = await call(
-          api.GET('/api/movement', {
-            params: {
-              query: { yardId: props.yardId, limit: PAGE, ...filter.f, ...(cursor ? { cursor } : {}) },
-            },
-          }),
-        );
+        const page = await loadMovements(props.yardId, filter.f, PAGE, cursor);
         await resolve(namesOf(page.items));
         setRows((prev) => (cursor ? [...prev, ...page.items] : page.items));
         setNext(page.nextCursor);

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
 import { duration, yardDateTime, yardTime } from '../../common/time';
+import { loadClosedVisits } from './data';
 import { useNames } from './use-names';
 
 type Visit = Schemas['Visit'];
@@ -19,13 +20,7 @@ export function VisitHistory(props: { yardId: string; timeZone: string }) {
     async (cursor?: string) => {
       setState('loading');
       try {
-        const page = await call(
-          api.GET('/api/visit', {
-            params: {
-              query: { yardId: props.yardId, open: false, limit: 50, ...(cursor ? { cursor } : {}) },
-            },
-          }),
-        );
+        const page = await loadClosedVisits(props.yardId, cursor);
         await resolve(
           page.items.flatMap(
             (v) =>

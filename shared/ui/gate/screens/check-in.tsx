@@ -1,10 +1,11 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { canWorkGate, session } from '../../common/auth';
+import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { initForm, setFields, withServerErrors } from '../../common/form-state';
 import { useShortcuts } from '../../common/shortcuts';
+import { useSubmit } from '../../common/use-submit';
 import { Confirmation, type Confirmed } from '../check-in/confirmation';
 import { DriverField, useCheckRequired, useDriverCheck } from '../check-in/driver-field';
 import {
@@ -20,6 +21,7 @@ import { NewUnitConfirm, type NewUnitQuestion, newUnitQuestion } from '../check-
 import { GateField, SpotField, useDeskGate, useFreeSpots } from '../check-in/spot-gate';
 import { CarrierField, TrailerField, TruckField } from '../check-in/unit-fields';
 import { RegisterDriverForm } from '../drivers/register-form';
+import { recordMovement } from '../movements/data';
 import { timeZone, yard } from '../yard';
 import '../check-in/check-in.css';
 
@@ -41,7 +43,6 @@ export function CheckIn() {
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const [newUnit, setNewUnit] = useState<NewUnitQuestion | null>(null);
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null);
-  const [busy, setBusy] = useState(false);
   const [registering, setRegistering] = useState(false);
   const [checkReload, setCheckReload] = useState(0);
   const [takenSpot, setTakenSpot] = useState<string | null>(null);
@@ -81,9 +82,7 @@ export function CheckIn() {
     lastSpotName.current = spotName(v.locationId);
   }, [free.spots, free.loaded, v.locationId]);
 
-  const submit = async (force = false, confirmNew = false) => {
-    if (busy || !mayWork) return;
-    setBusy(true);
+  const recording = useSubmit(async (force: boolean, confirmNew: boolean) => {
     setProblem([]);
     setGateError(undefined);
     const gate = inbound.find((g) => g.id === gateId);
@@ -95,7 +94,7 @@ export function CheckIn() {
       confirmNew,
     });
     try {
-      const movement = await call(api.POST('/api/movement', { body }));
+      const movement = await recordMovement(body);
       setConfirmed({
         movement,
         labels: {
@@ -112,11 +111,14 @@ export function CheckIn() {
       setTakenSpot(null);
       firstField.current?.focus();
     } catch (err) {
-      if (!(err instanceof ProblemError)) throw err;
-      onProblem(err);
-    } finally {
-      setBusy(false);
+      if (err instanceof ProblemError) onProblem(err);
+      throw err;
     }
+  });
+  const busy = recording.busy;
+  const submit = async (force = false, confirmNew = false) => {
+    if (!mayWork) return;
+    await recording.run(force, confirmNew);
   };
 
   const onProblem = (err: ProblemError) => {
@@ -292,18 +294,16 @@ export function CheckIn() {
         )}
       </div>
       {registering && (
-        <div class="overlay">
-          <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="dr-heading">
-            <RegisterDriverForm
-              initialName={v.driverText}
-              onCancel={() => setRegistering(false)}
-              onCreated={(d) => {
-                setRegistering(false);
-                set({ driver: driverPick(d), driverText: `${d.firstName} ${d.lastName}` });
-              }}
-            />
-          </div>
-        </div>
+        <Dialog id="register-driver" labelledBy="dr-heading" onClose={() => setRegistering(false)}>
+          <RegisterDriverForm
+            initialName={v.driverText}
+            onCancel={() => setRegistering(false)}
+            onCreated={(d) => {
+              setRegistering(false);
+              set({ driver: driverPick(d), driverText: `${d.firstName} ${d.lastName}` });
+            }}
+          />
+        </Dialog>
       )}
     </div>
   );

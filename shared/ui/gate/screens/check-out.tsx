@@ -1,18 +1,21 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
+import { problemText } from '../../common/api/problem-text';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
 import { useShortcuts } from '../../common/shortcuts';
+import { useSubmit } from '../../common/use-submit';
 import { CheckOutDone } from '../check-out/confirmation';
 import { checkOutBody, type YardUnit } from '../check-out/form';
 import { SealCheck } from '../check-out/seal-check';
 import { UnitSearch } from '../check-out/unit-search';
 import { fieldOf, yardUnits } from '../check-out/units';
-import '../check-out/check-out.css';
-import { loadYardPicture, loadYardTrucks, problemText } from '../inventory/data';
+import { loadYardPicture, loadYardTrucks } from '../inventory/data';
+import { recordMovement } from '../movements/data';
 import { gates, yard } from '../yard';
+import '../check-out/check-out.css';
 
 /**
  * Check-out: find the unit (type-ahead, or "Check out" in the yard list: ?trailer=<id>), verify the
@@ -31,7 +34,6 @@ export function CheckOut() {
   const [notes, setNotes] = useState('');
   const outGates = gates.value.filter((g) => g.yardId === yardId && g.direction !== 'in');
   const [gateId, setGateId] = useState('');
-  const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const [done, setDone] = useState<{
@@ -80,6 +82,32 @@ export function CheckOut() {
     if (u) setTimeout(() => sealRef.current?.querySelector('input')?.focus(), 0);
   };
 
+  // The answer is placed here (on its field, or above the form); the hook keeps one run at a time.
+  const sending = useSubmit(
+    async (body: Schemas['MovementCreate'], chosen: YardUnit, through: { name: string }) => {
+      setErrors({});
+      setProblem(null);
+      try {
+        const movement = await recordMovement(body);
+        setDone({ movement, unit: chosen.label, gate: through.name });
+        setUnit(null);
+        setTruckPlate('');
+        setNotes('');
+        setTimeout(() => document.getElementById('done-heading')?.focus(), 0);
+      } catch (err) {
+        if (!(err instanceof ProblemError)) return setProblem(problemText(err));
+        const byField: Record<string, string> = {};
+        for (const [path, message] of Object.entries(err.fieldErrors()))
+          byField[fieldOf(path, err.code)] = message;
+        const field = fieldOf('_', err.code, err.problem.unit);
+        if (field !== '_') byField[field] = err.message;
+        setErrors(byField);
+        const shown = ['unit', 'sealNumber', 'truck.plate', 'gateId', 'notes'].some((f) => byField[f]);
+        if (!shown) setProblem(problemText(err));
+      }
+    },
+  );
+  const busy = sending.busy;
   const submit = async (e?: Event) => {
     e?.preventDefault();
     if (!unit || busy) return;
@@ -91,29 +119,7 @@ export function CheckOut() {
       setTimeout(() => ackRef.current?.focus(), 0);
       return;
     }
-    setBusy(true);
-    setErrors({});
-    setProblem(null);
-    try {
-      const movement = await call(api.POST('/api/movement', { body: built.body }));
-      setDone({ movement, unit: unit.label, gate: gate.name });
-      setUnit(null);
-      setTruckPlate('');
-      setNotes('');
-      setTimeout(() => document.getElementById('done-heading')?.focus(), 0);
-    } catch (err) {
-      if (!(err instanceof ProblemError)) return setProblem(problemText(err));
-      const byField: Record<string, string> = {};
-      for (const [path, message] of Object.entries(err.fieldErrors()))
-        byField[fieldOf(path, err.code)] = message;
-      const field = fieldOf('_', err.code, err.problem.unit);
-      if (field !== '_') byField[field] = err.message;
-      setErrors(byField);
-      const shown = ['unit', 'sealNumber', 'truck.plate', 'gateId', 'notes'].some((f) => byField[f]);
-      if (!shown) setProblem(problemText(err));
-    } finally {
-      setBusy(false);
-    }
+    await sending.run(built.body, unit, gate);
   };
   const shortcuts = useMemo(() => ({ 'Ctrl+Enter': () => void submit() }), [submit]);
   useShortcuts(shortcuts);

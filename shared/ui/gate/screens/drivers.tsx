@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { canWorkGate, session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { putDriverInDraft } from '../check-in/model';
+import { findDrivers } from '../drivers/data';
 import { RegisterDriverForm } from '../drivers/register-form';
 import '../check-in/check-in.css';
 
@@ -23,14 +24,7 @@ export function Drivers() {
     let alive = true;
     const query = q.trim();
     const timer = setTimeout(() => {
-      const pending = query
-        ? call(api.GET('/api/driver/search', { params: { query: { q: query, limit: 30 } } })).then((r) =>
-            r.items.map((i) => i.driver),
-          )
-        : call(api.GET('/api/driver', { params: { query: { kind: 'carrier', limit: 30 } } })).then(
-            (p) => p.items,
-          );
-      pending.then(
+      findDrivers(query).then(
         (items) => {
           if (!alive) return;
           setFound(items);

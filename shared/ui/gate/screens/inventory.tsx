@@ -1,11 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import type { Schemas } from '../../common/api/client';
+import { problemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
-import { onLive } from '../../common/live';
-import { loadYardPicture, problemText, type YardPicture } from '../inventory/data';
-import { freeLocations } from '../inventory/free-locations';
-import { LOAD_LABEL, taskLabel } from '../inventory/labels';
-import { MoveDialog } from '../inventory/move-dialog';
+import { LOAD_LABEL, taskLabel } from '../../common/inventory/labels';
 import {
   buildRows,
   carrierLabel,
@@ -15,7 +12,11 @@ import {
   type InventoryRow,
   type LoadStatus,
   sortRows,
-} from '../inventory/rows';
+} from '../../common/inventory/rows';
+import { onLive } from '../../common/live';
+import { loadYardPicture, type YardPicture } from '../inventory/data';
+import { freeLocations } from '../inventory/free-locations';
+import { MoveDialog } from '../inventory/move-dialog';
 import { InventoryTable } from '../inventory/table';
 import { WhereIsIt } from '../inventory/where-is-it';
 import '../inventory/inventory.css';

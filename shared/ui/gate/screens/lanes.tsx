@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
 import { canWorkGate, session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
+import { type HardwareStatus, loadHardwareStatus } from '../lanes/data';
 import { LaneCard } from '../lanes/lane-card';
 import { gates, loadGates, timeZone, yard } from '../yard';
 import '../lanes/lanes.css';
 
-type Status = Schemas['HardwareStatus'];
+type Status = HardwareStatus;
 
 /**
  * The lane board: every gate of the yard with its relay state, its cameras' latest pictures and
@@ -21,7 +21,7 @@ export function Lanes() {
 
   const loadStatus = useCallback(async () => {
     try {
-      setStatus(await call(api.GET('/api/hardware/status')));
+      setStatus(await loadHardwareStatus());
       setProblem(null);
     } catch (err) {
       setProblem((err as Error).message);

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../common/api/client';
+import type { Schemas } from '../api/client';
 
 type Trailer = Schemas['Trailer'];
 type Carrier = Schemas['Carrier'];

@@ -1,4 +1,4 @@
-import type { Schemas } from '../../common/api/client';
+import type { Schemas } from '../api/client';
 
 type Task = Schemas['YardTask'];
 
