@@ -68,6 +68,18 @@ module.exports = {
       from: { path: '^shared/ui/' },
       to: { pathNot: ['^shared/ui/', 'node_modules'] },
     },
+    // Dashboard data layer (docs/architecture.md "Web apps"): a screen's component renders and handles
+    // events; what it reads and writes goes through the dashboard's data modules or hooks.
+    {
+      name: 'dashboard-components-call-no-api',
+      severity: 'error',
+      comment:
+        'A dashboard component (.tsx) does not call the API client: it uses its screen\'s data module ' +
+        '(data.ts beside it) or a hook. Type-only imports of the generated schemas are fine.',
+      // dashboard/gates/ is the gate panel shared with the gate app, moved into common/ on its own.
+      from: { path: '^shared/ui/dashboard/.+[.]tsx$', pathNot: '^shared/ui/dashboard/gates/' },
+      to: { path: '^shared/ui/common/api/client[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
