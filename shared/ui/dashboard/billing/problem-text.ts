@@ -29,3 +29,8 @@ export function billingProblemText(err: unknown): string {
 export function isCloudOwned(err: unknown): boolean {
   return err instanceof ProblemError && err.code === 'cloud-owned';
 }
+
+/** The words for a useSubmit's last refusal or failure; null when it went through (or never ran). */
+export function submitProblemText(s: { problem: ProblemError | null; failed: boolean }): string | null {
+  return s.problem || s.failed ? billingProblemText(s.problem) : null;
+}
