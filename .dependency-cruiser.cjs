@@ -74,7 +74,7 @@ module.exports = {
       name: 'dashboard-components-call-no-api',
       severity: 'error',
       comment:
-        'A dashboard component (.tsx) does not call the API client: it uses its screen\'s data module ' +
+        "A dashboard component (.tsx) does not call the API client: it uses its screen's data module " +
         '(data.ts beside it) or a hook. Type-only imports of the generated schemas are fine.',
       // dashboard/gates/ is the gate panel shared with the gate app, moved into common/ on its own.
       from: { path: '^shared/ui/dashboard/.+[.]tsx$', pathNot: '^shared/ui/dashboard/gates/' },

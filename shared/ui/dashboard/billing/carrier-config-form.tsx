@@ -76,7 +76,8 @@ export function CarrierConfigForm(props: {
   const specs = carrierSpecs(props.yard);
   const currency = props.yard.currency;
   const initial: Texts = { carrierId: props.editing?.carrierId ?? '' };
-  for (const s of specs) initial[s.name] = toText(s, props.editing?.[s.name as keyof CarrierConfig], currency);
+  for (const s of specs)
+    initial[s.name] = toText(s, props.editing?.[s.name as keyof CarrierConfig], currency);
   const title = props.editing
     ? `Edit the agreement of ${carrierName(props.carriers, props.editing.carrierId)}`
     : 'New carrier agreement';

@@ -1,9 +1,10 @@
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
+import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 
 /**
- * A modal confirmation (native <dialog>: focus stays inside, Esc cancels). With `reason`, the
+ * A confirmation in the one modal Dialog (focus stays inside, Esc cancels). With `reason`, the
  * action needs one typed first (a void is recorded with its reason).
  */
 export function ConfirmDialog(props: {
@@ -17,13 +18,8 @@ export function ConfirmDialog(props: {
   onConfirm: (reason: string) => void;
   onCancel: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   const submit = (e: Event) => {
     e.preventDefault();
     if (props.reason && !reason.trim()) {
@@ -33,17 +29,8 @@ export function ConfirmDialog(props: {
     props.onConfirm(reason.trim());
   };
   return (
-    <dialog
-      ref={ref}
-      class="dialog"
-      aria-labelledby="confirm-heading"
-      onCancel={(e) => {
-        e.preventDefault();
-        props.onCancel();
-      }}
-    >
+    <Dialog id="confirm" title={props.title} onClose={props.onCancel}>
       <form onSubmit={submit} noValidate>
-        <h2 id="confirm-heading">{props.title}</h2>
         {props.children}
         {props.problem && <FormMessage kind="error">{props.problem}</FormMessage>}
         {props.reason && (
@@ -70,6 +57,6 @@ export function ConfirmDialog(props: {
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

@@ -78,7 +78,9 @@ export type GenerateAllResult = Schemas['InvoiceGenerateAllResult'];
 
 /** The billing summaries of one period in one yard, with their totals per currency. */
 export function loadSummaries(yardId: string, period: string) {
-  return call(api.GET('/api/billing/summary', { params: { query: { period, yardIds: [yardId], limit: 500 } } }));
+  return call(
+    api.GET('/api/billing/summary', { params: { query: { period, yardIds: [yardId], limit: 500 } } }),
+  );
 }
 
 /** Recalculates the summaries: the ongoing period from the activity so far, a past one as a whole. */
@@ -156,7 +158,9 @@ export function issueInvoice(inv: Invoice): Promise<Invoice> {
 }
 
 export function voidInvoice(inv: Invoice, reason: string): Promise<Invoice> {
-  return call(api.POST('/api/billing/invoice/{id}/void', { params: { path: { id: inv.id } }, body: { reason } }));
+  return call(
+    api.POST('/api/billing/invoice/{id}/void', { params: { path: { id: inv.id } }, body: { reason } }),
+  );
 }
 
 export async function deleteInvoice(inv: Invoice): Promise<null> {

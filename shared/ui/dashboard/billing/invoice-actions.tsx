@@ -142,10 +142,7 @@ export function InvoiceActions(props: {
           reason={{ label: 'Reason for voiding', hint: 'Kept with the invoice and printed on its PDF.' }}
           onCancel={() => setPending(null)}
           onConfirm={(reason) =>
-            run(
-              () => voidInvoice(inv, reason),
-              `${inv.number} is void. The month can be invoiced again.`,
-            )
+            run(() => voidInvoice(inv, reason), `${inv.number} is void. The month can be invoiced again.`)
           }
         >
           <p>
@@ -162,9 +159,7 @@ export function InvoiceActions(props: {
           busy={busy}
           problem={problem}
           onCancel={() => setPending(null)}
-          onConfirm={() =>
-            run(() => deleteInvoice(inv), `Draft ${inv.number} is deleted.`)
-          }
+          onConfirm={() => run(() => deleteInvoice(inv), `Draft ${inv.number} is deleted.`)}
         >
           <p>The draft goes away; generate it again whenever you like.</p>
         </ConfirmDialog>

@@ -6,7 +6,12 @@ import { may } from '../access';
 import { type Gate, GatePanel } from '../gates/gate-panel';
 import { type SiteStatus, siteLinkWarning } from '../gates/site-link';
 import { serverMode, timeZone, yard } from '../scope';
-import { type HardwareStatus as Status, loadHardwareStatus, loadSyncStatus, loadYardGates } from '../sites/data';
+import {
+  loadHardwareStatus,
+  loadSyncStatus,
+  loadYardGates,
+  type HardwareStatus as Status,
+} from '../sites/data';
 import '../gates/gates.css';
 
 type EventData = {

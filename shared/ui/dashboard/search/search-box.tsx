@@ -4,7 +4,6 @@ import { type Hit, searchEverywhere } from './data';
 import { SearchResults } from './search-results';
 import './search.css';
 
-
 /** Wait this long after the last key before asking: one request per pause, not per key. */
 const DEBOUNCE_MS = 250;
 

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
+import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 import { patchTask } from './task-api';
-import { TaskDialog } from './task-dialog';
 import type { Task } from './task-words';
 
 /** Cancel a task with a reason (required; the driver, if any, is told it). */
@@ -14,30 +15,30 @@ export function CancelDialog(props: {
 }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (!reason.trim()) {
-      setError('Say why the task is cancelled (the driver sees it).');
-      return;
-    }
-    setBusy(true);
+  const cancelling = useSubmit(async (why: string) => {
     try {
-      await patchTask(props.task, { status: 'CANCELLED', cancelReason: reason.trim() });
+      await patchTask(props.task, { status: 'CANCELLED', cancelReason: why });
       props.onDone();
     } catch (err) {
       // A reason the server refuses stays in the dialog; anything else is the screen's to say.
       const field = err instanceof ProblemError ? err.fieldErrors().cancelReason : undefined;
       if (field) setError(field);
       else props.onDone(err);
-    } finally {
-      setBusy(false);
     }
+  });
+  const busy = cancelling.busy;
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (!reason.trim()) {
+      setError('Say why the task is cancelled (the driver sees it).');
+      return;
+    }
+    cancelling.run(reason.trim());
   };
 
   return (
-    <TaskDialog id="cancel" title={`Cancel ${props.label}`} onClose={props.onClose}>
+    <Dialog id="cancel" class="task-dialog" title={`Cancel ${props.label}`} onClose={props.onClose}>
       <form onSubmit={submit} noValidate>
         <Field
           id="cancel-reason"
@@ -66,6 +67,6 @@ export function CancelDialog(props: {
           </button>
         </div>
       </form>
-    </TaskDialog>
+    </Dialog>
   );
 }
