@@ -68,7 +68,7 @@ module.exports = {
       from: { path: '^shared/ui/' },
       to: { pathNot: ['^shared/ui/', 'node_modules'] },
     },
-    // Dashboard data layer (docs/architecture.md "Web apps"): a screen's component renders and handles
+    // docs/architecture.md "The dashboard's data layer": a screen's component renders and handles
     // events; what it reads and writes goes through the dashboard's data modules or hooks.
     {
       name: 'dashboard-components-call-no-api',

@@ -1,58 +1,32 @@
 import { describedBy, Field } from '../../common/components/field';
 import { ConfigForm } from './config-form';
 import { type Carrier, type CarrierConfig, carrierName, saveCarrierConfig, type YardConfig } from './data';
-import type { FieldSpec, Texts } from './form-values';
-import { toText } from './form-values';
+import { type FieldSpec, type Texts, toText } from './form-values';
 import { count, money } from './money';
+
+/** The rates a carrier's agreement may set for itself; an empty one is the yard's. */
+const RATES = [
+  ['bookedSpaces', 'Booked spaces'],
+  ['spaceMonthlyRate', 'Space per month'],
+  ['overageDailyRate', 'Overage per day'],
+  ['moveFee', 'Move fee'],
+  ['gateFee', 'Gate fee'],
+  ['minimumMonthly', 'Minimum per month'],
+] as const;
 
 /** A carrier's agreement: each rate empty = the yard's (shown as the placeholder), then bill-to. */
 function carrierSpecs(yard: YardConfig): FieldSpec[] {
-  const c = yard.currency;
-  const inherit = 'Leave empty to use the yard’s.';
-  const yards = (label: string) => `Yard’s: ${label}`;
   return [
-    {
-      name: 'bookedSpaces',
-      label: 'Booked spaces',
-      kind: 'count',
-      placeholder: yards(count(yard.bookedSpaces)),
-      hint: inherit,
-    },
-    {
-      name: 'spaceMonthlyRate',
-      label: 'Space per month',
-      kind: 'money',
-      placeholder: yards(money(yard.spaceMonthlyRate, c)),
-      hint: inherit,
-    },
-    {
-      name: 'overageDailyRate',
-      label: 'Overage per day',
-      kind: 'money',
-      placeholder: yards(money(yard.overageDailyRate, c)),
-      hint: inherit,
-    },
-    {
-      name: 'moveFee',
-      label: 'Move fee',
-      kind: 'money',
-      placeholder: yards(money(yard.moveFee, c)),
-      hint: inherit,
-    },
-    {
-      name: 'gateFee',
-      label: 'Gate fee',
-      kind: 'money',
-      placeholder: yards(money(yard.gateFee, c)),
-      hint: inherit,
-    },
-    {
-      name: 'minimumMonthly',
-      label: 'Minimum per month',
-      kind: 'money',
-      placeholder: yards(money(yard.minimumMonthly, c)),
-      hint: inherit,
-    },
+    ...RATES.map(([name, label]): FieldSpec => {
+      const spaces = name === 'bookedSpaces';
+      return {
+        name,
+        label,
+        kind: spaces ? 'count' : 'money',
+        placeholder: `Yard’s: ${spaces ? count(yard[name]) : money(yard[name], yard.currency)}`,
+        hint: 'Leave empty to use the yard’s.',
+      };
+    }),
     { name: 'billToName', label: 'Bill-to name', kind: 'text', hint: 'Default: the carrier’s name.' },
     { name: 'billToAddress', label: 'Bill-to address', kind: 'textarea' },
     { name: 'billToEmail', label: 'Bill-to email', kind: 'email' },

@@ -1,7 +1,8 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { Dialog } from '../../common/components/dialog';
-import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { FormMessage } from '../../common/components/field';
+import { ReasonField } from '../reason-field';
 
 /**
  * A confirmation in the one modal Dialog (focus stays inside, Esc cancels). With `reason`, the
@@ -34,19 +35,17 @@ export function ConfirmDialog(props: {
         {props.children}
         {props.problem && <FormMessage kind="error">{props.problem}</FormMessage>}
         {props.reason && (
-          <Field id="confirm-reason" label={props.reason.label} error={error} hint={props.reason.hint}>
-            <input
-              {...describedBy('confirm-reason', error, true)}
-              value={reason}
-              maxLength={500}
-              aria-required="true"
-              autoComplete="off"
-              onInput={(e) => {
-                setReason(e.currentTarget.value);
-                setError(undefined);
-              }}
-            />
-          </Field>
+          <ReasonField
+            id="confirm-reason"
+            label={props.reason.label}
+            hint={props.reason.hint}
+            value={reason}
+            error={error}
+            onInput={(v) => {
+              setReason(v);
+              setError(undefined);
+            }}
+          />
         )}
         <div class="actions">
           <button type="submit" class={props.danger ? 'danger' : 'primary'} disabled={props.busy}>

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
 import { Dialog } from '../../common/components/dialog';
-import { describedBy, Field } from '../../common/components/field';
 import { useSubmit } from '../../common/use-submit';
+import { ReasonField } from '../reason-field';
 import { patchTask } from './task-api';
 import type { Task } from './task-words';
 
@@ -40,24 +40,17 @@ export function CancelDialog(props: {
   return (
     <Dialog id="cancel" class="task-dialog" title={`Cancel ${props.label}`} onClose={props.onClose}>
       <form onSubmit={submit} noValidate>
-        <Field
+        <ReasonField
           id="cancel-reason"
           label="Reason"
-          error={error}
           hint="Recorded with the task; the driver sees it."
-        >
-          <input
-            {...describedBy('cancel-reason', error, true)}
-            value={reason}
-            maxLength={500}
-            aria-required="true"
-            autoComplete="off"
-            onInput={(e) => {
-              setReason(e.currentTarget.value);
-              setError(undefined);
-            }}
-          />
-        </Field>
+          value={reason}
+          error={error}
+          onInput={(v) => {
+            setReason(v);
+            setError(undefined);
+          }}
+        />
         <div class="actions">
           <button type="submit" class="danger" disabled={busy}>
             {busy ? 'Cancelling…' : 'Cancel the task'}
