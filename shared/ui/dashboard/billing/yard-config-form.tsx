@@ -72,7 +72,11 @@ export function YardConfigForm(props: {
     <ConfigForm
       id="yard-config-form"
       prefix="yard-config"
-      title={`${props.config ? 'Edit' : 'Set up'} billing for ${props.yardName}`}
+      title={
+        <>
+          {props.config ? 'Edit' : 'Set up'} billing for {props.yardName}
+        </>
+      }
       submit="Save yard billing"
       initial={initial}
       specs={(values) => {
