@@ -85,6 +85,17 @@ module.exports = {
       from: { path: '^shared/ui/common/' },
       to: { path: '^shared/ui/', pathNot: '^shared/ui/common/' },
     },
+    // docs/architecture.md "The dashboard's data layer": a screen's component renders and handles
+    // events; what it reads and writes goes through its app's data modules or hooks.
+    {
+      name: 'components-call-no-api',
+      severity: 'error',
+      comment:
+        "A web app's component (.tsx) does not call the API client: it uses its screen's data module " +
+        '(data.ts beside it) or a hook. Type-only imports of the generated schemas are fine.',
+      from: { path: '^shared/ui/.+[.]tsx$' },
+      to: { path: '^shared/ui/common/api/client[.]ts$', dependencyTypesNot: ['type-only'] },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

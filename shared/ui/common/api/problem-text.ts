@@ -47,3 +47,8 @@ export function billingProblemText(err: unknown): string {
 export function isCloudOwned(err: unknown): boolean {
   return err instanceof ProblemError && err.code === 'cloud-owned';
 }
+
+/** A billing form's refusal in words (useSubmit's state), or null when there is none to show. */
+export function submitProblemText(s: { problem: ProblemError | null; failed: boolean }): string | null {
+  return s.problem || s.failed ? billingProblemText(s.problem) : null;
+}

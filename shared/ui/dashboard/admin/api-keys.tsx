@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { may } from '../access';
 import { labelOf, STAFF_ROLE } from '../master/options';
 import type { EntitySpec } from '../records/types';
+import { type ApiKey, apiKeyRecords, revokeApiKey } from './data';
 import { yardScopeText } from './users';
 
-type ApiKey = Schemas['ApiKey'];
 type Created = Schemas['ApiKeyCreated'];
 
 /** The secret, once: with a copy button and a plain warning that it is not shown again. */
@@ -55,11 +55,7 @@ export const apiKeys: EntitySpec<ApiKey> = {
     { name: 'role', label: 'Role', kind: 'select', options: STAFF_ROLE, initial: 'viewer', required: true },
     { name: 'yardIds', label: 'Yards the key may see', kind: 'yards' },
   ],
-  api: {
-    list: ({ cursor }) => call(api.GET('/api/auth/api-key', { params: { query: { cursor } } })),
-    load: async (k) => ({ record: k, etag: undefined }),
-    create: (body) => call(api.POST('/api/auth/api-key', { body: body as Schemas['ApiKeyCreate'] })),
-  },
+  api: apiKeyRecords,
   owner: 'cloud',
   may: { create: may.editMasterData, edit: may.editMasterData },
   notEditable: 'An API key is not changed: revoke it and create a new one.',
@@ -69,8 +65,7 @@ export const apiKeys: EntitySpec<ApiKey> = {
       danger: true,
       confirm: (k) =>
         `Revoke the key “${k.name}”? Clients using it are refused at once; this cannot be undone.`,
-      run: ({ record }) =>
-        call(api.DELETE('/api/auth/api-key/{id}', { params: { path: { id: record.id } } })),
+      run: ({ record }) => revokeApiKey(record.id),
       shown: (k) => k.revokedAt === null,
       may: may.editMasterData,
       done: (k) => `Revoked the key “${k.name}”.`,

@@ -1,16 +1,15 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import { useEffect, useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
+import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
+import { useSubmit } from '../../common/use-submit';
 import { problemText } from '../records/http';
-import { useModal } from '../records/modal';
 import { MANAGED_IN_CLOUD } from '../records/ownership';
 import { ownership, timeZone } from '../scope';
+import { loadSettings, type Setting, saveSetting } from './data';
 import { fromText, kindOf, showValue, toText } from './setting-values';
 import '../records/records.css';
-
-type Setting = Schemas['Setting'];
 
 const SET_BY_SITE = "Set by each site: change it at the site's own dashboard.";
 
@@ -28,9 +27,9 @@ export function Settings() {
   const [notice, setNotice] = useState<string | null>(null);
   const [editing, setEditing] = useState<Setting | null>(null);
   const load = () =>
-    call(api.GET('/api/settings', { params: { query: { limit: 500 } } })).then(
-      (page) => {
-        setItems(page.items);
+    loadSettings().then(
+      (settings) => {
+        setItems(settings);
         setProblem(null);
       },
       (err) => setProblem(problemText(err, 'setting')),
@@ -108,27 +107,23 @@ export function Settings() {
 function SettingDialog(props: { setting: Setting; onSaved: (message: string) => void; onClose: () => void }) {
   const s = props.setting;
   const kind = kindOf(s.default);
-  const dialog = useRef<HTMLDialogElement>(null);
   const [typed, setTyped] = useState<string | boolean>(toText(s.value));
   const [error, setError] = useState<string | undefined>();
   const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  useModal(dialog);
-  const put = async (value: unknown, done: string) => {
-    setBusy(true);
+  const saving = useSubmit(async (value: unknown, done: string) => {
     setError(undefined);
     setMessage(null);
     try {
-      await call(api.PUT('/api/settings', { body: { settings: { [s.name]: value } } }));
+      await saveSetting(s.name, value);
       props.onSaved(done);
     } catch (err) {
       const fieldError = err instanceof ProblemError ? Object.values(err.fieldErrors())[0] : undefined;
       if (fieldError) setError(fieldError);
       else setMessage(problemText(err, 'setting'));
-    } finally {
-      setBusy(false);
     }
-  };
+  });
+  const busy = saving.busy;
+  const put = saving.run;
   const id = 'setting-value';
   const input =
     kind === 'boolean' ? (
@@ -155,7 +150,15 @@ function SettingDialog(props: { setting: Setting; onSaved: (message: string) => 
       />
     );
   return (
-    <dialog ref={dialog} class="dialog" aria-labelledby="setting-heading" onCancel={props.onClose}>
+    <Dialog
+      id="setting"
+      title={
+        <>
+          Change <code>{s.name}</code>
+        </>
+      }
+      onClose={props.onClose}
+    >
       <form
         noValidate
         onSubmit={(e) => {
@@ -163,9 +166,6 @@ function SettingDialog(props: { setting: Setting; onSaved: (message: string) => 
           put(fromText(kind, typed), `Set ${s.name} to ${showValue(fromText(kind, typed))}.`);
         }}
       >
-        <h2 id="setting-heading">
-          Change <code>{s.name}</code>
-        </h2>
         <p>{s.description}</p>
         <p class="muted">Default: {showValue(s.default)}</p>
         {message && <FormMessage kind="error">{message}</FormMessage>}
@@ -194,6 +194,6 @@ function SettingDialog(props: { setting: Setting; onSaved: (message: string) => 
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,10 +1,17 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
-import { billingProblemText } from '../../common/api/problem-text';
+import { billingProblemText, submitProblemText } from '../../common/api/problem-text';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
-import { type Adjustment, type BillingBase, carrierName } from './data';
+import { useSubmit } from '../../common/use-submit';
+import {
+  type Adjustment,
+  type BillingBase,
+  carrierName,
+  createAdjustment,
+  deleteAdjustment,
+  loadAdjustments,
+} from './data';
 import { money, moneyHint, parseMoney } from './money';
 import { periodLabel, recentPeriods } from './period';
 
@@ -32,24 +39,24 @@ export function AdjustmentsPage(props: {
   const [amount, setAmount] = useState('');
   const [description, setDescription] = useState('');
   const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const add = useSubmit(async (body: Parameters<typeof createAdjustment>[0]) => {
+    try {
+      return await createAdjustment(body);
+    } catch (err) {
+      const fields = err instanceof ProblemError ? err.fieldErrors() : {};
+      const placed: Errors = {};
+      for (const k of ['carrierId', 'period', 'amount', 'description'] as const)
+        if (fields[k]) placed[k] = fields[k];
+      setErrors(placed);
+      throw err;
+    }
+  });
 
   useEffect(() => {
     let live = true;
     setRows(null);
-    call(
-      api.GET('/api/billing/invoice-adjustment', {
-        params: {
-          query: {
-            yardId: props.yardId,
-            period: props.period,
-            ...(props.carrierId ? { carrierId: props.carrierId } : {}),
-            limit: 500,
-          },
-        },
-      }),
-    ).then(
-      (page) => live && setRows(page.items),
+    loadAdjustments({ yardId: props.yardId, period: props.period, carrierId: props.carrierId }).then(
+      (items) => live && setRows(items),
       (err: unknown) => live && setProblem(billingProblemText(err)),
     );
     return () => {
@@ -70,41 +77,27 @@ export function AdjustmentsPage(props: {
     if (!description.trim()) local.description = 'Say why (it is printed on the invoice).';
     setErrors(local);
     setProblem(null);
+    add.clear();
     setMessage(null);
     if (Object.keys(local).length || !parsed.ok) return;
-    setBusy(true);
-    try {
-      await call(
-        api.POST('/api/billing/invoice-adjustment', {
-          body: {
-            yardId: props.yardId,
-            carrierId: props.carrierId,
-            period: props.period,
-            amount: parsed.minor,
-            description: description.trim(),
-          },
-        }),
-      );
-      setAmount('');
-      setDescription('');
-      setMessage(
-        `Adjustment of ${money(parsed.minor, currency)} added. A draft invoice takes it when it is recalculated.`,
-      );
-      setGeneration((g) => g + 1);
-    } catch (err) {
-      const fields = err instanceof ProblemError ? err.fieldErrors() : {};
-      const placed: Errors = {};
-      for (const k of ['carrierId', 'period', 'amount', 'description'] as const)
-        if (fields[k]) placed[k] = fields[k];
-      setErrors(placed);
-      setProblem(billingProblemText(err));
-    } finally {
-      setBusy(false);
-    }
+    const added = await add.run({
+      yardId: props.yardId,
+      carrierId: props.carrierId,
+      period: props.period,
+      amount: parsed.minor,
+      description: description.trim(),
+    });
+    if (!added) return;
+    setAmount('');
+    setDescription('');
+    setMessage(
+      `Adjustment of ${money(parsed.minor, currency)} added. A draft invoice takes it when it is recalculated.`,
+    );
+    setGeneration((g) => g + 1);
   };
   const remove = async (a: Adjustment) => {
     try {
-      await call(api.DELETE('/api/billing/invoice-adjustment/{id}', { params: { path: { id: a.id } } }));
+      await deleteAdjustment(a.id);
       setMessage(`The adjustment “${a.description}” is deleted.`);
       setGeneration((g) => g + 1);
     } catch (err) {
@@ -144,7 +137,9 @@ export function AdjustmentsPage(props: {
           </select>
         </Field>
       </div>
-      {problem && <FormMessage kind="error">{problem}</FormMessage>}
+      {(problem ?? submitProblemText(add)) && (
+        <FormMessage kind="error">{problem ?? submitProblemText(add)}</FormMessage>
+      )}
       {message && <FormMessage kind="ok">{message}</FormMessage>}
       {rows === null && !problem && <p class="muted">Loading…</p>}
       {rows && (
@@ -242,7 +237,7 @@ export function AdjustmentsPage(props: {
               />
             </Field>
           </div>
-          <button type="submit" class="primary" disabled={busy}>
+          <button type="submit" class="primary" disabled={add.busy}>
             Add adjustment
           </button>
         </form>

@@ -1,11 +1,17 @@
 import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 import { CarrierConfigForm } from './carrier-config-form';
 import { ConfirmDialog } from './confirm-dialog';
-import { type BillingBase, type CarrierConfig, carrierName, type YardConfig } from './data';
+import {
+  type BillingBase,
+  type CarrierConfig,
+  carrierName,
+  deleteCarrierConfig,
+  type YardConfig,
+} from './data';
 import { count, money, percentOfBp } from './money';
 
 type Rate =
@@ -68,6 +74,17 @@ export function Configs(props: {
   const [editing, setEditing] = useState<CarrierConfig | 'new' | null>(null);
   const [deleting, setDeleting] = useState<CarrierConfig | null>(null);
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const removal = useSubmit(async (c: CarrierConfig) => {
+    const name = carrierName(carriers, c.carrierId);
+    try {
+      await deleteCarrierConfig(c.id);
+      saved(`The agreement of ${name} is deleted.`);
+    } catch (err) {
+      setMessage({ kind: 'error', text: billingProblemText(err) });
+    } finally {
+      setDeleting(null);
+    }
+  });
   if (!config) {
     return (
       <section aria-labelledby="configs-heading">
@@ -92,17 +109,6 @@ export function Configs(props: {
     setEditing(null);
     setMessage({ kind: 'ok', text });
     props.onChanged();
-  };
-  const remove = async (c: CarrierConfig) => {
-    const name = carrierName(carriers, c.carrierId);
-    try {
-      await call(api.DELETE('/api/billing/carrier-config/{id}', { params: { path: { id: c.id } } }));
-      saved(`The agreement of ${name} is deleted.`);
-    } catch (err) {
-      setMessage({ kind: 'error', text: billingProblemText(err) });
-    } finally {
-      setDeleting(null);
-    }
   };
   return (
     <section aria-labelledby="configs-heading">
@@ -189,8 +195,9 @@ export function Configs(props: {
           title={`Delete the agreement of ${carrierName(carriers, deleting.carrierId)}?`}
           confirm="Delete agreement"
           danger
+          busy={removal.busy}
           onCancel={() => setDeleting(null)}
-          onConfirm={() => remove(deleting)}
+          onConfirm={() => removal.run(deleting)}
         >
           <p>
             The carrier then pays the yard's rates, with no booked spaces and no minimum. Invoices already

@@ -1,9 +1,11 @@
 import type { ComponentChildren } from 'preact';
-import { useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { useState } from 'preact/hooks';
+import { Dialog } from '../../common/components/dialog';
+import { FormMessage } from '../../common/components/field';
+import { ReasonField } from '../reason-field';
 
 /**
- * A modal confirmation (native <dialog>: focus stays inside, Esc cancels). With `reason`, the
+ * A confirmation in the one modal Dialog (focus stays inside, Esc cancels). With `reason`, the
  * action needs one typed first (a void is recorded with its reason).
  */
 export function ConfirmDialog(props: {
@@ -17,13 +19,8 @@ export function ConfirmDialog(props: {
   onConfirm: (reason: string) => void;
   onCancel: () => void;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
-  useLayoutEffect(() => {
-    const d = ref.current;
-    if (d && !d.open) d.showModal();
-  }, []);
   const submit = (e: Event) => {
     e.preventDefault();
     if (props.reason && !reason.trim()) {
@@ -33,33 +30,22 @@ export function ConfirmDialog(props: {
     props.onConfirm(reason.trim());
   };
   return (
-    <dialog
-      ref={ref}
-      class="dialog"
-      aria-labelledby="confirm-heading"
-      onCancel={(e) => {
-        e.preventDefault();
-        props.onCancel();
-      }}
-    >
+    <Dialog id="confirm" title={props.title} onClose={props.onCancel}>
       <form onSubmit={submit} noValidate>
-        <h2 id="confirm-heading">{props.title}</h2>
         {props.children}
         {props.problem && <FormMessage kind="error">{props.problem}</FormMessage>}
         {props.reason && (
-          <Field id="confirm-reason" label={props.reason.label} error={error} hint={props.reason.hint}>
-            <input
-              {...describedBy('confirm-reason', error, true)}
-              value={reason}
-              maxLength={500}
-              aria-required="true"
-              autoComplete="off"
-              onInput={(e) => {
-                setReason(e.currentTarget.value);
-                setError(undefined);
-              }}
-            />
-          </Field>
+          <ReasonField
+            id="confirm-reason"
+            label={props.reason.label}
+            hint={props.reason.hint}
+            value={reason}
+            error={error}
+            onInput={(v) => {
+              setReason(v);
+              setError(undefined);
+            }}
+          />
         )}
         <div class="actions">
           <button type="submit" class={props.danger ? 'danger' : 'primary'} disabled={props.busy}>
@@ -70,6 +56,6 @@ export function ConfirmDialog(props: {
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

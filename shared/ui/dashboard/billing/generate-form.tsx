@@ -1,13 +1,16 @@
 import { useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
-import { ProblemError } from '../../common/api/problem';
-import { billingProblemText } from '../../common/api/problem-text';
+import { submitProblemText } from '../../common/api/problem-text';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 import { serverMode } from '../scope';
-import { type Carrier, carrierName } from './data';
+import {
+  type Carrier,
+  carrierName,
+  type GenerateAllResult as GenerateAll,
+  generateAllInvoices,
+  generateInvoice,
+} from './data';
 import { periodLabel, recentPeriods } from './period';
-
-type GenerateAll = Schemas['InvoiceGenerateAllResult'];
 
 /**
  * Generate a draft invoice for a carrier and a past month. At the cloud a yard whose site has not
@@ -25,49 +28,40 @@ export function GenerateForm(props: {
   const [carrierId, setCarrierId] = useState('');
   const [period, setPeriod] = useState(past[0] ?? '');
   const [carrierError, setCarrierError] = useState<string | undefined>();
-  const [problem, setProblem] = useState<ProblemError | null>(null);
-  const [other, setOther] = useState<string | null>(null);
   const [result, setResult] = useState<GenerateAll | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Which button ran last: only the one carrier's draft offers "Generate anyway" on site-not-synced.
+  const [all, setAll] = useState(false);
+  const send = useSubmit(async (every: boolean, force: boolean) => {
+    if (every) {
+      setResult(await generateAllInvoices(force));
+      props.onGeneratedAll();
+      return;
+    }
+    const invoice = await generateInvoice({
+      yardId: props.yardId,
+      carrierId,
+      period,
+      ...(force ? { force: true } : {}),
+    });
+    props.onGenerated(invoice.id);
+  });
+  const busy = send.busy;
+  const problem = all ? null : send.problem;
+  const refused = submitProblemText(send);
 
-  const generate = async (force: boolean) => {
+  const generate = (force: boolean) => {
     if (!carrierId) {
       setCarrierError('Choose the carrier to invoice.');
       return;
     }
-    setBusy(true);
-    setProblem(null);
-    setOther(null);
-    try {
-      const invoice = await call(
-        api.POST('/api/billing/invoice', {
-          body: { yardId: props.yardId, carrierId, period, ...(force ? { force: true } : {}) },
-        }),
-      );
-      props.onGenerated(invoice.id);
-    } catch (err) {
-      if (err instanceof ProblemError) setProblem(err);
-      else setOther(billingProblemText(err));
-    } finally {
-      setBusy(false);
-    }
+    setAll(false);
+    send.run(false, force);
   };
 
   /** `force`: "generate anyway", also for the yards that wait for their site (what the cloud has now). */
-  const generateAll = async (force: boolean) => {
-    setBusy(true);
-    setProblem(null);
-    setOther(null);
-    try {
-      setResult(
-        await call(api.POST('/api/billing/invoice/generate-all', { body: force ? { force: true } : {} })),
-      );
-      props.onGeneratedAll();
-    } catch (err) {
-      setOther(billingProblemText(err));
-    } finally {
-      setBusy(false);
-    }
+  const generateAll = (force: boolean) => {
+    setAll(true);
+    send.run(true, force);
   };
 
   return (
@@ -86,8 +80,7 @@ export function GenerateForm(props: {
         {serverMode.value === 'cloud' &&
           ' A yard whose site has not yet sent the whole month to the cloud (offline, or still sending queued changes) is not invoiced: you are told why, and may wait or generate anyway.'}
       </p>
-      {problem && <FormMessage kind="error">{billingProblemText(problem)}</FormMessage>}
-      {other && <FormMessage kind="error">{other}</FormMessage>}
+      {refused && <FormMessage kind="error">{refused}</FormMessage>}
       <div class="filters">
         <Field id="generate-carrier" label="Carrier" error={carrierError}>
           <select

@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
-import { billingProblemText } from '../../common/api/problem-text';
+import { billingProblemText, submitProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 import { ConfirmDialog } from './confirm-dialog';
-import type { Invoice } from './data';
+import { deleteInvoice, type Invoice, issueInvoice, recalculateInvoice, voidInvoice } from './data';
 import { downloadInvoiceCsv, downloadInvoicePdf } from './download';
 import { money } from './money';
 import { periodLabel } from './period';
@@ -22,31 +22,28 @@ export function InvoiceActions(props: {
 }) {
   const inv = props.invoice;
   const [pending, setPending] = useState<Pending>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  // A download's refusal; a change's is the submit's own.
+  const [downloadProblem, setDownloadProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const key = { yardId: inv.yardId, carrierId: inv.carrierId, period: inv.period };
-
-  const run = async (what: () => Promise<Invoice | null>, message: string) => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      const out = await what();
-      setPending(null);
-      props.onChanged(out, message);
-    } catch (err) {
-      setProblem(billingProblemText(err));
-    } finally {
-      setBusy(false);
-    }
+  const change = useSubmit(async (what: () => Promise<Invoice | null>, message: string) => {
+    const out = await what();
+    setPending(null);
+    props.onChanged(out, message);
+  });
+  const busy = change.busy;
+  const problem = downloadProblem ?? submitProblemText(change);
+  const run = (what: () => Promise<Invoice | null>, message: string) => {
+    setDownloadProblem(null);
+    return change.run(what, message);
   };
   const save = async (what: () => Promise<string>) => {
-    setProblem(null);
+    setDownloadProblem(null);
+    change.clear();
     setSaved(null);
     try {
       setSaved(`Downloaded ${await what()}.`);
     } catch (err) {
-      setProblem(billingProblemText(err));
+      setDownloadProblem(billingProblemText(err));
     }
   };
   // Each accounting system imports invoices and credit notes through separate screens: one file each.
@@ -65,13 +62,7 @@ export function InvoiceActions(props: {
             disabled={busy}
             onClick={() =>
               run(
-                () =>
-                  call(
-                    api.PUT('/api/billing/invoice/{yardId}/{carrierId}/{period}', {
-                      params: { path: key },
-                      body: {},
-                    }),
-                  ),
+                () => recalculateInvoice(inv),
                 'The draft is recalculated from the activity and adjustments now.',
               )
             }
@@ -130,7 +121,7 @@ export function InvoiceActions(props: {
           onCancel={() => setPending(null)}
           onConfirm={() =>
             run(
-              () => call(api.POST('/api/billing/invoice/{id}/issue', { params: { path: { id: inv.id } } })),
+              () => issueInvoice(inv),
               `${inv.number} is issued: it is final and goes into the month's CSV exports.`,
             )
           }
@@ -151,16 +142,7 @@ export function InvoiceActions(props: {
           reason={{ label: 'Reason for voiding', hint: 'Kept with the invoice and printed on its PDF.' }}
           onCancel={() => setPending(null)}
           onConfirm={(reason) =>
-            run(
-              () =>
-                call(
-                  api.POST('/api/billing/invoice/{id}/void', {
-                    params: { path: { id: inv.id } },
-                    body: { reason },
-                  }),
-                ),
-              `${inv.number} is void. The month can be invoiced again.`,
-            )
+            run(() => voidInvoice(inv, reason), `${inv.number} is void. The month can be invoiced again.`)
           }
         >
           <p>
@@ -177,12 +159,7 @@ export function InvoiceActions(props: {
           busy={busy}
           problem={problem}
           onCancel={() => setPending(null)}
-          onConfirm={() =>
-            run(async () => {
-              await call(api.DELETE('/api/billing/invoice/{id}', { params: { path: { id: inv.id } } }));
-              return null;
-            }, `Draft ${inv.number} is deleted.`)
-          }
+          onConfirm={() => run(() => deleteInvoice(inv), `Draft ${inv.number} is deleted.`)}
         >
           <p>The draft goes away; generate it again whenever you like.</p>
         </ConfirmDialog>

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { duration, yardDateTime } from '../../common/time';
 import type { Yard } from '../scope';
-import type { Adjustment, BillingBase, Invoice } from './data';
+import { type Adjustment, type BillingBase, type Invoice, loadInvoice } from './data';
 import { InvoiceActions } from './invoice-actions';
 import { LinesTable } from './lines-table';
 import { count, money } from './money';
@@ -50,17 +49,14 @@ export function InvoicePage(props: {
   useEffect(() => {
     let live = true;
     setProblem(null);
-    (async () => {
-      const inv = await call(api.GET('/api/billing/invoice/{id}', { params: { path: { id: props.id } } }));
-      const adj = await call(
-        api.GET('/api/billing/invoice-adjustment', {
-          params: { query: { yardId: inv.yardId, carrierId: inv.carrierId, period: inv.period, limit: 500 } },
-        }),
-      );
-      if (!live) return;
-      setInvoice(inv);
-      setAdjustments(adj.items);
-    })().catch((err: unknown) => live && setProblem(billingProblemText(err)));
+    loadInvoice(props.id).then(
+      (read) => {
+        if (!live) return;
+        setInvoice(read.invoice);
+        setAdjustments(read.adjustments);
+      },
+      (err: unknown) => live && setProblem(billingProblemText(err)),
+    );
     return () => {
       live = false;
     };

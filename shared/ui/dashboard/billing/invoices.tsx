@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { billingProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
 import type { Yard } from '../scope';
-import { type BillingBase, carrierName, type InvoiceSummary } from './data';
+import { type BillingBase, carrierName, type InvoiceSummary, loadInvoiceSummaries } from './data';
 import { GenerateForm } from './generate-form';
 import { money } from './money';
 import { periodLabel, recentPeriods } from './period';
@@ -40,19 +39,14 @@ export function InvoicesPage(props: {
   const [generation, setGeneration] = useState(0);
 
   const load = (cursor: string | undefined) =>
-    call(
-      api.GET('/api/billing/invoice/summaries', {
-        params: {
-          query: {
-            limit: 100,
-            ...(cursor ? { cursor } : {}),
-            ...(filters.yardId ? { yardId: filters.yardId } : {}),
-            ...(filters.carrierId ? { carrierId: filters.carrierId } : {}),
-            ...(filters.status ? { status: filters.status } : {}),
-            ...(filters.period ? { period: filters.period } : {}),
-          },
-        },
-      }),
+    loadInvoiceSummaries(
+      {
+        yardId: filters.yardId,
+        carrierId: filters.carrierId,
+        period: filters.period,
+        ...(filters.status ? { status: filters.status } : {}),
+      },
+      cursor,
     );
 
   useEffect(() => {

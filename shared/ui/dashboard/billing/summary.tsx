@@ -1,15 +1,20 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
-import { billingProblemText } from '../../common/api/problem-text';
+import { billingProblemText, submitProblemText } from '../../common/api/problem-text';
 import { FormMessage } from '../../common/components/field';
 import { yardDateTime } from '../../common/time';
-import { type BillingBase, carrierName, type Summary } from './data';
+import { useSubmit } from '../../common/use-submit';
+import {
+  type BillingBase,
+  type CurrencyTotal,
+  calculateSummaries,
+  carrierName,
+  loadSummaries,
+  type Summary,
+} from './data';
 import { LinesTable } from './lines-table';
 import { count, money } from './money';
 import { OverageTable } from './overage-table';
 import { currentPeriod, periodLabel, recentPeriods } from './period';
-
-type CurrencyTotal = Schemas['BillingCurrencyTotal'];
 
 /**
  * Summary: a period's billing figures per carrier of the yard (the stored summaries of the API),
@@ -28,19 +33,19 @@ export function SummaryPage(props: {
   const [items, setItems] = useState<Summary[] | null>(null);
   const [totals, setTotals] = useState<CurrencyTotal[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [generation, setGeneration] = useState(0);
   const ongoing = props.period === currentPeriod(props.timeZone);
+  const calculation = useSubmit(async () => {
+    await calculateSummaries(props.yardId, props.period, ongoing);
+    setGeneration((g) => g + 1);
+  });
 
   useEffect(() => {
     let live = true;
     setItems(null);
     setProblem(null);
-    call(
-      api.GET('/api/billing/summary', {
-        params: { query: { period: props.period, yardIds: [props.yardId], limit: 500 } },
-      }),
-    ).then(
+    calculation.clear();
+    loadSummaries(props.yardId, props.period).then(
       (page) => {
         if (!live) return;
         setItems(page.items);
@@ -55,23 +60,11 @@ export function SummaryPage(props: {
 
   if (!config) return <p>This yard has no billing config yet: set it up under Configs.</p>;
 
-  const calculate = async () => {
-    setBusy(true);
+  const busy = calculation.busy;
+  const shownProblem = problem ?? submitProblemText(calculation);
+  const calculate = () => {
     setProblem(null);
-    try {
-      if (ongoing) await call(api.POST('/api/billing/summary/generate', { body: { yardId: props.yardId } }));
-      else
-        await call(
-          api.POST('/api/billing/summary/generate-past', {
-            body: { period: props.period, yardId: props.yardId },
-          }),
-        );
-      setGeneration((g) => g + 1);
-    } catch (err) {
-      setProblem(billingProblemText(err));
-    } finally {
-      setBusy(false);
-    }
+    calculation.run();
   };
 
   const chosen = items?.find((s) => s.carrierId === props.carrierId) ?? null;
@@ -100,8 +93,8 @@ export function SummaryPage(props: {
           </button>
         )}
       </div>
-      {problem && <FormMessage kind="error">{problem}</FormMessage>}
-      {items === null && !problem && <p class="muted">Loading…</p>}
+      {shownProblem && <FormMessage kind="error">{shownProblem}</FormMessage>}
+      {items === null && !shownProblem && <p class="muted">Loading…</p>}
       {items && items.length === 0 && (
         <p>
           No summary of {periodLabel(props.period)} is stored yet.{' '}

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
+import { Dialog } from '../../common/components/dialog';
 import { FormMessage } from '../../common/components/field';
 import { type FormState, initForm, setField, withServerErrors } from '../../common/form-state';
+import { useSubmit } from '../../common/use-submit';
 import { FieldInput } from './field-input';
 import { problemText } from './http';
-import { useModal } from './modal';
 import type { EntitySpec, FormValue, FormValues, Loaded, RowAction } from './types';
 import { toBody, toFormValues } from './values';
 
@@ -22,26 +23,20 @@ export function ActionDialog<T extends { id: string }>(props: {
 }) {
   const { spec, action } = props;
   const fields = action.fields ?? [];
-  const dialog = useRef<HTMLDialogElement>(null);
   const [loaded, setLoaded] = useState<Loaded<T> | null>(null);
   const [form, setForm] = useState<FormState<FormValues>>(() => initForm(toFormValues(fields, null)));
   const [message, setMessage] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const load = () =>
     spec.api.load(props.record).then(setLoaded, (err) => setMessage(problemText(err, spec.singular)));
-  useModal(dialog);
   useEffect(() => {
     load();
   }, []);
 
-  const confirm = async (e: Event) => {
-    e.preventDefault();
-    if (!loaded) return;
-    setBusy(true);
+  const running = useSubmit(async (version: Loaded<T>) => {
     setMessage(null);
     try {
-      await action.run(loaded, toBody(fields, form.values, form.initial, false));
-      props.onDone(action.done(loaded.record));
+      await action.run(version, toBody(fields, form.values, form.initial, false));
+      props.onDone(action.done(version.record));
     } catch (err) {
       if (err instanceof ProblemError && err.status === 412) await load();
       if (err instanceof ProblemError && err.problem.errors?.length) {
@@ -49,21 +44,18 @@ export function ActionDialog<T extends { id: string }>(props: {
         setForm(placed.state);
         if (placed.unplaced.length > 0) setMessage(`${err.message} ${placed.unplaced.join('; ')}`);
       } else setMessage(problemText(err, spec.singular));
-    } finally {
-      setBusy(false);
     }
+  });
+  const busy = running.busy;
+  const confirm = (e: Event) => {
+    e.preventDefault();
+    if (loaded) running.run(loaded);
   };
 
   const id = `action-${action.label.replace(/\W+/g, '-').toLowerCase()}`;
   return (
-    <dialog
-      ref={dialog}
-      class="dialog record-action"
-      aria-labelledby={`${id}-heading`}
-      onCancel={props.onClose}
-    >
+    <Dialog id={id} class="record-action" title={action.confirm(props.record)} onClose={props.onClose}>
       <form onSubmit={confirm} noValidate>
-        <h2 id={`${id}-heading`}>{action.confirm(props.record)}</h2>
         {message && <FormMessage kind="error">{message}</FormMessage>}
         {fields.map((f) => (
           <FieldInput
@@ -89,6 +81,6 @@ export function ActionDialog<T extends { id: string }>(props: {
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

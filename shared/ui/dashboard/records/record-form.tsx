@@ -1,10 +1,11 @@
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
+import { Dialog } from '../../common/components/dialog';
 import { FormMessage } from '../../common/components/field';
 import { type FormState, initForm, isDirty, setField, withServerErrors } from '../../common/form-state';
+import { useSubmit } from '../../common/use-submit';
 import { FieldInput } from './field-input';
 import { isStale, problemText } from './http';
-import { useModal } from './modal';
 import type { EntitySpec, FormValue, FormValues, Loaded } from './types';
 import { fieldsFor, toBody, toFormValues } from './values';
 
@@ -25,24 +26,27 @@ export function RecordForm<T extends { id: string }>(props: {
   const { spec } = props;
   const editing = props.opened !== null;
   const fields = fieldsFor(spec.fields, editing);
-  const dialog = useRef<HTMLDialogElement>(null);
   const [opened, setOpened] = useState(props.opened);
   const [form, setForm] = useState<FormState<FormValues>>(() =>
     initForm(toFormValues(fields, props.opened?.record ?? null)),
   );
   const [message, setMessage] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
-  const [busy, setBusy] = useState(false);
-  useModal(dialog);
 
-  const save = async (e: Event) => {
+  // One submit for both sends (a save, or reading their version after a 412): one runs at a time.
+  const sending = useSubmit((run: () => Promise<void>) => run());
+  const busy = sending.busy;
+
+  const save = (e: Event) => {
     e.preventDefault();
     const body = toBody(fields, form.values, form.initial, editing);
     if (editing && Object.keys(body).length === 0) {
       setMessage('Nothing changed: there is nothing to save.');
       return;
     }
-    setBusy(true);
+    sending.run(() => send(body));
+  };
+  const send = async (body: Record<string, unknown>) => {
     setMessage(null);
     setStale(false);
     try {
@@ -61,25 +65,22 @@ export function RecordForm<T extends { id: string }>(props: {
             : 'Some fields need a change: see the messages beside them.',
         );
       } else setMessage(problemText(err, spec.singular));
-    } finally {
-      setBusy(false);
     }
   };
 
   /** Their version replaces what was typed here (which the message said). */
-  const reload = async () => {
-    if (!opened) return;
-    setBusy(true);
+  const reload = () => {
+    if (opened) sending.run(() => readTheirs(opened));
+  };
+  const readTheirs = async (mine: Loaded<T>) => {
     try {
-      const fresh = await spec.api.load(opened.record);
+      const fresh = await spec.api.load(mine.record);
       setOpened(fresh);
       setForm(initForm(toFormValues(fields, fresh.record)));
       setStale(false);
       setMessage(`Reloaded: this is the ${spec.singular} as it is now. Make your change again.`);
     } catch (err) {
       setMessage(problemText(err, spec.singular));
-    } finally {
-      setBusy(false);
     }
   };
 
@@ -90,14 +91,8 @@ export function RecordForm<T extends { id: string }>(props: {
       : `New ${spec.singular}`;
   const formId = `record-${spec.singular.replace(/\W+/g, '-')}`;
   return (
-    <dialog
-      ref={dialog}
-      class="dialog record-form"
-      aria-labelledby={`${formId}-heading`}
-      onCancel={props.onClose}
-    >
+    <Dialog id={formId} class="record-form" title={heading} onClose={props.onClose}>
       <form onSubmit={save} noValidate>
-        <h2 id={`${formId}-heading`}>{heading}</h2>
         {props.readOnly && <p class="read-only-note">{props.readOnly}</p>}
         {stale && (
           <FormMessage kind="error">
@@ -135,6 +130,6 @@ export function RecordForm<T extends { id: string }>(props: {
           </button>
         </div>
       </form>
-    </dialog>
+    </Dialog>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 import { ActionDialog } from './action-dialog';
 import { problemText } from './http';
 import { readOnlyReason } from './ownership';
@@ -27,7 +28,6 @@ export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<
   const [opened, setOpened] = useState<Loaded<T> | 'new' | null>(null);
   const [acting, setActing] = useState<{ action: RowAction<T>; record: T } | null>(null);
   const [created, setCreated] = useState<T | null>(null);
-  const [busy, setBusy] = useState(false);
 
   const ownerOf = (r: T | null) =>
     typeof spec.owner === 'function' ? (r ? spec.owner(r) : 'both') : spec.owner;
@@ -38,7 +38,6 @@ export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<
     Boolean(spec.api.create) && spec.may.create(role) && readOnlyReason(ownerOf(null), true) === null;
 
   const load = async (more: boolean, query: ListQuery = { filter, ...(q ? { q } : {}) }) => {
-    setBusy(true);
     try {
       const cursor = more ? page?.nextCursor : undefined;
       const next = await spec.api.list({ ...query, ...(cursor ? { cursor } : {}) });
@@ -46,10 +45,10 @@ export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<
       setProblem(null);
     } catch (err) {
       setProblem(problemText(err, spec.singular));
-    } finally {
-      setBusy(false);
     }
   };
+  // "Show more" runs once at a time: a second press would ask for the same page again.
+  const more = useSubmit(() => load(true));
   useEffect(() => {
     setPage(null);
     setQ(urlQ);
@@ -144,7 +143,7 @@ export function RecordsPage<T extends { id: string }>(props: { spec: EntitySpec<
         />
       )}
       {page?.nextCursor && (
-        <button type="button" onClick={() => load(true)} disabled={busy}>
+        <button type="button" onClick={() => more.run()} disabled={more.busy}>
           Show more {spec.title.toLowerCase()}
         </button>
       )}

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
@@ -7,9 +6,14 @@ import { may } from '../access';
 import { type Gate, GatePanel } from '../gates/gate-panel';
 import { type SiteStatus, siteLinkWarning } from '../gates/site-link';
 import { serverMode, timeZone, yard } from '../scope';
+import {
+  loadHardwareStatus,
+  loadSyncStatus,
+  loadYardGates,
+  type HardwareStatus as Status,
+} from '../sites/data';
 import '../gates/gates.css';
 
-type Status = Schemas['HardwareStatus'];
 type EventData = {
   yardId?: string | null;
   data?: { gateId?: string | null; yardId?: string; siteId?: string };
@@ -31,23 +35,23 @@ export function Gates() {
 
   const loadStatus = useCallback(async () => {
     try {
-      setStatus(await call(api.GET('/api/hardware/status')));
+      setStatus(await loadHardwareStatus());
     } catch (err) {
       setProblem(`The relay states could not be loaded: ${(err as Error).message}`);
     }
   }, []);
   const loadSite = useCallback(async () => {
     if (!atCloud || !yardId) return;
-    const sync = await call(api.GET('/api/sync/status')).catch(() => null);
+    const sync = await loadSyncStatus().catch(() => null);
     setSite(sync && 'sites' in sync ? sync.sites.find((s) => s.siteId === yardId) : undefined);
   }, [atCloud, yardId]);
 
   useEffect(() => {
     if (!yardId) return;
     setGates(null);
-    call(api.GET('/api/yard/{id}/gate', { params: { path: { id: yardId }, query: { limit: 200 } } })).then(
-      (page) => {
-        setGates(page.items);
+    loadYardGates(yardId).then(
+      (items) => {
+        setGates(items);
         setProblem(null);
       },
       (err: Error) =>

@@ -4,6 +4,7 @@ import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { buildRows } from '../../common/inventory/rows';
 import { onLive } from '../../common/live';
+import { useSubmit } from '../../common/use-submit';
 import { may } from '../access';
 import { loadMap, type MapData, type SaveFailure, saveDrafts } from '../map/data';
 import { changedDrafts, type Draft } from '../map/drafts';
@@ -44,7 +45,6 @@ function MapScreen(props: { yardId: string; yardName: string }) {
   const [drafts, setDrafts] = useState<Map<string, Draft>>(new Map());
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [placing, setPlacing] = useState<Location | null>(null);
-  const [saving, setSaving] = useState(false);
   const [failures, setFailures] = useState<SaveFailure[]>([]);
   const [savedNote, setSavedNote] = useState<string | null>(null);
 
@@ -137,11 +137,15 @@ function MapScreen(props: { yardId: string; yardName: string }) {
     setSelectedId(null);
     setPlacing(null);
   };
-  const save = async () => {
-    setSaving(true);
+  const saveLayout = useSubmit(async () => {
     const result = await saveDrafts(props.yardId, changes);
     await reload();
-    setSaving(false);
+    return result;
+  });
+  const saving = saveLayout.busy;
+  const save = async () => {
+    const result = await saveLayout.run();
+    if (!result) return;
     setFailures(result.failures);
     // What failed for a reason other than a newer version stays to be fixed; the rest is done.
     const keep = new Set(result.failures.filter((f) => !f.stale).map((f) => f.id));

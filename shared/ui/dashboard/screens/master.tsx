@@ -2,8 +2,7 @@ import { carriers } from '../master/carriers';
 import { drivers } from '../master/drivers';
 import { gates } from '../master/gates';
 import { locations } from '../master/locations';
-import { trailers } from '../master/trailers';
-import { trucks } from '../master/trucks';
+import { vehicles } from '../master/vehicles';
 import { yardsSpec } from '../master/yards';
 import { RecordsPage } from '../records/records-page';
 import { NoSuchPage, SubNav, useSubPage } from '../records/sub-nav';
@@ -24,8 +23,8 @@ interface MasterPage {
 const PAGES: MasterPage[] = [
   { slug: 'carriers', label: 'Carriers', spec: carriers },
   { slug: 'drivers', label: 'Drivers', spec: drivers },
-  { slug: 'trucks', label: 'Trucks', spec: trucks },
-  { slug: 'trailers', label: 'Trailers', spec: trailers },
+  { slug: 'trucks', label: 'Trucks', spec: vehicles.truck },
+  { slug: 'trailers', label: 'Trailers', spec: vehicles.trailer },
   { slug: 'yards', label: 'Yards', spec: yardsSpec },
   { slug: 'locations', label: 'Locations', spec: locations, perYard: true },
   { slug: 'gates', label: 'Gates', spec: gates, perYard: true },

@@ -1,18 +1,18 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { problemText } from '../../common/api/problem-text';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { onLive } from '../../common/live';
 import { may } from '../access';
 import { timeZone } from '../scope';
+import { loadHardwareStatus, loadSyncStatus, type SyncStatus } from '../sites/data';
 import { LocalSite } from '../sites/local-site';
 import { SiteTable, SummaryLine } from '../sites/site-table';
 import { replaceSite, type SiteStatus, summarise } from '../sites/site-words';
 import { useReloadOnReconnect } from '../sites/use-reconnect';
 import '../sites/sites.css';
 
-type SyncStatus = Schemas['SyncStatus'];
 type HardwareGate = Schemas['HardwareStatus']['gates'][number];
 
 /**
@@ -30,13 +30,13 @@ export function Sites() {
   const mayRetry = may.retryDeadLetters(principal);
 
   const reload = useCallback(() => {
-    call(api.GET('/api/sync/status')).then(
+    loadSyncStatus().then(
       (s) => {
         setStatus(s);
         setProblem(null);
         setNow(Date.now());
         if (s.mode === 'cloud') return;
-        call(api.GET('/api/hardware/status')).then(
+        loadHardwareStatus().then(
           (h) => {
             setGates(h.gates);
             setGatesProblem(null);

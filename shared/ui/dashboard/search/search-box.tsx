@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
 import { problemText } from '../records/http';
+import { type Hit, searchEverywhere } from './data';
 import { SearchResults } from './search-results';
 import './search.css';
-
-type Hit = Schemas['SearchHit'];
 
 /** Wait this long after the last key before asking: one request per pause, not per key. */
 const DEBOUNCE_MS = 250;
@@ -47,10 +45,10 @@ export function SearchBox() {
       return;
     }
     const timer = setTimeout(() => {
-      call(api.GET('/api/search', { params: { query: { q: text, limit: 12 } } })).then(
-        (page) => {
+      searchEverywhere(text).then(
+        (items) => {
           if (ticket !== asked.current) return;
-          setHits(page.items);
+          setHits(items);
           setProblem(null);
         },
         (err) => {

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { problemText } from '../../common/api/problem-text';
+import { useSubmit } from '../../common/use-submit';
+import { retryDeadLetters } from './data';
 import { count } from './site-words';
 
 /**
@@ -15,16 +16,10 @@ export function DeadLetters(props: {
   mayRetry: boolean;
   onDone: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<{ tone: 'ok' | 'bad'; text: string } | null>(null);
-  if (props.n === 0 && !result) return <span class="muted">none</span>;
-  const retry = async () => {
-    setBusy(true);
-    setResult(null);
+  const retrying = useSubmit(async () => {
     try {
-      const r = await call(
-        api.POST('/api/sync/dead-letter/retry', { body: props.peer ? { peer: props.peer } : {} }),
-      );
+      const r = await retryDeadLetters(props.peer);
       const left = r.retried - r.applied;
       setResult({
         tone: left > 0 ? 'bad' : 'ok',
@@ -37,9 +32,13 @@ export function DeadLetters(props: {
       props.onDone();
     } catch (err) {
       setResult({ tone: 'bad', text: problemText(err) });
-    } finally {
-      setBusy(false);
     }
+  });
+  const busy = retrying.busy;
+  if (props.n === 0 && !result) return <span class="muted">none</span>;
+  const retry = () => {
+    setResult(null);
+    retrying.run();
   };
   return (
     <span class="dead-letters">

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, call } from '../../common/api/client';
 import { yards } from '../scope';
+import { loadYardGates } from './data';
 import { GATE_STATE_LABEL, type GateState, gateCounts, gateTone } from './site-words';
 
 type Gate = { gateId: string; state: GateState | 'simulated'; name?: string };
@@ -22,12 +22,8 @@ export function GateBadges(props: { gates: Gate[] }) {
 /** Gate names by id for a site's yards, loaded when someone opens the list (not for every site up front). */
 async function gateNames(siteId: string): Promise<Map<string, string>> {
   const mine = yards.value.filter((y) => y.siteId === siteId);
-  const pages = await Promise.all(
-    mine.map((y) =>
-      call(api.GET('/api/yard/{id}/gate', { params: { path: { id: y.id }, query: { limit: 200 } } })),
-    ),
-  );
-  return new Map(pages.flatMap((p) => p.items.map((g) => [g.id, g.name] as const)));
+  const pages = await Promise.all(mine.map((y) => loadYardGates(y.id)));
+  return new Map(pages.flatMap((items) => items.map((g) => [g.id, g.name] as const)));
 }
 
 /**

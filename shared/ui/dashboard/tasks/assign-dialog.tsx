@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
+import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { useSubmit } from '../../common/use-submit';
 import { availabilityWords, driverLabel, pickerOrder } from './driver-words';
 import { patchTask } from './task-api';
 import type { DriverAvailability } from './task-data';
-import { TaskDialog } from './task-dialog';
 import type { Task } from './task-words';
 
 /** Assign or reassign a task: the yard drivers with where each stands (on shift, busy, off shift). */
@@ -18,33 +19,33 @@ export function AssignDialog(props: {
   const choices = pickerOrder(props.drivers, props.yardId).filter((d) => d.driverId !== props.task.driverId);
   const [driverId, setDriverId] = useState(choices[0]?.driverId ?? '');
   const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
+  const assigning = useSubmit(async (id: string) => {
+    try {
+      await patchTask(props.task, { driverId: id });
+      props.onDone(undefined, id);
+    } catch (err) {
+      props.onDone(err);
+    }
+  });
+  const busy = assigning.busy;
   const chosen = choices.find((d) => d.driverId === driverId);
   const warn =
     chosen && (chosen.availability === 'offline' || chosen.session?.yardId !== props.yardId)
       ? `${driverLabel(chosen)} is not on shift in this yard: the task waits until they start a shift here.`
       : null;
 
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     if (!driverId) {
       setError('Choose a driver.');
       return;
     }
-    setBusy(true);
-    try {
-      await patchTask(props.task, { driverId });
-      props.onDone(undefined, driverId);
-    } catch (err) {
-      props.onDone(err);
-    } finally {
-      setBusy(false);
-    }
+    assigning.run(driverId);
   };
 
   const verb = props.task.driverId ? 'Reassign' : 'Assign';
   return (
-    <TaskDialog id="assign" title={`${verb} ${props.label}`} onClose={props.onClose}>
+    <Dialog id="assign" class="task-dialog" title={`${verb} ${props.label}`} onClose={props.onClose}>
       {choices.length === 0 ? (
         <>
           <p>No other yard driver is registered. An admin adds drivers under Master data → Drivers.</p>
@@ -81,6 +82,6 @@ export function AssignDialog(props: {
           </div>
         </form>
       )}
-    </TaskDialog>
+    </Dialog>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
-import { describedBy, Field } from '../../common/components/field';
+import { Dialog } from '../../common/components/dialog';
+import { useSubmit } from '../../common/use-submit';
+import { ReasonField } from '../reason-field';
 import { patchTask } from './task-api';
-import { TaskDialog } from './task-dialog';
 import type { Task } from './task-words';
 
 /** Cancel a task with a reason (required; the driver, if any, is told it). */
@@ -14,49 +15,42 @@ export function CancelDialog(props: {
 }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    if (!reason.trim()) {
-      setError('Say why the task is cancelled (the driver sees it).');
-      return;
-    }
-    setBusy(true);
+  const cancelling = useSubmit(async (why: string) => {
     try {
-      await patchTask(props.task, { status: 'CANCELLED', cancelReason: reason.trim() });
+      await patchTask(props.task, { status: 'CANCELLED', cancelReason: why });
       props.onDone();
     } catch (err) {
       // A reason the server refuses stays in the dialog; anything else is the screen's to say.
       const field = err instanceof ProblemError ? err.fieldErrors().cancelReason : undefined;
       if (field) setError(field);
       else props.onDone(err);
-    } finally {
-      setBusy(false);
     }
+  });
+  const busy = cancelling.busy;
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    if (!reason.trim()) {
+      setError('Say why the task is cancelled (the driver sees it).');
+      return;
+    }
+    cancelling.run(reason.trim());
   };
 
   return (
-    <TaskDialog id="cancel" title={`Cancel ${props.label}`} onClose={props.onClose}>
+    <Dialog id="cancel" class="task-dialog" title={`Cancel ${props.label}`} onClose={props.onClose}>
       <form onSubmit={submit} noValidate>
-        <Field
+        <ReasonField
           id="cancel-reason"
           label="Reason"
-          error={error}
           hint="Recorded with the task; the driver sees it."
-        >
-          <input
-            {...describedBy('cancel-reason', error, true)}
-            value={reason}
-            maxLength={500}
-            aria-required="true"
-            autoComplete="off"
-            onInput={(e) => {
-              setReason(e.currentTarget.value);
-              setError(undefined);
-            }}
-          />
-        </Field>
+          value={reason}
+          error={error}
+          onInput={(v) => {
+            setReason(v);
+            setError(undefined);
+          }}
+        />
         <div class="actions">
           <button type="submit" class="danger" disabled={busy}>
             {busy ? 'Cancelling…' : 'Cancel the task'}
@@ -66,6 +60,6 @@ export function CancelDialog(props: {
           </button>
         </div>
       </form>
-    </TaskDialog>
+    </Dialog>
   );
 }

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../../common/api/client';
+import type { Schemas } from '../../common/api/client';
 import { ProblemError } from '../../common/api/problem';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { TypeAhead } from '../../common/components/type-ahead';
 import { rankTrailers } from '../../common/type-ahead-rank';
+import { useSubmit } from '../../common/use-submit';
 import { availabilityWords, driverLabel, pickerOrder } from './driver-words';
+import { createTask, findTrailersInYard } from './task-api';
 import type { DriverAvailability, Location } from './task-data';
 import {
   type CreateField,
@@ -56,44 +58,13 @@ export function NewTaskForm(props: {
   const [driverId, setDriverId] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [problem, setProblem] = useState<{ text: string; fieldsOnly: boolean } | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  const searchTrailers = async (q: string, signal: AbortSignal) => {
-    const page = await call(
-      api.GET('/api/trailer', {
-        params: { query: { q, yardId: props.yardId, inYard: true, limit: 30 } },
-        signal,
-      }),
-    );
-    return rankTrailers(page.items, q).slice(0, 8);
-  };
+  const searchTrailers = async (q: string, signal: AbortSignal) =>
+    rankTrailers(await findTrailersInYard(props.yardId, q, signal), q).slice(0, 8);
 
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    // A number typed but not picked from the list names no trailer: say so before asking the server.
-    if (trailerText.trim() && !trailer) {
-      setErrors({ trailerId: 'Pick the trailer from the list (only trailers in this yard can be moved).' });
-      return;
-    }
-    setBusy(true);
-    setErrors({});
-    setProblem(null);
+  const creating = useSubmit(async (body: Schemas['YardTaskCreate']) => {
     try {
-      const created = await call(
-        api.POST('/api/yard-task', {
-          body: {
-            yardId: props.yardId,
-            type,
-            trailerId: trailer?.id ?? null,
-            fromLocationId: from || null,
-            toLocationId: to || null,
-            priority,
-            notes: notes.trim() || null,
-            driverId: driverId || null,
-          },
-        }),
-      );
-      props.onCreated(created as Task, trailer?.number ?? null);
+      props.onCreated(await createTask(body), trailer?.number ?? null);
     } catch (err) {
       const byField = createFieldErrors(err);
       const coded = err instanceof ProblemError ? FIELD_OF_CODE[err.code] : undefined;
@@ -104,9 +75,29 @@ export function NewTaskForm(props: {
         text: taskProblemWords(err),
         fieldsOnly: err instanceof ProblemError && err.code === 'validation-failed',
       });
-    } finally {
-      setBusy(false);
     }
+  });
+  const busy = creating.busy;
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    // A number typed but not picked from the list names no trailer: say so before asking the server.
+    if (trailerText.trim() && !trailer) {
+      setErrors({ trailerId: 'Pick the trailer from the list (only trailers in this yard can be moved).' });
+      return;
+    }
+    setErrors({});
+    setProblem(null);
+    await creating.run({
+      yardId: props.yardId,
+      type,
+      trailerId: trailer?.id ?? null,
+      fromLocationId: from || null,
+      toLocationId: to || null,
+      priority,
+      notes: notes.trim() || null,
+      driverId: driverId || null,
+    });
   };
 
   const places = props.locations.filter((l) => l.status === 'active');

@@ -14,3 +14,19 @@ export function patchTask(task: Task, body: Schemas['YardTaskPatch']): Promise<T
     }),
   );
 }
+
+/** Trailers in the yard whose number or plate matches, for the new-task type-ahead. */
+export async function findTrailersInYard(
+  yardId: string,
+  q: string,
+  signal: AbortSignal,
+): Promise<Schemas['Trailer'][]> {
+  const page = await call(
+    api.GET('/api/trailer', { params: { query: { q, yardId, inYard: true, limit: 30 } }, signal }),
+  );
+  return page.items;
+}
+
+export async function createTask(body: Schemas['YardTaskCreate']): Promise<Task> {
+  return (await call(api.POST('/api/yard-task', { body }))) as Task;
+}
