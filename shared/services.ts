@@ -13,8 +13,11 @@ import { DriverRepo } from './modules/drivers/repo.js';
 import { DriverService } from './modules/drivers/service.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
-import { GateStation } from './modules/movements/gate-station.js';
+import { GateActuation } from './modules/movements/actuate.js';
+import { movementRecorder } from './modules/movements/group-commit.js';
+import { GatePictures } from './modules/movements/pictures.js';
 import { MovementService } from './modules/movements/service.js';
+import { MovementChecks } from './modules/movements/validate.js';
 import { PushService } from './modules/push/service.js';
 import { SearchService } from './modules/search/service.js';
 import { SettingsService } from './modules/settings/service.js';
@@ -80,8 +83,14 @@ export function createServices(core: CoreParts): Services {
   const drivers = new DriverService({ ...core, auth, carriers });
   const trucks = new TruckService({ ...core, carriers, yards, attachments });
   const trailers = new TrailerService({ ...core, yards, carriers });
-  const gateStation = new GateStation({ ...core, settings, drivers, cameras, hardware });
-  const movements = new MovementService({ ...core, gateStation, trailers, trucks, attachments });
+  // A gate movement's steps, run in this order by MovementService.create (docs/architecture.md).
+  const movements = new MovementService({
+    ...core,
+    checks: new MovementChecks({ ...core, attachments, settings, drivers }),
+    pictures: new GatePictures({ ...core, settings, cameras }),
+    recorder: movementRecorder({ ...core, trailers, trucks }),
+    actuation: new GateActuation({ ...core, hardware }),
+  });
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { register } from 'node:module';
 import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,26 +15,29 @@ import { fileURLToPath } from 'node:url';
  *   sync-batch  one batch of a site's rows at the cloud: message in -> link receiver -> applier -> ack out
  *   invoice     POST /api/billing/invoice: one invoice draft at a standalone edge
  *
- * Method (node:inspector, in this process, V8's own instruments; no code is changed or wrapped):
- *  - Files: V8 precise coverage (`Profiler.startPreciseCoverage({callCount, detailed})`) taken just
- *    before the operation (which resets the counters) and just after it: every function that ran
- *    during it has a count; its script is a file that ran. Exact.
- *  - Order: a CPU profile sampled every TRACE_INTERVAL_US (10) microseconds during the operation;
- *    each sample is reduced to its innermost product-file frame (a sample inside a library is
- *    charged to the product file that called it; one with no product frame is skipped), the
- *    sequence collapsed where a file repeats. A "return" is coming back to a file that already
- *    appeared earlier in that sequence after the path had left it. Sampling can miss a very short
- *    visit, so returns are a lower bound and vary a little between runs: the operation is measured
- *    TRACE_RUNS (5) times after one warm-up run (caches and lazy compilation as in a running
- *    service) and the run with the median returns is printed in full.
+ * Method (both exact; the app's code on disk is not changed):
+ *  - Files: V8 precise coverage through node:inspector (`Profiler.startPreciseCoverage({callCount,
+ *    detailed})`), taken just before the operation (which resets the counters) and just after it:
+ *    every function that ran during it has a count, and its script is a file that ran.
+ *  - Order: every entry into a product function, in order. As each product module is loaded, a
+ *    module hook (trace-paths/entry-hooks.mjs) puts one call at the start of every function body
+ *    naming its file; the tracer keeps the calls made during the operation, collapsed where a file
+ *    repeats. A "return" is entering a file again after the path had left it for another one
+ *    (service -> gate station -> cameras -> gate station counts one). Coming back into a caller
+ *    after an await or a call returns is not an entry, so an orchestrator that calls each step in
+ *    turn is not counted between its steps; a step that calls back into the orchestrator, or into
+ *    an earlier step's file, is. Shared helpers (clock, ids, the change capture) count too.
+ *    (A CPU profile sampled every 10 µs was tried first: on a busy two-core machine it took 5 to
+ *    500 samples of an operation and its returns varied from 0 to 19 between runs.)
+ * The operation is done once unmeasured first (caches and lazy compilation as in a running
+ * service), then measured TRACE_RUNS (3) times; the figures of the runs are printed, the last in full.
  * Product files: shared/, edge/, cloud/ (not node_modules, tests, migrations); lines are the
  * files' line counts. The app's response validation (a test-only option) is off.
  *
  * Run: npx tsx tools/trace-path.ts <checkin|sync-batch|invoice> [--json]
  */
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
-const RUNS = Number(process.env.TRACE_RUNS ?? 5);
-const INTERVAL_US = Number(process.env.TRACE_INTERVAL_US ?? 10);
+const RUNS = Number(process.env.TRACE_RUNS ?? 3);
 
 /** Starts the measurement at `start()` and ends it at `stop()` (both synchronous: called inside a message handler too). */
 export interface Probe {
@@ -51,17 +55,20 @@ export interface TracedPath {
 interface Coverage {
   result: Array<{ url: string; functions: Array<{ ranges: Array<{ count: number }> }> }>;
 }
-interface CpuProfile {
-  nodes: Array<{ id: number; callFrame: { url: string }; children?: number[] }>;
-  samples: number[];
-}
 
 export interface RunFigures {
   files: string[];
   lines: number;
   sequence: string[];
   returns: number;
-  samples: number;
+  /** The files that called another product file, in order of entry, and the returns among them. */
+  pathSequence: string[];
+  pathReturns: number;
+  /** The same at module level (movements, cameras, hardware, sync, db...). */
+  modules: string[];
+  moduleReturns: number;
+  /** Entries into product functions during the operation. */
+  calls: number;
 }
 
 const session = new Session();
@@ -87,33 +94,67 @@ export function productFile(url: string): string | undefined {
   return path;
 }
 
-/** Collapses repeats and counts the comebacks to a file seen before. */
-export function pathOf(samples: Array<string | undefined>): { sequence: string[]; returns: number } {
-  const sequence: string[] = [];
-  for (const file of samples) if (file && sequence.at(-1) !== file) sequence.push(file);
+/** The module of a file: shared/modules/<name>, else its folder (shared/sync, shared/db, edge/hardware). */
+export function moduleOf(file: string): string {
+  const m = /^shared\/modules\/[^/]+/.exec(file);
+  return m ? m[0] : file.slice(0, file.lastIndexOf('/'));
+}
+
+/** Collapses repeats. */
+export function collapse(sequence: string[]): string[] {
+  return sequence.filter((f, i) => sequence[i - 1] !== f);
+}
+
+/** Counts the comebacks to a file seen before in a sequence without repeats. */
+export function returnsOf(sequence: string[]): number {
   const seen = new Set<string>();
   let returns = 0;
   for (const file of sequence) {
     if (seen.has(file)) returns++;
     seen.add(file);
   }
-  return { sequence, returns };
+  return returns;
 }
 
-function innermostProductFiles(profile: CpuProfile): Array<string | undefined> {
-  const parent = new Map<number, number>();
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const memo = new Map<number, string | undefined>();
-  const fileOf = (id: number): string | undefined => {
-    if (memo.has(id)) return memo.get(id);
-    const own = productFile(byId.get(id)?.callFrame.url ?? '');
-    const up = parent.get(id);
-    const file = own ?? (up === undefined ? undefined : fileOf(up));
-    memo.set(id, file);
-    return file;
-  };
-  return profile.samples.map(fileOf);
+/**
+ * What the instrumented modules call (trace-paths/entry-hooks.mjs), kept while a probe runs: the
+ * files entered in order, and which files called into another product file (the caller is read
+ * from the stack, async frames included, when the path enters a file other than the last one).
+ */
+const entries = { on: false, sequence: [] as string[], callers: new Set<string>(), calls: 0 };
+const FRAME_FILE = /\(((?:file:\/\/)?\/[^)]+?):\d+:\d+\)|at (?:async )?((?:file:\/\/)?\/\S+?):\d+:\d+/;
+(globalThis as { __tracePathEnter?: (file: string) => void }).__tracePathEnter = (file) => {
+  if (!entries.on) return;
+  entries.calls++;
+  if (entries.sequence.at(-1) === file) return;
+  entries.sequence.push(file);
+  const frames = (new Error().stack ?? '').split('\n');
+  const here = frames.findIndex((l) => productFrame(l) === file);
+  for (const line of frames.slice(here + 1)) {
+    const caller = productFrame(line);
+    if (caller && caller !== file) {
+      entries.callers.add(caller);
+      break;
+    }
+  }
+};
+Error.stackTraceLimit = 60;
+
+function productFrame(line: string): string | undefined {
+  const m = FRAME_FILE.exec(line);
+  const url = m?.[1] ?? m?.[2];
+  if (!url) return undefined;
+  return productFile(url.startsWith('file://') ? url : `file://${url}`);
+}
+
+/**
+ * The sequence without the leaf helpers (files that called no other product file during the
+ * operation: the clock, ids, the settings registry...), collapsed again: the path's own files.
+ */
+export function withoutLeaves(sequence: string[], callers: Set<string>): string[] {
+  const out: string[] = [];
+  for (const f of sequence) if (callers.has(f) && out.at(-1) !== f) out.push(f);
+  return out;
 }
 
 const lineCounts = new Map<string, number>();
@@ -128,35 +169,40 @@ function linesOf(file: string): number {
 
 async function measure(path: TracedPath): Promise<RunFigures> {
   let coverage: Coverage | undefined;
-  let profile: CpuProfile | undefined;
   let state: 'idle' | 'on' | 'done' = 'idle';
   await path.run({
     start() {
       if (state !== 'idle') throw new Error('probe started twice');
       state = 'on';
       post('Profiler.takePreciseCoverage'); // resets the counters
-      post('Profiler.start');
+      Object.assign(entries, { on: true, sequence: [], callers: new Set(), calls: 0 });
     },
     stop() {
       if (state !== 'on') throw new Error('probe stopped before it started');
       state = 'done';
-      profile = post<{ profile: CpuProfile }>('Profiler.stop').profile;
+      entries.on = false;
       coverage = post<Coverage>('Profiler.takePreciseCoverage');
     },
   });
-  if (!coverage || !profile) throw new Error('the path never stopped the probe');
+  if (!coverage) throw new Error('the path never stopped the probe');
   const files = coverage.result
     .filter((s) => s.functions.some((f) => (f.ranges[0]?.count ?? 0) > 0))
     .map((s) => productFile(s.url))
     .filter((f): f is string => f !== undefined)
     .sort();
-  const { sequence, returns } = pathOf(innermostProductFiles(profile));
+  const sequence = [...entries.sequence];
+  const pathSequence = withoutLeaves(sequence, entries.callers);
+  const modules = collapse(pathSequence.map(moduleOf));
   return {
+    modules,
+    moduleReturns: returnsOf(modules),
+    pathSequence,
+    pathReturns: returnsOf(pathSequence),
     files,
     lines: files.reduce((n, f) => n + linesOf(f), 0),
     sequence,
-    returns,
-    samples: profile.samples.length,
+    returns: returnsOf(sequence),
+    calls: entries.calls,
   };
 }
 
@@ -173,9 +219,10 @@ async function main(): Promise<void> {
     console.error(`usage: npx tsx tools/trace-path.ts <${Object.keys(PATHS).join('|')}> [--json]`);
     process.exit(2);
   }
-  // Before the app's code is loaded, so that every function it compiles counts calls exactly.
+  // Before the app's code is loaded: every product function reports its entries, and every
+  // function it compiles counts calls exactly.
+  register('./trace-paths/entry-hooks.mjs', import.meta.url, { data: { root: ROOT } });
   post('Profiler.enable');
-  post('Profiler.setSamplingInterval', { interval: INTERVAL_US });
   post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
   const path = await open();
   const runs: RunFigures[] = [];
@@ -185,20 +232,25 @@ async function main(): Promise<void> {
   } finally {
     await path.close();
   }
-  const median = [...runs].sort((a, b) => a.returns - b.returns)[Math.floor(runs.length / 2)]!;
+  const last = runs.at(-1)!;
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({ path: name, runs, median }, null, 2));
+    console.log(JSON.stringify({ path: name, runs }, null, 2));
     return;
   }
-  console.log(`path ${name}: ${RUNS} runs after a warm-up, sampled every ${INTERVAL_US} µs`);
+  console.log(`path ${name}: ${RUNS} runs after one unmeasured`);
   for (const r of runs)
-    console.log(`  files ${r.files.length}, lines ${r.lines}, returns ${r.returns} (${r.samples} samples)`);
-  console.log(`\nmedian run: ${median.files.length} files, ${median.lines} lines, ${median.returns} returns`);
+    console.log(
+      `  files ${r.files.length}, lines ${r.lines}, returns ${r.pathReturns} (leaf helpers too: ${r.returns}; between modules: ${r.moduleReturns}; ${r.calls} calls)`,
+    );
+  console.log(
+    `\nlast run: ${last.files.length} files, ${last.lines} lines, ${last.pathReturns} returns (leaf helpers too: ${last.returns}; between modules: ${last.moduleReturns})`,
+  );
+  console.log(`\nmodules in order: ${last.modules.join(' -> ')}`);
   console.log('\nfiles that ran (lines):');
-  for (const f of median.files) console.log(`  ${f} (${linesOf(f)})`);
-  console.log('\nsequence (innermost product file, repeats collapsed; * = a return):');
+  for (const f of last.files) console.log(`  ${f} (${linesOf(f)})`);
+  console.log('\nentries in order, leaf helpers left out (repeats collapsed; * = a return):');
   const seen = new Set<string>();
-  for (const f of median.sequence) {
+  for (const f of last.pathSequence) {
     console.log(`  ${seen.has(f) ? '*' : ' '} ${f}`);
     seen.add(f);
   }
