@@ -94,7 +94,7 @@ export function createServices(core: CoreParts): Services {
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);
-  core.changes.observers.add(dashboardRollups(core.db, () => figureAnswers.changed()));
+  core.changes.observers.add(dashboardRollups(core.db, figureAnswers.changed));
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: !core.syncSide.hub });

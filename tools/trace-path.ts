@@ -35,6 +35,7 @@ import { fileURLToPath } from 'node:url';
  * files' line counts. The app's response validation (a test-only option) is off.
  *
  * Run: npx tsx tools/trace-path.ts <checkin|sync-batch|invoice> [--json]
+ * TRACE_ORCHESTRATOR=<file> lists the files another file called directly (default: the path's own).
  */
 const ROOT = resolve(fileURLToPath(import.meta.url), '../..');
 const RUNS = Number(process.env.TRACE_RUNS ?? 3);
@@ -47,6 +48,8 @@ export interface Probe {
 
 /** A path's world: `warmUp` does the operation once unmeasured; `run` does it once and calls the probe around it. */
 export interface TracedPath {
+  /** The file whose function runs the path's steps (its direct calls are listed). */
+  orchestrator?: string;
   warmUp(): Promise<void>;
   run(probe: Probe): Promise<void>;
   close(): Promise<void>;
@@ -67,6 +70,12 @@ export interface RunFigures {
   /** The same at module level (movements, cameras, hardware, sync, db...). */
   modules: string[];
   moduleReturns: number;
+  /** Calls back into a file still on the stack (A -> B -> A), as `caller -> file`. */
+  callBacks: string[];
+  /** The files the path's orchestrator called, in order (repeats collapsed, leaf helpers left out). */
+  steps: string[];
+  /** Entries into the orchestrator's file or an earlier step's file once a step has run (`caller -> file`). */
+  stepBacks: string[];
   /** Entries into product functions during the operation. */
   calls: number;
 }
@@ -121,22 +130,31 @@ export function returnsOf(sequence: string[]): number {
  * files entered in order, and which files called into another product file (the caller is read
  * from the stack, async frames included, when the path enters a file other than the last one).
  */
-const entries = { on: false, sequence: [] as string[], callers: new Set<string>(), calls: 0 };
+const entries = {
+  on: false,
+  sequence: [] as string[],
+  callers: new Set<string>(),
+  /** Each entry into another file: who called it. */
+  direct: [] as Array<{ caller: string; file: string }>,
+  /** Entries into a file that is still on the stack below its caller (A -> B -> A). */
+  callBacks: [] as string[],
+  calls: 0,
+};
 const FRAME_FILE = /\(((?:file:\/\/)?\/[^)]+?):\d+:\d+\)|at (?:async )?((?:file:\/\/)?\/\S+?):\d+:\d+/;
 (globalThis as { __tracePathEnter?: (file: string) => void }).__tracePathEnter = (file) => {
   if (!entries.on) return;
   entries.calls++;
   if (entries.sequence.at(-1) === file) return;
   entries.sequence.push(file);
-  const frames = (new Error().stack ?? '').split('\n');
-  const here = frames.findIndex((l) => productFrame(l) === file);
-  for (const line of frames.slice(here + 1)) {
-    const caller = productFrame(line);
-    if (caller && caller !== file) {
-      entries.callers.add(caller);
-      break;
-    }
-  }
+  const frames = (new Error().stack ?? '').split('\n').map(productFrame);
+  const below = frames.slice(frames.indexOf(file) + 1).filter((f): f is string => f !== undefined);
+  let k = 0;
+  while (below[k] === file) k++;
+  const caller = below[k];
+  if (!caller) return;
+  entries.callers.add(caller);
+  entries.direct.push({ caller, file });
+  if (below.slice(k + 1).includes(file)) entries.callBacks.push(`${caller} -> ${file}`);
 };
 Error.stackTraceLimit = 60;
 
@@ -167,6 +185,33 @@ function linesOf(file: string): number {
   return n;
 }
 
+/**
+ * The orchestrator's steps (the non-leaf files it called directly, in order) and the entries that
+ * go back: the orchestrator calling an earlier step again, or any file entering the orchestrator's
+ * file or an earlier step's file after that step (docs/architecture.md: each step once, in order).
+ */
+export function stepsOf(
+  direct: Array<{ caller: string; file: string }>,
+  orchestrator: string | undefined,
+  callers: Set<string>,
+): { steps: string[]; stepBacks: string[] } {
+  const steps: string[] = [];
+  const stepBacks: string[] = [];
+  if (!orchestrator) return { steps, stepBacks };
+  const done = new Set<string>();
+  for (const { caller, file } of direct) {
+    const isStep = caller === orchestrator && callers.has(file);
+    if (isStep && steps.at(-1) === file) continue;
+    if (done.has(file) || (file === orchestrator && steps.length > 0)) stepBacks.push(`${caller} -> ${file}`);
+    if (isStep) {
+      const current = steps.at(-1);
+      if (current) done.add(current);
+      steps.push(file);
+    }
+  }
+  return { steps, stepBacks };
+}
+
 async function measure(path: TracedPath): Promise<RunFigures> {
   let coverage: Coverage | undefined;
   let state: 'idle' | 'on' | 'done' = 'idle';
@@ -175,7 +220,14 @@ async function measure(path: TracedPath): Promise<RunFigures> {
       if (state !== 'idle') throw new Error('probe started twice');
       state = 'on';
       post('Profiler.takePreciseCoverage'); // resets the counters
-      Object.assign(entries, { on: true, sequence: [], callers: new Set(), calls: 0 });
+      Object.assign(entries, {
+        on: true,
+        sequence: [],
+        callers: new Set(),
+        direct: [],
+        callBacks: [],
+        calls: 0,
+      });
     },
     stop() {
       if (state !== 'on') throw new Error('probe stopped before it started');
@@ -194,6 +246,8 @@ async function measure(path: TracedPath): Promise<RunFigures> {
   const pathSequence = withoutLeaves(sequence, entries.callers);
   const modules = collapse(pathSequence.map(moduleOf));
   return {
+    callBacks: [...entries.callBacks],
+    ...stepsOf(entries.direct, path.orchestrator, entries.callers),
     modules,
     moduleReturns: returnsOf(modules),
     pathSequence,
@@ -225,6 +279,7 @@ async function main(): Promise<void> {
   post('Profiler.enable');
   post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
   const path = await open();
+  if (process.env.TRACE_ORCHESTRATOR) path.orchestrator = process.env.TRACE_ORCHESTRATOR;
   const runs: RunFigures[] = [];
   try {
     await path.warmUp();
@@ -240,12 +295,21 @@ async function main(): Promise<void> {
   console.log(`path ${name}: ${RUNS} runs after one unmeasured`);
   for (const r of runs)
     console.log(
-      `  files ${r.files.length}, lines ${r.lines}, returns ${r.pathReturns} (leaf helpers too: ${r.returns}; between modules: ${r.moduleReturns}; ${r.calls} calls)`,
+      `  files ${r.files.length}, lines ${r.lines}, returns ${r.pathReturns} (leaf helpers too: ${r.returns}; between modules: ${r.moduleReturns}), call-backs ${r.callBacks.length}, back to an earlier step ${r.stepBacks.length} (${r.calls} calls)`,
     );
   console.log(
-    `\nlast run: ${last.files.length} files, ${last.lines} lines, ${last.pathReturns} returns (leaf helpers too: ${last.returns}; between modules: ${last.moduleReturns})`,
+    `\nlast run: ${last.files.length} files, ${last.lines} lines, ${last.pathReturns} returns (leaf helpers too: ${last.returns}; between modules: ${last.moduleReturns}), call-backs ${last.callBacks.length}, back to an earlier step ${last.stepBacks.length}`,
   );
   console.log(`\nmodules in order: ${last.modules.join(' -> ')}`);
+  if (path.orchestrator) {
+    console.log(`\n${path.orchestrator} called, in order (its steps):\n  ${last.steps.join('\n  ')}`);
+    console.log(
+      `\nback into the orchestrator or an earlier step:\n  ${last.stepBacks.join('\n  ') || 'none'}`,
+    );
+  }
+  console.log(
+    `\ncall-backs (a file entered again while still on the stack):\n  ${last.callBacks.join('\n  ') || 'none'}`,
+  );
   console.log('\nfiles that ran (lines):');
   for (const f of last.files) console.log(`  ${f} (${linesOf(f)})`);
   console.log('\nentries in order, leaf helpers left out (repeats collapsed; * = a return):');

@@ -25,7 +25,9 @@ export async function checkinPath(): Promise<TracedPath> {
   const yardId = (await created(admin.post('/api/yard', { code: 'TRC', name: 'Trace', timeZone: 'UTC' }))).id;
   const carrierId = (await created(admin.post('/api/carrier', { name: 'Trace Freight', scac: 'TRCF' }))).id;
   const driverId = (
-    await created(admin.post('/api/driver', { kind: 'carrier', firstName: 'Jo', lastName: 'Gate', carrierId }))
+    await created(
+      admin.post('/api/driver', { kind: 'carrier', firstName: 'Jo', lastName: 'Gate', carrierId }),
+    )
   ).id;
   const gateId = (
     await created(
@@ -64,6 +66,7 @@ export async function checkinPath(): Promise<TracedPath> {
       throw new Error(`check-in without its pulse or picture: ${movement.text}`);
   };
   return {
+    orchestrator: 'shared/modules/movements/service.ts',
     warmUp: checkIn,
     async run(probe) {
       probe.start();

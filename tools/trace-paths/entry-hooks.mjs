@@ -17,7 +17,8 @@ export async function load(url, context, nextLoad) {
   if (!url.startsWith(`file://${root}/`) || loaded.format !== 'module') return loaded;
   const file = decodeURIComponent(url.slice(`file://${root}/`.length)).replace(/[?#].*$/, '');
   if (!PRODUCT.test(file) || NOT_PRODUCT.test(file) || !/\.[cm]?[jt]sx?$/.test(file)) return loaded;
-  const source = typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source).toString('utf8');
+  const source =
+    typeof loaded.source === 'string' ? loaded.source : Buffer.from(loaded.source).toString('utf8');
   return { ...loaded, source: instrument(source, file) };
 }
 

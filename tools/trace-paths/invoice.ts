@@ -15,9 +15,15 @@ const PERIOD = '2026-02';
 export async function invoicePath(): Promise<TracedPath> {
   const clock = new ManualClock();
   clock.set('2026-02-01T00:00:00Z');
-  const t = await startTestApp({ clock, config: AS_IN_SERVICE });
+  // The clock walks through a month: the admin's login outlives it.
+  const t = await startTestApp({
+    clock,
+    config: AS_IN_SERVICE,
+    env: { YARD_STAFF_TOKEN_TTL_HOURS: '9000' },
+  });
   const admin = new Client(t.url, t.adminToken);
-  const yardId = (await created(admin.post('/api/yard', { code: 'INV', name: 'Invoices', timeZone: 'UTC' }))).id;
+  const yardId = (await created(admin.post('/api/yard', { code: 'INV', name: 'Invoices', timeZone: 'UTC' })))
+    .id;
   const carriers: string[] = [];
   for (const scac of ['PRFL', 'LONE'])
     carriers.push((await created(admin.post('/api/carrier', { name: `Carrier ${scac}`, scac }))).id);
@@ -78,13 +84,20 @@ export async function invoicePath(): Promise<TracedPath> {
       );
       clock.set(outAt);
       await created(
-        admin.post('/api/movement', { yardId, direction: 'out', at: outAt, trailer: { id: inMove.trailerId } }),
+        admin.post('/api/movement', {
+          yardId,
+          direction: 'out',
+          at: outAt,
+          trailer: { id: inMove.trailerId },
+        }),
       );
     }
   }
   clock.set('2026-03-10T12:00:00Z');
-  const draft = (carrierId: string) => created(admin.post('/api/billing/invoice', { yardId, carrierId, period: PERIOD }));
+  const draft = (carrierId: string) =>
+    created(admin.post('/api/billing/invoice', { yardId, carrierId, period: PERIOD }));
   return {
+    orchestrator: 'shared/modules/billing/invoice/service.ts',
     async warmUp() {
       await draft(carriers[1]!);
     },

@@ -28,7 +28,11 @@ export async function syncBatchPath(): Promise<TracedPath> {
     }),
   });
   const cloudApi = new Client(cloud.url, cloud.adminToken);
-  await new SiteRepo(cloud.core.kysely).create({ id: SITE, name: 'Trace site', password: 'trace-password-1' });
+  await new SiteRepo(cloud.core.kysely).create({
+    id: SITE,
+    name: 'Trace site',
+    password: 'trace-password-1',
+  });
   const yardId = (
     await created(cloudApi.post('/api/yard', { code: 'TRS', name: 'Trace', timeZone: 'UTC', siteId: SITE }))
   ).id;
@@ -42,10 +46,13 @@ export async function syncBatchPath(): Promise<TracedPath> {
     timeoutMs: 20_000,
     what: 'the yard at the edge',
   });
-  await waitFor(() => edge.db.sqlite.prepare('SELECT 1 FROM app_user WHERE username = ?').get(ADMIN.username), {
-    timeoutMs: 20_000,
-    what: "the cloud's admin at the edge",
-  });
+  await waitFor(
+    () => edge.db.sqlite.prepare('SELECT 1 FROM app_user WHERE username = ?').get(ADMIN.username),
+    {
+      timeoutMs: 20_000,
+      what: "the cloud's admin at the edge",
+    },
+  );
   const edgeApi = new Client(edge.url, await loginAdmin(edge.url));
   let n = 0;
   const oneBatch = async (probe: Probe | undefined) => {
@@ -64,6 +71,7 @@ export async function syncBatchPath(): Promise<TracedPath> {
     await deliver(probe);
   };
   return {
+    orchestrator: 'shared/sync/link-receiver.ts',
     warmUp: () => oneBatch(undefined),
     run: (probe) => oneBatch(probe),
     async close() {
@@ -84,12 +92,10 @@ async function quiet(..._apps: TestApp[]): Promise<void> {
  * it over; the probe runs from that hand-over to the cloud's ack for it.
  */
 class HoldingTransport {
-  private inner!: SyncTransport;
   private waiting: ((deliver: (probe: Probe | undefined) => Promise<void>) => void) | undefined;
   private onAck: (() => void) | undefined;
 
   around(inner: SyncTransport): SyncTransport {
-    this.inner = inner;
     const self = this;
     return {
       start: () => inner.start(),

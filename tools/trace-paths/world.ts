@@ -1,6 +1,7 @@
 import { Client, type Res } from '../../test/helpers/http.js';
 
 /** The body of a create, or an error naming what the app answered (the tracer's worlds are built over HTTP). */
+// biome-ignore lint/suspicious/noExplicitAny: answers are read as the tests read them (test/helpers/http.ts)
 export async function created<T = any>(res: Promise<Res<T>>, status = 201): Promise<T> {
   const r = await res;
   if (r.status !== status) throw new Error(`expected ${status}, got ${r.status}: ${r.text}`);

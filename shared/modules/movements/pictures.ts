@@ -29,6 +29,6 @@ export class GatePictures {
     const gate = await this.repo.gate(input.gateId);
     if (!gate || !canSeeYard(principal, gate.yardId)) return []; // the record step answers the 404
     const timeoutMs = await this.deps.settings.get('camera.movementSnapshotTimeoutMs');
-    return this.deps.cameras.gateSnapshots(input.gateId, timeoutMs);
+    return await this.deps.cameras.gateSnapshots(input.gateId, timeoutMs);
   }
 }

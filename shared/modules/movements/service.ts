@@ -7,7 +7,13 @@ import { movementOut, visitOut } from './out.js';
 import type { GatePictures } from './pictures.js';
 import { publishMovement } from './publish.js';
 import { MovementRepo } from './repo.js';
-import type { MovementCreatedT, MovementCreateT, MovementListQueryT, MovementOutT, VisitListQueryT } from './schema.js';
+import type {
+  MovementCreatedT,
+  MovementCreateT,
+  MovementListQueryT,
+  MovementOutT,
+  VisitListQueryT,
+} from './schema.js';
 import type { MovementChecks } from './validate.js';
 
 /**
