@@ -16,8 +16,11 @@ import { DriverService } from './modules/drivers/service.js';
 import type { GateRelays } from './modules/hardware/relays.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
-import { GateStation } from './modules/movements/gate-station.js';
+import { GateActuation } from './modules/movements/actuate.js';
+import { movementRecorder } from './modules/movements/group-commit.js';
+import { GatePictures } from './modules/movements/pictures.js';
 import { MovementService } from './modules/movements/service.js';
+import { MovementChecks } from './modules/movements/validate.js';
 import { visitsOfMovements } from './modules/movements/visits.js';
 import { PushService } from './modules/push/service.js';
 import { SearchService } from './modules/search/service.js';
@@ -104,12 +107,18 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const drivers = new DriverService({ ...core, auth, carriers });
   const trucks = new TruckService({ ...core, carriers, yards, attachments });
   const trailers = new TrailerService({ ...core, yards, carriers });
-  const gateStation = new GateStation({ ...core, settings, drivers, cameras, hardware });
-  const movements = new MovementService({ ...core, gateStation, trailers, trucks, attachments });
+  // A gate movement's steps, run in this order by MovementService.create (docs/architecture.md).
+  const movements = new MovementService({
+    ...core,
+    checks: new MovementChecks({ ...core, attachments, settings, drivers }),
+    pictures: new GatePictures({ ...core, settings, cameras }),
+    recorder: movementRecorder({ ...core, trailers, trucks }),
+    actuation: new GateActuation({ ...core, hardware }),
+  });
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
   const figureAnswers = new SharedAnswers(core.clock);
-  core.changes.observers.add(dashboardRollups(core.db, () => figureAnswers.changed()));
+  core.changes.observers.add(dashboardRollups(core.db, figureAnswers.changed));
   // Rules derived from other rows, each its module's, run the same way on both write paths
   // (docs/sync.md "Derived state"): visits from gate movements, sign-outs from user and driver
   // changes, a deleted yard task's events.

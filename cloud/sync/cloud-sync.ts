@@ -1,6 +1,5 @@
 import type { CoreParts } from '../../shared/core-parts.js';
-import type { ApplyOutcome } from '../../shared/sync/applier.js';
-import type { BatchApplier, PeerLink } from '../../shared/sync/peer-link.js';
+import type { PeerLink } from '../../shared/sync/peer-link.js';
 import {
   CommandResult,
   decode,
@@ -13,6 +12,7 @@ import type { SyncRuntime } from '../../shared/sync/runtime.js';
 import { type SendStore, sendStoreOf } from '../../shared/sync/send-store.js';
 import type { SyncApplier } from '../../shared/sync/sync-applier.js';
 import type { SyncTransport } from '../../shared/sync/transport.js';
+import { CountingApplier } from './applied-count.js';
 import { SiteLinks, type SiteSnapshot } from './site-links.js';
 import { SiteRows } from './site-rows.js';
 import { type SiteSenders, SoleSender } from './site-senders.js';
@@ -66,18 +66,19 @@ export class CloudSync implements SyncRuntime {
   private readonly online = new Set<string>();
   private takeOver: NodeJS.Timeout | undefined;
   /** The sites' batches this node applied since it started (the status: which node does the work). */
-  private readonly applied = { batches: 0, rows: 0 };
+  private readonly applied: CountingApplier;
 
   constructor(
     private readonly deps: CloudSyncDeps,
     private readonly o: CloudSyncOptions,
   ) {
     this.store = sendStoreOf(deps);
+    this.applied = new CountingApplier(o.applier);
     this.links = new SiteLinks({
       deps,
       transport: o.transport,
       store: this.store,
-      applier: this.counting(o.applier),
+      applier: this.applied,
       snapshot: o.snapshot,
       ...(o.parkEarlyMs ? { parkEarlyMs: o.parkEarlyMs } : {}),
     });
@@ -144,30 +145,7 @@ export class CloudSync implements SyncRuntime {
       node: {
         id: this.o.nodeId ?? 'cloud',
         sendsTo: (await this.links.all()).filter((l) => l.isActive).map((l) => l.peer),
-        applied: { ...this.applied },
-      },
-    };
-  }
-
-  /** The applier, with what it applied counted for this node's status. */
-  private counting(applier: SyncApplier): BatchApplier {
-    const count = (outcomes: readonly ApplyOutcome[]) => {
-      for (const o of outcomes) {
-        if (o.gap) continue;
-        this.applied.batches += 1;
-        this.applied.rows += o.applied;
-      }
-    };
-    return {
-      apply: async (peer, batch) => {
-        const outcome = await applier.apply(peer, batch);
-        count([outcome]);
-        return outcome;
-      },
-      applyMany: async (peer, batches) => {
-        const outcomes = await applier.applyMany(peer, batches);
-        count(outcomes);
-        return outcomes;
+        applied: this.applied.figures(),
       },
     };
   }

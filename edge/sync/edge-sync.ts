@@ -4,7 +4,7 @@ import type { CoreParts } from '../../shared/core-parts.js';
 import { sqliteOf } from '../../shared/db/database.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
-import { exclusive } from '../../shared/sync/outbox.js';
+import { exclusive } from '../../shared/sync/exclusive.js';
 import { PeerLink } from '../../shared/sync/peer-link.js';
 import {
   Command,

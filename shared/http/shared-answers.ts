@@ -28,10 +28,13 @@ export class SharedAnswers {
 
   constructor(private readonly clock: Clock) {}
 
-  /** A rollup changed (or may have: a rolled-back write only costs a rebuild). */
-  changed(): void {
+  /**
+   * A rollup changed (or may have: a rolled-back write only costs a rebuild). A bound function, so
+   * that the rollups observer can be handed it as it is.
+   */
+  readonly changed = (): void => {
     this.version++;
-  }
+  };
 
   /** The shared answer for `key` (it must name everything the answer depends on, the principal's scope too). */
   answer(key: string, build: () => Promise<unknown>): Promise<RawJson> {

@@ -2,6 +2,7 @@ export type { BatchApplier } from './link-receiver.js';
 
 import { type BatchApplier, BatchReceiver } from './link-receiver.js';
 import { BatchSender, type SenderOptions } from './link-sender.js';
+import { jsonPublisher } from './transport.js';
 
 /** A link's options: the sender's (link-sender.ts), and where acks go and who applies received batches. */
 export interface PeerLinkOptions extends SenderOptions {
@@ -35,7 +36,7 @@ export class PeerLink {
       site: o.site,
       applier: o.applier,
       ...(o.parkEarlyMs ? { parkEarlyMs: o.parkEarlyMs } : {}),
-      ack: (ack) => o.transport.publish(o.publishTo.ack, JSON.stringify(ack), { qos: 1 }),
+      ack: jsonPublisher(o.transport, o.publishTo.ack),
     });
   }
 

@@ -1,12 +1,12 @@
 import type { Dialect } from '../db/database.js';
 import type { SqlWork } from '../db/sql-work.js';
 import type { SyncDeps } from './deps.js';
+import { exclusive } from './exclusive.js';
 import {
   type BatchLimits,
   buildBatch,
   cursorWork,
   deleteMetaWork,
-  exclusive,
   type LogRow,
   logRowsWork,
   metaWork,

@@ -2,7 +2,7 @@ import type { PostgresDatabase } from '../db/database.js';
 import type { AdoptionPlan } from './adoption.js';
 import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ChangeApplier } from './applier.js';
 import { PostgresChangeApplier } from './applier-postgres.js';
-import { exclusive } from './outbox.js';
+import { exclusive } from './exclusive.js';
 import type { Batch } from './protocol.js';
 
 /**

@@ -27,6 +27,14 @@ export interface SyncTransport {
   onDisconnect(listener: () => void): void;
 }
 
+/**
+ * Publishes each message as JSON on `topic` with QoS 1 (a link's acks of its peer's batches): the
+ * receiver publishes its ack itself instead of calling back into the link that handed it the batch.
+ */
+export function jsonPublisher<M>(transport: SyncTransport, topic: string): (message: M) => Promise<void> {
+  return (message) => transport.publish(topic, JSON.stringify(message), { qos: 1 });
+}
+
 export interface MqttTransportOptions {
   url: string;
   clientId: string;

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Dialect } from '../db/database.js';
 import { PostgresWork, SqliteWork, type SqlWork } from '../db/sql-work.js';
 import type { SyncDeps } from './deps.js';
-import { exclusive } from './outbox.js';
+import { exclusive } from './exclusive.js';
 
 /**
  * Runs the sync engine's work (shared/db/sql-work.ts) on the app's database.

@@ -1,7 +1,7 @@
 import { type Principal, visibleOr404 } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
-import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
+import { ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { GateSnapshotResult } from '../cameras/service.js';
 import type { ActuatedGate } from '../hardware/service.js';
@@ -263,12 +263,4 @@ function truckAtGate(unit: Unit<TruckRow>, input: MovementCreateT): TruckAtGate 
 /** Plates are stored and matched in upper case without surrounding spaces. */
 export function normalPlate(plate: string): string {
   return plate.trim().toUpperCase();
-}
-
-export function assertNotInFuture(at: number, now: number): void {
-  if (at > now + 5 * 60_000) {
-    throw new ValidationError([
-      { path: 'body.at', message: 'must not be more than 5 minutes in the future' },
-    ]);
-  }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/http/errors.js';
-import { assertNotInFuture, normalPlate, preferByYard } from '../../../shared/modules/movements/record.js';
+import { normalPlate, preferByYard } from '../../../shared/modules/movements/record.js';
 import type { MovementCreateT } from '../../../shared/modules/movements/schema.js';
+import { assertNotInFuture } from '../../../shared/modules/movements/validate.js';
 
 /** The pure decisions of movements/record.ts: which unit a number means, plates, the date. */
 const HERE = 'yard-here';
