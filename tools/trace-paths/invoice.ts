@@ -97,7 +97,7 @@ export async function invoicePath(): Promise<TracedPath> {
   const draft = (carrierId: string) =>
     created(admin.post('/api/billing/invoice', { yardId, carrierId, period: PERIOD }));
   return {
-    orchestrator: 'shared/modules/billing/invoice/service.ts',
+    orchestrator: 'shared/modules/billing/invoice/generation.ts',
     async warmUp() {
       await draft(carriers[1]!);
     },
