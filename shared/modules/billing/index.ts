@@ -66,7 +66,6 @@ export function registerBillingRoutes(
   const r = billingRoutes(registrar, changes);
   registerBillingConfigRoutes(r, billing.config);
   registerSummaryRoutes(r, billing);
-  // /invoice/export before /invoice/{id}, which would take "export" for an id.
   registerExportRoutes(r, billing);
   registerInvoiceRoutes(r, billing);
   registerAdjustmentRoutes(r, billing);
