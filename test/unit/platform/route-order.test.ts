@@ -9,7 +9,7 @@ import { Client } from '../../helpers/http.js';
 
 /**
  * Which route answers a path two routes match does not depend on the order they were registered
- * in (docs/api.md "Routes"): a static segment beats a parameter, and a parameter beats a
+ * in (docs/api.md "OpenAPI and the registrar"): a static segment beats a parameter, and a parameter beats a
  * trailing {fullPath}, at the first segment where the two differ. Registered here in the wrong
  * order on purpose, over real HTTP.
  */
