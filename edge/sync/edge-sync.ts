@@ -167,26 +167,19 @@ export class EdgeSync implements SyncRuntime {
           .as('pending'),
       ])
       .executeTakeFirstOrThrow();
-    const numbers = {
-      lastSeq: Number(own.lastSeq ?? 0),
-      queued: figures.queued,
-      appliedRemoteSeq: Number(own.appliedRemoteSeq ?? 0),
-      deadLetters: totals.deadLetters,
-      pending: Number(own.pending ?? 0),
-    };
     return {
       mode: 'linked' as const,
       role: 'edge' as const,
       siteId: this.deps.config.siteId,
       link: this.linkState(),
       linkSince: this.linkWatch.linkSince(),
-      lastSeq: numbers.lastSeq,
+      lastSeq: Number(own.lastSeq ?? 0),
       ackedSeq: link.ackedSeq,
       lastAckAt: toIsoOrNull(link.ackedAt),
-      queued: numbers.queued,
-      appliedRemoteSeq: numbers.appliedRemoteSeq,
-      pending: numbers.pending,
-      deadLetters: numbers.deadLetters,
+      queued: figures.queued,
+      appliedRemoteSeq: Number(own.appliedRemoteSeq ?? 0),
+      pending: Number(own.pending ?? 0),
+      deadLetters: totals.deadLetters,
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
     };
   }
