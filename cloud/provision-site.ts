@@ -139,10 +139,7 @@ export async function renewSiteCertificate(
 }
 
 /** The certificate and its key; a private key is 0600 whatever the file it replaces was. */
-function stageCertificate(
-  files: StagedFiles,
-  tls: { result: ProvisionedTls; certPem: string; keyPem: string },
-) {
+function stageCertificate(files: StagedFiles, tls: IssuedSiteCertificate): void {
   files.add(tls.result.certFile, tls.certPem, 0o644);
   files.add(tls.result.keyFile, tls.keyPem, 0o600, { keepMode: false });
 }
