@@ -10,7 +10,7 @@ import {
 } from '../edge/demo-data.js';
 import { startEdge } from '../edge/main.js';
 import { loadConfig } from '../shared/config.js';
-import { sqliteOf } from '../shared/db/database.js';
+import type { AppDatabase } from '../shared/db/database.js';
 import { Lifecycle } from '../shared/lifecycle.js';
 import { demoVapidOverrides } from '../shared/modules/push/demo-vapid.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
@@ -80,9 +80,7 @@ try {
   const edge = await demo.startPart('edge', () => startEdge(edgeConfig));
   stopOnSignals({ log: cloud.log, stop: () => demo.stop(), safeState: () => edge.safeState() });
   await waitUntil(
-    () =>
-      count(sqliteOf(edge.db, 'the demo'), 'app_user') > 0 &&
-      count(sqliteOf(edge.db, 'the demo'), 'location') >= 19,
+    async () => (await count(edge.db, 'appUser')) > 0 && (await count(edge.db, 'location')) >= 19,
     30_000,
     'the edge did not receive its master data from the cloud within 30 s',
   );
@@ -96,9 +94,9 @@ try {
       recordMoves: completedMovesWriter(edge.yard, master.yard.id),
     });
     await waitUntil(
-      () =>
-        count(sqliteOf(cloud.db, 'the demo'), 'movement') >= 4 + history.movements &&
-        count(sqliteOf(cloud.db, 'the demo'), "yard_task WHERE status = 'COMPLETED'") >= history.moves,
+      async () =>
+        (await count(cloud.db, 'movement')) >= 4 + history.movements &&
+        (await completedTasks(cloud.db)) >= history.moves,
       30_000,
       'the edge check-ins and history did not reach the cloud within 30 s',
     );
@@ -137,13 +135,27 @@ Data is in ${root}. Stop with Ctrl+C.`);
   process.exit(1);
 }
 
-function count(sqlite: import('better-sqlite3').Database, table: string): number {
-  return (sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+/** Rows in a table: what the demo waits for sync to bring. */
+async function count(db: AppDatabase, table: 'appUser' | 'location' | 'movement'): Promise<number> {
+  const row = await db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
-async function waitUntil(done: () => boolean, timeoutMs: number, failure: string): Promise<void> {
+async function completedTasks(db: AppDatabase): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('yardTask')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('status', '=', 'COMPLETED')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+async function waitUntil(done: () => Promise<boolean>, timeoutMs: number, failure: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!done()) {
+  while (!(await done())) {
     if (Date.now() > deadline) throw new Error(failure);
     await new Promise((r) => setTimeout(r, 100));
   }

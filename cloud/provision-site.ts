@@ -1,31 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { type Config, configSchema } from '../shared/config.js';
+import { resolve } from 'node:path';
+import type { Config } from '../shared/config.js';
 import type { Kdb } from '../shared/db/database.js';
 import { AppError } from '../shared/http/errors.js';
 import { type SiteRecord, SiteRepo, siteIdSchema } from '../shared/modules/sync/sites.js';
+import { ProvisionError } from './provision-error.js';
+import {
+  edgeConfigFor,
+  type IssuedSiteCertificate,
+  type ProvisionedTls,
+  type SiteTlsOptions,
+  siteCertificate,
+} from './site-edge-files.js';
+import { passwordFileWith, StagedFiles } from './staged-files.js';
 
-/** A refusal the operator can act on: what is wrong, and what to do about it. */
-export class ProvisionError extends Error {
-  constructor(
-    readonly problem: string,
-    readonly fix: string,
-  ) {
-    super(`${problem}\n${fix}`);
-    this.name = 'ProvisionError';
-  }
-}
+export { ProvisionError } from './provision-error.js';
+export type { ProvisionedTls, SiteTlsOptions } from './site-edge-files.js';
 
 export interface ProvisionOptions {
   siteId: string;
@@ -47,26 +37,6 @@ export interface ProvisionOptions {
   wasStandalone?: boolean | undefined;
   /** Issue the edge's HTTPS certificate from the organisation's CA (created on first use). */
   tls?: SiteTlsOptions | undefined;
-}
-
-export interface SiteTlsOptions {
-  /** DNS names and IP addresses the phones reach the edge by (the certificate's SAN). */
-  hosts: string[];
-  ips: string[];
-  /** The organisation's name, in the CA's name (used only when the CA is created). */
-  organisation?: string | undefined;
-  /** The folder on the edge the certificate and key files are copied to (default: outDir). */
-  edgeDir?: string | undefined;
-}
-
-/** The edge's certificate files, and the CA certificate to install on the phones. */
-export interface ProvisionedTls {
-  certFile: string;
-  keyFile: string;
-  notAfter: Date;
-  caCertFile: string;
-  caDerFile: string;
-  caCreated: boolean;
 }
 
 export interface ProvisionResult {
@@ -94,31 +64,25 @@ export async function provisionSite(
   config: Config,
   options: ProvisionOptions,
 ): Promise<ProvisionResult> {
-  assertCloudRole(config);
-  const cloudUser = config.mqtt.username ?? 'cloud';
-  const siteId = checkSiteId(options.siteId, cloudUser);
+  const { siteId, cloudUser } = siteToProvision(config, options);
   const { mqttUrl, warnings } = addresses(config, options);
   const password = randomBytes(32).toString('base64url');
   const tls = options.tls && (await siteCertificate(config, siteId, options.outDir, options.tls));
   const edgeConfig = `${JSON.stringify(edgeConfigFor(siteId, password, mqttUrl, options, tls?.onEdge), null, 2)}\n`;
   const edgeConfigFile = resolve(options.outDir, `${siteId}.edge.json`);
   const passwdFile = options.mosquittoPasswd ? resolve(options.mosquittoPasswd) : undefined;
-  const staged: Array<{ tmp: string; target: string }> = [];
+  const files = new StagedFiles();
   try {
     return await kysely.transaction().execute(async (trx) => {
       const sites = new SiteRepo(trx, { reservedIds: [cloudUser] });
       const rotated = await saveSite(sites, siteId, password, options);
-      staged.push(stage(edgeConfigFile, edgeConfig, 0o600));
-      if (tls) {
-        staged.push(stage(tls.result.certFile, tls.certPem, 0o644));
-        // A private key is 0600 whatever the file it replaces was.
-        staged.push(stage(tls.result.keyFile, tls.keyPem, 0o600, { keepMode: false }));
-      }
+      files.add(edgeConfigFile, edgeConfig, 0o600);
+      if (tls) stageCertificate(files, tls);
       if (passwdFile) {
         const hash = (await sites.passwordHash(siteId))!;
-        staged.push(stage(passwdFile, passwordFileWith(passwdFile, siteId, hash), 0o640));
+        files.add(passwdFile, passwordFileWith(passwdFile, siteId, hash), 0o640);
       }
-      for (const file of staged.splice(0)) renameSync(file.tmp, file.target);
+      files.commit();
       const site = (await sites.get(siteId))!;
       return {
         site,
@@ -134,7 +98,7 @@ export async function provisionSite(
   } catch (err) {
     throw asProvisionError(err);
   } finally {
-    for (const file of staged) rmSync(file.tmp, { force: true });
+    files.discard();
   }
 }
 
@@ -155,9 +119,7 @@ export async function renewSiteCertificate(
   config: Config,
   options: ProvisionOptions,
 ): Promise<CertificateRenewal> {
-  assertCloudRole(config);
-  const cloudUser = config.mqtt.username ?? 'cloud';
-  const siteId = checkSiteId(options.siteId, cloudUser);
+  const { siteId, cloudUser } = siteToProvision(config, options);
   if (!options.tls) {
     throw new ProvisionError('A certificate needs names.', 'Add --tls-host and/or --tls-ip.');
   }
@@ -166,15 +128,20 @@ export async function renewSiteCertificate(
     throw new ProvisionError(`Site ${siteId} does not exist.`, 'Leave out --renew-certificate to create it.');
   }
   const tls = await siteCertificate(config, siteId, options.outDir, options.tls);
-  const staged: Array<{ tmp: string; target: string }> = [];
+  const files = new StagedFiles();
   try {
-    staged.push(stage(tls.result.certFile, tls.certPem, 0o644));
-    staged.push(stage(tls.result.keyFile, tls.keyPem, 0o600, { keepMode: false }));
-    for (const file of staged.splice(0)) renameSync(file.tmp, file.target);
+    stageCertificate(files, tls);
+    files.commit();
   } finally {
-    for (const file of staged) rmSync(file.tmp, { force: true });
+    files.discard();
   }
   return { site, tls: tls.result, onEdge: tls.onEdge };
+}
+
+/** The certificate and its key; a private key is 0600 whatever the file it replaces was. */
+function stageCertificate(files: StagedFiles, tls: IssuedSiteCertificate): void {
+  files.add(tls.result.certFile, tls.certPem, 0o644);
+  files.add(tls.result.keyFile, tls.keyPem, 0o600, { keepMode: false });
 }
 
 /** Creates the site, or (with --rotate-password) replaces its password; true when it rotated. */
@@ -227,6 +194,13 @@ export function assertCloudRole(config: Config): void {
   );
 }
 
+/** The site id to provision, checked, at the cloud (whose own MQTT username no site may take). */
+function siteToProvision(config: Config, options: ProvisionOptions): { siteId: string; cloudUser: string } {
+  assertCloudRole(config);
+  const cloudUser = config.mqtt.username ?? 'cloud';
+  return { siteId: checkSiteId(options.siteId, cloudUser), cloudUser };
+}
+
 function checkSiteId(siteId: string, cloudUser: string): string {
   if (!siteIdSchema.safeParse(siteId).success) {
     throw new ProvisionError(
@@ -238,107 +212,6 @@ function checkSiteId(siteId: string, cloudUser: string): string {
     throw new ProvisionError(`"${siteId}" is the cloud's MQTT username.`, 'Choose another site id.');
   }
   return siteId;
-}
-
-/**
- * The edge's HTTPS certificate, issued before anything is saved (bad names change nothing). The
- * certificate code, and the polyfill its library needs, load only when a certificate is asked for.
- */
-async function siteCertificate(config: Config, siteId: string, outDir: string, tls: SiteTlsOptions) {
-  const certs = await import('./site-certificates.js');
-  const problems = certs.checkSiteNames(tls);
-  if (problems.length > 0) {
-    throw new ProvisionError(
-      `${problems.join('; ')}.`,
-      'Name the edge as the phones reach it, e.g. --tls-host yard-edge.lan --tls-ip 192.168.1.20.',
-    );
-  }
-  try {
-    const ca = await certs.ensureOrganisationCa(resolve(config.dataDir), tls.organisation ?? 'Yard service');
-    const issued = await certs.issueSiteCertificate(ca, tls);
-    const edgeDir = (tls.edgeDir ?? resolve(outDir)).replace(/\/+$/, '');
-    const result: ProvisionedTls = {
-      certFile: resolve(outDir, `${siteId}.edge.crt`),
-      keyFile: resolve(outDir, `${siteId}.edge.key`),
-      notAfter: issued.notAfter,
-      caCertFile: ca.files.cert,
-      caDerFile: ca.files.der,
-      caCreated: ca.created,
-    };
-    const onEdge = { certFile: `${edgeDir}/${siteId}.edge.crt`, keyFile: `${edgeDir}/${siteId}.edge.key` };
-    return { result, onEdge, certPem: issued.certPem, keyPem: issued.keyPem };
-  } catch (err) {
-    if (err instanceof certs.CertificateError) throw new ProvisionError(err.problem, err.fix);
-    throw err;
-  }
-}
-
-/** The edge's YARD_CONFIG_FILE, checked against the config schema so it loads on the edge. */
-function edgeConfigFor(
-  siteId: string,
-  password: string,
-  mqttUrl: string,
-  options: ProvisionOptions,
-  tls?: { certFile: string; keyFile: string },
-) {
-  const file = {
-    role: 'edge' as const,
-    siteId,
-    mqtt: {
-      url: mqttUrl,
-      username: siteId,
-      password,
-      ...(options.caFile ? { caFile: options.caFile } : {}),
-    },
-    ...(options.cloudUrl ? { cloudUrl: options.cloudUrl } : {}),
-    ...(tls ? { tls } : {}),
-  };
-  const check = configSchema.safeParse(file);
-  if (!check.success) {
-    const issues = check.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-    throw new ProvisionError(
-      `The edge config would not load: ${issues}.`,
-      'Check --mqtt-url (mqtt://host:port or mqtts://host:port) and --cloud-url (https://host).',
-    );
-  }
-  return file;
-}
-
-/** Writes `content` next to `target` (same file system, so the later rename is atomic). */
-function stage(
-  target: string,
-  content: string,
-  mode: number,
-  { keepMode = true }: { keepMode?: boolean } = {},
-): { tmp: string; target: string } {
-  const dir = dirname(target);
-  try {
-    mkdirSync(dir, { recursive: true });
-    const tmp = join(dir, `.${randomBytes(6).toString('hex')}.tmp`);
-    // Keep the owner and mode of a file we replace (the operator made it readable by mosquitto).
-    const current = existsSync(target) ? statSync(target) : undefined;
-    const keptMode = current && keepMode ? current.mode & 0o777 : mode;
-    writeFileSync(tmp, content, { mode: keptMode, flag: 'wx' });
-    chmodSync(tmp, keptMode);
-    if (current && process.getuid?.() === 0) chownSync(tmp, current.uid, current.gid);
-    return { tmp, target };
-  } catch (err) {
-    throw new ProvisionError(
-      `Cannot write ${target}: ${(err as Error).message}.`,
-      'Check that the directory exists and is writable by this user (or pass another --out).',
-    );
-  }
-}
-
-/** The password file's text with the site's line added, or replaced where it was. */
-export function passwordFileWith(file: string, siteId: string, hash: string): string {
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const lines = current.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1);
-  const entry = `${siteId}:${hash}`;
-  const at = lines.findIndex((line) => line.startsWith(`${siteId}:`));
-  if (at >= 0) lines[at] = entry;
-  else lines.push(entry);
-  return `${lines.join('\n')}\n`;
 }
 
 function asProvisionError(err: unknown): unknown {

@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { toIsoOrNull } from '../../shared/clock.js';
 import type { CoreParts } from '../../shared/core-parts.js';
-import { sqliteOf } from '../../shared/db/database.js';
 import { SCHEMA_VERSION } from '../../shared/db/migrate.js';
 import { commandRefusal } from '../../shared/sync/commands.js';
-import { exclusive } from '../../shared/sync/exclusive.js';
 import { PeerLink } from '../../shared/sync/peer-link.js';
 import {
   Command,
@@ -150,38 +148,38 @@ export class EdgeSync implements SyncRuntime {
   async status() {
     const link = this.link.snapshot();
     const [figures, totals] = [await this.store.peerFigures(CLOUD_PEER), await this.store.totalFigures()];
-    // The edge's own figures: an edge runs on SQLite only.
-    const numbers = await exclusive(this.deps, () => {
-      const sqlite = sqliteOf(this.deps.db, 'edge sync');
-      const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get() ?? 0);
-      return {
-        lastSeq: Number(
-          sqlite.prepare('SELECT max(seq) FROM change_log WHERE peer = ?').pluck().get(CLOUD_PEER) ?? 0,
-        ),
-        queued: figures.queued,
-        appliedRemoteSeq: Number(
-          sqlite
-            .prepare('SELECT applied_remote_seq FROM sync_cursor WHERE peer = ?')
-            .pluck()
-            .get(CLOUD_PEER) ?? 0,
-        ),
-        deadLetters: totals.deadLetters,
-        pending: count('SELECT count(*) FROM sync_pending'),
-      };
-    });
+    // The edge's own figures, in one statement (one snapshot of the three tables).
+    const own = await this.deps.db.kysely
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('changeLog')
+          .select((e) => e.fn.max('seq').as('n'))
+          .where('peer', '=', CLOUD_PEER)
+          .as('lastSeq'),
+        eb
+          .selectFrom('syncCursor')
+          .select('appliedRemoteSeq')
+          .where('peer', '=', CLOUD_PEER)
+          .as('appliedRemoteSeq'),
+        eb
+          .selectFrom('syncPending')
+          .select((e) => e.fn.countAll().as('n'))
+          .as('pending'),
+      ])
+      .executeTakeFirstOrThrow();
     return {
       mode: 'linked' as const,
       role: 'edge' as const,
       siteId: this.deps.config.siteId,
       link: this.linkState(),
       linkSince: this.linkWatch.linkSince(),
-      lastSeq: numbers.lastSeq,
+      lastSeq: Number(own.lastSeq ?? 0),
       ackedSeq: link.ackedSeq,
       lastAckAt: toIsoOrNull(link.ackedAt),
-      queued: numbers.queued,
-      appliedRemoteSeq: numbers.appliedRemoteSeq,
-      pending: numbers.pending,
-      deadLetters: numbers.deadLetters,
+      queued: figures.queued,
+      appliedRemoteSeq: Number(own.appliedRemoteSeq ?? 0),
+      pending: Number(own.pending ?? 0),
+      deadLetters: totals.deadLetters,
       clockSkewMs: Math.round(this.deps.hlc.maxSkewMs),
     };
   }

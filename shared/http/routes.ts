@@ -1,5 +1,11 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import express, {
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from 'express';
 import type { Principal } from '../auth/principal.js';
 import { AppError } from './errors.js';
 import { type IdempotencyKeys, markHandlerBegan } from './idempotency.js';
@@ -24,13 +30,20 @@ export type { Access, RouteInfo, RouteInput, RouteSpec } from './route-spec.js';
  * then read and parsed) -> route middleware (rate limits) -> Idempotency-Key (routes with
  * `idempotent`) -> validate params/query/body -> handler. Nothing of
  * the request is read before the caller is known, so an anonymous caller gets 401, never 400.
+ *
+ * Which route answers a path that several match does not depend on the order of registration
+ * (`matchingOrder`); the route table and the OpenAPI document keep the order of registration.
  */
 export class RouteRegistrar {
   readonly table: RouteInfo[] = [];
   private readonly jsonBody: RequestHandler;
+  /** Every route's express path and steps, in matching order. */
+  private readonly routes: ExpressRoute[] = [];
+  /** An express router holding `routes` in that order; made again after a route is added. */
+  private inOrder: Router | undefined;
 
   constructor(
-    private readonly router: Router,
+    router: Router,
     private readonly registry: OpenAPIRegistry,
     private readonly options: {
       validateResponses: boolean;
@@ -40,6 +53,12 @@ export class RouteRegistrar {
     },
   ) {
     this.jsonBody = jsonBodyParser(options.jsonLimit);
+    // Express tries routes in the order they were added to a router: the routes go to one of our
+    // own, rebuilt in matching order, that takes the place of all of them on the given router.
+    router.use((req, res, next) => {
+      this.inOrder ??= routerOf(this.routes);
+      this.inOrder(req, res, next);
+    });
   }
 
   add<
@@ -75,8 +94,7 @@ export class RouteRegistrar {
       next();
     };
     const takesJson = spec.body !== undefined && spec.bodyType !== 'multipart/form-data';
-    this.router[spec.method](
-      toExpressPath(spec.path),
+    this.insert(spec.method, spec.path, [
       attributeStep,
       authorizeStep,
       ...(takesJson ? [this.jsonBody] : []),
@@ -128,8 +146,52 @@ export class RouteRegistrar {
         if (raw !== undefined) res.status(status).type('application/json').send(raw);
         else res.status(status).json(result);
       },
-    );
+    ]);
   }
+
+  /** Before the first route that comes after it in matching order (after the ones it ties with). */
+  private insert(method: RouteInfo['method'], path: string, steps: RequestHandler[]): void {
+    const at = this.routes.findIndex((r) => matchingOrder(path, r.path) < 0);
+    this.routes.splice(at < 0 ? this.routes.length : at, 0, { method, path, steps });
+    this.inOrder = undefined;
+  }
+}
+
+interface ExpressRoute {
+  method: RouteInfo['method'];
+  /** As in the spec (`/api/x/{id}`). */
+  path: string;
+  steps: RequestHandler[];
+}
+
+function routerOf(routes: readonly ExpressRoute[]): Router {
+  const router = express.Router();
+  for (const r of routes) router[r.method](toExpressPath(r.path), ...r.steps);
+  return router;
+}
+
+/**
+ * The order two routes are tried in, for a path both match: at the first segment where they
+ * differ in kind, a static segment before a parameter, and a parameter before a trailing
+ * {fullPath} (so `/api/x/summary` beats `/api/x/{id}`, and `/api/x/{id}/items` beats `/{fullPath}`).
+ * Routes of the same shape keep their order of registration.
+ */
+export function matchingOrder(a: string, b: string): number {
+  const ka = segmentKinds(a);
+  const kb = segmentKinds(b);
+  for (let i = 0; i < Math.min(ka.length, kb.length); i++) {
+    if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+  }
+  return ka.length - kb.length;
+}
+
+/** 0 for a static segment, 1 for a parameter, 2 for a trailing {fullPath}. */
+function segmentKinds(path: string): number[] {
+  const segments = path.split('/').filter((s) => s !== '');
+  return segments.map((s, i) => {
+    if (!s.includes('{')) return 0;
+    return s === '{fullPath}' && i === segments.length - 1 ? 2 : 1;
+  });
 }
 
 /** The ETag of a record version. */

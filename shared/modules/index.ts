@@ -21,7 +21,7 @@ import { registerTruckRoutes } from './trucks/routes.js';
 import { registerUiAssetRoutes, registerWebAppRoutes } from './ui-assets/routes.js';
 import { registerYardRoutes } from './yards/routes.js';
 
-/** Every domain module's routes, in registration order. */
+/** Every domain module's routes (which one answers a path does not depend on this order: RouteRegistrar). */
 export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerAuthRoutes(r, { auth: core.services.auth, config: core.config });
   registerDashboardRoutes(r, { dashboard: core.services.dashboard, answers: core.services.figureAnswers });
@@ -39,11 +39,9 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerHardwareRoutes(r, { hardware: core.services.hardware });
   registerCameraRoutes(r, { cameras: core.services.cameras, integrations: core.services.integrations });
   registerIntegrationRoutes(r, { integrations: core.services.integrations });
-  // The drivers' own routes (/api/yard-task/driver/...) before /api/yard-task/{id}.
   registerDriverAppRoutes(r, { ...core, ...core.services });
   registerPushKeyRoute(r, core.services);
   registerTaskRoutes(r, core.services);
   registerBillingRoutes(r, core.services.billing);
-  // Last: the web apps at / take the GETs no route above took.
   registerWebAppRoutes(r, core);
 }

@@ -1,14 +1,7 @@
 import type { AppDatabase } from '../db/database.js';
 import type { PeersFor } from './change-log-writer.js';
-import {
-  cloudRouting,
-  edgeRouting,
-  type Routing,
-  type RoutingWork,
-  routingWork,
-  uncachedCloudRouting,
-} from './routing.js';
-import { PostgresCloudRouting } from './routing-postgres.js';
+import { cloudRouting, edgeRouting, type Routing, type RoutingWork, routingWork } from './routing.js';
+import { PostgresCloudRouting, uncachedCloudRouting } from './routing-postgres.js';
 
 /**
  * What differs between the two sides of sync, chosen once at start (shared/app.ts) from the role:

@@ -1,11 +1,12 @@
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { CHANGE_LOG_ORDER_LOCK_KEY } from '../db/postgres-ddl.js';
 import { type SqlStatement, type SqlWork, sqlRows, sqlValue, statement } from '../db/sql-work.js';
+import { type RowLookups, routeAtCloud } from './cloud-routing-rule.js';
 import type { SyncDeps } from './deps.js';
 import { SYNCED_ENTITIES, type SyncedEntity, toSnake } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { topSeqWork } from './outbox.js';
-import { type Route, type RowLookups, routeAtCloud } from './routing.js';
+import type { Route } from './routing.js';
 import { toCamel } from './row-sql.js';
 import { sharedData } from './unit-shares.js';
 import { workRunnerOf } from './work-runner.js';
@@ -44,7 +45,7 @@ const PAGE = 2000;
 
 /**
  * Cloud: appends to the site's change_log an upsert of every current row the site needs (the
- * routing rules of routing.ts, as if the site were registered already and every row new: a truck
+ * routing rules of cloud-routing-rule.ts, as if the site were registered already and every row new: a truck
  * or trailer in another site's yard as its identity only), in dependency order. For a
  * new site, or one whose cursor is older than the pruned log. The edge applies it with the ordinary
  * rules: cloud-owned rows replace its copies, its own rows are inserted if missing, shared rows

@@ -94,12 +94,11 @@ export function billingAtCloud(): BillingPart {
 }
 
 export function registerBillingRoutes(registrar: RouteRegistrar, billing: BillingPart): void {
-  // Each sub-domain registers its routes here (tag 'Billing'), in this order, through the part.
+  // Each sub-domain registers its routes here (tag 'Billing'), through the part.
   const r = billing.routes(registrar);
   registerBillingConfigRoutes(r);
   registerCarrierConfigRoutes(r);
   registerSummaryRoutes(r);
-  // /invoice/export before /invoice/{id}, which would take "export" for an id.
   registerExportRoutes(r);
   registerInvoiceRoutes(r);
   registerAdjustmentRoutes(r);

@@ -29,7 +29,6 @@ export function registerDriverRoutes(r: RouteRegistrar, { drivers }: { drivers: 
     handler: ({ query }) => drivers.list(query),
   });
 
-  // Registered before /api/driver/{id} so that "check" and "search" are not taken for ids.
   r.add({
     method: 'get',
     path: '/api/driver/check',

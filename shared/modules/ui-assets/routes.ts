@@ -35,8 +35,9 @@ export function registerUiAssetRoutes(r: RouteRegistrar, { paths }: Pick<CorePar
 }
 
 /**
- * The web apps at `/` (apps.ts says which path answers what). Register last: `/{fullPath}` takes
- * the GETs no other route took, and passes on those under another route's first segment.
+ * The web apps at `/` (apps.ts says which path answers what). `/{fullPath}` takes the GETs no
+ * other route matches (RouteRegistrar tries it after them), and passes on those under another
+ * route's first segment.
  */
 export function registerWebAppRoutes(r: RouteRegistrar, { paths }: Pick<CoreParts, 'paths'>): void {
   const notBuilt = 'The web apps have not been built on this server (ui-not-built): run `npm run build:ui`';

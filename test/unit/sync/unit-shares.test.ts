@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { type RowLookups, routeAtCloud } from '../../../shared/sync/cloud-routing-rule.js';
 import { SYNCED_ENTITIES, type SyncedEntity } from '../../../shared/sync/entities.js';
 import { mergeShared } from '../../../shared/sync/merge.js';
-import { type RowLookups, routeAtCloud } from '../../../shared/sync/routing.js';
 import {
   identityChanged,
   NEVER_WRITTEN,
