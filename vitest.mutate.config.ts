@@ -5,7 +5,11 @@ export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts'],
     // Compare generated files with their sources: Stryker's sandbox marks every file `@ts-nocheck`.
-    exclude: [...configDefaults.exclude, 'test/unit/platform/api-types.test.ts', 'test/unit/docs/module-map.test.ts'],
+    exclude: [
+      ...configDefaults.exclude,
+      'test/unit/platform/api-types.test.ts',
+      'test/unit/docs/module-map.test.ts',
+    ],
     environment: 'node',
     testTimeout: 20_000,
     pool: 'forks',
