@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { architectureDoc, collectModules, moduleOf, productFiles } from '../../../tools/module-map.js';
 
@@ -27,6 +28,25 @@ describe('the module map in docs/architecture.md', () => {
       .filter((m) => m.purpose === null || m.purpose.length < 10)
       .map((m) => `${m.folder}/README.md`);
     expect(missing, 'folders with product code and no README.md purpose line').toEqual([]);
+  });
+
+  it('names in each folder README only files that exist', () => {
+    const root = process.cwd();
+    const files = productFiles(root);
+    const stale: string[] = [];
+    for (const m of collectModules(root, files, new Map())) {
+      if (m.purpose === null) continue;
+      const readme = readFileSync(`${root}/${m.folder}/README.md`, 'utf8');
+      // A path from the repository root, or a file of this folder or one of its subfolders.
+      for (const [, name] of readme.matchAll(/`([\w./-]+\.tsx?)`/g)) {
+        const found =
+          existsSync(`${root}/${name}`) ||
+          existsSync(`${root}/${m.folder}/${name}`) ||
+          files.some((f) => f.startsWith(`${m.folder}/`) && f.endsWith(`/${name}`));
+        if (!found) stale.push(`${m.folder}/README.md: ${name}`);
+      }
+    }
+    expect(stale, 'files a README names that are not there: update the README').toEqual([]);
   });
 
   it('groups a domain module or a web app with its subfolders, other folders by their second level', () => {
