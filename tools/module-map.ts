@@ -202,7 +202,8 @@ export function renderModuleMap(modules: ModuleInfo[]): string {
   out.push(
     `${modules.length} modules, ${files} files, ${roundedLines(lines)} lines of TypeScript. ` +
       'A module is a folder with its subfolders, except that each domain module and each web app is ' +
-      'one, and the files at the root of `edge/`, `cloud/`, `shared/` and `shared/modules/` are one.',
+      'one, and the files at the root of `edge/`, `cloud/`, `shared/` and `shared/modules/` are one. Lines are ' +
+      'rounded to the nearest hundred.',
     END,
   );
   return out.join('\n');
