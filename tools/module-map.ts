@@ -146,7 +146,9 @@ export function collectModules(
     }
     for (const p of edges.packages) if (!info.packages.includes(p)) info.packages.push(p);
   }
-  const modules = [...byFolder.values()].sort((a, b) => a.folder.localeCompare(b.folder));
+  const modules = [...byFolder.values()].sort((a, b) =>
+    a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0,
+  );
   for (const m of modules) {
     m.purpose = readmePurpose(root, m.folder);
     m.subfolders.sort();
