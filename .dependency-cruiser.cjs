@@ -1,7 +1,7 @@
 /**
  * Layering checks run by `npm run lint` (dependency-cruiser), type-only imports included: no import
  * cycle anywhere; the sync engine knows no module, core or role adapter; a module takes no Core and
- * reads no other module's repo (docs/architecture.md "Dependencies").
+ * reads no other module's repo (docs/architecture.md "Layering rules").
  */
 module.exports = {
   forbidden: [

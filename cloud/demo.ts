@@ -111,7 +111,7 @@ Yard service is running: a cloud, its MQTT broker, and one edge site (${SITE_ID}
   Cloud API            ${cloud.url}/api            docs ${cloud.url}/docs
   Edge (gate house)    ${edge.url}/api            docs ${edge.url}/docs
   Gate house (web app) ${edge.url}/gate/          log in with the admin login below
-  Driver app (phone)   ${edge.url}/driver/        log in with a driver code and PIN below (a phone needs HTTPS: README)
+  Driver app (phone)   ${edge.url}/driver/        log in with a driver code and PIN below (a phone needs HTTPS: docs/install.md)
   MQTT broker          mqtt://127.0.0.1:${cloud.broker?.port ?? cloudConfig.mqtt.port}  (embedded; sites log in with their own credentials)
   Sync status          GET ${cloud.url}/api/sync/status   (each site: link, lag, queues)
                        GET ${edge.url}/api/sync/status

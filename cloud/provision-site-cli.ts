@@ -37,7 +37,7 @@ Options:
                              its own yards (they must name this site id), locations and carriers.
                              Without it nothing of the site is ever adopted
 
-HTTPS at the edge (README, "HTTPS at the edge"): a certificate from the organisation's own CA,
+HTTPS at the edge (docs/install.md, "HTTPS at the edge"): a certificate from the organisation's own CA,
 which is created on first use in the cloud's data folder (tls/) and kept:
   --tls-host <name>          A host name phones reach the edge by (repeat for more)
   --tls-ip <address>         An IP address phones reach the edge by (repeat for more)
@@ -178,7 +178,7 @@ function renewalReport({ site, tls, onEdge }: CertificateRenewal): string {
     "     (the paths in its config's tls section; add that section if it has none), then send the edge",
     '     SIGHUP (kill -HUP <pid>, pm2 sendSignal SIGHUP <name>) or restart it.',
     tls.caCreated
-      ? `  2. This created the organisation CA: install ${tls.caCertFile} on the drivers' phones (README).`
+      ? `  2. This created the organisation CA: install ${tls.caCertFile} on the drivers' phones (docs/install.md, "HTTPS at the edge").`
       : `  2. Phones that trust ${tls.caCertFile} need nothing new.`,
   ].join('\n');
 }
@@ -192,7 +192,7 @@ function report(result: ProvisionResult, database: string, isNewDb: boolean): st
   if (result.mosquittoPasswd) lines.push(`Mosquitto password file updated: ${result.mosquittoPasswd}`);
   lines.push(
     result.wasStandalone
-      ? 'Its edge ran standalone before: an admin without a yard scope reviews and adopts its own yards, locations and carriers once they arrive (README, "Linking an edge that ran standalone").'
+      ? 'Its edge ran standalone before: an admin without a yard scope reviews and adopts its own yards, locations and carriers once they arrive (docs/security.md, "Linking an edge that ran standalone").'
       : 'Linked from the start: nothing of this site is ever adopted (an edge that ran standalone needs --was-standalone).',
   );
   if (result.tls) {
@@ -212,7 +212,7 @@ function report(result: ProvisionResult, database: string, isNewDb: boolean): st
   if (result.tls) {
     lines.push(
       '     Copy the .crt and .key files too, to the folder the edge config names (its tls section).',
-      `     Install ${result.tls.caCertFile} on the drivers' phones as a CA certificate (README).`,
+      `     Install ${result.tls.caCertFile} on the drivers' phones as a CA certificate (docs/install.md, "HTTPS at the edge").`,
     );
   }
   if (result.mosquittoPasswd) {

@@ -34,7 +34,7 @@ export const configSchema = z.object({
     })
     .prefault({}),
   /**
-   * HTTPS for the API and the web apps (README "HTTPS at the edge"): the driver app's service
+   * HTTPS for the API and the web apps (docs/install.md "HTTPS at the edge"): the driver app's service
    * worker, push and location work only in a secure context. Without a certificate: plain HTTP.
    */
   tls: z
@@ -172,7 +172,7 @@ export const configSchema = z.object({
    */
   readWorkers: z.coerce.number().int().min(0).max(16).optional(),
   /**
-   * The cloud's database (issue 16, README "The cloud on PostgreSQL"). Without `url`: SQLite in the
+   * The cloud's database (docs/cloud.md "The cloud in production: PostgreSQL and several nodes"). Without `url`: SQLite in the
    * data directory (the edge always, the cloud by default). With a postgres:// URL the cloud runs
    * on PostgreSQL; TLS is set in the URL the way libpq reads it (`sslmode=verify-full`,
    * `sslrootcert=/path/ca.pem`, `sslcert`, `sslkey`), parsed by pg-connection-string.

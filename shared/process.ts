@@ -15,7 +15,7 @@ export function loadConfigOrExit(overrides: Record<string, unknown> = {}): Confi
     return loadConfig(process.env, overrides);
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(`${err.message}\nSet the variables above (see README, "Configuration") and start again.`);
+      console.error(`${err.message}\nSet the variables above (see docs/configuration.md) and start again.`);
       process.exit(2);
     }
     throw err;
@@ -240,7 +240,7 @@ export function startFailure(err: unknown): string {
   }
   const configError = configErrorOf(err);
   if (configError)
-    return `${configError.message}\nFix the files or variables above (see README) and start again.`;
+    return `${configError.message}\nFix the files or variables above (see docs/configuration.md) and start again.`;
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 

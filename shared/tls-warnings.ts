@@ -61,7 +61,7 @@ export function insecureContextWarning(config: Config): string | undefined {
     `The edge serves plain HTTP on ${config.http.host}:${config.http.port}: on phones the driver app gets no ` +
     'offline use, push or location (they need HTTPS), and logins cross the network in clear. ' +
     'Issue a certificate with npm run site:add -- <siteId> --tls-host <name> and set YARD_TLS_CERT_FILE ' +
-    'and YARD_TLS_KEY_FILE (README, "HTTPS at the edge").'
+    'and YARD_TLS_KEY_FILE (docs/install.md, "HTTPS at the edge").'
   );
 }
 

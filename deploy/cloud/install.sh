@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs (or upgrades) the yard cloud on a Debian host beside Mosquitto. README: "Install the
+# Installs (or upgrades) the yard cloud on a Debian host beside Mosquitto. docs/cloud.md, "Install the
 # cloud". Run it from a built checkout (npm ci && npm run build) as root; running it again with the
 # same arguments changes nothing.
 set -euo pipefail
@@ -126,7 +126,7 @@ cloud_json=$(node -e '
   if (databaseUrl) config.database = { ...config.database, url: databaseUrl };
   process.stdout.write(JSON.stringify(config, null, 2) + "\n");
 ' "$(r $ETC/cloud.json)" "$HTTP_PORT" "$MQTT_URL" "$DATABASE_URL") ||
-  die "cannot read $(r $ETC/cloud.json)" "fix its JSON (README \"Configuration\") or move it aside to start afresh"
+  die "cannot read $(r $ETC/cloud.json)" "fix its JSON (docs/configuration.md) or move it aside to start afresh"
 install_content $ETC/cloud.json 0600 yard yard <<<"$cloud_json"
 field() { node -p "JSON.parse(process.argv[1]).$1 ?? ''" "$cloud_json"; }
 cloud_mqtt_url=$(field mqtt.url)
@@ -137,7 +137,7 @@ install_release "$SOURCE"
 RELEASE=$APP_DIR/releases/$RELEASE_ID
 if ! $DRY_RUN; then
   YARD_CONFIG_FILE=$(r $ETC/cloud.json) node "$(r $RELEASE)/deploy/lib/check-config.mjs" cloud >/dev/null ||
-    die "the app refuses $(r $ETC/cloud.json) (above)" "fix the file (README \"Configuration\"), then run this again"
+    die "the app refuses $(r $ETC/cloud.json) (above)" "fix the file (docs/configuration.md), then run this again"
   ok "the app accepts $(r $ETC/cloud.json)"
 fi
 
@@ -187,7 +187,7 @@ module.exports = {
       name: 'yard-cloud',
       script: at('$APP_DIR/current/dist/cloud/main.js'),
       cwd: at('$APP_DIR/current'),
-      instances: 1, // a SQLite cloud is one process; more nodes: README "The cloud in production"
+      instances: 1, // a SQLite cloud is one process; more nodes: docs/cloud.md "The cloud in production"
       exec_mode: 'fork',
       autorestart: true,
       max_memory_restart: '1G',
@@ -231,6 +231,6 @@ if [ "$CHANGES" -eq 0 ]; then say "Nothing to change: the cloud is installed as 
 cat <<EOF
 Check it:  systemctl status $UNIT mosquitto   and   curl -s http://127.0.0.1:$port/readyz   ("status":"ready")
 First start: the admin's one-time password is in $LOGS/cloud.log (grep "one-time password").
-Sites:     README, "Install the cloud" > "Provision a site"
+Sites:     docs/cloud.md, "Provision a site"
 Logs:      $LOGS/cloud.log (the app), $DATA/.pm2/pm2.log (pm2)
 EOF

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs (or upgrades) the yard edge on a Debian / Raspberry Pi OS box. README: "Install on a
+# Installs (or upgrades) the yard edge on a Debian / Raspberry Pi OS box. docs/install.md, "Install on a
 # yard box". Run it from a built checkout (npm ci && npm run build) as root; running it again with
 # the same arguments changes nothing.
 set -euo pipefail
@@ -80,7 +80,7 @@ if [ -n "$CONFIG_FILE" ]; then
   CONFIG_FILE="$(cd "$(dirname "$CONFIG_FILE")" && pwd)/$(basename "$CONFIG_FILE")"
 elif [ ! -f "$(r $ETC/edge.json)" ]; then
   die "no edge config: $(r $ETC/edge.json) does not exist and --config was not given" \
-    "at the cloud run npm run site:add -- <siteId> ... (README \"Cloud, sites and sync\"), copy <siteId>.edge.json here and pass --config <siteId>.edge.json"
+    "at the cloud run npm run site:add -- <siteId> ... (docs/cloud.md), copy <siteId>.edge.json here and pass --config <siteId>.edge.json"
 fi
 RELAY_RULES=""
 for spec in "${RELAYS[@]+"${RELAYS[@]}"}"; do
@@ -92,7 +92,7 @@ for spec in "${RELAYS[@]+"${RELAYS[@]}"}"; do
 done
 # The config as it will be written, and the files it names that came beside it: checked before
 # anything changes. Such a file is installed where the config names it, which must be in $ETC/
-# (README "Install on a yard box"); a file the config names elsewhere is read by the edge where it is.
+# (docs/install.md "Install on a yard box"); a file the config names elsewhere is read by the edge where it is.
 base=${CONFIG_FILE:-$(r $ETC/edge.json)}
 edge_json=$(node -e '
   const [file, port] = process.argv.slice(1);
@@ -157,7 +157,7 @@ install_release "$SOURCE"
 RELEASE=$APP_DIR/releases/$RELEASE_ID
 if ! $DRY_RUN; then
   YARD_CONFIG_FILE=$(r $ETC/edge.json) node "$(r $RELEASE)/deploy/lib/check-config.mjs" edge >/dev/null ||
-    die "the app refuses $(r $ETC/edge.json) (above)" "fix the file (README \"Configuration\") or provision the site again, then run this again"
+    die "the app refuses $(r $ETC/edge.json) (above)" "fix the file (docs/configuration.md) or provision the site again, then run this again"
   ok "the app accepts $(r $ETC/edge.json)"
 fi
 
@@ -206,7 +206,7 @@ if [ ${#RELAYS[@]} -eq 0 ] && [ -f "$(r $rules)" ]; then
 else
   relay_lines=$(printf '%s' "$RELAY_RULES") # without the last line break
   install_content $rules 0644 root root <<EOF
-# Written by deploy/edge/install.sh (--relay name=vid:pid[:serial]); README "Install on a yard box".
+# Written by deploy/edge/install.sh (--relay name=vid:pid[:serial]); docs/install.md "Install on a yard box".
 # GPIO character devices for the gpio group (Raspberry Pi OS has its own rule; plain Debian does not).
 SUBSYSTEM=="gpio", KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"
 # Serial relay boards: a stable /dev/yard-relay-<name> whatever ttyUSB number the board gets.
@@ -226,5 +226,5 @@ port=$(node -p 'JSON.parse(process.argv[1]).http?.port ?? 8080' "$edge_json")
 cat <<EOF
 Check it:  systemctl status $UNIT   and   curl -s http://localhost:$port/readyz   ("status":"ready")
 Logs:      $LOGS/edge.log (the app), $DATA/.pm2/pm2.log (pm2)
-Roll back: README, "Install on a yard box" > "Upgrade and roll back"
+Roll back: docs/install.md, "Upgrade and roll back"
 EOF

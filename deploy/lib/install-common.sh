@@ -353,7 +353,7 @@ rollback_release() {
   else
     backup=$(ls -1 "$(r /var/lib/yard/backups)"/yard-*-before-"$current".db 2>/dev/null | tail -n 1)
     [ -n "$backup" ] || die "no backup taken before $current in $(r /var/lib/yard/backups)" \
-      "the previous release may not open a database the newer one migrated; restore a backup by hand (README, \"Upgrade and roll back\")"
+      "the previous release may not open a database the newer one migrated; restore a backup by hand (docs/install.md, \"Upgrade and roll back\")"
     changed "keep the database as it is in $(r /var/lib/yard/backups)/yard-$stamp-rolled-back-from-$current.db"
     run as_user yard node "$(r "$APP_DIR/releases/$previous")/deploy/lib/sqlite-backup.mjs" "$(r /var/lib/yard/yard.db)" \
       "$(r /var/lib/yard/backups)/yard-$stamp-rolled-back-from-$current.db" >/dev/null

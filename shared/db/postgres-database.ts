@@ -44,7 +44,7 @@ const types = {
 };
 
 /**
- * The cloud's database on PostgreSQL (issue 16): node-postgres' pool under Kysely's
+ * The cloud's database on PostgreSQL (docs/architecture.md "Two databases, and several cloud nodes"): node-postgres' pool under Kysely's
  * PostgresDialect, with the same plugins as SQLite (CamelCase, the synced-write guard), so repos
  * keep one query-builder code for both. Migrations are run by the caller (migrate-postgres.ts),
  * once per start, under a lock that several nodes share.

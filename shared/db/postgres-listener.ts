@@ -10,7 +10,7 @@ export interface PostgresListenerDeps {
 }
 
 /**
- * A cloud node's one dedicated PostgreSQL connection for LISTEN/NOTIFY (issue 16): the node's
+ * A cloud node's one dedicated PostgreSQL connection for LISTEN/NOTIFY (docs/architecture.md "Two databases, and several cloud nodes"): the node's
  * parts that hear from the other nodes register their channels here (`on`), and the live-event
  * relay sends on it too (`notify`: one connection, so a node's notifications go out in order).
  * When the connection is lost (server restart, failover) it listens again shortly; what was

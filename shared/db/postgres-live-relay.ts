@@ -38,7 +38,7 @@ export interface LiveRelayDeps {
 }
 
 /**
- * Live events across the cloud's nodes (issue 16): a change made through one node reaches the SSE
+ * Live events across the cloud's nodes (docs/architecture.md "Two databases, and several cloud nodes"): a change made through one node reaches the SSE
  * clients of every node. Each node publishes its live events with NOTIFY and republishes the
  * others' on its own bus, where they take a seq of this node's stream (an SSE client's resume works
  * per node, as before). The node's one LISTEN/NOTIFY connection sends them, so a node's

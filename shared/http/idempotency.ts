@@ -4,7 +4,7 @@
  * sends it with a key of its own and may send it again after a lost answer: the first request runs,
  * every repeat gets the first answer back, and the action is applied once.
  *
- * The rules, in one place (told in route-docs.ts, docs/api.md "Idempotency-Key" and the README):
+ * The rules, in one place (told in route-docs.ts, docs/api.md "Idempotency-Key" and docs/using-the-api.md):
  * - The key is the caller's: scoped per principal, method and route template, kept with a
  *   fingerprint (SHA-256) of the request's path parameters, query and body.
  * - The same key and request again: the stored status and body, `Idempotent-Replayed: true`, and

@@ -1,6 +1,6 @@
 /**
  * Where the service may open outbound HTTP connections: the one home of the outbound address rule
- * (README, "Trust model"). Addresses come from people who may not be trusted with the network the
+ * (docs/security.md, "Outbound addresses and secrets"). Addresses come from people who may not be trusted with the network the
  * service sits in: a driver registers a Web Push endpoint, an admin types a camera or provider URL.
  * Without a rule each becomes a request from inside that network, to the box itself (127.0.0.1),
  * to a cloud host's metadata service (169.254.169.254), or to anything the LAN hides.

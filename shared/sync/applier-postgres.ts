@@ -22,7 +22,7 @@ const RETRYABLE = new Set(['40001', '40P01']);
  * until commit. Run side by side, 50 sites' applies queued on those rows, took them in different
  * orders and deadlocked: nothing was applied at all (test/bench/sync-ingest.ts). One at a time,
  * they never wait for each other's rows. The cost: a second node adds availability, not ingest
- * rate (the README says so). Taken before any row lock, so waiting for it holds nothing.
+ * rate (docs/cloud.md says so). Taken before any row lock, so waiting for it holds nothing.
  */
 const APPLY_LOCK_KEY = 0x79617070; // 'yapp'
 const TAKE_APPLY_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`);

@@ -11,7 +11,7 @@ export const TABLE_CHANGED_CHANNEL = 'yard_table_changed';
 export const PEER_LOGGED_CHANNEL = 'yard_peer_logged';
 
 /**
- * What the transactions of every cloud node changed, heard by this node (issue 16), so that what
+ * What the transactions of every cloud node changed, heard by this node (docs/architecture.md "Two databases, and several cloud nodes"), so that what
  * the node keeps in memory follows writes made through the others:
  * - a table changed: its generation moves on (cached trailer pages, settings, principals drop
  *   what they built from it: TableGenerations watchers). The writing node hears its own commits

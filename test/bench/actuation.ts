@@ -9,7 +9,7 @@ import { startTestApp } from '../helpers/test-app.js';
 import { verdict } from './lib.js';
 
 /**
- * Actuation latency (issue 4): from "request received" (the HTTP server hands the request to the
+ * Actuation latency (docs/performance.md): from "request received" (the HTTP server hands the request to the
  * app) to "relay command issued" (the driver hands the energise command to the device), for
  * (a) the simulated driver and (b) LCUS boards on the serialport mock binding, where the moment is
  * the write reaching the binding. The app runs in-process through createApp on a temporary database

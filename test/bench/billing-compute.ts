@@ -8,7 +8,7 @@ import {
 import { verdict } from './lib.js';
 
 /**
- * The pure billing computation alone (issue 14): one yard-month in America/Chicago (March 2026, with
+ * The pure billing computation alone (docs/performance.md): one yard-month in America/Chicago (March 2026, with
  * its 23-hour day) with BENCH_VISITS (100,000) visits — each a check-in and, unless still in, a
  * check-out: about 200,000 movements — and 20,000 completed moves, spread over 50 carriers.
  * Scenario A bills all 100,000 visits to one carrier (the worst case for one computation), in

@@ -17,7 +17,7 @@ import { freePort } from '../helpers/ports.js';
 import { verdict } from './lib.js';
 
 /**
- * Invoices over HTTP (issue 14), against the built edge (standalone: billing lives there) started as
+ * Invoices over HTTP (docs/performance.md), against the built edge (standalone: billing lives there) started as
  * pm2 would, on a SQLite file seeded beforehand with one yard-month (the previous month, America/
  * Chicago): BENCH_VISITS (100,000) trailer visits of 50 carriers — about 200,000 movements — and
  * 20,000 completed moves. Rows are written straight into the file in one transaction (the shape the

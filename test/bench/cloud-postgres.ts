@@ -15,7 +15,7 @@ import { type Check, finish } from './sync-lib.js';
 
 /**
  * The core API benchmarks of run-all.ts (trailer list, a write) at the cloud, on SQLite and on
- * PostgreSQL side by side (issue 16: "the core API benchmarks at the cloud on PostgreSQL beside
+ * PostgreSQL side by side (docs/performance.md: "the core API benchmarks at the cloud on PostgreSQL beside
  * SQLite"). No target: figures only (run-all.ts holds the edge's targets).
  *
  * One seed (seed.ts: BENCH_TRAILERS trailers, BENCH_MOVEMENTS movements in 3 yards of one site)

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { MIGRATIONS } from '../../shared/db/migrate.js';
 
 /**
- * The size of the organisation the dashboard benchmark seeds (issue 15 "Performance at an
- * organisation's scale"): 200 sites, 5,000 trailers in each yard, 90 days of 300 movements a day.
+ * The size of the organisation the dashboard benchmark seeds (docs/performance.md, the office dashboard at an
+ * organisation's scale): 200 sites, 5,000 trailers in each yard, 90 days of 300 movements a day.
  * Each figure is a CLI flag (`--sites 10`) or an environment variable (DASH_SITES=10).
  */
 export interface DashboardScale {

@@ -13,7 +13,7 @@ import { DAY_MS, mulberry32 } from './dashboard-seed-values.js';
 import { type SiteSeed, SiteWriter } from './dashboard-site-writer.js';
 
 /**
- * The cloud database of an organisation (issue 15 "Performance at an organisation's scale"): 200
+ * The cloud database of an organisation (docs/performance.md, the office dashboard at an organisation's scale): 200
  * sites, each with its yard (time zones of every kind, a :30 and a :45 one among them), locations,
  * 5,000 trailers in the yard with their open visits, 90 days of gate movements (300 a day per yard,
  * in and out, each in/out pair one visit), trucks, yard tasks with their events and assignments,

@@ -14,7 +14,7 @@ import { verdict } from './lib.js';
 const OWN_EXTENSION = extname(fileURLToPath(import.meta.url));
 
 /**
- * Issue 15 "Performance at an organisation's scale": the cloud, started as `npm run cloud` starts
+ * The office dashboard at an organisation's scale (docs/performance.md): the cloud, started as `npm run cloud` starts
  * it, on a copy of the seeded organisation (dashboard-seed.ts), answering the routes the dashboard's
  * pages call over real HTTP.
  * 1. Each route alone, one request at a time: p50/p95/p99 against the target p95 < 200 ms.
@@ -161,7 +161,7 @@ async function run(api: Api): Promise<boolean> {
     ok: listOk,
   });
 
-  console.log(`\nTargets (issue 15), ${describeScale(scale)}:`);
+  console.log(`\nTargets (docs/performance.md), ${describeScale(scale)}:`);
   console.log(
     `  ${'route'.padEnd(72)} ${'n'.padStart(4)} ${'p50'.padStart(9)} ${'p95'.padStart(9)} ${'p99'.padStart(9)}  target          result`,
   );

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { type Check, finish } from './sync-lib.js';
 
 /**
- * The cloud's change-log fan-out of gate movements (issue 17, "Route shared records by relevance").
+ * The cloud's change-log fan-out of gate movements (docs/sync.md "Routing"; figures in docs/performance.md).
  *
  * A cloud (SQLite, in this process) with BENCH_ROUTING_SITES (200) registered sites, each with a yard
  * and a spot, and BENCH_ROUTING_START (5) trailers standing in each yard. Then BENCH_ROUTING_MOVEMENTS

@@ -9,7 +9,7 @@ import { ask, forkServer, load, stopChild, verdict } from './lib.js';
 import { seedBenchDatabase } from './seed.js';
 
 /**
- * The foundation's benchmarks (issue: "Performance"). Run with `npm run bench`.
+ * The foundation's benchmarks (targets in docs/performance.md). Run with `npm run bench`.
  * Sizes: BENCH_TRAILERS (10000), BENCH_MOVEMENTS (1000000), BENCH_SECONDS per load run (10).
  */
 // The same Node flags the pm2 process file gives the edge in production.

@@ -10,7 +10,7 @@ import { freePort } from '../helpers/ports.js';
 import { verdict } from './lib.js';
 
 /**
- * Snapshot overhead (issue 4): what GET /api/camera/{id}/snapshot adds to the camera's own response
+ * Snapshot overhead (docs/performance.md): what GET /api/camera/{id}/snapshot adds to the camera's own response
  * time. The built edge runs as pm2 starts it; a fake ONVIF camera (Digest, base64 nonces) answers on
  * 127.0.0.1. Per request, overhead = total time at the client - the camera exchange the edge timed
  * (X-Camera-Elapsed-Ms). As a cross-check, the same snapshot fetched straight from the camera with

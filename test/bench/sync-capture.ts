@@ -6,7 +6,7 @@ import { ADMIN, startTestApp, type TestApp } from '../helpers/test-app.js';
 import { type Check, finish, ms, type Spread, spread } from './sync-lib.js';
 
 /**
- * Change capture overhead (issue 5, "Change capture adds under 1 ms p99 to an edge write").
+ * Change capture overhead (target in docs/performance.md: "Change capture adds under 1 ms p99 to an edge write").
  *
  * An edge app (createApp on a temporary SQLite file, WAL, synchronous=FULL, as in production) runs
  * in-process; three representative writes are made through the services, exactly as the routes

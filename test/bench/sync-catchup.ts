@@ -10,7 +10,7 @@ import { type BenchChild, type Check, finish, forkChild, ms } from './sync-lib.j
 import { compareSides, prepareOfflineWeek, timedDrain } from './sync-offline-week.js';
 
 /**
- * Catch-up after a week offline (issue 5: "an edge with 150,000 queued changes drains to the cloud
+ * Catch-up after a week offline (target in docs/performance.md: "an edge with 150,000 queued changes drains to the cloud
  * over loopback in under 15 s, and at least 40 % of the rate of raw mqtt.js QoS 1 publishing of the
  * same bytes measured in the same run").
  *

@@ -11,8 +11,8 @@ import { masterDataArrived } from './sync-offline-week.js';
 import type { WorkloadRefs } from './sync-workload.js';
 
 /**
- * Cloud ingest from many sites at once (issue 5: "cloud ingest with 50 simulated sites writing
- * concurrently: the rate and the cloud's CPU per 1,000 rows"; issue 16: the same on PostgreSQL with
+ * Cloud ingest from many sites at once (docs/performance.md: "cloud ingest with 50 simulated sites writing
+ * concurrently: the rate and the cloud's CPU per 1,000 rows"; the same on PostgreSQL with
  * one node and with two, beside SQLite, in one run). No target: figures only.
  *
  * The same workload is measured in up to three configurations, one after the other, each on a fresh

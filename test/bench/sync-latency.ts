@@ -16,7 +16,7 @@ import {
 import type { WorkloadRefs } from './sync-workload.js';
 
 /**
- * Online sync latency (issue 5: "a write at one side visible at the other, p95 under 1 s").
+ * Online sync latency (target in docs/performance.md: "a write at one side visible at the other, p95 under 1 s").
  *
  * Three processes as in production: edge and cloud (test/bench/sync-node.ts: createApp on their own
  * SQLite files with the real sync runtimes over mqtt.js) and the embedded Aedes broker here. With

@@ -5,7 +5,7 @@ import { openDatabase } from '../../shared/db/database.js';
 import { sendStoreOf } from '../../shared/sync/send-store.js';
 
 /**
- * The send side's read of a week offline (issue 16: SendStore on SQLite must stay as fast as the
+ * The send side's read of a week offline (docs/architecture.md "Two databases, and several cloud nodes": SendStore on SQLite must stay as fast as the
  * synchronous Outbox it replaced): BENCH_SEND_ROWS (150,000) change-log rows of ~550 bytes for one
  * peer, read into batches (500 rows, 256 KiB) through SendStore.read as the sync runtime does,
  * from seq 1 to the end. Reported: process CPU per full read (median of 5, after one warm-up) and

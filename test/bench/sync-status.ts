@@ -16,7 +16,7 @@ import { SendCursors } from '../helpers/send-sync.js';
 import { verdict } from './lib.js';
 
 /**
- * GET /api/sync/status and /readyz at a cloud with an organisation's backlog (issue 15): 200 sites,
+ * GET /api/sync/status and /readyz at a cloud with an organisation's backlog (docs/performance.md): 200 sites,
  * BENCH_STATUS_ROWS (5,000) change-log rows per site with the sites' seqs interleaved, half of each
  * site's rows acknowledged, 10 dead letters per site. The queue depths come from the counts that
  * migration 0011's triggers keep; for comparison, the per-site count(*) the status used to run is

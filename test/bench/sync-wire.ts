@@ -10,7 +10,7 @@ import { type BenchChild, type Check, finish, ms } from './sync-lib.js';
 import { compareSides, forkSyncNode, prepareOfflineWeek, timedDrain } from './sync-offline-week.js';
 
 /**
- * The week-offline catch-up on the wire (issue 17, "Compressed sync"): what a yard's backlog costs
+ * The week-offline catch-up on the wire (docs/sync.md "On the wire"; figures in docs/performance.md): what a yard's backlog costs
  * on a slow uplink, with the sync batches compressed and not.
  *
  * The workload is sync-catchup.ts's (sync-offline-week.ts): a cloud and an edge, each a process with
@@ -27,7 +27,7 @@ import { compareSides, forkSyncNode, prepareOfflineWeek, timedDrain } from './sy
  * runs of a kind send the same bytes.
  * Reported: drain time, rows/s, bytes on the wire per row (both directions, at the proxy), the change
  * batches' MQTT payload bytes per row (at the broker, every run), CPU seconds of edge and cloud.
- * Targets (issue 17), with deflate: < 60 bytes a row on the wire and a shaped drain < 20 s (at
+ * Targets (docs/performance.md), with deflate: < 60 bytes a row on the wire and a shaped drain < 20 s (at
  * 150,000 rows); unshaped no slower than without compression beyond noise (NOISE).
  *
  * Run: npx tsx test/bench/sync-wire.ts [--rows 150000] [--compression none,deflate]
@@ -47,7 +47,7 @@ if (!(ROWS > 0) || COMPRESSIONS.some((c) => c !== 'none' && c !== 'deflate')) {
 }
 /** The environment variable of config key sync.compression ('deflate' | 'none'). */
 const COMPRESSION_ENV = 'YARD_SYNC_COMPRESSION';
-/** The yard's uplink: issue 17's "10 Mbit/s uplink with 80 ms of latency" (latency as round trip). */
+/** The yard's uplink: docs/performance.md's 10 Mbit/s each way and 80 ms round trip. */
 const LINK = { bitsPerSecond: 10e6, rttMs: 80 };
 const TARGET_BYTES_PER_ROW = 60;
 const TARGET_SHAPED_MS = 20_000;

@@ -9,7 +9,7 @@ import { freePort } from '../helpers/ports.js';
 import { verdict } from './lib.js';
 
 /**
- * Yard tasking benchmarks (issue 3), against the built edge started as pm2 would:
+ * Yard tasking benchmarks (docs/performance.md), against the built edge started as pm2 would:
  * 1. a shift: 50 drivers heartbeat every 10 s, poll their tasks every 5 s and act on SSE
  *    assignments at once (start + complete); a dispatcher creates tasks at 5/s. Reports p50/p99 of
  *    the drivers' calls and, per task, the time from "a driver became available" to its assignment.

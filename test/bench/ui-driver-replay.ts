@@ -8,7 +8,7 @@ import { CHROMIUM, type DemoEdge, FLAGS, startDemoEdge } from '../helpers/browse
 import { verdict } from './lib.js';
 
 /**
- * The driver app's outbox replaying a shift's worth of actions after a Wi-Fi drop (issue 13), in
+ * The driver app's outbox replaying a shift's worth of actions after a Wi-Fi drop (docs/performance.md), in
  * Debian's Chromium as a phone against the demo edge as a user starts it. Each round: 25 tasks
  * assigned to a driver on shift; with the phone offline, 50 actions (Start then Complete of each,
  * as the outbox stores them, written to the phone's IndexedDB, where the outbox looks at the start

@@ -6,7 +6,7 @@ import { verdict } from './lib.js';
 
 /**
  * The driver app in Debian's Chromium (phone viewport) against the demo edge as a user starts it
- * (issue 13): time from a dispatcher's assignment over the API to the task's card on the driver's
+ * (docs/performance.md): time from a dispatcher's assignment over the API to the task's card on the driver's
  * screen, over loopback. Both ends are read on the page's one clock (performance.now()): the
  * page itself sends the dispatcher's POST (with the dispatcher's token), and a MutationObserver
  * notes the frame where the task's notes appear. So no clock alignment between node and the

@@ -6,7 +6,7 @@ import { type DemoEdge, launchChromium, openPage, startDemoEdge } from '../helpe
 import { verdict } from './lib.js';
 
 /**
- * The gate screen in Debian's Chromium against the demo edge as a user starts it (issue 12):
+ * The gate screen in Debian's Chromium against the demo edge as a user starts it (docs/performance.md):
  * (a) cold load: a fresh browser context (empty HTTP cache) opens /gate/ with a signed-in session,
  *     timed from navigation start (performance.now() in the page) until the check-in form is
  *     interactive (its first field enabled and focused); targets < 1 s;

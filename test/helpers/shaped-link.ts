@@ -2,8 +2,8 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { freePort } from './ports.js';
 
 /**
- * A loopback TCP proxy that behaves like a slow, distant link (issue 17: "a 10 Mbit/s uplink with
- * 80 ms of latency"), for tests and benchmarks, with no root and no `tc`:
+ * A loopback TCP proxy that behaves like a slow, distant link (docs/performance.md, "On the wire": 10 Mbit/s each way and
+ * 80 ms round trip), for tests and benchmarks, with no root and no `tc`:
  *
  *   client ──▶ [ token bucket at upBitsPerSecond ] ──▶ [ latencyMs ] ──▶ target      (up)
  *   client ◀── [ latencyMs ] ◀── [ token bucket at downBitsPerSecond ] ◀── target      (down)

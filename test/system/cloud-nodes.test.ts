@@ -32,7 +32,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { cloudMasterData } from '../integration/sync/link-fixture.js';
 
 /**
- * Issue 16 with real processes: Debian's Mosquitto (deploy config, ACL, password file), one
+ * Several cloud nodes (docs/cloud.md "The cloud in production") with real processes: Debian's Mosquitto (deploy config, ACL, password file), one
  * PostgreSQL database, two cloud nodes (`cloud/main.ts`, each with its own data folder and node id)
  * and three provisioned edges (`edge/main.ts`, each on its SQLite file). The nodes share the sites'
  * batches through Mosquitto's shared subscription, so one site's batches land on both nodes in any

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 /**
  * deploy/edge/install.sh installs the certificate, key and CA files that came beside the config
- * where the config names them, and only into /etc/yard (README "Install on a yard box"): a config
+ * where the config names them, and only into /etc/yard (docs/install.md "Install on a yard box"): a config
  * that names a file elsewhere (a crontab) with that file beside it is refused before anything is
  * written. Runs the script against throwaway roots (--root) and a stand-in built checkout: the
  * refusal comes before the release is copied, and the accepted configs are run with --dry-run.

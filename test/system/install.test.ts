@@ -443,7 +443,7 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
     const { uid, gid } = ids(edgeRoot);
     expect(modeOwner(edgeRoot, 'var/lib/yard/yard.db')).toBe(`600 ${uid}:${gid}`);
 
-    // The cloud's first admin password is in its log (README "Install the cloud"); with it, the
+    // The cloud's first admin password is in its log (docs/cloud.md "Install the cloud"); with it, the
     // cloud shows the site online: the edge logged in to Mosquitto with site:add's credentials.
     const log = readFileSync(join(cloudRoot, 'var/log/yard/cloud.log'), 'utf8');
     const password = /one-time password: (\S+)/.exec(log)?.[1];

@@ -14,7 +14,7 @@ import { ADMIN } from '../helpers/test-app.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 /**
- * The README's production section as an operator runs it: two cloud nodes on one PostgreSQL
+ * docs/cloud.md's production section as an operator runs it: two cloud nodes on one PostgreSQL
  * behind Debian's nginx with deploy/nginx/yard-cloud.conf (only the addresses, ports and
  * certificate paths changed). A login through nginx works at either node; when the node nginx
  * uses dies, reads and writes go on through the other; plain HTTP is sent to HTTPS.

@@ -15,7 +15,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import { cloudMasterData, type MasterData } from '../integration/sync/link-fixture.js';
 
 /**
- * The office's day at the cloud (issue 15), with everything as a user runs it: Debian's Mosquitto
+ * The office's day at the cloud (docs/web-apps.md, the dashboard), with everything as a user runs it: Debian's Mosquitto
  * with the deploy config and ACL, the site provisioned with `npm run site:add` (the CLI), the cloud
  * and the edge as their own processes (`npm run cloud`, `npm run edge` with the written config), and
  * Chromium on the cloud's dashboard. Each step checks what the office sees and what landed where:

@@ -1,5 +1,5 @@
 /**
- * Cameras and integrations (issue 4). A camera is either an ONVIF device on the yard LAN or a camera
+ * Cameras and integrations (docs/domain.md "Attachments, cameras, integrations"). A camera is either an ONVIF device on the yard LAN or a camera
  * of a provider integration. Secrets (camera password, integration config secrets) are stored here in
  * clear: the edge box needs them to talk to the devices; the API only ever shows them masked.
  * camera.gate_id is the camera's gate; gate.camera_ids (0001) is kept equal to it in the same

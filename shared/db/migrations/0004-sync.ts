@@ -1,7 +1,7 @@
 import { postgresTwin } from '../postgres-ddl.js';
 
 /**
- * Edge <-> cloud sync (issue 5, docs/sync.md).
+ * Edge <-> cloud sync (docs/sync.md).
  * - site: the cloud's register of edges. The MQTT password is stored only as a Mosquitto-compatible
  *   PBKDF2-SHA512 hash ($7$), so the embedded broker and a Mosquitto password file accept the same
  *   credentials. Link state is what the site's retained status topic last said.

@@ -1,7 +1,7 @@
 import { postgresTwin } from '../postgres-ddl.js';
 
 /**
- * Queue depths and dead letters per peer without counting rows on each status read (issue 15:
+ * Queue depths and dead letters per peer without counting rows on each status read (docs/architecture.md "Layering rules", read models:
  * /api/sync/status and /readyz counted every site's queue per call, growing with the backlog).
  *
  * sync_peer_count holds, per peer: `log_rows`, the change_log rows for it; `acked_rows`, those of

@@ -29,7 +29,7 @@ export function cameraProblem(err: unknown, what: string): AppError {
     case 'not-found':
       return new AppError(404, 'not-found', 'Not found', detail);
     case 'address-refused':
-      // Our own outbound address policy, not the camera: nothing was sent (README, "Trust model").
+      // Our own outbound address policy, not the camera: nothing was sent (docs/security.md).
       return new AppError(409, 'address-refused', 'Address refused', detail);
     default:
       return new AppError(502, 'camera-bad-response', 'Camera answered badly', detail);

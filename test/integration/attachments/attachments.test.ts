@@ -38,7 +38,7 @@ function form(files: Array<{ bytes: Buffer; name: string; field?: string; type?:
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-/** Attachments on each database (issue 16): one suite, SQLite and PostgreSQL, as the cloud. */
+/** Attachments on each database (docs/architecture.md "Two databases, and several cloud nodes"): one suite, SQLite and PostgreSQL, as the cloud. */
 describe.each(TEST_DIALECTS)('attachments (%s)', (dialect) => {
   let t: TestApp<AppDatabase>;
   let admin: Client;

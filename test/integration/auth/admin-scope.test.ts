@@ -10,7 +10,7 @@ import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
  * The admin scope rule (shared/modules/auth/admin-scope.ts): an admin scoped to yard A cannot make
  * itself, or anyone, an admin of the organisation. Each escalation a yard-scoped admin tried from
  * outside is refused here, and the database is unchanged after it. At the cloud, on each database
- * (issue 16): the lists page in SQL with the scope in the WHERE clause.
+ * (docs/architecture.md "Two databases, and several cloud nodes"): the lists page in SQL with the scope in the WHERE clause.
  */
 const PASSWORD = 'correct-horse-battery';
 

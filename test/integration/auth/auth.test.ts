@@ -4,7 +4,7 @@ import { Client, clientWithRole, query } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-/** Logins, tokens, users and API keys at the cloud on each database (issue 16). */
+/** Logins, tokens, users and API keys at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"). */
 describe.each(TEST_DIALECTS)('auth (%s)', (dialect) => {
   let t: TestApp<AppDatabase>;
   let admin: Client;

@@ -14,7 +14,7 @@ const HOUR = 3_600_000;
 // seconds (auth/service.ts), so a request in the token's last seconds may outlive it by as much.
 const MINUTE = 60_000;
 
-/** Token lifetimes at the cloud on each database (issue 16): expires_at is a bigint read back as a number. */
+/** Token lifetimes at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"): expires_at is a bigint read back as a number. */
 describe.each(TEST_DIALECTS)('token lifetime (%s)', (dialect) => {
   let t: TestApp<AppDatabase>;
   let anon: Client;

@@ -9,7 +9,7 @@ import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
 /**
  * Login limits seen from outside: spraying account names from one address, guessing one account
  * from many addresses, forging X-Forwarded-For behind a proxy, and flooding the password hashing.
- * At the cloud on each database (issue 16).
+ * At the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes").
  */
 const login = (
   app: TestApp<AppDatabase>,

@@ -4,7 +4,7 @@ import { Client } from '../../helpers/http.js';
 import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /** `npm start`'s standalone demo has billing configs for its yard and each of its carriers. */
-// The standalone edge's demo (seeded through the edge's own gates and movements): SQLite only (issue 16).
+// The standalone edge's demo (seeded through the edge's own gates and movements): SQLite only (docs/architecture.md "Two databases, and several cloud nodes").
 let t: TestApp;
 beforeAll(async () => {
   t = await startTestApp();

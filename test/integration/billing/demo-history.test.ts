@@ -9,7 +9,7 @@ import { ADMIN, startTestApp, type TestApp } from '../../helpers/test-app.js';
  * `npm start`'s demo has a month of history (real clock, as the demo): an invoice of the previous
  * month has real lines for every carrier, and overage for those running more trailers than they book.
  */
-// The standalone edge's demo (seeded through the edge's own gates and movements): SQLite only (issue 16).
+// The standalone edge's demo (seeded through the edge's own gates and movements): SQLite only (docs/architecture.md "Two databases, and several cloud nodes").
 let t: TestApp;
 let admin: Client;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
  * 127.0.0.1: registration reads the camera, snapshots are the camera's bytes, failures are clear
  * problems that change nothing, and movements with snapshot: true carry the gate cameras' pictures.
  */
-// ONVIF cameras, gates and movements are the edge's (only it reaches the cameras): SQLite, edge only (issue 16).
+// ONVIF cameras, gates and movements are the edge's (only it reaches the cameras): SQLite, edge only (docs/architecture.md "Two databases, and several cloud nodes").
 let t: TestApp;
 let admin: Client;
 let yardId: string;

@@ -8,12 +8,12 @@ import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
- * The trust rules around camera and provider addresses (issue 10, items 7, 8, 11, 13): stored
+ * The trust rules around camera and provider addresses (docs/security.md, "Outbound addresses and secrets"): stored
  * secrets go only to the addresses they were given with, Digest never turns into Basic, provider
  * cameras keep to yard scopes, loopback and link-local addresses need the site's consent, and a
  * malformed address is a 400 on its field. Fakes listen on 127.0.0.1.
  *
- * At a standalone edge (SQLite), and at the cloud on each database (issue 16). ONVIF cameras and the
+ * At a standalone edge (SQLite), and at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"). ONVIF cameras and the
  * site's settings are the edge's (the cloud answers 409 edge-owned): those cases run at the edge only.
  */
 const VARIANTS = [
@@ -115,7 +115,7 @@ describe.each(VARIANTS)('trust at the $role ($dialect)', ({ role, dialect }) => 
     await cgiBasic?.stop();
   });
 
-  describe('a malformed camera address is 400 on its field (item 13)', () => {
+  describe('a malformed camera address is 400 on its field', () => {
     it.skipIf(atCloud)(
       'POST and PATCH with onvif.xaddr "not a url" or "http://" change nothing',
       async () => {
@@ -142,7 +142,7 @@ describe.each(VARIANTS)('trust at the $role ($dialect)', ({ role, dialect }) => 
     );
   });
 
-  describe('stored secrets go only to the address they were given with (item 7)', () => {
+  describe('stored secrets go only to the address they were given with', () => {
     it.skipIf(atCloud)('an ONVIF camera moved to another address needs its password again', async () => {
       const id = await registerOnvif('Moving cam', home);
       const row = await cameraRow(id);
@@ -283,7 +283,7 @@ describe.each(VARIANTS)('trust at the $role ($dialect)', ({ role, dialect }) => 
     );
   });
 
-  describe('provider cameras keep to yard scopes (item 8)', () => {
+  describe('provider cameras keep to yard scopes', () => {
     let integrationId: string;
     let registeredId: string;
 
@@ -336,7 +336,7 @@ describe.each(VARIANTS)('trust at the $role ($dialect)', ({ role, dialect }) => 
     });
   });
 
-  describe('loopback and link-local camera addresses need the site setting (item 11)', () => {
+  describe('loopback and link-local camera addresses need the site setting', () => {
     it.skipIf(atCloud)('refused when stored and when used; private LAN addresses stay allowed', async () => {
       const cameraId = await registerOnvif('Loopback cam', home);
       const integrationId = await addIntegration('Loopback provider', 'api-key-token', {

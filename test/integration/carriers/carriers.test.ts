@@ -4,7 +4,7 @@ import { Client, clientWithRole, query } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-/** The cloud's carriers on each database (issue 16): one suite, SQLite and PostgreSQL. */
+/** The cloud's carriers on each database (docs/architecture.md "Two databases, and several cloud nodes"): one suite, SQLite and PostgreSQL. */
 describe.each(TEST_DIALECTS)('carriers (%s)', (dialect) => {
   let t: TestApp<AppDatabase>;
   let admin: Client;

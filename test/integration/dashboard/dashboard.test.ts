@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * The dashboard at an edge, its figures following each movement recorded there, and at the cloud on
- * each database (issue 16): movements are the edge's (the cloud answers 409 edge-owned), so they are
+ * each database (docs/architecture.md "Two databases, and several cloud nodes"): movements are the edge's (the cloud answers 409 edge-owned), so they are
  * recorded at an edge, their rows reach the cloud, and the cloud's rollups are recounted from them.
  */
 type Side = { role: 'edge' } | { role: 'cloud'; dialect: TestDialect };

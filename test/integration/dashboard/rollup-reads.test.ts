@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 /**
  * The dashboard reads its rollups, never the history: a yard half an hour off whole UTC hours still
  * gets exact local days, and rows written with plain SQL count once the rollups are rebuilt. At an
- * edge, and at the cloud on each database (issue 16), where the edge's movements arrive as rows.
+ * edge, and at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"), where the edge's movements arrive as rows.
  */
 type Side = { role: 'edge' } | { role: 'cloud'; dialect: TestDialect };
 const SIDES: Array<[string, Side]> = [

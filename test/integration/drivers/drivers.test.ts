@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const UNKNOWN_ID = '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f';
 
-/** The cloud's drivers on each database (issue 16): one suite, SQLite and PostgreSQL. */
+/** The cloud's drivers on each database (docs/architecture.md "Two databases, and several cloud nodes"): one suite, SQLite and PostgreSQL. */
 describe.each(TEST_DIALECTS)('drivers (%s)', (dialect) => {
   let t: TestApp<AppDatabase>;
   let admin: Client;

@@ -521,7 +521,7 @@ describe('lists and access', () => {
 });
 
 /**
- * The cloud's side of movements, on each database (issue 16). Movements are recorded at the edge
+ * The cloud's side of movements, on each database (docs/architecture.md "Two databases, and several cloud nodes"). Movements are recorded at the edge
  * (above; the cloud answers 409 edge-owned): here an edge records a morning, its rows reach the
  * cloud, and the cloud answers the same lists, pages and visits as the edge does.
  */

@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * Visits are never inverted, and a gate clerk's movements stay inside its yard scope. At an edge on
- * SQLite only: recording movements is the edge's (the cloud answers 409 edge-owned; issue 16).
+ * SQLite only: recording movements is the edge's (the cloud answers 409 edge-owned; docs/architecture.md "Two databases, and several cloud nodes").
  */
 let t: TestApp;
 let admin: Client;

@@ -8,7 +8,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 
 /**
  * Two cloud nodes on one PostgreSQL: what a node keeps in memory follows what the other commits
- * (issue 16). Each wait is bounded well below the caches' own lifetimes (a principal is cached for
+ * (docs/architecture.md "Two databases, and several cloud nodes"). Each wait is bounded well below the caches' own lifetimes (a principal is cached for
  * 5 s, a trailer page and the settings until their table changes), so only the commit signals can
  * make these pass.
  */

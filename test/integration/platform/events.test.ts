@@ -9,7 +9,7 @@ import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { EventStream } from '../../helpers/sse-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-/** The live event stream at the cloud on each database (issue 16): who sees what, replay, ending. */
+/** The live event stream at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"): who sees what, replay, ending. */
 describe.each(TEST_DIALECTS)('live events at the cloud (%s)', (dialect) => {
   const w = world(() => startTestApp({ dialect, env: { YARD_ROLE: 'cloud' } }));
   const { stream, driverToken, publish, endsAfter } = w;

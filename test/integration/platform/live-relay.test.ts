@@ -13,7 +13,8 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * Two cloud nodes on one PostgreSQL: an SSE client of node A sees a change made through node B,
- * once (issue 16: "live events reach every node's SSE clients").
+ * once (docs/architecture.md "Two databases, and several cloud nodes": live events follow every
+ * node's commits).
  */
 describe.skipIf(!postgresAvailable())('live events across cloud nodes (PostgreSQL LISTEN/NOTIFY)', () => {
   let a: TestApp<AppDatabase>;

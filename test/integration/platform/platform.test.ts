@@ -5,7 +5,7 @@ import { Client, query } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
-/** The platform routes at the cloud on each database (issue 16). */
+/** The platform routes at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"). */
 describe.each(TEST_DIALECTS)('platform (%s)', (dialect) => {
   let t: TestApp<AppDatabase>;
   let admin: Client;

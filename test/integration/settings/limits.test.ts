@@ -28,7 +28,7 @@ const LIMITS: Record<string, { min: number; max: number }> = {
 
 /**
  * Where each setting is written: the organisation's (global) ones at the cloud, on each database
- * (issue 16); a site's own at its edge (SQLite; the cloud answers 409 edge-owned to them). Each
+ * (docs/architecture.md "Two databases, and several cloud nodes"); a site's own at its edge (SQLite; the cloud answers 409 edge-owned to them). Each
  * range is tried where its setting is written.
  */
 const WHERE: Array<{

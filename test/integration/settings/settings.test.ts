@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 const SITE = 'site-a';
 
-/** The settings at the cloud on each database (issue 16): the organisation's (global) ones are written there. */
+/** The settings at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"): the organisation's (global) ones are written there. */
 describe.each(TEST_DIALECTS)('settings at the cloud (%s)', (dialect) => {
   let t: TestApp<AppDatabase>;
   let admin: Client;

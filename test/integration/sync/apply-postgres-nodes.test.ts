@@ -10,7 +10,7 @@ import { checkIn, type MasterData, OTHER_SITE, SITE } from './apply-fixture.js';
 import { CloudAndEdge, registerSiteAt, value } from './cloud-apply-fixture.js';
 
 /**
- * Several cloud nodes on one PostgreSQL database apply at once (issue 16): two appliers on two
+ * Several cloud nodes on one PostgreSQL database apply at once (docs/architecture.md "Two databases, and several cloud nodes"): two appliers on two
  * pools. A site's batches apply one at a time and in order (its sync_cursor row is locked first),
  * nothing twice; two sites merging the same shared record at once lose no field (rows read FOR
  * UPDATE before they are merged). PostgreSQL only: SQLite's cloud is one process on one connection.

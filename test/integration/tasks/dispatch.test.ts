@@ -14,7 +14,7 @@ import {
   yardDriver,
 } from './fixture.js';
 
-// At an edge on SQLite only: auto-dispatch and driver sessions are the edge's (issue 16); the cloud
+// At an edge on SQLite only: auto-dispatch and driver sessions are the edge's (docs/architecture.md "Two databases, and several cloud nodes"); the cloud
 // never dispatches on its own.
 let w: TaskWorld;
 let admin: Client;

@@ -11,7 +11,7 @@ import {
   yardDriver,
 } from './fixture.js';
 
-// At an edge on SQLite only: drivers start and complete their tasks in a session at the edge (issue 16);
+// At an edge on SQLite only: drivers start and complete their tasks in a session at the edge (docs/architecture.md "Two databases, and several cloud nodes");
 // the cloud's side of tasks is in tasks.test.ts, transitions.test.ts and the summaries.
 let w: TaskWorld;
 let admin: Client;

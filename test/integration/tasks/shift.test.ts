@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
  * A whole shift through HTTP only, as a dispatcher and two yard drivers live it: sessions,
  * auto-dispatch by priority, start, complete, cancel, reassignment, and a driver who goes silent
  * turning offline after tasks.driverTimeoutSec.
- * At an edge on SQLite only: driver sessions and auto-dispatch are the edge's (issue 16).
+ * At an edge on SQLite only: driver sessions and auto-dispatch are the edge's (docs/architecture.md "Two databases, and several cloud nodes").
  */
 const clock = new ManualClock(Date.parse('2026-03-02T14:00:00Z'));
 let t: TestApp;

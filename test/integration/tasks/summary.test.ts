@@ -6,7 +6,7 @@ import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { ADMIN } from '../../helpers/test-app.js';
 import { openSession, startTaskWorld, type TaskWorld, yardDriver } from './fixture.js';
 
-/** The task summaries at the cloud, on each database (issue 16): one suite, SQLite and PostgreSQL. */
+/** The task summaries at the cloud, on each database (docs/architecture.md "Two databases, and several cloud nodes"): one suite, SQLite and PostgreSQL. */
 describe.each(TEST_DIALECTS)('task summaries (%s)', (dialect) => {
   let w: TaskWorld;
   let admin: Client;

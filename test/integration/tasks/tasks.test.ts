@@ -5,7 +5,7 @@ import { type Client, clientWithRole, query } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
 import { createTask, snapshot, startTaskWorld, type TaskWorld, UNKNOWN_ID, yardDriver } from './fixture.js';
 
-/** The staff's side of yard tasks at the cloud, on each database (issue 16): one suite, SQLite and PostgreSQL. */
+/** The staff's side of yard tasks at the cloud, on each database (docs/architecture.md "Two databases, and several cloud nodes"): one suite, SQLite and PostgreSQL. */
 describe.each(TEST_DIALECTS)('yard tasks at the cloud (%s)', (dialect) => {
   let w: TaskWorld;
   let admin: Client;

@@ -14,7 +14,7 @@ import {
 
 /**
  * At an edge (where drivers start and complete their tasks) and at the cloud on each database
- * (issue 16), where the staff assign, unassign, cancel, edit and delete them and a driver's start or
+ * (docs/architecture.md "Two databases, and several cloud nodes"), where the staff assign, unassign, cancel, edit and delete them and a driver's start or
  * completion arrives as the task row from the edge.
  */
 const SIDES: Array<[string, TaskSide]> = [

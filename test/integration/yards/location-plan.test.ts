@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * A location's place on the yard plan (migration 0009): the dashboard's yard map draws it. At the
- * cloud, which owns locations, on each database (issue 16).
+ * cloud, which owns locations, on each database (docs/architecture.md "Two databases, and several cloud nodes").
  */
 const PLAN = { x: 12, y: 40.5, width: 3.7, height: 16, rotation: 90 };
 

@@ -10,7 +10,7 @@ const UNKNOWN = '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f';
 let seq = 0;
 
 /**
- * Yards and locations are the cloud's records: run at the cloud on each database (issue 16). Gates
+ * Yards and locations are the cloud's records: run at the cloud on each database (docs/architecture.md "Two databases, and several cloud nodes"). Gates
  * are each site's (the cloud answers 409 edge-owned): they run at a SQLite edge below.
  */
 describe.each(TEST_DIALECTS)('yards and locations at the cloud (%s)', (dialect) => {

@@ -28,7 +28,7 @@ const PAGES: AdminPage[] = [
 ];
 
 /**
- * The admin area: users, API keys, cameras, integrations, settings (issue 15). The router offers it
+ * The admin area: users, API keys, cameras, integrations, settings (docs/web-apps.md, the dashboard's Admin). The router offers it
  * to admins only; a call refused anyway (403) is shown in words by each list.
  */
 export function Admin() {

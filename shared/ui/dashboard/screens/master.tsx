@@ -30,7 +30,7 @@ const PAGES: MasterPage[] = [
   { slug: 'gates', label: 'Gates', spec: gates, perYard: true },
 ];
 
-/** Master data: carriers, drivers, trucks, trailers, yards, locations and gates (issue 15). */
+/** Master data: carriers, drivers, trucks, trailers, yards, locations and gates (docs/web-apps.md, the dashboard's Master data). */
 export function MasterData() {
   const page = useSubPage(BASE, PAGES);
   const scopeKey = page?.perYard ? yard.value?.id : undefined;
