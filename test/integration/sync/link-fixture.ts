@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import type { AppDatabase } from '../../../shared/db/database.js';
 import { seed } from '../../helpers/builders.js';
 import { type Client, query } from '../../helpers/http.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 /** Master data made at the cloud over HTTP for a site: a yard with a spot and a door, a carrier, a yard driver, a user. */
 export async function cloudMasterData(api: Client, siteId: string, tag = 'A') {
@@ -42,8 +43,15 @@ export async function createTask(api: Client, m: MasterData): Promise<string> {
   return task.id as string;
 }
 
-/** A gate and a truck check-in at the edge; returns the movement and truck ids. */
+/**
+ * A gate and a truck check-in at the edge; returns the movement and truck ids. It first waits for
+ * the cloud's master data to reach the edge: the driver was made last of the records the check-in
+ * names, and the cloud's changes reach a site in the order they were written.
+ */
 export async function checkIn(edge: Client, m: MasterData, trailer: string, gateId?: string) {
+  await waitFor(async () => (await edge.get(`/api/driver/${m.driverId}`)).status === 200, {
+    what: "the cloud's master data at the edge",
+  });
   let gate = gateId;
   if (!gate)
     gate = (await seed(edge).gate(m.yardId, { name: `Gate ${trailer}`, direction: 'both' })).id as string;
