@@ -1,6 +1,12 @@
 import type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType } from '../enums.js';
 import type { ApiKeyTable, AppUserTable, AuthTokenTable, ServerSecretTable } from './tables/access.js';
 import type {
+  AppointmentEventTable,
+  AppointmentTable,
+  LoadTypeTable,
+  SchedulingConfigTable,
+} from './tables/appointments.js';
+import type {
   BillingAutoRunTable,
   BillingCarrierConfigTable,
   BillingSummaryTable,
@@ -38,6 +44,7 @@ import type { TaskEventTable, YardTaskTable } from './tables/tasks.js';
 import type { CameraTable, GateTable, IntegrationTable, LocationTable, YardTable } from './tables/yard.js';
 
 export type * from './tables/access.js';
+export type * from './tables/appointments.js';
 export type * from './tables/billing.js';
 export type * from './tables/dashboard.js';
 export type * from './tables/driver-app.js';
@@ -90,6 +97,10 @@ export interface DB {
   dashboardYardFigure: DashboardYardFigureTable;
   dashboardTruckArrival: DashboardTruckArrivalTable;
   taskEvent: TaskEventTable;
+  schedulingConfig: SchedulingConfigTable;
+  loadType: LoadTypeTable;
+  appointment: AppointmentTable;
+  appointmentEvent: AppointmentEventTable;
   driverSession: DriverSessionTable;
   sessionLocation: SessionLocationTable;
   pushToken: PushTokenTable;

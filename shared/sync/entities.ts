@@ -42,6 +42,12 @@ export const SYNCED_ENTITIES = [
   // docs/domain.md "Records and who owns them": ONVIF cameras belong to their edge, provider cameras to the cloud. Per-row ownership
   // arrives with the cloud role; until then the edge that registered a camera owns it.
   { entity: 'camera', table: 'camera', key: 'id', ownership: 'edge-mutable' },
+  // Dock appointments (docs/domain.md "Appointments"): the config and load types are the cloud's; an
+  // appointment is shared and split by field (site-rules.ts), its history is written by either side.
+  { entity: 'scheduling_config', table: 'schedulingConfig', key: 'yardId', ownership: 'cloud' },
+  { entity: 'load_type', table: 'loadType', key: 'id', ownership: 'cloud' },
+  { entity: 'appointment', table: 'appointment', key: 'id', ownership: 'shared' },
+  { entity: 'appointment_event', table: 'appointmentEvent', key: 'id', ownership: 'edge-immutable' },
 ] as const satisfies readonly SyncedEntity[];
 
 /**

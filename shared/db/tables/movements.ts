@@ -39,6 +39,8 @@ export interface MovementTable extends Synced {
   warnings: string;
   overrideReason: string | null;
   correctsId: string | null;
+  /** The appointment this check-in matched (docs/domain.md "Appointments"); null for a walk-in. */
+  appointmentId: string | null;
   createdAt: number;
 }
 
