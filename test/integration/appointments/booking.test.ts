@@ -14,8 +14,14 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
   const clock = new ManualClock(Date.parse(NOW));
   let y: Awaited<ReturnType<typeof bookableYard>>;
   const book = (fields: Record<string, unknown>, as: Client = admin) =>
-    as.post('/api/appointment', { yardId: y.yardId, loadTypeId: y.loadTypeId, carrierId: y.carrierId, ...fields });
-  const count = async () => Number((await query(t.db, 'SELECT count(*) AS n FROM appointment WHERE yard_id = ?', y.yardId))[0].n);
+    as.post('/api/appointment', {
+      yardId: y.yardId,
+      loadTypeId: y.loadTypeId,
+      carrierId: y.carrierId,
+      ...fields,
+    });
+  const count = async () =>
+    Number((await query(t.db, 'SELECT count(*) AS n FROM appointment WHERE yard_id = ?', y.yardId))[0].n);
 
   beforeAll(async () => {
     t = await startTestApp({ dialect, clock, env: { YARD_ROLE: 'cloud' } });
@@ -57,7 +63,11 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
       expect.objectContaining({ kind: 'booked', fromStatus: null, toStatus: 'scheduled', actorKind: 'user' }),
     ]);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ type: 'appointment.changed', yardId: y.yardId, data: { id: res.body.id } });
+    expect(events[0]).toMatchObject({
+      type: 'appointment.changed',
+      yardId: y.yardId,
+      data: { id: res.body.id },
+    });
   });
 
   it('answers 409 slot-taken with the start times still free that day when every door is full', async () => {
@@ -88,7 +98,11 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
       [{ startAt: '2026-03-07T10:00:00-06:00' }, 'startAt', 'outside-hours'],
       [{ startAt: '2026-03-02T07:00:00-06:00' }, 'startAt', 'lead-time-min'],
       [{ startAt: '2026-04-15T10:00:00-05:00' }, 'startAt', 'lead-time-max'],
-      [{ startAt: '2026-03-03T08:00:00-06:00', loadTypeId: y.reeferId, doorId: y.doors['Door 2'] }, 'doorId', 'door-not-allowed'],
+      [
+        { startAt: '2026-03-03T08:00:00-06:00', loadTypeId: y.reeferId, doorId: y.doors['Door 2'] },
+        'doorId',
+        'door-not-allowed',
+      ],
     ];
     for (const [fields, path, reason] of cases) {
       const res = await book(fields);
@@ -111,8 +125,13 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     const res = await book({ startAt: '2026-03-03T19:05:00-06:00', override }, dispatcher);
     expect(res.status, res.text).toBe(201);
     expect(res.body.overrideReason).toBe(override.reason);
-    // The reefer type may use only Door 10; an override may put it at Door 2.
-    const door = await book({ startAt: '2026-03-03T19:05:00-06:00', loadTypeId: y.reeferId, doorId: y.doors['Door 2'], override });
+    // The reefer type may use only Door 10; an override may choose Door 2, but never over its capacity.
+    const door = await book({
+      startAt: '2026-03-03T19:05:00-06:00',
+      loadTypeId: y.reeferId,
+      doorId: y.doors['Door 2'],
+      override,
+    });
     expect(door.status).toBe(409);
     const door10 = await book({ startAt: '2026-03-03T19:05:00-06:00', override });
     expect(door10.body.doorName).toBe('Door 10');
@@ -127,20 +146,35 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     const a = (await book({ startAt: '2026-03-03T08:00:00-06:00' })).body;
     await book({ startAt: '2026-03-03T10:00:00-06:00' });
     await book({ startAt: '2026-03-03T10:00:00-06:00' });
-    const stale = await admin.patch(`/api/appointment/${a.id}`, { startAt: '2026-03-03T11:00:00-06:00' }, { 'if-match': '"v0"' });
+    const stale = await admin.patch(
+      `/api/appointment/${a.id}`,
+      { startAt: '2026-03-03T11:00:00-06:00' },
+      { 'if-match': '"v0"' },
+    );
     expect(stale.status).toBe(412);
-    const full = await admin.patch(`/api/appointment/${a.id}`, { startAt: '2026-03-03T10:30:00-06:00' }, { 'if-match': '"v1"' });
+    const full = await admin.patch(
+      `/api/appointment/${a.id}`,
+      { startAt: '2026-03-03T10:30:00-06:00' },
+      { 'if-match': '"v1"' },
+    );
     expect(full.status).toBe(409);
     expect(full.body.code).toBe('slot-taken');
     expect(full.body.freeTimes).toContain('2026-03-03T08:00:00-06:00');
     const offGrid = await admin.patch(`/api/appointment/${a.id}`, { startAt: '2026-03-03T11:10:00-06:00' });
     expect(offGrid.status).toBe(400);
     // Within its own time: it does not collide with itself.
-    const moved = await admin.patch(`/api/appointment/${a.id}`, { startAt: '2026-03-03T08:30:00-06:00' }, { 'if-match': '"v1"' });
+    const moved = await admin.patch(
+      `/api/appointment/${a.id}`,
+      { startAt: '2026-03-03T08:30:00-06:00' },
+      { 'if-match': '"v1"' },
+    );
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ startAt: '2026-03-03T14:30:00.000Z', doorName: 'Door 2', version: 2 });
     expect(moved.headers.get('etag')).toBe('"v2"');
-    const edited = await admin.patch(`/api/appointment/${a.id}`, { notes: 'call ahead', trailerNumber: 'TR-1' });
+    const edited = await admin.patch(`/api/appointment/${a.id}`, {
+      notes: 'call ahead',
+      trailerNumber: 'TR-1',
+    });
     expect(edited.body).toMatchObject({ notes: 'call ahead', trailerNumber: 'TR-1', version: 3 });
     const history = (await admin.get(`/api/appointment/${a.id}`)).body.history;
     expect(history.map((h: any) => h.kind)).toEqual(['booked', 'rescheduled', 'edited']);
@@ -166,9 +200,17 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     expect(again.body.code).toBe('invalid-transition');
     const move = await admin.patch(`/api/appointment/${a.id}`, { startAt: '2026-03-03T12:00:00-06:00' });
     expect(move.body.code).toBe('invalid-transition');
-    const rows = await query(t.db, 'SELECT kind, from_status, to_status, reason FROM appointment_event WHERE appointment_id = ? ORDER BY at, id', a.id);
+    const rows = await query(
+      t.db,
+      'SELECT kind, from_status, to_status, reason FROM appointment_event WHERE appointment_id = ? ORDER BY at, id',
+      a.id,
+    );
     expect(rows.map((r) => r.kind)).toEqual(['booked', 'cancelled']);
-    expect(rows[1]).toMatchObject({ from_status: 'scheduled', to_status: 'cancelled', reason: 'load not ready' });
+    expect(rows[1]).toMatchObject({
+      from_status: 'scheduled',
+      to_status: 'cancelled',
+      reason: 'load not ready',
+    });
   });
 
   it('lists by start with filters and paging; other yards are 404 / outside the list', async () => {
@@ -180,7 +222,8 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     const next = await admin.get(`/api/appointment?yardId=${y.yardId}&limit=1&cursor=${all.body.nextCursor}`);
     expect(next.body.items.map((x: any) => x.id)).toEqual([b.id]);
     expect(next.body.nextCursor).toBeNull();
-    const ids = async (q: string) => (await admin.get(`/api/appointment?yardId=${y.yardId}&${q}`)).body.items.map((x: any) => x.id);
+    const ids = async (q: string) =>
+      (await admin.get(`/api/appointment?yardId=${y.yardId}&${q}`)).body.items.map((x: any) => x.id);
     expect(await ids('status=cancelled')).toEqual([b.id]);
     expect(await ids('status=scheduled,arrived')).toEqual([a.id]);
     expect(await ids('from=2026-03-04T00:00:00-06:00')).toEqual([b.id]);
@@ -192,13 +235,20 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     expect((await scoped.get(`/api/appointment/${a.id}`)).status).toBe(404);
     expect((await scoped.get('/api/appointment')).body.items).toEqual([]);
     expect((await scoped.post(`/api/appointment/${a.id}/cancel`, { reason: 'x' })).status).toBe(404);
-    const foreign = await scoped.post('/api/appointment', { yardId: y.yardId, loadTypeId: y.loadTypeId, carrierId: y.carrierId, startAt: '2026-03-03T12:00:00-06:00' });
+    const foreign = await scoped.post('/api/appointment', {
+      yardId: y.yardId,
+      loadTypeId: y.loadTypeId,
+      carrierId: y.carrierId,
+      startAt: '2026-03-03T12:00:00-06:00',
+    });
     expect(foreign.status).toBe(404);
   });
 
   it('shows the free start times with their doors in door order; a yard without scheduling is 409 scheduling-off', async () => {
     await book({ startAt: '2026-03-03T08:00:00-06:00' });
-    const res = await admin.get(`/api/appointment/availability?yardId=${y.yardId}&loadTypeId=${y.loadTypeId}&date=2026-03-03`);
+    const res = await admin.get(
+      `/api/appointment/availability?yardId=${y.yardId}&loadTypeId=${y.loadTypeId}&date=2026-03-03`,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.body.timeZone).toBe('America/Chicago');
     const at = (hhmm: string) => res.body.slots.find((s: any) => s.startAt === `2026-03-03T${hhmm}:00-06:00`);
@@ -211,7 +261,9 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     const closed = await book({ startAt: '2026-03-03T10:00:00-06:00' });
     expect(closed.status).toBe(409);
     expect(closed.body.code).toBe('scheduling-off');
-    const avail = await admin.get(`/api/appointment/availability?yardId=${y.yardId}&loadTypeId=${y.loadTypeId}&date=2026-03-03`);
+    const avail = await admin.get(
+      `/api/appointment/availability?yardId=${y.yardId}&loadTypeId=${y.loadTypeId}&date=2026-03-03`,
+    );
     expect(avail.body.code).toBe('scheduling-off');
   });
 });

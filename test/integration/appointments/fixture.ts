@@ -16,10 +16,19 @@ export async function bookableYard(admin: Client, opts: { capacity?: number; doo
   for (const name of names) {
     doors[name] = (await s.location(yard.id, { kind: 'door', name, capacity: opts.capacity ?? 1 })).id;
   }
-  const weekdays = Object.fromEntries(['1', '2', '3', '4', '5'].map((d) => [d, [{ from: '06:00', to: '18:00' }]]));
-  const config = await admin.put(`/api/appointment/config/${yard.id}`, { enabled: true, openHours: weekdays });
+  const weekdays = Object.fromEntries(
+    ['1', '2', '3', '4', '5'].map((d) => [d, [{ from: '06:00', to: '18:00' }]]),
+  );
+  const config = await admin.put(`/api/appointment/config/${yard.id}`, {
+    enabled: true,
+    openHours: weekdays,
+  });
   expect(config.status, config.text).toBe(200);
-  const live = await admin.post('/api/appointment/load-type', { yardId: yard.id, name: 'Live unload', durationMinutes: 60 });
+  const live = await admin.post('/api/appointment/load-type', {
+    yardId: yard.id,
+    name: 'Live unload',
+    durationMinutes: 60,
+  });
   expect(live.status, live.text).toBe(201);
   const onlyDoor10 = doors['Door 10']
     ? await admin.post('/api/appointment/load-type', {
