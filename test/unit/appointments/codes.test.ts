@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CODE_ALPHABET,
-  newAppointmentCode,
-  normalizeCode,
-} from '../../../shared/modules/appointments/codes.js';
+import { CODE_ALPHABET, newAppointmentCode } from '../../../shared/modules/appointments/codes.js';
 
 /** Appointment codes (docs/domain.md "Appointments"): 8 characters, none that look alike. */
 describe('appointment codes', () => {
