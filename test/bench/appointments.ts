@@ -157,8 +157,6 @@ const checks: Array<[string, boolean]> = [];
     const held = await repo.holdingCapacity(db.kysely, world.yardId, from, to);
     const read = performance.now() - started;
     started = performance.now();
-    const byDoor = new Map(doors.map((d) => [d.id, [] as Array<{ startAt: number; endAt: number }>]));
-    for (const h of held) byDoor.get(h.doorId)?.push(h);
     slots = freeSlots({
       rules: {
         timeZone: ZONE,
@@ -169,7 +167,7 @@ const checks: Array<[string, boolean]> = [];
         leadTimeMaxDays: 30,
       },
       durationMinutes: 60,
-      doors: doors.map((d) => ({ ...d, bookings: byDoor.get(d.id) ?? [] })),
+      doors: doors.map((d) => ({ ...d, bookings: held.get(d.id) ?? [] })),
       fromDate,
       toDate,
       now: Date.now(),
@@ -188,7 +186,6 @@ const checks: Array<[string, boolean]> = [];
 
 const port = await freePort();
 const base = `http://127.0.0.1:${port}`;
-// biome-ignore lint/suspicious/noExplicitAny: loose JSON answers of our own API
 type Json = Record<string, any>;
 async function call(token: string | undefined, method: string, path: string, body?: unknown) {
   const started = performance.now();
