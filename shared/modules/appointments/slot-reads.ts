@@ -68,10 +68,7 @@ export async function doorBookings(
     (d) => opts.override || allowed.size === 0 || allowed.has(d.id),
   );
   const held = await repo.holdingCapacity(db, ctx.yardId, window.from, window.to, opts.exceptId);
-  return doors.map((d) => ({
-    ...d,
-    bookings: held.filter((b) => b.doorId === d.id).map((b) => ({ startAt: b.startAt, endAt: b.endAt })),
-  }));
+  return doors.map((d) => ({ ...d, bookings: held.get(d.id) ?? [] }));
 }
 
 /**
@@ -90,6 +87,7 @@ export function localDate(at: number, timeZone: string): string {
 
 /** An instant as ISO 8601 with the yard's offset (a fall-back day's repeated hour shows which one). */
 export function isoInZone(at: number, timeZone: string): string {
+  // luxon's toISO per slot cost most of a month's availability answer (test/bench/appointments.ts).
   return yardClock(timeZone).iso(at);
 }
 
