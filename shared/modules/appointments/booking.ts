@@ -3,7 +3,6 @@ import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/sql-helpers.js';
 import {
-  AppError,
   ConflictError,
   ForbiddenError,
   InvalidTransitionError,
@@ -14,17 +13,17 @@ import {
 import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
-import { checkStart, lockDays } from './availability.js';
+import { lockDays } from './availability.js';
 import { newAppointmentCode } from './codes.js';
 import { writeHistory } from './history.js';
+import { placeBooking } from './placement.js';
 import type { AppointmentRepo, AppointmentRow } from './repo.js';
 import type { AppointmentCreateT, AppointmentOutT, AppointmentPatchT } from './schema.js';
 import type { AppointmentService } from './service.js';
-import { type BookingContext, bookingContext, doorBookings, freeTimesOn, localDate } from './slot-reads.js';
+import { bookingContext } from './slot-reads.js';
 import { appointmentStatus, FINAL } from './status.js';
 
 const MINUTE = 60_000;
-const DAY = 86_400_000;
 /** Roles that may book outside the rules with a reason (docs/domain.md "Booking rules"). */
 const OVERRIDERS: ReadonlySet<string> = new Set(['admin', 'dispatcher']);
 
@@ -60,7 +59,8 @@ export class AppointmentBooking {
     const id = newId();
     await this.retryTakenCode(() =>
       this.underDayLocks(ctx.yardId, lockDays(startAt, endAt, ctx.timeZone), async (trx) => {
-        const doorId = await this.place(trx, ctx, {
+        const doorId = await placeBooking(this.repo, trx, ctx, {
+          now: this.deps.clock.now(),
           startAt,
           doorId: input.doorId,
           override: input.override,
@@ -155,7 +155,8 @@ export class AppointmentBooking {
         );
       }
       const doorId = ctx
-        ? await this.place(trx, ctx, {
+        ? await placeBooking(this.repo, trx, ctx, {
+            now: this.deps.clock.now(),
             startAt,
             doorId: patch.doorId,
             preferDoorId: current.doorId,
@@ -237,63 +238,6 @@ export class AppointmentBooking {
       });
     });
     return this.announce(id);
-  }
-
-  /**
-   * The door for a start under the lock: the chosen door, else the preferred one (a reschedule
-   * keeps its door when it can), else the first free allowed door in door order. A rule broken is
-   * 400 `not-bookable` (the reason in words); no free door is 409 `slot-taken` with the times still
-   * free that day.
-   */
-  private async place(
-    trx: Kdb,
-    ctx: BookingContext,
-    opts: {
-      startAt: number;
-      doorId?: string | undefined;
-      preferDoorId?: string;
-      override?: { reason: string } | undefined;
-      exceptId?: string;
-    },
-  ): Promise<string> {
-    const now = this.deps.clock.now();
-    const window = { from: opts.startAt - 2 * DAY, to: opts.startAt + 3 * DAY };
-    const override = Boolean(opts.override);
-    const doors = await doorBookings(this.repo, trx, ctx, window, { override, exceptId: opts.exceptId });
-    const input = {
-      rules: ctx.rules,
-      durationMinutes: ctx.loadType.durationMinutes,
-      doors,
-      now,
-      override,
-      startAt: opts.startAt,
-    };
-    let check = checkStart({ ...input, doorId: opts.doorId ?? opts.preferDoorId });
-    if (
-      !check.ok &&
-      !opts.doorId &&
-      opts.preferDoorId &&
-      (check.reason === 'slot-taken' || check.reason === 'door-not-allowed')
-    ) {
-      check = checkStart(input);
-    }
-    if (check.ok) return check.doorId;
-    if (check.reason === 'slot-taken') {
-      const allowed = override
-        ? await doorBookings(this.repo, trx, ctx, window, { exceptId: opts.exceptId })
-        : doors;
-      throw new ConflictError('slot-taken', `${check.message} Choose another time.`, {
-        freeTimes: freeTimesOn(ctx, allowed, localDate(opts.startAt, ctx.timeZone), now),
-      });
-    }
-    throw new AppError(
-      400,
-      'validation-failed',
-      'Validation failed',
-      check.message,
-      [{ path: check.field, code: 'not-bookable', message: check.message }],
-      { reason: check.reason },
-    );
   }
 
   /** The row inside the transaction, locked for the write; a stale If-Match is 412. */
