@@ -9,7 +9,6 @@ import {
 import { newAppointmentCode } from '../shared/modules/appointments/codes.js';
 import { writeHistory } from '../shared/modules/appointments/history.js';
 import type { AppointmentStatus } from '../shared/modules/appointments/status.js';
-import type { Api, MasterData } from './demo-data.js';
 
 /**
  * The demo's dock appointments (docs/domain.md "Appointments"): the Dallas yard's scheduling config
@@ -26,6 +25,14 @@ import type { Api, MasterData } from './demo-data.js';
  * books the future and the gate only records the present: the demo's one back door, as for the
  * billing history (demo-billing.ts). Sync then brings everything to the other side.
  */
+/** The demo's API client and records, as far as appointments need them (demo-data.ts calls this file). */
+// biome-ignore lint/suspicious/noExplicitAny: loose JSON answers of our own API
+type Api = (method: string, path: string, body?: unknown) => Promise<any>;
+interface MasterData {
+  yard: { id: string; timeZone: string };
+  carriers: Array<{ id: string; scac: string }>;
+}
+
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const DAY = 24 * HOUR;

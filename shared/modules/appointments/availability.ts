@@ -17,7 +17,7 @@
  * Times are epoch milliseconds; dates are yard-local YYYY-MM-DD.
  */
 
-import { DoorLoad, type Interval } from './door-load.js';
+import { DoorLoad, type Interval, type Intervals } from './door-load.js';
 import { inDoorOrder } from './door-order.js';
 import type { SchedulingConfigOutT } from './schema.js';
 import {
@@ -41,7 +41,7 @@ export interface DoorBookings {
   id: string;
   name: string;
   capacity: number;
-  bookings: readonly Interval[];
+  bookings: Intervals;
 }
 
 export interface AvailabilityInput {

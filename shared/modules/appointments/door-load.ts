@@ -8,22 +8,51 @@ export interface Interval {
   endAt: number;
 }
 
+/**
+ * Bookings as objects, or packed as [start, end, start, end, ...]: what a month's read yields
+ * without an object per booking (repo.ts holdingCapacity; the garbage of tens of thousands of
+ * small objects cost more than the rest of an availability answer).
+ */
+export type Intervals = readonly Interval[] | Float64Array;
+
+/** "start,end,start,end" (non-negative integers) -> packed intervals, without a string per number. */
+export function parsePackedIntervals(text: string): Float64Array {
+  let count = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 44) count++;
+  const out = new Float64Array(count & ~1);
+  let k = 0;
+  let value = 0;
+  for (let i = 0; i < text.length && k < out.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      out[k++] = value;
+      value = 0;
+    } else value = value * 10 + (c - 48);
+  }
+  if (k < out.length) out[k] = value;
+  return out;
+}
+
 export class DoorLoad {
   /** Change points, ascending; `level[i]` appointments are held during [times[i], times[i + 1]). */
   private readonly times: Float64Array;
   private readonly level: Int32Array;
   private readonly size: number;
 
-  constructor(bookings: readonly Interval[]) {
+  constructor(bookings: Intervals) {
     // Starts and ends sorted apart (typed arrays sort numerically and fast), then swept together;
     // at an instant where one appointment ends and another starts, the end counts first (half-open).
-    const starts = new Float64Array(bookings.length);
-    const ends = new Float64Array(bookings.length);
+    const packed = bookings instanceof Float64Array;
+    const total = packed ? bookings.length >> 1 : bookings.length;
+    const starts = new Float64Array(total);
+    const ends = new Float64Array(total);
     let n = 0;
-    for (const b of bookings) {
-      if (!(b.endAt > b.startAt)) continue;
-      starts[n] = b.startAt;
-      ends[n] = b.endAt;
+    for (let k = 0; k < total; k++) {
+      const startAt = packed ? (bookings[2 * k] as number) : (bookings[k] as Interval).startAt;
+      const endAt = packed ? (bookings[2 * k + 1] as number) : (bookings[k] as Interval).endAt;
+      if (!(endAt > startAt)) continue;
+      starts[n] = startAt;
+      ends[n] = endAt;
       n++;
     }
     const s = starts.subarray(0, n).sort();

@@ -7,7 +7,7 @@ import type {
   LoadTypeTable,
   SchedulingConfigTable,
 } from '../../db/tables.js';
-import type { Interval } from './door-load.js';
+import { type Intervals, parsePackedIntervals } from './door-load.js';
 import { APPOINTMENT_STATUS_SQL, type AppointmentStatus, HOLDS_CAPACITY_SQL } from './status.js';
 
 export type SchedulingConfigRow = Selectable<SchedulingConfigTable>;
@@ -127,7 +127,7 @@ export class AppointmentRepo {
     from: number,
     to: number,
     exceptId?: string,
-  ): Promise<Map<string, Interval[]>> {
+  ): Promise<Map<string, Intervals>> {
     let q = db
       .selectFrom('appointment as a')
       .select(['a.doorId', sql<string>`string_agg(a.start_at || ',' || a.end_at, ',')`.as('spans')])
@@ -137,15 +137,8 @@ export class AppointmentRepo {
       .where(sql<boolean>`${sql.raw(HOLDS_CAPACITY_SQL)}`)
       .groupBy('a.doorId');
     if (exceptId) q = q.where('a.id', '!=', exceptId);
-    const byDoor = new Map<string, Interval[]>();
-    for (const row of await q.execute()) {
-      const parts = row.spans.split(',');
-      const spans: Interval[] = [];
-      for (let i = 0; i + 1 < parts.length; i += 2) {
-        spans.push({ startAt: Number(parts[i]), endAt: Number(parts[i + 1]) });
-      }
-      byDoor.set(row.doorId, spans);
-    }
+    const byDoor = new Map<string, Intervals>();
+    for (const row of await q.execute()) byDoor.set(row.doorId, parsePackedIntervals(row.spans));
     return byDoor;
   }
 

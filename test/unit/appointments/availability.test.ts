@@ -7,6 +7,7 @@ import {
   freeSlots,
   lockDays,
 } from '../../../shared/modules/appointments/availability.js';
+import { DoorLoad, parsePackedIntervals } from '../../../shared/modules/appointments/door-load.js';
 import { inDoorOrder } from '../../../shared/modules/appointments/door-order.js';
 
 /**
@@ -470,6 +471,18 @@ describe('door order', () => {
       'Door 9A',
       'Door 9B',
       'Door 10',
+    ]);
+  });
+});
+
+describe('packed bookings (a month read as one text per door)', () => {
+  it('parse "start,end,..." to pairs and count like objects', () => {
+    // 1000-2000 and 1500-2500: two at once during 1500-2000.
+    expect([...parsePackedIntervals('1000,2000,1500,2500')]).toEqual([1000, 2000, 1500, 2500]);
+    expect([...parsePackedIntervals('1782900000000,1782903600000')]).toEqual([1782900000000, 1782903600000]);
+    const load = new DoorLoad(parsePackedIntervals('1000,2000,1500,2500'));
+    expect([load.peak(0, 1000), load.peak(0, 1001), load.peak(1500, 1501), load.peak(2000, 3000)]).toEqual([
+      0, 1, 2, 1,
     ]);
   });
 });
