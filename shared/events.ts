@@ -23,6 +23,7 @@ export interface LiveEvents {
   'driver.session.ended': DriverSessionOutT;
   'driver.last-check': { sessionId: string; battery: number; at: string };
   'settings.changed': { names: string[] };
+  /** An appointment was booked, rescheduled, edited, cancelled or changed status (after commit). */
   'appointment.changed': AppointmentOutT;
   /**
    * Rows from a peer were applied (shared/sync/applier.ts): one event per touched yard, one without a

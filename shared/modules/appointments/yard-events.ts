@@ -1,7 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import type { AnyRowObserver, RowWrite } from '../../sync/row-observers.js';
-import { type AppointmentRow, arrivalRepo } from './arrival-repo.js';
+import { arrivalRepo } from './arrival-repo.js';
 import {
   type Actor,
   type AppointmentAnnouncer,
@@ -11,6 +11,7 @@ import {
   SYSTEM,
   writeArrivalChange,
 } from './gate-writes.js';
+import type { AppointmentRow } from './repo.js';
 import { appointmentStatus } from './status.js';
 
 type OpenAppointment = AppointmentRow & { checkInTrailerId: string | null; checkInTruckId: string | null };
@@ -86,7 +87,6 @@ export class YardEvents {
           ...(await writeArrivalChange(this.deps, trx, row, {
             kind: 'completed',
             patch: { completedAt: movement.at },
-            at: movement.at,
             actor,
             detail: { movementId: movement.id, left: 'yard' },
           })),
@@ -97,7 +97,6 @@ export class YardEvents {
         await writeArrivalChange(this.deps, trx, row, {
           kind: 'departed',
           patch: { departedAt: movement.at },
-          at: movement.at,
           actor,
           detail: { movementId: movement.id },
         });
@@ -147,7 +146,6 @@ export class YardEvents {
         written = await writeArrivalChange(this.deps, trx, row, {
           kind: 'completed',
           patch: { completedAt: at },
-          at,
           actor: SYSTEM,
           detail: { left: 'door', locationId: from, toLocationId: to },
         });
@@ -160,7 +158,6 @@ export class YardEvents {
     return writeArrivalChange(this.deps, trx, row, {
       kind: 'docked',
       patch: { dockedAt: at },
-      at,
       actor,
       detail: { locationId: doorId },
     });

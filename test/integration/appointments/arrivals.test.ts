@@ -84,7 +84,8 @@ describe('a check-in with appointmentId', () => {
         to_status: 'arrived',
         actor_kind: 'user',
         reason: null,
-        at: Date.parse('2026-01-15T15:10:00Z'),
+        // When it was recorded (the arrival's own time is arrivedAt).
+        at: clock.now(),
       },
     ]);
     const [changed] = changedEvents(events, id);

@@ -11,7 +11,7 @@ import type { TestApp } from '../../helpers/test-app.js';
  */
 export function appointmentRows(t: TestApp<AppDatabase>) {
   const insert = (table: 'loadType' | 'schedulingConfig' | 'appointment', row: Record<string, unknown>) =>
-    t.core.changes.insert(t.core.kysely, table, row as never);
+    t.core.changes.insert(t.core.kysely, table, row as never) as Promise<Record<string, unknown>>;
   const now = () => t.core.clock.now();
   let codes = 0;
   return {
