@@ -94,7 +94,7 @@ export async function appointmentRow(db: AppDatabase, id: string) {
 export async function historyOf(db: AppDatabase, id: string) {
   return query(
     db,
-    'SELECT kind, from_status, to_status, actor_kind, reason, at FROM appointment_event WHERE appointment_id = ? ORDER BY at, created_at, kind',
+    'SELECT kind, from_status, to_status, actor_kind, reason, at FROM appointment_event WHERE appointment_id = ? ORDER BY at, id',
     id,
   );
 }

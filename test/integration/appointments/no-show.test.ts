@@ -89,6 +89,7 @@ describe('the no-show sweep at an edge', () => {
   it('a no-show checked in later is arrived, late; its history keeps both', async () => {
     const { id } = await book('2026-01-15T10:00:00.000Z');
     await t.services.noShowSweep!.tick();
+    clock.advance(60_000);
     await checkIn(admin, {
       yardId,
       appointmentId: id,
