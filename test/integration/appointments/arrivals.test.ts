@@ -96,11 +96,11 @@ describe('a check-in with appointmentId', () => {
   });
 
   it.each([
-    ['16 minutes early', '2026-01-15T14:44:00.000Z', 'early'],
-    ['15 minutes early (the grace)', '2026-01-15T14:45:00.000Z', 'on_time'],
-    ['15 minutes late (the grace)', '2026-01-15T15:15:00.000Z', 'on_time'],
-    ['16 minutes late', '2026-01-15T15:16:00.000Z', 'late'],
-  ])('%s is %s', async (_label, at, arrival) => {
+    ['16 minutes early', 'early', '2026-01-15T14:44:00.000Z'],
+    ['15 minutes early (the grace)', 'on_time', '2026-01-15T14:45:00.000Z'],
+    ['15 minutes late (the grace)', 'on_time', '2026-01-15T15:15:00.000Z'],
+    ['16 minutes late', 'late', '2026-01-15T15:16:00.000Z'],
+  ])('%s is %s', async (_label, arrival, at) => {
     const { id } = await book();
     await arrive(id, at);
     expect((await appointmentRow(t.db, id)).arrival).toBe(arrival);
