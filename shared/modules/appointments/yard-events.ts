@@ -17,7 +17,6 @@ import { appointmentStatus } from './status.js';
 type OpenAppointment = AppointmentRow & { checkInTrailerId: string | null; checkInTruckId: string | null };
 
 const TRAILER: ReadonlySet<string> = new Set(['trailer']);
-const APPOINTMENT_ROWS: ReadonlySet<string> = new Set(['appointment', 'appointmentEvent']);
 
 /**
  * Docked, completed and departed follow from what happens to the appointment's units in the yard
@@ -117,7 +116,6 @@ export class YardEvents {
   trailerObserver(): AnyRowObserver {
     return {
       tables: TRAILER,
-      writes: APPOINTMENT_ROWS,
       *rowWork() {},
       rowWrittenIn: (trx: Kdb, write: RowWrite) => this.trailerWritten(trx, write),
     };
