@@ -13658,7 +13658,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+            /** @description A yard's scheduling config, whole; the numbers left out take their defaults. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["SchedulingConfigPut"];
@@ -13826,6 +13826,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description A load type of a yard: how long a booking of it takes and which doors it may use (none listed: every door). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["LoadTypeCreate"];
@@ -14009,6 +14010,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The fields of a load type to change. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["LoadTypePatch"];
@@ -14180,6 +14182,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description A booking: a free start time of the load type (GET /api/appointment/availability), optionally a door; `override` (admins and dispatchers) books outside the rules, never over capacity. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentCreate"];
@@ -14437,6 +14440,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description A new start, door or load type (the booking rules apply again), or other fields to change. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentPatch"];
@@ -14546,6 +14550,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Why the appointment is cancelled (kept in its history). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentCancel"];
@@ -19301,7 +19306,36 @@ export interface components {
             freeTimeMinutes: number;
             version: number;
         };
-        /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+        /**
+         * @description A yard's scheduling config, whole; the numbers left out take their defaults.
+         * @example {
+         *       "enabled": true,
+         *       "openHours": {
+         *         "1": [
+         *           {
+         *             "from": "06:00",
+         *             "to": "18:00"
+         *           }
+         *         ],
+         *         "2": [
+         *           {
+         *             "from": "06:00",
+         *             "to": "18:00"
+         *           }
+         *         ]
+         *       },
+         *       "closedDates": [
+         *         "2026-12-25"
+         *       ],
+         *       "slotMinutes": 15,
+         *       "leadTimeMinMinutes": 120,
+         *       "leadTimeMaxDays": 30,
+         *       "changeCutoffMinutes": 240,
+         *       "lateGraceMinutes": 15,
+         *       "noShowAfterMinutes": 60,
+         *       "freeTimeMinutes": 120
+         *     }
+         */
         SchedulingConfigPut: {
             enabled: boolean;
             /**
@@ -19395,10 +19429,14 @@ export interface components {
             version: number;
         };
         /**
+         * @description A load type of a yard: how long a booking of it takes and which doors it may use (none listed: every door).
          * @example {
-         *       "yardId": "yard-1",
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
          *       "name": "Live unload",
-         *       "durationMinutes": 60
+         *       "durationMinutes": 60,
+         *       "doorIds": [
+         *         "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60"
+         *       ]
          *     }
          */
         LoadTypeCreate: {
@@ -19419,6 +19457,13 @@ export interface components {
             /** @default true */
             carrierVisible: boolean;
         };
+        /**
+         * @description The fields of a load type to change.
+         * @example {
+         *       "durationMinutes": 90,
+         *       "carrierVisible": false
+         *     }
+         */
         LoadTypePatch: {
             name?: string;
             /**
@@ -19467,6 +19512,19 @@ export interface components {
                 name: string;
             }[];
         };
+        /**
+         * @description A booking: a free start time of the load type (GET /api/appointment/availability), optionally a door; `override` (admins and dispatchers) books outside the rules, never over capacity.
+         * @example {
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
+         *       "loadTypeId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e61",
+         *       "startAt": "2026-03-03T08:00:00-06:00",
+         *       "carrierId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e62",
+         *       "refs": [
+         *         "PO-4711"
+         *       ],
+         *       "trailerNumber": "TRL-2231"
+         *     }
+         */
         AppointmentCreate: {
             /**
              * Format: uuid
@@ -19506,6 +19564,12 @@ export interface components {
                 reason: string;
             };
         };
+        /**
+         * @description A new start, door or load type (the booking rules apply again), or other fields to change.
+         * @example {
+         *       "startAt": "2026-03-03T09:30:00-06:00"
+         *     }
+         */
         AppointmentPatch: {
             /**
              * Format: uuid
@@ -19540,6 +19604,12 @@ export interface components {
                 reason: string;
             };
         };
+        /**
+         * @description Why the appointment is cancelled (kept in its history).
+         * @example {
+         *       "reason": "Load not ready"
+         *     }
+         */
         AppointmentCancel: {
             reason: string;
         };
