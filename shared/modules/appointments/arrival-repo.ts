@@ -1,10 +1,9 @@
-import { type Selectable, sql } from 'kysely';
+import { sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import { forWrite } from '../../db/sql-helpers.js';
-import type { AppointmentTable } from '../../db/tables.js';
-
-export type AppointmentRow = Selectable<AppointmentTable>;
+import { CONFIG_DEFAULTS } from './out.js';
+import type { AppointmentRow } from './repo.js';
 
 /** The scheduling numbers the gate side needs, with the defaults of a yard that has no config. */
 export interface GateRules {
@@ -12,7 +11,11 @@ export interface GateRules {
   noShowAfterMinutes: number;
 }
 
-const DEFAULT_RULES: GateRules = { lateGraceMinutes: 15, noShowAfterMinutes: 60 };
+// A yard without a config row has the defaults (out.ts: migration 0016's column defaults).
+const DEFAULT_RULES: GateRules = {
+  lateGraceMinutes: CONFIG_DEFAULTS.lateGraceMinutes,
+  noShowAfterMinutes: CONFIG_DEFAULTS.noShowAfterMinutes,
+};
 const DEFAULT_MINUTES = DEFAULT_RULES.noShowAfterMinutes;
 
 /**
