@@ -7,6 +7,7 @@ import type {
   LoadTypeTable,
   SchedulingConfigTable,
 } from '../../db/tables.js';
+import type { Interval } from './door-load.js';
 import { APPOINTMENT_STATUS_SQL, type AppointmentStatus, HOLDS_CAPACITY_SQL } from './status.js';
 
 export type SchedulingConfigRow = Selectable<SchedulingConfigTable>;
@@ -115,24 +116,37 @@ export class AppointmentRepo {
 
   /**
    * Appointments that hold a door's capacity and overlap [from, to) (half-open), without
-   * `exceptId` (the one being rescheduled). Read inside the booking transaction, under the lock.
+   * `exceptId` (the one being rescheduled), per door. Read inside the booking transaction, under the lock.
+   * One row per door with its intervals as text ("start,end,start,end,..."): a busy yard's month
+   * is tens of thousands of bookings, and a row object each cost most of the availability answer
+   * (test/bench/appointments.ts). string_agg is both SQLite's (3.44+) and PostgreSQL's.
    */
-  holdingCapacity(
+  async holdingCapacity(
     db: Kdb,
     yardId: string,
     from: number,
     to: number,
     exceptId?: string,
-  ): Promise<Array<{ doorId: string; startAt: number; endAt: number }>> {
+  ): Promise<Map<string, Interval[]>> {
     let q = db
       .selectFrom('appointment as a')
-      .select(['a.doorId', 'a.startAt', 'a.endAt'])
+      .select(['a.doorId', sql<string>`string_agg(a.start_at || ',' || a.end_at, ',')`.as('spans')])
       .where('a.yardId', '=', yardId)
       .where('a.startAt', '<', to)
       .where('a.endAt', '>', from)
-      .where(sql<boolean>`${sql.raw(HOLDS_CAPACITY_SQL)}`);
+      .where(sql<boolean>`${sql.raw(HOLDS_CAPACITY_SQL)}`)
+      .groupBy('a.doorId');
     if (exceptId) q = q.where('a.id', '!=', exceptId);
-    return q.execute();
+    const byDoor = new Map<string, Interval[]>();
+    for (const row of await q.execute()) {
+      const parts = row.spans.split(',');
+      const spans: Interval[] = [];
+      for (let i = 0; i + 1 < parts.length; i += 2) {
+        spans.push({ startAt: Number(parts[i]), endAt: Number(parts[i + 1]) });
+      }
+      byDoor.set(row.doorId, spans);
+    }
+    return byDoor;
   }
 
   /**

@@ -103,6 +103,8 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
     errors: [404, 409],
     errorText: { 409: SLOT_TAKEN },
     cloudOwnedAtLinkedEdge: BOOKING_AT_CLOUD,
+    // A retry after a lost answer must not book a second door.
+    idempotent: true,
     handler: async ({ principal, body, res }) => {
       const appointment = await s.appointmentBooking.book(principal, body);
       res.setHeader('ETag', etagOf(appointment.version));

@@ -292,4 +292,33 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     await query(t.db, "UPDATE site SET link_state = 'online' WHERE id = ?", siteId);
     expect(await overdue()).toBe(false);
   });
+
+  it('books once for a repeated Idempotency-Key, answering the repeat with the first answer', async () => {
+    const key = { 'idempotency-key': `book-${y.yardId}` };
+    const body = {
+      yardId: y.yardId,
+      loadTypeId: y.loadTypeId,
+      carrierId: y.carrierId,
+      startAt: '2026-03-03T08:00:00-06:00',
+    };
+    const first = await admin.post('/api/appointment', body, key);
+    const repeat = await admin.post('/api/appointment', body, key);
+    expect(first.status).toBe(201);
+    expect(repeat.status).toBe(201);
+    expect(repeat.body.id).toBe(first.body.id);
+    expect(await count()).toBe(1);
+  });
+
+  it('publishes appointment.changed after a reschedule and a cancellation', async () => {
+    const a = (await book({ startAt: '2026-03-03T08:00:00-06:00' })).body;
+    const events: any[] = [];
+    const off = t.core.bus.on('appointment.changed', (e) => events.push(e.data));
+    await admin.patch(`/api/appointment/${a.id}`, { startAt: '2026-03-03T09:00:00-06:00' });
+    await admin.post(`/api/appointment/${a.id}/cancel`, { reason: 'no load' });
+    off();
+    expect(events.map((e) => [e.id, e.status, e.startAt])).toEqual([
+      [a.id, 'scheduled', '2026-03-03T15:00:00.000Z'],
+      [a.id, 'cancelled', '2026-03-03T15:00:00.000Z'],
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import { ManualClock } from '../../../shared/clock.js';
 import { Client, query } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { serveLinkedEdge } from '../billing/fixture.js';
-import { bookableYard, NOW } from './fixture.js';
+import { bookableYard } from './fixture.js';
 
 /**
  * Booking happens where availability is known (docs/domain.md "Booking rules"): a standalone edge
