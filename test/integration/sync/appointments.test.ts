@@ -415,5 +415,20 @@ describe.each(TEST_DIALECTS)('appointments split by field (cloud on %s)', (diale
       expect(await kinds(siteA().app.db)).toEqual(['arrived', 'booked', 'rescheduled']);
       expect(await countAt(h.cloud.app.db, "SELECT count(*) FROM dead_letter WHERE peer = 'site-a'")).toBe(0);
     });
+
+    it('a new appliance for the site gets its yard’s appointment records from a snapshot', async () => {
+      const fresh = await h.replaceEdge(siteA());
+      let last = '';
+      await waitFor(
+        async () => {
+          const [cloud, edge] = [await shareOfA(h.cloud.app.db), await shareOfA(fresh.app.db)];
+          last = JSON.stringify({ cloud, edge });
+          return APPOINTMENT_ENTITIES.every((e) => JSON.stringify(cloud[e]) === JSON.stringify(edge[e]));
+        },
+        { timeoutMs: 20_000, what: () => `the new appliance holding yard A's appointment records: ${last}` },
+      );
+      expect(count(fresh.app, 'SELECT count(*) FROM appointment')).toBeGreaterThan(0);
+      expect(count(fresh.app, 'SELECT count(*) FROM appointment WHERE yard_id <> ?', a.yardId)).toBe(0);
+    });
   });
 });
