@@ -207,7 +207,11 @@ export class ChangeCapture {
       if ('updatedAt' in current && !('updatedAt' in values)) values.updatedAt = this.clock.now();
       if (entity.ownership === 'shared') {
         const fieldHlc = JSON.parse(String(current.fieldHlc ?? '{}')) as Record<string, string>;
-        if (SITE_FIELDS[entity.entity]) pinFieldClocks(entity, current, fieldHlc);
+        if (SITE_FIELDS[entity.entity]) {
+          pinFieldClocks(entity, current, fieldHlc);
+          // Its own clock now, so updatedAt too needs one: this write's.
+          if ('updatedAt' in values) fieldHlc.updatedAt = hlc;
+        }
         for (const [k] of changed) fieldHlc[k] = hlc;
         values.fieldHlc = JSON.stringify(fieldHlc);
       }

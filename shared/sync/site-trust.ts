@@ -1,6 +1,6 @@
 import { once, type SqlWork, sqlValue } from '../db/sql-work.js';
 import { mayBeAdopted } from './adoption.js';
-import { entityByName, type RowChange, RowRejected, type StoredRow } from './apply-rules.js';
+import { entityByName, type RowChange, type StoredRow } from './apply-rules.js';
 import type { SyncedEntity } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { ownerOf } from './ownership.js';
@@ -8,12 +8,12 @@ import type { RoutingWork } from './routing.js';
 import type { Fields, RowSql } from './row-sql.js';
 import {
   CLOUD_ONLY_FIELDS,
-  cloudFieldsOf,
   deleteRefusal,
   type OwnYard,
   SITE_FIELDS,
   sharedWriteRefusal,
 } from './site-rules.js';
+import { admitSplit, parseClocks, refuse } from './split-trust.js';
 import { whereaboutsOf } from './unit-shares.js';
 
 /** Attachment ref types whose target row has a yard, and the table holding it. */
@@ -260,59 +260,9 @@ const EVENT_PARENTS: Readonly<Record<string, { field: string; entity: string; wo
   appointment_event: { field: 'appointmentId', entity: 'appointment', words: 'appointment' },
 };
 
-/**
- * A record split by field (site-rules.ts SITE_FIELDS: appointments) from a site: never a new one
- * (bookings are made at the cloud), only in the site's yards, and the site's fields only. A site
- * that changed a cloud field (a value other than the cloud's, stamped at least as late as the
- * cloud's: it would win or tie the merge) is refused whole. A stale copy of the cloud's fields
- * (older stamps) passes as sent: it loses the merge here exactly as the cloud's row wins it at the
- * site, so both sides end with the same row. A cloud field's stamp later than the cloud's on the
- * same value (which only a forged row has) is set back to the cloud's, so that it cannot win later.
- */
-function admitSplit(
-  site: string,
-  entity: SyncedEntity,
-  change: RowChange,
-  stored: Fields | undefined,
-  ownYard: OwnYard,
-): RowChange {
-  const data = change.data;
-  if (!stored) refuse('site-scope', sharedWriteRefusal(entity, data, { op: 'insert' }, ownYard)!);
-  if (!ownYard(stored.yardId))
-    refuse('other-site', `${entity.entity} ${change.id} is not in a yard of site ${site}`);
-  const cloudFields = cloudFieldsOf(entity, stored).filter((f) => f in data);
-  const storedClocks = parseClocks(stored.fieldHlc);
-  const clocks = parseClocks(data.fieldHlc);
-  if (!storedClocks || !clocks)
-    refuse('malformed', `fieldHlc of ${change.entity} ${change.id} is not a JSON object`);
-  const storedClock = (f: string) => String(storedClocks[f] ?? stored.hlc);
-  const clock = (f: string) => String(clocks[f] ?? data.hlc);
-  const changed = cloudFields.filter((f) => !sameValue(data[f], stored[f]) && clock(f) >= storedClock(f));
-  if (changed.length > 0) {
-    const refusal = sharedWriteRefusal(entity, stored, { op: 'update', fields: changed }, ownYard);
-    refuse('booking-field', `site ${site}, ${entity.entity} ${change.id}: ${refusal}`);
-  }
-  const ahead = cloudFields.filter((f) => clock(f) > storedClock(f));
-  if (ahead.length === 0) return change;
-  for (const f of ahead) clocks[f] = storedClock(f);
-  return { ...change, data: { ...data, fieldHlc: JSON.stringify(clocks) } };
-}
-
-/** One value as the two databases and the wire may spell it (booleans as 0/1, null/undefined). */
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b) || (a == null && b == null)) return true;
-  if (typeof a === 'boolean') return b === (a ? 1 : 0);
-  if (typeof b === 'boolean') return a === (b ? 1 : 0);
-  return false;
-}
-
 /** The yard of a record that names its own (push tokens have none). */
 function yardField(entity: SyncedEntity, row: Fields): unknown {
   return entity.entity === 'push_token' ? NO_YARD : row.yardId;
-}
-
-function refuse(rule: string, detail: string): never {
-  throw new RowRejected(`[${rule}] ${detail}`);
 }
 
 /**
@@ -332,18 +282,6 @@ function withStoredFields(change: RowChange, fields: readonly string[], stored: 
   }
   data.fieldHlc = JSON.stringify(clocks);
   return { ...change, data };
-}
-
-function parseClocks(value: unknown): Record<string, unknown> | undefined {
-  if (value === undefined || value === null) return {};
-  try {
-    const parsed = JSON.parse(String(value)) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** ONVIF passwords stay at the edge: the cloud reaches cameras only through it (and drops old copies). */

@@ -1,154 +1,87 @@
-import type { AppDatabase } from '../../../shared/db/database.js';
-import { newId } from '../../../shared/ids.js';
-import type { TestApp } from '../../helpers/test-app.js';
+import { expect } from 'vitest';
+import { seed } from '../../helpers/builders.js';
+import type { Client } from '../../helpers/http.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import type { MasterData } from './link-fixture.js';
 
 /**
- * Appointment records written the way the modules write them: through ChangeCapture (the one way
- * to write a synced record), with a history row for each change. These sync tests exercise the
- * conflict and trust rules (docs/sync.md), not the booking rules, so they write the rows directly.
+ * Appointments made and used through the product's own routes, for the sync suites: scheduling and
+ * booking at the cloud (docs/api.md "Appointments"), a check-in naming the appointment at the
+ * site's gate. Bookings are made with an office override (a reason): these suites test the sync
+ * rules (docs/sync.md), not the booking rules, and book at any time they need.
  */
-type App = TestApp<AppDatabase>;
 
-const HOUR = 3_600_000;
+const OVERRIDE = { reason: 'sync test booking' };
 
-/** The yard's scheduling config and one load type (cloud-owned); returns the load type id. */
-export async function schedulingAt(cloud: App, m: MasterData): Promise<string> {
-  const { changes, kysely, clock } = cloud.core;
-  const now = clock.now();
-  await changes.insert(kysely, 'schedulingConfig', {
-    yardId: m.yardId,
-    enabled: 1,
-    openHours: JSON.stringify({ 1: [{ from: '00:00', to: '24:00' }] }),
-    createdAt: now,
-    updatedAt: now,
+/** Turns on scheduling for the yard (cloud) and adds one 60-minute load type; returns its id. */
+export async function schedulingAt(cloud: Client, m: MasterData): Promise<string> {
+  const config = await cloud.put(`/api/appointment/config/${m.yardId}`, {
+    enabled: true,
+    openHours: Object.fromEntries(
+      ['1', '2', '3', '4', '5'].map((d) => [d, [{ from: '06:00', to: '18:00' }]]),
+    ),
   });
-  const loadTypeId = newId();
-  await changes.insert(kysely, 'loadType', {
-    id: loadTypeId,
+  expect(config.status, config.text).toBe(200);
+  const loadType = await cloud.post('/api/appointment/load-type', {
     yardId: m.yardId,
     name: 'Live unload',
-    direction: 'inbound',
     durationMinutes: 60,
-    createdAt: now,
-    updatedAt: now,
   });
-  return loadTypeId;
+  expect(loadType.status, loadType.text).toBe(201);
+  return loadType.body.id as string;
 }
 
-/** A booking at the cloud at `startAt` (an hour long) at the yard's door, with its history row. */
+/** A booking at the cloud at the yard's door, an hour from `startAt` (epoch ms); returns its id. */
 export async function bookAt(
-  cloud: App,
+  cloud: Client,
   m: MasterData,
   loadTypeId: string,
   startAt: number,
-  code: string,
 ): Promise<string> {
-  const { changes, kysely, clock } = cloud.core;
-  const now = clock.now();
-  const id = newId();
-  await kysely.transaction().execute(async (trx) => {
-    await changes.insert(trx, 'appointment', {
-      id,
-      yardId: m.yardId,
-      doorId: m.doorId,
-      loadTypeId,
-      startAt,
-      endAt: startAt + HOUR,
-      carrierId: m.carrierId,
-      refs: JSON.stringify(['PO-1']),
-      trailerNumber: `TR-${code}`,
-      truckPlate: null,
-      driverName: null,
-      driverPhone: null,
-      notes: null,
-      code,
-      overrideReason: null,
-      createdBy: null,
-      cancelledAt: null,
-      cancelReason: null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await history(cloud, trx, id, m.yardId, 'booked', null, 'scheduled');
+  const booked = await cloud.post('/api/appointment', {
+    yardId: m.yardId,
+    loadTypeId,
+    carrierId: m.carrierId,
+    doorId: m.doorId,
+    startAt: new Date(startAt).toISOString(),
+    refs: ['PO-1'],
+    override: OVERRIDE,
   });
-  return id;
+  expect(booked.status, booked.text).toBe(201);
+  return booked.body.id as string;
 }
 
-/** A reschedule at the cloud: a new start (same length), with its history row. */
-export async function rescheduleAt(cloud: App, id: string, startAt: number): Promise<void> {
-  const { changes, kysely } = cloud.core;
-  await kysely.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('appointment')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    await changes.update(trx, 'appointment', id, { startAt, endAt: startAt + (row.endAt - row.startAt) });
-    await history(cloud, trx, id, row.yardId, 'rescheduled', 'scheduled', 'scheduled');
+/** A reschedule at the cloud (If-Match on the version it reads first). */
+export async function rescheduleAt(cloud: Client, id: string, startAt: number): Promise<void> {
+  const current = await cloud.get(`/api/appointment/${id}`);
+  expect(current.status, current.text).toBe(200);
+  const moved = await cloud.patch(
+    `/api/appointment/${id}`,
+    { startAt: new Date(startAt).toISOString(), override: OVERRIDE },
+    { 'if-match': `"v${current.body.version}"` },
+  );
+  expect(moved.status, moved.text).toBe(200);
+}
+
+/** The appointment's truck checked in at a gate of the site (the edge's own route); returns the movement id. */
+export async function arriveAt(edge: Client, m: MasterData, appointmentId: string): Promise<string> {
+  await waitFor(async () => (await edge.get(`/api/appointment/${appointmentId}`)).status === 200, {
+    what: 'the booking at the edge',
   });
-}
-
-/** The truck of the appointment checked in at the site's gate (movement `movementId`), late. */
-export async function arriveAt(edge: App, id: string, movementId: string): Promise<void> {
-  const { changes, kysely, clock } = edge.core;
-  await kysely.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom('appointment')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    await changes.update(trx, 'appointment', id, { arrivedAt: clock.now(), arrival: 'late', movementId });
-    await history(edge, trx, id, row.yardId, 'arrived', 'scheduled', 'arrived');
+  const gate = await seed(edge).gate(m.yardId, {
+    name: `Gate ${appointmentId.slice(-6)}`,
+    direction: 'both',
   });
-}
-
-/**
- * The site's no-show sweep: every appointment of its yards still scheduled (not arrived, not
- * cancelled, not a no-show) more than `afterMinutes` past its start becomes a no-show.
- */
-export async function sweepAt(edge: App, afterMinutes = 60): Promise<string[]> {
-  const { changes, kysely, clock } = edge.core;
-  const now = clock.now();
-  const due = await kysely
-    .selectFrom('appointment')
-    .selectAll()
-    .where('arrivedAt', 'is', null)
-    .where('cancelledAt', 'is', null)
-    .where('noShowAt', 'is', null)
-    .where('startAt', '<', now - afterMinutes * 60_000)
-    .execute();
-  for (const row of due) {
-    await kysely.transaction().execute(async (trx) => {
-      await changes.update(trx, 'appointment', row.id, { noShowAt: now });
-      await history(edge, trx, row.id, row.yardId, 'no_show', 'scheduled', 'no_show');
-    });
-  }
-  return due.map((r) => r.id);
-}
-
-async function history(
-  app: App,
-  trx: App['core']['kysely'],
-  appointmentId: string,
-  yardId: string,
-  kind: string,
-  fromStatus: string | null,
-  toStatus: string | null,
-): Promise<void> {
-  const now = app.core.clock.now();
-  await app.core.changes.insert(trx, 'appointmentEvent', {
-    id: newId(),
+  const movement = await edge.post('/api/movement', {
+    yardId: m.yardId,
+    gateId: gate.id,
+    direction: 'in',
     appointmentId,
-    yardId,
-    at: now,
-    kind,
-    fromStatus,
-    toStatus,
-    actorId: null,
-    actorKind: 'system',
-    reason: null,
-    detail: null,
-    createdAt: now,
+    trailer: { number: `TR-${appointmentId.slice(-6)}`, carrierId: m.carrierId },
+    truck: { plate: `P-${appointmentId.slice(-6)}`, plateRegion: 'TX' },
+    driverId: m.driverId,
+    locationId: m.spotId,
   });
+  expect(movement.status, movement.text).toBe(201);
+  return movement.body.id as string;
 }

@@ -2,9 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../shared/clock.js';
 import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { SqliteWork } from '../../../shared/db/sql-work.js';
 import { entityByName, type RowChange, RowRejected } from '../../../shared/sync/apply-rules.js';
+import { ChangeCapture } from '../../../shared/sync/change-capture.js';
+import { Hlc } from '../../../shared/sync/hlc.js';
 import { mergeShared } from '../../../shared/sync/merge.js';
 import { ownerOf, writeGuard } from '../../../shared/sync/ownership.js';
 import type { RoutingWork } from '../../../shared/sync/routing.js';
@@ -350,5 +353,80 @@ describe('the cloud’s check of an appointment a site sends (site-trust.ts)', (
         }),
       ),
     ).toThrow(/^\[cloud-owned\] scheduling_config y-a/);
+  });
+});
+
+describe('field clocks of an appointment (change-capture.ts)', () => {
+  it('every field gets its own clock before the row’s moves: a never-set arrival keeps the booking’s clock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'yard-pin-'));
+    const db = openDatabase(join(dir, 'y.db'));
+    try {
+      const clock = new ManualClock(1_764_000_000_000);
+      const changes = new ChangeCapture(new Hlc(clock, 'cloud'), clock, () => []);
+      const stamps = { createdAt: 1, updatedAt: 1 };
+      await changes.insert(db.kysely, 'yard', {
+        id: 'y',
+        code: 'Y',
+        name: 'Y',
+        timeZone: 'UTC',
+        siteId: 'site-a',
+        ...stamps,
+      });
+      await changes.insert(db.kysely, 'carrier', { id: 'c', name: 'C', ...stamps });
+      await changes.insert(db.kysely, 'location', {
+        id: 'd',
+        yardId: 'y',
+        kind: 'door',
+        name: 'Door 1',
+        ...stamps,
+      });
+      const lt = { id: 'lt', yardId: 'y', name: 'L', direction: 'inbound' as const, durationMinutes: 60 };
+      await changes.insert(db.kysely, 'loadType', { ...lt, ...stamps });
+      // A booking written without its arrival fields (they are null by default).
+      const booked = await changes.insert(db.kysely, 'appointment', {
+        id: 'ap',
+        yardId: 'y',
+        doorId: 'd',
+        loadTypeId: 'lt',
+        startAt: 1000,
+        endAt: 2000,
+        carrierId: 'c',
+        code: 'ABCDEFGH',
+        ...stamps,
+      } as never);
+      expect(JSON.parse(booked.fieldHlc)).not.toHaveProperty('arrivedAt');
+      clock.advance(60_000);
+      const moved = await changes.update(db.kysely, 'appointment', 'ap', { startAt: 1500, endAt: 2500 });
+      const clocks = JSON.parse(moved!.fieldHlc) as Record<string, string>;
+      // The reschedule's clock only on what it changed (and updatedAt); the rest keep the booking's.
+      expect(clocks.startAt).toBe(moved!.hlc);
+      expect(clocks.updatedAt).toBe(moved!.hlc);
+      for (const f of ['arrivedAt', 'noShowAt', 'cancelledAt', 'doorId'])
+        expect(clocks[f], f).toBe(booked.hlc);
+      // So a site's arrival stamped between the two wins the arrival over the reschedule's null.
+      const merged = mergeShared(
+        { ...moved! },
+        {
+          ...booked,
+          arrivedAt: 1200,
+          hlc: `${booked.hlc.slice(0, 13)}-0001-site-a`,
+          fieldHlc: JSON.stringify({
+            ...JSON.parse(booked.fieldHlc),
+            arrivedAt: `${String(Number(booked.hlc.slice(0, 13)) + 1)}-0000-site-a`,
+          }),
+        },
+        Object.keys(moved!),
+        'id',
+        false,
+      );
+      expect(merged.kind).toBe('merged');
+      expect((merged as { row: Record<string, unknown> }).row).toMatchObject({
+        arrivedAt: 1200,
+        startAt: 1500,
+      });
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
