@@ -3,6 +3,7 @@ import { SharedAnswers } from './http/shared-answers.js';
 import { AppointmentBooking } from './modules/appointments/booking.js';
 import { SchedulingConfigService } from './modules/appointments/config-service.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
+import { ReportService } from './modules/appointments/report-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
@@ -69,6 +70,8 @@ export interface Services {
   appointmentSlots: SlotService;
   schedulingConfigs: SchedulingConfigService;
   loadTypes: LoadTypeService;
+  /** Appointments: the detention report and the on-time / wait / turn summary. */
+  appointmentReports: ReportService;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -148,6 +151,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const appointmentSlots = new SlotService({ ...core, appointments, yards });
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
+  const appointmentReports = new ReportService(core);
   return {
     auth,
     settings,
@@ -174,5 +178,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentSlots,
     schedulingConfigs,
     loadTypes,
+    appointmentReports,
   };
 }

@@ -15,6 +15,7 @@
  *   ascending, the value at rank ceil(p / 100 x n)), in minutes; null when none has it.
  */
 import { asMinutes, type DetentionTimes, turnOf, waitOf } from './detention.js';
+import { compareDoors } from './door-order.js';
 import type { AppointmentStatus } from './status.js';
 
 export interface SummaryRow extends DetentionTimes {
@@ -97,7 +98,7 @@ export function figuresOf(rows: readonly SummaryRow[]): Figures {
   };
 }
 
-const byName = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const byName = new Intl.Collator('en', { sensitivity: 'base' });
 
 /** The figures of all rows, per carrier (by name) and per door (natural order: Door 2 before Door 10). */
 export function summarize(rows: readonly SummaryRow[]): AppointmentSummary {
@@ -118,7 +119,7 @@ export function summarize(rows: readonly SummaryRow[]): AppointmentSummary {
         return { doorId: first.doorId, doorName: first.doorName, ...figuresOf(group) };
       })
       .filter((g) => g.appointments > 0)
-      .sort((a, b) => byName.compare(a.doorName, b.doorName) || cmp(a.doorId, b.doorId)),
+      .sort((a, b) => compareDoors({ id: a.doorId, name: a.doorName }, { id: b.doorId, name: b.doorName })),
   };
 }
 
