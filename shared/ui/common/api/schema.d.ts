@@ -13573,6 +13573,1221 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/appointment/config/{yardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A yard's scheduling config (the defaults, version 0, until one is saved)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SchedulingConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Save a yard's scheduling config (If-Match with the version read; 0 before the first save)
+         * @description Access: admin, dispatcher.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SchedulingConfigPut"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SchedulingConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: scheduling configs are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/load-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List load types (of a yard, or of every yard you see)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["LoadType"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a load type
+         * @description Access: admin, dispatcher.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LoadTypeCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LoadType"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: load types are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/load-type/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a load type no appointment names (otherwise 409 in-use)
+         * @description Access: admin, dispatcher.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: load types are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a load type (If-Match with the ETag you read)
+         * @description Access: admin, dispatcher.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LoadTypePatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LoadType"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: load types are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/appointment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List appointments by start time (filters: yard, carrier, status, from/to, code, ref or trailer)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    carrierId?: string;
+                    /** @description comma-separated statuses */
+                    status?: string;
+                    /** @description start at or after */
+                    from?: string;
+                    /** @description start before */
+                    to?: string;
+                    /** @description code, ref or trailer number */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Appointment"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Book a door: a free start time of the load type (400 not-bookable with the reason when a rule forbids it; `override: {reason}` for admins and dispatchers skips the rules but never capacity)
+         * @description Access: staff.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free start times of a load type on a date or from/to (yard-local dates; staff also see the free doors)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query: {
+                    yardId: string;
+                    loadTypeId: string;
+                    date?: string;
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Availability"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `scheduling-off`: the yard takes no appointments */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One appointment with its status history
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppointmentWithHistory"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule (start, door, load type: the booking rules again) or edit an appointment; send If-Match with the ETag you read
+         * @description Access: staff.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentPatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/appointment/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a scheduled or arrived appointment with a reason (If-Match optional)
+         * @description Access: admin, dispatcher.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentCancel"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `invalid-transition`: only a scheduled or arrived appointment can be cancelled. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/detention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wait, turn and detention per appointment, with the gate movements and their photos; CSV by Accept
+         * @description The appointments of your yards booked to start in [`from`, `to`) (default: the 30 days before now), by start time. Each has its times, the clock start (startAt when it arrived early or on time, arrivedAt when late), wait = max(0, docked - clock start), turn = departed - arrived and detention = max(0, departed - clock start - the yard’s free time), in minutes (null until it happened), and the gate movements of its arrival (check-in; the check-outs of its truck and trailer) with their photo attachment ids. Send `Accept: text/csv` for the same as a CSV file (one row per appointment, times on the yard’s wall clock with its offset).
+         *
+         *     Access: admin, dispatcher, billing, viewer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one yard; else every yard in your scope */
+                    yardId?: string;
+                    /** @description appointments starting at or after; default `to` - 30 days */
+                    from?: string;
+                    /** @description appointments starting before; default now */
+                    to?: string;
+                    /** @description one carrier */
+                    carrierId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JSON; with `Accept: text/csv`, UTF-8 CSV with a header row, downloaded as `detention-<from>-<to>.csv` */
+                200: {
+                    headers: {
+                        /** @description with Accept: text/csv, attachment; filename="detention-<from>-<to>.csv" */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DetentionReport"];
+                    };
+                };
+                /** @description `bad-range`: `from` is not before `to`; `range-too-long`: more than a year at once; `forbidden`: a yard outside your scope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * On-time %, early, late, no-shows, wait and turn p50/p90 per carrier and per door
+         * @description Over the appointments of your yards booked to start in [`from`, `to`) (default: the 30 days before now); appointments cancelled before their truck came are not counted. onTimePercent = onTime / (arrived + noShows); p50 / p90 are nearest-rank percentiles in minutes over the appointments that have the figure. Doors in natural order (Door 2 before Door 10), carriers by name.
+         *
+         *     Access: admin, dispatcher, billing, viewer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one yard; else every yard in your scope */
+                    yardId?: string;
+                    /** @description appointments starting at or after; default `to` - 30 days */
+                    from?: string;
+                    /** @description appointments starting before; default now */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppointmentSummary"];
+                    };
+                };
+                /** @description `bad-range`: `from` is not before `to`; `range-too-long`: more than a year at once; `forbidden`: a yard outside your scope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -13746,7 +14961,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The JSON data of each GET /api/events event, by `type` (also the SSE event name). Live events carry `at`, and `yardId` / `driverId` when they concern one. */
-        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["SiteStatusEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
+        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["SiteStatusEvent"] | components["schemas"]["AppointmentChangedEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
         MovementCreatedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -14289,6 +15504,125 @@ export interface components {
                 /** @enum {string} */
                 state: "ok" | "fault" | "opening" | "idle" | "unknown";
             }[] | null;
+        };
+        AppointmentChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "appointment.changed";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["Appointment"];
+        };
+        Appointment: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId: string;
+            doorName: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId: string;
+            loadTypeName: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endAt: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            carrierName: string;
+            refs: string[];
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            driverName: string | null;
+            driverPhone: string | null;
+            notes: string | null;
+            code: string;
+            /** @enum {string} */
+            status: "scheduled" | "arrived" | "docked" | "completed" | "cancelled" | "no_show";
+            /** @enum {string|null} */
+            arrival: "early" | "on_time" | "late" | null;
+            overdue: boolean;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            movementId: string | null;
+            overrideReason: string | null;
+            createdBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            cancelledAt: string | null;
+            cancelReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            arrivedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            dockedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            departedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            noShowAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+            version: number;
         };
         /** @description First event of a resumed stream when the missed events cannot be replayed (reason restarted, expired or unknown): reload what you show. */
         StreamResetEvent: {
@@ -16832,6 +18166,10 @@ export interface components {
             /** @description integer minor units of the yard's currency */
             gateFee: number;
             /** @description integer minor units of the yard's currency */
+            lateFee: number;
+            /** @description integer minor units of the yard's currency */
+            noShowFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
             issuerName: string | null;
             issuerAddress: string | null;
@@ -16879,6 +18217,10 @@ export interface components {
             /** @description integer minor units of the yard's currency; null = the yard's */
             gateFee: number | null;
             /** @description integer minor units of the yard's currency; null = the yard's */
+            lateFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            noShowFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             minimumMonthly: number | null;
             billToName: string | null;
             billToAddress: string | null;
@@ -16909,6 +18251,10 @@ export interface components {
             /** @description integer minor units of the yard's currency */
             gateFee: number;
             /** @description integer minor units of the yard's currency */
+            lateFee: number;
+            /** @description integer minor units of the yard's currency */
+            noShowFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
         };
         /** @description Money fields are integer minor units of `currency`; taxRateBp is basis points. */
@@ -16928,6 +18274,8 @@ export interface components {
          *       "overageDailyRate": 2500,
          *       "moveFee": 1500,
          *       "gateFee": 500,
+         *       "lateFee": 5000,
+         *       "noShowFee": 10000,
          *       "minimumMonthly": 0,
          *       "issuerName": "Dallas Cross-Dock LLC",
          *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
@@ -16982,6 +18330,18 @@ export interface components {
              */
             gateFee: number;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 5000
+             */
+            lateFee: number;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 10000
+             */
+            noShowFee: number;
+            /**
              * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
              * @default 0
              * @example 50000
@@ -17018,6 +18378,8 @@ export interface components {
          *       "overageDailyRate": 2500,
          *       "moveFee": 1500,
          *       "gateFee": 500,
+         *       "lateFee": 5000,
+         *       "noShowFee": 10000,
          *       "minimumMonthly": 0,
          *       "issuerName": "Dallas Cross-Dock LLC",
          *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
@@ -17071,6 +18433,18 @@ export interface components {
              * @example 500
              */
             gateFee: number;
+            /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 5000
+             */
+            lateFee: number;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 10000
+             */
+            noShowFee: number;
             /**
              * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
              * @default 0
@@ -17146,6 +18520,18 @@ export interface components {
              */
             gateFee: number | null;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 5000
+             */
+            lateFee: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 10000
+             */
+            noShowFee: number | null;
+            /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
@@ -17216,6 +18602,18 @@ export interface components {
              */
             gateFee: number | null;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 5000
+             */
+            lateFee: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 10000
+             */
+            noShowFee: number | null;
+            /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
@@ -17269,6 +18667,16 @@ export interface components {
              * @example 500
              */
             gateFee?: number | null;
+            /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @example 5000
+             */
+            lateFee?: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @example 10000
+             */
+            noShowFee?: number | null;
             /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @example 50000
@@ -17344,6 +18752,10 @@ export interface components {
             /** @description Integer minor units of `currency` */
             gateFee: number;
             /** @description Integer minor units of `currency` */
+            lateFee: number;
+            /** @description Integer minor units of `currency` */
+            noShowFee: number;
+            /** @description Integer minor units of `currency` */
             minimumMonthly: number;
         };
         /** @description How many of each input the computation used */
@@ -17351,6 +18763,8 @@ export interface components {
             visits: number;
             moves: number;
             checkIns: number;
+            lateArrivals: number;
+            noShows: number;
             adjustments: number;
         };
         BillingLines: {
@@ -17386,7 +18800,23 @@ export interface components {
                 /** @description Integer minor units of `currency` */
                 amount: number;
             };
-            /** @description top-up to minimumMonthly (0 when the charges reach it) */
+            /** @description appointments that arrived late x lateFee */
+            late: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description appointments marked no-show x noShowFee */
+            noShow: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description top-up to minimumMonthly (0 when the charges reach it; the appointment fees do not count) */
             minimum: {
                 quantity: number;
                 /** @description Integer minor units of `currency` */
@@ -17852,6 +19282,536 @@ export interface components {
              */
             amount?: number;
             description?: string;
+        };
+        SchedulingConfig: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            enabled: boolean;
+            /**
+             * @example {
+             *       "1": [
+             *         {
+             *           "from": "06:00",
+             *           "to": "18:00"
+             *         }
+             *       ]
+             *     }
+             */
+            openHours: {
+                1?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                2?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                3?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                4?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                5?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                6?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                7?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+            };
+            closedDates: string[];
+            slotMinutes: number;
+            leadTimeMinMinutes: number;
+            leadTimeMaxDays: number;
+            changeCutoffMinutes: number;
+            lateGraceMinutes: number;
+            noShowAfterMinutes: number;
+            freeTimeMinutes: number;
+            version: number;
+        };
+        /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+        SchedulingConfigPut: {
+            enabled: boolean;
+            /**
+             * @example {
+             *       "1": [
+             *         {
+             *           "from": "06:00",
+             *           "to": "18:00"
+             *         }
+             *       ]
+             *     }
+             */
+            openHours: {
+                1?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                2?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                3?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                4?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                5?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                6?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                7?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+            };
+            /** @default [] */
+            closedDates: string[];
+            /** @default 15 */
+            slotMinutes: number;
+            /** @default 120 */
+            leadTimeMinMinutes: number;
+            /** @default 30 */
+            leadTimeMaxDays: number;
+            /** @default 240 */
+            changeCutoffMinutes: number;
+            /** @default 15 */
+            lateGraceMinutes: number;
+            /** @default 60 */
+            noShowAfterMinutes: number;
+            /** @default 120 */
+            freeTimeMinutes: number;
+        };
+        LoadType: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            name: string;
+            /** @enum {string} */
+            direction: "inbound" | "outbound" | "both";
+            durationMinutes: number;
+            doorIds: string[];
+            carrierVisible: boolean;
+            version: number;
+        };
+        /**
+         * @example {
+         *       "yardId": "yard-1",
+         *       "name": "Live unload",
+         *       "durationMinutes": 60
+         *     }
+         */
+        LoadTypeCreate: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            name: string;
+            /**
+             * @default both
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound" | "both";
+            durationMinutes: number;
+            /** @default [] */
+            doorIds: string[];
+            /** @default true */
+            carrierVisible: boolean;
+        };
+        LoadTypePatch: {
+            name?: string;
+            /**
+             * @default both
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound" | "both";
+            durationMinutes?: number;
+            /** @default [] */
+            doorIds: string[];
+            /** @default true */
+            carrierVisible: boolean;
+        };
+        Availability: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId: string;
+            timeZone: string;
+            slots: components["schemas"]["FreeSlot"][];
+        };
+        FreeSlot: {
+            /**
+             * Format: date-time
+             * @description with the yard’s offset (a fall-back day repeats an hour)
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endAt: string;
+            doors?: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+            }[];
+        };
+        AppointmentCreate: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId: string;
+            /**
+             * Format: date-time
+             * @description a free start time from the availability, with its offset
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: uuid
+             * @description a door; else the first free allowed door
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId?: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            /** @default [] */
+            refs: string[];
+            trailerNumber?: string | null;
+            truckPlate?: string | null;
+            driverName?: string | null;
+            driverPhone?: string | null;
+            notes?: string | null;
+            override?: {
+                reason: string;
+            };
+        };
+        AppointmentPatch: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId?: string;
+            /**
+             * Format: date-time
+             * @description a free start time from the availability, with its offset
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt?: string;
+            /**
+             * Format: uuid
+             * @description a door; else the first free allowed door
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId?: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
+            /** @default [] */
+            refs: string[];
+            trailerNumber?: string | null;
+            truckPlate?: string | null;
+            driverName?: string | null;
+            driverPhone?: string | null;
+            notes?: string | null;
+            override?: {
+                reason: string;
+            };
+        };
+        AppointmentCancel: {
+            reason: string;
+        };
+        AppointmentWithHistory: components["schemas"]["Appointment"] & {
+            history: components["schemas"]["AppointmentEvent"][];
+        };
+        AppointmentEvent: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            kind: string;
+            fromStatus: string | null;
+            toStatus: string | null;
+            actorId: string | null;
+            actorKind: string | null;
+            reason: string | null;
+            detail: {
+                [key: string]: unknown;
+            } | null;
+        };
+        DetentionReport: {
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            to: string;
+            items: components["schemas"]["DetentionItem"][];
+        };
+        DetentionItem: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            code: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            yardCode: string;
+            timeZone: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId: string;
+            doorName: string;
+            loadTypeName: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            carrierName: string;
+            refs: string[];
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            /** @enum {string} */
+            status: "scheduled" | "arrived" | "docked" | "completed" | "cancelled" | "no_show";
+            /** @enum {string|null} */
+            arrival: "early" | "on_time" | "late" | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            arrivedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            dockedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            departedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            noShowAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            cancelledAt: string | null;
+            /**
+             * Format: date-time
+             * @description startAt when arrived early or on time, arrivedAt when late
+             * @example 2026-03-01T08:00:00Z
+             */
+            clockStartAt: string | null;
+            freeTimeMinutes: number;
+            /** @description max(0, docked - clock start) */
+            waitMinutes: number | null;
+            /** @description departed - arrived */
+            turnMinutes: number | null;
+            /** @description max(0, departed - clock start - free time) */
+            detentionMinutes: number | null;
+            /** @description the gate movements of the arrival: check-in, and the check-outs of its truck and trailer */
+            movements: components["schemas"]["DetentionMovement"][];
+        };
+        DetentionMovement: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @enum {string} */
+            direction: "in" | "out";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            gateName: string | null;
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            /** @description photos of the movement (GET /api/attachment/{id}) */
+            attachmentIds: string[];
+        };
+        AppointmentSummary: {
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            to: string;
+            all: components["schemas"]["AppointmentFigures"];
+            byCarrier: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                carrierId: string;
+                carrierName: string;
+                /** @description counted: all but those cancelled before arriving */
+                appointments: number;
+                arrived: number;
+                early: number;
+                onTime: number;
+                late: number;
+                noShows: number;
+                /** @description onTime / (arrived + noShows) x 100, one decimal */
+                onTimePercent: number | null;
+                waitP50Minutes: number | null;
+                waitP90Minutes: number | null;
+                turnP50Minutes: number | null;
+                turnP90Minutes: number | null;
+            }[];
+            byDoor: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                doorId: string;
+                doorName: string;
+                /** @description counted: all but those cancelled before arriving */
+                appointments: number;
+                arrived: number;
+                early: number;
+                onTime: number;
+                late: number;
+                noShows: number;
+                /** @description onTime / (arrived + noShows) x 100, one decimal */
+                onTimePercent: number | null;
+                waitP50Minutes: number | null;
+                waitP90Minutes: number | null;
+                turnP50Minutes: number | null;
+                turnP90Minutes: number | null;
+            }[];
+        };
+        /** @description p50 / p90: nearest rank over the appointments that have the figure, in minutes */
+        AppointmentFigures: {
+            /** @description counted: all but those cancelled before arriving */
+            appointments: number;
+            arrived: number;
+            early: number;
+            onTime: number;
+            late: number;
+            noShows: number;
+            /** @description onTime / (arrived + noShows) x 100, one decimal */
+            onTimePercent: number | null;
+            waitP50Minutes: number | null;
+            waitP90Minutes: number | null;
+            turnP50Minutes: number | null;
+            turnP90Minutes: number | null;
         };
     };
     responses: never;
