@@ -6,8 +6,8 @@ import { SchedulingConfigService } from './modules/appointments/config-service.j
 import { GateAppointmentService } from './modules/appointments/gate-service.js';
 import { AppointmentAnnouncer, type AppointmentViews } from './modules/appointments/gate-writes.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
-import { ReportService } from './modules/appointments/report-service.js';
 import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
+import { ReportService } from './modules/appointments/report-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
 import { YardEvents } from './modules/appointments/yard-events.js';
