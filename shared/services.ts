@@ -7,6 +7,7 @@ import { GateAppointmentService } from './modules/appointments/gate-service.js';
 import { AppointmentAnnouncer, type AppointmentViews } from './modules/appointments/gate-writes.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
+import { ReportService } from './modules/appointments/report-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
 import { YardEvents } from './modules/appointments/yard-events.js';
@@ -74,6 +75,8 @@ export interface Services {
   appointmentSlots: SlotService;
   schedulingConfigs: SchedulingConfigService;
   loadTypes: LoadTypeService;
+  /** Appointments: the detention report and the on-time / wait / turn summary. */
+  appointmentReports: ReportService;
   /** Appointments at the gate: status by hand, by code (modules/appointments/gate-service.ts). */
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
@@ -177,6 +180,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const appointmentSlots = new SlotService({ ...core, appointments, yards });
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
+  const appointmentReports = new ReportService(core);
   return {
     auth,
     settings,
@@ -203,6 +207,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentSlots,
     schedulingConfigs,
     loadTypes,
+    appointmentReports,
     gateAppointments,
     noShowSweep,
   };

@@ -1,6 +1,7 @@
 import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
 import { registerGateAppointmentRoutes } from './appointments/gate-routes.js';
+import { registerReportRoutes } from './appointments/report-routes.js';
 import { registerAppointmentRoutes } from './appointments/routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
@@ -46,6 +47,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerTaskRoutes(r, core.services);
   registerBillingRoutes(r, core.services.billing);
   registerAppointmentRoutes(r, core.services);
+  registerReportRoutes(r, core.services);
   registerGateAppointmentRoutes(r, core.services);
   registerWebAppRoutes(r, core);
 }
