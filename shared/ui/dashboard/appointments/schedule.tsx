@@ -29,7 +29,11 @@ export function DockSchedule(props: { yardId: string }) {
 
 function YardSchedule(props: { yardId: string; yardName: string; timeZone: string }) {
   const tz = props.timeZone;
-  const [date, setDate] = useState(() => todayIn(tz));
+  // A link may name the day (?date=2026-03-02); else today in the yard.
+  const [date, setDate] = useState(() => {
+    const asked = new URLSearchParams(location.search).get('date');
+    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : todayIn(tz);
+  });
   const { data, problem, reload, apply } = useDaySchedule(props.yardId, date, tz);
   const [said, setSaid] = useState('');
   const [refusal, setRefusal] = useState<string | null>(null);
