@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Appointment, Door } from './schedule-data';
 import { type Block, type Frame, keyMove, pointerSpot, ROW_PX, type Spot, verticalPlace } from './schedule-layout';
 import { clock, isMovable, statusText } from './schedule-words';
@@ -42,6 +42,14 @@ export function ScheduleGrid(props: {
   const drag = useRef<Drag | null>(null);
   const doorsRef = useRef<HTMLDivElement>(null);
   const justDragged = useRef(false);
+  // The block last moved: a move to another door draws it in that door's column (a new element),
+  // so the focus is put back on it, and the keyboard goes on from there. Never taken from elsewhere.
+  const refocus = useRef<string | null>(null);
+  useEffect(() => {
+    const id = refocus.current;
+    if (!id || (document.activeElement && document.activeElement !== document.body)) return;
+    document.querySelector<HTMLElement>(`.dock-block[data-appointment="${CSS.escape(id)}"]`)?.focus();
+  });
   const height = frame.rows.length * ROW_PX;
   const tz = frame.timeZone;
 
@@ -53,6 +61,7 @@ export function ScheduleGrid(props: {
 
   const confirm = (b: Block<Appointment>, to: Spot) => {
     setMoving(null);
+    refocus.current = b.item.id;
     if (same(to, spotOf(b))) {
       props.announce(`${b.item.code} stays at ${where(b.item, to)}.`);
       return;
@@ -163,6 +172,7 @@ export function ScheduleGrid(props: {
                     <li key={a.id}>
                       <button
                         type="button"
+                        data-appointment={a.id}
                         class={`dock-block status-${a.status}${a.overdue ? ' overdue' : ''}${m ? ' moving' : ''}`}
                         style={{
                           top: `${place.top}px`,
