@@ -14,8 +14,8 @@ export type Location = Schemas['Location'];
 /** Door names in natural order (numbers by value), as the booking assigns doors. */
 const doorOrder = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 
-/** The version the server tags a record with: the ETag its reads and writes carry. */
-const versionTag = (version: number) => (version > 0 ? `"v${version}"` : undefined);
+/** The version the server tags a record with: the ETag its reads and writes carry ("v0": no config yet). */
+const versionTag = (version: number) => `"v${version}"`;
 
 /** A yard's scheduling config (version 0 and the defaults when it has none yet). */
 export function loadConfig(yardId: string): Promise<SchedulingConfig> {

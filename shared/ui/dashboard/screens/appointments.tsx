@@ -5,7 +5,7 @@ import { DetentionPage } from '../appointments/detention-page';
 import { doorCapacity } from '../appointments/doors';
 import { FiguresPage } from '../appointments/figures-page';
 import { LoadTypesPage } from '../appointments/load-types-page';
-import { DockSchedule } from '../appointments/schedule-placeholder';
+import { DockSchedule } from '../appointments/schedule';
 import { RecordsPage } from '../records/records-page';
 import { NoSuchPage, SubNav, useSubPage } from '../records/sub-nav';
 import { MANAGED_IN_CLOUD } from '../records/ownership';
