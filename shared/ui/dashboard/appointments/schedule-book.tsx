@@ -47,7 +47,10 @@ export function BookDialog(props: {
   const loadSlots = async (id: string, keep?: string) => {
     setSlots(null);
     setSlotsProblem(null);
-    if (!id) return;
+    if (!id) {
+      setSlots([]);
+      return;
+    }
     try {
       const free = await freeSlots(props.yardId, id, props.date);
       setSlots(free);

@@ -111,7 +111,7 @@ export function useDaySchedule(yardId: string, date: string, timeZone: string) {
     return onLive(
       ['appointment.changed'],
       (e) => {
-        const a = (e.data as { data?: Appointment } | null)?.data;
+        const a = (e.data as Schemas['AppointmentChangedEvent'] | null)?.data;
         if (a?.id) apply(a);
       },
       () => void reload(),

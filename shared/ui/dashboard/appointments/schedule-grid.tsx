@@ -89,6 +89,9 @@ export function ScheduleGrid(props: {
     if (!to) return;
     e.preventDefault();
     setMoving({ id: b.item.id, spot: to });
+    // Keep the block in view while it travels (the grid scrolls; the keys do not scroll it).
+    const el = e.currentTarget as HTMLElement;
+    requestAnimationFrame(() => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
     props.announce(`Move ${b.item.code} to ${where(b.item, to)}: Enter to confirm, Escape to leave it.`);
   };
 
