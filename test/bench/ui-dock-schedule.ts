@@ -45,7 +45,8 @@ function localInstant(day: string, hhmm: string): string {
 
 /** 30 doors (the demo's six and 24 more), open all day, and PER_DOOR bookings of 60 min at each, tomorrow. */
 async function seed(edge: DemoEdge, token: string, day: string): Promise<number> {
-  const yardId = ((await api(edge, token, 'GET', '/api/yard')) as { items: { id: string }[] }).items[0]?.id as string;
+  const yardId = ((await api(edge, token, 'GET', '/api/yard')) as { items: { id: string }[] }).items[0]
+    ?.id as string;
   const open = [{ from: '00:00', to: '24:00' }];
   await api(edge, token, 'PUT', `/api/appointment/config/${yardId}`, {
     enabled: true,
@@ -116,7 +117,7 @@ async function dayLoads(
   // The day after (empty), then back and forth: Previous day loads the busy day.
   const after = new Date(Date.parse(`${day}T12:00:00Z`) + 24 * 3600_000).toISOString().slice(0, 10);
   await page.goto(`${edge.url}/dashboard/appointments/schedule?date=${after}`);
-  await page.getByRole('group', { name: 'Door 30' }).waitFor({ timeout: 20_000 });
+  await page.getByRole('list', { name: 'Door 30: appointments' }).waitFor({ timeout: 20_000 });
   const times: number[] = [];
   for (let i = 0; i < LOADS + 2; i++) {
     const clickedAt = page.evaluate(

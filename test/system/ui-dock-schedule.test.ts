@@ -61,7 +61,12 @@ const gone = (l: Locator) => l.waitFor({ state: 'hidden', timeout: 10_000 });
 async function appointment(id: string) {
   const got = await apiCall('GET', `/api/appointment/${id}`);
   expect(got.status).toBe(200);
-  return got.body as Json & { startAt: string; doorName: string; status: string; cancelReason: string | null };
+  return got.body as Json & {
+    startAt: string;
+    doorName: string;
+    status: string;
+    cancelReason: string | null;
+  };
 }
 
 /** The block of an appointment on screen, by its code (part of its accessible name). */
@@ -99,7 +104,7 @@ beforeAll(async () => {
   page = await openPage(browser, { locale: 'en-GB', timezoneId: 'Asia/Tokyo' });
   await page.goto(`${edge.url}/dashboard/appointments/schedule?date=${day}`);
   await logIn(page, edge.admin.username, edge.admin.password);
-  await shown(page.getByRole('group', { name: 'Door 6' }));
+  await shown(page.getByRole('list', { name: 'Door 6: appointments' }));
 }, 150_000);
 
 afterAll(async () => {
@@ -141,9 +146,13 @@ describe('dashboard: dock schedule', () => {
     code = booked.code as string;
     const b = block(code);
     await shown(b);
-    expect(await b.getAttribute('aria-label')).toBe(`10:00 to 11:00, ${carrier.name}, Live unload, Scheduled, code ${code}`);
+    expect(await b.getAttribute('aria-label')).toBe(
+      `10:00 to 11:00, ${carrier.name}, Live unload, Scheduled, code ${code}`,
+    );
     await expect.poll(() => b.textContent()).toContain('Scheduled');
-    expect(await page.getByRole('group', { name: 'Door 2' }).getByRole('button').count()).toBe(1);
+    expect(await page.getByRole('list', { name: 'Door 2: appointments' }).getByRole('button').count()).toBe(
+      1,
+    );
   });
 
   it('reschedules by keyboard: focus the block, arrows to another time and door, Enter; announced', async () => {
@@ -153,7 +162,9 @@ describe('dashboard: dock schedule', () => {
     await page.keyboard.press('ArrowRight');
     const status = page.getByRole('status').filter({ hasText: /Move / });
     await shown(status);
-    expect(await status.textContent()).toContain('Door 3, 11:00 to 12:00: Enter to confirm, Escape to leave it.');
+    expect(await status.textContent()).toContain(
+      'Door 3, 11:00 to 12:00: Enter to confirm, Escape to leave it.',
+    );
     await screenshot(page, 'dashboard-dock-schedule-moving');
     // Nothing is sent before Enter.
     expect(localClock((await appointment(id)).startAt)).toBe('10:00');
@@ -162,11 +173,17 @@ describe('dashboard: dock schedule', () => {
     const moved = await appointment(id);
     expect(moved.doorName).toBe('Door 3');
     expect(localClock(moved.startAt)).toBe('11:00');
-    await shown(page.getByRole('group', { name: 'Door 3' }).getByRole('button', { name: /^11:00 to 12:00/ }));
+    await shown(
+      page
+        .getByRole('list', { name: 'Door 3: appointments' })
+        .getByRole('button', { name: /^11:00 to 12:00/ }),
+    );
     // Focus stays on the block, so the next move goes on from there; Escape drops a move unsent.
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Escape');
-    await shown(page.getByRole('status').filter({ hasText: `Move cancelled: ${code} stays at Door 3, 11:00` }));
+    await shown(
+      page.getByRole('status').filter({ hasText: `Move cancelled: ${code} stays at Door 3, 11:00` }),
+    );
     expect(localClock((await appointment(id)).startAt)).toBe('11:00');
   });
 
@@ -197,7 +214,7 @@ describe('dashboard: dock schedule', () => {
   it('reschedules by dragging the block to another door and time', async () => {
     const b = block(code);
     const from = await b.boundingBox();
-    const door5 = await page.getByRole('group', { name: 'Door 5' }).boundingBox();
+    const door5 = await page.getByRole('list', { name: 'Door 5: appointments' }).boundingBox();
     if (!from || !door5) throw new Error('no box');
     await page.mouse.move(from.x + 10, from.y + 5);
     await page.mouse.down();
@@ -217,7 +234,9 @@ describe('dashboard: dock schedule', () => {
   it('cancels with a reason: the block leaves the day, the reason is recorded', async () => {
     await block(code).focus();
     await page.keyboard.press('Enter');
-    const dialog = page.getByRole('dialog', { name: new RegExp(`${escape(carrier.name)} at Door 5, 11:30`) });
+    const dialog = page.getByRole('dialog', {
+      name: new RegExp(`${escapeRegExp(carrier.name)} at Door 5, 11:30`),
+    });
     await shown(dialog);
     await dialog.getByRole('button', { name: 'Cancel appointment…' }).click();
     await dialog.getByRole('button', { name: 'Cancel the appointment' }).click();
@@ -235,7 +254,7 @@ describe('dashboard: dock schedule', () => {
   });
 });
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

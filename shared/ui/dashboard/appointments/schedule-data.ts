@@ -136,7 +136,10 @@ export function book(body: Schemas['AppointmentCreate']): Promise<Appointment> {
  * Moves an appointment to another start and/or door, with If-Match of the version the schedule
  * shows: a change made meanwhile by someone else is refused (412), never overwritten.
  */
-export function reschedule(a: Appointment, change: { startAt?: string; doorId?: string }): Promise<Appointment> {
+export function reschedule(
+  a: Appointment,
+  change: { startAt?: string; doorId?: string },
+): Promise<Appointment> {
   return call(
     api.PATCH('/api/appointment/{id}', {
       params: { path: { id: a.id } },

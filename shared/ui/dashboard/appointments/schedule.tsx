@@ -107,7 +107,11 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
           </button>
           <label>
             Day{' '}
-            <input type="date" value={date} onChange={(e) => e.currentTarget.value && setDate(e.currentTarget.value)} />
+            <input
+              type="date"
+              value={date}
+              onChange={(e) => e.currentTarget.value && setDate(e.currentTarget.value)}
+            />
           </label>
           <button type="button" onClick={() => setDate(addDays(date, 1))}>
             Next day
@@ -123,9 +127,13 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
         </div>
       </div>
       {linked && (
-        <p class="muted">Bookings are made in the cloud dashboard; this site shows them and records arrivals.</p>
+        <p class="muted">
+          Bookings are made in the cloud dashboard; this site shows them and records arrivals.
+        </p>
       )}
-      {!mayEdit && !linked && <p class="muted">Read only: dispatchers and admins book and change appointments.</p>}
+      {!mayEdit && !linked && (
+        <p class="muted">Read only: dispatchers and admins book and change appointments.</p>
+      )}
       {data && !data.config.enabled && (
         <FormMessage kind="warn">
           Booking is not switched on for this yard: turn on scheduling in its scheduling settings.
@@ -144,7 +152,9 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
       </p>
       {refusal && <FormMessage kind="error">{refusal}</FormMessage>}
       {problem !== null && (
-        <FormMessage kind="error">The schedule could not be loaded. {scheduleProblemText(problem, tz)}</FormMessage>
+        <FormMessage kind="error">
+          The schedule could not be loaded. {scheduleProblemText(problem, tz)}
+        </FormMessage>
       )}
       {!data || !frame ? (
         problem === null && <p class="muted">Loading the schedule…</p>
@@ -169,7 +179,8 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
           {shown.length === 0
             ? 'No appointments this day.'
             : `${shown.length} ${shown.length === 1 ? 'appointment' : 'appointments'} this day.`}
-          {cancelled.length > 0 && ` Cancelled: ${cancelled.map((a) => `${a.code} (${a.carrierName})`).join(', ')}.`}
+          {cancelled.length > 0 &&
+            ` Cancelled: ${cancelled.map((a) => `${a.code} (${a.carrierName})`).join(', ')}.`}
         </p>
       )}
       {booking && data && (
@@ -179,6 +190,7 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
           dateLabel={dateLabel}
           timeZone={tz}
           loadTypes={data.loadTypes}
+          doors={data.doors}
           onClose={() => setBooking(false)}
           onBooked={(a) => {
             apply(a);
