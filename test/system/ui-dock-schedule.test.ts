@@ -173,6 +173,8 @@ describe('dashboard: dock schedule', () => {
     const moved = await appointment(id);
     expect(moved.doorName).toBe('Door 3');
     expect(localClock(moved.startAt)).toBe('11:00');
+    // A move changes the time and door only: the refs stay.
+    expect(moved.refs).toEqual(['PO-1001', 'BOL-77']);
     await shown(
       page
         .getByRole('list', { name: 'Door 3: appointments' })

@@ -143,7 +143,9 @@ export function reschedule(
   return call(
     api.PATCH('/api/appointment/{id}', {
       params: { path: { id: a.id } },
-      body: change,
+      // The refs as they are: the contract's PATCH body defaults a missing refs to none (zod
+      // default under partial), which would wipe them on a move.
+      body: { ...change, refs: a.refs },
       headers: { 'If-Match': `"v${a.version}"` },
     }),
   );
