@@ -120,13 +120,13 @@ describe('dashboard: dock schedule', () => {
     await page.getByRole('button', { name: 'Book an appointment' }).click();
     const dialog = page.getByRole('dialog', { name: /Book a dock appointment/ });
     await shown(dialog);
-    const time = dialog.getByLabel('Time');
+    const time = dialog.getByLabel('Time', { exact: true });
     await expect.poll(() => time.isEnabled(), { timeout: 10_000 }).toBe(true);
     // Offered: the free times of the day, 06:00 to 19:00 (a 60 min load in 06:00-20:00).
     const offered = await time.locator('option').allTextContents();
     expect(offered.filter((o) => /^\d\d:\d\d to /.test(o))).toHaveLength(53);
     await time.selectOption({ label: '10:00 to 11:00 (6 doors free)' });
-    await dialog.getByLabel('Door').selectOption({ label: 'Door 2' });
+    await dialog.getByLabel('Door', { exact: true }).selectOption({ label: 'Door 2' });
     await dialog.getByLabel('Carrier').selectOption({ label: carrier.name });
     await dialog.getByLabel('Order or bill of lading numbers').fill('PO-1001, BOL-77');
     await dialog.getByLabel('Trailer number').fill('DOCK 4711');

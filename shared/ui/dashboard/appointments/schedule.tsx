@@ -80,9 +80,12 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
     setRefusal(null);
     setSaid(`Moving ${a.code}…`);
     try {
-      const change: { startAt: string; doorId?: string } = { startAt: new Date(to.startAt).toISOString() };
-      if (door && door.id !== a.doorId) change.doorId = door.id;
-      const moved = await reschedule(a, change);
+      // The door always: without it the server would take another free door when this one is full,
+      // and the office moved it within this door's column.
+      const moved = await reschedule(a, {
+        startAt: new Date(to.startAt).toISOString(),
+        doorId: door?.id ?? a.doorId,
+      });
       apply(moved);
       setSaid(`${moved.code} moved to ${moved.doorName} at ${clock(moved.startAt, tz)}.`);
     } catch (err) {
