@@ -55,8 +55,8 @@ function localInstant(hhmm: string): string {
   throw new Error(`no instant for ${hhmm}`);
 }
 
-const shown = (l: Locator) => l.waitFor({ state: 'visible', timeout: 10_000 });
-const gone = (l: Locator) => l.waitFor({ state: 'hidden', timeout: 10_000 });
+const shown = (l: Locator) => l.waitFor({ state: 'visible', timeout: 30_000 });
+const gone = (l: Locator) => l.waitFor({ state: 'hidden', timeout: 30_000 });
 
 async function appointment(id: string) {
   const got = await apiCall('GET', `/api/appointment/${id}`);
@@ -138,7 +138,7 @@ describe('dashboard: dock schedule', () => {
     await gone(dialog);
     await shown(page.getByRole('status').filter({ hasText: /^Booked / }));
 
-    const list = (await apiCall('GET', `/api/appointment?yardId=${yardId}`)).body.items ?? [];
+    const list = (await apiCall('GET', `/api/appointment?yardId=${yardId}&q=DOCK%204711`)).body.items ?? [];
     expect(list).toHaveLength(1);
     const booked = list[0] as Json & { startAt: string };
     expect(booked).toMatchObject({ doorName: 'Door 2', carrierId: carrier.id, refs: ['PO-1001', 'BOL-77'] });
@@ -155,7 +155,7 @@ describe('dashboard: dock schedule', () => {
     expect(await page.getByRole('list', { name: 'Door 2: appointments' }).getByRole('button').count()).toBe(
       1,
     );
-  });
+  }, 180_000);
 
   it('reschedules by keyboard: focus the block, arrows to another time and door, Enter; announced', async () => {
     const b = block(code);
@@ -189,7 +189,7 @@ describe('dashboard: dock schedule', () => {
       page.getByRole('status').filter({ hasText: `Move cancelled: ${code} stays at Door 3, 11:00` }),
     );
     expect(localClock((await appointment(id)).startAt)).toBe('11:00');
-  });
+  }, 180_000);
 
   it('a move onto a taken time is refused in words, with the times still free; nothing changes', async () => {
     // Door 4 at 11:00 is taken by a booking made elsewhere; it appears live.
@@ -213,7 +213,7 @@ describe('dashboard: dock schedule', () => {
     const still = await appointment(id);
     expect(still.doorName).toBe('Door 3');
     expect(localClock(still.startAt)).toBe('11:00');
-  });
+  }, 180_000);
 
   it('reschedules by dragging the block to another door and time', async () => {
     const b = block(code);
@@ -233,7 +233,7 @@ describe('dashboard: dock schedule', () => {
     expect(localClock(moved.startAt)).toBe('11:30');
     await screenshot(page, 'dashboard-dock-schedule');
     expect(await seriousA11yViolations(page)).toEqual([]);
-  });
+  }, 180_000);
 
   it('cancels with a reason: the block leaves the day, the reason is recorded', async () => {
     await block(code).focus();
@@ -255,7 +255,7 @@ describe('dashboard: dock schedule', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.cancelReason).toBe('Carrier called: the load is not ready');
     await shown(page.getByText(new RegExp(`Cancelled: ${code}`)));
-  });
+  }, 180_000);
 });
 
 function escapeRegExp(s: string): string {
