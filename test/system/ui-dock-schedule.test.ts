@@ -125,11 +125,9 @@ describe('dashboard: dock schedule', () => {
     // Offered: the free times of the day, 06:00 to 19:00 (a 60 min load in 06:00-20:00).
     const offered = await time.locator('option').allTextContents();
     expect(offered.filter((o) => /^\d\d:\d\d to /.test(o))).toHaveLength(53);
-    // force: Playwright's actionability wait never settles on a <select> inside the open modal
-    // <dialog> here (it is visible and enabled: isVisible/isEnabled say so); the choice is checked below.
-    await time.selectOption({ label: '10:00 to 11:00 (6 doors free)' }, { force: true });
-    await dialog.getByLabel('Door', { exact: true }).selectOption({ label: 'Door 2' }, { force: true });
-    await dialog.getByLabel('Carrier').selectOption({ label: carrier.name }, { force: true });
+    await time.selectOption({ label: '10:00 to 11:00 (6 doors free)' });
+    await dialog.getByLabel('Door', { exact: true }).selectOption({ label: 'Door 2' });
+    await dialog.getByLabel('Carrier').selectOption({ label: carrier.name });
     await dialog.getByLabel('Order or bill of lading numbers').fill('PO-1001, BOL-77');
     await dialog.getByLabel('Trailer number').fill('DOCK 4711');
     expect(await seriousA11yViolations(page)).toEqual([]);

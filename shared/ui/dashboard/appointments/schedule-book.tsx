@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
 import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
@@ -23,11 +23,18 @@ type Errors = Partial<
   >
 >;
 
-/** A slot's time as offered: "10:15 to 11:15"; a fall-back day's repeated hour with its offset. */
-function slotLabel(s: FreeSlot, all: FreeSlot[], timeZone: string): string {
-  const twice = all.filter((o) => clock(o.startAt, timeZone) === clock(s.startAt, timeZone)).length > 1;
-  const doors = s.doors ? ` (${s.doors.length} ${s.doors.length === 1 ? 'door' : 'doors'} free)` : '';
-  return `${clock(s.startAt, timeZone, twice)} to ${clock(s.endAt, timeZone)}${doors}`;
+/**
+ * Each slot's time as offered: "10:15 to 11:15 (3 doors free)"; a fall-back day's repeated hour
+ * with its offset, so the two are told apart.
+ */
+function slotLabels(all: FreeSlot[], timeZone: string): string[] {
+  const seen = new Map<string, number>();
+  for (const s of all) seen.set(clock(s.startAt, timeZone), (seen.get(clock(s.startAt, timeZone)) ?? 0) + 1);
+  return all.map((s) => {
+    const twice = (seen.get(clock(s.startAt, timeZone)) ?? 0) > 1;
+    const doors = s.doors ? ` (${s.doors.length} ${s.doors.length === 1 ? 'door' : 'doors'} free)` : '';
+    return `${clock(s.startAt, timeZone, twice)} to ${clock(s.endAt, timeZone)}${doors}`;
+  });
 }
 
 /**
@@ -83,6 +90,7 @@ export function BookDialog(props: {
   useEffect(() => void loadSlots(loadTypeId), [loadTypeId]);
 
   const slot = slots?.find((s) => s.startAt === startAt);
+  const labels = useMemo(() => (slots ? slotLabels(slots, tz) : []), [slots, tz]);
   const saving = useSubmit(async () => {
     try {
       const a = await book({
@@ -211,9 +219,9 @@ export function BookDialog(props: {
                     ? 'Choose a time'
                     : 'No free time that day'}
               </option>
-              {slots?.map((s) => (
+              {slots?.map((s, i) => (
                 <option key={s.startAt} value={s.startAt}>
-                  {slotLabel(s, slots, tz)}
+                  {labels[i]}
                 </option>
               ))}
             </select>
