@@ -206,6 +206,8 @@ describe('dashboard: dock schedule', () => {
     const refusal = page.getByRole('alert').filter({ hasText: `${code} was not moved.` });
     await shown(refusal);
     const text = (await refusal.textContent()) ?? '';
+    expect(text).toContain('That time is no longer free');
+    expect(text).toMatch(/Still free that day: 06:00, 06:15/);
     expect(text).not.toMatch(/slot-taken|409|door[A-Z]|[0-9a-f]{8}-/);
     await screenshot(page, 'dashboard-dock-schedule-refused');
     const still = await appointment(id);
