@@ -91,10 +91,10 @@ async function seed(edge: DemoEdge, token: string, day: string): Promise<number>
 function blocksShown(page: Page, count: number) {
   return page.evaluate(
     (n) =>
+      // No named functions in here: tsx would wrap them in a helper the page does not have.
       new Promise<number>((resolve) => {
-        const check = () => document.querySelectorAll('.dock-block').length === n;
         const observer = new MutationObserver(() => {
-          if (check()) {
+          if (document.querySelectorAll('.dock-block').length === n) {
             observer.disconnect();
             resolve(performance.now());
           }
