@@ -5,7 +5,16 @@ import type { Role } from '../common/auth';
  * API's roles (API.md); the server still checks every call, this only keeps people away from
  * screens whose every action they would be refused.
  */
-export type Area = 'sites' | 'yard' | 'map' | 'gates' | 'tasks' | 'master' | 'admin' | 'billing';
+export type Area =
+  | 'sites'
+  | 'yard'
+  | 'map'
+  | 'gates'
+  | 'tasks'
+  | 'appointments'
+  | 'master'
+  | 'admin'
+  | 'billing';
 
 const AREAS: Record<Area, Role[]> = {
   sites: ['admin', 'dispatcher', 'billing', 'viewer'],
@@ -13,6 +22,8 @@ const AREAS: Record<Area, Role[]> = {
   map: ['admin', 'dispatcher', 'viewer'],
   gates: ['admin', 'dispatcher', 'viewer'],
   tasks: ['admin', 'dispatcher', 'viewer'],
+  // Dock schedule, scheduling config, load types, detention and on-time figures (API.md "Appointments").
+  appointments: ['admin', 'dispatcher', 'billing', 'viewer'],
   // Master data: yards, locations, gates, carriers, drivers, trucks, trailers (read for D and V).
   master: ['admin', 'dispatcher', 'viewer'],
   // Users, API keys, cameras and integrations, settings: admins only.
@@ -33,6 +44,8 @@ export const may = {
   editTasks: (role: Role | undefined) => role === 'admin' || role === 'dispatcher',
   editLocations: (role: Role | undefined) => role === 'admin' || role === 'dispatcher',
   editMasterData: (role: Role | undefined) => role === 'admin',
+  /** Scheduling config, load types and bookings: admins and dispatchers (API.md "Appointments"). */
+  editAppointments: (role: Role | undefined) => role === 'admin' || role === 'dispatcher',
   editBilling: (role: Role | undefined) => role === 'admin' || role === 'billing',
   /** Dead letters are every site's rows: an admin without a yard scope only (sync/routes.ts). */
   retryDeadLetters: (p: { role: Role; yardIds: string[] | null } | null) =>

@@ -13,6 +13,7 @@ import { SearchBox } from './search/search-box';
 const YardFigures = lazy(() => import('./screens/yard').then((m) => m.YardFigures));
 const YardMap = lazy(() => import('./screens/map').then((m) => m.YardMap));
 const Gates = lazy(() => import('./screens/gates').then((m) => m.Gates));
+const Appointments = lazy(() => import('./screens/appointments').then((m) => m.Appointments));
 const Tasks = lazy(() => import('./screens/tasks').then((m) => m.Tasks));
 const MasterData = lazy(() => import('./screens/master').then((m) => m.MasterData));
 const Admin = lazy(() => import('./screens/admin').then((m) => m.Admin));
@@ -53,6 +54,14 @@ const SCREENS: Screen[] = [
     key: 't',
     area: 'tasks',
     component: Tasks,
+  },
+  {
+    href: '/dashboard/appointments',
+    path: '/dashboard/appointments/:rest*',
+    label: 'Appointments',
+    key: 'p',
+    area: 'appointments',
+    component: Appointments,
   },
   {
     href: '/dashboard/master',
