@@ -184,6 +184,7 @@ describe('the appointments area, as a dispatcher', () => {
     await form.getByLabel('Door 6').check();
     await form.getByLabel('Door 5').check();
     await form.getByLabel('Carriers may book it').uncheck();
+    await screenshot(page, 'dashboard-appointments-load-type-form');
     await form.getByRole('button', { name: 'Save load type' }).click();
     await shown(page.getByText('Load type Reefer live unload is saved.'));
     const row = page.getByRole('row', { name: /^Reefer live unload/ });
