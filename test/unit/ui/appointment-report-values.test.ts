@@ -4,6 +4,8 @@ import {
   minutesText,
   percentText,
   periodOf,
+  periodWindow,
+  yardMidnight,
   yardToday,
 } from '../../../shared/ui/dashboard/appointments/report-values';
 
@@ -41,6 +43,27 @@ describe('the report period: yard-local dates in the address', () => {
   });
 });
 
+describe('the period as the API’s window: from the yard’s midnight of the first day to the one after the last', () => {
+  it('finds a yard-local midnight on ordinary and DST-change days', () => {
+    expect(yardMidnight('2026-11-28', 'America/Chicago')).toBe('2026-11-28T06:00:00.000Z');
+    expect(yardMidnight('2026-11-28', 'Asia/Tokyo')).toBe('2026-11-27T15:00:00.000Z');
+    // Spring forward on 8 March at 02:00: that day begins on CST, the next on CDT.
+    expect(yardMidnight('2026-03-08', 'America/Chicago')).toBe('2026-03-08T06:00:00.000Z');
+    expect(yardMidnight('2026-03-09', 'America/Chicago')).toBe('2026-03-09T05:00:00.000Z');
+    // Fall back on 1 November: that day begins on CDT, the next on CST.
+    expect(yardMidnight('2026-11-01', 'America/Chicago')).toBe('2026-11-01T05:00:00.000Z');
+    expect(yardMidnight('2026-11-02', 'America/Chicago')).toBe('2026-11-02T06:00:00.000Z');
+    expect(yardMidnight('2026-06-01', 'UTC')).toBe('2026-06-01T00:00:00.000Z');
+  });
+
+  it('includes the last day whole (the window is half-open)', () => {
+    expect(periodWindow({ from: '2026-10-31', to: '2026-11-01' }, 'America/Chicago')).toEqual({
+      from: '2026-10-31T05:00:00.000Z',
+      to: '2026-11-02T06:00:00.000Z',
+    });
+  });
+});
+
 describe('figures in words', () => {
   it('says minutes and hours, and a dash when nothing was measured', () => {
     expect(minutesText(0)).toBe('0 min');
@@ -51,8 +74,9 @@ describe('figures in words', () => {
     expect(minutesText(undefined)).toBe('–');
   });
 
-  it('says a share as a whole percentage', () => {
-    expect(percentText(0.875)).toMatch(/^88\s?%$/);
+  it('says a percentage (0 to 100) whole', () => {
+    expect(percentText(87.5)).toMatch(/^88\s?%$/);
+    expect(percentText(100)).toMatch(/^100\s?%$/);
     expect(percentText(null)).toBe('–');
   });
 });

@@ -26,7 +26,7 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
   const [carriers, setCarriers] = useState<Carrier[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const q = { yardId: props.yardId, ...period, ...(carrierId ? { carrierId } : {}) };
+  const q = { yardId: props.yardId, timeZone: props.timeZone, ...period, ...(carrierId ? { carrierId } : {}) };
   const csv = useSubmit(async () => setSaved(await downloadDetentionCsv(q)));
 
   useEffect(() => {
@@ -43,7 +43,7 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
     return () => {
       live = false;
     };
-  }, [props.yardId, period.from, period.to, carrierId]);
+  }, [props.yardId, props.timeZone, period.from, period.to, carrierId]);
 
   const choose = (p: Period, carrier: string) => {
     const params = new URLSearchParams({ from: p.from, to: p.to, ...(carrier ? { carrier } : {}) });
@@ -105,7 +105,7 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
             </tr>
           </thead>
           {report.items.map((r) => (
-            <tbody key={r.appointmentId} class="detention-row">
+            <tbody key={r.id} class="detention-row">
               <tr>
                 <th scope="row">
                   {r.code} · {r.carrierName}
