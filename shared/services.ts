@@ -1,8 +1,10 @@
 import type { CoreParts } from './core-parts.js';
 import { SharedAnswers } from './http/shared-answers.js';
+import { AppointmentBooking } from './modules/appointments/booking.js';
 import { SchedulingConfigService } from './modules/appointments/config-service.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
+import { SlotService } from './modules/appointments/slots-service.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -63,6 +65,8 @@ export interface Services {
   siteBytes: SyncBlobService | undefined;
   /** Dock appointments (docs/domain.md "Appointments"): scheduling configs, load types, bookings. */
   appointments: AppointmentService;
+  appointmentBooking: AppointmentBooking;
+  appointmentSlots: SlotService;
   schedulingConfigs: SchedulingConfigService;
   loadTypes: LoadTypeService;
 }
@@ -140,6 +144,8 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
   // Appointments: `overdue` is the cloud's view of an offline site's late trucks (out.ts).
   const appointments = new AppointmentService({ ...core, yards, atCloud: core.profile.role === 'cloud' });
+  const appointmentBooking = new AppointmentBooking({ ...core, appointments, yards, carriers });
+  const appointmentSlots = new SlotService({ ...core, appointments, yards });
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
   return {
@@ -164,6 +170,8 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     search,
     siteBytes,
     appointments,
+    appointmentBooking,
+    appointmentSlots,
     schedulingConfigs,
     loadTypes,
   };
