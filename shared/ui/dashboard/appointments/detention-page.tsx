@@ -51,7 +51,8 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
     route(`${BASE}?${params}`);
   };
   const tz = props.timeZone;
-  const at = (iso: string | null | undefined) => (iso ? yardTime(iso, tz, Date.parse(iso)) : '–');
+  // A time on the booked day as its clock time, on another day with its date (yardTime's rule).
+  const at = (iso: string | null | undefined, booked: string) => (iso ? yardTime(iso, tz, Date.parse(booked)) : '–');
   const day = (iso: string) => yardTime(iso, tz, 0);
 
   return (
@@ -115,11 +116,11 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
                 </th>
                 <td>{day(r.startAt)}</td>
                 <td>
-                  {r.arrivedAt ? at(r.arrivedAt) : r.status === 'no_show' ? 'No-show' : '–'}
+                  {r.arrivedAt ? at(r.arrivedAt, r.startAt) : r.status === 'no_show' ? 'No-show' : '–'}
                   {r.arrival && <small class={`hint arrival-${r.arrival}`}>{ARRIVAL_WORDS[r.arrival]}</small>}
                 </td>
-                <td>{at(r.dockedAt)}</td>
-                <td>{at(r.departedAt)}</td>
+                <td>{at(r.dockedAt, r.startAt)}</td>
+                <td>{at(r.departedAt, r.startAt)}</td>
                 <td class="num">{minutesText(r.waitMinutes)}</td>
                 <td class="num">{minutesText(r.turnMinutes)}</td>
                 <td class={r.detentionMinutes ? 'num detained' : 'num'}>{minutesText(r.detentionMinutes)}</td>
