@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { DateTime } from 'luxon';
+import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type DemoEdge,
@@ -131,7 +131,9 @@ describe('the appointments area, as a dispatcher', () => {
     const form = page.getByRole('form', { name: 'Scheduling config' });
     await shown(form);
     // The navigation names the area and the sub-page.
-    await shown(page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Scheduling config' }));
+    await shown(
+      page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Scheduling config' }),
+    );
     await form.getByLabel('Take bookings in this yard').check();
 
     const monday = form.getByRole('group', { name: 'Monday' });
@@ -178,7 +180,14 @@ describe('the appointments area, as a dispatcher', () => {
     ];
     expect(await config()).toMatchObject({
       enabled: true,
-      openHours: { '1': weekday, '2': weekday, '3': weekday, '4': weekday, '5': weekday, '6': [{ from: '08:00', to: '12:00' }] },
+      openHours: {
+        '1': weekday,
+        '2': weekday,
+        '3': weekday,
+        '4': weekday,
+        '5': weekday,
+        '6': [{ from: '08:00', to: '12:00' }],
+      },
       closedDates: [`${year}-12-25`],
       slotMinutes: 30,
       lateGraceMinutes: 30,
@@ -190,7 +199,10 @@ describe('the appointments area, as a dispatcher', () => {
   });
 
   it('load types: create with allowed doors and office only, edit, delete after a confirmation', async () => {
-    await page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Load types' }).click();
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Load types' })
+      .click();
     await shown(page.getByRole('heading', { name: 'Load types', level: 2 }));
     await page.getByRole('button', { name: 'New load type' }).click();
     const form = page.getByRole('form', { name: 'New load type' });
@@ -236,7 +248,12 @@ describe('the appointments area, as a dispatcher', () => {
     await other.getByLabel('Name').fill('Drop and hook');
     await other.getByLabel('Door time (minutes)').fill('15');
     await other.getByRole('button', { name: 'Save load type' }).click();
-    await text(page.getByRole('row', { name: /^Drop and hook/ }).getByRole('cell').nth(2)).toBe('Every door');
+    await text(
+      page
+        .getByRole('row', { name: /^Drop and hook/ })
+        .getByRole('cell')
+        .nth(2),
+    ).toBe('Every door');
     await page.getByRole('button', { name: 'Delete load type Drop and hook' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete load type Drop and hook?' });
     await confirm.getByRole('button', { name: 'Delete load type' }).click();
@@ -248,13 +265,21 @@ describe('the appointments area, as a dispatcher', () => {
   });
 
   it('door capacity: a door takes two appointments at once', async () => {
-    await page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Door capacity' }).click();
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Door capacity' })
+      .click();
     await page.getByRole('button', { name: 'Edit Door 3' }).click();
     const dialog = page.getByRole('dialog', { name: /Edit door Door 3/ });
     await dialog.getByLabel('Capacity (required)').fill('2');
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await gone(dialog);
-    await text(page.getByRole('row', { name: /^Door 3/ }).getByRole('cell').nth(0)).toBe('2');
+    await text(
+      page
+        .getByRole('row', { name: /^Door 3/ })
+        .getByRole('cell')
+        .nth(0),
+    ).toBe('2');
     expect((await doors()).find((d) => d.name === 'Door 3')?.capacity).toBe(2);
     // Only doors are listed here: no spots.
     expect(await page.getByRole('row', { name: /^S01/ }).count()).toBe(0);
@@ -268,7 +293,10 @@ describe('the appointments area, as a dispatcher', () => {
     const slot = 30 * 60_000;
     const start = Math.floor((Date.now() - 5 * 3_600_000) / slot) * slot;
     const iso = (ms: number) => new Date(ms).toISOString();
-    const carrier = (await apiCall('GET', '/api/carrier?limit=100')).body.items[0] as { id: string; name: string };
+    const carrier = (await apiCall('GET', '/api/carrier?limit=100')).body.items[0] as {
+      id: string;
+      name: string;
+    };
     const loadType = (await loadTypes()).find((t) => t.name === 'Reefer live unload');
     const door5 = (await doors()).find((d) => d.name === 'Door 5');
     const booked = await apiCall('POST', '/api/appointment', {
@@ -284,7 +312,10 @@ describe('the appointments area, as a dispatcher', () => {
     });
     expect(booked.status, booked.text).toBe(201);
     const appt = booked.body as { id: string; code: string };
-    const gates = (await apiCall('GET', `/api/yard/${yardId}/gate`)).body.items as { id: string; name: string }[];
+    const gates = (await apiCall('GET', `/api/yard/${yardId}/gate`)).body.items as {
+      id: string;
+      name: string;
+    }[];
     const north = gates.find((g) => g.name === 'North gate (in)');
     const south = gates.find((g) => g.name === 'South gate (out)');
     const checkIn = await apiCall('POST', '/api/movement', {
@@ -310,19 +341,34 @@ describe('the appointments area, as a dispatcher', () => {
     expect(checkOut.status, checkOut.text).toBe(201);
 
     const today = DateTime.fromMillis(start, { zone: CHICAGO }).toISODate() as string;
-    await page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Detention report' }).click();
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Detention report' })
+      .click();
     await shown(page.getByRole('heading', { name: 'Detention report' }));
     // The API's own figures for the same day (the yard's midnight to midnight).
-    const report = (await apiCall('GET', `/api/appointment/detention?yardId=${yardId}&carrierId=${carrier.id}&${yardDay(today)}`)).body;
+    const report = (
+      await apiCall(
+        'GET',
+        `/api/appointment/detention?yardId=${yardId}&carrierId=${carrier.id}&${yardDay(today)}`,
+      )
+    ).body;
     const item = (report.items as Array<Record<string, unknown>>).find((i) => i.id === appt.id);
     // Hand-worked (docs/domain.md "Wait and detention"): on time, so the clock starts at the booked
     // start; wait 10 min to the door, turn 4 h - 10 min, detention 4 h - 120 min free time.
-    expect(item).toMatchObject({ arrival: 'on_time', waitMinutes: 10, turnMinutes: 230, detentionMinutes: 120 });
+    expect(item).toMatchObject({
+      arrival: 'on_time',
+      waitMinutes: 10,
+      turnMinutes: 230,
+      detentionMinutes: 120,
+    });
     await page.getByLabel('From').fill(today);
     await page.getByLabel('To (included)').fill(today);
     await page.getByRole('button', { name: 'Show' }).click();
     await page.getByLabel('Carrier').selectOption({ value: carrier.id });
-    await expect.poll(() => new URL(page.url()).search).toBe(`?from=${today}&to=${today}&carrier=${carrier.id}`);
+    await expect
+      .poll(() => new URL(page.url()).search)
+      .toBe(`?from=${today}&to=${today}&carrier=${carrier.id}`);
     const row = page.locator('tbody.detention-row', { hasText: appt.code });
     await shown(row);
     const cells = row.getByRole('row').first().getByRole('cell');
@@ -340,7 +386,9 @@ describe('the appointments area, as a dispatcher', () => {
     await row.getByText(`Gate movements of ${appt.code}`).click();
     const picture = row.getByRole('img', { name: /^Check-in .*picture 1$/ });
     await shown(picture);
-    await expect.poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
     await shown(row.getByText(/^Check-out /));
     await screenshot(page, 'dashboard-appointments-detention');
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -356,7 +404,10 @@ describe('the appointments area, as a dispatcher', () => {
   });
 
   it('on-time figures per carrier and per door, as the API counts them for the same days', async () => {
-    await page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'On-time figures' }).click();
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'On-time figures' })
+      .click();
     await shown(page.getByRole('heading', { name: 'On-time figures' }));
     const today = DateTime.now().setZone(CHICAGO).toISODate() as string;
     await page.getByLabel('From').fill(today);
@@ -365,7 +416,8 @@ describe('the appointments area, as a dispatcher', () => {
     await expect.poll(() => new URL(page.url()).search).toBe(`?from=${today}&to=${today}`);
     const perDoor = page.getByRole('table', { name: 'Per door' });
     await shown(perDoor);
-    const summary = (await apiCall('GET', `/api/appointment/summary?yardId=${yardId}&${yardDay(today)}`)).body as {
+    const summary = (await apiCall('GET', `/api/appointment/summary?yardId=${yardId}&${yardDay(today)}`))
+      .body as {
       byDoor: Array<Record<string, number | string | null>>;
       byCarrier: Array<Record<string, number | string | null>>;
     };
@@ -373,16 +425,21 @@ describe('the appointments area, as a dispatcher', () => {
     expect(door5?.onTime).toBeGreaterThanOrEqual(1);
     const cells = perDoor.getByRole('row', { name: /^Door 5/ }).getByRole('cell');
     await text(cells.nth(0)).toBe(String(door5?.appointments));
-    await text(cells.nth(1)).toMatch(new RegExp(`^${Math.round(Number(door5?.onTimePercent))}\\s?% \\(${door5?.onTime}\\)$`));
+    await text(cells.nth(1)).toMatch(
+      new RegExp(`^${Math.round(Number(door5?.onTimePercent))}\\s?% \\(${door5?.onTime}\\)$`),
+    );
     await text(cells.nth(4)).toBe(String(door5?.noShows));
     await text(cells.nth(5)).toBe(`${minutes(door5?.waitP50Minutes)} / ${minutes(door5?.waitP90Minutes)}`);
     await text(cells.nth(6)).toBe(`${minutes(door5?.turnP50Minutes)} / ${minutes(door5?.turnP90Minutes)}`);
     // Every carrier of the day has its row, and an All row sums them up.
     const perCarrier = page.getByRole('table', { name: 'Per carrier' });
     for (const c of summary.byCarrier) {
-      await text(perCarrier.getByRole('row', { name: new RegExp(`^${c.carrierName}`) }).getByRole('cell').nth(0)).toBe(
-        String(c.appointments),
-      );
+      await text(
+        perCarrier
+          .getByRole('row', { name: new RegExp(`^${c.carrierName}`) })
+          .getByRole('cell')
+          .nth(0),
+      ).toBe(String(c.appointments));
     }
     await shown(perCarrier.getByRole('row', { name: /^All/ }));
     await screenshot(page, 'dashboard-appointments-figures');

@@ -26,7 +26,12 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
   const [carriers, setCarriers] = useState<Carrier[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const q = { yardId: props.yardId, timeZone: props.timeZone, ...period, ...(carrierId ? { carrierId } : {}) };
+  const q = {
+    yardId: props.yardId,
+    timeZone: props.timeZone,
+    ...period,
+    ...(carrierId ? { carrierId } : {}),
+  };
   const csv = useSubmit(async () => setSaved(await downloadDetentionCsv(q)));
 
   useEffect(() => {
@@ -52,7 +57,8 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
   };
   const tz = props.timeZone;
   // A time on the booked day as its clock time, on another day with its date (yardTime's rule).
-  const at = (iso: string | null | undefined, booked: string) => (iso ? yardTime(iso, tz, Date.parse(booked)) : '–');
+  const at = (iso: string | null | undefined, booked: string) =>
+    iso ? yardTime(iso, tz, Date.parse(booked)) : '–';
   const day = (iso: string) => yardTime(iso, tz, 0);
 
   return (
@@ -65,7 +71,8 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
       </div>
       <p class="muted">
         Wait: from the booked start (or the arrival, when late) to docking. Turn: arrival to departure.
-        Detention: the time past the free time from that same start to departure. Times in the yard’s zone ({tz}).
+        Detention: the time past the free time from that same start to departure. Times in the yard’s zone (
+        {tz}).
       </p>
       <PeriodFilter
         key={`${period.from}/${period.to}`}
@@ -76,7 +83,9 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
         onChoose={choose}
       />
       {(csv.problem || csv.failed) && (
-        <FormMessage kind="error">The CSV could not be made: {problemText(csv.problem, 'report')}</FormMessage>
+        <FormMessage kind="error">
+          The CSV could not be made: {problemText(csv.problem, 'report')}
+        </FormMessage>
       )}
       {saved && <FormMessage kind="ok">Saved {saved}.</FormMessage>}
       {problem && <FormMessage kind="error">The report could not be read: {problem}</FormMessage>}

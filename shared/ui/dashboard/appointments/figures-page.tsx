@@ -62,22 +62,22 @@ function FiguresTable(props: { caption: string; first: string; rows: Group[]; to
 function FiguresRow(props: { name: string; figures: Figures }) {
   const r = props.figures;
   return (
-          <tr>
-            <th scope="row">{props.name}</th>
-            <td class="num">{count.format(r.appointments)}</td>
-            <td class="num">
-              {percentText(r.onTimePercent)} <small class="muted">({count.format(r.onTime)})</small>
-            </td>
-            <td class="num">{count.format(r.early)}</td>
-            <td class="num">{count.format(r.late)}</td>
-            <td class="num">{count.format(r.noShows)}</td>
-            <td class="num">
-              {minutesText(r.waitP50Minutes)} / {minutesText(r.waitP90Minutes)}
-            </td>
-            <td class="num">
-              {minutesText(r.turnP50Minutes)} / {minutesText(r.turnP90Minutes)}
-            </td>
-          </tr>
+    <tr>
+      <th scope="row">{props.name}</th>
+      <td class="num">{count.format(r.appointments)}</td>
+      <td class="num">
+        {percentText(r.onTimePercent)} <small class="muted">({count.format(r.onTime)})</small>
+      </td>
+      <td class="num">{count.format(r.early)}</td>
+      <td class="num">{count.format(r.late)}</td>
+      <td class="num">{count.format(r.noShows)}</td>
+      <td class="num">
+        {minutesText(r.waitP50Minutes)} / {minutesText(r.waitP90Minutes)}
+      </td>
+      <td class="num">
+        {minutesText(r.turnP50Minutes)} / {minutesText(r.turnP90Minutes)}
+      </td>
+    </tr>
   );
 }
 
@@ -113,7 +113,13 @@ export function FiguresPage(props: { yardId: string; timeZone: string }) {
         On time: arrived within the late time around the booked start. Wait and turn as in the detention
         report; p50 is the median, p90 what nine in ten stay under.
       </p>
-      <PeriodFilter key={`${period.from}/${period.to}`} id="figures" period={period} carrierId="" onChoose={choose} />
+      <PeriodFilter
+        key={`${period.from}/${period.to}`}
+        id="figures"
+        period={period}
+        carrierId=""
+        onChoose={choose}
+      />
       {problem && <FormMessage kind="error">The figures could not be read: {problem}</FormMessage>}
       {!problem && !summary && <p class="muted">Loading the figures…</p>}
       {summary && summary.byCarrier.length === 0 && <p>No appointments in this period.</p>}

@@ -35,20 +35,20 @@ export function PeriodFilter(props: {
       </label>
       <button type="submit">Show</button>
       {props.carriers && (
-      <label>
-        Carrier
-        <select
-          value={props.carrierId}
-          onChange={(e) => props.onChoose(props.period, e.currentTarget.value)}
-        >
-          <option value="">Every carrier</option>
-          {props.carriers.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.scac ? `${c.name} (${c.scac})` : c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+        <label>
+          Carrier
+          <select
+            value={props.carrierId}
+            onChange={(e) => props.onChoose(props.period, e.currentTarget.value)}
+          >
+            <option value="">Every carrier</option>
+            {props.carriers.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.scac ? `${c.name} (${c.scac})` : c.name}
+              </option>
+            ))}
+          </select>
+        </label>
       )}
     </form>
   );

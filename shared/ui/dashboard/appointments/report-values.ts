@@ -39,7 +39,9 @@ function offsetAt(at: number, timeZone: string): number {
     second: '2-digit',
   }).formatToParts(at);
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (at - (at % 1000));
+  return (
+    Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (at - (at % 1000))
+  );
 }
 
 /**
@@ -82,5 +84,7 @@ export function minutesText(minutes: number | null | undefined): string {
 /** A percentage (0 to 100) as the locale writes it, whole; "–" when nothing was counted. */
 export function percentText(percent: number | null | undefined): string {
   if (percent === null || percent === undefined || Number.isNaN(percent)) return '–';
-  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(percent / 100);
+  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(
+    percent / 100,
+  );
 }
