@@ -54,6 +54,10 @@ describe('the period as the API’s window: from the yard’s midnight of the fi
     expect(yardMidnight('2026-11-01', 'America/Chicago')).toBe('2026-11-01T05:00:00.000Z');
     expect(yardMidnight('2026-11-02', 'America/Chicago')).toBe('2026-11-02T06:00:00.000Z');
     expect(yardMidnight('2026-06-01', 'UTC')).toBe('2026-06-01T00:00:00.000Z');
+    // East of UTC the first guess can land past the change: Auckland springs forward on 27 September
+    // at 02:00, so that day begins on NZST (+12) although 00:00 UTC that day is already NZDT (+13).
+    expect(yardMidnight('2026-09-27', 'Pacific/Auckland')).toBe('2026-09-26T12:00:00.000Z');
+    expect(yardMidnight('2026-04-05', 'Pacific/Auckland')).toBe('2026-04-04T11:00:00.000Z');
   });
 
   it('includes the last day whole (the window is half-open)', () => {
