@@ -3,6 +3,7 @@ import { SharedAnswers } from './http/shared-answers.js';
 import { AppointmentBooking } from './modules/appointments/booking.js';
 import { SchedulingConfigService } from './modules/appointments/config-service.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
+import { ReportService } from './modules/appointments/report-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
 import { GateArrivals } from './modules/appointments/arrivals.js';
@@ -79,6 +80,8 @@ export interface Services {
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
   noShowSweep: NoShowSweep | null;
+  /** Appointments: the detention report and the on-time / wait / turn summary. */
+  appointmentReports: ReportService;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -171,6 +174,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const appointmentSlots = new SlotService({ ...core, appointments, yards });
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
+  const appointmentReports = new ReportService(core);
   return {
     auth,
     settings,
@@ -199,5 +203,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     loadTypes,
     gateAppointments,
     noShowSweep,
+    appointmentReports,
   };
 }

@@ -1,5 +1,6 @@
 import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
+import { registerReportRoutes } from './appointments/report-routes.js';
 import { registerAppointmentRoutes } from './appointments/routes.js';
 import { registerGateAppointmentRoutes } from './appointments/gate-routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
@@ -47,5 +48,6 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerBillingRoutes(r, core.services.billing);
   registerAppointmentRoutes(r, core.services);
   registerGateAppointmentRoutes(r, core.services);
+  registerReportRoutes(r, core.services);
   registerWebAppRoutes(r, core);
 }

@@ -11,6 +11,9 @@ export interface BillingYardConfigTable {
   overageDailyRate: Generated<number>;
   moveFee: Generated<number>;
   gateFee: Generated<number>;
+  /** Migration 0017. */
+  lateFee: Generated<number>;
+  noShowFee: Generated<number>;
   minimumMonthly: Generated<number>;
   issuerName: string | null;
   issuerAddress: string | null;
@@ -30,6 +33,9 @@ export interface BillingCarrierConfigTable {
   overageDailyRate: number | null;
   moveFee: number | null;
   gateFee: number | null;
+  /** Migration 0017. */
+  lateFee: number | null;
+  noShowFee: number | null;
   minimumMonthly: number | null;
   billToName: string | null;
   billToAddress: string | null;

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
 import type { BillingCarrierConfigTable, BillingYardConfigTable, DB } from '../../db/tables.js';
+import { APPOINTMENT_STATUS_SQL } from '../appointments/status.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
 import { BILLED_TASK_TYPES } from './compute/index.js';
@@ -26,6 +27,8 @@ export interface InputCounts {
   visits: number;
   moves: number;
   checkIns: number;
+  lateArrivals: number;
+  noShows: number;
   adjustments: number;
 }
 
@@ -109,6 +112,20 @@ export class BillingInputs {
       .where('billedCarrierId', 'is not', null)
       .execute();
     for (const r of moves) if (r.billedCarrierId) ids.add(r.billedCarrierId);
+    // Appointment fees: a carrier with nothing but a late arrival or a no-show still owes them.
+    const appointments = await this.db
+      .selectFrom('appointment as a')
+      .select('a.carrierId')
+      .distinct()
+      .where('a.yardId', '=', yardId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('a.arrivedAt', '>=', w.start), eb('a.arrivedAt', '<', w.end)]),
+          eb.and([eb('a.noShowAt', '>=', w.start), eb('a.noShowAt', '<', w.end)]),
+        ]),
+      )
+      .execute();
+    for (const r of appointments) ids.add(r.carrierId);
     return [...ids].sort();
   }
 
@@ -226,6 +243,42 @@ export class BillingInputs {
     return Number(row.n);
   }
 
+  /**
+   * The carrier's appointments in the yard that arrived late with arrivedAt in the window
+   * (docs/domain.md "Billing", LATE). A no-show that arrived later is arrived, late: counted here
+   * and not as a no-show.
+   */
+  async lateArrivals(yardId: string, carrierId: string, w: Window): Promise<number> {
+    const row = await this.db
+      .selectFrom('appointment as a')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('a.yardId', '=', yardId)
+      .where('a.carrierId', '=', carrierId)
+      .where('a.arrival', '=', 'late')
+      .where('a.arrivedAt', '>=', w.start)
+      .where('a.arrivedAt', '<', w.end)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /**
+   * The carrier's appointments in the yard marked no-show with noShowAt in the window, still
+   * no-show now (NO_SHOW): the status rule of the appointments module decides (status.ts), so an
+   * undone no-show (noShowAt cleared) or one that arrived later is not billed as a no-show.
+   */
+  async noShows(yardId: string, carrierId: string, w: Window): Promise<number> {
+    const row = await this.db
+      .selectFrom('appointment as a')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('a.yardId', '=', yardId)
+      .where('a.carrierId', '=', carrierId)
+      .where('a.noShowAt', '>=', w.start)
+      .where('a.noShowAt', '<', w.end)
+      .where(sql<string>`${sql.raw(APPOINTMENT_STATUS_SQL)}`, '=', 'no_show')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async adjustments(yardId: string, carrierId: string, period: string): Promise<number[]> {
     const rows = await this.db
       .selectFrom('invoiceAdjustment')
@@ -250,10 +303,12 @@ export class BillingInputs {
     yardConfig: YardConfigRow;
   }): Promise<{ input: BillingInput; counts: InputCounts }> {
     const { yardId, carrierId, window: w } = args;
-    const [visits, moves, checkIns, adjustments] = await Promise.all([
+    const [visits, moves, checkIns, lateArrivals, noShows, adjustments] = await Promise.all([
       this.visits(yardId, carrierId, w),
       this.moves(yardId, carrierId, w),
       this.checkIns(yardId, carrierId, w),
+      this.lateArrivals(yardId, carrierId, w),
+      this.noShows(yardId, carrierId, w),
       this.adjustments(yardId, carrierId, args.period),
     ]);
     return {
@@ -267,9 +322,18 @@ export class BillingInputs {
         visits,
         moves,
         checkIns,
+        lateArrivals,
+        noShows,
         adjustments,
       },
-      counts: { visits: visits.length, moves, checkIns, adjustments: adjustments.length },
+      counts: {
+        visits: visits.length,
+        moves,
+        checkIns,
+        lateArrivals,
+        noShows,
+        adjustments: adjustments.length,
+      },
     };
   }
 }

@@ -509,6 +509,8 @@ describe.each(TEST_DIALECTS)('billing config (%s)', (dialect) => {
       overageDailyRate: 2_500,
       moveFee: 1_500,
       gateFee: 500,
+      lateFee: 3_000,
+      noShowFee: 6_000,
       minimumMonthly: 40_000,
       issuerName: null,
       issuerAddress: null,
@@ -524,6 +526,8 @@ describe.each(TEST_DIALECTS)('billing config (%s)', (dialect) => {
         overageDailyRate: 2_500,
         moveFee: 1_500,
         gateFee: 500,
+        lateFee: 3_000,
+        noShowFee: 6_000,
         minimumMonthly: 0,
       });
     });
@@ -537,6 +541,8 @@ describe.each(TEST_DIALECTS)('billing config (%s)', (dialect) => {
         overageDailyRate: null,
         moveFee: 0,
         gateFee: null,
+        lateFee: 0,
+        noShowFee: null,
         minimumMonthly: null,
         billToName: null,
         billToAddress: null,
@@ -551,6 +557,8 @@ describe.each(TEST_DIALECTS)('billing config (%s)', (dialect) => {
         overageDailyRate: 2_500,
         moveFee: 0,
         gateFee: 500,
+        lateFee: 0,
+        noShowFee: 6_000,
         minimumMonthly: 40_000,
       });
     });

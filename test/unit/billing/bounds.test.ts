@@ -32,14 +32,14 @@ describe('billing bounds', () => {
       ADJUSTMENT_MAX: 1_000_000_000_000,
       ADJUSTMENTS_PER_PERIOD_MAX: 100,
       TAX_RATE_BP_MAX: 10_000,
-      ACTIVITY: { peakTrailers: 100_000, events: 500_000, days: 31 },
+      ACTIVITY: { peakTrailers: 100_000, events: 500_000, days: 31, appointments: 50_000 },
     });
   });
 
   it('bound every total below 2^53 - 1: the proof in exact integers', () => {
-    // charges 4.2e15 (SPACE 1e14 + OVERAGE 3.1e15 + MOVES 5e14 + GATE 5e14), adjustments 1e14,
-    // subtotal 4.3e15, tax at 100 % as much again.
-    expect(worstCaseTotal()).toBe(8_600_000_000_000_000n);
+    // charges 4.2e15 (SPACE 1e14 + OVERAGE 3.1e15 + MOVES 5e14 + GATE 5e14), LATE + NO_SHOW
+    // 50,000 x 1e9 = 5e13, adjustments 1e14, subtotal 4.35e15, tax at 100 % as much again.
+    expect(worstCaseTotal()).toBe(8_700_000_000_000_000n);
     expect(worstCaseTotal() <= BigInt(Number.MAX_SAFE_INTEGER)).toBe(true);
   });
 
@@ -65,11 +65,16 @@ describe('billing bounds', () => {
         overageDailyRate: RATE_MAX,
         moveFee: RATE_MAX,
         gateFee: RATE_MAX,
+        lateFee: RATE_MAX,
+        noShowFee: RATE_MAX,
         minimumMonthly: MINIMUM_MONTHLY_MAX,
       },
       visits,
       moves: ACTIVITY.events,
       checkIns: ACTIVITY.events,
+      // Half the appointments late, half no-show: each is one or the other, never both.
+      lateArrivals: ACTIVITY.appointments / 2,
+      noShows: ACTIVITY.appointments / 2,
       adjustments: Array.from({ length: ADJUSTMENTS_PER_PERIOD_MAX }, () => ADJUSTMENT_MAX),
     });
 
@@ -81,11 +86,14 @@ describe('billing bounds', () => {
     expect(r.lines.overage).toMatchObject({ quantity: 3_100_000, amount: 3_100_000_000_000_000 });
     expect(r.lines.moves.amount).toBe(500_000_000_000_000);
     expect(r.lines.gate.amount).toBe(500_000_000_000_000);
+    expect(r.lines.late.amount).toBe(25_000_000_000_000);
+    expect(r.lines.noShow.amount).toBe(25_000_000_000_000);
     expect(r.lines.minimum.amount).toBe(0);
     expect(r.lines.adjustments).toMatchObject({ quantity: 100, amount: 100_000_000_000_000 });
-    expect(r.subtotal).toBe(4_200_000_000_000_000);
-    expect(r.tax).toBe(4_200_000_000_000_000);
-    expect(r.total).toBe(8_400_000_000_000_000);
+    // 4.1e15 of charges (OVERAGE 3.1e15 + MOVES 5e14 + GATE 5e14) + 5e13 of fees + 1e14 of adjustments
+    expect(r.subtotal).toBe(4_250_000_000_000_000);
+    expect(r.tax).toBe(4_250_000_000_000_000);
+    expect(r.total).toBe(8_500_000_000_000_000);
     expect(Number.isSafeInteger(r.total)).toBe(true);
   });
 
@@ -98,8 +106,9 @@ describe('billing bounds', () => {
       amount: 100_000_000_000_000,
     });
     expect(r.lines.overage.amount).toBe(0);
-    expect(r.subtotal).toBe(1_200_000_000_000_000);
-    expect(r.total).toBe(2_400_000_000_000_000);
+    // SPACE 1e14 + MOVES 5e14 + GATE 5e14 + fees 5e13 + adjustments 1e14
+    expect(r.subtotal).toBe(1_250_000_000_000_000);
+    expect(r.total).toBe(2_500_000_000_000_000);
   });
 
   it('a credit note at the bounds is exact too', () => {
@@ -115,6 +124,8 @@ describe('billing bounds', () => {
         overageDailyRate: 0,
         moveFee: 0,
         gateFee: 0,
+        lateFee: 0,
+        noShowFee: 0,
         minimumMonthly: 0,
       },
       visits: [],

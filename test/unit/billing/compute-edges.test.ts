@@ -24,6 +24,8 @@ const ZERO: Rates = {
   overageDailyRate: 0,
   moveFee: 0,
   gateFee: 0,
+  lateFee: 0,
+  noShowFee: 0,
   minimumMonthly: 0,
 };
 const at = (iso: string) => Date.parse(iso);
@@ -110,11 +112,15 @@ describe('the lines', () => {
         spaceMonthlyRate: 100,
         moveFee: 7,
         gateFee: 3,
+        lateFee: 11,
+        noShowFee: 13,
         minimumMonthly: 1_000,
         overageDailyRate: 5,
       },
       moves: 4,
       checkIns: 6,
+      lateArrivals: 2,
+      noShows: 1,
       adjustments: [50, -20, 1],
       visits: [
         v('A', '2026-05-01T00:00:00Z', '2026-05-03T00:00:00Z', 'a'),
@@ -128,10 +134,14 @@ describe('the lines', () => {
       overage: { quantity: 1, unitAmount: 5, amount: 5 },
       moves: { quantity: 4, unitAmount: 7, amount: 28 },
       gate: { quantity: 6, unitAmount: 3, amount: 18 },
+      late: { quantity: 2, unitAmount: 11, amount: 22 },
+      noShow: { quantity: 1, unitAmount: 13, amount: 13 },
+      // 1000 - (200 + 5 + 28 + 18): the appointment fees (35) do not count towards the minimum.
       minimum: { quantity: 1, unitAmount: 749, amount: 749 },
       adjustments: { quantity: 3, unitAmount: 31, amount: 31 },
     });
-    expect([r.subtotal, r.tax, r.total]).toEqual([1_031, 0, 1_031]);
+    // 200 + 5 + 28 + 18 + 22 + 13 + 749 + 31
+    expect([r.subtotal, r.tax, r.total]).toEqual([1_066, 0, 1_066]);
     expect(r.days[0]).toEqual({ date: '2026-05-01', peak: 3, bookedSpaces: 2, overage: 1, amount: 5 });
     expect(r.days[1]).toMatchObject({ date: '2026-05-02', peak: 1, overage: 0, amount: 0 });
     expect(r).toMatchObject({ period: '2026-05', timeZone: 'Etc/UTC', graceMinutes: 0, taxRateBp: 0 });
@@ -141,6 +151,8 @@ describe('the lines', () => {
       spaceMonthlyRate: 100,
       moveFee: 7,
       gateFee: 3,
+      lateFee: 11,
+      noShowFee: 13,
       minimumMonthly: 1_000,
       overageDailyRate: 5,
     });

@@ -26,6 +26,8 @@ const ZERO: Rates = {
   overageDailyRate: 0,
   moveFee: 0,
   gateFee: 0,
+  lateFee: 0,
+  noShowFee: 0,
   minimumMonthly: 0,
 };
 
@@ -369,6 +371,53 @@ describe('lines, minimum, adjustments, tax', () => {
     // negated -101; total -1106 (a credit note).
     const r = bill({ rates: { gateFee: 100 }, checkIns: 20, adjustments: [-3005], taxRateBp: 1000 });
     expect([r.subtotal, r.tax, r.total]).toEqual([-1005, -101, -1106]);
+  });
+
+  it('18a. LATE and NO_SHOW: lines of their own, outside the minimum, taxed like the rest', () => {
+    // UTC March 2026. GATE 4 x 100 = 400; MOVES 2 x 300 = 600; charges 1000 < minimum 5000 ->
+    // MINIMUM 4000 (the fees do not count towards it: 5000 - 1000, not 5000 - 1000 - 3500).
+    // LATE 3 x 500 = 1500; NO_SHOW 2 x 1000 = 2000. subtotal 1000 + 1500 + 2000 + 4000 = 8500;
+    // tax 8.25 %: 8500 x 825 / 10000 = 701.25 -> 701; total 9201.
+    const r = bill({
+      period: '2026-03',
+      rates: { gateFee: 100, moveFee: 300, minimumMonthly: 5000, lateFee: 500, noShowFee: 1000 },
+      checkIns: 4,
+      moves: 2,
+      lateArrivals: 3,
+      noShows: 2,
+      taxRateBp: 825,
+    });
+    expect(r.lines.late).toEqual({ quantity: 3, unitAmount: 500, amount: 1500 });
+    expect(r.lines.noShow).toEqual({ quantity: 2, unitAmount: 1000, amount: 2000 });
+    expect(r.lines.minimum).toEqual({ quantity: 1, unitAmount: 4000, amount: 4000 });
+    expect([r.subtotal, r.tax, r.total]).toEqual([8500, 701, 9201]);
+  });
+
+  it('18b. fees alone reach past the minimum but do not lower the top-up', () => {
+    // No use at all: charges 0 -> MINIMUM 2000 in full even though LATE 5 x 700 = 3500 alone is
+    // above it. subtotal 3500 + 2000 = 5500; no tax.
+    const r = bill({ rates: { minimumMonthly: 2000, lateFee: 700, noShowFee: 900 }, lateArrivals: 5 });
+    expect(r.lines.late.amount).toBe(3500);
+    expect(r.lines.noShow).toEqual({ quantity: 0, unitAmount: 900, amount: 0 });
+    expect(r.lines.minimum.amount).toBe(2000);
+    expect(r.total).toBe(5500);
+  });
+
+  it('18c. counts without a rate bill nothing; a credit with fees keeps the tax sign rule', () => {
+    // Rates 0 (the default): 7 late, 4 no-shows -> lines of quantity 7 and 4, amount 0.
+    const free = bill({ lateArrivals: 7, noShows: 4 });
+    expect(free.lines.late).toEqual({ quantity: 7, unitAmount: 0, amount: 0 });
+    expect(free.lines.noShow).toEqual({ quantity: 4, unitAmount: 0, amount: 0 });
+    expect(free.total).toBe(0);
+    // NO_SHOW 1 x 2500 = 2500; adjustment -4005 -> subtotal -1505; 10 %: 150.5 -> 151, negated
+    // -151; total -1656.
+    const credit = bill({ rates: { noShowFee: 2500 }, noShows: 1, adjustments: [-4005], taxRateBp: 1000 });
+    expect([credit.subtotal, credit.tax, credit.total]).toEqual([-1505, -151, -1656]);
+  });
+
+  it('18d. a fractional or negative appointment count is refused', () => {
+    expect(() => bill({ lateArrivals: 0.5 })).toThrow(/lateArrivals/);
+    expect(() => bill({ noShows: -1 })).toThrow(/noShows/);
   });
 
   it('19. leap February: 2028-02 bills 29 days, 2026-02 bills 28', () => {

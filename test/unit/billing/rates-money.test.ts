@@ -15,6 +15,8 @@ const YARD = {
   overageDailyRate: 300,
   moveFee: 50,
   gateFee: 20,
+  lateFee: 2500,
+  noShowFee: 7500,
   minimumMonthly: 10000,
 };
 
@@ -27,6 +29,8 @@ describe('resolveRates: carrier config, else the yard, else 0', () => {
       overageDailyRate: 300,
       moveFee: 50,
       gateFee: 20,
+      lateFee: 2500,
+      noShowFee: 7500,
       minimumMonthly: 0,
     });
   });
@@ -38,6 +42,8 @@ describe('resolveRates: carrier config, else the yard, else 0', () => {
       overageDailyRate: null,
       moveFee: null,
       gateFee: null,
+      lateFee: null,
+      noShowFee: null,
       minimumMonthly: null,
     };
     expect(resolveRates(YARD, nulls)).toEqual(YARD);
@@ -45,12 +51,24 @@ describe('resolveRates: carrier config, else the yard, else 0', () => {
 
   it('0 overrides, null inherits', () => {
     // moveFee 0 is a free move (not the yard's 50); minimumMonthly null is the yard's 10000.
-    expect(resolveRates(YARD, { bookedSpaces: 2, moveFee: 0, minimumMonthly: null, gateFee: 35 })).toEqual({
+    // lateFee 0 waives the yard's late fee for this carrier; noShowFee null is the yard's 7500.
+    expect(
+      resolveRates(YARD, {
+        bookedSpaces: 2,
+        moveFee: 0,
+        minimumMonthly: null,
+        gateFee: 35,
+        lateFee: 0,
+        noShowFee: null,
+      }),
+    ).toEqual({
       bookedSpaces: 2,
       spaceMonthlyRate: 1000,
       overageDailyRate: 300,
       moveFee: 0,
       gateFee: 35,
+      lateFee: 0,
+      noShowFee: 7500,
       minimumMonthly: 10000,
     });
   });
@@ -62,6 +80,8 @@ describe('resolveRates: carrier config, else the yard, else 0', () => {
       overageDailyRate: 0,
       moveFee: 0,
       gateFee: 7,
+      lateFee: 0,
+      noShowFee: 0,
       minimumMonthly: 0,
     });
     expect(resolveRates({ moveFee: null }, null)).toEqual({
@@ -70,6 +90,8 @@ describe('resolveRates: carrier config, else the yard, else 0', () => {
       overageDailyRate: 0,
       moveFee: 0,
       gateFee: 0,
+      lateFee: 0,
+      noShowFee: 0,
       minimumMonthly: 0,
     });
   });
@@ -77,6 +99,7 @@ describe('resolveRates: carrier config, else the yard, else 0', () => {
   it('refuses a negative or fractional rate', () => {
     expect(() => resolveRates({ ...YARD, gateFee: -1 }, null)).toThrow(/gateFee/);
     expect(() => resolveRates(YARD, { moveFee: 1.5 })).toThrow(/moveFee/);
+    expect(() => resolveRates(YARD, { noShowFee: -5 })).toThrow(/noShowFee/);
   });
 });
 

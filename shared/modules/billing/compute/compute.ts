@@ -61,6 +61,9 @@ export function computeBilling(input: BillingInput): BillingResult {
   };
   const moves = line(input.moves, rates.moveFee, 'MOVES');
   const gate = line(input.checkIns, rates.gateFee, 'GATE');
+  const late = line(input.lateArrivals ?? 0, rates.lateFee, 'LATE');
+  const noShow = line(input.noShows ?? 0, rates.noShowFee, 'NO_SHOW');
+  // The minimum tops up the yard's use only: the appointment fees do not count towards it.
   const charges = sum([space.amount, overage.amount, moves.amount, gate.amount], 'charges');
   const topUp = Math.max(0, rates.minimumMonthly - charges);
   const minimum: Line = { quantity: 1, unitAmount: topUp, amount: topUp };
@@ -70,9 +73,9 @@ export function computeBilling(input: BillingInput): BillingResult {
     unitAmount: adjusted,
     amount: adjusted,
   };
-  const lines: BillingLines = { space, overage, moves, gate, minimum, adjustments };
+  const lines: BillingLines = { space, overage, moves, gate, late, noShow, minimum, adjustments };
 
-  const subtotal = sum([charges, minimum.amount, adjustments.amount], 'subtotal');
+  const subtotal = sum([charges, late.amount, noShow.amount, minimum.amount, adjustments.amount], 'subtotal');
   const tax = taxOf(subtotal, input.taxRateBp);
   const total = sum([subtotal, tax], 'total');
 
@@ -143,6 +146,8 @@ function checkInput(input: BillingInput): void {
   count(input.taxRateBp, 'taxRateBp');
   count(input.moves, 'moves');
   count(input.checkIns, 'checkIns');
+  count(input.lateArrivals ?? 0, 'lateArrivals');
+  count(input.noShows ?? 0, 'noShows');
   if (!Number.isFinite(input.now)) throw new RangeError(`now must be epoch ms, got ${input.now}`);
   for (const a of input.adjustments) assertAmount(a, 'adjustment');
   for (const v of input.visits) {

@@ -4,7 +4,8 @@ import type { Rates } from './types.js';
  * Which rates apply to one carrier in one yard (docs/domain.md "Billing").
  *
  * - No carrier config (null): the carrier has no contract in the yard. It pays the yard's tariff
- *   per use (overageDailyRate, moveFee, gateFee, and spaceMonthlyRate, which is moot), but it has
+ *   per use (overageDailyRate, moveFee, gateFee, lateFee, noShowFee, and spaceMonthlyRate, which is
+ *   moot), but it has
  *   booked no spaces and agreed to no minimum: bookedSpaces and minimumMonthly are 0. So every
  *   trailer of such a carrier present on a day is overage that day.
  * - A carrier config: each rate that is null (or absent) inherits the yard's, bookedSpaces and
@@ -21,6 +22,8 @@ export const RATE_NAMES: readonly RateName[] = [
   'overageDailyRate',
   'moveFee',
   'gateFee',
+  'lateFee',
+  'noShowFee',
   'minimumMonthly',
 ];
 

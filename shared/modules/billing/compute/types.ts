@@ -11,6 +11,10 @@ export interface Rates {
   overageDailyRate: number;
   moveFee: number;
   gateFee: number;
+  /** Per appointment of the carrier that arrived late in the window. */
+  lateFee: number;
+  /** Per appointment of the carrier marked no-show in the window. */
+  noShowFee: number;
   minimumMonthly: number;
 }
 
@@ -44,6 +48,10 @@ export interface BillingInput {
   moves: number;
   /** The carrier's `in` movements with `at` in the window. */
   checkIns: number;
+  /** The carrier's appointments in the yard that arrived late in the window (absent: none). */
+  lateArrivals?: number;
+  /** The carrier's appointments in the yard marked no-show in the window (absent: none). */
+  noShows?: number;
   /** Signed adjustments for (yard, carrier, period), minor units. */
   adjustments: number[];
 }
@@ -70,7 +78,14 @@ export interface BillingLines {
   overage: Line;
   moves: Line;
   gate: Line;
-  /** quantity 1, unitAmount = amount = the top-up to the minimum (0 when the charges reach it). */
+  /** Appointments that arrived late x lateFee. */
+  late: Line;
+  /** Appointments marked no-show x noShowFee. */
+  noShow: Line;
+  /**
+   * quantity 1, unitAmount = amount = the top-up to the minimum (0 when the charges reach it).
+   * The appointment fees do not count towards the minimum.
+   */
   minimum: Line;
   /**
    * quantity: the number of adjustments; amount (and unitAmount, so a one-line export adds up):

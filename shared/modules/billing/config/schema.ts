@@ -65,6 +65,8 @@ const RATE_FIELDS = {
   overageDailyRate: money('per trailer-day above bookedSpaces', 2_500),
   moveFee: money('per completed move task (move, pull to door, return to spot, shunt)', 1_500),
   gateFee: money('per gate check-in of the carrier’s trailers', 500),
+  lateFee: money('per appointment of the carrier that arrived late (not counted towards the minimum)', 5_000),
+  noShowFee: money('per appointment of the carrier marked no-show (not counted towards the minimum)', 10_000),
   minimumMonthly: money('minimum of the period’s charges before adjustments', 50_000, MINIMUM_MONTHLY_MAX),
 };
 
@@ -82,6 +84,8 @@ const YardConfigFields = z.object({
   overageDailyRate: RATE_FIELDS.overageDailyRate.default(0),
   moveFee: RATE_FIELDS.moveFee.default(0),
   gateFee: RATE_FIELDS.gateFee.default(0),
+  lateFee: RATE_FIELDS.lateFee.default(0),
+  noShowFee: RATE_FIELDS.noShowFee.default(0),
   minimumMonthly: RATE_FIELDS.minimumMonthly.default(0).openapi({
     description:
       'default minimum per period of a carrier that has a carrier config in the yard, in integer minor ' +
@@ -102,6 +106,8 @@ const YARD_EXAMPLE = {
   overageDailyRate: 2_500,
   moveFee: 1_500,
   gateFee: 500,
+  lateFee: 5_000,
+  noShowFee: 10_000,
   minimumMonthly: 0,
   issuerName: 'Dallas Cross-Dock LLC',
   issuerAddress: '1200 Freight Way, Dallas, TX 75212',
@@ -141,6 +147,8 @@ export const YardConfigOut = z
     overageDailyRate: Amount,
     moveFee: Amount,
     gateFee: Amount,
+    lateFee: Amount,
+    noShowFee: Amount,
     minimumMonthly: Amount,
     issuerName: z.string().nullable(),
     issuerAddress: z.string().nullable(),
@@ -160,6 +168,8 @@ const CarrierRateFields = {
   overageDailyRate: RATE_FIELDS.overageDailyRate.nullable(),
   moveFee: RATE_FIELDS.moveFee.nullable(),
   gateFee: RATE_FIELDS.gateFee.nullable(),
+  lateFee: RATE_FIELDS.lateFee.nullable(),
+  noShowFee: RATE_FIELDS.noShowFee.nullable(),
   minimumMonthly: RATE_FIELDS.minimumMonthly.nullable(),
 };
 
@@ -169,6 +179,8 @@ const CarrierConfigFields = z.object({
   overageDailyRate: CarrierRateFields.overageDailyRate.default(null),
   moveFee: CarrierRateFields.moveFee.default(null),
   gateFee: CarrierRateFields.gateFee.default(null),
+  lateFee: CarrierRateFields.lateFee.default(null),
+  noShowFee: CarrierRateFields.noShowFee.default(null),
   minimumMonthly: CarrierRateFields.minimumMonthly.default(null),
   billToName: exportName(200)
     .nullable()
@@ -229,6 +241,8 @@ const EffectiveRates = z
     overageDailyRate: Amount,
     moveFee: Amount,
     gateFee: Amount,
+    lateFee: Amount,
+    noShowFee: Amount,
     minimumMonthly: Amount,
   })
   .openapi('BillingEffectiveRates', {
@@ -246,6 +260,8 @@ export const CarrierConfigOut = z
     overageDailyRate: OwnAmount,
     moveFee: OwnAmount,
     gateFee: OwnAmount,
+    lateFee: OwnAmount,
+    noShowFee: OwnAmount,
     minimumMonthly: OwnAmount,
     billToName: z.string().nullable(),
     billToAddress: z.string().nullable(),

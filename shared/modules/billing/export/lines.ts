@@ -63,6 +63,20 @@ export function invoiceLines(invoice: InvoiceOutT, adjustments: readonly Adjustm
       amount: l.gate.amount,
     },
     {
+      item: 'Late arrivals',
+      description: `Appointments that arrived late, ${invoice.period}`,
+      quantity: l.late.quantity,
+      unitAmount: l.late.unitAmount,
+      amount: l.late.amount,
+    },
+    {
+      item: 'No-shows',
+      description: `Appointments not kept (no-show), ${invoice.period}`,
+      quantity: l.noShow.quantity,
+      unitAmount: l.noShow.unitAmount,
+      amount: l.noShow.amount,
+    },
+    {
       item: 'Minimum top-up',
       description: `Top-up to the monthly minimum, ${invoice.period}`,
       quantity: 1,

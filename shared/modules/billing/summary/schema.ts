@@ -21,7 +21,12 @@ export const LinesOut = z
     overage: LineOut.openapi({ description: 'unit-days above bookedSpaces x overageDailyRate' }),
     moves: LineOut.openapi({ description: 'completed relocating tasks x moveFee' }),
     gate: LineOut.openapi({ description: 'trailer check-ins x gateFee' }),
-    minimum: LineOut.openapi({ description: 'top-up to minimumMonthly (0 when the charges reach it)' }),
+    late: LineOut.openapi({ description: 'appointments that arrived late x lateFee' }),
+    noShow: LineOut.openapi({ description: 'appointments marked no-show x noShowFee' }),
+    minimum: LineOut.openapi({
+      description:
+        'top-up to minimumMonthly (0 when the charges reach it; the appointment fees do not count)',
+    }),
     adjustments: LineOut.openapi({ description: 'quantity: how many; amount: their signed sum' }),
   })
   .openapi('BillingLines');
@@ -43,6 +48,8 @@ export const RatesOut = z
     overageDailyRate: Money,
     moveFee: Money,
     gateFee: Money,
+    lateFee: Money,
+    noShowFee: Money,
     minimumMonthly: Money,
   })
   .openapi('BillingRates');
@@ -52,6 +59,8 @@ export const CountsOut = z
     visits: z.number().int(),
     moves: z.number().int(),
     checkIns: z.number().int(),
+    lateArrivals: z.number().int(),
+    noShows: z.number().int(),
     adjustments: z.number().int(),
   })
   .openapi('BillingCounts', { description: 'How many of each input the computation used' });
