@@ -362,10 +362,11 @@ describe('the appointments area, as a dispatcher', () => {
       turnMinutes: 230,
       detentionMinutes: 120,
     });
-    await page.getByLabel('From').fill(today);
-    await page.getByLabel('To (included)').fill(today);
-    await page.getByRole('button', { name: 'Show' }).click();
-    await page.getByLabel('Carrier').selectOption({ value: carrier.id });
+    const filters = page.getByRole('form', { name: 'Period and carrier' });
+    await filters.getByLabel('From').fill(today);
+    await filters.getByLabel('To (included)').fill(today);
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await filters.getByLabel('Carrier').selectOption({ value: carrier.id });
     await expect
       .poll(() => new URL(page.url()).search)
       .toBe(`?from=${today}&to=${today}&carrier=${carrier.id}`);
