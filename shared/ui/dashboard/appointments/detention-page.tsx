@@ -121,6 +121,7 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
                   {r.code} · {r.carrierName}
                   <small class="hint">
                     {r.loadTypeName}, {r.doorName}
+                    {r.refs.length > 0 && ` · ${r.refs.join(', ')}`}
                   </small>
                 </th>
                 <td>{day(r.startAt)}</td>
