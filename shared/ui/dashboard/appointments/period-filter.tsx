@@ -37,7 +37,13 @@ export function PeriodFilter(props: {
       </div>
       <div>
         <label for={`${props.id}-to`}>To (included)</label>
-        <input id={`${props.id}-to`} type="date" value={to} required onInput={(e) => setTo(e.currentTarget.value)} />
+        <input
+          id={`${props.id}-to`}
+          type="date"
+          value={to}
+          required
+          onInput={(e) => setTo(e.currentTarget.value)}
+        />
       </div>
       <button type="submit">Show</button>
       {props.carriers && (
