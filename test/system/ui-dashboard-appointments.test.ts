@@ -446,4 +446,30 @@ describe('the appointments area, as a dispatcher', () => {
     await screenshot(page, 'dashboard-appointments-figures');
     expect(await seriousA11yViolations(page)).toEqual([]);
   });
+
+  it('a billing clerk reads the config and load types but cannot change them', async () => {
+    const clerk = { username: 'dock.billing', password: 'correct-horse-battery' };
+    const made = await apiCall('POST', '/api/user', {
+      ...clerk,
+      role: 'billing',
+      displayName: 'Billing clerk',
+    });
+    expect(made.status, made.text).toBe(201);
+    const other = await openPage(browser, { locale: 'en-US', timezoneId: 'Asia/Tokyo' });
+    await other.goto(`${edge.url}/dashboard/appointments/config`);
+    await logIn(other, clerk.username, clerk.password);
+    const form = other.getByRole('form', { name: 'Scheduling config' });
+    await shown(form.getByText('Your role may read this; admins and dispatchers change it.'));
+    expect(await form.getByLabel('Slot length (minutes)').inputValue()).toBe('30');
+    expect(await form.getByLabel('Slot length (minutes)').isDisabled()).toBe(true);
+    expect(await form.getByRole('button', { name: 'Save scheduling config' }).count()).toBe(0);
+    await other
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Load types' })
+      .click();
+    await shown(other.getByRole('row', { name: /^Reefer live unload/ }));
+    expect(await other.getByRole('button', { name: 'New load type' }).count()).toBe(0);
+    expect(await other.getByRole('button', { name: /^Edit load type/ }).count()).toBe(0);
+    await other.context().close();
+  });
 });
