@@ -75,12 +75,12 @@ export interface Services {
   appointmentSlots: SlotService;
   schedulingConfigs: SchedulingConfigService;
   loadTypes: LoadTypeService;
+  /** Appointments: the detention report and the on-time / wait / turn summary. */
+  appointmentReports: ReportService;
   /** Appointments at the gate: status by hand, by code (modules/appointments/gate-service.ts). */
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
   noShowSweep: NoShowSweep | null;
-  /** Appointments: the detention report and the on-time / wait / turn summary. */
-  appointmentReports: ReportService;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -207,8 +207,8 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentSlots,
     schedulingConfigs,
     loadTypes,
+    appointmentReports,
     gateAppointments,
     noShowSweep,
-    appointmentReports,
   };
 }

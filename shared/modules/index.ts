@@ -47,7 +47,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerTaskRoutes(r, core.services);
   registerBillingRoutes(r, core.services.billing);
   registerAppointmentRoutes(r, core.services);
-  registerGateAppointmentRoutes(r, core.services);
   registerReportRoutes(r, core.services);
+  registerGateAppointmentRoutes(r, core.services);
   registerWebAppRoutes(r, core);
 }

@@ -158,10 +158,20 @@ describe('billing in the dashboard, as a billing clerk', () => {
       1200,
     );
     await form.getByLabel('Bill-to email').fill('billing@prairiehaulers.example');
+    // The appointment fees (docs/domain.md "Billing"): a late fee of its own, the yard's no-show fee.
+    await form.getByLabel('Late arrival fee (USD)').fill('35.00');
+    expect(await form.getByLabel('No-show fee (USD)').getAttribute('placeholder')).toMatch(/^Yard’s: \$/);
+    await screenshot(page, 'dashboard-billing-agreement-fees');
     await form.getByRole('button', { name: 'Save agreement' }).click();
     await shown(page.getByText('The agreement is saved.'));
     const saved = (await apiCall('GET', `/api/billing/config/${yardId}/carrier/${prairie.id}`)).body;
-    expect(saved).toMatchObject({ moveFee: 1250, bookedSpaces: 2, spaceMonthlyRate: null });
+    expect(saved).toMatchObject({
+      moveFee: 1250,
+      bookedSpaces: 2,
+      spaceMonthlyRate: null,
+      lateFee: 3500,
+      noShowFee: null,
+    });
     await text(
       rates
         .getByRole('row', { name: /^Prairie Haulers/ })

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
+import type { Direction } from '../../enums.js';
 import { APPOINTMENT_STATUS_SQL, type AppointmentStatus } from './status.js';
 
 /**
@@ -53,7 +54,7 @@ export interface GateMovement {
   id: string;
   /** The appointment's check-in (or a correction naming the appointment) this movement belongs to. */
   appointmentId: string;
-  direction: 'in' | 'out';
+  direction: Direction;
   at: number;
   gateName: string | null;
   trailerNumber: string | null;
@@ -167,7 +168,7 @@ export class ReportRepo {
         movements.push({
           id: m.id,
           appointmentId: owner.get(m.id) as string,
-          direction: m.direction === 'out' ? 'out' : 'in',
+          direction: m.direction,
           at: Number(m.at),
           gateName: m.gateName,
           trailerNumber: m.trailerNumber,

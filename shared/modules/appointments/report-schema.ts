@@ -2,6 +2,7 @@
  * The detention report and the summary over HTTP (docs/api.md "Appointments"; the rules in
  * docs/domain.md "Wait and detention"). Figures are minutes with two decimals; times ISO 8601.
  */
+import { DIRECTIONS } from '../../enums.js';
 import { Id, IsoDateTime } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 import { AppointmentStatusSchema, ArrivalSchema } from './schema.js';
@@ -29,7 +30,7 @@ const Minutes = z
 export const DetentionMovement = z
   .object({
     id: Id,
-    direction: z.enum(['in', 'out']),
+    direction: z.enum(DIRECTIONS),
     at: IsoDateTime,
     gateName: z.string().nullable(),
     trailerNumber: z.string().nullable(),

@@ -1,3 +1,4 @@
+import { parse } from 'csv-parse/sync';
 import { PDFParse } from 'pdf-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
@@ -196,6 +197,23 @@ describe.each(TEST_DIALECTS)('billing: late and no-show fees (%s)', (dialect) =>
     } finally {
       await parser.destroy();
     }
+  });
+
+  it('the issued invoice exports its LATE and NO_SHOW lines to the accounting CSV', async () => {
+    const inv = await w.admin.get(`/api/billing/invoice/${w.yardId}/${w.prairie}/2026-02`);
+    expect((await w.admin.post(`/api/billing/invoice/${inv.body.id}/issue`, {})).status).toBe(200);
+    const res = await w.admin.get('/api/billing/invoice/export?period=2026-02&format=xero');
+    expect(res.status, res.text).toBe(200);
+    const rows = parse(res.text, { columns: true, bom: true }) as Record<string, string>[];
+    const line = (description: string) => rows.find((r) => r['*Description'] === description);
+    expect(line('Appointments that arrived late, 2026-02')).toMatchObject({
+      '*Quantity': '2',
+      '*UnitAmount': '40.00',
+    });
+    expect(line('Appointments not kept (no-show), 2026-02')).toMatchObject({
+      '*Quantity': '2',
+      '*UnitAmount': '25.00',
+    });
   });
 
   it('a carrier with nothing but a no-show is invoiced for it at the yard’s rate', async () => {

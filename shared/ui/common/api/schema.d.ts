@@ -14639,6 +14639,160 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/appointment/detention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wait, turn and detention per appointment, with the gate movements and their photos; CSV by Accept
+         * @description The appointments of your yards booked to start in [`from`, `to`) (default: the 30 days before now), by start time. Each has its times, the clock start (startAt when it arrived early or on time, arrivedAt when late), wait = max(0, docked - clock start), turn = departed - arrived and detention = max(0, departed - clock start - the yard’s free time), in minutes (null until it happened), and the gate movements of its arrival (check-in; the check-outs of its truck and trailer) with their photo attachment ids. Send `Accept: text/csv` for the same as a CSV file (one row per appointment, times on the yard’s wall clock with its offset).
+         *
+         *     Access: admin, dispatcher, billing, viewer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one yard; else every yard in your scope */
+                    yardId?: string;
+                    /** @description appointments starting at or after; default `to` - 30 days */
+                    from?: string;
+                    /** @description appointments starting before; default now */
+                    to?: string;
+                    /** @description one carrier */
+                    carrierId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JSON; with `Accept: text/csv`, UTF-8 CSV with a header row, downloaded as `detention-<from>-<to>.csv` */
+                200: {
+                    headers: {
+                        /** @description with Accept: text/csv, attachment; filename="detention-<from>-<to>.csv" */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DetentionReport"];
+                    };
+                };
+                /** @description `bad-range`: `from` is not before `to`; `range-too-long`: more than a year at once; `forbidden`: a yard outside your scope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * On-time %, early, late, no-shows, wait and turn p50/p90 per carrier and per door
+         * @description Over the appointments of your yards booked to start in [`from`, `to`) (default: the 30 days before now); appointments cancelled before their truck came are not counted. onTimePercent = onTime / (arrived + noShows); p50 / p90 are nearest-rank percentiles in minutes over the appointments that have the figure. Doors in natural order (Door 2 before Door 10), carriers by name.
+         *
+         *     Access: admin, dispatcher, billing, viewer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one yard; else every yard in your scope */
+                    yardId?: string;
+                    /** @description appointments starting at or after; default `to` - 30 days */
+                    from?: string;
+                    /** @description appointments starting before; default now */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppointmentSummary"];
+                    };
+                };
+                /** @description `bad-range`: `from` is not before `to`; `range-too-long`: more than a year at once; `forbidden`: a yard outside your scope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/appointment/{id}/status": {
         parameters: {
             query?: never;
@@ -18214,6 +18368,10 @@ export interface components {
             /** @description integer minor units of the yard's currency */
             gateFee: number;
             /** @description integer minor units of the yard's currency */
+            lateFee: number;
+            /** @description integer minor units of the yard's currency */
+            noShowFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
             issuerName: string | null;
             issuerAddress: string | null;
@@ -18261,6 +18419,10 @@ export interface components {
             /** @description integer minor units of the yard's currency; null = the yard's */
             gateFee: number | null;
             /** @description integer minor units of the yard's currency; null = the yard's */
+            lateFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            noShowFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             minimumMonthly: number | null;
             billToName: string | null;
             billToAddress: string | null;
@@ -18291,6 +18453,10 @@ export interface components {
             /** @description integer minor units of the yard's currency */
             gateFee: number;
             /** @description integer minor units of the yard's currency */
+            lateFee: number;
+            /** @description integer minor units of the yard's currency */
+            noShowFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
         };
         /** @description Money fields are integer minor units of `currency`; taxRateBp is basis points. */
@@ -18310,6 +18476,8 @@ export interface components {
          *       "overageDailyRate": 2500,
          *       "moveFee": 1500,
          *       "gateFee": 500,
+         *       "lateFee": 5000,
+         *       "noShowFee": 10000,
          *       "minimumMonthly": 0,
          *       "issuerName": "Dallas Cross-Dock LLC",
          *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
@@ -18364,6 +18532,18 @@ export interface components {
              */
             gateFee: number;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 5000
+             */
+            lateFee: number;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 10000
+             */
+            noShowFee: number;
+            /**
              * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
              * @default 0
              * @example 50000
@@ -18400,6 +18580,8 @@ export interface components {
          *       "overageDailyRate": 2500,
          *       "moveFee": 1500,
          *       "gateFee": 500,
+         *       "lateFee": 5000,
+         *       "noShowFee": 10000,
          *       "minimumMonthly": 0,
          *       "issuerName": "Dallas Cross-Dock LLC",
          *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
@@ -18453,6 +18635,18 @@ export interface components {
              * @example 500
              */
             gateFee: number;
+            /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 5000
+             */
+            lateFee: number;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 10000
+             */
+            noShowFee: number;
             /**
              * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
              * @default 0
@@ -18528,6 +18722,18 @@ export interface components {
              */
             gateFee: number | null;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 5000
+             */
+            lateFee: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 10000
+             */
+            noShowFee: number | null;
+            /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
@@ -18598,6 +18804,18 @@ export interface components {
              */
             gateFee: number | null;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 5000
+             */
+            lateFee: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 10000
+             */
+            noShowFee: number | null;
+            /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
@@ -18651,6 +18869,16 @@ export interface components {
              * @example 500
              */
             gateFee?: number | null;
+            /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @example 5000
+             */
+            lateFee?: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @example 10000
+             */
+            noShowFee?: number | null;
             /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @example 50000
@@ -18726,6 +18954,10 @@ export interface components {
             /** @description Integer minor units of `currency` */
             gateFee: number;
             /** @description Integer minor units of `currency` */
+            lateFee: number;
+            /** @description Integer minor units of `currency` */
+            noShowFee: number;
+            /** @description Integer minor units of `currency` */
             minimumMonthly: number;
         };
         /** @description How many of each input the computation used */
@@ -18733,6 +18965,8 @@ export interface components {
             visits: number;
             moves: number;
             checkIns: number;
+            lateArrivals: number;
+            noShows: number;
             adjustments: number;
         };
         BillingLines: {
@@ -18768,7 +19002,23 @@ export interface components {
                 /** @description Integer minor units of `currency` */
                 amount: number;
             };
-            /** @description top-up to minimumMonthly (0 when the charges reach it) */
+            /** @description appointments that arrived late x lateFee */
+            late: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description appointments marked no-show x noShowFee */
+            noShow: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description top-up to minimumMonthly (0 when the charges reach it; the appointment fees do not count) */
             minimum: {
                 quantity: number;
                 /** @description Integer minor units of `currency` */
@@ -19636,6 +19886,199 @@ export interface components {
             detail: {
                 [key: string]: unknown;
             } | null;
+        };
+        DetentionReport: {
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            to: string;
+            items: components["schemas"]["DetentionItem"][];
+        };
+        DetentionItem: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            code: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            yardCode: string;
+            timeZone: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId: string;
+            doorName: string;
+            loadTypeName: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            carrierName: string;
+            refs: string[];
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            /** @enum {string} */
+            status: "scheduled" | "arrived" | "docked" | "completed" | "cancelled" | "no_show";
+            /** @enum {string|null} */
+            arrival: "early" | "on_time" | "late" | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            arrivedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            dockedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            departedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            noShowAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            cancelledAt: string | null;
+            /**
+             * Format: date-time
+             * @description startAt when arrived early or on time, arrivedAt when late
+             * @example 2026-03-01T08:00:00Z
+             */
+            clockStartAt: string | null;
+            freeTimeMinutes: number;
+            /** @description max(0, docked - clock start) */
+            waitMinutes: number | null;
+            /** @description departed - arrived */
+            turnMinutes: number | null;
+            /** @description max(0, departed - clock start - free time) */
+            detentionMinutes: number | null;
+            /** @description the gate movements of the arrival: check-in, and the check-outs of its truck and trailer */
+            movements: components["schemas"]["DetentionMovement"][];
+        };
+        DetentionMovement: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @enum {string} */
+            direction: "in" | "out";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            gateName: string | null;
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            /** @description photos of the movement (GET /api/attachment/{id}) */
+            attachmentIds: string[];
+        };
+        AppointmentSummary: {
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            to: string;
+            all: components["schemas"]["AppointmentFigures"];
+            byCarrier: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                carrierId: string;
+                carrierName: string;
+                /** @description counted: all but those cancelled before arriving */
+                appointments: number;
+                arrived: number;
+                early: number;
+                onTime: number;
+                late: number;
+                noShows: number;
+                /** @description onTime / (arrived + noShows) x 100, one decimal */
+                onTimePercent: number | null;
+                waitP50Minutes: number | null;
+                waitP90Minutes: number | null;
+                turnP50Minutes: number | null;
+                turnP90Minutes: number | null;
+            }[];
+            byDoor: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                doorId: string;
+                doorName: string;
+                /** @description counted: all but those cancelled before arriving */
+                appointments: number;
+                arrived: number;
+                early: number;
+                onTime: number;
+                late: number;
+                noShows: number;
+                /** @description onTime / (arrived + noShows) x 100, one decimal */
+                onTimePercent: number | null;
+                waitP50Minutes: number | null;
+                waitP90Minutes: number | null;
+                turnP50Minutes: number | null;
+                turnP90Minutes: number | null;
+            }[];
+        };
+        /** @description p50 / p90: nearest rank over the appointments that have the figure, in minutes */
+        AppointmentFigures: {
+            /** @description counted: all but those cancelled before arriving */
+            appointments: number;
+            arrived: number;
+            early: number;
+            onTime: number;
+            late: number;
+            noShows: number;
+            /** @description onTime / (arrived + noShows) x 100, one decimal */
+            onTimePercent: number | null;
+            waitP50Minutes: number | null;
+            waitP90Minutes: number | null;
+            turnP50Minutes: number | null;
+            turnP90Minutes: number | null;
         };
         /**
          * @description docked or completed by hand (the time is now), or scheduled to undo a no-show; the reason is kept in the history

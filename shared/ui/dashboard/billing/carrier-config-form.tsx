@@ -11,6 +11,8 @@ const RATES = [
   ['overageDailyRate', 'Overage per day'],
   ['moveFee', 'Move fee'],
   ['gateFee', 'Gate fee'],
+  ['lateFee', 'Late arrival fee'],
+  ['noShowFee', 'No-show fee'],
   ['minimumMonthly', 'Minimum per month'],
 ] as const;
 

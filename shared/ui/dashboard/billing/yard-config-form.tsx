@@ -37,6 +37,18 @@ function yardSpecs(currency: string): FieldSpec[] {
     { name: 'moveFee', label: 'Move fee', kind: 'money', hint: 'Per completed yard move.' },
     { name: 'gateFee', label: 'Gate fee', kind: 'money', hint: 'Per check-in.' },
     {
+      name: 'lateFee',
+      label: 'Late arrival fee',
+      kind: 'money',
+      hint: 'Per appointment whose truck arrived late. Not counted towards the minimum.',
+    },
+    {
+      name: 'noShowFee',
+      label: 'No-show fee',
+      kind: 'money',
+      hint: 'Per appointment marked no-show. Not counted towards the minimum.',
+    },
+    {
       name: 'minimumMonthly',
       label: 'Minimum per month',
       kind: 'money',
