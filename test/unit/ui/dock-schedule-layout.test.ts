@@ -35,7 +35,13 @@ describe('dock schedule: the day', () => {
 
   it('shows the opening hours of the weekday, one row per slot, hours marked', () => {
     // 2026-03-02 is a Monday: 06:00-18:00 local = 05:00Z-17:00Z.
-    const f = dayFrame({ date: '2026-03-02', timeZone: TZ, slotMinutes: 15, openHours: weekdays, appointments: [] });
+    const f = dayFrame({
+      date: '2026-03-02',
+      timeZone: TZ,
+      slotMinutes: 15,
+      openHours: weekdays,
+      appointments: [],
+    });
     expect(f.start).toBe(at('2026-03-02T05:00:00Z'));
     expect(f.end).toBe(at('2026-03-02T17:00:00Z'));
     expect(f.rows).toHaveLength(48);
@@ -66,22 +72,46 @@ describe('dock schedule: the day', () => {
       appointments: [],
     });
     expect([closed.start, closed.end]).toEqual([at('2026-03-02T05:00:00Z'), at('2026-03-02T17:00:00Z')]);
-    const tuesday = dayFrame({ date: '2026-03-03', timeZone: TZ, slotMinutes: 60, openHours: weekdays, appointments: [] });
+    const tuesday = dayFrame({
+      date: '2026-03-03',
+      timeZone: TZ,
+      slotMinutes: 60,
+      openHours: weekdays,
+      appointments: [],
+    });
     expect(tuesday.rows).toHaveLength(12);
   });
 
   it('a fall-back Sunday open all day has 25 hours of rows, the repeated hour twice', () => {
-    const f = dayFrame({ date: '2026-10-25', timeZone: TZ, slotMinutes: 60, openHours: weekdays, appointments: [] });
+    const f = dayFrame({
+      date: '2026-10-25',
+      timeZone: TZ,
+      slotMinutes: 60,
+      openHours: weekdays,
+      appointments: [],
+    });
     expect(f.rows).toHaveLength(25);
     const labels = f.rows.map((r) => r.label);
     expect(labels.filter((l) => l === labels[2])).toHaveLength(2); // 02:00 CEST and 02:00 CET
-    const spring = dayFrame({ date: '2026-03-29', timeZone: TZ, slotMinutes: 60, openHours: weekdays, appointments: [] });
+    const spring = dayFrame({
+      date: '2026-03-29',
+      timeZone: TZ,
+      slotMinutes: 60,
+      openHours: weekdays,
+      appointments: [],
+    });
     expect(spring.rows).toHaveLength(23);
   });
 });
 
 describe('dock schedule: blocks', () => {
-  const f = dayFrame({ date: '2026-03-02', timeZone: TZ, slotMinutes: 15, openHours: weekdays, appointments: [] });
+  const f = dayFrame({
+    date: '2026-03-02',
+    timeZone: TZ,
+    slotMinutes: 15,
+    openHours: weekdays,
+    appointments: [],
+  });
   const doors = [
     { id: 'd1', capacity: 1 },
     { id: 'd2', capacity: 2 },
@@ -112,7 +142,13 @@ describe('dock schedule: blocks', () => {
 });
 
 describe('dock schedule: moving a block', () => {
-  const f = dayFrame({ date: '2026-03-02', timeZone: TZ, slotMinutes: 15, openHours: weekdays, appointments: [] });
+  const f = dayFrame({
+    date: '2026-03-02',
+    timeZone: TZ,
+    slotMinutes: 15,
+    openHours: weekdays,
+    appointments: [],
+  });
   const from = { startAt: at('2026-03-02T08:00:00Z'), door: 1 };
 
   it('arrows move a slot or a door, Page Up/Down an hour; other keys are no move', () => {
@@ -152,7 +188,9 @@ describe('dock schedule: words', () => {
     const text = freeTimesText(['2026-03-02T08:00:00Z', '2026-03-02T08:15:00Z'], 'UTC');
     expect(text).toMatch(/^Still free that day: 08:00( AM)?, 08:15( AM)?\.$/);
     expect(freeTimesText([], 'UTC')).toMatch(/No time is free/);
-    const many = Array.from({ length: 10 }, (_, i) => new Date(at('2026-03-02T08:00:00Z') + i * HOUR).toISOString());
+    const many = Array.from({ length: 10 }, (_, i) =>
+      new Date(at('2026-03-02T08:00:00Z') + i * HOUR).toISOString(),
+    );
     expect(freeTimesText(many, 'UTC')).toMatch(/, and 2 more\.$/);
   });
 });

@@ -166,6 +166,9 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'storage-full': 'The server’s disk is full, so nothing was saved. Tell an admin; reading still works.',
   'ui-not-built': 'The apps are not installed on this server. Tell an admin.',
   'internal-error': 'Something went wrong on the server. Try again; tell an admin if it keeps happening.',
+  // Dock appointments (docs/domain.md "Booking rules"); the dock schedule adds the free times.
+  'slot-taken': 'That time is no longer free: another booking took the last room at the door. Choose another time.',
+  'scheduling-off': 'This yard takes no appointments: switch on scheduling in its scheduling config first.',
   // The apps' own (api/problem.ts).
   'network-error': 'The yard server did not answer. Check the network cable or Wi-Fi, then try again.',
 };

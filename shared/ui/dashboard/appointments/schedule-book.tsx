@@ -1,19 +1,40 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
 import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { useSubmit } from '../../common/use-submit';
+import { ReasonField } from '../reason-field';
 import { carriers, loadCarriers } from '../records/lookups';
-import { type Appointment, book, type FreeSlot, freeSlots, type LoadType } from './schedule-data';
+import { type Appointment, book, type Door, type FreeSlot, freeSlots, type LoadType } from './schedule-data';
+import { instantOf } from './schedule-layout';
 import { clock, scheduleProblemText } from './schedule-words';
 
-type Errors = Partial<Record<'loadTypeId' | 'startAt' | 'doorId' | 'carrierId' | 'refs' | 'trailerNumber' | 'notes', string>>;
+type Errors = Partial<
+  Record<
+    | 'loadTypeId'
+    | 'startAt'
+    | 'doorId'
+    | 'carrierId'
+    | 'refs'
+    | 'trailerNumber'
+    | 'notes'
+    | 'override.reason',
+    string
+  >
+>;
 
-/** A slot's time as offered: "10:15 to 11:15"; a fall-back day's repeated hour with its offset. */
-function slotLabel(s: FreeSlot, all: FreeSlot[], timeZone: string): string {
-  const twice = all.filter((o) => clock(o.startAt, timeZone) === clock(s.startAt, timeZone)).length > 1;
-  const doors = s.doors ? ` (${s.doors.length} ${s.doors.length === 1 ? 'door' : 'doors'} free)` : '';
-  return `${clock(s.startAt, timeZone, twice)} to ${clock(s.endAt, timeZone)}${doors}`;
+/**
+ * Each slot's time as offered: "10:15 to 11:15 (3 doors free)"; a fall-back day's repeated hour
+ * with its offset, so the two are told apart.
+ */
+function slotLabels(all: FreeSlot[], timeZone: string): string[] {
+  const seen = new Map<string, number>();
+  for (const s of all) seen.set(clock(s.startAt, timeZone), (seen.get(clock(s.startAt, timeZone)) ?? 0) + 1);
+  return all.map((s) => {
+    const twice = (seen.get(clock(s.startAt, timeZone)) ?? 0) > 1;
+    const doors = s.doors ? ` (${s.doors.length} ${s.doors.length === 1 ? 'door' : 'doors'} free)` : '';
+    return `${clock(s.startAt, timeZone, twice)} to ${clock(s.endAt, timeZone)}${doors}`;
+  });
 }
 
 /**
@@ -27,6 +48,7 @@ export function BookDialog(props: {
   timeZone: string;
   dateLabel: string;
   loadTypes: LoadType[];
+  doors: Door[];
   onClose: () => void;
   onBooked: (a: Appointment) => void;
 }) {
@@ -42,12 +64,20 @@ export function BookDialog(props: {
   const [notes, setNotes] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [message, setMessage] = useState<string | null>(null);
+  // Office override (docs/domain.md "Booking rules"): any time and door, outside the grid, hours,
+  // closed dates, lead time and allowed doors, with a reason kept in the history; never over capacity.
+  const [override, setOverride] = useState(false);
+  const [reason, setReason] = useState('');
+  const [wallTime, setWallTime] = useState('');
 
   useEffect(() => void loadCarriers(), []);
   const loadSlots = async (id: string, keep?: string) => {
     setSlots(null);
     setSlotsProblem(null);
-    if (!id) return;
+    if (!id) {
+      setSlots([]);
+      return;
+    }
     try {
       const free = await freeSlots(props.yardId, id, props.date);
       setSlots(free);
@@ -60,13 +90,15 @@ export function BookDialog(props: {
   useEffect(() => void loadSlots(loadTypeId), [loadTypeId]);
 
   const slot = slots?.find((s) => s.startAt === startAt);
+  const labels = useMemo(() => (slots ? slotLabels(slots, tz) : []), [slots, tz]);
   const saving = useSubmit(async () => {
     try {
       const a = await book({
         yardId: props.yardId,
         loadTypeId,
-        startAt,
+        startAt: override ? instantOf(props.date, wallTime, tz) : startAt,
         ...(doorId ? { doorId } : {}),
+        ...(override ? { override: { reason: reason.trim() } } : {}),
         carrierId,
         refs: refs
           .split(/[,;\n]/)
@@ -92,7 +124,10 @@ export function BookDialog(props: {
     e.preventDefault();
     const missing: Errors = {};
     if (!loadTypeId) missing.loadTypeId = 'Choose the load type.';
-    if (!startAt) missing.startAt = 'Choose one of the free times.';
+    if (override) {
+      if (!/^\d\d:\d\d$/.test(wallTime)) missing.startAt = 'Enter the time, e.g. 14:30.';
+      if (reason.trim().length < 3) missing['override.reason'] = 'Say why this booking is outside the rules.';
+    } else if (!startAt) missing.startAt = 'Choose one of the free times.';
     if (!carrierId) missing.carrierId = 'Choose the carrier.';
     setErrors(missing);
     setMessage(null);
@@ -100,10 +135,17 @@ export function BookDialog(props: {
   };
 
   return (
-    <Dialog id="dock-book" class="dock-dialog" title={`Book a dock appointment, ${props.dateLabel}`} onClose={props.onClose}>
+    <Dialog
+      id="dock-book"
+      class="dock-dialog"
+      title={`Book a dock appointment, ${props.dateLabel}`}
+      onClose={props.onClose}
+    >
       <form onSubmit={submit} noValidate>
         {props.loadTypes.length === 0 && (
-          <FormMessage kind="warn">This yard has no load types yet: add one under the load types first.</FormMessage>
+          <FormMessage kind="warn">
+            This yard has no load types yet: add one under the load types first.
+          </FormMessage>
         )}
         <Field id="book-load-type" label="Load type" error={errors.loadTypeId}>
           <select
@@ -118,36 +160,83 @@ export function BookDialog(props: {
             ))}
           </select>
         </Field>
-        <Field id="book-start" label="Time" error={errors.startAt} hint="Only the times still free are offered.">
-          <select
-            {...describedBy('book-start', errors.startAt, true)}
-            value={startAt}
-            disabled={!slots}
+        <label class="dock-override">
+          <input
+            type="checkbox"
+            checked={override}
             onChange={(e) => {
-              setStartAt(e.currentTarget.value);
+              setOverride(e.currentTarget.checked);
               setDoorId('');
+              setErrors({});
             }}
+          />{' '}
+          Book outside the booking rules (any time and door; a reason is recorded)
+        </label>
+        {override ? (
+          <>
+            <Field
+              id="book-start"
+              label="Time"
+              error={errors.startAt}
+              hint="The yard's time; the door must still have room."
+            >
+              <input
+                {...describedBy('book-start', errors.startAt, true)}
+                type="time"
+                value={wallTime}
+                onInput={(e) => setWallTime(e.currentTarget.value)}
+              />
+            </Field>
+            <ReasonField
+              id="book-override-reason"
+              label="Reason for booking outside the rules"
+              hint="Kept with the appointment's history."
+              value={reason}
+              error={errors['override.reason']}
+              onInput={setReason}
+            />
+          </>
+        ) : (
+          <Field
+            id="book-start"
+            label="Time"
+            error={errors.startAt}
+            hint="Only the times still free are offered."
           >
-            <option value="">
-              {slots === null ? 'Loading the free times…' : slots.length ? 'Choose a time' : 'No free time that day'}
-            </option>
-            {slots?.map((s) => (
-              <option key={s.startAt} value={s.startAt}>
-                {slotLabel(s, slots, tz)}
+            <select
+              {...describedBy('book-start', errors.startAt, true)}
+              value={startAt}
+              disabled={!slots}
+              onChange={(e) => {
+                setStartAt(e.currentTarget.value);
+                setDoorId('');
+              }}
+            >
+              <option value="">
+                {slots === null
+                  ? 'Loading the free times…'
+                  : slots.length
+                    ? 'Choose a time'
+                    : 'No free time that day'}
               </option>
-            ))}
-          </select>
-        </Field>
+              {slots?.map((s, i) => (
+                <option key={s.startAt} value={s.startAt}>
+                  {labels[i]}
+                </option>
+              ))}
+            </select>
+          </Field>
+        )}
         {slotsProblem && <FormMessage kind="error">{slotsProblem}</FormMessage>}
         <Field id="book-door" label="Door" error={errors.doorId}>
           <select
             {...describedBy('book-door', errors.doorId)}
             value={doorId}
-            disabled={!slot}
+            disabled={!override && !slot}
             onChange={(e) => setDoorId(e.currentTarget.value)}
           >
             <option value="">The first free door</option>
-            {slot?.doors?.map((d) => (
+            {(override ? props.doors : (slot?.doors ?? [])).map((d) => (
               <option key={d.id} value={d.id}>
                 {d.name}
               </option>
@@ -160,7 +249,9 @@ export function BookDialog(props: {
             value={carrierId}
             onChange={(e) => setCarrierId(e.currentTarget.value)}
           >
-            <option value="">{carriers.value === null ? 'Loading the carriers…' : 'Choose the carrier'}</option>
+            <option value="">
+              {carriers.value === null ? 'Loading the carriers…' : 'Choose the carrier'}
+            </option>
             {(carriers.value ?? []).map((c) => (
               <option key={c.id} value={c.id}>
                 {c.name}
@@ -168,7 +259,12 @@ export function BookDialog(props: {
             ))}
           </select>
         </Field>
-        <Field id="book-refs" label="Order or bill of lading numbers" error={errors.refs} hint="Separate several with commas.">
+        <Field
+          id="book-refs"
+          label="Order or bill of lading numbers"
+          error={errors.refs}
+          hint="Separate several with commas."
+        >
           <input
             {...describedBy('book-refs', errors.refs, true)}
             value={refs}

@@ -55,16 +55,17 @@ async function loadAppointments(yardId: string, date: string, timeZone: string):
   return all.filter((a) => Date.parse(a.endAt) > day.start);
 }
 
-export async function loadDay(yardId: string, date: string, timeZone: string): Promise<DayData> {
-  const [doors, config, loadTypes, appointments] = await Promise.all([
+type YardPart = Omit<DayData, 'appointments'>;
+
+/** The yard's doors, config and load types: the same for every day, so a change of day reuses them. */
+function loadYardPart(yardId: string): Promise<YardPart> {
+  return Promise.all([
     loadDoors(yardId),
     call(api.GET('/api/appointment/config/{yardId}', { params: { path: { yardId } } })),
     allPages((cursor) =>
       call(api.GET('/api/appointment/load-type', { params: { query: { yardId, limit: 500, cursor } } })),
     ),
-    loadAppointments(yardId, date, timeZone),
-  ]);
-  return { doors, config, loadTypes, appointments };
+  ]).then(([doors, config, loadTypes]) => ({ doors, config, loadTypes }));
 }
 
 /**
@@ -77,18 +78,29 @@ export function useDaySchedule(yardId: string, date: string, timeZone: string) {
   const [data, setData] = useState<DayData | null>(null);
   const [problem, setProblem] = useState<unknown>(null);
   const seq = useRef(0);
-  const reload = useCallback(async () => {
-    const mine = ++seq.current;
-    try {
-      const day = await loadDay(yardId, date, timeZone);
-      if (mine === seq.current) {
-        setData(day);
-        setProblem(null);
+  // The yard's part, loaded once per yard (and again on reload: a reconnect, a refused move).
+  const yardPart = useRef<{ yardId: string; part: Promise<YardPart> } | null>(null);
+  const load = useCallback(
+    async (fresh: boolean) => {
+      const mine = ++seq.current;
+      if (fresh || yardPart.current?.yardId !== yardId) {
+        yardPart.current = { yardId, part: loadYardPart(yardId) };
       }
-    } catch (err) {
-      if (mine === seq.current) setProblem(err);
-    }
-  }, [yardId, date, timeZone]);
+      const part = yardPart.current.part;
+      try {
+        const [yardData, appointments] = await Promise.all([part, loadAppointments(yardId, date, timeZone)]);
+        if (mine === seq.current) {
+          setData({ ...yardData, appointments });
+          setProblem(null);
+        }
+      } catch (err) {
+        if (yardPart.current?.part === part) yardPart.current = null;
+        if (mine === seq.current) setProblem(err);
+      }
+    },
+    [yardId, date, timeZone],
+  );
+  const reload = useCallback(() => load(true), [load]);
   /** Puts a changed appointment in the day (or takes it out when it moved to another day or yard). */
   const apply = useCallback(
     (a: Appointment) => {
@@ -107,16 +119,16 @@ export function useDaySchedule(yardId: string, date: string, timeZone: string) {
   );
   useEffect(() => {
     setData(null);
-    void reload();
+    void load(false);
     return onLive(
       ['appointment.changed'],
       (e) => {
-        const a = (e.data as { data?: Appointment } | null)?.data;
+        const a = (e.data as Schemas['AppointmentChangedEvent'] | null)?.data;
         if (a?.id) apply(a);
       },
       () => void reload(),
     );
-  }, [reload, apply]);
+  }, [load, reload, apply]);
   return { data, problem, reload, apply };
 }
 
@@ -136,11 +148,16 @@ export function book(body: Schemas['AppointmentCreate']): Promise<Appointment> {
  * Moves an appointment to another start and/or door, with If-Match of the version the schedule
  * shows: a change made meanwhile by someone else is refused (412), never overwritten.
  */
-export function reschedule(a: Appointment, change: { startAt?: string; doorId?: string }): Promise<Appointment> {
+export function reschedule(
+  a: Appointment,
+  change: { startAt?: string; doorId?: string },
+): Promise<Appointment> {
   return call(
     api.PATCH('/api/appointment/{id}', {
       params: { path: { id: a.id } },
-      body: change,
+      // The refs as they are: the contract's PATCH body defaults a missing refs to none (zod
+      // default under partial), which would wipe them on a move.
+      body: { ...change, refs: a.refs },
       headers: { 'If-Match': `"v${a.version}"` },
     }),
   );

@@ -1,6 +1,14 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Appointment, Door } from './schedule-data';
-import { type Block, type Frame, keyMove, pointerSpot, ROW_PX, type Spot, verticalPlace } from './schedule-layout';
+import {
+  type Block,
+  type Frame,
+  keyMove,
+  pointerSpot,
+  ROW_PX,
+  type Spot,
+  verticalPlace,
+} from './schedule-layout';
 import { clock, isMovable, statusText } from './schedule-words';
 
 /** A move being made: by keys (confirmed with Enter) or by dragging (confirmed by the drop). */
@@ -42,6 +50,14 @@ export function ScheduleGrid(props: {
   const drag = useRef<Drag | null>(null);
   const doorsRef = useRef<HTMLDivElement>(null);
   const justDragged = useRef(false);
+  // The block last moved: a move to another door draws it in that door's column (a new element),
+  // so the focus is put back on it, and the keyboard goes on from there. Never taken from elsewhere.
+  const refocus = useRef<string | null>(null);
+  useEffect(() => {
+    const id = refocus.current;
+    if (!id || (document.activeElement && document.activeElement !== document.body)) return;
+    document.querySelector<HTMLElement>(`.dock-block[data-appointment="${CSS.escape(id)}"]`)?.focus();
+  });
   const height = frame.rows.length * ROW_PX;
   const tz = frame.timeZone;
 
@@ -53,6 +69,7 @@ export function ScheduleGrid(props: {
 
   const confirm = (b: Block<Appointment>, to: Spot) => {
     setMoving(null);
+    refocus.current = b.item.id;
     if (same(to, spotOf(b))) {
       props.announce(`${b.item.code} stays at ${where(b.item, to)}.`);
       return;
@@ -80,6 +97,9 @@ export function ScheduleGrid(props: {
     if (!to) return;
     e.preventDefault();
     setMoving({ id: b.item.id, spot: to });
+    // Keep the block in view while it travels (the grid scrolls; the keys do not scroll it).
+    const el = e.currentTarget as HTMLElement;
+    requestAnimationFrame(() => el.scrollIntoView({ block: 'nearest', inline: 'nearest' }));
     props.announce(`Move ${b.item.code} to ${where(b.item, to)}: Enter to confirm, Escape to leave it.`);
   };
 
@@ -147,70 +167,74 @@ export function ScheduleGrid(props: {
       </div>
       <div class="dock-doors" ref={doorsRef} style={{ height: `${height}px` }}>
         {doors.map((d, i) => (
-          <div key={d.id} role="group" class="dock-door" aria-label={d.name} style={{ left: `${(i * 100) / doors.length}%` }}>
-            <ul>
-              {blocks
-                .filter((b) => b.door === i)
-                .map((b) => {
-                  const a = b.item;
-                  const m = moving?.id === a.id ? moving : null;
-                  const at = m ? m.spot : spotOf(b);
-                  const place = m ? verticalPlace(frame, at.startAt, at.startAt + duration(a)) : b;
-                  const shift = m ? (m.spot.door - b.door) * 100 : 0;
-                  const width = 100 / b.lanes;
-                  const status = statusText(a);
-                  return (
-                    <li key={a.id}>
-                      <button
-                        type="button"
-                        class={`dock-block status-${a.status}${a.overdue ? ' overdue' : ''}${m ? ' moving' : ''}`}
-                        style={{
-                          top: `${place.top}px`,
-                          height: `${place.height}px`,
-                          left: `calc(${b.lane * width}% + ${shift}%)`,
-                          width: `calc(${width}% - 4px)`,
-                        }}
-                        aria-label={`${clock(a.startAt, tz)} to ${clock(a.endAt, tz)}, ${a.carrierName}, ${a.loadTypeName}, ${status}, code ${a.code}`}
-                        aria-describedby={props.mayEdit && isMovable(a) ? 'dock-move-help' : undefined}
-                        aria-busy={props.busyId === a.id ? 'true' : undefined}
-                        onKeyDown={(e) => onKey(e, b)}
-                        onBlur={() => {
-                          if (moving?.id === a.id && !drag.current) setMoving(null);
-                        }}
-                        onPointerDown={(e) => onPointerDown(e, b)}
-                        onPointerMove={(e) => onPointerMove(e, b)}
-                        onPointerUp={(e) => onPointerUp(e, b)}
-                        onPointerCancel={() => {
-                          drag.current = null;
-                          setMoving(null);
-                        }}
-                        onClick={(e) => {
-                          e.preventDefault();
-                          if (justDragged.current) {
-                            justDragged.current = false;
-                            return;
-                          }
-                          // A click (not Enter: onKey handles that) opens the details.
-                          if (e.detail > 0) props.onOpen(a);
-                        }}
-                      >
-                        <span class="dock-block-time">
-                          {clock(at.startAt, tz)}–{clock(at.startAt + duration(a), tz)}
-                        </span>{' '}
-                        <span class="dock-block-carrier">{a.carrierName}</span>{' '}
-                        <span class="dock-block-status">{status}</span>{' '}
-                        <span class="dock-block-code">{a.code}</span>
-                      </button>
-                    </li>
-                  );
-                })}
-            </ul>
-          </div>
+          <ul
+            key={d.id}
+            class="dock-door"
+            aria-label={`${d.name}: appointments`}
+            style={{ left: `${(i * 100) / doors.length}%` }}
+          >
+            {blocks
+              .filter((b) => b.door === i)
+              .map((b) => {
+                const a = b.item;
+                const m = moving?.id === a.id ? moving : null;
+                const at = m ? m.spot : spotOf(b);
+                const place = m ? verticalPlace(frame, at.startAt, at.startAt + duration(a)) : b;
+                const shift = m ? (m.spot.door - b.door) * 100 : 0;
+                const width = 100 / b.lanes;
+                const status = statusText(a);
+                return (
+                  <li key={a.id}>
+                    <button
+                      type="button"
+                      data-appointment={a.id}
+                      class={`dock-block status-${a.status}${a.overdue ? ' overdue' : ''}${m ? ' moving' : ''}`}
+                      style={{
+                        top: `${place.top}px`,
+                        height: `${place.height}px`,
+                        left: `calc(${b.lane * width}% + ${shift}%)`,
+                        width: `calc(${width}% - 4px)`,
+                      }}
+                      aria-label={`${clock(a.startAt, tz)} to ${clock(a.endAt, tz)}, ${a.carrierName}, ${a.loadTypeName}, ${status}, code ${a.code}`}
+                      aria-describedby={props.mayEdit && isMovable(a) ? 'dock-move-help' : undefined}
+                      aria-busy={props.busyId === a.id ? 'true' : undefined}
+                      onKeyDown={(e) => onKey(e, b)}
+                      onBlur={() => {
+                        if (moving?.id === a.id && !drag.current) setMoving(null);
+                      }}
+                      onPointerDown={(e) => onPointerDown(e, b)}
+                      onPointerMove={(e) => onPointerMove(e, b)}
+                      onPointerUp={(e) => onPointerUp(e, b)}
+                      onPointerCancel={() => {
+                        drag.current = null;
+                        setMoving(null);
+                      }}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        if (justDragged.current) {
+                          justDragged.current = false;
+                          return;
+                        }
+                        // A click (not Enter: onKey handles that) opens the details.
+                        if (e.detail > 0) props.onOpen(a);
+                      }}
+                    >
+                      <span class="dock-block-time">
+                        {clock(at.startAt, tz)}–{clock(at.startAt + duration(a), tz)}
+                      </span>{' '}
+                      <span class="dock-block-carrier">{a.carrierName}</span>{' '}
+                      <span class="dock-block-status">{status}</span>{' '}
+                      <span class="dock-block-code">{a.code}</span>
+                    </button>
+                  </li>
+                );
+              })}
+          </ul>
         ))}
       </div>
       <p id="dock-move-help" class="visually-hidden">
-        Arrow keys move it by a slot or to the next door, Page Up and Page Down by an hour; Enter moves it there,
-        Escape leaves it.
+        Arrow keys move it by a slot or to the next door, Page Up and Page Down by an hour; Enter moves it
+        there, Escape leaves it.
       </p>
     </div>
   );

@@ -48,6 +48,13 @@ export function addDays(date: string, days: number): string {
   return DateTime.fromISO(date).plus({ days }).toISODate() as string;
 }
 
+/** The instant of a yard-local wall-clock time of `date` ("14:30"), as ISO with the yard's offset. */
+export function instantOf(date: string, hhmm: string, timeZone: string): string {
+  return DateTime.fromISO(`${date}T${hhmm}`, { zone: timeZone }).toISO({
+    suppressMilliseconds: true,
+  }) as string;
+}
+
 /** A wall-clock time of `date` ("06:00", "24:00" = the next midnight) as epoch ms. */
 function wallClock(date: string, hhmm: string, timeZone: string, dayEnd: number): number {
   if (hhmm === '24:00') return dayEnd;
@@ -164,7 +171,13 @@ export interface Spot {
  * The spot a key moves a block to, or null when the key is not a move key: Up/Down one slot,
  * Page Up/Down one hour, Left/Right the neighbouring door. The block stays within the shown day.
  */
-export function keyMove(key: string, from: Spot, durationMs: number, frame: Frame, doorCount: number): Spot | null {
+export function keyMove(
+  key: string,
+  from: Spot,
+  durationMs: number,
+  frame: Frame,
+  doorCount: number,
+): Spot | null {
   const step: Record<string, [number, number]> = {
     ArrowUp: [-frame.slotMs, 0],
     ArrowDown: [frame.slotMs, 0],

@@ -36,14 +36,23 @@ export function isMovable(a: { status: string }): boolean {
   return a.status === 'scheduled';
 }
 
+/** One formatter per zone and style: building an Intl.DateTimeFormat costs far more than using one. */
+const clocks = new Map<string, Intl.DateTimeFormat>();
+
 /** "10:15", in the yard's zone; a fall-back day's repeated hour carries its offset ("01:30 GMT+1"). */
 export function clock(at: number | string, timeZone: string, withZone = false): string {
-  return new Intl.DateTimeFormat(undefined, {
-    timeZone,
-    hour: '2-digit',
-    minute: '2-digit',
-    ...(withZone ? { timeZoneName: 'short' } : {}),
-  }).format(typeof at === 'number' ? at : Date.parse(at));
+  const key = `${timeZone}|${withZone}`;
+  let f = clocks.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(undefined, {
+      timeZone,
+      hour: '2-digit',
+      minute: '2-digit',
+      ...(withZone ? { timeZoneName: 'short' } : {}),
+    });
+    clocks.set(key, f);
+  }
+  return f.format(typeof at === 'number' ? at : Date.parse(at));
 }
 
 /** The free times a slot-taken answer lists, as "09:00, 09:15 and 11:30" (at most 8, then "and more"). */

@@ -29,7 +29,11 @@ export function DockSchedule(props: { yardId: string }) {
 
 function YardSchedule(props: { yardId: string; yardName: string; timeZone: string }) {
   const tz = props.timeZone;
-  const [date, setDate] = useState(() => todayIn(tz));
+  // A link may name the day (?date=2026-03-02); else today in the yard.
+  const [date, setDate] = useState(() => {
+    const asked = new URLSearchParams(location.search).get('date');
+    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : todayIn(tz);
+  });
   const { data, problem, reload, apply } = useDaySchedule(props.yardId, date, tz);
   const [said, setSaid] = useState('');
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -76,9 +80,12 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
     setRefusal(null);
     setSaid(`Moving ${a.code}…`);
     try {
-      const change: { startAt: string; doorId?: string } = { startAt: new Date(to.startAt).toISOString() };
-      if (door && door.id !== a.doorId) change.doorId = door.id;
-      const moved = await reschedule(a, change);
+      // The door always: without it the server would take another free door when this one is full,
+      // and the office moved it within this door's column.
+      const moved = await reschedule(a, {
+        startAt: new Date(to.startAt).toISOString(),
+        doorId: door?.id ?? a.doorId,
+      });
       apply(moved);
       setSaid(`${moved.code} moved to ${moved.doorName} at ${clock(moved.startAt, tz)}.`);
     } catch (err) {
@@ -103,7 +110,11 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
           </button>
           <label>
             Day{' '}
-            <input type="date" value={date} onChange={(e) => e.currentTarget.value && setDate(e.currentTarget.value)} />
+            <input
+              type="date"
+              value={date}
+              onChange={(e) => e.currentTarget.value && setDate(e.currentTarget.value)}
+            />
           </label>
           <button type="button" onClick={() => setDate(addDays(date, 1))}>
             Next day
@@ -119,9 +130,13 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
         </div>
       </div>
       {linked && (
-        <p class="muted">Bookings are made in the cloud dashboard; this site shows them and records arrivals.</p>
+        <p class="muted">
+          Bookings are made in the cloud dashboard; this site shows them and records arrivals.
+        </p>
       )}
-      {!mayEdit && !linked && <p class="muted">Read only: dispatchers and admins book and change appointments.</p>}
+      {!mayEdit && !linked && (
+        <p class="muted">Read only: dispatchers and admins book and change appointments.</p>
+      )}
       {data && !data.config.enabled && (
         <FormMessage kind="warn">
           Booking is not switched on for this yard: turn on scheduling in its scheduling settings.
@@ -140,7 +155,9 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
       </p>
       {refusal && <FormMessage kind="error">{refusal}</FormMessage>}
       {problem !== null && (
-        <FormMessage kind="error">The schedule could not be loaded. {scheduleProblemText(problem, tz)}</FormMessage>
+        <FormMessage kind="error">
+          The schedule could not be loaded. {scheduleProblemText(problem, tz)}
+        </FormMessage>
       )}
       {!data || !frame ? (
         problem === null && <p class="muted">Loading the schedule…</p>
@@ -165,7 +182,8 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
           {shown.length === 0
             ? 'No appointments this day.'
             : `${shown.length} ${shown.length === 1 ? 'appointment' : 'appointments'} this day.`}
-          {cancelled.length > 0 && ` Cancelled: ${cancelled.map((a) => `${a.code} (${a.carrierName})`).join(', ')}.`}
+          {cancelled.length > 0 &&
+            ` Cancelled: ${cancelled.map((a) => `${a.code} (${a.carrierName})`).join(', ')}.`}
         </p>
       )}
       {booking && data && (
@@ -175,6 +193,7 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
           dateLabel={dateLabel}
           timeZone={tz}
           loadTypes={data.loadTypes}
+          doors={data.doors}
           onClose={() => setBooking(false)}
           onBooked={(a) => {
             apply(a);
