@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { DateTime } from 'luxon';
 import type { Browser, Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -45,6 +46,21 @@ async function apiCall(method: string, path: string, body?: unknown, headers: Re
     etag: res.headers.get('etag'),
     body: text.startsWith('{') || text.startsWith('[') ? JSON.parse(text) : undefined,
   };
+}
+
+const CHICAGO = 'America/Chicago';
+
+/** A yard-local day as the API's window (from its midnight to the next), worked out apart from the UI's code. */
+function yardDay(date: string): string {
+  const from = DateTime.fromISO(date, { zone: CHICAGO }).startOf('day');
+  return `from=${encodeURIComponent(from.toUTC().toISO() as string)}&to=${encodeURIComponent(from.plus({ days: 1 }).toUTC().toISO() as string)}`;
+}
+
+/** Minutes as the office reads them: "10 min", "3 h 50 min", "–" for none. */
+function minutes(m: unknown): string {
+  if (typeof m !== 'number') return '–';
+  const r = Math.round(m);
+  return r < 60 ? `${r} min` : `${Math.floor(r / 60)} h ${String(r % 60).padStart(2, '0')} min`;
 }
 
 const shown = (l: Locator) => l.waitFor({ state: 'visible', timeout: 10_000 });
@@ -115,7 +131,9 @@ describe('the appointments area, as a dispatcher', () => {
     const form = page.getByRole('form', { name: 'Scheduling config' });
     await shown(form);
     // The navigation names the area and the sub-page.
-    await shown(page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Scheduling config' }));
+    await shown(
+      page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Scheduling config' }),
+    );
     await form.getByLabel('Take bookings in this yard').check();
 
     const monday = form.getByRole('group', { name: 'Monday' });
@@ -162,7 +180,14 @@ describe('the appointments area, as a dispatcher', () => {
     ];
     expect(await config()).toMatchObject({
       enabled: true,
-      openHours: { '1': weekday, '2': weekday, '3': weekday, '4': weekday, '5': weekday, '6': [{ from: '08:00', to: '12:00' }] },
+      openHours: {
+        '1': weekday,
+        '2': weekday,
+        '3': weekday,
+        '4': weekday,
+        '5': weekday,
+        '6': [{ from: '08:00', to: '12:00' }],
+      },
       closedDates: [`${year}-12-25`],
       slotMinutes: 30,
       lateGraceMinutes: 30,
@@ -174,7 +199,10 @@ describe('the appointments area, as a dispatcher', () => {
   });
 
   it('load types: create with allowed doors and office only, edit, delete after a confirmation', async () => {
-    await page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Load types' }).click();
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Load types' })
+      .click();
     await shown(page.getByRole('heading', { name: 'Load types', level: 2 }));
     await page.getByRole('button', { name: 'New load type' }).click();
     const form = page.getByRole('form', { name: 'New load type' });
@@ -184,6 +212,7 @@ describe('the appointments area, as a dispatcher', () => {
     await form.getByLabel('Door 6').check();
     await form.getByLabel('Door 5').check();
     await form.getByLabel('Carriers may book it').uncheck();
+    await screenshot(page, 'dashboard-appointments-load-type-form');
     await form.getByRole('button', { name: 'Save load type' }).click();
     await shown(page.getByText('Load type Reefer live unload is saved.'));
     const row = page.getByRole('row', { name: /^Reefer live unload/ });
@@ -219,7 +248,12 @@ describe('the appointments area, as a dispatcher', () => {
     await other.getByLabel('Name').fill('Drop and hook');
     await other.getByLabel('Door time (minutes)').fill('15');
     await other.getByRole('button', { name: 'Save load type' }).click();
-    await text(page.getByRole('row', { name: /^Drop and hook/ }).getByRole('cell').nth(2)).toBe('Every door');
+    await text(
+      page
+        .getByRole('row', { name: /^Drop and hook/ })
+        .getByRole('cell')
+        .nth(2),
+    ).toBe('Every door');
     await page.getByRole('button', { name: 'Delete load type Drop and hook' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete load type Drop and hook?' });
     await confirm.getByRole('button', { name: 'Delete load type' }).click();
@@ -231,17 +265,211 @@ describe('the appointments area, as a dispatcher', () => {
   });
 
   it('door capacity: a door takes two appointments at once', async () => {
-    await page.getByRole('navigation', { name: 'Appointments' }).getByRole('link', { name: 'Door capacity' }).click();
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Door capacity' })
+      .click();
     await page.getByRole('button', { name: 'Edit Door 3' }).click();
     const dialog = page.getByRole('dialog', { name: /Edit door Door 3/ });
     await dialog.getByLabel('Capacity (required)').fill('2');
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await gone(dialog);
-    await text(page.getByRole('row', { name: /^Door 3/ }).getByRole('cell').nth(0)).toBe('2');
+    await text(
+      page
+        .getByRole('row', { name: /^Door 3/ })
+        .getByRole('cell')
+        .nth(0),
+    ).toBe('2');
     expect((await doors()).find((d) => d.name === 'Door 3')?.capacity).toBe(2);
     // Only doors are listed here: no spots.
     expect(await page.getByRole('row', { name: /^S01/ }).count()).toBe(0);
     await screenshot(page, 'dashboard-appointments-doors');
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('detention report: an appointment checked in and out through the gate, its figures, movements with pictures, and the CSV', async () => {
+    // An appointment five hours ago (booked by the office with a reason: it is in the past), checked
+    // in ten minutes after its start straight to its door, and out four hours after its start.
+    const slot = 30 * 60_000;
+    const start = Math.floor((Date.now() - 5 * 3_600_000) / slot) * slot;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const carrier = (await apiCall('GET', '/api/carrier?limit=100')).body.items[0] as {
+      id: string;
+      name: string;
+    };
+    const loadType = (await loadTypes()).find((t) => t.name === 'Reefer live unload');
+    const door5 = (await doors()).find((d) => d.name === 'Door 5');
+    const booked = await apiCall('POST', '/api/appointment', {
+      yardId,
+      loadTypeId: loadType?.id,
+      startAt: iso(start),
+      doorId: door5?.id,
+      carrierId: carrier.id,
+      refs: ['PO-77123'],
+      trailerNumber: 'DTNU 500100',
+      truckPlate: 'DT 5001',
+      override: { reason: 'entered after the fact for the detention claim' },
+    });
+    expect(booked.status, booked.text).toBe(201);
+    const appt = booked.body as { id: string; code: string };
+    const gates = (await apiCall('GET', `/api/yard/${yardId}/gate`)).body.items as {
+      id: string;
+      name: string;
+    }[];
+    const north = gates.find((g) => g.name === 'North gate (in)');
+    const south = gates.find((g) => g.name === 'South gate (out)');
+    const checkIn = await apiCall('POST', '/api/movement', {
+      yardId,
+      gateId: north?.id,
+      direction: 'in',
+      at: iso(start + 10 * 60_000),
+      trailer: { number: 'DTNU 500100', carrierId: carrier.id },
+      truck: { plate: 'DT 5001' },
+      locationId: door5?.id,
+      appointmentId: appt.id,
+      snapshot: true,
+    });
+    expect(checkIn.status, checkIn.text).toBe(201);
+    const checkOut = await apiCall('POST', '/api/movement', {
+      yardId,
+      gateId: south?.id,
+      direction: 'out',
+      at: iso(start + 4 * 3_600_000),
+      trailer: { number: 'DTNU 500100' },
+      truck: { plate: 'DT 5001' },
+    });
+    expect(checkOut.status, checkOut.text).toBe(201);
+
+    const today = DateTime.fromMillis(start, { zone: CHICAGO }).toISODate() as string;
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Detention report' })
+      .click();
+    await shown(page.getByRole('heading', { name: 'Detention report' }));
+    // The API's own figures for the same day (the yard's midnight to midnight).
+    const report = (
+      await apiCall(
+        'GET',
+        `/api/appointment/detention?yardId=${yardId}&carrierId=${carrier.id}&${yardDay(today)}`,
+      )
+    ).body;
+    const item = (report.items as Array<Record<string, unknown>>).find((i) => i.id === appt.id);
+    // Hand-worked (docs/domain.md "Wait and detention"): on time, so the clock starts at the booked
+    // start; wait 10 min to the door, turn 4 h - 10 min, detention 4 h - 120 min free time.
+    expect(item).toMatchObject({
+      arrival: 'on_time',
+      waitMinutes: 10,
+      turnMinutes: 230,
+      detentionMinutes: 120,
+    });
+    const filters = page.getByRole('form', { name: 'Period and carrier' });
+    await filters.getByLabel('From').fill(today);
+    await filters.getByLabel('To (included)').fill(today);
+    await filters.getByRole('button', { name: 'Show' }).click();
+    await filters.getByLabel('Carrier').selectOption({ value: carrier.id });
+    await expect
+      .poll(() => new URL(page.url()).search)
+      .toBe(`?from=${today}&to=${today}&carrier=${carrier.id}`);
+    const row = page.locator('tbody.detention-row', { hasText: appt.code });
+    await shown(row);
+    const cells = row.getByRole('row').first().getByRole('cell');
+    // Times in the yard's zone (Chicago), though the browser is in Tokyo.
+    const clock = (ms: number) =>
+      new Intl.DateTimeFormat('en-US', { timeZone: CHICAGO, hour: '2-digit', minute: '2-digit' }).format(ms);
+    await text(cells.nth(1)).toContain(clock(start + 10 * 60_000));
+    await text(cells.nth(1)).toContain('on time');
+    await text(cells.nth(2)).toContain(clock(start + 10 * 60_000));
+    await text(cells.nth(3)).toContain(clock(start + 4 * 3_600_000));
+    await text(cells.nth(4)).toBe('10 min');
+    await text(cells.nth(5)).toBe('3 h 50 min');
+    await text(cells.nth(6)).toBe('2 h 00 min');
+    // The gate movements with the check-in's camera picture, loaded when opened.
+    await row.getByText(`Gate movements of ${appt.code}`).click();
+    const picture = row.getByRole('img', { name: /^Check-in .*picture 1$/ });
+    await shown(picture);
+    await expect
+      .poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBeGreaterThan(0);
+    await shown(row.getByText(/^Check-out /));
+    await screenshot(page, 'dashboard-appointments-detention');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // The CSV: the same appointment with the same figures, under the server's file name.
+    const csv = await downloaded(() => page.getByRole('button', { name: 'Download CSV' }).click());
+    expect(csv.name).toMatch(/\.csv$/);
+    const lines = csv.bytes.toString('utf8').trim().split(/\r?\n/);
+    const line = lines.find((l) => l.includes(appt.code));
+    expect(line, lines.join('\n')).toBeDefined();
+    expect(line).toContain('PO-77123');
+    await shown(page.getByText(`Saved ${csv.name}.`));
+  });
+
+  it('on-time figures per carrier and per door, as the API counts them for the same days', async () => {
+    await page
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'On-time figures' })
+      .click();
+    await shown(page.getByRole('heading', { name: 'On-time figures' }));
+    const today = DateTime.now().setZone(CHICAGO).toISODate() as string;
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To (included)').fill(today);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe(`?from=${today}&to=${today}`);
+    const perDoor = page.getByRole('table', { name: 'Per door' });
+    await shown(perDoor);
+    const summary = (await apiCall('GET', `/api/appointment/summary?yardId=${yardId}&${yardDay(today)}`))
+      .body as {
+      byDoor: Array<Record<string, number | string | null>>;
+      byCarrier: Array<Record<string, number | string | null>>;
+    };
+    const door5 = summary.byDoor.find((d) => d.doorName === 'Door 5');
+    expect(door5?.onTime).toBeGreaterThanOrEqual(1);
+    const cells = perDoor.getByRole('row', { name: /^Door 5/ }).getByRole('cell');
+    await text(cells.nth(0)).toBe(String(door5?.appointments));
+    await text(cells.nth(1)).toMatch(
+      new RegExp(`^${Math.round(Number(door5?.onTimePercent))}\\s?% \\(${door5?.onTime}\\)$`),
+    );
+    await text(cells.nth(4)).toBe(String(door5?.noShows));
+    await text(cells.nth(5)).toBe(`${minutes(door5?.waitP50Minutes)} / ${minutes(door5?.waitP90Minutes)}`);
+    await text(cells.nth(6)).toBe(`${minutes(door5?.turnP50Minutes)} / ${minutes(door5?.turnP90Minutes)}`);
+    // Every carrier of the day has its row, and an All row sums them up.
+    const perCarrier = page.getByRole('table', { name: 'Per carrier' });
+    for (const c of summary.byCarrier) {
+      await text(
+        perCarrier
+          .getByRole('row', { name: new RegExp(`^${c.carrierName}`) })
+          .getByRole('cell')
+          .nth(0),
+      ).toBe(String(c.appointments));
+    }
+    await shown(perCarrier.getByRole('row', { name: /^All/ }));
+    await screenshot(page, 'dashboard-appointments-figures');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('a billing clerk reads the config and load types but cannot change them', async () => {
+    const clerk = { username: 'dock.billing', password: 'correct-horse-battery' };
+    const made = await apiCall('POST', '/api/user', {
+      ...clerk,
+      role: 'billing',
+      displayName: 'Billing clerk',
+    });
+    expect(made.status, made.text).toBe(201);
+    const other = await openPage(browser, { locale: 'en-US', timezoneId: 'Asia/Tokyo' });
+    await other.goto(`${edge.url}/dashboard/appointments/config`);
+    await logIn(other, clerk.username, clerk.password);
+    const form = other.getByRole('form', { name: 'Scheduling config' });
+    await shown(form.getByText('Your role may read this; admins and dispatchers change it.'));
+    expect(await form.getByLabel('Slot length (minutes)').inputValue()).toBe('30');
+    expect(await form.getByLabel('Slot length (minutes)').isDisabled()).toBe(true);
+    expect(await form.getByRole('button', { name: 'Save scheduling config' }).count()).toBe(0);
+    await other
+      .getByRole('navigation', { name: 'Appointments' })
+      .getByRole('link', { name: 'Load types' })
+      .click();
+    await shown(other.getByRole('row', { name: /^Reefer live unload/ }));
+    expect(await other.getByRole('button', { name: 'New load type' }).count()).toBe(0);
+    expect(await other.getByRole('button', { name: /^Edit load type/ }).count()).toBe(0);
+    await other.context().close();
   });
 });

@@ -76,7 +76,8 @@ describe('scheduling config form <-> the API body (docs/domain.md "Appointments"
       {
         noShowAfterMinutes: 'must be at least the late time',
         'openHours.1.1.to': 'must be a time of day, HH:MM',
-        'openHours.2.0': 'overlaps',
+        'openHours.2.0': 'An opening span must end after it starts.',
+        'openHours.2.7.from': 'no such span',
         'closedDates.1': 'not a date',
         somethingElse: 'unknown',
       },
@@ -85,7 +86,8 @@ describe('scheduling config form <-> the API body (docs/domain.md "Appointments"
     expect(placed).toEqual({
       noShowAfterMinutes: 'must be at least the late time',
       'openHours.1.1.to': 'must be a time of day, HH:MM',
-      'openHours.2': 'overlaps',
+      'openHours.2.0': 'An opening span must end after it starts.',
+      'openHours.2': 'no such span',
       closedDates: 'not a date',
     });
     expect(rest).toEqual(['unknown']);

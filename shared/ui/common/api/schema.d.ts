@@ -13658,7 +13658,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+            /** @description A yard's scheduling config, whole; the numbers left out take their defaults. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["SchedulingConfigPut"];
@@ -13826,6 +13826,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description A load type of a yard: how long a booking of it takes and which doors it may use (none listed: every door). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["LoadTypeCreate"];
@@ -14009,6 +14010,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The fields of a load type to change. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["LoadTypePatch"];
@@ -14176,10 +14178,14 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
+            /** @description A booking: a free start time of the load type (GET /api/appointment/availability), optionally a door; `override` (admins and dispatchers) books outside the rules, never over capacity. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentCreate"];
@@ -14189,6 +14195,8 @@ export interface paths {
                 /** @description OK */
                 201: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14231,9 +14239,31 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
@@ -14437,6 +14467,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description A new start, door or load type (the booking rules apply again), or other fields to change. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentPatch"];
@@ -14546,6 +14577,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Why the appointment is cancelled (kept in its history). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentCancel"];
@@ -14628,6 +14660,345 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/detention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wait, turn and detention per appointment, with the gate movements and their photos; CSV by Accept
+         * @description The appointments of your yards booked to start in [`from`, `to`) (default: the 30 days before now), by start time. Each has its times, the clock start (startAt when it arrived early or on time, arrivedAt when late), wait = max(0, docked - clock start), turn = departed - arrived and detention = max(0, departed - clock start - the yard’s free time), in minutes (null until it happened), and the gate movements of its arrival (check-in; the check-outs of its truck and trailer) with their photo attachment ids. Send `Accept: text/csv` for the same as a CSV file (one row per appointment, times on the yard’s wall clock with its offset).
+         *
+         *     Access: admin, dispatcher, billing, viewer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one yard; else every yard in your scope */
+                    yardId?: string;
+                    /** @description appointments starting at or after; default `to` - 30 days */
+                    from?: string;
+                    /** @description appointments starting before; default now */
+                    to?: string;
+                    /** @description one carrier */
+                    carrierId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description JSON; with `Accept: text/csv`, UTF-8 CSV with a header row, downloaded as `detention-<from>-<to>.csv` */
+                200: {
+                    headers: {
+                        /** @description with Accept: text/csv, attachment; filename="detention-<from>-<to>.csv" */
+                        "Content-Disposition"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DetentionReport"];
+                    };
+                };
+                /** @description `bad-range`: `from` is not before `to`; `range-too-long`: more than a year at once; `forbidden`: a yard outside your scope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * On-time %, early, late, no-shows, wait and turn p50/p90 per carrier and per door
+         * @description Over the appointments of your yards booked to start in [`from`, `to`) (default: the 30 days before now); appointments cancelled before their truck came are not counted. onTimePercent = onTime / (arrived + noShows); p50 / p90 are nearest-rank percentiles in minutes over the appointments that have the figure. Doors in natural order (Door 2 before Door 10), carriers by name.
+         *
+         *     Access: admin, dispatcher, billing, viewer.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one yard; else every yard in your scope */
+                    yardId?: string;
+                    /** @description appointments starting at or after; default `to` - 30 days */
+                    from?: string;
+                    /** @description appointments starting before; default now */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppointmentSummary"];
+                    };
+                };
+                /** @description `bad-range`: `from` is not before `to`; `range-too-long`: more than a year at once; `forbidden`: a yard outside your scope */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an appointment docked or completed by hand, or undo a no-show
+         * @description `to: docked` once it has arrived, `to: completed` once it has arrived or docked, `to: scheduled` to undo a no-show; the time is now and the change is kept in its history with the reason. Docked, completed and departed also follow from the yard by themselves (a check-in or a move to a door, leaving the door or the yard). 409 `invalid-transition` from any other status; 404 outside the caller's yards.
+         *
+         *     Access: admin, dispatcher, gate.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description docked or completed by hand (the time is now), or scheduled to undo a no-show; the reason is kept in the history */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentStatusChange"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/by-code/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's appointment with this code (the gate's code field)
+         * @description Among the caller's yards (or `yardId`), the appointment whose start falls on the yard's today and whose code this is; upper or lower case, spaces and dashes ignored. Any status (a cancelled one shows as cancelled). 404 when none.
+         *
+         *     Access: admin, dispatcher, gate.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of the caller's yards; default all of them */
+                    yardId?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description as typed or scanned */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14895,6 +15266,12 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             correctsId: string | null;
+            /**
+             * Format: uuid
+             * @description the appointment this check-in matched; null for a walk-in
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            appointmentId: string | null;
             /**
              * Format: date-time
              * @example 2026-03-01T08:00:00Z
@@ -16888,6 +17265,12 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             correctsId?: string;
+            /**
+             * Format: uuid
+             * @description check-in: the appointment this arrival matches (of this yard, not cancelled, completed or arrived already: 404 / 409 invalid-transition); without it the arrival is a walk-in
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            appointmentId?: string;
         };
         Visit: {
             /**
@@ -18012,6 +18395,10 @@ export interface components {
             /** @description integer minor units of the yard's currency */
             gateFee: number;
             /** @description integer minor units of the yard's currency */
+            lateFee: number;
+            /** @description integer minor units of the yard's currency */
+            noShowFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
             issuerName: string | null;
             issuerAddress: string | null;
@@ -18059,6 +18446,10 @@ export interface components {
             /** @description integer minor units of the yard's currency; null = the yard's */
             gateFee: number | null;
             /** @description integer minor units of the yard's currency; null = the yard's */
+            lateFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
+            noShowFee: number | null;
+            /** @description integer minor units of the yard's currency; null = the yard's */
             minimumMonthly: number | null;
             billToName: string | null;
             billToAddress: string | null;
@@ -18089,6 +18480,10 @@ export interface components {
             /** @description integer minor units of the yard's currency */
             gateFee: number;
             /** @description integer minor units of the yard's currency */
+            lateFee: number;
+            /** @description integer minor units of the yard's currency */
+            noShowFee: number;
+            /** @description integer minor units of the yard's currency */
             minimumMonthly: number;
         };
         /** @description Money fields are integer minor units of `currency`; taxRateBp is basis points. */
@@ -18108,6 +18503,8 @@ export interface components {
          *       "overageDailyRate": 2500,
          *       "moveFee": 1500,
          *       "gateFee": 500,
+         *       "lateFee": 5000,
+         *       "noShowFee": 10000,
          *       "minimumMonthly": 0,
          *       "issuerName": "Dallas Cross-Dock LLC",
          *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
@@ -18162,6 +18559,18 @@ export interface components {
              */
             gateFee: number;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 5000
+             */
+            lateFee: number;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 10000
+             */
+            noShowFee: number;
+            /**
              * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
              * @default 0
              * @example 50000
@@ -18198,6 +18607,8 @@ export interface components {
          *       "overageDailyRate": 2500,
          *       "moveFee": 1500,
          *       "gateFee": 500,
+         *       "lateFee": 5000,
+         *       "noShowFee": 10000,
          *       "minimumMonthly": 0,
          *       "issuerName": "Dallas Cross-Dock LLC",
          *       "issuerAddress": "1200 Freight Way, Dallas, TX 75212",
@@ -18251,6 +18662,18 @@ export interface components {
              * @example 500
              */
             gateFee: number;
+            /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 5000
+             */
+            lateFee: number;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default 0
+             * @example 10000
+             */
+            noShowFee: number;
             /**
              * @description default minimum per period of a carrier that has a carrier config in the yard, in integer minor units of the currency (default 0)
              * @default 0
@@ -18326,6 +18749,18 @@ export interface components {
              */
             gateFee: number | null;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 5000
+             */
+            lateFee: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 10000
+             */
+            noShowFee: number | null;
+            /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
@@ -18396,6 +18831,18 @@ export interface components {
              */
             gateFee: number | null;
             /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 5000
+             */
+            lateFee: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @default null
+             * @example 10000
+             */
+            noShowFee: number | null;
+            /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @default null
              * @example 50000
@@ -18449,6 +18896,16 @@ export interface components {
              * @example 500
              */
             gateFee?: number | null;
+            /**
+             * @description per appointment of the carrier that arrived late (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @example 5000
+             */
+            lateFee?: number | null;
+            /**
+             * @description per appointment of the carrier marked no-show (not counted towards the minimum), in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000
+             * @example 10000
+             */
+            noShowFee?: number | null;
             /**
              * @description minimum of the period’s charges before adjustments, in integer minor units of the yard's currency (e.g. cents for USD), at most 1000000000000
              * @example 50000
@@ -18524,6 +18981,10 @@ export interface components {
             /** @description Integer minor units of `currency` */
             gateFee: number;
             /** @description Integer minor units of `currency` */
+            lateFee: number;
+            /** @description Integer minor units of `currency` */
+            noShowFee: number;
+            /** @description Integer minor units of `currency` */
             minimumMonthly: number;
         };
         /** @description How many of each input the computation used */
@@ -18531,6 +18992,8 @@ export interface components {
             visits: number;
             moves: number;
             checkIns: number;
+            lateArrivals: number;
+            noShows: number;
             adjustments: number;
         };
         BillingLines: {
@@ -18566,7 +19029,23 @@ export interface components {
                 /** @description Integer minor units of `currency` */
                 amount: number;
             };
-            /** @description top-up to minimumMonthly (0 when the charges reach it) */
+            /** @description appointments that arrived late x lateFee */
+            late: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description appointments marked no-show x noShowFee */
+            noShow: {
+                quantity: number;
+                /** @description Integer minor units of `currency` */
+                unitAmount: number;
+                /** @description Integer minor units of `currency` */
+                amount: number;
+            };
+            /** @description top-up to minimumMonthly (0 when the charges reach it; the appointment fees do not count) */
             minimum: {
                 quantity: number;
                 /** @description Integer minor units of `currency` */
@@ -19104,7 +19583,36 @@ export interface components {
             freeTimeMinutes: number;
             version: number;
         };
-        /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+        /**
+         * @description A yard's scheduling config, whole; the numbers left out take their defaults.
+         * @example {
+         *       "enabled": true,
+         *       "openHours": {
+         *         "1": [
+         *           {
+         *             "from": "06:00",
+         *             "to": "18:00"
+         *           }
+         *         ],
+         *         "2": [
+         *           {
+         *             "from": "06:00",
+         *             "to": "18:00"
+         *           }
+         *         ]
+         *       },
+         *       "closedDates": [
+         *         "2026-12-25"
+         *       ],
+         *       "slotMinutes": 15,
+         *       "leadTimeMinMinutes": 120,
+         *       "leadTimeMaxDays": 30,
+         *       "changeCutoffMinutes": 240,
+         *       "lateGraceMinutes": 15,
+         *       "noShowAfterMinutes": 60,
+         *       "freeTimeMinutes": 120
+         *     }
+         */
         SchedulingConfigPut: {
             enabled: boolean;
             /**
@@ -19198,10 +19706,14 @@ export interface components {
             version: number;
         };
         /**
+         * @description A load type of a yard: how long a booking of it takes and which doors it may use (none listed: every door).
          * @example {
-         *       "yardId": "yard-1",
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
          *       "name": "Live unload",
-         *       "durationMinutes": 60
+         *       "durationMinutes": 60,
+         *       "doorIds": [
+         *         "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60"
+         *       ]
          *     }
          */
         LoadTypeCreate: {
@@ -19222,6 +19734,13 @@ export interface components {
             /** @default true */
             carrierVisible: boolean;
         };
+        /**
+         * @description The fields of a load type to change.
+         * @example {
+         *       "durationMinutes": 90,
+         *       "carrierVisible": false
+         *     }
+         */
         LoadTypePatch: {
             name?: string;
             /**
@@ -19270,6 +19789,19 @@ export interface components {
                 name: string;
             }[];
         };
+        /**
+         * @description A booking: a free start time of the load type (GET /api/appointment/availability), optionally a door; `override` (admins and dispatchers) books outside the rules, never over capacity.
+         * @example {
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
+         *       "loadTypeId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e61",
+         *       "startAt": "2026-03-03T08:00:00-06:00",
+         *       "carrierId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e62",
+         *       "refs": [
+         *         "PO-4711"
+         *       ],
+         *       "trailerNumber": "TRL-2231"
+         *     }
+         */
         AppointmentCreate: {
             /**
              * Format: uuid
@@ -19309,6 +19841,12 @@ export interface components {
                 reason: string;
             };
         };
+        /**
+         * @description A new start, door or load type (the booking rules apply again), or other fields to change.
+         * @example {
+         *       "startAt": "2026-03-03T09:30:00-06:00"
+         *     }
+         */
         AppointmentPatch: {
             /**
              * Format: uuid
@@ -19343,6 +19881,12 @@ export interface components {
                 reason: string;
             };
         };
+        /**
+         * @description Why the appointment is cancelled (kept in its history).
+         * @example {
+         *       "reason": "Load not ready"
+         *     }
+         */
         AppointmentCancel: {
             reason: string;
         };
@@ -19369,6 +19913,211 @@ export interface components {
             detail: {
                 [key: string]: unknown;
             } | null;
+        };
+        DetentionReport: {
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            to: string;
+            items: components["schemas"]["DetentionItem"][];
+        };
+        DetentionItem: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            code: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            yardCode: string;
+            timeZone: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId: string;
+            doorName: string;
+            loadTypeName: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            carrierName: string;
+            refs: string[];
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            /** @enum {string} */
+            status: "scheduled" | "arrived" | "docked" | "completed" | "cancelled" | "no_show";
+            /** @enum {string|null} */
+            arrival: "early" | "on_time" | "late" | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            arrivedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            dockedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            departedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            noShowAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            cancelledAt: string | null;
+            /**
+             * Format: date-time
+             * @description startAt when arrived early or on time, arrivedAt when late
+             * @example 2026-03-01T08:00:00Z
+             */
+            clockStartAt: string | null;
+            freeTimeMinutes: number;
+            /** @description max(0, docked - clock start) */
+            waitMinutes: number | null;
+            /** @description departed - arrived */
+            turnMinutes: number | null;
+            /** @description max(0, departed - clock start - free time) */
+            detentionMinutes: number | null;
+            /** @description the gate movements of the arrival: check-in, and the check-outs of its truck and trailer */
+            movements: components["schemas"]["DetentionMovement"][];
+        };
+        DetentionMovement: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @enum {string} */
+            direction: "in" | "out";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            gateName: string | null;
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            /** @description photos of the movement (GET /api/attachment/{id}) */
+            attachmentIds: string[];
+        };
+        AppointmentSummary: {
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            to: string;
+            all: components["schemas"]["AppointmentFigures"];
+            byCarrier: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                carrierId: string;
+                carrierName: string;
+                /** @description counted: all but those cancelled before arriving */
+                appointments: number;
+                arrived: number;
+                early: number;
+                onTime: number;
+                late: number;
+                noShows: number;
+                /** @description onTime / (arrived + noShows) x 100, one decimal */
+                onTimePercent: number | null;
+                waitP50Minutes: number | null;
+                waitP90Minutes: number | null;
+                turnP50Minutes: number | null;
+                turnP90Minutes: number | null;
+            }[];
+            byDoor: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                doorId: string;
+                doorName: string;
+                /** @description counted: all but those cancelled before arriving */
+                appointments: number;
+                arrived: number;
+                early: number;
+                onTime: number;
+                late: number;
+                noShows: number;
+                /** @description onTime / (arrived + noShows) x 100, one decimal */
+                onTimePercent: number | null;
+                waitP50Minutes: number | null;
+                waitP90Minutes: number | null;
+                turnP50Minutes: number | null;
+                turnP90Minutes: number | null;
+            }[];
+        };
+        /** @description p50 / p90: nearest rank over the appointments that have the figure, in minutes */
+        AppointmentFigures: {
+            /** @description counted: all but those cancelled before arriving */
+            appointments: number;
+            arrived: number;
+            early: number;
+            onTime: number;
+            late: number;
+            noShows: number;
+            /** @description onTime / (arrived + noShows) x 100, one decimal */
+            onTimePercent: number | null;
+            waitP50Minutes: number | null;
+            waitP90Minutes: number | null;
+            turnP50Minutes: number | null;
+            turnP90Minutes: number | null;
+        };
+        /**
+         * @description docked or completed by hand (the time is now), or scheduled to undo a no-show; the reason is kept in the history
+         * @example {
+         *       "to": "docked",
+         *       "reason": "docked at door 4, told by radio"
+         *     }
+         */
+        AppointmentStatusChange: {
+            /** @enum {string} */
+            to: "docked" | "completed" | "scheduled";
+            reason?: string;
         };
     };
     responses: never;

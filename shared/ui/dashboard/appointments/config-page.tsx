@@ -23,11 +23,18 @@ import { HoursEditor } from './hours-editor';
  * dispatchers change it; the others read the same form, disabled. A save sends the version read
  * (If-Match): someone else's newer save is never overwritten unseen.
  */
-export function ConfigPage(props: { yardId: string; yardName: string; timeZone: string; readOnly: string | null }) {
+export function ConfigPage(props: {
+  yardId: string;
+  yardName: string;
+  timeZone: string;
+  readOnly: string | null;
+}) {
   const [config, setConfig] = useState<SchedulingConfig | null>(null);
   const [form, setForm] = useState<ConfigForm | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
-  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string; stale?: boolean } | null>(null);
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string; stale?: boolean } | null>(
+    null,
+  );
   const [loadProblem, setLoadProblem] = useState<string | null>(null);
   const [generation, setGeneration] = useState(0);
 
@@ -57,7 +64,10 @@ export function ConfigPage(props: { yardId: string; yardName: string; timeZone: 
       setErrors({});
       setMessage({ kind: 'ok', text: `The scheduling config of ${props.yardName} is saved.` });
     } catch (err) {
-      const { placed, rest } = placeErrors(err instanceof ProblemError ? err.fieldErrors() : {}, formKeys(form));
+      const { placed, rest } = placeErrors(
+        err instanceof ProblemError ? err.fieldErrors() : {},
+        formKeys(form),
+      );
       setErrors(placed);
       const text =
         Object.keys(placed).length && !rest.length
@@ -68,7 +78,8 @@ export function ConfigPage(props: { yardId: string; yardName: string; timeZone: 
     }
   });
 
-  if (loadProblem) return <FormMessage kind="error">The scheduling config could not be read: {loadProblem}</FormMessage>;
+  if (loadProblem)
+    return <FormMessage kind="error">The scheduling config could not be read: {loadProblem}</FormMessage>;
   if (!form || !config) return <p class="muted">Loading the scheduling config…</p>;
 
   const submit = (e: Event) => {

@@ -157,6 +157,7 @@ export function formKeys(f: ConfigForm): Set<string> {
   for (const d of WEEKDAYS) {
     keys.add(`openHours.${d.key}`);
     f.hours[d.key].forEach((_, i) => {
+      keys.add(`openHours.${d.key}.${i}`);
       keys.add(`openHours.${d.key}.${i}.from`);
       keys.add(`openHours.${d.key}.${i}.to`);
     });
@@ -166,7 +167,7 @@ export function formKeys(f: ConfigForm): Set<string> {
 
 /**
  * The server's field errors on the form's keys: the path itself, else its shorter prefixes
- * ("closedDates.3" -> "closedDates", "openHours.1.0" -> "openHours.1"); what fits none is returned
+ * ("closedDates.3" -> "closedDates", "openHours.1.0.x" -> "openHours.1.0", the span); what fits none is returned
  * in `rest` with its path, so an error is never dropped.
  */
 export function placeErrors(

@@ -23,7 +23,11 @@ export function loadConfig(yardId: string): Promise<SchedulingConfig> {
 }
 
 /** Sets the whole config; If-Match with the version read, so a concurrent save is not overwritten. */
-export function saveConfig(yardId: string, version: number, body: SchedulingConfigPut): Promise<SchedulingConfig> {
+export function saveConfig(
+  yardId: string,
+  version: number,
+  body: SchedulingConfigPut,
+): Promise<SchedulingConfig> {
   return call(
     api.PUT('/api/appointment/config/{yardId}', {
       params: { path: { yardId } },

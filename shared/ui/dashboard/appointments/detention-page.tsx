@@ -26,7 +26,12 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
   const [carriers, setCarriers] = useState<Carrier[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [saved, setSaved] = useState<string | null>(null);
-  const q = { yardId: props.yardId, ...period, ...(carrierId ? { carrierId } : {}) };
+  const q = {
+    yardId: props.yardId,
+    timeZone: props.timeZone,
+    ...period,
+    ...(carrierId ? { carrierId } : {}),
+  };
   const csv = useSubmit(async () => setSaved(await downloadDetentionCsv(q)));
 
   useEffect(() => {
@@ -43,7 +48,7 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
     return () => {
       live = false;
     };
-  }, [props.yardId, period.from, period.to, carrierId]);
+  }, [props.yardId, props.timeZone, period.from, period.to, carrierId]);
 
   const choose = (p: Period, carrier: string) => {
     const params = new URLSearchParams({ from: p.from, to: p.to, ...(carrier ? { carrier } : {}) });
@@ -51,7 +56,9 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
     route(`${BASE}?${params}`);
   };
   const tz = props.timeZone;
-  const at = (iso: string | null | undefined) => (iso ? yardTime(iso, tz, Date.parse(iso)) : '–');
+  // A time on the booked day as its clock time, on another day with its date (yardTime's rule).
+  const at = (iso: string | null | undefined, booked: string) =>
+    iso ? yardTime(iso, tz, Date.parse(booked)) : '–';
   const day = (iso: string) => yardTime(iso, tz, 0);
 
   return (
@@ -64,7 +71,8 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
       </div>
       <p class="muted">
         Wait: from the booked start (or the arrival, when late) to docking. Turn: arrival to departure.
-        Detention: the time past the free time from that same start to departure. Times in the yard’s zone ({tz}).
+        Detention: the time past the free time from that same start to departure. Times in the yard’s zone (
+        {tz}).
       </p>
       <PeriodFilter
         key={`${period.from}/${period.to}`}
@@ -75,7 +83,9 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
         onChoose={choose}
       />
       {(csv.problem || csv.failed) && (
-        <FormMessage kind="error">The CSV could not be made: {problemText(csv.problem, 'report')}</FormMessage>
+        <FormMessage kind="error">
+          The CSV could not be made: {problemText(csv.problem, 'report')}
+        </FormMessage>
       )}
       {saved && <FormMessage kind="ok">Saved {saved}.</FormMessage>}
       {problem && <FormMessage kind="error">The report could not be read: {problem}</FormMessage>}
@@ -105,21 +115,22 @@ export function DetentionPage(props: { yardId: string; timeZone: string }) {
             </tr>
           </thead>
           {report.items.map((r) => (
-            <tbody key={r.appointmentId} class="detention-row">
+            <tbody key={r.id} class="detention-row">
               <tr>
                 <th scope="row">
                   {r.code} · {r.carrierName}
                   <small class="hint">
                     {r.loadTypeName}, {r.doorName}
+                    {r.refs.length > 0 && ` · ${r.refs.join(', ')}`}
                   </small>
                 </th>
                 <td>{day(r.startAt)}</td>
                 <td>
-                  {r.arrivedAt ? at(r.arrivedAt) : r.status === 'no_show' ? 'No-show' : '–'}
+                  {r.arrivedAt ? at(r.arrivedAt, r.startAt) : r.status === 'no_show' ? 'No-show' : '–'}
                   {r.arrival && <small class={`hint arrival-${r.arrival}`}>{ARRIVAL_WORDS[r.arrival]}</small>}
                 </td>
-                <td>{at(r.dockedAt)}</td>
-                <td>{at(r.departedAt)}</td>
+                <td>{at(r.dockedAt, r.startAt)}</td>
+                <td>{at(r.departedAt, r.startAt)}</td>
                 <td class="num">{minutesText(r.waitMinutes)}</td>
                 <td class="num">{minutesText(r.turnMinutes)}</td>
                 <td class={r.detentionMinutes ? 'num detained' : 'num'}>{minutesText(r.detentionMinutes)}</td>

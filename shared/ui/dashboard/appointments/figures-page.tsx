@@ -9,10 +9,12 @@ import { minutesText, type Period, percentText, periodOf, yardToday } from './re
 const BASE = '/dashboard/appointments/figures';
 const count = new Intl.NumberFormat();
 
-type Group = AppointmentSummary['byCarrier'][number];
+type Figures = AppointmentSummary['all'];
+/** One row of figures: a carrier or a door, by name. */
+type Group = Figures & { key: string; name: string };
 
 /** One table of figures: a row per carrier or per door. */
-function FiguresTable(props: { caption: string; first: string; rows: Group[] }) {
+function FiguresTable(props: { caption: string; first: string; rows: Group[]; total?: Figures }) {
   if (props.rows.length === 0) return null;
   return (
     <table class="figures">
@@ -45,23 +47,37 @@ function FiguresTable(props: { caption: string; first: string; rows: Group[] }) 
       </thead>
       <tbody>
         {props.rows.map((r) => (
-          <tr key={r.key}>
-            <th scope="row">{r.name}</th>
-            <td class="num">{count.format(r.appointments)}</td>
-            <td class="num">{percentText(r.onTimeShare)}</td>
-            <td class="num">{count.format(r.early)}</td>
-            <td class="num">{count.format(r.late)}</td>
-            <td class="num">{count.format(r.noShows)}</td>
-            <td class="num">
-              {minutesText(r.waitP50Minutes)} / {minutesText(r.waitP90Minutes)}
-            </td>
-            <td class="num">
-              {minutesText(r.turnP50Minutes)} / {minutesText(r.turnP90Minutes)}
-            </td>
-          </tr>
+          <FiguresRow key={r.key} name={r.name} figures={r} />
         ))}
       </tbody>
+      {props.total && (
+        <tfoot>
+          <FiguresRow name="All" figures={props.total} />
+        </tfoot>
+      )}
     </table>
+  );
+}
+
+function FiguresRow(props: { name: string; figures: Figures }) {
+  const r = props.figures;
+  return (
+    <tr>
+      <th scope="row">{props.name}</th>
+      <td class="num">{count.format(r.appointments)}</td>
+      <td class="num">
+        {percentText(r.onTimePercent)} <small class="muted">({count.format(r.onTime)})</small>
+      </td>
+      <td class="num">{count.format(r.early)}</td>
+      <td class="num">{count.format(r.late)}</td>
+      <td class="num">{count.format(r.noShows)}</td>
+      <td class="num">
+        {minutesText(r.waitP50Minutes)} / {minutesText(r.waitP90Minutes)}
+      </td>
+      <td class="num">
+        {minutesText(r.turnP50Minutes)} / {minutesText(r.turnP90Minutes)}
+      </td>
+    </tr>
   );
 }
 
@@ -80,14 +96,14 @@ export function FiguresPage(props: { yardId: string; timeZone: string }) {
     let live = true;
     setSummary(null);
     setProblem(null);
-    loadSummary({ yardId: props.yardId, ...period }).then(
+    loadSummary({ yardId: props.yardId, timeZone: props.timeZone, ...period }).then(
       (s) => live && setSummary(s),
       (err: unknown) => live && setProblem(problemText(err, 'figures')),
     );
     return () => {
       live = false;
     };
-  }, [props.yardId, period.from, period.to]);
+  }, [props.yardId, props.timeZone, period.from, period.to]);
 
   const choose = (p: Period) => route(`${BASE}?${new URLSearchParams({ from: p.from, to: p.to })}`);
   return (
@@ -97,14 +113,29 @@ export function FiguresPage(props: { yardId: string; timeZone: string }) {
         On time: arrived within the late time around the booked start. Wait and turn as in the detention
         report; p50 is the median, p90 what nine in ten stay under.
       </p>
-      <PeriodFilter key={`${period.from}/${period.to}`} id="figures" period={period} carrierId="" onChoose={choose} />
+      <PeriodFilter
+        key={`${period.from}/${period.to}`}
+        id="figures"
+        period={period}
+        carrierId=""
+        onChoose={choose}
+      />
       {problem && <FormMessage kind="error">The figures could not be read: {problem}</FormMessage>}
       {!problem && !summary && <p class="muted">Loading the figures…</p>}
       {summary && summary.byCarrier.length === 0 && <p>No appointments in this period.</p>}
       {summary && (
         <>
-          <FiguresTable caption="Per carrier" first="Carrier" rows={summary.byCarrier} />
-          <FiguresTable caption="Per door" first="Door" rows={summary.byDoor} />
+          <FiguresTable
+            caption="Per carrier"
+            first="Carrier"
+            rows={summary.byCarrier.map((c) => ({ ...c, key: c.carrierId, name: c.carrierName }))}
+            total={summary.all}
+          />
+          <FiguresTable
+            caption="Per door"
+            first="Door"
+            rows={summary.byDoor.map((d) => ({ ...d, key: d.doorId, name: d.doorName }))}
+          />
         </>
       )}
     </section>

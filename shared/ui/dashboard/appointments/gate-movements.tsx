@@ -17,33 +17,34 @@ export function GateMovements(props: { code: string; movements: Movement[]; time
   return (
     <details class="gate-movements" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>
-        Gate movements of {props.code}: {props.movements.length}, {pictures} picture{pictures === 1 ? '' : 's'}
+        Gate movements of {props.code}: {props.movements.length}, {pictures} picture
+        {pictures === 1 ? '' : 's'}
       </summary>
       {open && (
-      <ul>
-        {props.movements.map((m) => {
-          const what = `${DIRECTION_WORDS[m.direction] ?? m.direction} ${yardDateTime(m.at, props.timeZone)}`;
-          return (
-            <li key={m.id}>
-              <p>
-                <strong>{what}</strong>
-                {m.gateName ? ` at ${m.gateName}` : ''}
-                {m.trailerNumber ? `, trailer ${m.trailerNumber}` : ''}
-                {m.truckPlate ? `, truck ${m.truckPlate}` : ''}
-              </p>
-              {m.attachmentIds.length === 0 ? (
-                <p class="muted">No pictures.</p>
-              ) : (
-                <div class="pictures">
-                  {m.attachmentIds.map((id, i) => (
-                    <AttachmentImage key={id} id={id} alt={`${what}, picture ${i + 1}`} width={240} />
-                  ))}
-                </div>
-              )}
-            </li>
-          );
-        })}
-      </ul>
+        <ul>
+          {props.movements.map((m) => {
+            const what = `${DIRECTION_WORDS[m.direction] ?? m.direction} ${yardDateTime(m.at, props.timeZone)}`;
+            return (
+              <li key={m.id}>
+                <p>
+                  <strong>{what}</strong>
+                  {m.gateName ? ` at ${m.gateName}` : ''}
+                  {m.trailerNumber ? `, trailer ${m.trailerNumber}` : ''}
+                  {m.truckPlate ? `, truck ${m.truckPlate}` : ''}
+                </p>
+                {m.attachmentIds.length === 0 ? (
+                  <p class="muted">No pictures.</p>
+                ) : (
+                  <div class="pictures">
+                    {m.attachmentIds.map((id, i) => (
+                      <AttachmentImage key={id} id={id} alt={`${what}, picture ${i + 1}`} width={240} />
+                    ))}
+                  </div>
+                )}
+              </li>
+            );
+          })}
+        </ul>
       )}
     </details>
   );

@@ -17,8 +17,9 @@ export function HoursEditor(props: {
     <fieldset class="panel hours">
       <legend>Opening hours</legend>
       <p class="muted">
-        In the yard’s time ({props.timeZone}). Bookings start and end inside these hours. Closes at 00:00
-        means open until midnight; hours that touch join, also across midnight.
+        In the yard’s time ({props.timeZone}). Bookings start and end inside these hours. Closing at midnight
+        (00:00, 12:00 AM) means open to the end of the day; hours that touch join, also across midnight. A day
+        without hours is closed.
       </p>
       {WEEKDAYS.map((d) => {
         const spans = hours[d.key];

@@ -48,7 +48,9 @@ export function LoadTypeForm(props: {
 
   const saving = useSubmit(async (body: Omit<Values, 'durationMinutes'> & { durationMinutes: number }) => {
     try {
-      const saved = lt ? await updateLoadType(lt, body) : await createLoadType({ ...body, yardId: props.yardId });
+      const saved = lt
+        ? await updateLoadType(lt, body)
+        : await createLoadType({ ...body, yardId: props.yardId });
       props.onSaved(saved);
     } catch (err) {
       const fields = err instanceof ProblemError ? err.fieldErrors() : {};
@@ -78,7 +80,11 @@ export function LoadTypeForm(props: {
     setErrors(local);
     setMessage(Object.keys(local).length ? 'Nothing was saved: check the marked fields.' : null);
     if (Object.keys(local).length) return;
-    saving.run({ ...values, name: values.name.trim(), durationMinutes: Number(values.durationMinutes.trim()) });
+    saving.run({
+      ...values,
+      name: values.name.trim(),
+      durationMinutes: Number(values.durationMinutes.trim()),
+    });
   };
   const toggleDoor = (id: string, on: boolean) =>
     set('doorIds', on ? [...values.doorIds, id] : values.doorIds.filter((d) => d !== id));
@@ -131,7 +137,9 @@ export function LoadTypeForm(props: {
         <small id="lt-doors-hint" class="hint">
           {values.doorIds.length === 0 ? 'None ticked: every door of the yard.' : 'Only the ticked doors.'}
         </small>
-        {props.doors.length === 0 && <p class="muted">This yard has no doors yet (Master data, Locations).</p>}
+        {props.doors.length === 0 && (
+          <p class="muted">This yard has no doors yet (Master data, Locations).</p>
+        )}
         <div class="door-boxes">
           {props.doors.map((d) => (
             <label key={d.id} class="check">

@@ -19,36 +19,49 @@ export function PeriodFilter(props: {
   return (
     <form
       class="report-filters"
-      aria-label="Period and carrier"
+      aria-label={props.carriers ? 'Period and carrier' : 'Period'}
       onSubmit={(e) => {
         e.preventDefault();
         if (from && to) props.onChoose({ from, to }, props.carrierId);
       }}
     >
-      <label>
-        From
-        <input type="date" value={from} required onInput={(e) => setFrom(e.currentTarget.value)} />
-      </label>
-      <label>
-        To (included)
-        <input type="date" value={to} required onInput={(e) => setTo(e.currentTarget.value)} />
-      </label>
+      <div>
+        <label for={`${props.id}-from`}>From</label>
+        <input
+          id={`${props.id}-from`}
+          type="date"
+          value={from}
+          required
+          onInput={(e) => setFrom(e.currentTarget.value)}
+        />
+      </div>
+      <div>
+        <label for={`${props.id}-to`}>To (included)</label>
+        <input
+          id={`${props.id}-to`}
+          type="date"
+          value={to}
+          required
+          onInput={(e) => setTo(e.currentTarget.value)}
+        />
+      </div>
       <button type="submit">Show</button>
       {props.carriers && (
-      <label>
-        Carrier
-        <select
-          value={props.carrierId}
-          onChange={(e) => props.onChoose(props.period, e.currentTarget.value)}
-        >
-          <option value="">Every carrier</option>
-          {props.carriers.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.scac ? `${c.name} (${c.scac})` : c.name}
-            </option>
-          ))}
-        </select>
-      </label>
+        <div>
+          <label for={`${props.id}-carrier`}>Carrier</label>
+          <select
+            id={`${props.id}-carrier`}
+            value={props.carrierId}
+            onChange={(e) => props.onChoose(props.period, e.currentTarget.value)}
+          >
+            <option value="">Every carrier</option>
+            {props.carriers.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.scac ? `${c.name} (${c.scac})` : c.name}
+              </option>
+            ))}
+          </select>
+        </div>
       )}
     </form>
   );

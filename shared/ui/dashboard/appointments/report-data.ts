@@ -2,7 +2,7 @@ import { api, call, type Schemas } from '../../common/api/client';
 import { ProblemError, toProblem } from '../../common/api/problem';
 import { saveBlob } from '../billing/download';
 import { fileNameOf } from '../billing/download-name';
-import type { Period } from './report-values';
+import { type Period, periodWindow } from './report-values';
 
 // What the report screens read (detention per appointment, on-time figures per carrier and door):
 // the components call these, never the API client (the data-layer rule in .dependency-cruiser.cjs).
@@ -13,13 +13,14 @@ export type AppointmentSummary = Schemas['AppointmentSummary'];
 
 export interface ReportQuery extends Period {
   yardId: string;
+  /** The yard's zone: the period's dates are its days. */
+  timeZone: string;
   carrierId?: string;
 }
 
 const query = (q: ReportQuery) => ({
   yardId: q.yardId,
-  from: q.from,
-  to: q.to,
+  ...periodWindow(q, q.timeZone),
   ...(q.carrierId ? { carrierId: q.carrierId } : {}),
 });
 

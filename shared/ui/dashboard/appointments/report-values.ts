@@ -26,6 +26,39 @@ export interface Period {
   to: string;
 }
 
+/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
+function offsetAt(at: number, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return (
+    Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (at - (at % 1000))
+  );
+}
+
+/**
+ * The instant a yard-local date begins (its midnight in the zone), as ISO UTC. Twice: the offset at
+ * the first guess may be the other side of a DST change.
+ */
+export function yardMidnight(date: string, timeZone: string): string {
+  const wall = Date.parse(`${date}T00:00:00Z`);
+  const first = wall - offsetAt(wall, timeZone);
+  return new Date(wall - offsetAt(first, timeZone)).toISOString();
+}
+
+/** The period as the API's half-open window: from the first day's midnight to the one after the last day. */
+export function periodWindow(p: Period, timeZone: string): { from: string; to: string } {
+  return { from: yardMidnight(p.from, timeZone), to: yardMidnight(addDays(p.to, 1), timeZone) };
+}
+
 /**
  * The period in the address (?from=&to=, both days included), else the last seven days up to today;
  * a reversed pair is swapped rather than shown empty.
@@ -48,8 +81,10 @@ export function minutesText(minutes: number | null | undefined): string {
   return `${Math.floor(m / 60)} h ${String(m % 60).padStart(2, '0')} min`;
 }
 
-/** A share as a whole percentage, "–" when nothing was counted. */
-export function percentText(share: number | null | undefined): string {
-  if (share === null || share === undefined || Number.isNaN(share)) return '–';
-  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(share);
+/** A percentage (0 to 100) as the locale writes it, whole; "–" when nothing was counted. */
+export function percentText(percent: number | null | undefined): string {
+  if (percent === null || percent === undefined || Number.isNaN(percent)) return '–';
+  return new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 0 }).format(
+    percent / 100,
+  );
 }

@@ -6,9 +6,9 @@ import { doorCapacity } from '../appointments/doors';
 import { FiguresPage } from '../appointments/figures-page';
 import { LoadTypesPage } from '../appointments/load-types-page';
 import { DockSchedule } from '../appointments/schedule';
+import { MANAGED_IN_CLOUD } from '../records/ownership';
 import { RecordsPage } from '../records/records-page';
 import { NoSuchPage, SubNav, useSubPage } from '../records/sub-nav';
-import { MANAGED_IN_CLOUD } from '../records/ownership';
 import { ownership, timeZone, yard } from '../scope';
 import '../appointments/appointments.css';
 
