@@ -1,5 +1,6 @@
 import type { Schemas } from '../../common/api/client';
 import { fromDraft, toDraft } from '../../common/form-state';
+import type { AppointmentPick } from './from-appointment';
 
 /** What the clerk picked from a type-ahead (kept small: it goes into the sessionStorage draft). */
 export interface TrailerPick {
@@ -32,6 +33,9 @@ export type LoadStatus = Schemas['MovementCreate']['loadStatus'] & string;
 
 /** The check-in form: what is typed beside what was picked (a typed unknown unit is a new one). */
 export const EMPTY = {
+  /** The appointment code as typed or scanned; `appointment` once it matched (a walk-in has none). */
+  code: '',
+  appointment: null as AppointmentPick | null,
   trailerText: '',
   trailer: null as TrailerPick | null,
   truckText: '',
@@ -49,6 +53,7 @@ export type CheckInValues = typeof EMPTY;
 
 /** Where the server's field errors (errors[].path without "body.") land on the form. */
 export const ALIASES: Record<string, keyof CheckInValues> = {
+  appointmentId: 'code',
   trailer: 'trailerText',
   truck: 'truckText',
   carrierId: 'carrierText',
@@ -88,6 +93,7 @@ export function movementBody(
   return {
     yardId: ctx.yardId,
     direction: 'in',
+    ...(v.appointment ? { appointmentId: v.appointment.id } : {}),
     ...(ctx.gateId ? { gateId: ctx.gateId, actuate: true, snapshot: true } : {}),
     ...(v.trailer
       ? { trailer: { id: v.trailer.id } }
