@@ -1,3 +1,4 @@
+import type { AppointmentOutT } from './modules/appointments/schema.js';
 import type { DriverSessionOutT } from './modules/driver-app/schema.js';
 import type { MovementOutT } from './modules/movements/schema.js';
 import type { SiteSyncStatusOutT } from './modules/sync/schema.js';
@@ -22,6 +23,8 @@ export interface LiveEvents {
   'driver.session.ended': DriverSessionOutT;
   'driver.last-check': { sessionId: string; battery: number; at: string };
   'settings.changed': { names: string[] };
+  /** An appointment was booked, rescheduled, edited, cancelled or changed status (after commit). */
+  'appointment.changed': AppointmentOutT;
   /**
    * Rows from a peer were applied (shared/sync/applier.ts): one event per touched yard, one without a
    * yard (org-wide records, watchers of every yard), one per driver whose tasks changed.

@@ -1,5 +1,8 @@
 import type { CoreParts } from './core-parts.js';
 import { SharedAnswers } from './http/shared-answers.js';
+import { SchedulingConfigService } from './modules/appointments/config-service.js';
+import { LoadTypeService } from './modules/appointments/load-type-service.js';
+import { AppointmentService } from './modules/appointments/service.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -58,6 +61,10 @@ export interface Services {
   search: SearchService;
   /** The cloud's side of the sites' attachment bytes (/api/sync/blob); none at an edge. */
   siteBytes: SyncBlobService | undefined;
+  /** Dock appointments (docs/domain.md "Appointments"): scheduling configs, load types, bookings. */
+  appointments: AppointmentService;
+  schedulingConfigs: SchedulingConfigService;
+  loadTypes: LoadTypeService;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -131,6 +138,10 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
   const billing = plugs.billing({ ...part, yards, carriers });
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
+  // Appointments: `overdue` is the cloud's view of an offline site's late trucks (out.ts).
+  const appointments = new AppointmentService({ ...core, yards, atCloud: core.profile.role === 'cloud' });
+  const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
+  const loadTypes = new LoadTypeService({ ...core, yards });
   return {
     auth,
     settings,
@@ -152,5 +163,8 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     billing,
     search,
     siteBytes,
+    appointments,
+    schedulingConfigs,
+    loadTypes,
   };
 }

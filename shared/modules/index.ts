@@ -1,5 +1,6 @@
 import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
+import { registerAppointmentRoutes } from './appointments/routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerBillingRoutes } from './billing/index.js';
@@ -43,5 +44,6 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerPushKeyRoute(r, core.services);
   registerTaskRoutes(r, core.services);
   registerBillingRoutes(r, core.services.billing);
+  registerAppointmentRoutes(r, core.services);
   registerWebAppRoutes(r, core);
 }

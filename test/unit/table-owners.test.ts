@@ -22,6 +22,8 @@ const ENGINE = 'sync engine';
 /** The module that owns each table written by some module or by the sync engine. */
 const OWNER: Record<string, string> = {
   apiKey: 'auth',
+  appointment: 'appointments',
+  appointmentEvent: 'appointments',
   appUser: 'auth',
   authToken: 'auth',
   attachment: 'attachments',
@@ -45,9 +47,11 @@ const OWNER: Record<string, string> = {
   invoice: 'billing',
   invoiceAdjustment: 'billing',
   invoiceLine: 'billing',
+  loadType: 'appointments',
   location: 'yards',
   movement: 'movements',
   pushToken: 'push',
+  schedulingConfig: 'appointments',
   serverSecret: 'auth',
   sessionLocation: 'driver-app',
   setting: 'settings',

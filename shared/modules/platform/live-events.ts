@@ -7,6 +7,7 @@
 import type { LiveEvents, LiveEventType } from '../../events.js';
 import { IsoDateTime } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
+import { AppointmentOut } from '../appointments/schema.js';
 import { DriverSessionOut } from '../driver-app/schema.js';
 import { MovementOut } from '../movements/schema.js';
 import { SiteSyncStatusOut, SyncLinkData } from '../sync/schema.js';
@@ -37,6 +38,7 @@ const DATA = {
   'sync.applied': SyncAppliedData,
   'sync.link': SyncLinkData,
   'site.status': SiteSyncStatusOut,
+  'appointment.changed': AppointmentOut,
 } satisfies Record<LiveEventType, z.ZodType>;
 
 /** Both ways: a schema's output is its event's data type and the reverse (no field more or less). */

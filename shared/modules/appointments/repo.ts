@@ -1,0 +1,233 @@
+import { type Selectable, sql } from 'kysely';
+import type { Kdb } from '../../db/database.js';
+import { likeContains, sqlDialectOf } from '../../db/sql-helpers.js';
+import type {
+  AppointmentEventTable,
+  AppointmentTable,
+  LoadTypeTable,
+  SchedulingConfigTable,
+} from '../../db/tables.js';
+import { APPOINTMENT_STATUS_SQL, type AppointmentStatus, HOLDS_CAPACITY_SQL } from './status.js';
+
+export type SchedulingConfigRow = Selectable<SchedulingConfigTable>;
+export type LoadTypeRow = Selectable<LoadTypeTable>;
+export type AppointmentRow = Selectable<AppointmentTable>;
+export type AppointmentEventRow = Selectable<AppointmentEventTable>;
+
+/** An appointment with the names it shows and what `overdue` needs (out.ts). */
+export type AppointmentView = AppointmentRow & {
+  doorName: string;
+  loadTypeName: string;
+  carrierName: string;
+  /** The yard's noShowAfterMinutes (null: the yard has no config row; the default applies). */
+  noShowAfterMinutes: number | null;
+  /** The link state of the yard's site as the cloud last saw it (null: no such site row). */
+  siteLink: 'never' | 'online' | 'offline' | null;
+};
+
+export interface DoorRow {
+  id: string;
+  name: string;
+  capacity: number;
+}
+
+export interface AppointmentFilter {
+  yardIds: string[] | null;
+  carrierId?: string | undefined;
+  statuses?: AppointmentStatus[] | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  q?: string | undefined;
+  limit: number;
+  after?: { startAt: number; id: string } | undefined;
+}
+
+/**
+ * SQL of the appointments module: reads, and the per-day booking lock. Writes of the synced rows
+ * go through ChangeCapture in the services.
+ */
+export class AppointmentRepo {
+  constructor(private readonly db: Kdb) {}
+
+  configOf(yardId: string, db: Kdb = this.db): Promise<SchedulingConfigRow | undefined> {
+    return db.selectFrom('schedulingConfig').selectAll().where('yardId', '=', yardId).executeTakeFirst();
+  }
+
+  loadTypeById(id: string, db: Kdb = this.db): Promise<LoadTypeRow | undefined> {
+    return db.selectFrom('loadType').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Load types of the yards (null = every yard), by yard then name. */
+  loadTypes(yardIds: string[] | null, opts: { carrierVisibleOnly?: boolean } = {}): Promise<LoadTypeRow[]> {
+    let q = this.db
+      .selectFrom('loadType')
+      .selectAll()
+      .orderBy('yardId')
+      .orderBy(sql`lower(name)`)
+      .orderBy('id');
+    if (yardIds !== null) q = q.where('yardId', 'in', yardIds.length > 0 ? yardIds : ['']);
+    if (opts.carrierVisibleOnly) q = q.where('carrierVisible', '=', 1);
+    return q.execute();
+  }
+
+  loadTypeByName(yardId: string, name: string): Promise<LoadTypeRow | undefined> {
+    return this.db
+      .selectFrom('loadType')
+      .selectAll()
+      .where('yardId', '=', yardId)
+      .where(sql`lower(name)`, '=', sql`lower(${name})`)
+      .executeTakeFirst();
+  }
+
+  async loadTypeInUse(id: string): Promise<boolean> {
+    const hit = await this.db
+      .selectFrom('appointment')
+      .select('id')
+      .where('loadTypeId', '=', id)
+      .limit(1)
+      .executeTakeFirst();
+    return hit !== undefined;
+  }
+
+  /** The yard's active doors (location kind door) with their capacity. */
+  doorsOf(yardId: string, db: Kdb = this.db): Promise<DoorRow[]> {
+    return db
+      .selectFrom('location')
+      .select(['id', 'name', 'capacity'])
+      .where('yardId', '=', yardId)
+      .where('kind', '=', 'door')
+      .where('status', '=', 'active')
+      .execute();
+  }
+
+  /** Which of `ids` are doors of the yard (any status). */
+  async doorIdsOf(yardId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('location')
+      .select('id')
+      .where('yardId', '=', yardId)
+      .where('kind', '=', 'door')
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Appointments that hold a door's capacity and overlap [from, to) (half-open), without
+   * `exceptId` (the one being rescheduled). Read inside the booking transaction, under the lock.
+   */
+  holdingCapacity(
+    db: Kdb,
+    yardId: string,
+    from: number,
+    to: number,
+    exceptId?: string,
+  ): Promise<Array<{ doorId: string; startAt: number; endAt: number }>> {
+    let q = db
+      .selectFrom('appointment as a')
+      .select(['a.doorId', 'a.startAt', 'a.endAt'])
+      .where('a.yardId', '=', yardId)
+      .where('a.startAt', '<', to)
+      .where('a.endAt', '>', from)
+      .where(sql<boolean>`${sql.raw(HOLDS_CAPACITY_SQL)}`);
+    if (exceptId) q = q.where('a.id', '!=', exceptId);
+    return q.execute();
+  }
+
+  /**
+   * Takes the booking lock of each yard-local day for the rest of the transaction, in the order
+   * given (callers pass dates in order, so two bookings across midnight never wait on each other in
+   * a cycle). PostgreSQL: a transaction advisory lock per yard and day, so cloud nodes sharing the
+   * database book one after the other; SQLite: the app's one write transaction at a time already
+   * serialises every booking (docs/domain.md "Booking rules").
+   */
+  async lockDays(trx: Kdb, yardId: string, days: readonly string[]): Promise<void> {
+    if (sqlDialectOf(trx) !== 'postgres') return;
+    for (const day of days) {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${'appointment-day'}), hashtext(${`${yardId}:${day}`}))`.execute(
+        trx,
+      );
+    }
+  }
+
+  async codeTaken(db: Kdb, yardId: string, code: string): Promise<boolean> {
+    const hit = await db
+      .selectFrom('appointment')
+      .select('id')
+      .where('yardId', '=', yardId)
+      .where('code', '=', code)
+      .executeTakeFirst();
+    return hit !== undefined;
+  }
+
+  byId(id: string, db: Kdb = this.db): Promise<AppointmentRow | undefined> {
+    return db.selectFrom('appointment').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  viewById(id: string, db: Kdb = this.db): Promise<AppointmentView | undefined> {
+    return this.views(db).where('a.id', '=', id).executeTakeFirst() as Promise<AppointmentView | undefined>;
+  }
+
+  /** Ordered by startAt, then id; keyset paging after `after`. */
+  list(f: AppointmentFilter): Promise<AppointmentView[]> {
+    let q = this.views(this.db)
+      .orderBy('a.startAt')
+      .orderBy('a.id')
+      .limit(f.limit + 1);
+    if (f.yardIds !== null) q = q.where('a.yardId', 'in', f.yardIds.length > 0 ? f.yardIds : ['']);
+    if (f.carrierId) q = q.where('a.carrierId', '=', f.carrierId);
+    if (f.from !== undefined) q = q.where('a.startAt', '>=', f.from);
+    if (f.to !== undefined) q = q.where('a.startAt', '<', f.to);
+    if (f.statuses && f.statuses.length > 0) {
+      q = q.where(sql.raw(`(${APPOINTMENT_STATUS_SQL})`), 'in', f.statuses);
+    }
+    if (f.q) {
+      const text = f.q;
+      // Code and trailer number as typed (any case); a ref anywhere in the JSON list of refs.
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`upper(a.code)`, '=', text.toUpperCase()),
+          eb(sql`lower(a.trailer_number)`, '=', text.toLowerCase()),
+          eb(sql`lower(a.refs)`, 'like', sql`${likeContains(`"${text.toLowerCase()}"`)} escape '\\'`),
+        ]),
+      );
+    }
+    if (f.after) {
+      const { startAt, id } = f.after;
+      q = q.where((eb) =>
+        eb.or([eb('a.startAt', '>', startAt), eb.and([eb('a.startAt', '=', startAt), eb('a.id', '>', id)])]),
+      );
+    }
+    return q.execute() as Promise<AppointmentView[]>;
+  }
+
+  events(appointmentId: string): Promise<AppointmentEventRow[]> {
+    return this.db
+      .selectFrom('appointmentEvent')
+      .selectAll()
+      .where('appointmentId', '=', appointmentId)
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+  }
+
+  private views(db: Kdb) {
+    return db
+      .selectFrom('appointment as a')
+      .innerJoin('location as d', 'd.id', 'a.doorId')
+      .innerJoin('loadType as lt', 'lt.id', 'a.loadTypeId')
+      .innerJoin('carrier as c', 'c.id', 'a.carrierId')
+      .innerJoin('yard as y', 'y.id', 'a.yardId')
+      .leftJoin('schedulingConfig as sc', 'sc.yardId', 'a.yardId')
+      .leftJoin('site as s', 's.id', 'y.siteId')
+      .selectAll('a')
+      .select([
+        'd.name as doorName',
+        'lt.name as loadTypeName',
+        'c.name as carrierName',
+        'sc.noShowAfterMinutes as noShowAfterMinutes',
+        's.linkState as siteLink',
+      ]);
+  }
+}

@@ -1,0 +1,164 @@
+import { STAFF } from '../../auth/principal.js';
+import { Id, IdParams, PageQuery, page } from '../../http/common-schemas.js';
+import { etagOf, type RouteRegistrar } from '../../http/routes.js';
+import { z } from '../../http/zod.js';
+import type { SchedulingConfigService } from './config-service.js';
+import type { LoadTypeService } from './load-type-service.js';
+import {
+  AppointmentListQuery,
+  AppointmentOut,
+  AppointmentWithHistory,
+  LoadTypeCreate,
+  LoadTypeOut,
+  LoadTypePatch,
+  SchedulingConfigOut,
+  SchedulingConfigPut,
+} from './schema.js';
+import type { AppointmentService } from './service.js';
+
+const TAG = 'Appointment Controller';
+const OFFICE = ['admin', 'dispatcher'] as const;
+const YardParams = z.object({ yardId: Id });
+
+export interface AppointmentRouteServices {
+  appointments: AppointmentService;
+  schedulingConfigs: SchedulingConfigService;
+  loadTypes: LoadTypeService;
+}
+
+/** Config, load types and booking (docs/api.md "Appointments"); the gate's and reports' routes are theirs. */
+export function registerAppointmentRoutes(r: RouteRegistrar, s: AppointmentRouteServices): void {
+  registerConfigRoutes(r, s);
+  registerLoadTypeRoutes(r, s);
+
+  r.add({
+    method: 'get',
+    path: '/api/appointment',
+    tag: TAG,
+    summary:
+      'List appointments by start time (filters: yard, carrier, status, from/to, code, ref or trailer)',
+    access: STAFF,
+    query: AppointmentListQuery,
+    response: { schema: page(AppointmentOut) },
+    handler: ({ principal, query }) => s.appointments.list(principal, query),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/appointment/{id}',
+    tag: TAG,
+    summary: 'One appointment with its status history',
+    access: STAFF,
+    params: IdParams,
+    response: { schema: AppointmentWithHistory },
+    errors: [404],
+    handler: async ({ principal, params, res }) => {
+      const appointment = await s.appointments.get(principal, params.id);
+      res.setHeader('ETag', etagOf(appointment.version));
+      return appointment;
+    },
+  });
+}
+
+function registerConfigRoutes(r: RouteRegistrar, s: AppointmentRouteServices): void {
+  r.add({
+    method: 'get',
+    path: '/api/appointment/config/{yardId}',
+    tag: TAG,
+    summary: "A yard's scheduling config (the defaults, version 0, until one is saved)",
+    access: STAFF,
+    params: YardParams,
+    response: { schema: SchedulingConfigOut },
+    errors: [404],
+    yardParam: 'yardId',
+    handler: async ({ principal, params, res }) => {
+      const config = await s.schedulingConfigs.get(principal, params.yardId);
+      res.setHeader('ETag', etagOf(config.version));
+      return config;
+    },
+  });
+
+  r.add({
+    method: 'put',
+    path: '/api/appointment/config/{yardId}',
+    tag: TAG,
+    summary: "Save a yard's scheduling config (If-Match with the version read; 0 before the first save)",
+    access: OFFICE,
+    params: YardParams,
+    body: SchedulingConfigPut,
+    response: { schema: SchedulingConfigOut },
+    errors: [404, 412],
+    yardParam: 'yardId',
+    cloudOwnedAtLinkedEdge: 'scheduling configs are written in the cloud only (nothing is changed).',
+    handler: async ({ principal, params, body, ifMatch, res }) => {
+      const config = await s.schedulingConfigs.put(principal, params.yardId, body, ifMatch);
+      res.setHeader('ETag', etagOf(config.version));
+      return config;
+    },
+  });
+}
+
+function registerLoadTypeRoutes(r: RouteRegistrar, s: AppointmentRouteServices): void {
+  const cloudOwned = 'load types are written in the cloud only (nothing is changed).';
+  r.add({
+    method: 'get',
+    path: '/api/appointment/load-type',
+    tag: TAG,
+    summary: 'List load types (of a yard, or of every yard you see)',
+    access: STAFF,
+    query: PageQuery.extend({ yardId: Id.optional() }),
+    response: { schema: page(LoadTypeOut) },
+    handler: ({ principal, query }) => s.loadTypes.list(principal, query),
+  });
+
+  r.add({
+    method: 'post',
+    path: '/api/appointment/load-type',
+    tag: TAG,
+    summary: 'Create a load type',
+    access: OFFICE,
+    body: LoadTypeCreate,
+    response: { status: 201, schema: LoadTypeOut },
+    errors: [404, 409],
+    cloudOwnedAtLinkedEdge: cloudOwned,
+    handler: async ({ principal, body, res }) => {
+      const loadType = await s.loadTypes.create(principal, body);
+      res.setHeader('ETag', etagOf(loadType.version));
+      res.setHeader('Location', `/api/appointment/load-type/${loadType.id}`);
+      return loadType;
+    },
+  });
+
+  r.add({
+    method: 'patch',
+    path: '/api/appointment/load-type/{id}',
+    tag: TAG,
+    summary: 'Update a load type (If-Match with the ETag you read)',
+    access: OFFICE,
+    params: IdParams,
+    body: LoadTypePatch,
+    response: { schema: LoadTypeOut },
+    errors: [404, 409, 412],
+    cloudOwnedAtLinkedEdge: cloudOwned,
+    handler: async ({ principal, params, body, ifMatch, res }) => {
+      const loadType = await s.loadTypes.update(principal, params.id, body, ifMatch);
+      res.setHeader('ETag', etagOf(loadType.version));
+      return loadType;
+    },
+  });
+
+  r.add({
+    method: 'delete',
+    path: '/api/appointment/load-type/{id}',
+    tag: TAG,
+    summary: 'Delete a load type no appointment names (otherwise 409 in-use)',
+    access: OFFICE,
+    params: IdParams,
+    response: { status: 204 },
+    errors: [404, 409],
+    cloudOwnedAtLinkedEdge: cloudOwned,
+    handler: async ({ principal, params }) => {
+      await s.loadTypes.delete(principal, params.id);
+    },
+  });
+}
