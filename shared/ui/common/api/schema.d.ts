@@ -13573,6 +13573,686 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/appointment/config/{yardId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A yard's scheduling config (the defaults, version 0, until one is saved)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SchedulingConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Save a yard's scheduling config (If-Match with the version read; 0 before the first save)
+         * @description Access: admin, dispatcher.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    yardId: string;
+                };
+                cookie?: never;
+            };
+            /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SchedulingConfigPut"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SchedulingConfig"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: scheduling configs are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/load-type": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List load types (of a yard, or of every yard you see)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["LoadType"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a load type
+         * @description Access: admin, dispatcher.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LoadTypeCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LoadType"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: load types are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/load-type/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a load type no appointment names (otherwise 409 in-use)
+         * @description Access: admin, dispatcher.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: load types are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Update a load type (If-Match with the ETag you read)
+         * @description Access: admin, dispatcher.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["LoadTypePatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LoadType"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: load types are written in the cloud only (nothing is changed). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/appointment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List appointments by start time (filters: yard, carrier, status, from/to, code, ref or trailer)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    carrierId?: string;
+                    /** @description comma-separated statuses */
+                    status?: string;
+                    /** @description start at or after */
+                    from?: string;
+                    /** @description start before */
+                    to?: string;
+                    /** @description code, ref or trailer number */
+                    q?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["Appointment"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One appointment with its status history
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AppointmentWithHistory"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -13746,7 +14426,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The JSON data of each GET /api/events event, by `type` (also the SSE event name). Live events carry `at`, and `yardId` / `driverId` when they concern one. */
-        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["SiteStatusEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
+        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["SiteStatusEvent"] | components["schemas"]["AppointmentChangedEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
         MovementCreatedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -14289,6 +14969,125 @@ export interface components {
                 /** @enum {string} */
                 state: "ok" | "fault" | "opening" | "idle" | "unknown";
             }[] | null;
+        };
+        AppointmentChangedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "appointment.changed";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["Appointment"];
+        };
+        Appointment: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId: string;
+            doorName: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId: string;
+            loadTypeName: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endAt: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            carrierName: string;
+            refs: string[];
+            trailerNumber: string | null;
+            truckPlate: string | null;
+            driverName: string | null;
+            driverPhone: string | null;
+            notes: string | null;
+            code: string;
+            /** @enum {string} */
+            status: "scheduled" | "arrived" | "docked" | "completed" | "cancelled" | "no_show";
+            /** @enum {string|null} */
+            arrival: "early" | "on_time" | "late" | null;
+            overdue: boolean;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            movementId: string | null;
+            overrideReason: string | null;
+            createdBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            cancelledAt: string | null;
+            cancelReason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            arrivedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            dockedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            completedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            departedAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            noShowAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+            version: number;
         };
         /** @description First event of a resumed stream when the missed events cannot be replayed (reason restarted, expired or unknown): reload what you show. */
         StreamResetEvent: {
@@ -17852,6 +18651,232 @@ export interface components {
              */
             amount?: number;
             description?: string;
+        };
+        SchedulingConfig: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            enabled: boolean;
+            /**
+             * @example {
+             *       "1": [
+             *         {
+             *           "from": "06:00",
+             *           "to": "18:00"
+             *         }
+             *       ]
+             *     }
+             */
+            openHours: {
+                1?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                2?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                3?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                4?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                5?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                6?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                7?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+            };
+            closedDates: string[];
+            slotMinutes: number;
+            leadTimeMinMinutes: number;
+            leadTimeMaxDays: number;
+            changeCutoffMinutes: number;
+            lateGraceMinutes: number;
+            noShowAfterMinutes: number;
+            freeTimeMinutes: number;
+            version: number;
+        };
+        /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+        SchedulingConfigPut: {
+            enabled: boolean;
+            /**
+             * @example {
+             *       "1": [
+             *         {
+             *           "from": "06:00",
+             *           "to": "18:00"
+             *         }
+             *       ]
+             *     }
+             */
+            openHours: {
+                1?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                2?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                3?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                4?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                5?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                6?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+                7?: {
+                    /** @example 06:00 */
+                    from: string;
+                    /** @example 06:00 */
+                    to: string;
+                }[];
+            };
+            /** @default [] */
+            closedDates: string[];
+            /** @default 15 */
+            slotMinutes: number;
+            /** @default 120 */
+            leadTimeMinMinutes: number;
+            /** @default 30 */
+            leadTimeMaxDays: number;
+            /** @default 240 */
+            changeCutoffMinutes: number;
+            /** @default 15 */
+            lateGraceMinutes: number;
+            /** @default 60 */
+            noShowAfterMinutes: number;
+            /** @default 120 */
+            freeTimeMinutes: number;
+        };
+        LoadType: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            name: string;
+            /** @enum {string} */
+            direction: "inbound" | "outbound" | "both";
+            durationMinutes: number;
+            doorIds: string[];
+            carrierVisible: boolean;
+            version: number;
+        };
+        /**
+         * @example {
+         *       "yardId": "yard-1",
+         *       "name": "Live unload",
+         *       "durationMinutes": 60
+         *     }
+         */
+        LoadTypeCreate: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            name: string;
+            /**
+             * @default both
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound" | "both";
+            durationMinutes: number;
+            /** @default [] */
+            doorIds: string[];
+            /** @default true */
+            carrierVisible: boolean;
+        };
+        LoadTypePatch: {
+            name?: string;
+            /**
+             * @default both
+             * @enum {string}
+             */
+            direction: "inbound" | "outbound" | "both";
+            durationMinutes?: number;
+            /** @default [] */
+            doorIds: string[];
+            /** @default true */
+            carrierVisible: boolean;
+        };
+        AppointmentWithHistory: components["schemas"]["Appointment"] & {
+            history: components["schemas"]["AppointmentEvent"][];
+        };
+        AppointmentEvent: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            kind: string;
+            fromStatus: string | null;
+            toStatus: string | null;
+            actorId: string | null;
+            actorKind: string | null;
+            reason: string | null;
+            detail: {
+                [key: string]: unknown;
+            } | null;
         };
     };
     responses: never;

@@ -55,9 +55,8 @@ export function ExpectedTable(props: {
               <td class="code">{a.code}</td>
               <td>{a.carrierName}</td>
               <td>
-                {[a.trailerNumber, a.truckPlate].filter(Boolean).join(' / ') || (
-                  <span class="muted">not given</span>
-                )}
+                {a.trailerNumber ?? <span class="muted">no trailer given</span>}
+                {a.truckPlate && ` / ${a.truckPlate}`}
               </td>
               <td>{a.driverName ?? <span class="muted">not given</span>}</td>
               <td>{a.loadTypeName}</td>
