@@ -255,6 +255,7 @@ export function createApp(deps: AppDeps): YardApp {
       core.services.driverApp.start();
       idempotency.start();
       core.services.billing.autoDrafts?.start();
+      core.services.noShowSweep?.start();
       await listener?.start();
       await liveRelay?.start();
       await core.services.hardware.reconfigure();
@@ -265,6 +266,7 @@ export function createApp(deps: AppDeps): YardApp {
       core.services.driverApp.stop();
       idempotency.stop();
       await core.services.billing.autoDrafts?.stop();
+      await core.services.noShowSweep?.stop();
       await liveRelay?.stop();
       await listener?.stop();
       await core.services.push.stop();

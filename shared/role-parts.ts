@@ -28,6 +28,8 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
     onvifReach: (deps) => (profile.onvif === 'through-site' ? onvifThroughSite(deps.runAtSite) : onvifOnLan),
     relays: (deps) => (profile.relays === 'at-sites' ? new ForwardToSite(deps) : new LocalRelays(deps)),
     autoDispatch: profile.drivers === 'here',
+    // Arrivals are known at the edge (docs/domain.md "Appointments"); the cloud shows overdue ones instead.
+    noShowSweep: profile.role === 'edge',
     // The cloud waits for a yard's site to report before invoicing its past period; a standalone
     // edge holds all its own activity (docs/domain.md "Billing").
     billing: (deps) =>

@@ -3,6 +3,12 @@ import { SharedAnswers } from './http/shared-answers.js';
 import { SchedulingConfigService } from './modules/appointments/config-service.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
+import { GateArrivals } from './modules/appointments/arrivals.js';
+import { tempOutOf } from './modules/appointments/gate-out-temp.js';
+import { GateAppointmentService } from './modules/appointments/gate-service.js';
+import { AppointmentAnnouncer, type AppointmentsOut } from './modules/appointments/gate-writes.js';
+import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
+import { YardEvents } from './modules/appointments/yard-events.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -65,6 +71,10 @@ export interface Services {
   appointments: AppointmentService;
   schedulingConfigs: SchedulingConfigService;
   loadTypes: LoadTypeService;
+  /** Appointments at the gate: status by hand, by code (modules/appointments/gate-service.ts). */
+  gateAppointments: GateAppointmentService;
+  /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
+  noShowSweep: NoShowSweep | null;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -86,6 +96,8 @@ export interface RolePlugs {
   relays(deps: RolePartDeps): GateRelays;
   /** Queued tasks are dispatched to drivers where drivers work (an edge). */
   autoDispatch: boolean;
+  /** The no-show sweep runs where arrivals are known: an edge, linked or standalone, never the cloud. */
+  noShowSweep: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
 }
@@ -114,13 +126,24 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const drivers = new DriverService({ ...core, auth, carriers });
   const trucks = new TruckService({ ...core, carriers, yards, attachments });
   const trailers = new TrailerService({ ...core, yards, carriers });
+  // The gate side of appointments (docs/domain.md "Appointments"): the arrival a check-in records,
+  // docked / completed / departed from yard events (the trailer observer covers moves inside the
+  // yard: tasks, moves by hand), the no-show sweep at the edge.
+  const outOf: AppointmentsOut = (ids) => tempOutOf(core.kysely, ids);
+  const announcer = new AppointmentAnnouncer({ ...core, outOf });
+  const yardEvents = new YardEvents({ ...core, announcer });
+  core.changes.observers.add(yardEvents.trailerObserver());
+  const gateArrivals = new GateArrivals({ ...core, yardEvents, announcer });
+  const gateAppointments = new GateAppointmentService({ ...core, announcer, outOf });
+  const noShowSweep = plugs.noShowSweep ? new NoShowSweep({ ...core, announcer }) : null;
   // A gate movement's steps, run in this order by MovementService.create (docs/architecture.md).
   const movements = new MovementService({
     ...core,
     checks: new MovementChecks({ ...core, attachments, settings, drivers }),
     pictures: new GatePictures({ ...core, settings, cameras }),
-    recorder: movementRecorder({ ...core, trailers, trucks }),
+    recorder: movementRecorder({ ...core, trailers, trucks, appointments: gateArrivals }),
     actuation: new GateActuation({ ...core, hardware }),
+    appointments: gateArrivals,
   });
   // The dashboard's rollups follow every write of the rows they count, in its transaction: local
   // writes (ChangeCapture) and rows from peers (the sync applier reads the same observer list).
@@ -166,5 +189,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointments,
     schedulingConfigs,
     loadTypes,
+    gateAppointments,
+    noShowSweep,
   };
 }

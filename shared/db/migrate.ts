@@ -16,6 +16,7 @@ import * as m0013 from './migrations/0013-movement-corrections.js';
 import * as m0014 from './migrations/0014-invoice-export-number.js';
 import * as m0015 from './migrations/0015-server-secret.js';
 import * as m0016 from './migrations/0016-appointments.js';
+import * as m0019 from './migrations/0019-appointment-arrivals.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
@@ -45,6 +46,7 @@ export const MIGRATIONS: ReadonlyArray<{
   { version: 14, name: 'invoice-export-number', up: m0014.up, fill: m0014.fill },
   { version: 15, name: 'server-secret', up: m0015.up },
   { version: 16, name: 'appointments', up: m0016.up },
+  { version: 19, name: 'appointment-arrivals', up: m0019.up },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,6 +1,7 @@
 import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
 import { registerAppointmentRoutes } from './appointments/routes.js';
+import { registerGateAppointmentRoutes } from './appointments/gate-routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerBillingRoutes } from './billing/index.js';
@@ -45,5 +46,6 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerTaskRoutes(r, core.services);
   registerBillingRoutes(r, core.services.billing);
   registerAppointmentRoutes(r, core.services);
+  registerGateAppointmentRoutes(r, core.services);
   registerWebAppRoutes(r, core);
 }

@@ -27,6 +27,7 @@ export function movementOut(row: MovementRow, linkedActuationId: string | null):
     warnings: JSON.parse(row.warnings) as string[],
     overrideReason: row.overrideReason,
     correctsId: row.correctsId,
+    appointmentId: row.appointmentId,
     createdAt: toIso(row.createdAt),
     version: row.version,
   };

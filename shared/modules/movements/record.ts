@@ -25,6 +25,21 @@ export interface Recorded {
   movement: MovementRow;
   gate: ActuatedGate | undefined;
   createdUnits: { trailerId: string | null; truckId: string | null };
+  /** The appointments the movement changed (arrived, docked, completed, departed): announced after the commit. */
+  appointmentIds: string[];
+}
+
+/**
+ * The appointments a gate movement matches or ends (the appointments module's GateArrivals, wired
+ * in shared/services.ts), in the movement's transaction (docs/domain.md "Appointments").
+ */
+export interface MovementAppointments {
+  /** The 404 / 409 of an appointmentId this check-in may not match; before any write. */
+  assertMatchable(trx: Kdb, appointmentId: string, yardId: string): Promise<void>;
+  /** After the movement's insert: the arrival it records, or what a check-out ends. The appointments changed. */
+  movementRecorded(trx: Kdb, movement: MovementRow, principal: Principal): Promise<string[]>;
+  /** After the commit: tells the watchers of the changed appointments. */
+  committed(appointmentIds: string[]): Promise<void>;
 }
 
 /** What recording a movement writes with: the clock and the change capture of synced rows. */
@@ -32,6 +47,7 @@ type RecordDeps = Pick<CoreParts, 'clock' | 'changes'> & {
   /** A movement's trailer and truck are written by their modules, in the movement's transaction. */
   trailers: Pick<TrailerService, 'atGate'>;
   trucks: Pick<TruckService, 'atGate'>;
+  appointments: Pick<MovementAppointments, 'assertMatchable' | 'movementRecorded'>;
 };
 
 type Unit<R> = { row: R; isNew: false } | { row: undefined; isNew: true };
@@ -82,6 +98,7 @@ export async function recordMovement(
   const driver = input.driverId ? await repo.driver(input.driverId) : undefined;
   if (input.driverId && !driver) throw new NotFoundError('Driver', input.driverId);
   // input.attachmentIds were checked by the attachments module before (MovementService.create).
+  if (input.appointmentId) await deps.appointments.assertMatchable(trx, input.appointmentId, input.yardId);
   if (input.correctsId) {
     // A movement of a yard outside the caller's scope answers exactly like one that does not exist.
     visibleOr404(ctx.principal, await repo.movement(input.correctsId), 'Movement', input.correctsId);
@@ -169,8 +186,10 @@ export async function recordMovement(
     warnings: JSON.stringify(warnings),
     overrideReason,
     correctsId: input.correctsId ?? null,
+    appointmentId: input.appointmentId ?? null,
     createdAt: now,
   });
+  const appointmentIds = await deps.appointments.movementRecorded(trx, movement, ctx.principal);
 
   return {
     movement,
@@ -179,6 +198,7 @@ export async function recordMovement(
       trailerId: trailer?.isNew ? trailerId : null,
       truckId: truck?.isNew ? truckId : null,
     },
+    appointmentIds,
   };
 }
 

@@ -87,6 +87,11 @@ export const MovementCreate = z
       .openapi({ description: 'pulse the gate relay after recording (needs gateId)' }),
     snapshot: z.boolean().optional(),
     correctsId: Id.optional().openapi({ description: 'the movement this one corrects' }),
+    appointmentId: Id.optional().openapi({
+      description:
+        'check-in: the appointment this arrival matches (of this yard, not cancelled, completed or arrived ' +
+        'already: 404 / 409 invalid-transition); without it the arrival is a walk-in',
+    }),
   })
   .strict()
   .refine((m) => m.trailer !== undefined || m.truck !== undefined, {
@@ -96,6 +101,10 @@ export const MovementCreate = z
   .refine((m) => !m.actuate || m.gateId !== undefined, {
     message: 'actuate needs a gateId',
     path: ['gateId'],
+  })
+  .refine((m) => m.appointmentId === undefined || m.direction === 'in', {
+    message: 'an appointment is matched on a check-in only',
+    path: ['appointmentId'],
   })
   .openapi('MovementCreate', {
     description:
@@ -138,6 +147,9 @@ export const MovementOut = z
     warnings: z.array(z.string()).openapi({ description: 'code: detail, e.g. forced moves, overrides' }),
     overrideReason: z.string().nullable(),
     correctsId: Id.nullable(),
+    appointmentId: Id.nullable().openapi({
+      description: 'the appointment this check-in matched; null for a walk-in',
+    }),
     createdAt: IsoDateTime,
     version: z.number().int(),
   })

@@ -6,6 +6,7 @@ import type { MovementRecorder } from './group-commit.js';
 import { movementOut, visitOut } from './out.js';
 import type { GatePictures } from './pictures.js';
 import { publishMovement } from './publish.js';
+import type { MovementAppointments } from './record.js';
 import { MovementRepo } from './repo.js';
 import type {
   MovementCreatedT,
@@ -29,6 +30,8 @@ export type MovementDeps = Pick<CoreParts, 'kysely' | 'clock' | 'bus'> & {
   recorder: MovementRecorder;
   /** actuate.ts: the relay pulse after the commit (actuate: true), and the actuations of movements. */
   actuation: GateActuation;
+  /** The appointments module: announces the appointments a movement changed, after the commit. */
+  appointments: Pick<MovementAppointments, 'committed'>;
 };
 
 export class MovementService {
@@ -52,7 +55,9 @@ export class MovementService {
       input.actuate && recorded.gate
         ? await this.deps.actuation.pulse(recorded.gate, recorded.movement, principal)
         : null;
-    return publishMovement(this.deps.bus, recorded, actuation, snapshots);
+    const created = publishMovement(this.deps.bus, recorded, actuation, snapshots);
+    await this.deps.appointments.committed(recorded.appointmentIds);
+    return created;
   }
 
   async get(id: string, principal: Principal): Promise<MovementOutT> {
