@@ -1,5 +1,6 @@
 import type { CoreParts } from './core-parts.js';
 import { SharedAnswers } from './http/shared-answers.js';
+import { AppointmentBooking } from './modules/appointments/booking.js';
 import { SchedulingConfigService } from './modules/appointments/config-service.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
@@ -9,6 +10,7 @@ import { GateAppointmentService } from './modules/appointments/gate-service.js';
 import { AppointmentAnnouncer, type AppointmentsOut } from './modules/appointments/gate-writes.js';
 import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
 import { YardEvents } from './modules/appointments/yard-events.js';
+import { SlotService } from './modules/appointments/slots-service.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -69,6 +71,8 @@ export interface Services {
   siteBytes: SyncBlobService | undefined;
   /** Dock appointments (docs/domain.md "Appointments"): scheduling configs, load types, bookings. */
   appointments: AppointmentService;
+  appointmentBooking: AppointmentBooking;
+  appointmentSlots: SlotService;
   schedulingConfigs: SchedulingConfigService;
   loadTypes: LoadTypeService;
   /** Appointments at the gate: status by hand, by code (modules/appointments/gate-service.ts). */
@@ -163,6 +167,8 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
   // Appointments: `overdue` is the cloud's view of an offline site's late trucks (out.ts).
   const appointments = new AppointmentService({ ...core, yards, atCloud: core.profile.role === 'cloud' });
+  const appointmentBooking = new AppointmentBooking({ ...core, appointments, yards, carriers });
+  const appointmentSlots = new SlotService({ ...core, appointments, yards });
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
   return {
@@ -187,6 +193,8 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     search,
     siteBytes,
     appointments,
+    appointmentBooking,
+    appointmentSlots,
     schedulingConfigs,
     loadTypes,
     gateAppointments,

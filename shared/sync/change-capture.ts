@@ -11,7 +11,7 @@ import { entityOfTable, type SyncedEntity, type SyncedTable } from './entities.j
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
 import { RowObservers } from './row-observers.js';
-import type { SiteWrite } from './site-rules.js';
+import { cloudFieldsOf, SITE_FIELDS, type SiteWrite } from './site-rules.js';
 
 type Row<T extends SyncedTable> = Selectable<DB[T]>;
 /** What a caller provides on insert: the row without the columns ChangeCapture owns. */
@@ -76,10 +76,12 @@ export class ChangeCapture {
   /**
    * Throws the 409 (`cloud-owned` / `edge-owned`) this side answers for a write to the table, if
    * any. For services with side effects before their write (calling a camera, pulsing a relay):
-   * refuse up front. Camera and setting rows need `row` (their owner depends on source / scope).
+   * refuse up front. Camera and setting rows need `row` (their owner depends on source / scope);
+   * a record split by field (an appointment) needs `write`: a linked edge refuses a booking
+   * (`{op: 'insert'}`) or a change of booking fields (`{op: 'update', fields}`) before any work.
    */
-  assertMayWrite(table: SyncedTable, row?: Record<string, unknown>): void {
-    const refusal = this.guard(entityOfTable(table), row);
+  assertMayWrite(table: SyncedTable, row?: Record<string, unknown>, write?: SiteWrite): void {
+    const refusal = this.guard(entityOfTable(table), row, write);
     if (refusal) throw refusal;
   }
 
@@ -205,6 +207,7 @@ export class ChangeCapture {
       if ('updatedAt' in current && !('updatedAt' in values)) values.updatedAt = this.clock.now();
       if (entity.ownership === 'shared') {
         const fieldHlc = JSON.parse(String(current.fieldHlc ?? '{}')) as Record<string, string>;
+        if (SITE_FIELDS[entity.entity]) pinFieldClocks(entity, current, fieldHlc);
         for (const [k] of changed) fieldHlc[k] = hlc;
         values.fieldHlc = JSON.stringify(fieldHlc);
       }
@@ -281,6 +284,21 @@ export class ChangeCapture {
     if (db.isTransaction) return work(db);
     return db.transaction().execute(work);
   }
+}
+
+/**
+ * A record split by field (an appointment): every field gets its own clock before the row's clock
+ * moves. A field without one counts as written at the row's clock (merge.ts), so without this a
+ * booking's never-set arrival time would count as written by the cloud's next reschedule and win
+ * over the arrival its site recorded meanwhile (test/integration/sync/appointments.test.ts).
+ */
+function pinFieldClocks(
+  entity: SyncedEntity,
+  current: Record<string, unknown>,
+  fieldHlc: Record<string, string>,
+): void {
+  const fields = [...cloudFieldsOf(entity, current), ...(SITE_FIELDS[entity.entity] ?? [])];
+  for (const f of fields) if (fieldHlc[f] === undefined && f in current) fieldHlc[f] = String(current.hlc);
 }
 
 function definedOnly(patch: object): Record<string, unknown> {

@@ -13,7 +13,8 @@ type AnyRow = Record<string, unknown>;
  * The owner of one row. Per table (entities.ts) except where the domain splits a table (docs/domain.md "Records and who owns them"):
  * - camera: an ONVIF camera belongs to its edge (only the edge reaches it), a provider camera to the cloud;
  * - setting: a global setting belongs to the cloud, a site setting to the edge;
- * - task_event and attachment: whoever made them ("creator, immutable"); both sides may insert.
+ * - task_event, appointment_event and attachment: whoever made them ("creator, immutable"); both
+ *   sides may insert (an appointment's history: booked at the cloud, arrived at the site).
  * Shared records (tasks, trucks, trailers, drivers) are written on both sides and merged per field.
  */
 export function ownerOf(entity: SyncedEntity, row: AnyRow | undefined): Owner {
@@ -24,6 +25,7 @@ export function ownerOf(entity: SyncedEntity, row: AnyRow | undefined): Owner {
       return row?.scope === 'site' ? 'edge' : 'cloud';
     case 'task_event':
     case 'attachment':
+    case 'appointment_event':
       return 'both';
   }
   switch (entity.ownership) {
@@ -79,8 +81,9 @@ function linkedEdgeGuard(ownYard: OwnYard): WriteGuard {
   return (entity, row, write) => {
     if (ownerOf(entity, row) === 'cloud') return cloudOwned(entity);
     // A linked edge makes only the changes the cloud accepts from a site (site-rules.ts).
-    if (entity.ownership === 'shared' && row && write) {
-      const refusal = sharedWriteRefusal(entity, row, write, ownYard);
+    // Without the row (an up-front check, assertMayWrite) only inserts and updates can be judged.
+    if (entity.ownership === 'shared' && write && (row || write.op !== 'delete')) {
+      const refusal = sharedWriteRefusal(entity, row ?? {}, write, ownYard);
       if (refusal) return cloudOwnedField(entity, refusal);
     }
     return undefined;
@@ -100,6 +103,8 @@ export function heldYard(sqlite: BetterSqlite3.Database): OwnYard {
 }
 
 function cloudOwnedField(entity: SyncedEntity, refusal: string): ConflictError {
+  const split = SPLIT_MESSAGES[entity.entity];
+  if (split) return new ConflictError('cloud-owned', split, { owner: 'cloud', entity: entity.entity });
   return new ConflictError(
     'cloud-owned',
     `This edge is linked to a cloud and ${refusal}: driver codes, PINs and blocks, and deleting ` +
@@ -130,7 +135,19 @@ function edgeOwned(entity: SyncedEntity, siteId: string | undefined): ConflictEr
   );
 }
 
+/**
+ * The answer to a write a site may not make to a record split by field (site-rules.ts SITE_FIELDS),
+ * in the words of the person at the yard.
+ */
+const SPLIT_MESSAGES: Record<string, string> = {
+  appointment:
+    'Appointments are booked in the cloud: this edge is linked to it. Book, reschedule or cancel ' +
+    'the appointment in the cloud dashboard; arrivals, docking and no-shows are still recorded here.',
+};
+
 const CLOUD_OWNED_NAMES: Record<string, string> = {
+  scheduling_config: 'Scheduling settings',
+  load_type: 'Load types',
   user: 'Users',
   api_key: 'API keys',
   yard: 'Yards',

@@ -6,7 +6,14 @@ import { parseHlc } from './hlc.js';
 import { ownerOf } from './ownership.js';
 import type { RoutingWork } from './routing.js';
 import type { Fields, RowSql } from './row-sql.js';
-import { CLOUD_ONLY_FIELDS, deleteRefusal, type OwnYard, sharedWriteRefusal } from './site-rules.js';
+import {
+  CLOUD_ONLY_FIELDS,
+  cloudFieldsOf,
+  deleteRefusal,
+  type OwnYard,
+  SITE_FIELDS,
+  sharedWriteRefusal,
+} from './site-rules.js';
 import { whereaboutsOf } from './unit-shares.js';
 
 /** Attachment ref types whose target row has a yard, and the table holding it. */
@@ -135,6 +142,7 @@ export class SiteTrust {
     ownYard: OwnYard,
   ): RowChange {
     const data = change.data;
+    if (SITE_FIELDS[entity.entity]) return admitSplit(site, entity, change, stored, ownYard);
     if (entity.entity === 'yard_task') {
       if (!ownYard(data.yardId) || (stored && !ownYard(stored.yardId))) {
         refuse('other-site', `yard task ${change.id} is not in a yard of site ${site}`);
@@ -198,11 +206,15 @@ export class SiteTrust {
     }
     if (!ownYard(yardId))
       refuse('other-site', `${entity.entity} ${change.id} is not in a yard of site ${site}`);
-    if (entity.entity === 'task_event' && typeof row.taskId === 'string') {
-      const tasks = entityByName('yard_task')!;
-      const shape = this.sql.knownShape(tasks) ?? (yield* this.sql.shape(tasks));
-      const task = yield* this.sql.select(shape, row.taskId);
-      if (task && task.yardId !== yardId) refuse('other-site', `task ${row.taskId} is in another yard`);
+    // An event names its record: that record must be in the same yard (not another site's).
+    const parent = EVENT_PARENTS[entity.entity];
+    const parentId = parent ? row[parent.field] : undefined;
+    if (parent && typeof parentId === 'string') {
+      const parents = entityByName(parent.entity)!;
+      const shape = this.sql.knownShape(parents) ?? (yield* this.sql.shape(parents));
+      const record = yield* this.sql.select(shape, parentId);
+      if (record && record.yardId !== yardId)
+        refuse('other-site', `${parent.words} ${parentId} is in another yard`);
     }
   }
 
@@ -240,6 +252,58 @@ export class SiteTrust {
       (yard) => yard != null,
     );
   }
+}
+
+/** Immutable events and the record each names (which must be in the event's yard). */
+const EVENT_PARENTS: Readonly<Record<string, { field: string; entity: string; words: string }>> = {
+  task_event: { field: 'taskId', entity: 'yard_task', words: 'task' },
+  appointment_event: { field: 'appointmentId', entity: 'appointment', words: 'appointment' },
+};
+
+/**
+ * A record split by field (site-rules.ts SITE_FIELDS: appointments) from a site: never a new one
+ * (bookings are made at the cloud), only in the site's yards, and the site's fields only. A site
+ * that changed a cloud field (a value other than the cloud's, stamped at least as late as the
+ * cloud's: it would win or tie the merge) is refused whole. A stale copy of the cloud's fields
+ * (older stamps) passes as sent: it loses the merge here exactly as the cloud's row wins it at the
+ * site, so both sides end with the same row. A cloud field's stamp later than the cloud's on the
+ * same value (which only a forged row has) is set back to the cloud's, so that it cannot win later.
+ */
+function admitSplit(
+  site: string,
+  entity: SyncedEntity,
+  change: RowChange,
+  stored: Fields | undefined,
+  ownYard: OwnYard,
+): RowChange {
+  const data = change.data;
+  if (!stored) refuse('site-scope', sharedWriteRefusal(entity, data, { op: 'insert' }, ownYard)!);
+  if (!ownYard(stored.yardId))
+    refuse('other-site', `${entity.entity} ${change.id} is not in a yard of site ${site}`);
+  const cloudFields = cloudFieldsOf(entity, stored).filter((f) => f in data);
+  const storedClocks = parseClocks(stored.fieldHlc);
+  const clocks = parseClocks(data.fieldHlc);
+  if (!storedClocks || !clocks)
+    refuse('malformed', `fieldHlc of ${change.entity} ${change.id} is not a JSON object`);
+  const storedClock = (f: string) => String(storedClocks[f] ?? stored.hlc);
+  const clock = (f: string) => String(clocks[f] ?? data.hlc);
+  const changed = cloudFields.filter((f) => !sameValue(data[f], stored[f]) && clock(f) >= storedClock(f));
+  if (changed.length > 0) {
+    const refusal = sharedWriteRefusal(entity, stored, { op: 'update', fields: changed }, ownYard);
+    refuse('booking-field', `site ${site}, ${entity.entity} ${change.id}: ${refusal}`);
+  }
+  const ahead = cloudFields.filter((f) => clock(f) > storedClock(f));
+  if (ahead.length === 0) return change;
+  for (const f of ahead) clocks[f] = storedClock(f);
+  return { ...change, data: { ...data, fieldHlc: JSON.stringify(clocks) } };
+}
+
+/** One value as the two databases and the wire may spell it (booleans as 0/1, null/undefined). */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b) || (a == null && b == null)) return true;
+  if (typeof a === 'boolean') return b === (a ? 1 : 0);
+  if (typeof b === 'boolean') return a === (b ? 1 : 0);
+  return false;
 }
 
 /** The yard of a record that names its own (push tokens have none). */

@@ -38,6 +38,10 @@ export const SNAPSHOT_ORDER = [
   'driver_session',
   'session_location',
   'push_token',
+  'scheduling_config',
+  'load_type',
+  'appointment',
+  'appointment_event',
 ] as const;
 
 /** Rows read per query while writing a snapshot. */

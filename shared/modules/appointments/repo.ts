@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import { likeContains, sqlDialectOf } from '../../db/sql-helpers.js';
+import { forWrite, likeContains, sqlDialectOf } from '../../db/sql-helpers.js';
 import type {
   AppointmentEventTable,
   AppointmentTable,
@@ -163,6 +163,11 @@ export class AppointmentRepo {
 
   byId(id: string, db: Kdb = this.db): Promise<AppointmentRow | undefined> {
     return db.selectFrom('appointment').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The row for a write transaction that decides on it (locked until commit on PostgreSQL). */
+  byIdForWrite(trx: Kdb, id: string): Promise<AppointmentRow | undefined> {
+    return forWrite(trx, trx.selectFrom('appointment').selectAll().where('id', '=', id)).executeTakeFirst();
   }
 
   viewById(id: string, db: Kdb = this.db): Promise<AppointmentView | undefined> {

@@ -2,12 +2,18 @@ import { STAFF } from '../../auth/principal.js';
 import { Id, IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
+import type { AppointmentBooking } from './booking.js';
 import type { SchedulingConfigService } from './config-service.js';
 import type { LoadTypeService } from './load-type-service.js';
 import {
+  AppointmentCancel,
+  AppointmentCreate,
   AppointmentListQuery,
   AppointmentOut,
+  AppointmentPatch,
   AppointmentWithHistory,
+  Availability,
+  AvailabilityQuery,
   LoadTypeCreate,
   LoadTypeOut,
   LoadTypePatch,
@@ -15,6 +21,7 @@ import {
   SchedulingConfigPut,
 } from './schema.js';
 import type { AppointmentService } from './service.js';
+import type { SlotService } from './slots-service.js';
 
 const TAG = 'Appointment Controller';
 const OFFICE = ['admin', 'dispatcher'] as const;
@@ -22,6 +29,8 @@ const YardParams = z.object({ yardId: Id });
 
 export interface AppointmentRouteServices {
   appointments: AppointmentService;
+  appointmentBooking: AppointmentBooking;
+  appointmentSlots: SlotService;
   schedulingConfigs: SchedulingConfigService;
   loadTypes: LoadTypeService;
 }
@@ -43,6 +52,8 @@ export function registerAppointmentRoutes(r: RouteRegistrar, s: AppointmentRoute
     handler: ({ principal, query }) => s.appointments.list(principal, query),
   });
 
+  registerBookingRoutes(r, s);
+
   r.add({
     method: 'get',
     path: '/api/appointment/{id}',
@@ -54,6 +65,86 @@ export function registerAppointmentRoutes(r: RouteRegistrar, s: AppointmentRoute
     errors: [404],
     handler: async ({ principal, params, res }) => {
       const appointment = await s.appointments.get(principal, params.id);
+      res.setHeader('ETag', etagOf(appointment.version));
+      return appointment;
+    },
+  });
+}
+
+const BOOKING_AT_CLOUD =
+  'appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed.';
+const SLOT_TAKEN =
+  '`slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more';
+
+function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): void {
+  r.add({
+    method: 'get',
+    path: '/api/appointment/availability',
+    tag: TAG,
+    summary:
+      'Free start times of a load type on a date or from/to (yard-local dates; staff also see the free doors)',
+    access: STAFF,
+    query: AvailabilityQuery,
+    response: { schema: Availability },
+    errors: [404, 409],
+    errorText: { 409: '`scheduling-off`: the yard takes no appointments' },
+    handler: ({ principal, query }) => s.appointmentSlots.availability(principal, query),
+  });
+
+  r.add({
+    method: 'post',
+    path: '/api/appointment',
+    tag: TAG,
+    summary:
+      'Book a door: a free start time of the load type (400 not-bookable with the reason when a rule forbids it; `override: {reason}` for admins and dispatchers skips the rules but never capacity)',
+    access: STAFF,
+    body: AppointmentCreate,
+    response: { status: 201, schema: AppointmentOut },
+    errors: [404, 409],
+    errorText: { 409: SLOT_TAKEN },
+    cloudOwnedAtLinkedEdge: BOOKING_AT_CLOUD,
+    handler: async ({ principal, body, res }) => {
+      const appointment = await s.appointmentBooking.book(principal, body);
+      res.setHeader('ETag', etagOf(appointment.version));
+      res.setHeader('Location', `/api/appointment/${appointment.id}`);
+      return appointment;
+    },
+  });
+
+  r.add({
+    method: 'patch',
+    path: '/api/appointment/{id}',
+    tag: TAG,
+    summary:
+      'Reschedule (start, door, load type: the booking rules again) or edit an appointment; send If-Match with the ETag you read',
+    access: STAFF,
+    params: IdParams,
+    body: AppointmentPatch,
+    response: { schema: AppointmentOut },
+    errors: [404, 409, 412],
+    errorText: { 409: SLOT_TAKEN },
+    cloudOwnedAtLinkedEdge: BOOKING_AT_CLOUD,
+    handler: async ({ principal, params, body, ifMatch, res }) => {
+      const appointment = await s.appointmentBooking.reschedule(principal, params.id, body, ifMatch);
+      res.setHeader('ETag', etagOf(appointment.version));
+      return appointment;
+    },
+  });
+
+  r.add({
+    method: 'post',
+    path: '/api/appointment/{id}/cancel',
+    tag: TAG,
+    summary: 'Cancel a scheduled or arrived appointment with a reason (If-Match optional)',
+    access: OFFICE,
+    params: IdParams,
+    body: AppointmentCancel,
+    response: { schema: AppointmentOut },
+    errors: [404, 409, 412],
+    errorText: { 409: '`invalid-transition`: only a scheduled or arrived appointment can be cancelled' },
+    cloudOwnedAtLinkedEdge: BOOKING_AT_CLOUD,
+    handler: async ({ principal, params, body, ifMatch, res }) => {
+      const appointment = await s.appointmentBooking.cancel(principal, params.id, body.reason, ifMatch);
       res.setHeader('ETag', etagOf(appointment.version));
       return appointment;
     },

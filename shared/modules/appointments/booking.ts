@@ -1,0 +1,378 @@
+import { canSeeYard, type Principal } from '../../auth/principal.js';
+import type { CoreParts } from '../../core-parts.js';
+import type { Kdb } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
+import {
+  AppError,
+  ConflictError,
+  ForbiddenError,
+  InvalidTransitionError,
+  NotFoundError,
+  PreconditionFailedError,
+  ValidationError,
+} from '../../http/errors.js';
+import { newId } from '../../ids.js';
+import type { CarrierService } from '../carriers/service.js';
+import type { YardService } from '../yards/service.js';
+import { checkStart, lockDays } from './availability.js';
+import { newAppointmentCode } from './codes.js';
+import { writeHistory } from './history.js';
+import type { AppointmentRepo, AppointmentRow } from './repo.js';
+import type { AppointmentCreateT, AppointmentOutT, AppointmentPatchT } from './schema.js';
+import type { AppointmentService } from './service.js';
+import { type BookingContext, bookingContext, doorBookings, freeTimesOn, localDate } from './slot-reads.js';
+import { appointmentStatus, FINAL } from './status.js';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+/** Roles that may book outside the rules with a reason (docs/domain.md "Booking rules"). */
+const OVERRIDERS: ReadonlySet<string> = new Set(['admin', 'dispatcher']);
+
+export type BookingDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
+  appointments: AppointmentService;
+  yards: Pick<YardService, 'getRow'>;
+  carriers: Pick<CarrierService, 'getRow'>;
+};
+
+/**
+ * Book, reschedule and cancel (docs/domain.md "Booking rules"). Overbooking is impossible also
+ * with several cloud nodes on one database: the capacity check and the write run in one
+ * transaction that first takes the lock of each yard-local day the booking touches, in date order
+ * (repo.lockDays), so two bookings of a day run one after the other and the second sees the first.
+ * Bookings are made where availability is known: the cloud or a standalone edge.
+ */
+export class AppointmentBooking {
+  private readonly repo: AppointmentRepo;
+
+  constructor(private readonly deps: BookingDeps) {
+    this.repo = deps.appointments.repo;
+  }
+
+  async book(principal: Principal, input: AppointmentCreateT): Promise<AppointmentOutT> {
+    this.assertBookingHere();
+    assertMayOverride(principal, input.override);
+    if (!canSeeYard(principal, input.yardId)) throw new NotFoundError('Yard', input.yardId);
+    const ctx = await bookingContext(this.repo, await this.deps.yards.getRow(input.yardId), input.loadTypeId);
+    await this.assertCarrier(input.carrierId);
+    if (input.doorId) await this.assertDoor(ctx.yardId, input.doorId);
+    const startAt = Date.parse(input.startAt);
+    const endAt = startAt + ctx.loadType.durationMinutes * MINUTE;
+    const id = newId();
+    await this.retryTakenCode(() =>
+      this.underDayLocks(ctx.yardId, lockDays(startAt, endAt, ctx.timeZone), async (trx) => {
+        const doorId = await this.place(trx, ctx, {
+          startAt,
+          doorId: input.doorId,
+          override: input.override,
+        });
+        const now = this.deps.clock.now();
+        await this.deps.changes.insert(trx, 'appointment', {
+          id,
+          yardId: ctx.yardId,
+          doorId,
+          loadTypeId: ctx.loadType.id,
+          startAt,
+          endAt,
+          carrierId: input.carrierId,
+          refs: JSON.stringify(input.refs),
+          trailerNumber: input.trailerNumber ?? null,
+          truckPlate: input.truckPlate ?? null,
+          driverName: input.driverName ?? null,
+          driverPhone: input.driverPhone ?? null,
+          notes: input.notes ?? null,
+          code: await this.freeCode(trx, ctx.yardId),
+          overrideReason: input.override?.reason ?? null,
+          createdBy: principal.id,
+          cancelledAt: null,
+          cancelReason: null,
+          arrivedAt: null,
+          arrival: null,
+          movementId: null,
+          dockedAt: null,
+          completedAt: null,
+          departedAt: null,
+          noShowAt: null,
+          createdAt: now,
+          updatedAt: now,
+        });
+        await writeHistory(this.deps, trx, {
+          appointment: { id, yardId: ctx.yardId },
+          kind: 'booked',
+          from: null,
+          to: 'scheduled',
+          actor: principal,
+          reason: input.override?.reason,
+          detail: input.override ? { override: true } : null,
+        });
+      }),
+    );
+    return this.announce(id);
+  }
+
+  /**
+   * Reschedule (start, door or load type: the booking rules again, without itself) or edit the
+   * rest. Only a scheduled appointment moves; completed and cancelled ones change no more.
+   */
+  async reschedule(
+    principal: Principal,
+    id: string,
+    patch: AppointmentPatchT,
+    expectedVersion?: number,
+  ): Promise<AppointmentOutT> {
+    this.assertBookingHere();
+    assertMayOverride(principal, patch.override);
+    const seen = await this.deps.appointments.visibleView(principal, id);
+    if (expectedVersion !== undefined && expectedVersion !== seen.version) {
+      throw new PreconditionFailedError(seen.version);
+    }
+    const moves =
+      (patch.startAt !== undefined && Date.parse(patch.startAt) !== seen.startAt) ||
+      (patch.doorId !== undefined && patch.doorId !== seen.doorId) ||
+      (patch.loadTypeId !== undefined && patch.loadTypeId !== seen.loadTypeId);
+    const yard = await this.deps.yards.getRow(seen.yardId);
+    const ctx = moves ? await bookingContext(this.repo, yard, patch.loadTypeId ?? seen.loadTypeId) : null;
+    if (patch.carrierId !== undefined) await this.assertCarrier(patch.carrierId);
+    if (patch.doorId) await this.assertDoor(seen.yardId, patch.doorId);
+    const startAt = patch.startAt !== undefined ? Date.parse(patch.startAt) : seen.startAt;
+    const endAt = ctx ? startAt + ctx.loadType.durationMinutes * MINUTE : seen.endAt;
+    // The old days and the new ones, in date order: one order for every writer, so no lock cycle.
+    const days = [
+      ...new Set([
+        ...lockDays(seen.startAt, seen.endAt, yard.timeZone),
+        ...lockDays(startAt, endAt, yard.timeZone),
+      ]),
+    ].sort();
+    await this.underDayLocks(seen.yardId, days, async (trx) => {
+      const current = await this.current(trx, id, expectedVersion);
+      const status = appointmentStatus(current);
+      if (FINAL.has(status))
+        throw new InvalidTransitionError(status, status, `A ${status} appointment cannot change.`);
+      if (moves && status !== 'scheduled') {
+        throw new InvalidTransitionError(
+          status,
+          'scheduled',
+          `Only a scheduled appointment can be moved; this one is ${status}.`,
+        );
+      }
+      const doorId = ctx
+        ? await this.place(trx, ctx, {
+            startAt,
+            doorId: patch.doorId,
+            preferDoorId: current.doorId,
+            override: patch.override,
+            exceptId: id,
+          })
+        : current.doorId;
+      await this.deps.changes.update(
+        trx,
+        'appointment',
+        id,
+        {
+          ...(ctx ? { startAt, endAt, doorId, loadTypeId: ctx.loadType.id } : {}),
+          ...(patch.carrierId !== undefined ? { carrierId: patch.carrierId } : {}),
+          ...(patch.refs !== undefined ? { refs: JSON.stringify(patch.refs) } : {}),
+          ...(patch.trailerNumber !== undefined ? { trailerNumber: patch.trailerNumber } : {}),
+          ...(patch.truckPlate !== undefined ? { truckPlate: patch.truckPlate } : {}),
+          ...(patch.driverName !== undefined ? { driverName: patch.driverName } : {}),
+          ...(patch.driverPhone !== undefined ? { driverPhone: patch.driverPhone } : {}),
+          ...(patch.notes !== undefined ? { notes: patch.notes } : {}),
+          ...(ctx && patch.override ? { overrideReason: patch.override.reason } : {}),
+        },
+        { expectedVersion: current.version },
+      );
+      const was = {
+        startAt: current.startAt,
+        endAt: current.endAt,
+        doorId: current.doorId,
+        loadTypeId: current.loadTypeId,
+      };
+      await writeHistory(this.deps, trx, {
+        appointment: current,
+        kind: ctx ? 'rescheduled' : 'edited',
+        from: status,
+        to: status,
+        actor: principal,
+        reason: ctx ? patch.override?.reason : undefined,
+        detail: ctx
+          ? {
+              from: was,
+              to: { startAt, endAt, doorId, loadTypeId: ctx.loadType.id },
+              override: Boolean(patch.override),
+            }
+          : { fields: Object.keys(patch).filter((k) => k !== 'override') },
+      });
+    });
+    return this.announce(id);
+  }
+
+  /** Cancel with a reason: a scheduled or arrived appointment (docs/domain.md "Appointments" states). */
+  async cancel(
+    principal: Principal,
+    id: string,
+    reason: string,
+    expectedVersion?: number,
+  ): Promise<AppointmentOutT> {
+    this.assertBookingHere();
+    const seen = await this.deps.appointments.visibleView(principal, id);
+    const yard = await this.deps.yards.getRow(seen.yardId);
+    await this.underDayLocks(seen.yardId, lockDays(seen.startAt, seen.endAt, yard.timeZone), async (trx) => {
+      const current = await this.current(trx, id, expectedVersion);
+      const status = appointmentStatus(current);
+      if (status !== 'scheduled' && status !== 'arrived')
+        throw new InvalidTransitionError(status, 'cancelled');
+      await this.deps.changes.update(
+        trx,
+        'appointment',
+        id,
+        { cancelledAt: this.deps.clock.now(), cancelReason: reason },
+        { expectedVersion: current.version },
+      );
+      await writeHistory(this.deps, trx, {
+        appointment: current,
+        kind: 'cancelled',
+        from: status,
+        to: 'cancelled',
+        actor: principal,
+        reason,
+      });
+    });
+    return this.announce(id);
+  }
+
+  /**
+   * The door for a start under the lock: the chosen door, else the preferred one (a reschedule
+   * keeps its door when it can), else the first free allowed door in door order. A rule broken is
+   * 400 `not-bookable` (the reason in words); no free door is 409 `slot-taken` with the times still
+   * free that day.
+   */
+  private async place(
+    trx: Kdb,
+    ctx: BookingContext,
+    opts: {
+      startAt: number;
+      doorId?: string | undefined;
+      preferDoorId?: string;
+      override?: { reason: string } | undefined;
+      exceptId?: string;
+    },
+  ): Promise<string> {
+    const now = this.deps.clock.now();
+    const window = { from: opts.startAt - 2 * DAY, to: opts.startAt + 3 * DAY };
+    const override = Boolean(opts.override);
+    const doors = await doorBookings(this.repo, trx, ctx, window, { override, exceptId: opts.exceptId });
+    const input = {
+      rules: ctx.rules,
+      durationMinutes: ctx.loadType.durationMinutes,
+      doors,
+      now,
+      override,
+      startAt: opts.startAt,
+    };
+    let check = checkStart({ ...input, doorId: opts.doorId ?? opts.preferDoorId });
+    if (
+      !check.ok &&
+      !opts.doorId &&
+      opts.preferDoorId &&
+      (check.reason === 'slot-taken' || check.reason === 'door-not-allowed')
+    ) {
+      check = checkStart(input);
+    }
+    if (check.ok) return check.doorId;
+    if (check.reason === 'slot-taken') {
+      const allowed = override
+        ? await doorBookings(this.repo, trx, ctx, window, { exceptId: opts.exceptId })
+        : doors;
+      throw new ConflictError('slot-taken', `${check.message} Choose another time.`, {
+        freeTimes: freeTimesOn(ctx, allowed, localDate(opts.startAt, ctx.timeZone), now),
+      });
+    }
+    throw new AppError(
+      400,
+      'validation-failed',
+      'Validation failed',
+      check.message,
+      [{ path: check.field, code: 'not-bookable', message: check.message }],
+      { reason: check.reason },
+    );
+  }
+
+  /** The row inside the transaction, locked for the write; a stale If-Match is 412. */
+  private async current(trx: Kdb, id: string, expectedVersion: number | undefined): Promise<AppointmentRow> {
+    const row = await this.repo.byIdForWrite(trx, id);
+    if (!row) throw new NotFoundError('Appointment', id);
+    if (expectedVersion !== undefined && expectedVersion !== row.version)
+      throw new PreconditionFailedError(row.version);
+    return row;
+  }
+
+  private underDayLocks<T>(
+    yardId: string,
+    days: readonly string[],
+    work: (trx: Kdb) => Promise<T>,
+  ): Promise<T> {
+    return this.deps.kysely.transaction().execute(async (trx) => {
+      await this.repo.lockDays(trx, yardId, days);
+      return work(trx);
+    });
+  }
+
+  /** A code free in the yard; read under the day lock, so only a booking of another day can race it. */
+  private async freeCode(trx: Kdb, yardId: string): Promise<string> {
+    for (;;) {
+      const code = newAppointmentCode();
+      if (!(await this.repo.codeTaken(trx, yardId, code))) return code;
+    }
+  }
+
+  /** A booking of another day that drew the same code at the same moment: the unique index refuses one; it tries again. */
+  private async retryTakenCode(work: () => Promise<void>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await work();
+      } catch (err) {
+        if (!isUniqueViolation(err) || attempt >= 3) throw err;
+      }
+    }
+  }
+
+  private async announce(id: string): Promise<AppointmentOutT> {
+    const out = await this.deps.appointments.view(id);
+    this.deps.appointments.publishChanged(out);
+    return out;
+  }
+
+  /** A linked edge keeps a copy of the bookings; they are made in the cloud (409 cloud-owned). */
+  private assertBookingHere(): void {
+    if (this.deps.changes.mayWrite('schedulingConfig')) return;
+    throw new ConflictError(
+      'cloud-owned',
+      'Appointments are booked, moved and cancelled in the cloud: this edge is linked to it and keeps a copy for the gate. Make the change in the cloud dashboard.',
+      { owner: 'cloud', entity: 'appointment' },
+    );
+  }
+
+  private async assertCarrier(carrierId: string): Promise<void> {
+    try {
+      await this.deps.carriers.getRow(carrierId);
+    } catch (err) {
+      if (!(err instanceof NotFoundError)) throw err;
+      throw new ValidationError([
+        { path: 'carrierId', code: 'not-found', message: 'There is no such carrier.' },
+      ]);
+    }
+  }
+
+  private async assertDoor(yardId: string, doorId: string): Promise<void> {
+    if (!(await this.repo.doorIdsOf(yardId, [doorId])).has(doorId)) {
+      throw new ValidationError([
+        { path: 'doorId', code: 'not-a-door', message: 'This is not a door of the yard.' },
+      ]);
+    }
+  }
+}
+
+function assertMayOverride(principal: Principal, override: { reason: string } | undefined): void {
+  if (override && !OVERRIDERS.has(principal.role)) {
+    throw new ForbiddenError('Only admins and dispatchers may book outside the booking rules.');
+  }
+}

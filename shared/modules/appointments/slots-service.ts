@@ -1,0 +1,74 @@
+import { canSeeYard, type Principal } from '../../auth/principal.js';
+import type { CoreParts } from '../../core-parts.js';
+import { NotFoundError, ValidationError } from '../../http/errors.js';
+import type { YardService } from '../yards/service.js';
+import { freeSlots } from './availability.js';
+import type { AppointmentRepo } from './repo.js';
+import type { AppointmentService } from './service.js';
+import { bookingContext, doorBookings, isoInZone, localDate, windowOfDates } from './slot-reads.js';
+import { dayNumber } from './wall-clock.js';
+
+/** The longest range one availability request may ask for, in days. */
+const MAX_DAYS = 31;
+
+export type SlotDeps = Pick<CoreParts, 'kysely' | 'clock'> & {
+  appointments: Pick<AppointmentService, 'repo'>;
+  yards: Pick<YardService, 'getRow'>;
+};
+
+/** GET /api/appointment/availability: the free start times of a load type (docs/domain.md "Booking rules"). */
+export class SlotService {
+  private readonly repo: AppointmentRepo;
+
+  constructor(private readonly deps: SlotDeps) {
+    this.repo = deps.appointments.repo;
+  }
+
+  async availability(
+    principal: Principal,
+    query: {
+      yardId: string;
+      loadTypeId: string;
+      date?: string | undefined;
+      from?: string | undefined;
+      to?: string | undefined;
+    },
+  ) {
+    if (!canSeeYard(principal, query.yardId)) throw new NotFoundError('Yard', query.yardId);
+    const yard = await this.deps.yards.getRow(query.yardId);
+    const ctx = await bookingContext(this.repo, yard, query.loadTypeId);
+    const now = this.deps.clock.now();
+    const fromDate = query.date ?? query.from ?? localDate(now, yard.timeZone);
+    const toDate = query.date ?? query.to ?? fromDate;
+    const days = dayNumber(toDate) - dayNumber(fromDate) + 1;
+    if (days < 1 || days > MAX_DAYS) {
+      throw new ValidationError([
+        {
+          path: 'to',
+          code: 'range',
+          message: `Ask for 1 to ${MAX_DAYS} days, from a date to a date not before it.`,
+        },
+      ]);
+    }
+    const doors = await doorBookings(this.repo, this.deps.kysely, ctx, windowOfDates(fromDate, toDate));
+    const slots = freeSlots({
+      rules: ctx.rules,
+      durationMinutes: ctx.loadType.durationMinutes,
+      doors,
+      fromDate,
+      toDate,
+      now,
+    });
+    // Staff see the doors; a carrier principal (a later role) would get the times only.
+    return {
+      yardId: yard.id,
+      loadTypeId: ctx.loadType.id,
+      timeZone: yard.timeZone,
+      slots: slots.map((s) => ({
+        startAt: isoInZone(s.startAt, yard.timeZone),
+        endAt: isoInZone(s.endAt, yard.timeZone),
+        doors: s.doors,
+      })),
+    };
+  }
+}
