@@ -14169,6 +14169,177 @@ export interface paths {
             };
         };
         put?: never;
+        /**
+         * Book a door: a free start time of the load type (400 not-bookable with the reason when a rule forbids it; `override: {reason}` for admins and dispatchers skips the rules but never capacity)
+         * @description Access: staff.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/availability": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Free start times of a load type on a date or from/to (yard-local dates; staff also see the free doors)
+         * @description Access: staff.
+         */
+        get: {
+            parameters: {
+                query: {
+                    yardId: string;
+                    loadTypeId: string;
+                    date?: string;
+                    from?: string;
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Availability"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `scheduling-off`: the yard takes no appointments */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -14247,6 +14418,216 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Reschedule (start, door, load type: the booking rules again) or edit an appointment; send If-Match with the ETag you read
+         * @description Access: staff.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentPatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/appointment/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a scheduled or arrived appointment with a reason (If-Match optional)
+         * @description Access: admin, dispatcher.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentCancel"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description `invalid-transition`: only a scheduled or arrived appointment can be cancelled. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -19049,6 +19430,117 @@ export interface components {
             doorIds: string[];
             /** @default true */
             carrierVisible: boolean;
+        };
+        Availability: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId: string;
+            timeZone: string;
+            slots: components["schemas"]["FreeSlot"][];
+        };
+        FreeSlot: {
+            /**
+             * Format: date-time
+             * @description with the yard’s offset (a fall-back day repeats an hour)
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            endAt: string;
+            doors?: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+            }[];
+        };
+        AppointmentCreate: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId: string;
+            /**
+             * Format: date-time
+             * @description a free start time from the availability, with its offset
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            /**
+             * Format: uuid
+             * @description a door; else the first free allowed door
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId?: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string;
+            /** @default [] */
+            refs: string[];
+            trailerNumber?: string | null;
+            truckPlate?: string | null;
+            driverName?: string | null;
+            driverPhone?: string | null;
+            notes?: string | null;
+            override?: {
+                reason: string;
+            };
+        };
+        AppointmentPatch: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            loadTypeId?: string;
+            /**
+             * Format: date-time
+             * @description a free start time from the availability, with its offset
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt?: string;
+            /**
+             * Format: uuid
+             * @description a door; else the first free allowed door
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            doorId?: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
+            /** @default [] */
+            refs: string[];
+            trailerNumber?: string | null;
+            truckPlate?: string | null;
+            driverName?: string | null;
+            driverPhone?: string | null;
+            notes?: string | null;
+            override?: {
+                reason: string;
+            };
+        };
+        AppointmentCancel: {
+            reason: string;
         };
         AppointmentWithHistory: components["schemas"]["Appointment"] & {
             history: components["schemas"]["AppointmentEvent"][];
