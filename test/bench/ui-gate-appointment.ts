@@ -22,7 +22,6 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: loose JSON answers of our own API
 async function api(
   edge: DemoEdge,
   token: string,

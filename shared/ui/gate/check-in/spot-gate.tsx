@@ -106,7 +106,7 @@ export function SpotField(props: {
         <option value="">No spot (place later)</option>
         {door?.free && (
           <option value={door.id}>
-            {door.name} (appointment's door{props.value === door.id ? ', suggested' : ''})
+            {door.name} (booked{props.value === door.id ? ', suggested' : ''})
           </option>
         )}
         {props.spots.map((s, i) => (
