@@ -79,7 +79,7 @@ async function bookRounds(edge: DemoEdge, token: string, rounds: number) {
 /** One round, timed in the page (no named functions inside: tsx would wrap them in a helper the page lacks). */
 async function scanAndOpen(page: Page, code: string, trailer: string) {
   const timing = page.evaluate(
-    ([heading]) =>
+    (heading) =>
       new Promise<{ lookup: number; checkIn: number; total: number }>((resolve) => {
         let enterAt = 0;
         let filledAt = 0;
@@ -109,7 +109,7 @@ async function scanAndOpen(page: Page, code: string, trailer: string) {
         });
         observer.observe(document.body, { childList: true, subtree: true, characterData: true });
       }),
-    [`Checked in: ${trailer}`],
+    `Checked in: ${trailer}`,
   );
   await page.focus('#ci-code');
   await page.keyboard.type(`${code}\n`); // the scanner: the code and Enter
