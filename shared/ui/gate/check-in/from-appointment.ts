@@ -1,5 +1,12 @@
 import type { Schemas } from '../../common/api/client';
-import type { CarrierPick, CheckInValues, DriverPick, TrailerPick, TruckPick } from './model';
+import type {
+  AppointmentPick,
+  CarrierPick,
+  CheckInValues,
+  DriverPick,
+  TrailerPick,
+  TruckPick,
+} from './model';
 
 /**
  * A matched check-in (docs/domain.md "At the gate"): the booking fills carrier, trailer, truck,
@@ -7,21 +14,6 @@ import type { CarrierPick, CheckInValues, DriverPick, TrailerPick, TruckPick } f
  * (test/unit/ui/check-in-appointment.test.ts); the lookups that find the known units are the
  * field's (appointment-field.tsx).
  */
-
-/** What the draft keeps of the matched appointment (small: it goes into sessionStorage). */
-export interface AppointmentPick {
-  id: string;
-  code: string;
-  startAt: string;
-  doorId: string;
-  doorName: string;
-  loadTypeName: string;
-  carrierName: string;
-  status: string;
-  arrivedAt: string | null;
-  /** The door had room when the code matched: it is offered on the spot field and suggested. */
-  doorFree: boolean;
-}
 
 /** A code as scanners and people type it: case, spaces and dashes do not matter ("ab3k-7mqp"). */
 export function normalCode(typed: string): string {

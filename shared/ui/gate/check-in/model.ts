@@ -1,6 +1,5 @@
 import type { Schemas } from '../../common/api/client';
 import { fromDraft, toDraft } from '../../common/form-state';
-import type { AppointmentPick } from './from-appointment';
 
 /** What the clerk picked from a type-ahead (kept small: it goes into the sessionStorage draft). */
 export interface TrailerPick {
@@ -27,6 +26,21 @@ export interface DriverPick {
   carrierId: string | null;
   phone: string | null;
   licenseNumber: string | null;
+}
+
+/** What the draft keeps of the matched appointment (small: it goes into sessionStorage). */
+export interface AppointmentPick {
+  id: string;
+  code: string;
+  startAt: string;
+  doorId: string;
+  doorName: string;
+  loadTypeName: string;
+  carrierName: string;
+  status: string;
+  arrivedAt: string | null;
+  /** The door had room when the code matched: it is offered on the spot field and suggested. */
+  doorFree: boolean;
 }
 
 export type LoadStatus = Schemas['MovementCreate']['loadStatus'] & string;
