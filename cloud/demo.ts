@@ -1,5 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import {
+  bookUpcoming,
+  movementLinksWriter,
+  pastAppointmentsWriter,
+  planAppointments,
+  recordGateMovements,
+  seedScheduling,
+} from '../edge/demo-appointments.js';
 import { completedMovesWriter, seedBillingConfigs, seedBillingHistory } from '../edge/demo-billing.js';
 import {
   demoClient,
@@ -64,6 +72,8 @@ try {
     : undefined;
   // Billing lives at the cloud for a linked site.
   if (master) await seedBillingConfigs(cloudApi, master, (s) => step(`cloud: ${s}`));
+  // Bookings are made where availability is known: the cloud (docs/domain.md "Booking rules").
+  const scheduling = master ? await seedScheduling(cloudApi, master, (s) => step(`cloud: ${s}`)) : undefined;
 
   const edgeDataDir = join(root, 'edge');
   const edgeConfig = loadConfig(
@@ -93,9 +103,27 @@ try {
       now: Date.now(),
       recordMoves: completedMovesWriter(edge.yard, master.yard.id),
     });
+    // Appointments: the trucks' check-ins and check-outs at the edge's gate, the bookings with what
+    // happened to them at the cloud; both sync to the other side (edge/demo-appointments.ts).
+    let gateMovements = 0;
+    if (scheduling) {
+      const plans = planAppointments(scheduling, Date.now());
+      gateMovements = await recordGateMovements(edgeApi, scheduling, plans);
+      await pastAppointmentsWriter(cloud.yard, scheduling)(plans);
+      const upcoming = await bookUpcoming(cloudApi, scheduling, Date.now());
+      step(
+        `cloud: ${plans.length} appointments of the past week and today (${gateMovements} gate movements at the edge), ${upcoming} booked for later today and tomorrow`,
+      );
+      await waitUntil(
+        async () => (await count(edge.db, 'appointment')) >= plans.length + upcoming,
+        30_000,
+        'the appointments did not reach the edge within 30 s',
+      );
+      await movementLinksWriter(edge.yard)(plans);
+    }
     await waitUntil(
       async () =>
-        (await count(cloud.db, 'movement')) >= 4 + history.movements &&
+        (await count(cloud.db, 'movement')) >= 4 + history.movements + gateMovements &&
         (await completedTasks(cloud.db)) >= history.moves,
       30_000,
       'the edge check-ins and history did not reach the cloud within 30 s',
@@ -136,7 +164,10 @@ Data is in ${root}. Stop with Ctrl+C.`);
 }
 
 /** Rows in a table: what the demo waits for sync to bring. */
-async function count(db: AppDatabase, table: 'appUser' | 'location' | 'movement'): Promise<number> {
+async function count(
+  db: AppDatabase,
+  table: 'appUser' | 'location' | 'movement' | 'appointment',
+): Promise<number> {
   const row = await db.kysely
     .selectFrom(table)
     .select((eb) => eb.fn.countAll().as('n'))

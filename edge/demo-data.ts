@@ -1,4 +1,6 @@
+import type { YardApp } from '../shared/app.js';
 import { ALLOW_LOCAL_SETTING } from '../shared/net/outbound-policy.js';
+import { seedAppointments } from './demo-appointments.js';
 import { type PastMove, seedBillingConfigs, seedBillingHistory } from './demo-billing.js';
 
 /**
@@ -29,6 +31,8 @@ export async function seedDemoData(
     camera?: { xaddr: string; username: string; password: string } | undefined;
     /** Writes the billing history's completed moves (demo-billing.ts completedMovesWriter); none without. */
     recordMoves?: ((yardId: string) => (moves: PastMove[]) => Promise<void>) | undefined;
+    /** The edge itself: its dock appointments' history is written through its change capture (demo-appointments.ts). */
+    site?: YardApp | undefined;
   } = {},
 ): Promise<Seeded> {
   const api = await demoClient(baseUrl, username, password);
@@ -47,6 +51,8 @@ export async function seedDemoData(
       recordMoves: options.recordMoves(master.yard.id),
     });
   }
+  // A standalone edge also books (docs/domain.md "Booking rules").
+  if (options.site) await seedAppointments(api, options.site, master, progress);
   return { drivers: demoDrivers() };
 }
 

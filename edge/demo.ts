@@ -30,7 +30,7 @@ try {
     config.adminUser,
     password,
     (step) => console.log(`  demo data: ${step}`),
-    { camera, recordMoves: (yardId) => completedMovesWriter(edge.yard, yardId) },
+    { camera, recordMoves: (yardId) => completedMovesWriter(edge.yard, yardId), site: edge.yard },
   );
   console.log(`
 Yard service (edge, standalone) is running.

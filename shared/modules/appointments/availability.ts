@@ -20,7 +20,14 @@
 import { DoorLoad, type Interval } from './door-load.js';
 import { inDoorOrder } from './door-order.js';
 import type { SchedulingConfigOutT } from './schema.js';
-import { dateOfDayNumber, dayNumber, isoWeekday, wallMinutes, YardClock } from './wall-clock.js';
+import {
+  dateOfDayNumber,
+  dayNumber,
+  isoWeekday,
+  wallMinutes,
+  type YardClock,
+  yardClock,
+} from './wall-clock.js';
 
 const MINUTE = 60_000;
 
@@ -71,7 +78,7 @@ export type StartCheck =
 /** Free start times of the yard-local dates fromDate..toDate (inclusive), ascending. */
 export function freeSlots(input: AvailabilityInput & { fromDate: string; toDate: string }): Slot[] {
   const { rules, now } = input;
-  const clock = new YardClock(rules.timeZone);
+  const clock = yardClock(rules.timeZone);
   const override = Boolean(input.override);
   const duration = input.durationMinutes * MINUTE;
   const first = dayNumber(input.fromDate);
@@ -112,7 +119,7 @@ export function checkStart(
   const { rules, now, startAt } = input;
   const endAt = startAt + input.durationMinutes * MINUTE;
   if (!input.override) {
-    const clock = new YardClock(rules.timeZone);
+    const clock = yardClock(rules.timeZone);
     const wall = clock.wallOf(startAt);
     if (!Number.isInteger(wall) || wall % rules.slotMinutes !== 0) {
       return notBookable('off-grid', `Start times are every ${rules.slotMinutes} minutes from midnight.`);
@@ -157,7 +164,7 @@ export function checkStart(
  * booking takes (one across midnight takes both). Half-open: ending at midnight touches one date.
  */
 export function lockDays(startAt: number, endAt: number, timeZone: string): string[] {
-  const clock = new YardClock(timeZone);
+  const clock = yardClock(timeZone);
   const first = clock.dayOf(startAt);
   const last = clock.dayOf(Math.max(startAt, endAt - 1));
   const days: string[] = [];

@@ -14,8 +14,3 @@ export function newAppointmentCode(random: (max: number) => number = randomInt):
   for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[random(CODE_ALPHABET.length)];
   return code;
 }
-
-/** A code as typed or scanned: upper case, without spaces or dashes. */
-export function normalizeCode(typed: string): string {
-  return typed.toUpperCase().replace(/[\s-]/g, '');
-}

@@ -6,19 +6,19 @@ import type { AppointmentBooking } from './booking.js';
 import type { SchedulingConfigService } from './config-service.js';
 import type { LoadTypeService } from './load-type-service.js';
 import {
-  AppointmentCancel,
-  AppointmentCreate,
+  AppointmentCancelBody,
+  AppointmentCreateBody,
   AppointmentListQuery,
   AppointmentOut,
-  AppointmentPatch,
+  AppointmentPatchBody,
   AppointmentWithHistory,
   Availability,
   AvailabilityQuery,
-  LoadTypeCreate,
+  LoadTypeCreateBody,
   LoadTypeOut,
-  LoadTypePatch,
+  LoadTypePatchBody,
   SchedulingConfigOut,
-  SchedulingConfigPut,
+  SchedulingConfigPutBody,
 } from './schema.js';
 import type { AppointmentService } from './service.js';
 import type { SlotService } from './slots-service.js';
@@ -98,11 +98,13 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
     summary:
       'Book a door: a free start time of the load type (400 not-bookable with the reason when a rule forbids it; `override: {reason}` for admins and dispatchers skips the rules but never capacity)',
     access: STAFF,
-    body: AppointmentCreate,
+    body: AppointmentCreateBody,
     response: { status: 201, schema: AppointmentOut },
     errors: [404, 409],
     errorText: { 409: SLOT_TAKEN },
     cloudOwnedAtLinkedEdge: BOOKING_AT_CLOUD,
+    // A retry after a lost answer must not book a second door.
+    idempotent: true,
     handler: async ({ principal, body, res }) => {
       const appointment = await s.appointmentBooking.book(principal, body);
       res.setHeader('ETag', etagOf(appointment.version));
@@ -119,7 +121,7 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
       'Reschedule (start, door, load type: the booking rules again) or edit an appointment; send If-Match with the ETag you read',
     access: STAFF,
     params: IdParams,
-    body: AppointmentPatch,
+    body: AppointmentPatchBody,
     response: { schema: AppointmentOut },
     errors: [404, 409, 412],
     errorText: { 409: SLOT_TAKEN },
@@ -138,7 +140,7 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
     summary: 'Cancel a scheduled or arrived appointment with a reason (If-Match optional)',
     access: OFFICE,
     params: IdParams,
-    body: AppointmentCancel,
+    body: AppointmentCancelBody,
     response: { schema: AppointmentOut },
     errors: [404, 409, 412],
     errorText: { 409: '`invalid-transition`: only a scheduled or arrived appointment can be cancelled' },
@@ -176,7 +178,7 @@ function registerConfigRoutes(r: RouteRegistrar, s: AppointmentRouteServices): v
     summary: "Save a yard's scheduling config (If-Match with the version read; 0 before the first save)",
     access: OFFICE,
     params: YardParams,
-    body: SchedulingConfigPut,
+    body: SchedulingConfigPutBody,
     response: { schema: SchedulingConfigOut },
     errors: [404, 412],
     yardParam: 'yardId',
@@ -208,7 +210,7 @@ function registerLoadTypeRoutes(r: RouteRegistrar, s: AppointmentRouteServices):
     tag: TAG,
     summary: 'Create a load type',
     access: OFFICE,
-    body: LoadTypeCreate,
+    body: LoadTypeCreateBody,
     response: { status: 201, schema: LoadTypeOut },
     errors: [404, 409],
     cloudOwnedAtLinkedEdge: cloudOwned,
@@ -227,7 +229,7 @@ function registerLoadTypeRoutes(r: RouteRegistrar, s: AppointmentRouteServices):
     summary: 'Update a load type (If-Match with the ETag you read)',
     access: OFFICE,
     params: IdParams,
-    body: LoadTypePatch,
+    body: LoadTypePatchBody,
     response: { schema: LoadTypeOut },
     errors: [404, 409, 412],
     cloudOwnedAtLinkedEdge: cloudOwned,

@@ -3,14 +3,13 @@
  * rules, the load type, and the doors with the bookings that hold their capacity. Shared by the
  * availability answer and the booking writes (booking.ts), so both judge a start the same way.
  */
-import { DateTime } from 'luxon';
 import type { Kdb } from '../../db/database.js';
 import { ConflictError, ValidationError } from '../../http/errors.js';
 import { type BookingRules, type DoorBookings, freeSlots } from './availability.js';
 import { configOut } from './out.js';
 import type { AppointmentRepo, LoadTypeRow } from './repo.js';
 import type { SchedulingConfigOutT } from './schema.js';
-import { dayNumber } from './wall-clock.js';
+import { dateOfDayNumber, dayNumber, yardClock } from './wall-clock.js';
 
 const DAY = 86_400_000;
 
@@ -86,12 +85,12 @@ export function windowOfDates(fromDate: string, toDate: string): { from: number;
 
 /** The yard-local date of an instant. */
 export function localDate(at: number, timeZone: string): string {
-  return DateTime.fromMillis(at, { zone: timeZone }).toISODate() as string;
+  return dateOfDayNumber(yardClock(timeZone).dayOf(at));
 }
 
 /** An instant as ISO 8601 with the yard's offset (a fall-back day's repeated hour shows which one). */
 export function isoInZone(at: number, timeZone: string): string {
-  return DateTime.fromMillis(at, { zone: timeZone }).toISO({ suppressMilliseconds: true }) as string;
+  return yardClock(timeZone).iso(at);
 }
 
 /** The start times still free on a yard-local date for the load type (the 409 slot-taken's `freeTimes`). */

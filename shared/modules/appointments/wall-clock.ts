@@ -35,6 +35,18 @@ export function wallMinutes(hhmm: string): number {
   return Math.min(h * 60 + m, 1440);
 }
 
+const clocks = new Map<string, YardClock>();
+
+/** The clock of a zone, shared so its per-day offsets are looked up once per process. */
+export function yardClock(timeZone: string): YardClock {
+  let clock = clocks.get(timeZone);
+  if (!clock) {
+    clock = new YardClock(timeZone);
+    clocks.set(timeZone, clock);
+  }
+  return clock;
+}
+
 export class YardClock {
   private readonly zone: IANAZone;
   private readonly dayOffsets = new Map<number, [number, number]>();
@@ -49,14 +61,38 @@ export class YardClock {
     return this.zone.offset(t);
   }
 
+  /**
+   * The zone's offset at an instant through the per-day cache: one look-up per day unless the
+   * offset changes near it (luxon's look-up formats a date each time; a month of slots needs
+   * thousands).
+   */
+  offsetFast(t: number): number {
+    const [before, after] = this.offsetsAround(Math.floor(t / DAY));
+    return before === after ? before : this.offset(t);
+  }
+
+  /**
+   * An instant as ISO 8601 in the yard's zone, with its offset: 2026-11-01T01:30:00-05:00 (a
+   * fall-back day's repeated hour shows which one). Milliseconds only when there are some.
+   */
+  iso(t: number): string {
+    const offset = this.offsetFast(t);
+    const local = new Date(t + offset * MINUTE).toISOString();
+    const abs = Math.abs(offset);
+    const sign = offset < 0 ? '-' : '+';
+    const hh = String(Math.floor(abs / 60)).padStart(2, '0');
+    const mm = String(abs % 60).padStart(2, '0');
+    return `${t % 1000 === 0 ? local.slice(0, 19) : local.slice(0, 23)}${sign}${hh}:${mm}`;
+  }
+
   /** The yard-local date of an instant, as epoch days. */
   dayOf(t: number): number {
-    return Math.floor((t + this.offset(t) * MINUTE) / DAY);
+    return Math.floor((t + this.offsetFast(t) * MINUTE) / DAY);
   }
 
   /** The yard-local wall clock of an instant, in minutes after midnight (fractions for seconds). */
   wallOf(t: number): number {
-    const local = t + this.offset(t) * MINUTE;
+    const local = t + this.offsetFast(t) * MINUTE;
     return (local - Math.floor(local / DAY) * DAY) / MINUTE;
   }
 

@@ -266,4 +266,59 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
     );
     expect(avail.body.code).toBe('scheduling-off');
   });
+
+  it('flags a scheduled appointment past its no-show time as overdue while its site is offline (cloud)', async () => {
+    const a = (await book({ startAt: '2026-03-02T06:30:00-06:00', override: { reason: 'truck is close' } }))
+      .body;
+    const [{ site_id: siteId }] = await query(t.db, 'SELECT site_id FROM yard WHERE id = ?', y.yardId);
+    await query(t.db, 'DELETE FROM site WHERE id = ?', siteId);
+    await query(
+      t.db,
+      "INSERT INTO site (id, name, mqtt_password_hash, created_at, link_state) VALUES (?, 'Site', 'x', ?, 'offline')",
+      siteId,
+      clock.now(),
+    );
+    const overdue = async () => {
+      const res = await admin.get(`/api/appointment/${a.id}`);
+      expect(res.status, res.text).toBe(200);
+      return res.body.overdue;
+    };
+    // 06:30 + 60 minutes no-show time: at 07:30 not yet, a minute later overdue.
+    clock.set('2026-03-02T13:30:00Z');
+    expect(await overdue()).toBe(false);
+    clock.set('2026-03-02T13:31:00Z');
+    expect(await overdue()).toBe(true);
+    expect((await admin.get(`/api/appointment?yardId=${y.yardId}`)).body.items[0].overdue).toBe(true);
+    await query(t.db, "UPDATE site SET link_state = 'online' WHERE id = ?", siteId);
+    expect(await overdue()).toBe(false);
+  });
+
+  it('books once for a repeated Idempotency-Key, answering the repeat with the first answer', async () => {
+    const key = { 'idempotency-key': `book-${y.yardId}` };
+    const body = {
+      yardId: y.yardId,
+      loadTypeId: y.loadTypeId,
+      carrierId: y.carrierId,
+      startAt: '2026-03-03T08:00:00-06:00',
+    };
+    const first = await admin.post('/api/appointment', body, key);
+    const repeat = await admin.post('/api/appointment', body, key);
+    expect(first.status).toBe(201);
+    expect(repeat.status).toBe(201);
+    expect(repeat.body.id).toBe(first.body.id);
+    expect(await count()).toBe(1);
+  });
+
+  it('publishes appointment.changed after a reschedule and a cancellation', async () => {
+    const a = (await book({ startAt: '2026-03-03T08:00:00-06:00' })).body;
+    const events: any[] = [];
+    const off = t.core.bus.on('appointment.changed', (e) => events.push(e.data));
+    await admin.patch(`/api/appointment/${a.id}`, { startAt: '2026-03-03T09:00:00-06:00' });
+    await admin.post(`/api/appointment/${a.id}/cancel`, { reason: 'no load' });
+    off();
+    expect(events.map((e) => [e.id, e.status, e.startAt])).toEqual([
+      [a.id, 'scheduled', '2026-03-03T15:00:00.000Z'],
+      [a.id, 'cancelled', '2026-03-03T15:00:00.000Z'],
+    ]);
+  });
 });

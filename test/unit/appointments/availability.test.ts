@@ -95,6 +95,49 @@ describe('freeSlots: DST days have their real length', () => {
     );
   });
 
+  it('fall-back day: a span ending in the repeated hour ends at its second pass; slots in time order', () => {
+    // Sunday 2026-10-25, open 00:00-02:30 wall clock, 30-minute grid, 30 minutes. The clock reads
+    // 02:30 at 00:30Z (+02:00) and again at 01:30Z (+01:00); the span closes at the last of them.
+    // Starts, in time order: 00:00, 00:30, 01:00, 01:30, 02:00 (+02:00), 02:30 (+02:00), then
+    // 02:00 (+01:00) ending at 01:30Z; 02:30 (+01:00) would end after closing.
+    const got = starts({
+      rules: rules({ slotMinutes: 30, openHours: { '7': [{ from: '00:00', to: '02:30' }] } }),
+      durationMinutes: 30,
+      doors: [door('d1', 'Door 1')],
+      now: at('2026-10-20T00:00:00Z'),
+      fromDate: '2026-10-25',
+      toDate: '2026-10-25',
+    });
+    expect(got).toEqual(
+      [
+        '2026-10-25T00:00:00+02:00',
+        '2026-10-25T00:30:00+02:00',
+        '2026-10-25T01:00:00+02:00',
+        '2026-10-25T01:30:00+02:00',
+        '2026-10-25T02:00:00+02:00',
+        '2026-10-25T02:30:00+02:00',
+        '2026-10-25T02:00:00+01:00',
+      ].map(at),
+    );
+  });
+
+  it('spring-forward day: a span from a time that does not exist opens when the clock jumps', () => {
+    // Sunday 2027-03-28, open 02:30-05:00: 02:30 never shows; the clock jumps from 02:00+01:00 to
+    // 03:00+02:00 (01:00Z), and the yard opens then. 30-minute grid, 60 minutes: 03:00, 03:30,
+    // 04:00 (+02:00).
+    const got = starts({
+      rules: rules({ slotMinutes: 30, openHours: { '7': [{ from: '02:30', to: '05:00' }] } }),
+      durationMinutes: 60,
+      doors: [door('d1', 'Door 1')],
+      now: at('2027-03-20T00:00:00Z'),
+      fromDate: '2027-03-28',
+      toDate: '2027-03-28',
+    });
+    expect(got).toEqual(
+      ['2027-03-28T03:00:00+02:00', '2027-03-28T03:30:00+02:00', '2027-03-28T04:00:00+02:00'].map(at),
+    );
+  });
+
   it('counts the grid on the wall clock from midnight, not in elapsed time', () => {
     // Same spring-forward day, 45-minute grid, 30 minutes. Wall-clock grid: 00:00, 00:45, 01:30,
     // (02:15 does not exist), 03:00, 03:45, 04:30 (ends 05:00+02:00, fits). Counting elapsed time

@@ -13658,7 +13658,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+            /** @description A yard's scheduling config, whole; the numbers left out take their defaults. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["SchedulingConfigPut"];
@@ -13826,6 +13826,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description A load type of a yard: how long a booking of it takes and which doors it may use (none listed: every door). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["LoadTypeCreate"];
@@ -14009,6 +14010,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description The fields of a load type to change. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["LoadTypePatch"];
@@ -14180,6 +14182,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
+            /** @description A booking: a free start time of the load type (GET /api/appointment/availability), optionally a door; `override` (admins and dispatchers) books outside the rules, never over capacity. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentCreate"];
@@ -14437,6 +14440,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description A new start, door or load type (the booking rules apply again), or other fields to change. */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentPatch"];
@@ -14546,6 +14550,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
+            /** @description Why the appointment is cancelled (kept in its history). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["AppointmentCancel"];
@@ -14628,190 +14633,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/appointment/{id}/status": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Mark an appointment docked or completed by hand, or undo a no-show
-         * @description `to: docked` once it has arrived, `to: completed` once it has arrived or docked, `to: scheduled` to undo a no-show; the time is now and the change is kept in its history with the reason. Docked, completed and departed also follow from the yard by themselves (a check-in or a move to a door, leaving the door or the yard). 409 `invalid-transition` from any other status; 404 outside the caller's yards.
-         *
-         *     Access: admin, dispatcher, gate.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": components["schemas"]["AppointmentStatusChange"];
-                };
-            };
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Appointment"];
-                    };
-                };
-                /** @description Bad input (problem+json, code validation-failed or more specific) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No valid token (unauthenticated) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role or yard scope does not allow this (forbidden) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Conflict with the current state */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description The disk is full; nothing was stored (storage-full) */
-                507: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/appointment/by-code/{code}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Today's appointment with this code (the gate's code field)
-         * @description Among the caller's yards (or `yardId`), the appointment whose start falls on the yard's today and whose code this is; upper or lower case, spaces and dashes ignored. Any status (a cancelled one shows as cancelled). 404 when none.
-         *
-         *     Access: admin, dispatcher, gate.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description one of the caller's yards; default all of them */
-                    yardId?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description as typed or scanned */
-                    code: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Appointment"];
-                    };
-                };
-                /** @description Bad input (problem+json, code validation-failed or more specific) */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description No valid token (unauthenticated) */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Role or yard scope does not allow this (forbidden) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-                /** @description Not found */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/problem+json": components["schemas"]["Problem"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -15079,12 +14900,6 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             correctsId: string | null;
-            /**
-             * Format: uuid
-             * @description the appointment this check-in matched; null for a walk-in
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            appointmentId: string | null;
             /**
              * Format: date-time
              * @example 2026-03-01T08:00:00Z
@@ -17078,12 +16893,6 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             correctsId?: string;
-            /**
-             * Format: uuid
-             * @description check-in: the appointment this arrival matches (of this yard, not cancelled, completed or arrived already: 404 / 409 invalid-transition); without it the arrival is a walk-in
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            appointmentId?: string;
         };
         Visit: {
             /**
@@ -19300,7 +19109,36 @@ export interface components {
             freeTimeMinutes: number;
             version: number;
         };
-        /** @description A yard's scheduling config; noShowAfterMinutes >= lateGraceMinutes. */
+        /**
+         * @description A yard's scheduling config, whole; the numbers left out take their defaults.
+         * @example {
+         *       "enabled": true,
+         *       "openHours": {
+         *         "1": [
+         *           {
+         *             "from": "06:00",
+         *             "to": "18:00"
+         *           }
+         *         ],
+         *         "2": [
+         *           {
+         *             "from": "06:00",
+         *             "to": "18:00"
+         *           }
+         *         ]
+         *       },
+         *       "closedDates": [
+         *         "2026-12-25"
+         *       ],
+         *       "slotMinutes": 15,
+         *       "leadTimeMinMinutes": 120,
+         *       "leadTimeMaxDays": 30,
+         *       "changeCutoffMinutes": 240,
+         *       "lateGraceMinutes": 15,
+         *       "noShowAfterMinutes": 60,
+         *       "freeTimeMinutes": 120
+         *     }
+         */
         SchedulingConfigPut: {
             enabled: boolean;
             /**
@@ -19394,10 +19232,14 @@ export interface components {
             version: number;
         };
         /**
+         * @description A load type of a yard: how long a booking of it takes and which doors it may use (none listed: every door).
          * @example {
-         *       "yardId": "yard-1",
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
          *       "name": "Live unload",
-         *       "durationMinutes": 60
+         *       "durationMinutes": 60,
+         *       "doorIds": [
+         *         "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60"
+         *       ]
          *     }
          */
         LoadTypeCreate: {
@@ -19418,6 +19260,13 @@ export interface components {
             /** @default true */
             carrierVisible: boolean;
         };
+        /**
+         * @description The fields of a load type to change.
+         * @example {
+         *       "durationMinutes": 90,
+         *       "carrierVisible": false
+         *     }
+         */
         LoadTypePatch: {
             name?: string;
             /**
@@ -19466,6 +19315,19 @@ export interface components {
                 name: string;
             }[];
         };
+        /**
+         * @description A booking: a free start time of the load type (GET /api/appointment/availability), optionally a door; `override` (admins and dispatchers) books outside the rules, never over capacity.
+         * @example {
+         *       "yardId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f",
+         *       "loadTypeId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e61",
+         *       "startAt": "2026-03-03T08:00:00-06:00",
+         *       "carrierId": "01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e62",
+         *       "refs": [
+         *         "PO-4711"
+         *       ],
+         *       "trailerNumber": "TRL-2231"
+         *     }
+         */
         AppointmentCreate: {
             /**
              * Format: uuid
@@ -19505,6 +19367,12 @@ export interface components {
                 reason: string;
             };
         };
+        /**
+         * @description A new start, door or load type (the booking rules apply again), or other fields to change.
+         * @example {
+         *       "startAt": "2026-03-03T09:30:00-06:00"
+         *     }
+         */
         AppointmentPatch: {
             /**
              * Format: uuid
@@ -19539,6 +19407,12 @@ export interface components {
                 reason: string;
             };
         };
+        /**
+         * @description Why the appointment is cancelled (kept in its history).
+         * @example {
+         *       "reason": "Load not ready"
+         *     }
+         */
         AppointmentCancel: {
             reason: string;
         };
@@ -19565,11 +19439,6 @@ export interface components {
             detail: {
                 [key: string]: unknown;
             } | null;
-        };
-        AppointmentStatusChange: {
-            /** @enum {string} */
-            to: "docked" | "completed" | "scheduled";
-            reason?: string;
         };
     };
     responses: never;
