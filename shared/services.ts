@@ -1,16 +1,15 @@
 import type { CoreParts } from './core-parts.js';
 import { SharedAnswers } from './http/shared-answers.js';
+import { GateArrivals } from './modules/appointments/arrivals.js';
 import { AppointmentBooking } from './modules/appointments/booking.js';
 import { SchedulingConfigService } from './modules/appointments/config-service.js';
-import { LoadTypeService } from './modules/appointments/load-type-service.js';
-import { AppointmentService } from './modules/appointments/service.js';
-import { GateArrivals } from './modules/appointments/arrivals.js';
-import { tempOutOf } from './modules/appointments/gate-out-temp.js';
 import { GateAppointmentService } from './modules/appointments/gate-service.js';
-import { AppointmentAnnouncer, type AppointmentsOut } from './modules/appointments/gate-writes.js';
+import { AppointmentAnnouncer, type AppointmentViews } from './modules/appointments/gate-writes.js';
+import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
-import { YardEvents } from './modules/appointments/yard-events.js';
+import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
+import { YardEvents } from './modules/appointments/yard-events.js';
 import type { MissingBytes } from './modules/attachments/missing-bytes.js';
 import { AttachmentService } from './modules/attachments/service.js';
 import { AuthService } from './modules/auth/service.js';
@@ -133,12 +132,19 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   // The gate side of appointments (docs/domain.md "Appointments"): the arrival a check-in records,
   // docked / completed / departed from yard events (the trailer observer covers moves inside the
   // yard: tasks, moves by hand), the no-show sweep at the edge.
-  const outOf: AppointmentsOut = (ids) => tempOutOf(core.kysely, ids);
-  const announcer = new AppointmentAnnouncer({ ...core, outOf });
+  // The booking side's AppointmentService (built below) shows them and publishes their event.
+  const views: AppointmentViews = {
+    outOf: async (ids) => {
+      const found = await Promise.all(ids.map((id) => appointments.view(id).catch(() => undefined)));
+      return found.filter((out) => out !== undefined);
+    },
+    publishChanged: (out) => appointments.publishChanged(out),
+  };
+  const announcer = new AppointmentAnnouncer({ ...core, views });
   const yardEvents = new YardEvents({ ...core, announcer });
   core.changes.observers.add(yardEvents.trailerObserver());
   const gateArrivals = new GateArrivals({ ...core, yardEvents, announcer });
-  const gateAppointments = new GateAppointmentService({ ...core, announcer, outOf });
+  const gateAppointments = new GateAppointmentService({ ...core, announcer, views });
   const noShowSweep = plugs.noShowSweep ? new NoShowSweep({ ...core, announcer }) : null;
   // A gate movement's steps, run in this order by MovementService.create (docs/architecture.md).
   const movements = new MovementService({

@@ -1,7 +1,7 @@
 import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
-import { registerAppointmentRoutes } from './appointments/routes.js';
 import { registerGateAppointmentRoutes } from './appointments/gate-routes.js';
+import { registerAppointmentRoutes } from './appointments/routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerBillingRoutes } from './billing/index.js';

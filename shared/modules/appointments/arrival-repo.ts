@@ -13,6 +13,7 @@ export interface GateRules {
 }
 
 const DEFAULT_RULES: GateRules = { lateGraceMinutes: 15, noShowAfterMinutes: 60 };
+const DEFAULT_MINUTES = DEFAULT_RULES.noShowAfterMinutes;
 
 /**
  * SQL of the gate side of appointments (arrivals, yard events, the no-show sweep, finding by code).
@@ -69,35 +70,42 @@ export const arrivalRepo = {
   /**
    * Scheduled appointments (nothing happened to them yet) whose no-show time (startAt +
    * noShowAfterMinutes of their yard) is at or before `now`, oldest first (appointment_open_start).
+   * One whose no-show staff undid is never due again: they decided.
    */
   async dueNoShows(db: Kdb, now: number, limit: number) {
-    return (
-      db
-        .selectFrom('appointment as a')
-        .leftJoin('schedulingConfig as c', 'c.yardId', 'a.yardId')
-        .select(['a.id', 'a.startAt', 'c.noShowAfterMinutes'])
-        .where('a.arrivedAt', 'is', null)
-        .where('a.cancelledAt', 'is', null)
-        .where('a.noShowAt', 'is', null)
-        .where('a.dockedAt', 'is', null)
-        .where('a.completedAt', 'is', null)
-        // No appointment's no-show time is before its start: the index bounds the scan.
-        .where('a.startAt', '<=', now)
-        .where(
-          sql<number>`a.start_at + COALESCE(c.no_show_after_minutes, ${DEFAULT_RULES.noShowAfterMinutes}) * 60000`,
-          '<=',
-          now,
-        )
-        .orderBy('a.startAt')
-        .limit(limit)
-        .execute()
-        .then((rows) =>
-          rows.map((r) => ({
-            id: r.id,
-            dueAt: r.startAt + (r.noShowAfterMinutes ?? DEFAULT_RULES.noShowAfterMinutes) * 60_000,
-          })),
-        )
-    );
+    const rows = await db
+      .selectFrom('appointment as a')
+      .leftJoin('schedulingConfig as c', 'c.yardId', 'a.yardId')
+      .select(['a.id', 'a.startAt', 'c.noShowAfterMinutes'])
+      .where('a.arrivedAt', 'is', null)
+      .where('a.cancelledAt', 'is', null)
+      .where('a.noShowAt', 'is', null)
+      .where('a.dockedAt', 'is', null)
+      .where('a.completedAt', 'is', null)
+      // No appointment's no-show time is before its start: the index bounds the scan.
+      .where('a.startAt', '<=', now)
+      .where(
+        sql<number>`a.start_at + COALESCE(c.no_show_after_minutes, ${DEFAULT_MINUTES}) * 60000`,
+        '<=',
+        now,
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('appointmentEvent as e')
+              .select('e.id')
+              .whereRef('e.appointmentId', '=', 'a.id')
+              .where('e.kind', '=', 'no_show_undone'),
+          ),
+        ),
+      )
+      .orderBy('a.startAt')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      dueAt: r.startAt + (r.noShowAfterMinutes ?? DEFAULT_MINUTES) * 60_000,
+    }));
   },
 
   /** Appointments with this code in these yards (null: every yard), with their yard's time zone. */

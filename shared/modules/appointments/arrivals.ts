@@ -3,7 +3,7 @@ import type { Principal } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import type { Arrival } from '../../db/tables.js';
 import { InvalidTransitionError, NotFoundError } from '../../http/errors.js';
-import { type AppointmentRow, arrivalRepo } from './arrival-repo.js';
+import { arrivalRepo } from './arrival-repo.js';
 import {
   type AppointmentAnnouncer,
   actorOf,
@@ -11,6 +11,7 @@ import {
   type GateWriteDeps,
   writeArrivalChange,
 } from './gate-writes.js';
+import type { AppointmentRow } from './repo.js';
 import { appointmentStatus } from './status.js';
 import type { YardEvents } from './yard-events.js';
 
@@ -98,7 +99,6 @@ export class GateArrivals {
     return writeArrivalChange(this.deps, trx, row, {
       kind: 'arrived',
       patch: { arrivedAt: movement.at, arrival, movementId: movement.id },
-      at: movement.at,
       actor: actorOf(principal),
       detail: { movementId: movement.id, arrival },
     });

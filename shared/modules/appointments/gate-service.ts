@@ -5,7 +5,7 @@ import { AppError, InvalidTransitionError, NotFoundError } from '../../http/erro
 import { arrivalRepo } from './arrival-repo.js';
 import {
   type AppointmentAnnouncer,
-  type AppointmentsOut,
+  type AppointmentViews,
   type ArrivalChange,
   actorOf,
   type GateWriteDeps,
@@ -46,7 +46,7 @@ function words(status: AppointmentStatus): string {
 }
 
 export type GateServiceDeps = Pick<CoreParts, 'kysely'> &
-  GateWriteDeps & { announcer: AppointmentAnnouncer; outOf: AppointmentsOut };
+  GateWriteDeps & { announcer: AppointmentAnnouncer; views: AppointmentViews };
 
 /**
  * The gate-side routes of appointments, served everywhere (docs/api.md "Appointments"): status by
@@ -67,7 +67,6 @@ export class GateAppointmentService {
       const change = handChange(appointmentStatus(row), body.to, now);
       await writeArrivalChange(this.deps, trx, row, {
         ...change,
-        at: now,
         actor: actorOf(principal),
         reason: body.reason || undefined,
         detail: { byHand: true },
@@ -99,7 +98,7 @@ export class GateAppointmentService {
   }
 
   private async one(id: string): Promise<AppointmentOutT> {
-    const [out] = await this.deps.outOf([id]);
+    const [out] = await this.deps.views.outOf([id]);
     if (!out) throw new NotFoundError('Appointment', id);
     return out;
   }

@@ -1,21 +1,18 @@
 import type { Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
-import { newId } from '../../ids.js';
 import type { RowPatch } from '../../sync/change-capture.js';
-import type { AppointmentRow } from './arrival-repo.js';
+import { type Actor, writeHistory } from './history.js';
+import type { AppointmentRow } from './repo.js';
 import type { AppointmentOutT } from './schema.js';
 import { appointmentStatus } from './status.js';
 
 /** History kinds of the gate side (the appointment_event kinds of docs/domain.md "Appointments"). */
 export type ArrivalKind = 'arrived' | 'docked' | 'completed' | 'departed' | 'no_show' | 'no_show_undone';
 
-/** Who made a change: a person or API key, or the system (a yard event, the no-show sweep). */
-export interface Actor {
-  id: string | null;
-  kind: 'user' | 'driver' | 'api-key' | 'system';
-}
+export type { Actor };
 
+/** A yard event, the no-show sweep. */
 export const SYSTEM: Actor = { id: null, kind: 'system' };
 
 export function actorOf(principal: Principal): Actor {
@@ -29,8 +26,6 @@ export interface ArrivalChange {
     RowPatch<'appointment'>,
     'arrivedAt' | 'arrival' | 'movementId' | 'dockedAt' | 'completedAt' | 'departedAt' | 'noShowAt'
   >;
-  /** When it happened (the history row's `at`). */
-  at: number;
   actor: Actor;
   reason?: string | undefined;
   detail?: Record<string, unknown> | undefined;
@@ -61,30 +56,29 @@ export async function writeArrivalChange(
   row: AppointmentRow,
   change: ArrivalChange,
 ): Promise<AppointmentRow> {
-  const now = deps.clock.now();
   const written = (await deps.changes.update(trx, 'appointment', row.id, {
     ...change.patch,
-    updatedAt: now,
+    updatedAt: deps.clock.now(),
   })) as AppointmentRow;
-  await deps.changes.insert(trx, 'appointmentEvent', {
-    id: newId(),
-    appointmentId: row.id,
-    yardId: row.yardId,
-    at: change.at,
+  await writeHistory(deps, trx, {
+    appointment: row,
     kind: change.kind,
-    fromStatus: appointmentStatus(row),
-    toStatus: appointmentStatus(written),
-    actorId: change.actor.id,
-    actorKind: change.actor.kind,
-    reason: change.reason ?? null,
-    detail: change.detail ? JSON.stringify(change.detail) : null,
-    createdAt: now,
+    from: appointmentStatus(row),
+    to: appointmentStatus(written),
+    actor: change.actor,
+    reason: change.reason,
+    detail: change.detail,
   });
   return written;
 }
 
-/** Appointments as the API shows them (the booking side's out.ts, with door, load type, carrier names). */
-export type AppointmentsOut = (ids: string[]) => Promise<AppointmentOutT[]>;
+/** Appointments as the API shows them (AppointmentService.view: out.ts), and their live event. */
+export interface AppointmentViews {
+  /** The appointments that exist of these ids. */
+  outOf(ids: string[]): Promise<AppointmentOutT[]>;
+  /** `appointment.changed` (AppointmentService.publishChanged). */
+  publishChanged(out: AppointmentOutT): void;
+}
 
 /** A write still in its transaction is looked for again this often, this many times. */
 const RETRY_MS = 25;
@@ -99,14 +93,14 @@ export class AppointmentAnnouncer {
   private readonly waiting = new Map<string, { version: number; tries: number }>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly deps: Pick<CoreParts, 'bus' | 'log'> & { outOf: AppointmentsOut }) {}
+  constructor(private readonly deps: Pick<CoreParts, 'log'> & { views: AppointmentViews }) {}
 
   /** After the commit of the transaction that changed them. Never throws: the change stands. */
   async committed(ids: Iterable<string>): Promise<void> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return;
     try {
-      for (const out of await this.deps.outOf(unique)) this.publish(out);
+      for (const out of await this.deps.views.outOf(unique)) this.publish(out);
     } catch (err) {
       this.deps.log.error({ err }, 'appointment.changed not published');
     }
@@ -135,7 +129,7 @@ export class AppointmentAnnouncer {
   private async flush(): Promise<void> {
     const batch = [...this.waiting];
     try {
-      const outs = new Map((await this.deps.outOf(batch.map(([id]) => id))).map((o) => [o.id, o]));
+      const outs = new Map((await this.deps.views.outOf(batch.map(([id]) => id))).map((o) => [o.id, o]));
       for (const [id, want] of batch) {
         const out = outs.get(id);
         if (this.waiting.get(id) !== want) continue; // a newer write came meanwhile
@@ -153,6 +147,6 @@ export class AppointmentAnnouncer {
   }
 
   private publish(out: AppointmentOutT): void {
-    this.deps.bus.publish({ type: 'appointment.changed', yardId: out.yardId, data: out });
+    this.deps.views.publishChanged(out);
   }
 }

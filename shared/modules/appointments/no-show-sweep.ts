@@ -75,7 +75,6 @@ export class NoShowSweep {
       await writeArrivalChange(this.deps, trx, row, {
         kind: 'no_show',
         patch: { noShowAt: dueAt },
-        at: dueAt,
         actor: SYSTEM,
       });
       return true;

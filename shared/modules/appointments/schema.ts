@@ -191,7 +191,11 @@ export const AppointmentCancel = z
 export const AppointmentStatusChange = z
   .object({ to: z.enum(['docked', 'completed', 'scheduled']), reason: z.string().trim().max(500).optional() })
   .strict()
-  .openapi('AppointmentStatusChange');
+  .openapi('AppointmentStatusChange', {
+    description:
+      'docked or completed by hand (the time is now), or scheduled to undo a no-show; the reason is kept in the history',
+    example: { to: 'docked', reason: 'docked at door 4, told by radio' },
+  });
 
 export const AppointmentListQuery = PageQuery.extend({
   yardId: Id.optional(),

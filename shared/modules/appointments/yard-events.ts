@@ -1,7 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import type { AnyRowObserver, RowWrite } from '../../sync/row-observers.js';
-import { type AppointmentRow, arrivalRepo } from './arrival-repo.js';
+import { arrivalRepo } from './arrival-repo.js';
 import {
   type Actor,
   type AppointmentAnnouncer,
@@ -11,12 +11,12 @@ import {
   SYSTEM,
   writeArrivalChange,
 } from './gate-writes.js';
+import type { AppointmentRow } from './repo.js';
 import { appointmentStatus } from './status.js';
 
 type OpenAppointment = AppointmentRow & { checkInTrailerId: string | null; checkInTruckId: string | null };
 
 const TRAILER: ReadonlySet<string> = new Set(['trailer']);
-const APPOINTMENT_ROWS: ReadonlySet<string> = new Set(['appointment', 'appointmentEvent']);
 
 /**
  * Docked, completed and departed follow from what happens to the appointment's units in the yard
@@ -86,7 +86,6 @@ export class YardEvents {
           ...(await writeArrivalChange(this.deps, trx, row, {
             kind: 'completed',
             patch: { completedAt: movement.at },
-            at: movement.at,
             actor,
             detail: { movementId: movement.id, left: 'yard' },
           })),
@@ -97,7 +96,6 @@ export class YardEvents {
         await writeArrivalChange(this.deps, trx, row, {
           kind: 'departed',
           patch: { departedAt: movement.at },
-          at: movement.at,
           actor,
           detail: { movementId: movement.id },
         });
@@ -118,7 +116,6 @@ export class YardEvents {
   trailerObserver(): AnyRowObserver {
     return {
       tables: TRAILER,
-      writes: APPOINTMENT_ROWS,
       *rowWork() {},
       rowWrittenIn: (trx: Kdb, write: RowWrite) => this.trailerWritten(trx, write),
     };
@@ -147,7 +144,6 @@ export class YardEvents {
         written = await writeArrivalChange(this.deps, trx, row, {
           kind: 'completed',
           patch: { completedAt: at },
-          at,
           actor: SYSTEM,
           detail: { left: 'door', locationId: from, toLocationId: to },
         });
@@ -160,7 +156,6 @@ export class YardEvents {
     return writeArrivalChange(this.deps, trx, row, {
       kind: 'docked',
       patch: { dockedAt: at },
-      at,
       actor,
       detail: { locationId: doorId },
     });

@@ -4,8 +4,14 @@ import { ManualClock } from '../../../shared/clock.js';
 import { seedRows } from '../../helpers/builders.js';
 import { Client, query } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
-import { serveLinkedEdge } from '../billing/fixture.js';
-import { appointmentRow, appointmentRows, changedEvents, checkIn, historyOf } from './gate-fixture.js';
+import {
+  appointmentRow,
+  appointmentRows,
+  changedEvents,
+  checkIn,
+  historyOf,
+  serveOfflineLinkedEdge,
+} from './gate-fixture.js';
 
 /**
  * docs/domain.md "Appointments", at the gate: a check-in that names an appointment records its
@@ -84,7 +90,8 @@ describe('a check-in with appointmentId', () => {
         to_status: 'arrived',
         actor_kind: 'user',
         reason: null,
-        at: Date.parse('2026-01-15T15:10:00Z'),
+        // When it was recorded (the arrival's own time is arrivedAt).
+        at: clock.now(),
       },
     ]);
     const [changed] = changedEvents(events, id);
@@ -95,11 +102,11 @@ describe('a check-in with appointmentId', () => {
   });
 
   it.each([
-    ['16 minutes early', '2026-01-15T14:44:00.000Z', 'early'],
-    ['15 minutes early (the grace)', '2026-01-15T14:45:00.000Z', 'on_time'],
-    ['15 minutes late (the grace)', '2026-01-15T15:15:00.000Z', 'on_time'],
-    ['16 minutes late', '2026-01-15T15:16:00.000Z', 'late'],
-  ])('%s is %s', async (_label, at, arrival) => {
+    ['16 minutes early', 'early', '2026-01-15T14:44:00.000Z'],
+    ['15 minutes early (the grace)', 'on_time', '2026-01-15T14:45:00.000Z'],
+    ['15 minutes late (the grace)', 'on_time', '2026-01-15T15:15:00.000Z'],
+    ['16 minutes late', 'late', '2026-01-15T15:16:00.000Z'],
+  ])('%s is %s', async (_label, arrival, at) => {
     const { id } = await book();
     await arrive(id, at);
     expect((await appointmentRow(t.db, id)).arrival).toBe(arrival);
@@ -189,10 +196,12 @@ describe('an appointment the check-in may not match: refused, nothing recorded',
 });
 
 describe('at an edge linked to a cloud, with the cloud out of reach', () => {
-  it('still matches the arrival', async () => {
+  it('matches the arrival, docks it by hand, departs it at the check-out and sweeps no-shows; all logged for the cloud', async () => {
     const { id } = await book();
-    const edge = await serveLinkedEdge(t);
+    const due = await book({}, '2026-01-15T10:00:00.000Z');
+    const edge = await serveOfflineLinkedEdge(t);
     try {
+      expect(edge.syncMode).toBe('linked');
       const movement = await checkIn(edge.admin, {
         yardId,
         at: '2026-01-15T15:20:00.000Z',
@@ -201,14 +210,55 @@ describe('at an edge linked to a cloud, with the cloud out of reach', () => {
       });
       expect(movement.appointmentId).toBe(id);
       expect(await appointmentRow(t.db, id)).toMatchObject({ arrival: 'late', movement_id: movement.id });
-      // The arrival goes to the cloud with the next sync: its change is logged for it.
+
+      const docked = await edge.admin.post(`/api/appointment/${id}/status`, { to: 'docked' });
+      expect(docked.status, docked.text).toBe(200);
+      expect(docked.body).toMatchObject({ status: 'docked' });
+
+      const out = await edge.admin.post('/api/movement', {
+        yardId,
+        direction: 'out',
+        trailer: { id: movement.trailerId },
+      });
+      expect(out.status, out.text).toBe(201);
+      expect(await appointmentRow(t.db, id)).toMatchObject({
+        completed_at: Date.parse(out.body.at),
+        departed_at: Date.parse(out.body.at),
+      });
+
+      expect(await edge.services.noShowSweep!.tick()).toContain(due.id);
+      expect((await appointmentRow(t.db, due.id)).no_show_at).toBe(Date.parse('2026-01-15T11:00:00Z'));
+      expect(changedEvents(edge.events, id).map((e) => e.data.status)).toEqual([
+        'arrived',
+        'docked',
+        'completed',
+      ]);
+
+      // Everything goes to the cloud with the next sync: the appointment as it now stands and each
+      // history row are logged for it.
+      const [last] = await query(
+        t.db,
+        "SELECT data FROM change_log WHERE peer = 'cloud' AND entity = 'appointment' AND entity_id = ? ORDER BY seq DESC LIMIT 1",
+        id,
+      );
+      expect(JSON.parse(last.data)).toMatchObject({
+        arrivedAt: Date.parse('2026-01-15T15:20:00Z'),
+        arrival: 'late',
+        movementId: movement.id,
+        dockedAt: clock.now(),
+        completedAt: Date.parse(out.body.at),
+        departedAt: Date.parse(out.body.at),
+      });
+      const history = await query(
+        t.db,
+        "SELECT data FROM change_log WHERE peer = 'cloud' AND entity = 'appointment_event' ORDER BY seq",
+      );
       expect(
-        await query(
-          t.db,
-          "SELECT count(*) AS n FROM change_log WHERE entity = 'appointment' AND entity_id = ?",
-          id,
-        ),
-      ).not.toEqual([{ n: 0 }]);
+        history
+          .map((h) => JSON.parse(h.data))
+          .filter((e) => e.appointmentId === id)
+          .map((e) => e.kind),
+      ).toEqual(['arrived', 'docked', 'completed', 'departed']);
     } finally {
       await edge.close();
     }

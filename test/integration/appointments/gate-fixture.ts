@@ -1,9 +1,14 @@
+import type { Server } from 'node:http';
 import { expect } from 'vitest';
+import { SimulatedGates } from '../../../edge/hardware/simulated-gates.js';
+import { createApp } from '../../../shared/app.js';
 import type { PublishedEvent } from '../../../shared/bus.js';
+import { CAMERA_PROVIDER_KINDS } from '../../../shared/cameras/providers/index.js';
+import { loadConfig } from '../../../shared/config.js';
 import type { AppDatabase } from '../../../shared/db/database.js';
 import { newId } from '../../../shared/ids.js';
-import { type Client, query } from '../../helpers/http.js';
-import type { TestApp } from '../../helpers/test-app.js';
+import { Client, query } from '../../helpers/http.js';
+import { ADMIN, loginAdmin, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * Appointments for the gate-side tests, written as rows (the booking rules are the booking tests'):
@@ -11,7 +16,7 @@ import type { TestApp } from '../../helpers/test-app.js';
  */
 export function appointmentRows(t: TestApp<AppDatabase>) {
   const insert = (table: 'loadType' | 'schedulingConfig' | 'appointment', row: Record<string, unknown>) =>
-    t.core.changes.insert(t.core.kysely, table, row as never);
+    t.core.changes.insert(t.core.kysely, table, row as never) as Promise<Record<string, unknown>>;
   const now = () => t.core.clock.now();
   let codes = 0;
   return {
@@ -94,7 +99,7 @@ export async function appointmentRow(db: AppDatabase, id: string) {
 export async function historyOf(db: AppDatabase, id: string) {
   return query(
     db,
-    'SELECT kind, from_status, to_status, actor_kind, reason, at FROM appointment_event WHERE appointment_id = ? ORDER BY at, created_at, kind',
+    'SELECT kind, from_status, to_status, actor_kind, reason, at FROM appointment_event WHERE appointment_id = ? ORDER BY at, id',
     id,
   );
 }
@@ -111,4 +116,51 @@ export async function checkIn(api: Client, body: Record<string, unknown>) {
   const res = await api.post('/api/movement', { direction: 'in', ...body });
   expect(res.status, res.text).toBe(201);
   return res.body;
+}
+
+/**
+ * The test app's database served as an edge linked to a cloud that is out of reach (an MQTT URL
+ * nothing answers; not started, so it never connects): its admin over real HTTP and its services.
+ */
+export async function serveOfflineLinkedEdge(seedApp: TestApp<AppDatabase>) {
+  const config = loadConfig(
+    {
+      YARD_DATA_DIR: seedApp.dir,
+      YARD_ADMIN_USER: ADMIN.username,
+      YARD_ADMIN_PASSWORD: ADMIN.password,
+      YARD_MQTT_URL: 'mqtt://127.0.0.1:9',
+    },
+    { validateResponses: true },
+  );
+  const yardApp = createApp({
+    db: seedApp.db,
+    config,
+    clock: seedApp.core.clock,
+    gates: new SimulatedGates(undefined, 0),
+    cameras: {
+      onvif: {
+        describe: () => Promise.reject(new Error('no camera')),
+        snapshot: () => Promise.reject(new Error('no camera')),
+        discover: async () => [],
+      },
+      providers: CAMERA_PROVIDER_KINDS,
+    },
+  });
+  const server = await new Promise<Server>((ok) => {
+    const s = yardApp.app.listen(0, '127.0.0.1', () => ok(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  const events: PublishedEvent[] = [];
+  yardApp.core.bus.subscribe((e) => events.push(e));
+  return {
+    admin: new Client(url, await loginAdmin(url)),
+    services: yardApp.services,
+    syncMode: yardApp.core.profile.syncMode,
+    events,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await yardApp.stop();
+    },
+  };
 }

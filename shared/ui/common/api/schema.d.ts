@@ -14639,6 +14639,191 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/appointment/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark an appointment docked or completed by hand, or undo a no-show
+         * @description `to: docked` once it has arrived, `to: completed` once it has arrived or docked, `to: scheduled` to undo a no-show; the time is now and the change is kept in its history with the reason. Docked, completed and departed also follow from the yard by themselves (a check-in or a move to a door, leaving the door or the yard). 409 `invalid-transition` from any other status; 404 outside the caller's yards.
+         *
+         *     Access: admin, dispatcher, gate.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description docked or completed by hand (the time is now), or scheduled to undo a no-show; the reason is kept in the history */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AppointmentStatusChange"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/by-code/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today's appointment with this code (the gate's code field)
+         * @description Among the caller's yards (or `yardId`), the appointment whose start falls on the yard's today and whose code this is; upper or lower case, spaces and dashes ignored. Any status (a cancelled one shows as cancelled). 404 when none.
+         *
+         *     Access: admin, dispatcher, gate.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description one of the caller's yards; default all of them */
+                    yardId?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description as typed or scanned */
+                    code: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Appointment"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -14900,6 +15085,12 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             correctsId: string | null;
+            /**
+             * Format: uuid
+             * @description the appointment this check-in matched; null for a walk-in
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            appointmentId: string | null;
             /**
              * Format: date-time
              * @example 2026-03-01T08:00:00Z
@@ -16893,6 +17084,12 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             correctsId?: string;
+            /**
+             * Format: uuid
+             * @description check-in: the appointment this arrival matches (of this yard, not cancelled, completed or arrived already: 404 / 409 invalid-transition); without it the arrival is a walk-in
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            appointmentId?: string;
         };
         Visit: {
             /**
@@ -19439,6 +19636,18 @@ export interface components {
             detail: {
                 [key: string]: unknown;
             } | null;
+        };
+        /**
+         * @description docked or completed by hand (the time is now), or scheduled to undo a no-show; the reason is kept in the history
+         * @example {
+         *       "to": "docked",
+         *       "reason": "docked at door 4, told by radio"
+         *     }
+         */
+        AppointmentStatusChange: {
+            /** @enum {string} */
+            to: "docked" | "completed" | "scheduled";
+            reason?: string;
         };
     };
     responses: never;
