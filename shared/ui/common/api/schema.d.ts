@@ -14178,7 +14178,10 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    /** @description A key of your own for this action (a UUID), 1 to 255 printable ASCII characters, plain or in the quoted form of the IETF draft. Send the action again with the same key and body after a lost answer: it is applied once, and the repeat gets the first answer (same status and body) with `Idempotent-Replayed: true`. Keys are per caller and operation, kept `idempotency.retentionHours` (default 48 h). Every answer of a request that reached the handler is kept, errors included; answers before it (400 validation, 409 in flight, 422) and 507 are not, so a retry runs. The same key with another body, path or query: 422 `idempotency-key-reused`; a malformed key: 400 `invalid-idempotency-key`. */
+                    "Idempotency-Key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };
@@ -14192,6 +14195,8 @@ export interface paths {
                 /** @description OK */
                 201: {
                     headers: {
+                        /** @description `true` on the stored answer to a repeat of an Idempotency-Key */
+                        "Idempotent-Replayed"?: "true";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14234,9 +14239,31 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. Also `idempotency-key-in-flight` (with Retry-After: the first request with this Idempotency-Key still runs; send it again) and `idempotency-outcome-unknown` (the server stopped while running the first request with this key, so it may or may not have been applied; it is not run again) */
                 409: {
                     headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description This Idempotency-Key was used for another request (idempotency-key-reused) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Too many requests (rate-limited). Also `too-many-idempotency-keys`: the caller already holds `idempotency.maxKeysPerCaller` keys (default 1000); nothing was applied, send it again after Retry-After */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait before trying again */
+                        "Retry-After"?: number;
                         [name: string]: unknown;
                     };
                     content: {
