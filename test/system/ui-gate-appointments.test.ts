@@ -195,7 +195,7 @@ describe('gate house: appointments', () => {
 
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     expect(listRequests).toEqual([]);
-  });
+  }, 90_000);
 
   it('a scanned code fills the check-in, suggests the door, and the truck is in with the gate open in 2 actions', async () => {
     await page.getByRole('link', { name: /Check in/ }).click();
@@ -248,7 +248,7 @@ describe('gate house: appointments', () => {
     // The form is empty for the next truck, the focus back in the code field.
     expect(await page.getByLabel('Appointment code').inputValue()).toBe('');
     await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-code');
-  });
+  }, 90_000);
 
   it('checks the late one in from its Expected row; a code that matches nothing is said so', async () => {
     await page.keyboard.press('Alt+e');
@@ -289,5 +289,5 @@ describe('gate house: appointments', () => {
     await page.getByRole('button', { name: /Check in and open gate/ }).click();
     await page.getByRole('heading', { name: /Checked in: WALK 100200/ }).waitFor();
     expect(walkIn()).toEqual([{ appointment_id: null }]);
-  });
+  }, 90_000);
 });
