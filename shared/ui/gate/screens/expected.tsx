@@ -38,6 +38,8 @@ export function Expected() {
   const [now, setNow] = useState(Date.now());
   const [changed, setChanged] = useState<ReadonlySet<string>>(new Set());
   const [announce, setAnnounce] = useState('');
+  // Completed ones are done with the gate: hidden unless asked for, so what is still to come shows.
+  const [showDone, setShowDone] = useState(false);
   const day = useRef(yardDay(tz));
 
   const reload = useCallback(() => {
@@ -89,6 +91,7 @@ export function Expected() {
     .map((s) => `${counts[s]} ${STATUS_LABEL[s]}`)
     .join(', ');
 
+  const shown = (rows ?? []).filter((r) => showDone || r.status !== 'completed');
   return (
     <section class="expected-screen" aria-labelledby="expected-heading">
       <h1 id="expected-heading">
@@ -110,9 +113,16 @@ export function Expected() {
       {rows && rows.length === 0 && (
         <p>No appointment today. Bookings made for today appear here as they are made.</p>
       )}
-      {rows && rows.length > 0 && (
+      {counts.completed > 0 && (
+        <label class="show-done">
+          <input type="checkbox" checked={showDone} onChange={(e) => setShowDone(e.currentTarget.checked)} />{' '}
+          Show the completed ones ({counts.completed})
+        </label>
+      )}
+      {rows && rows.length > 0 && shown.length === 0 && <p>Every appointment of today is completed.</p>}
+      {shown.length > 0 && (
         <ExpectedTable
-          rows={rows}
+          rows={shown}
           now={now}
           lateGraceMinutes={grace}
           timeZone={tz}
