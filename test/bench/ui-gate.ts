@@ -52,7 +52,8 @@ async function coldLoads(browser: Browser, edge: DemoEdge, session: unknown): Pr
     await page.goto(`${edge.url}/gate/`);
     const ms = await page.waitForFunction(
       () => {
-        const first = document.querySelector<HTMLInputElement>('input[role="combobox"]');
+        // The first field: the appointment code (a scanner types into it).
+        const first = document.querySelector<HTMLInputElement>('#ci-code');
         return first && !first.disabled && document.activeElement === first ? performance.now() : null;
       },
       undefined,

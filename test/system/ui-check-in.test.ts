@@ -71,7 +71,8 @@ describe('gate house: check-in', () => {
     await logIn(page, edge.admin.username, edge.admin.password);
     await page.getByRole('heading', { name: 'Check in' }).waitFor();
     const trailer = page.getByRole('combobox', { name: 'Trailer number' });
-    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-trailer');
+    // The appointment code comes first (UI.md: a scanner types into it); a walk-in leaves it empty.
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-code');
     // The suggested spot: S01-S04 hold the demo's trailers, S09 is promised to a yard task.
     await expect.poll(() => page.getByLabel('Spot').inputValue()).not.toBe('');
     const spotText = await page.locator('#ci-spot option:checked').textContent();
@@ -117,9 +118,9 @@ describe('gate house: check-in', () => {
       .poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
       .toBeGreaterThan(0);
     expect(await picture.getAttribute('src')).toMatch(/^blob:/);
-    // The form is cleared for the next truck, the focus back on the first field.
+    // The form is cleared for the next truck, the focus back on the first field (the code).
     expect(await trailer.inputValue()).toBe('');
-    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-trailer');
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-code');
     await screenshot(page, 'ui-check-in-confirmation');
     expect(await seriousA11yViolations(page)).toEqual([]);
 

@@ -68,6 +68,7 @@ describe('the apps frame', () => {
       await page.getByRole('navigation', { name: 'Screens' }).getByRole('link').allTextContents(),
     ).toEqual([
       'Check inAlt+I',
+      'ExpectedAlt+E',
       'Check outAlt+O',
       'LanesAlt+L',
       'YardAlt+Y',

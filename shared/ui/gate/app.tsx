@@ -13,10 +13,12 @@ const Lanes = lazy(() => import('./screens/lanes').then((m) => m.Lanes));
 const Inventory = lazy(() => import('./screens/inventory').then((m) => m.Inventory));
 const Movements = lazy(() => import('./screens/movements').then((m) => m.Movements));
 const Drivers = lazy(() => import('./screens/drivers').then((m) => m.Drivers));
+const Expected = lazy(() => import('./screens/expected').then((m) => m.Expected));
 
 /** The gate house's screens and their Alt+key shortcuts (shown in the navigation). */
 export const NAV: NavItem[] = [
   { href: '/gate/', label: 'Check in', key: 'i' },
+  { href: '/gate/expected', label: 'Expected', key: 'e' },
   { href: '/gate/check-out', label: 'Check out', key: 'o' },
   { href: '/gate/lanes', label: 'Lanes', key: 'l' },
   { href: '/gate/yard', label: 'Yard', key: 'y' },
@@ -67,6 +69,7 @@ function GateShell() {
         <ErrorBoundary>
           <Router>
             <Route path="/gate/" component={CheckIn} />
+            <Route path="/gate/expected" component={Expected} />
             <Route path="/gate/check-out" component={CheckOut} />
             <Route path="/gate/lanes" component={Lanes} />
             <Route path="/gate/yard" component={Inventory} />

@@ -5,7 +5,14 @@ import { yardDateTime, yardTime } from '../../common/time';
 export interface Confirmed {
   movement: Schemas['MovementCreated'];
   /** How the clerk knew the units, for the panel's words. */
-  labels: { unit: string; driver: string | null; spot: string | null; gate: string | null };
+  labels: {
+    unit: string;
+    driver: string | null;
+    spot: string | null;
+    gate: string | null;
+    /** The matched appointment ("K7MQ3XPA, Lone Star at 10:30"); null for a walk-in. */
+    appointment?: string | null;
+  };
 }
 
 /** What the last check-in did: recorded (always), the gate (opened or why not), the pictures. */
@@ -21,7 +28,9 @@ export function Confirmation(props: { confirmed: Confirmed; timeZone: string; on
       </h2>
       <GateResult movement={m} gate={labels.gate} />
       <dl class="facts">
-        <dt>Spot</dt>
+        <dt>Appointment</dt>
+        <dd>{labels.appointment ?? 'none (walk-in)'}</dd>
+        <dt>Spot or door</dt>
         <dd>{labels.spot ?? 'none (place the trailer later)'}</dd>
         <dt>Load</dt>
         <dd>{m.loadStatus ?? '-'}</dd>

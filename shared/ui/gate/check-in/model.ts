@@ -28,10 +28,28 @@ export interface DriverPick {
   licenseNumber: string | null;
 }
 
+/** What the draft keeps of the matched appointment (small: it goes into sessionStorage). */
+export interface AppointmentPick {
+  id: string;
+  code: string;
+  startAt: string;
+  doorId: string;
+  doorName: string;
+  loadTypeName: string;
+  carrierName: string;
+  status: string;
+  arrivedAt: string | null;
+  /** The door had room when the code matched: it is offered on the spot field and suggested. */
+  doorFree: boolean;
+}
+
 export type LoadStatus = Schemas['MovementCreate']['loadStatus'] & string;
 
 /** The check-in form: what is typed beside what was picked (a typed unknown unit is a new one). */
 export const EMPTY = {
+  /** The appointment code as typed or scanned; `appointment` once it matched (a walk-in has none). */
+  code: '',
+  appointment: null as AppointmentPick | null,
   trailerText: '',
   trailer: null as TrailerPick | null,
   truckText: '',
@@ -49,6 +67,7 @@ export type CheckInValues = typeof EMPTY;
 
 /** Where the server's field errors (errors[].path without "body.") land on the form. */
 export const ALIASES: Record<string, keyof CheckInValues> = {
+  appointmentId: 'code',
   trailer: 'trailerText',
   truck: 'truckText',
   carrierId: 'carrierText',
@@ -88,6 +107,7 @@ export function movementBody(
   return {
     yardId: ctx.yardId,
     direction: 'in',
+    ...(v.appointment ? { appointmentId: v.appointment.id } : {}),
     ...(ctx.gateId ? { gateId: ctx.gateId, actuate: true, snapshot: true } : {}),
     ...(v.trailer
       ? { trailer: { id: v.trailer.id } }

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../../common/api/client';
 import { describedBy, Field } from '../../common/components/field';
+import type { FormState } from '../../common/form-state';
 import { onLive } from '../../common/live';
 import { gates } from '../yard';
 import { loadFreeSpots } from './data';
+import type { CheckInValues } from './model';
 
 type Location = Schemas['Location'];
 
@@ -37,6 +39,38 @@ export function useFreeSpots(yardId: string): {
   return { ...state, drop };
 }
 
+type Door = { id: string; name: string; free: boolean } | null;
+
+/**
+ * The suggested spot: the first free one, unless the clerk chose (or a matched appointment's free
+ * door was suggested); a chosen spot another desk took meanwhile gives way to the next suggestion,
+ * and the clerk is told (`onTaken`). Returns the name of a spot or door id, for the confirmation.
+ */
+export function useSuggestedSpot(
+  free: ReturnType<typeof useFreeSpots>,
+  form: { values: { locationId: string }; touched: { locationId?: true } },
+  setForm: (f: (s: FormState<CheckInValues>) => FormState<CheckInValues>) => void,
+  door: Door,
+  onTaken: (name: string) => void,
+): (id: string) => string | undefined {
+  const spotName = (id: string) =>
+    free.spots.find((s) => s.id === id)?.name ?? (door?.free && id === door.id ? door.name : undefined);
+  const locationId = form.values.locationId;
+  const put = (id: string) => setForm((f) => ({ ...f, values: { ...f.values, locationId: id } }));
+  const lastSpotName = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (!free.loaded) return;
+    if (locationId && !spotName(locationId)) {
+      onTaken(lastSpotName.current ?? 'The chosen spot');
+      put(free.spots[0]?.id ?? '');
+    } else if (!locationId && !form.touched.locationId && free.spots[0]) {
+      put(free.spots[0].id);
+    }
+    lastSpotName.current = spotName(locationId);
+  }, [free.spots, free.loaded, locationId]);
+  return spotName;
+}
+
 export function SpotField(props: {
   value: string;
   error: string | undefined;
@@ -44,15 +78,24 @@ export function SpotField(props: {
   failed: boolean;
   /** A spot chosen earlier that another desk has since taken (then the suggestion moved on). */
   taken: string | null;
+  /** The matched appointment's door (docs/domain.md "At the gate"): offered first when it had room. */
+  door?: Door | undefined;
   onChange: (id: string) => void;
 }) {
-  const hint = props.failed
-    ? 'The free spots could not be loaded; choose none and place the trailer later.'
-    : props.taken
-      ? `${props.taken} was just taken at another desk: the next free spot is suggested.`
-      : props.spots.length === 0
-        ? 'No free spot: check in without one and place the trailer later.'
-        : `${props.spots.length} free spot${props.spots.length === 1 ? '' : 's'}; the first is suggested.`;
+  const door = props.door;
+  const hint = door
+    ? door.free
+      ? props.value === door.id
+        ? `The appointment's door is suggested; choose a spot to park the trailer instead.`
+        : `${door.name} (the appointment's door) is free; the trailer can go there.`
+      : `${door.name} (the appointment's door) is occupied: park the trailer on a spot for now.`
+    : props.failed
+      ? 'The free spots could not be loaded; choose none and place the trailer later.'
+      : props.taken
+        ? `${props.taken} was just taken at another desk: the next free spot is suggested.`
+        : props.spots.length === 0
+          ? 'No free spot: check in without one and place the trailer later.'
+          : `${props.spots.length} free spot${props.spots.length === 1 ? '' : 's'}; the first is suggested.`;
   return (
     <Field id="ci-spot" label="Spot" error={props.error} hint={hint}>
       <select
@@ -61,10 +104,15 @@ export function SpotField(props: {
         onChange={(e) => props.onChange(e.currentTarget.value)}
       >
         <option value="">No spot (place later)</option>
+        {door?.free && (
+          <option value={door.id}>
+            {door.name} (booked{props.value === door.id ? ', suggested' : ''})
+          </option>
+        )}
         {props.spots.map((s, i) => (
           <option key={s.id} value={s.id}>
             {s.name}
-            {i === 0 ? ' (suggested)' : ''}
+            {i === 0 && !door?.free ? ' (suggested)' : ''}
           </option>
         ))}
       </select>

@@ -124,3 +124,32 @@ export function CarrierField(props: {
     </Field>
   );
 }
+
+/** The load status and the seal number (a matched appointment's load type fills the load). */
+export function LoadSealFields(props: FieldsProps) {
+  const { values: v, errors, set } = props;
+  return (
+    <>
+      <Field id="ci-load" label="Load" error={errors.loadStatus}>
+        <select
+          {...describedBy('ci-load', errors.loadStatus)}
+          value={v.loadStatus}
+          onChange={(e) => set({ loadStatus: e.currentTarget.value as CheckInValues['loadStatus'] })}
+        >
+          <option value="loaded">Loaded</option>
+          <option value="empty">Empty</option>
+          <option value="unknown">Unknown</option>
+        </select>
+      </Field>
+      <Field id="ci-seal" label="Seal number" error={errors.sealNumber}>
+        <input
+          {...describedBy('ci-seal', errors.sealNumber)}
+          value={v.sealNumber}
+          onInput={(e) => set({ sealNumber: e.currentTarget.value })}
+          autoComplete="off"
+          spellcheck={false}
+        />
+      </Field>
+    </>
+  );
+}

@@ -1,11 +1,14 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { ProblemError } from '../../common/api/problem';
 import { canWorkGate, session } from '../../common/auth';
 import { Dialog } from '../../common/components/dialog';
-import { describedBy, Field, FormMessage } from '../../common/components/field';
+import { FormMessage } from '../../common/components/field';
 import { initForm, setFields, withServerErrors } from '../../common/form-state';
 import { useShortcuts } from '../../common/shortcuts';
+import { yardTime } from '../../common/time';
 import { useSubmit } from '../../common/use-submit';
+import { AppointmentCodeField, useAppointmentCode } from '../check-in/appointment-field';
 import { Confirmation, type Confirmed } from '../check-in/confirmation';
 import { DriverField, useCheckRequired, useDriverCheck } from '../check-in/driver-field';
 import {
@@ -18,8 +21,9 @@ import {
   saveDraft,
 } from '../check-in/model';
 import { NewUnitConfirm, type NewUnitQuestion, newUnitQuestion } from '../check-in/new-unit';
-import { GateField, SpotField, useDeskGate, useFreeSpots } from '../check-in/spot-gate';
-import { CarrierField, TrailerField, TruckField } from '../check-in/unit-fields';
+import { problemLines } from '../check-in/problem-text';
+import { GateField, SpotField, useDeskGate, useFreeSpots, useSuggestedSpot } from '../check-in/spot-gate';
+import { CarrierField, LoadSealFields, TrailerField, TruckField } from '../check-in/unit-fields';
 import { RegisterDriverForm } from '../drivers/register-form';
 import { recordMovement } from '../movements/data';
 import { timeZone, yard } from '../yard';
@@ -31,10 +35,12 @@ interface Conflict {
 }
 
 /**
- * Check-in on one screen: trailer, truck, carrier, driver (admission check at once), load, seal,
- * a suggested free spot, and one action that records the movement, takes the gate's pictures and
- * opens the gate. The draft lives in sessionStorage; the screen stays mounted under the login
- * dialog when the session ends.
+ * Check-in on one screen: the appointment code first (a scanned code fills the form from the
+ * booking and suggests its door; none is a walk-in), trailer, truck, carrier, driver (admission
+ * check at once), load, seal, a suggested free spot, and one action that records the movement,
+ * takes the gate's pictures and opens the gate. The draft lives in sessionStorage; the screen
+ * stays mounted under the login dialog when the session ends. `?code=` (from Expected arrivals)
+ * looks that code up at once.
  */
 export function CheckIn() {
   const yardId = yard.value!.id;
@@ -55,6 +61,10 @@ export function CheckIn() {
   const free = useFreeSpots(yardId);
   const mayWork = canWorkGate(session.principal.value?.role);
   const refused = check.kind === 'done' && !check.allowed && required;
+  const codes = useAppointmentCode(yardId, v, (patch) => set(patch));
+  const matched = v.appointment;
+  const { query, route } = useLocation();
+  const time = (iso: string) => yardTime(iso, timeZone.value);
 
   const set = (patch: Partial<CheckInValues>) => {
     setForm((f) => setFields(f, patch));
@@ -66,21 +76,15 @@ export function CheckIn() {
   // closed tab right after a keystroke still finds it.
   useLayoutEffect(() => saveDraft(form), [form]);
   useEffect(() => firstField.current?.focus(), []);
-
-  // The suggested spot: the first free one, unless the clerk chose; a chosen spot another desk
-  // took meanwhile gives way to the next suggestion (and the clerk is told).
-  const spotName = (id: string) => free.spots.find((s) => s.id === id)?.name;
-  const lastSpotName = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (!free.loaded) return;
-    if (v.locationId && !spotName(v.locationId)) {
-      setTakenSpot(lastSpotName.current ?? 'The chosen spot');
-      setForm((f) => ({ ...f, values: { ...f.values, locationId: free.spots[0]?.id ?? '' } }));
-    } else if (!v.locationId && !form.touched.locationId && free.spots[0]) {
-      setForm((f) => ({ ...f, values: { ...f.values, locationId: free.spots[0]!.id } }));
-    }
-    lastSpotName.current = spotName(v.locationId);
-  }, [free.spots, free.loaded, v.locationId]);
+    if (!query.code) return;
+    set({ code: query.code, appointment: null });
+    void codes.find(query.code);
+    route('/gate/', true); // a reload later does not look it up again
+  }, [query.code]);
+
+  const door = matched && { id: matched.doorId, name: matched.doorName, free: matched.doorFree };
+  const spotName = useSuggestedSpot(free, form, setForm, door, setTakenSpot);
 
   const recording = useSubmit(async (force: boolean, confirmNew: boolean) => {
     setProblem([]);
@@ -102,10 +106,12 @@ export function CheckIn() {
           driver: v.driver?.name ?? null,
           spot: spotName(v.locationId) ?? null,
           gate: gate?.name ?? null,
+          appointment: matched && `${matched.code}, ${matched.carrierName} at ${time(matched.startAt)}`,
         },
       });
       if (v.locationId) free.drop(v.locationId);
       setForm(initForm(EMPTY));
+      codes.reset();
       setConflict(null);
       setNewUnit(null);
       setTakenSpot(null);
@@ -115,9 +121,18 @@ export function CheckIn() {
       throw err;
     }
   });
-  const busy = recording.busy;
+  const finding = codes.lookup.kind === 'finding';
+  const busy = recording.busy || finding;
   const submit = async (force = false, confirmNew = false) => {
-    if (!mayWork) return;
+    if (!mayWork || finding) return;
+    if (v.code.trim() && !matched) {
+      // A code that matched nothing is not quietly dropped: the clerk decides (walk-in or correct it).
+      setProblem([
+        'The appointment code matches no appointment: correct it, or clear it to check in a walk-in.',
+      ]);
+      firstField.current?.focus();
+      return;
+    }
     await recording.run(force, confirmNew);
   };
 
@@ -144,13 +159,7 @@ export function CheckIn() {
       ]);
       return;
     }
-    const count = Object.keys(placed.state.errors).length;
-    const lines = count > 0 && placed.unplaced.length === 0 ? [] : [problemText(err), ...placed.unplaced];
-    if (count > 0)
-      lines.unshift(
-        `Nothing was recorded: correct the marked field${count === 1 ? '' : 's'}, then check in again.`,
-      );
-    setProblem(lines);
+    setProblem(problemLines(err, Object.keys(placed.state.errors).length, placed.unplaced));
   };
 
   const latest = useRef(submit);
@@ -163,6 +172,7 @@ export function CheckIn() {
 
   const clear = () => {
     setForm(initForm(EMPTY));
+    codes.reset();
     setProblem([]);
     setConflict(null);
     setNewUnit(null);
@@ -212,8 +222,20 @@ export function CheckIn() {
             onConfirm={() => void submit(false, true)}
           />
         )}
+        <AppointmentCodeField
+          values={v}
+          error={form.errors.code}
+          lookup={codes.lookup}
+          inputRef={firstField}
+          time={time}
+          onText={(code) => {
+            set({ code, appointment: null });
+            codes.reset();
+          }}
+          onFind={(code) => void codes.find(code)}
+        />
         <div class="grid-2">
-          <TrailerField values={v} errors={form.errors} set={set} inputRef={firstField} />
+          <TrailerField values={v} errors={form.errors} set={set} />
           <TruckField values={v} errors={form.errors} set={set} />
         </div>
         <CarrierField
@@ -233,32 +255,14 @@ export function CheckIn() {
           onRegister={() => setRegistering(true)}
         />
         <div class="grid-3">
-          <Field id="ci-load" label="Load" error={form.errors.loadStatus}>
-            <select
-              {...describedBy('ci-load', form.errors.loadStatus)}
-              value={v.loadStatus}
-              onChange={(e) => set({ loadStatus: e.currentTarget.value as CheckInValues['loadStatus'] })}
-            >
-              <option value="loaded">Loaded</option>
-              <option value="empty">Empty</option>
-              <option value="unknown">Unknown</option>
-            </select>
-          </Field>
-          <Field id="ci-seal" label="Seal number" error={form.errors.sealNumber}>
-            <input
-              {...describedBy('ci-seal', form.errors.sealNumber)}
-              value={v.sealNumber}
-              onInput={(e) => set({ sealNumber: e.currentTarget.value })}
-              autoComplete="off"
-              spellcheck={false}
-            />
-          </Field>
+          <LoadSealFields values={v} errors={form.errors} set={set} />
           <SpotField
             value={v.locationId}
             error={form.errors.locationId}
             spots={free.spots}
             failed={free.failed}
             taken={takenSpot}
+            door={door}
             onChange={(locationId) => {
               setTakenSpot(null);
               set({ locationId });
@@ -273,7 +277,7 @@ export function CheckIn() {
             disabled={busy || !mayWork}
             aria-keyshortcuts="Control+Enter F2"
           >
-            {busy ? 'Checking in…' : gateId === 'none' ? 'Check in' : 'Check in and open gate'}
+            {finding ? 'Finding the appointment…' : busy ? 'Checking in…' : checkInLabel(gateId)}
             <kbd>Ctrl+Enter</kbd>
             <kbd>F2</kbd>
           </button>
@@ -309,11 +313,6 @@ export function CheckIn() {
   );
 }
 
-function problemText(err: ProblemError): string {
-  if (err.code === 'network-error') return `${err.message} Nothing was recorded; the form is kept.`;
-  if (err.code === 'driver-not-allowed')
-    return `${err.message.split('. Send override')[0]}. Give a reason to admit anyway.`;
-  if (err.code === 'edge-owned')
-    return 'Check-ins are recorded at the yard itself: use the gate-house screen of the site.';
-  return err.message;
+function checkInLabel(gateId: string): string {
+  return gateId === 'none' ? 'Check in' : 'Check in and open gate';
 }
