@@ -30,6 +30,7 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
     autoDispatch: profile.drivers === 'here',
     // Arrivals are known at the edge (docs/domain.md "Appointments"); the cloud shows overdue ones instead.
     noShowSweep: profile.role === 'edge',
+    appointmentsAtCloud: profile.role === 'cloud',
     // The cloud waits for a yard's site to report before invoicing its past period; a standalone
     // edge holds all its own activity (docs/domain.md "Billing").
     billing: (deps) =>

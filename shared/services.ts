@@ -104,6 +104,8 @@ export interface RolePlugs {
   autoDispatch: boolean;
   /** The no-show sweep runs where arrivals are known: an edge, linked or standalone, never the cloud. */
   noShowSweep: boolean;
+  /** The cloud shows an overdue appointment of an offline site as such (docs/domain.md "Appointments"). */
+  appointmentsAtCloud: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
 }
@@ -175,7 +177,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const billing = plugs.billing({ ...part, yards, carriers });
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
   // Appointments: `overdue` is the cloud's view of an offline site's late trucks (out.ts).
-  const appointments = new AppointmentService({ ...core, yards, atCloud: core.profile.role === 'cloud' });
+  const appointments = new AppointmentService({ ...core, yards, atCloud: plugs.appointmentsAtCloud });
   const appointmentBooking = new AppointmentBooking({ ...core, appointments, yards, carriers });
   const appointmentSlots = new SlotService({ ...core, appointments, yards });
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });

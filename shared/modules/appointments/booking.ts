@@ -285,14 +285,12 @@ export class AppointmentBooking {
     return out;
   }
 
-  /** A linked edge keeps a copy of the bookings; they are made in the cloud (409 cloud-owned). */
+  /**
+   * A linked edge keeps a copy of the bookings; they are made in the cloud (409 cloud-owned, the
+   * split-by-field rule of shared/sync/site-rules.ts), refused before any rule is checked.
+   */
   private assertBookingHere(): void {
-    if (this.deps.changes.mayWrite('schedulingConfig')) return;
-    throw new ConflictError(
-      'cloud-owned',
-      'Appointments are booked, moved and cancelled in the cloud: this edge is linked to it and keeps a copy for the gate. Make the change in the cloud dashboard.',
-      { owner: 'cloud', entity: 'appointment' },
-    );
+    this.deps.changes.assertMayWrite('appointment', undefined, { op: 'insert' });
   }
 
   private async assertCarrier(carrierId: string): Promise<void> {
