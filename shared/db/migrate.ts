@@ -17,7 +17,8 @@ import * as m0014 from './migrations/0014-invoice-export-number.js';
 import * as m0015 from './migrations/0015-server-secret.js';
 import * as m0016 from './migrations/0016-appointments.js';
 import * as m0017 from './migrations/0017-appointment-fees.js';
-import * as m0019 from './migrations/0019-appointment-arrivals.js';
+import * as m0018 from './migrations/0018-appointment-arrivals.js';
+import * as m0019 from './migrations/0019-appointment-signals.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
@@ -48,7 +49,8 @@ export const MIGRATIONS: ReadonlyArray<{
   { version: 15, name: 'server-secret', up: m0015.up },
   { version: 16, name: 'appointments', up: m0016.up },
   { version: 17, name: 'appointment-fees', up: m0017.up },
-  { version: 19, name: 'appointment-arrivals', up: m0019.up },
+  { version: 18, name: 'appointment-arrivals', up: m0018.up },
+  { version: 19, name: 'appointment-signals', up: m0019.up, upPostgres: m0019.upPostgres },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
+import type { Direction } from '../../enums.js';
 import type { RowPatch } from '../../sync/change-capture.js';
 import { type Actor, writeHistory } from './history.js';
 import type { AppointmentRow } from './repo.js';
@@ -35,7 +36,7 @@ export interface ArrivalChange {
 export interface GateMovement {
   id: string;
   yardId: string;
-  direction: 'in' | 'out';
+  direction: Direction;
   at: number;
   trailerId: string | null;
   truckId: string | null;

@@ -179,6 +179,8 @@ export const AppointmentCreate = z
 /** Reschedule (start, door, load type) or edit the rest; If-Match with the version. */
 export const AppointmentPatch = AppointmentCreate.omit({ yardId: true })
   .partial()
+  // No default here: a reschedule that leaves out the refs keeps them.
+  .extend({ refs: z.array(Ref).max(10).optional() })
   .strict()
   .openapi('AppointmentPatch');
 

@@ -143,7 +143,7 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
   });
 
   it('reschedules with If-Match under the same rules, keeping the door when it can', async () => {
-    const a = (await book({ startAt: '2026-03-03T08:00:00-06:00' })).body;
+    const a = (await book({ startAt: '2026-03-03T08:00:00-06:00', refs: ['PO-4711'] })).body;
     await book({ startAt: '2026-03-03T10:00:00-06:00' });
     await book({ startAt: '2026-03-03T10:00:00-06:00' });
     const stale = await admin.patch(
@@ -169,7 +169,9 @@ describe.each(TEST_DIALECTS)('booking (%s)', (dialect) => {
       { 'if-match': '"v1"' },
     );
     expect(moved.status, moved.text).toBe(200);
+    // A reschedule that leaves out the refs keeps them.
     expect(moved.body).toMatchObject({ startAt: '2026-03-03T14:30:00.000Z', doorName: 'Door 2', version: 2 });
+    expect(moved.body.refs).toEqual(['PO-4711']);
     expect(moved.headers.get('etag')).toBe('"v2"');
     const edited = await admin.patch(`/api/appointment/${a.id}`, {
       notes: 'call ahead',

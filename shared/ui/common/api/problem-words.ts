@@ -170,6 +170,8 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'slot-taken':
     'That time is no longer free: another booking took the last room at the door. Choose another time.',
   'scheduling-off': 'This yard takes no appointments: switch on scheduling in its scheduling config first.',
+  'bad-range': 'The period ends before it starts. Choose a start date before the end date.',
+  'range-too-long': 'That period is too long for one report. Choose at most a year.',
   // The apps' own (api/problem.ts).
   'network-error': 'The yard server did not answer. Check the network cable or Wi-Fi, then try again.',
 };

@@ -19870,8 +19870,7 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             carrierId?: string;
-            /** @default [] */
-            refs: string[];
+            refs?: string[];
             trailerNumber?: string | null;
             truckPlate?: string | null;
             driverName?: string | null;
