@@ -135,7 +135,7 @@ try {
   console.log(`
 Yard service is running: a cloud, its MQTT broker, and one edge site (${SITE_ID}) linked to it.
 
-  Office dashboard     ${cloud.url}/dashboard/    every site, yard figures and map, gates, tasks, master data, billing
+  Office dashboard     ${cloud.url}/dashboard/    every site, yard figures and map, gates, tasks, appointments, master data, billing
   Cloud API            ${cloud.url}/api            docs ${cloud.url}/docs
   Edge (gate house)    ${edge.url}/api            docs ${edge.url}/docs
   Gate house (web app) ${edge.url}/gate/          log in with the admin login below

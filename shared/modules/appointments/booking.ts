@@ -3,7 +3,6 @@ import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/sql-helpers.js';
 import {
-  ConflictError,
   ForbiddenError,
   InvalidTransitionError,
   NotFoundError,

@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely';
+import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
 import { forWrite, likeContains, sqlDialectOf } from '../../db/sql-helpers.js';
 import type {
@@ -66,7 +67,7 @@ export class AppointmentRepo {
       .orderBy('yardId')
       .orderBy(sql`lower(name)`)
       .orderBy('id');
-    if (yardIds !== null) q = q.where('yardId', 'in', yardIds.length > 0 ? yardIds : ['']);
+    if (yardIds !== null) q = q.where('yardId', 'in', scopeInList(yardIds));
     if (opts.carrierVisibleOnly) q = q.where('carrierVisible', '=', 1);
     return q.execute();
   }
@@ -187,7 +188,7 @@ export class AppointmentRepo {
       .orderBy('a.startAt')
       .orderBy('a.id')
       .limit(f.limit + 1);
-    if (f.yardIds !== null) q = q.where('a.yardId', 'in', f.yardIds.length > 0 ? f.yardIds : ['']);
+    if (f.yardIds !== null) q = q.where('a.yardId', 'in', scopeInList(f.yardIds));
     if (f.carrierId) q = q.where('a.carrierId', '=', f.carrierId);
     if (f.from !== undefined) q = q.where('a.startAt', '>=', f.from);
     if (f.to !== undefined) q = q.where('a.startAt', '<', f.to);

@@ -70,9 +70,7 @@ describe('appointments at a linked edge', () => {
       expect(res.status, res.text).toBe(409);
       expect(res.body.code).toBe('cloud-owned');
     }
-    expect((await writes[0])!.body.detail).toMatch(
-      /^Appointments are booked in the cloud/,
-    );
+    expect((await writes[0])!.body.detail).toMatch(/^Appointments are booked in the cloud/);
     expect(await query(standalone.db, 'SELECT id, version FROM appointment ORDER BY id')).toEqual(before);
     // Reads are served from the edge's copy (the gate matches arrivals against it, also offline).
     const one = await edge.admin.get(`/api/appointment/${bookedId}`);

@@ -115,8 +115,9 @@ describe('every migration has PostgreSQL DDL', () => {
   it.each(MIGRATIONS.map((m) => [m.version, m] as const))('migration %i', (_, migration) => {
     const ddl = postgresUp(migration);
     expect(ddl).not.toMatch(/\bAUTOINCREMENT\b|WITHOUT\s+ROWID|__postgres_swap_/i);
-    if (migration.upPostgres !== undefined) {
-      // A twin exists only where the translation refuses the SQLite DDL.
+    if (migration.upPostgres !== undefined && migration.up.trim() !== '') {
+      // A twin exists only where the translation refuses the SQLite DDL (or for a PostgreSQL-only
+      // step, whose SQLite part is empty: migration 19's commit signals).
       expect(() => toPostgresDdl(migration.up)).toThrow('Not portable');
     }
   });
