@@ -111,6 +111,37 @@ beforeAll(async () => {
   expect(started.body.results[0].ok).toBe(true);
   const completed = await jockey.post('/api/yard-task/driver/complete', { taskIds: [mine[0].id] });
   expect(completed.body.results[0].ok).toBe(true);
+  // Dock appointments: a scheduling config, a load type, a booking (with its history row), a cancellation.
+  const allDay = [{ from: '00:00', to: '24:00' }];
+  const openHours = Object.fromEntries(['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, allDay]));
+  const config = await admin.put(
+    `/api/appointment/config/${yard.id}`,
+    { enabled: true, openHours, leadTimeMinMinutes: 0 },
+    { 'if-match': '"v0"' },
+  );
+  expect(config.status, config.text).toBe(200);
+  const loadType = await admin.post('/api/appointment/load-type', {
+    yardId: yard.id,
+    name: 'Coverage unload',
+    durationMinutes: 30,
+  });
+  expect(loadType.status, loadType.text).toBe(201);
+  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+  const free = await admin.get(
+    `/api/appointment/availability?yardId=${yard.id}&loadTypeId=${loadType.body.id}&date=${tomorrow}`,
+  );
+  expect(free.body.slots.length, free.text).toBeGreaterThan(0);
+  const someCarrier = (await admin.get('/api/carrier')).body.items[0];
+  const booked = await admin.post('/api/appointment', {
+    yardId: yard.id,
+    loadTypeId: loadType.body.id,
+    carrierId: someCarrier.id,
+    startAt: free.body.slots[0].startAt,
+  });
+  expect(booked.status, booked.text).toBe(201);
+  expect((await admin.post(`/api/appointment/${booked.body.id}/cancel`, { reason: 'coverage' })).status).toBe(
+    200,
+  );
   // Updates and deletes too, not only inserts.
   const carrier = (await admin.post('/api/carrier', { name: 'Short Lived' })).body;
   await admin.patch(`/api/carrier/${carrier.id}`, { name: 'Short Lived Inc' });

@@ -26,6 +26,9 @@ const REPORTS = new Set([
   '/api/dashboard/yard/trailer',
   '/api/dashboard/yard/truck',
   '/api/yard-task/summary',
+  // A report over a period the caller bounds (at most a year, 400 range-too-long), answered whole
+  // because its CSV twin is one file (docs/api.md "Appointments").
+  '/api/appointment/detention',
 ]);
 /** Ranked answers: the best `limit` matches in one page (nextCursor always null), no cursor. */
 const RANKED = new Set(['/api/driver/search', '/api/search']);
