@@ -24,7 +24,7 @@ let token: string;
 let yardId: string;
 let loadTypeId: string;
 let carrier: { id: string; name: string };
-/** Tomorrow in the yard (no lead time, and no no-show sweep of today's past bookings). */
+/** A week ahead in the yard: past the demo's own bookings (today and tomorrow), and no no-show sweep. */
 let day: string;
 const TZ = 'America/Chicago';
 
@@ -81,7 +81,7 @@ beforeAll(async () => {
   });
   token = ((await login.json()) as { token: string }).token;
   yardId = (await apiCall('GET', '/api/yard')).body.items?.[0]?.id as string;
-  day = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(Date.now() + 24 * 3600_000);
+  day = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(Date.now() + 8 * 24 * 3600_000);
   const allDay = [{ from: '06:00', to: '20:00' }];
   const config = await apiCall('PUT', `/api/appointment/config/${yardId}`, {
     enabled: true,
@@ -92,7 +92,8 @@ beforeAll(async () => {
   expect(config.status).toBe(200);
   const type = await apiCall('POST', '/api/appointment/load-type', {
     yardId,
-    name: 'Live unload',
+    // Its own load type: the demo has a "Live unload" already.
+    name: 'Schedule test unload',
     durationMinutes: 60,
   });
   expect(type.status).toBe(201);
@@ -120,6 +121,8 @@ describe('dashboard: dock schedule', () => {
     await page.getByRole('button', { name: 'Book an appointment' }).click();
     const dialog = page.getByRole('dialog', { name: /Book a dock appointment/ });
     await shown(dialog);
+    // The demo has load types of its own: choose this test's.
+    await dialog.getByLabel('Load type', { exact: true }).selectOption(loadTypeId);
     const time = dialog.getByLabel('Time', { exact: true });
     await expect.poll(() => time.isEnabled(), { timeout: 10_000 }).toBe(true);
     // Offered: the free times of the day, 06:00 to 19:00 (a 60 min load in 06:00-20:00).
@@ -147,7 +150,7 @@ describe('dashboard: dock schedule', () => {
     const b = block(code);
     await shown(b);
     expect(await b.getAttribute('aria-label')).toBe(
-      `10:00 to 11:00, ${carrier.name}, Live unload, Scheduled, code ${code}`,
+      `10:00 to 11:00, ${carrier.name}, Schedule test unload, Scheduled, code ${code}`,
     );
     await expect.poll(() => b.textContent()).toContain('Scheduled');
     expect(await page.getByRole('list', { name: 'Door 2: appointments' }).getByRole('button').count()).toBe(
