@@ -53,5 +53,12 @@ export const APPOINTMENT_STATUS_SQL = `CASE
   WHEN a.no_show_at IS NOT NULL THEN 'no_show'
   ELSE 'scheduled' END`;
 
-/** Appointments that hold capacity, as an SQL condition (alias `a`). */
-export const HOLDS_CAPACITY_SQL = `(${APPOINTMENT_STATUS_SQL}) IN ('scheduled', 'arrived', 'docked')`;
+/**
+ * Appointments that hold capacity, as an SQL condition (alias `a`): HOLDS_CAPACITY over
+ * appointmentStatus, written out as plain tests rather than over the CASE so that the database
+ * reads it from the appointment_capacity index (migration 0020) and the first term matches that
+ * partial index's own condition; a month of bookings costs a third of the time.
+ * test/integration/appointments/status-sql.test.ts checks it against appointmentStatus for every
+ * combination of times, on both databases.
+ */
+export const HOLDS_CAPACITY_SQL = `(a.completed_at IS NULL AND (a.docked_at IS NOT NULL OR (a.cancelled_at IS NULL AND (a.arrived_at IS NOT NULL OR a.no_show_at IS NULL))))`;
