@@ -136,7 +136,9 @@ export class RouteRegistrar {
         }
         const raw = result instanceof RawJson ? result.text : undefined;
         if (this.options.validateResponses && spec.response?.schema) {
-          const check = spec.response.schema.safeParse(raw === undefined ? result : JSON.parse(raw));
+          const check = spec.response.schema.safeParse(
+            raw === undefined ? result : JSON.parse(raw.toString()),
+          );
           if (!check.success) {
             throw new Error(
               `Response of ${spec.method.toUpperCase()} ${spec.path} does not match its schema: ${check.error.message}`,

@@ -30,6 +30,7 @@ import {
 } from './wall-clock.js';
 
 const MINUTE = 60_000;
+const DAY = 86_400_000;
 
 /** The longest a load type (and so an appointment) may last: one day. */
 export const LONGEST_DURATION_MINUTES = 1440;
@@ -97,16 +98,32 @@ export function freeSlots(input: AvailabilityInput & { fromDate: string; toDate:
     load: new DoorLoad(d.bookings),
   }));
   const slots: Slot[] = [];
+  // A month is thousands of candidate starts: nothing below allocates for a start that is not free
+  // (the garbage cost an edge's small young generation more than the search itself).
+  const consider = (startAt: number, into: Slot[]) => {
+    if (startAt < earliest) return;
+    const endAt = startAt + duration;
+    if (windows && !withinWindows(windows, startAt, endAt)) return;
+    let free: Slot['doors'] | null = null;
+    for (const x of doors) {
+      if (x.load.peak(startAt, endAt) >= x.d.capacity) continue;
+      if (free) free.push(x.door);
+      else free = [x.door];
+    }
+    if (free) into.push({ startAt, endAt, doors: free });
+  };
   for (let day = first; day <= last; day++) {
+    const uniform = clock.uniformOffset(day);
+    if (uniform !== null) {
+      // No offset change near this date: one instant per wall time, already in time order.
+      for (let minute = 0; minute < 1440; minute += rules.slotMinutes) {
+        consider(day * DAY + (minute - uniform) * MINUTE, slots);
+      }
+      continue;
+    }
     const daySlots: Slot[] = [];
     for (let minute = 0; minute < 1440; minute += rules.slotMinutes) {
-      for (const startAt of clock.instants(day, minute)) {
-        if (startAt < earliest) continue;
-        const endAt = startAt + duration;
-        if (windows && !withinWindows(windows, startAt, endAt)) continue;
-        const free = doors.filter((x) => x.load.peak(startAt, endAt) < x.d.capacity).map((x) => x.door);
-        if (free.length > 0) daySlots.push({ startAt, endAt, doors: free });
-      }
+      for (const startAt of clock.instants(day, minute)) consider(startAt, daySlots);
     }
     // The repeated hour of a fall-back day comes twice per wall time: put the slots in time order.
     daySlots.sort((a, b) => a.startAt - b.startAt);

@@ -3,10 +3,11 @@ import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { YardService } from '../yards/service.js';
 import { freeSlots } from './availability.js';
+import { availabilityJson } from './availability-json.js';
 import type { AppointmentRepo } from './repo.js';
 import type { AppointmentService } from './service.js';
-import { bookingContext, doorBookings, isoInZone, localDate, windowOfDates } from './slot-reads.js';
-import { dayNumber } from './wall-clock.js';
+import { bookingContext, doorBookings, localDate, windowOfDates } from './slot-reads.js';
+import { dayNumber, yardClock } from './wall-clock.js';
 
 /** The longest range one availability request may ask for, in days. */
 const MAX_DAYS = 31;
@@ -60,15 +61,11 @@ export class SlotService {
       now,
     });
     // Staff see the doors; a carrier principal (a later role) would get the times only.
-    return {
-      yardId: yard.id,
-      loadTypeId: ctx.loadType.id,
-      timeZone: yard.timeZone,
-      slots: slots.map((s) => ({
-        startAt: isoInZone(s.startAt, yard.timeZone),
-        endAt: isoInZone(s.endAt, yard.timeZone),
-        doors: s.doors,
-      })),
-    };
+    return availabilityJson(
+      { yardId: yard.id, loadTypeId: ctx.loadType.id, timeZone: yard.timeZone },
+      slots,
+      yardClock(yard.timeZone),
+      true,
+    );
   }
 }

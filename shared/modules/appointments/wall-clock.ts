@@ -97,6 +97,15 @@ export class YardClock {
   }
 
   /**
+   * The zone's offset in minutes throughout local date `day` when it does not change near it (the
+   * wall clock of minute m is then the instant day + m - offset), else null: instants() decides.
+   */
+  uniformOffset(day: number): number | null {
+    const [before, after] = this.offsetsAround(day);
+    return before === after ? before : null;
+  }
+
+  /**
    * The instants at which the wall clock of local date `day` reads `minute`, earliest first: one on
    * an ordinary day, none in a spring-forward gap, two in a fall-back repeated hour.
    */
