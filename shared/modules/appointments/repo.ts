@@ -144,17 +144,19 @@ export class AppointmentRepo {
         : to - from > 2 * DAY
           ? sql`INDEXED BY appointment_capacity`
           : sql`INDEXED BY appointment_yard_start`;
+    const base = Math.floor(from - LONGEST_DURATION_MINUTES * MINUTE);
     const rows = await sql<{ doorId: string; spans: string }>`
-      SELECT a.door_id AS "doorId", string_agg(a.start_at || ',' || a.end_at, ',') AS spans
+      SELECT a.door_id AS "doorId",
+        string_agg((a.start_at - CAST(${base} AS BIGINT)) || ',' || (a.end_at - a.start_at), ',') AS spans
       FROM appointment AS a ${hint}
       WHERE a.yard_id = ${yardId}
-        AND a.start_at < ${to} AND a.start_at > ${from - LONGEST_DURATION_MINUTES * MINUTE}
+        AND a.start_at < ${to} AND a.start_at > ${base}
         AND a.end_at > ${from}
         AND ${sql.raw(HOLDS_CAPACITY_SQL)}
         ${exceptId ? sql`AND a.id <> ${exceptId}` : sql``}
       GROUP BY a.door_id`.execute(db);
     const byDoor = new Map<string, Intervals>();
-    for (const row of rows.rows) byDoor.set(row.doorId, parsePackedIntervals(row.spans));
+    for (const row of rows.rows) byDoor.set(row.doorId, parsePackedIntervals(row.spans, base));
     return byDoor;
   }
 

@@ -476,11 +476,13 @@ describe('door order', () => {
 });
 
 describe('packed bookings (a month read as one text per door)', () => {
-  it('parse "start,end,..." to pairs and count like objects', () => {
+  it('parse "offset,length,..." from a base to [start, end] pairs and count like objects', () => {
     // 1000-2000 and 1500-2500: two at once during 1500-2000.
-    expect([...parsePackedIntervals('1000,2000,1500,2500')]).toEqual([1000, 2000, 1500, 2500]);
-    expect([...parsePackedIntervals('1782900000000,1782903600000')]).toEqual([1782900000000, 1782903600000]);
-    const load = new DoorLoad(parsePackedIntervals('1000,2000,1500,2500'));
+    expect([...parsePackedIntervals('1000,1000,1500,1000')]).toEqual([1000, 2000, 1500, 2500]);
+    expect([...parsePackedIntervals('0,3600000,86400000,1800000', 1782900000000)]).toEqual([
+      1782900000000, 1782903600000, 1782986400000, 1782988200000,
+    ]);
+    const load = new DoorLoad(parsePackedIntervals('1000,1000,1500,1000'));
     expect([load.peak(0, 1000), load.peak(0, 1001), load.peak(1500, 1501), load.peak(2000, 3000)]).toEqual([
       0, 1, 2, 1,
     ]);
