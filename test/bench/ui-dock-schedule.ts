@@ -4,7 +4,7 @@ import { verdict } from './lib.js';
 
 /**
  * The dashboard's dock schedule in Debian's Chromium against the demo edge (docs/performance.md):
- * a yard with 30 dock doors and BENCH_PER_DOOR (10) appointments at each on one day.
+ * a yard with 30 dock doors and BENCH_PER_DOOR (10) appointments at each on one day a week ahead.
  * (a) the day loads: on the open schedule, from the click on "Previous day" to the frame where every
  *     block of that day is on screen (its doors, config, load types and appointments fetched and
  *     drawn); target p95 < 300 ms;
@@ -43,7 +43,7 @@ function localInstant(day: string, hhmm: string): string {
   throw new Error(`no instant for ${hhmm}`);
 }
 
-/** 30 doors (the demo's six and 24 more), open all day, and PER_DOOR bookings of 60 min at each, tomorrow. */
+/** 30 doors (the demo's six and 24 more), open all day, and PER_DOOR bookings of 60 min at each on `day`. */
 async function seed(edge: DemoEdge, token: string, day: string): Promise<number> {
   const yardId = ((await api(edge, token, 'GET', '/api/yard')) as { items: { id: string }[] }).items[0]
     ?.id as string;
@@ -56,7 +56,7 @@ async function seed(edge: DemoEdge, token: string, day: string): Promise<number>
   });
   const type = (await api(edge, token, 'POST', '/api/appointment/load-type', {
     yardId,
-    name: 'Live unload',
+    name: 'Bench unload', // the demo has its own load types
     durationMinutes: 60,
   })) as { id: string };
   for (let i = 7; i <= DOORS; i++) {
@@ -170,7 +170,8 @@ try {
   });
   const answer = (await login.json()) as { token: string };
   const session = { ...answer, username: edge.admin.username };
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(Date.now() + 24 * 3600_000);
+  // Eight days on: past the week of bookings the demo makes itself.
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: TZ }).format(Date.now() + 8 * 24 * 3600_000);
   const count = await seed(edge, answer.token, day);
   const loads = await dayLoads(browser, edge, session, day, count);
   const cold = await coldOpens(browser, edge, session, day, count);
