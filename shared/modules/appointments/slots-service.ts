@@ -3,6 +3,7 @@ import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { YardService } from '../yards/service.js';
 import { freeSlots } from './availability.js';
+import { AvailabilityCache } from './availability-cache.js';
 import { availabilityJson } from './availability-json.js';
 import type { AppointmentRepo } from './repo.js';
 import type { AppointmentService } from './service.js';
@@ -11,8 +12,9 @@ import { dayNumber, yardClock } from './wall-clock.js';
 
 /** The longest range one availability request may ask for, in days. */
 const MAX_DAYS = 31;
+const MINUTE = 60_000;
 
-export type SlotDeps = Pick<CoreParts, 'kysely' | 'clock'> & {
+export type SlotDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
   appointments: Pick<AppointmentService, 'repo'>;
   yards: Pick<YardService, 'getRow'>;
 };
@@ -20,9 +22,11 @@ export type SlotDeps = Pick<CoreParts, 'kysely' | 'clock'> & {
 /** GET /api/appointment/availability: the free start times of a load type (docs/domain.md "Booking rules"). */
 export class SlotService {
   private readonly repo: AppointmentRepo;
+  private readonly cache: AvailabilityCache;
 
   constructor(private readonly deps: SlotDeps) {
     this.repo = deps.appointments.repo;
+    this.cache = new AvailabilityCache(deps.changes.generations);
   }
 
   async availability(
@@ -36,6 +40,7 @@ export class SlotService {
     },
   ) {
     if (!canSeeYard(principal, query.yardId)) throw new NotFoundError('Yard', query.yardId);
+    const stamp = this.cache.stamp(); // before the first read: an answer is kept only if still current
     const yard = await this.deps.yards.getRow(query.yardId);
     const ctx = await bookingContext(this.repo, yard, query.loadTypeId);
     const now = this.deps.clock.now();
@@ -51,6 +56,9 @@ export class SlotService {
         },
       ]);
     }
+    const key = `${yard.id}|${ctx.loadType.id}|${fromDate}|${toDate}|doors`;
+    const kept = this.cache.get(key, now);
+    if (kept) return kept;
     const doors = await doorBookings(this.repo, this.deps.kysely, ctx, windowOfDates(fromDate, toDate));
     const slots = freeSlots({
       rules: ctx.rules,
@@ -60,12 +68,19 @@ export class SlotService {
       toDate,
       now,
     });
+    const clock = yardClock(yard.timeZone);
     // Staff see the doors; a carrier principal (a later role) would get the times only.
-    return availabilityJson(
+    const answer = availabilityJson(
       { yardId: yard.id, loadTypeId: ctx.loadType.id, timeZone: yard.timeZone },
       slots,
-      yardClock(yard.timeZone),
+      clock,
       true,
     );
+    // The clock changes the answer only when the first free start drops under the shortest lead
+    // time, or at the yard's midnight (the longest lead time reaches one more date).
+    const midnight = clock.boundary(clock.dayOf(now) + 1, 0, 'from');
+    const firstDrops = slots[0] ? slots[0].startAt - ctx.rules.leadTimeMinMinutes * MINUTE + 1 : midnight;
+    this.cache.set(key, stamp, Math.min(midnight, firstDrops), answer);
+    return answer;
   }
 }
