@@ -19,8 +19,10 @@ import { verdict } from './lib.js';
  * capture: the path measured is the reading and booking, not the seeding).
  * Measured, against the built standalone edge (booking happens where availability is known):
  * - GET /api/appointment/availability for a 60-minute load type over the 30 days, as an admin (who
- *   also sees the free doors of each slot): p95 of RUNS, target < 50 ms;
- * - POST /api/appointment at BOOKINGS free start times spread over the month: p95, target < 30 ms;
+ *   also sees the free doors of each slot), asked RUNS times in a row (after the first, the answer
+ *   kept between writes): p95, target < 50 ms;
+ * - POST /api/appointment at BOOKINGS free start times spread over the month: p95, target < 30 ms,
+ *   each followed by the same GET, which the booking made compute afresh: p95, target < 50 ms;
  * and beside them, in this process on the same file, the reads the availability needs
  * (AppointmentRepo: config, doors, bookings that hold capacity) and the pure freeSlots alone, and
  * the edge's CPU time per request (wall-clock figures on a shared machine include waiting for it).
@@ -263,16 +265,20 @@ try {
   const slots = answer.slots as Array<{ startAt: string; doors?: unknown[] }>;
   const doorsShown = slots.reduce((n, s) => n + (s.doors?.length ?? 0), 0);
   console.log(
-    `GET availability (30 days, 60 minutes): ${slots.length} slots, ${doorsShown} free doors listed; p50 ${median(times).toFixed(1)} ms, p95 ${p95(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms; the edge's CPU ${cpuPerAnswer.toFixed(1)} ms per answer`,
+    `GET availability asked again and again (30 days, 60 minutes; kept between writes): ${slots.length} slots, ${doorsShown} free doors listed; p50 ${median(times).toFixed(1)} ms, p95 ${p95(times).toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms; the edge's CPU ${cpuPerAnswer.toFixed(1)} ms per answer`,
   );
-  checks.push([`availability over HTTP p95 ${p95(times).toFixed(1)} ms < 50 ms`, p95(times) < 50]);
+  checks.push([`availability asked again p95 ${p95(times).toFixed(1)} ms < 50 ms`, p95(times) < 50]);
 
   const bookTimes: number[] = [];
+  const freshTimes: number[] = [];
   let created = 0;
-  const bookCpuBefore = cpuMs(child.pid);
+  // The edge's CPU around each booking and each fresh answer, summed apart (ticks of 10 ms average out).
+  let bookCpu = 0;
+  let freshCpu = 0;
   const step = Math.max(1, Math.floor(slots.length / BOOKINGS));
   for (let i = 0; i < BOOKINGS && i * step < slots.length; i++) {
     const slot = slots[i * step] as { startAt: string };
+    const cpuBeforeBooking = cpuMs(child.pid);
     const r = await call(token, 'POST', '/api/appointment', {
       yardId: world.yardId,
       loadTypeId: world.liveUnloadId,
@@ -284,12 +290,27 @@ try {
       throw new Error(`booking ${slot.startAt}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
     created++;
     bookTimes.push(r.ms);
+    const cpuBeforeFresh = cpuMs(child.pid);
+    bookCpu += cpuBeforeFresh - cpuBeforeBooking;
+    // Right after a write nothing is kept: the month is computed afresh.
+    const fresh = await call(token, 'GET', query);
+    freshCpu += cpuMs(child.pid) - cpuBeforeFresh;
+    if (fresh.status !== 200) throw new Error(`availability after a booking: ${fresh.status}`);
+    freshTimes.push(fresh.ms);
   }
   const warm = bookTimes.slice(3);
-  const cpuPerBooking = (cpuMs(child.pid) - bookCpuBefore) / created;
+  const cpuPerBooking = bookCpu / created;
   console.log(
     `POST /api/appointment: ${created} booked; p50 ${median(warm).toFixed(1)} ms, p95 ${p95(warm).toFixed(1)} ms, max ${Math.max(...warm).toFixed(1)} ms; the edge's CPU ${cpuPerBooking.toFixed(1)} ms per booking`,
   );
+  const freshWarm = freshTimes.slice(3);
+  console.log(
+    `GET availability right after each booking (computed afresh): p50 ${median(freshWarm).toFixed(1)} ms, p95 ${p95(freshWarm).toFixed(1)} ms, max ${Math.max(...freshWarm).toFixed(1)} ms; the edge's CPU ${(freshCpu / created).toFixed(1)} ms per answer`,
+  );
+  checks.push([
+    `availability right after a booking p95 ${p95(freshWarm).toFixed(1)} ms < 50 ms`,
+    p95(freshWarm) < 50,
+  ]);
   checks.push([`${created} of ${BOOKINGS} bookings answered 201`, created === BOOKINGS]);
   checks.push([`booking over HTTP p95 ${p95(warm).toFixed(1)} ms < 30 ms`, p95(warm) < 30]);
 } finally {
