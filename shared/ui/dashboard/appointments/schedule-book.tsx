@@ -3,39 +3,11 @@ import { ProblemError } from '../../common/api/problem';
 import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { useSubmit } from '../../common/use-submit';
-import { ReasonField } from '../reason-field';
 import { carriers, loadCarriers } from '../records/lookups';
+import { BookTime, type BookErrors as Errors, slotLabels } from './schedule-book-time';
 import { type Appointment, book, type Door, type FreeSlot, freeSlots, type LoadType } from './schedule-data';
 import { instantOf } from './schedule-layout';
-import { clock, scheduleProblemText } from './schedule-words';
-
-type Errors = Partial<
-  Record<
-    | 'loadTypeId'
-    | 'startAt'
-    | 'doorId'
-    | 'carrierId'
-    | 'refs'
-    | 'trailerNumber'
-    | 'notes'
-    | 'override.reason',
-    string
-  >
->;
-
-/**
- * Each slot's time as offered: "10:15 to 11:15 (3 doors free)"; a fall-back day's repeated hour
- * with its offset, so the two are told apart.
- */
-function slotLabels(all: FreeSlot[], timeZone: string): string[] {
-  const seen = new Map<string, number>();
-  for (const s of all) seen.set(clock(s.startAt, timeZone), (seen.get(clock(s.startAt, timeZone)) ?? 0) + 1);
-  return all.map((s) => {
-    const twice = (seen.get(clock(s.startAt, timeZone)) ?? 0) > 1;
-    const doors = s.doors ? ` (${s.doors.length} ${s.doors.length === 1 ? 'door' : 'doors'} free)` : '';
-    return `${clock(s.startAt, timeZone, twice)} to ${clock(s.endAt, timeZone)}${doors}`;
-  });
-}
+import { scheduleProblemText } from './schedule-words';
 
 /**
  * Book an appointment on the shown day from its free times (the availability of the chosen load
@@ -172,61 +144,21 @@ export function BookDialog(props: {
           />{' '}
           Book outside the booking rules (any time and door; a reason is recorded)
         </label>
-        {override ? (
-          <>
-            <Field
-              id="book-start"
-              label="Time"
-              error={errors.startAt}
-              hint="The yard's time; the door must still have room."
-            >
-              <input
-                {...describedBy('book-start', errors.startAt, true)}
-                type="time"
-                value={wallTime}
-                onInput={(e) => setWallTime(e.currentTarget.value)}
-              />
-            </Field>
-            <ReasonField
-              id="book-override-reason"
-              label="Reason for booking outside the rules"
-              hint="Kept with the appointment's history."
-              value={reason}
-              error={errors['override.reason']}
-              onInput={setReason}
-            />
-          </>
-        ) : (
-          <Field
-            id="book-start"
-            label="Time"
-            error={errors.startAt}
-            hint="Only the times still free are offered."
-          >
-            <select
-              {...describedBy('book-start', errors.startAt, true)}
-              value={startAt}
-              disabled={!slots}
-              onChange={(e) => {
-                setStartAt(e.currentTarget.value);
-                setDoorId('');
-              }}
-            >
-              <option value="">
-                {slots === null
-                  ? 'Loading the free times…'
-                  : slots.length
-                    ? 'Choose a time'
-                    : 'No free time that day'}
-              </option>
-              {slots?.map((s, i) => (
-                <option key={s.startAt} value={s.startAt}>
-                  {labels[i]}
-                </option>
-              ))}
-            </select>
-          </Field>
-        )}
+        <BookTime
+          override={override}
+          wallTime={wallTime}
+          onWallTime={setWallTime}
+          reason={reason}
+          onReason={setReason}
+          errors={errors}
+          slots={slots}
+          labels={labels}
+          startAt={startAt}
+          onStartAt={(value) => {
+            setStartAt(value);
+            setDoorId('');
+          }}
+        />
         {slotsProblem && <FormMessage kind="error">{slotsProblem}</FormMessage>}
         <Field id="book-door" label="Door" error={errors.doorId}>
           <select
