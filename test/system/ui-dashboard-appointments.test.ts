@@ -11,7 +11,7 @@ import {
   seriousA11yViolations,
   startDemoEdge,
 } from '../helpers/browser.js';
-import { settled, sidewaysOverflow } from '../helpers/reflow.js';
+import { settled, sidewaysOverflow } from './reflow-check.js';
 
 /**
  * The dashboard's appointments area in Chromium against the demo edge (standalone: it owns the

@@ -8,7 +8,7 @@ import {
   screenshot,
   startDemoEdge,
 } from '../helpers/browser.js';
-import { settled, sidewaysOverflow } from '../helpers/reflow.js';
+import { settled, sidewaysOverflow } from './reflow-check.js';
 
 /**
  * Reflow (WCAG 1.4.10): every screen of the gate house, the driver app and the dashboard, on the
