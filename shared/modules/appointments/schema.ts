@@ -5,6 +5,7 @@
  */
 import { Id, IsoDate, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
+import { LONGEST_DURATION_MINUTES } from './availability.js';
 import { APPOINTMENT_STATUSES } from './status.js';
 
 export const AppointmentStatusSchema = z.enum(APPOINTMENT_STATUSES);
@@ -80,7 +81,7 @@ export const LoadTypeCreate = z
     yardId: Id,
     name: z.string().trim().min(1).max(80),
     direction: LoadDirection.default('both'),
-    durationMinutes: z.number().int().min(5).max(1440),
+    durationMinutes: z.number().int().min(5).max(LONGEST_DURATION_MINUTES),
     doorIds: z.array(Id).max(200).default([]),
     carrierVisible: z.boolean().default(true),
   })

@@ -71,4 +71,3 @@ export const RATE_FIELDS = {
 };
 
 export type RateName = keyof typeof RATE_FIELDS;
-export const RATE_NAMES = Object.keys(RATE_FIELDS) as RateName[];

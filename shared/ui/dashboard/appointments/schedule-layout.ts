@@ -38,12 +38,6 @@ export function dayBounds(date: string, timeZone: string): { start: number; end:
   return { start: start.toMillis(), end: start.plus({ days: 1 }).toMillis() };
 }
 
-/**
- * Today's yard-local date: the one rule of shared/ui/common/time.ts, under the name the dock
- * schedule's screen imports it by.
- */
-export { yardToday as todayIn } from '../../common/time';
-
 /** The date `days` calendar days from `date`. */
 export function addDays(date: string, days: number): string {
   return DateTime.fromISO(date).plus({ days }).toISODate() as string;

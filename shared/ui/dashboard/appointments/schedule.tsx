@@ -1,13 +1,14 @@
 import { useMemo, useState } from 'preact/hooks';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
+import { yardToday } from '../../common/time';
 import { may } from '../access';
 import { serverMode, timeZone, yards } from '../scope';
 import { BookDialog } from './schedule-book';
 import { type Appointment, reschedule, useDaySchedule } from './schedule-data';
 import { DetailsDialog } from './schedule-details';
 import { ScheduleGrid } from './schedule-grid';
-import { addDays, dayFrame, placeBlocks, type Spot, todayIn } from './schedule-layout';
+import { addDays, dayFrame, placeBlocks, type Spot } from './schedule-layout';
 import { clock, STATUS_WORDS, type Status, scheduleProblemText } from './schedule-words';
 import './schedule.css';
 
@@ -32,7 +33,7 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
   // A link may name the day (?date=2026-03-02); else today in the yard.
   const [date, setDate] = useState(() => {
     const asked = new URLSearchParams(location.search).get('date');
-    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : todayIn(tz);
+    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : yardToday(tz);
   });
   const { data, problem, reload, apply } = useDaySchedule(props.yardId, date, tz);
   const [said, setSaid] = useState('');
@@ -119,7 +120,7 @@ function YardSchedule(props: { yardId: string; yardName: string; timeZone: strin
           <button type="button" onClick={() => setDate(addDays(date, 1))}>
             Next day
           </button>
-          <button type="button" onClick={() => setDate(todayIn(tz))}>
+          <button type="button" onClick={() => setDate(yardToday(tz))}>
             Today
           </button>
           {mayEdit && (
