@@ -32,9 +32,6 @@ import {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
-/** The longest a load type (and so an appointment) may last: one day. */
-export const LONGEST_DURATION_MINUTES = 1440;
-
 export type BookingRules = Pick<
   SchedulingConfigOutT,
   'openHours' | 'closedDates' | 'slotMinutes' | 'leadTimeMinMinutes' | 'leadTimeMaxDays'

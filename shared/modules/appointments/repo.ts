@@ -8,8 +8,8 @@ import type {
   LoadTypeTable,
   SchedulingConfigTable,
 } from '../../db/tables.js';
-import { LONGEST_DURATION_MINUTES } from './availability.js';
 import { type Intervals, parsePackedIntervals } from './door-load.js';
+import { LONGEST_DURATION_MINUTES } from './schema.js';
 import { APPOINTMENT_STATUS_SQL, type AppointmentStatus, HOLDS_CAPACITY_SQL } from './status.js';
 
 const MINUTE = 60_000;

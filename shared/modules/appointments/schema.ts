@@ -5,8 +5,10 @@
  */
 import { Id, IsoDate, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
-import { LONGEST_DURATION_MINUTES } from './availability.js';
 import { APPOINTMENT_STATUSES } from './status.js';
+
+/** The longest a load type (and so an appointment) may last: one day (repo.ts bounds its reads by it). */
+export const LONGEST_DURATION_MINUTES = 1440;
 
 export const AppointmentStatusSchema = z.enum(APPOINTMENT_STATUSES);
 export const ArrivalSchema = z.enum(['early', 'on_time', 'late']);
