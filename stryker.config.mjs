@@ -27,6 +27,10 @@ export default {
     'shared/sync/clock-bounds.ts',
     'shared/sync/adoption.ts',
     'cloud/broker-auth.ts',
+    // Dock appointments' booking rules (docs/domain.md "Booking rules") and the month's answer as bytes.
+    'shared/modules/appointments/availability.ts',
+    'shared/modules/appointments/door-load.ts',
+    'shared/modules/appointments/availability-json.ts',
     'shared/sync/protocol.ts:36-92',
     // Idempotency keys, the request limits and the login limits (docs/api.md).
     'shared/http/idempotency.ts',

@@ -165,6 +165,31 @@ describe('freeSlots: DST days have their real length', () => {
 });
 
 describe('freeSlots: opening spans', () => {
+  it('open round the clock on two days: every hour once, midnight once, an empty span nothing', () => {
+    // Wednesday and Thursday 2026-07-01/02 open 00:00-24:00 (summer, +02:00), hourly, 60 minutes:
+    // 24 starts a day, 48 in all, none twice (24:00 of the first is 00:00 of the second). Friday's
+    // span 10:00-10:00 is empty: no start.
+    const got = starts({
+      rules: rules({
+        openHours: {
+          '3': [{ from: '00:00', to: '24:00' }],
+          '4': [{ from: '00:00', to: '24:00' }],
+          '5': [{ from: '10:00', to: '10:00' }],
+        },
+      }),
+      durationMinutes: 60,
+      doors: [door('d1', 'Door 1')],
+      now: at('2026-06-15T00:00:00Z'), // both days within the 30 days' lead time
+      fromDate: '2026-07-01',
+      toDate: '2026-07-03',
+    });
+    expect(got).toHaveLength(48);
+    expect(new Set(got).size).toBe(48);
+    expect(got[0]).toBe(at('2026-07-01T00:00:00+02:00'));
+    expect(got[24]).toBe(at('2026-07-02T00:00:00+02:00'));
+    expect(got[47]).toBe(at('2026-07-02T23:00:00+02:00'));
+  });
+
   it('a span that ends before the duration fits offers only the starts that end in it', () => {
     // Wednesday 2026-07-01, spans 08:00-10:30 and 13:00-13:45, 30-minute grid, 60 minutes.
     // 08:00, 08:30, 09:00, 09:30 end by 10:30; 10:00 would end at 11:00. 13:45 - 13:00 < 60: none.
@@ -409,6 +434,37 @@ describe('checkStart', () => {
     expect(reason({ doors: [full] })).toBe('ok');
   });
 
+  it('says the reason in the words the person booking reads, with the field at fault', () => {
+    const refusal = (over: Partial<Parameters<typeof checkStart>[0]>) => {
+      const r = checkStart({ ...base, startAt: at('2026-07-01T08:00:00+02:00'), ...over });
+      return r.ok ? 'ok' : `${r.field}: ${r.message}`;
+    };
+    expect(refusal({ startAt: at('2026-07-01T08:15:00+02:00') })).toBe(
+      'startAt: Start times are every 30 minutes from midnight.',
+    );
+    expect(refusal({ rules: { ...hours, closedDates: ['2026-07-01'] } })).toBe(
+      'startAt: The yard is closed on 2026-07-01.',
+    );
+    expect(refusal({ startAt: at('2026-07-01T11:30:00+02:00') })).toBe(
+      'startAt: The whole appointment must fall within the opening hours.',
+    );
+    expect(refusal({ now: at('2026-07-01T06:01:00+02:00') })).toBe('startAt: Book at least 2 hours ahead.');
+    const lead = (minutes: number) => ({
+      rules: { ...hours, leadTimeMinMinutes: minutes },
+      now: at('2026-07-01T07:59:00+02:00'),
+    });
+    expect(refusal(lead(60))).toBe('startAt: Book at least 1 hour ahead.');
+    expect(refusal(lead(90))).toBe('startAt: Book at least 90 minutes ahead.');
+    expect(refusal({ now: at('2026-05-31T12:00:00+02:00') })).toBe('startAt: Book at most 30 days ahead.');
+    expect(refusal({ doorId: 'elsewhere' })).toBe('doorId: This load type cannot use that door.');
+    expect(refusal({ doorId: 'a', startAt: at('2026-07-01T09:30:00+02:00') })).toBe(
+      'startAt: That door is fully booked at that time.',
+    );
+    expect(refusal({ doors: [full], startAt: at('2026-07-01T09:00:00+02:00') })).toBe(
+      'startAt: No door is free for the whole time.',
+    );
+  });
+
   it('an override skips grid, hours, closed dates and lead time, never capacity', () => {
     const override = { reason: 'urgent reefer' };
     const offGridAtNight = at('2026-07-01T20:10:00+02:00');
@@ -482,6 +538,9 @@ describe('packed bookings (a month read as one text per door)', () => {
     expect([...parsePackedIntervals('0,3600000,86400000,1800000', 1782900000000)]).toEqual([
       1782900000000, 1782903600000, 1782986400000, 1782988200000,
     ]);
+    expect([...parsePackedIntervals('')]).toEqual([]);
+    // A booking of no length holds nothing (a door is never full at no instant).
+    expect(new DoorLoad(parsePackedIntervals('1000,0,1000,1000')).peak(1000, 2000)).toBe(1);
     const load = new DoorLoad(parsePackedIntervals('1000,1000,1500,1000'));
     expect([load.peak(0, 1000), load.peak(0, 1001), load.peak(1500, 1501), load.peak(2000, 3000)]).toEqual([
       0, 1, 2, 1,
