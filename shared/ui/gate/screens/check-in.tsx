@@ -8,7 +8,8 @@ import { initForm, setFields, withServerErrors } from '../../common/form-state';
 import { useShortcuts } from '../../common/shortcuts';
 import { yardTime } from '../../common/time';
 import { useSubmit } from '../../common/use-submit';
-import { AppointmentCodeField, useAppointmentCode } from '../check-in/appointment-field';
+import { AppointmentCodeField } from '../check-in/appointment-field';
+import { useAppointmentCode } from '../check-in/appointment-lookup';
 import { Confirmation, type Confirmed } from '../check-in/confirmation';
 import { DriverField, useCheckRequired, useDriverCheck } from '../check-in/driver-field';
 import {
@@ -128,7 +129,9 @@ export function CheckIn() {
     if (v.code.trim() && !matched) {
       // A code that matched nothing is not quietly dropped: the clerk decides (walk-in or correct it).
       setProblem([
-        'The appointment code matches no appointment: correct it, or clear it to check in a walk-in.',
+        codes.lookup.kind === 'choose'
+          ? 'Choose the appointment from the list under the appointment field, or clear it to check in a walk-in.'
+          : 'The appointment code matches no appointment: correct it, or clear it to check in a walk-in.',
       ]);
       firstField.current?.focus();
       return;
@@ -233,6 +236,8 @@ export function CheckIn() {
             codes.reset();
           }}
           onFind={(code) => void codes.find(code)}
+          onPick={(a) => void codes.pick(a)}
+          onClose={codes.reset}
         />
         <div class="grid-2">
           <TrailerField values={v} errors={form.errors} set={set} />

@@ -10,6 +10,7 @@ import {
   applyChange,
   countByStatus,
   type ExpectedStatus,
+  matchesFilter,
   STATUS_LABEL,
 } from '../appointments/expected-rows';
 import { ExpectedTable } from '../appointments/expected-table';
@@ -40,6 +41,8 @@ export function Expected() {
   const [announce, setAnnounce] = useState('');
   // Completed ones are done with the gate: hidden unless asked for, so what is still to come shows.
   const [showDone, setShowDone] = useState(false);
+  // Code, ref, carrier or trailer: the clerk finds the truck at the window among the day's list.
+  const [filter, setFilter] = useState('');
   const day = useRef(yardDay(tz));
 
   const reload = useCallback(() => {
@@ -91,7 +94,8 @@ export function Expected() {
     .map((s) => `${counts[s]} ${STATUS_LABEL[s]}`)
     .join(', ');
 
-  const shown = (rows ?? []).filter((r) => showDone || r.status !== 'completed');
+  const open = (rows ?? []).filter((r) => showDone || r.status !== 'completed');
+  const shown = filter.trim() ? open.filter((r) => matchesFilter(r, filter)) : open;
   return (
     <section class="expected-screen" aria-labelledby="expected-heading">
       <h1 id="expected-heading">
@@ -113,13 +117,35 @@ export function Expected() {
       {rows && rows.length === 0 && (
         <p>No appointment today. Bookings made for today appear here as they are made.</p>
       )}
-      {counts.completed > 0 && (
-        <label class="show-done">
-          <input type="checkbox" checked={showDone} onChange={(e) => setShowDone(e.currentTarget.checked)} />{' '}
-          Show the completed ones ({counts.completed})
-        </label>
+      {rows && rows.length > 0 && (
+        <div class="expected-tools">
+          <div class="field">
+            <label for="expected-filter">Find (code, ref, carrier or trailer)</label>
+            <input
+              id="expected-filter"
+              type="search"
+              value={filter}
+              autoComplete="off"
+              spellcheck={false}
+              onInput={(e) => setFilter(e.currentTarget.value)}
+            />
+          </div>
+          {counts.completed > 0 && (
+            <label class="show-done">
+              <input
+                type="checkbox"
+                checked={showDone}
+                onChange={(e) => setShowDone(e.currentTarget.checked)}
+              />
+              <span>Show the completed ones ({counts.completed})</span>
+            </label>
+          )}
+        </div>
       )}
-      {rows && rows.length > 0 && shown.length === 0 && <p>Every appointment of today is completed.</p>}
+      {rows && rows.length > 0 && open.length === 0 && <p>Every appointment of today is completed.</p>}
+      {open.length > 0 && shown.length === 0 && (
+        <p role="status">No appointment of today matches {filter.trim()}.</p>
+      )}
       {shown.length > 0 && (
         <ExpectedTable
           rows={shown}
