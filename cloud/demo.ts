@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { planAppointments } from '../edge/demo-appointment-plan.js';
 import {
-  bookUpcoming,
   movementLinksWriter,
   pastAppointmentsWriter,
-  planAppointments,
   recordGateMovements,
-  seedScheduling,
-} from '../edge/demo-appointments.js';
+} from '../edge/demo-appointment-records.js';
+import { bookUpcoming } from '../edge/demo-appointments.js';
 import { completedMovesWriter, seedBillingConfigs, seedBillingHistory } from '../edge/demo-billing.js';
 import {
   demoClient,
@@ -16,6 +15,7 @@ import {
   seedSiteData,
   startSimulatedCamera,
 } from '../edge/demo-data.js';
+import { seedScheduling } from '../edge/demo-scheduling.js';
 import { startEdge } from '../edge/main.js';
 import { loadConfig } from '../shared/config.js';
 import type { AppDatabase } from '../shared/db/database.js';

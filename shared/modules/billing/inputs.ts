@@ -6,6 +6,7 @@ import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
 import { BILLED_TASK_TYPES } from './compute/index.js';
 import type { BillingInput, Rates, Visit } from './compute/types.js';
+import { VisitInputs, type Window } from './visit-inputs.js';
 
 /** The other modules billing reads: yards (time zone, code, site), carriers (name, SCAC). */
 export interface BillingReads {
@@ -15,12 +16,6 @@ export interface BillingReads {
 
 export type YardConfigRow = Selectable<BillingYardConfigTable>;
 export type CarrierConfigRow = Selectable<BillingCarrierConfigTable>;
-
-/** [start, end) epoch ms. */
-export interface Window {
-  start: number;
-  end: number;
-}
 
 /** How many of each input went into a computation (stored beside it). */
 export interface InputCounts {
@@ -34,13 +29,15 @@ export interface InputCounts {
 
 /**
  * Gathers what the pure computation needs for one yard, carrier and window, from the movements,
- * visits and tasks recorded (or synced) here, and reads the billing configs. Every query is on an
- * index (migration 0007 adds the two that the carrier-first reads need); the visits are read in two
- * index ranges (begun in the window; begun before it and still present at its start) rather than
- * scanning the carrier's whole history.
+ * visits (visit-inputs.ts), tasks and appointments recorded (or synced) here, and reads the billing
+ * configs. Every query is on an index (migration 0007 adds the two that the carrier-first reads
+ * need).
  */
 export class BillingInputs {
-  constructor(private readonly db: Kdb) {}
+  constructor(
+    private readonly db: Kdb,
+    private readonly visitReads = new VisitInputs(db),
+  ) {}
 
   yardConfig(yardId: string): Promise<YardConfigRow | undefined> {
     return this.db
@@ -129,86 +126,6 @@ export class BillingInputs {
     return [...ids].sort();
   }
 
-  /** The carrier's trailer visits present at some instant of the window, with their annex details. */
-  async visits(yardId: string, carrierId: string, w: Window): Promise<Visit[]> {
-    const base = () =>
-      this.db
-        .selectFrom('visit as v')
-        .leftJoin('trailer as t', 't.id', 'v.trailerId')
-        .innerJoin('movement as mi', 'mi.id', 'v.inMovementId')
-        .leftJoin('movement as mo', 'mo.id', 'v.outMovementId')
-        .select([
-          'v.trailerId',
-          't.number as trailerNumber',
-          'v.inAt',
-          'v.outAt',
-          'v.inMovementId',
-          'v.outMovementId',
-          'mi.attachmentIds as inAttachments',
-          'mo.attachmentIds as outAttachments',
-        ])
-        .where('v.yardId', '=', yardId)
-        .where('v.carrierId', '=', carrierId)
-        .where('v.unitKind', '=', 'trailer');
-    // `+v.in_at` keeps SQLite on visit_carrier_out (yard, carrier, out_at) for the visits begun
-    // before the window: a range on in_at would walk the carrier's whole history.
-    const beganBefore = sql<number>`+v.in_at`;
-    const rows = (
-      await Promise.all([
-        // Begun before the window and still in, or gone after its start (visit_carrier_out) ...
-        base().where('v.outAt', 'is', null).where(beganBefore, '<', w.start).execute(),
-        base().where('v.outAt', '>', w.start).where(beganBefore, '<', w.start).execute(),
-        // ... or begun in it (visit_carrier: yard, carrier, in_at).
-        base().where('v.inAt', '>=', w.start).where('v.inAt', '<', w.end).execute(),
-      ])
-    ).flat();
-    const linked = await this.linkedToMovements(
-      rows.flatMap((r) => (r.outMovementId ? [r.inMovementId, r.outMovementId] : [r.inMovementId])),
-    );
-    return rows.map((r) => ({
-      trailerId: r.trailerId ?? '',
-      ...(r.trailerNumber ? { trailerNumber: r.trailerNumber } : {}),
-      inAt: r.inAt,
-      outAt: r.outAt,
-      inMovementId: r.inMovementId,
-      outMovementId: r.outMovementId,
-      attachmentIds: [
-        ...new Set([
-          ...parseIds(r.inAttachments),
-          ...parseIds(r.outAttachments),
-          ...(linked.get(r.inMovementId) ?? []),
-          ...((r.outMovementId && linked.get(r.outMovementId)) || []),
-        ]),
-      ].sort(),
-    }));
-  }
-
-  /**
-   * Attachments uploaded later against these movements (refType 'movement'), besides those a
-   * movement lists itself, per movement id: read on attachment_ref in chunks of ids, and grouped
-   * here rather than with an aggregate of the database's own (SQLite's json_group_array has no
-   * PostgreSQL namesake).
-   */
-  private async linkedToMovements(movementIds: readonly string[]): Promise<Map<string, string[]>> {
-    const byMovement = new Map<string, string[]>();
-    const ids = [...new Set(movementIds)];
-    for (let i = 0; i < ids.length; i += LINKED_CHUNK) {
-      const rows = await this.db
-        .selectFrom('attachment')
-        .select(['id', 'refId'])
-        .where('refType', '=', 'movement')
-        .where('refId', 'in', ids.slice(i, i + LINKED_CHUNK))
-        .execute();
-      for (const r of rows) {
-        if (!r.refId) continue;
-        const list = byMovement.get(r.refId) ?? [];
-        list.push(r.id);
-        byMovement.set(r.refId, list);
-      }
-    }
-    return byMovement;
-  }
-
   /** The carrier's completed relocating tasks with completedAt in the window. */
   async moves(yardId: string, carrierId: string, w: Window): Promise<number> {
     const row = await this.db
@@ -279,6 +196,11 @@ export class BillingInputs {
     return Number(row.n);
   }
 
+  /** The carrier's trailer visits present at some instant of the window (visit-inputs.ts). */
+  visits(yardId: string, carrierId: string, w: Window): Promise<Visit[]> {
+    return this.visitReads.visits(yardId, carrierId, w);
+  }
+
   async adjustments(yardId: string, carrierId: string, period: string): Promise<number[]> {
     const rows = await this.db
       .selectFrom('invoiceAdjustment')
@@ -343,17 +265,4 @@ function notCorrected(eb: ExpressionBuilder<DB & { m: DB['movement'] }, 'm'>) {
   return eb.not(
     eb.exists(eb.selectFrom('movement as c').select('c.id').whereRef('c.correctsId', '=', 'm.id')),
   );
-}
-
-/** Movement ids per attachment read: well under SQLite's 32766 bound parameters and PostgreSQL's 65535. */
-const LINKED_CHUNK = 500;
-
-function parseIds(json: string | null): string[] {
-  if (!json) return [];
-  try {
-    const ids = JSON.parse(json) as unknown;
-    return Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
 }

@@ -14,6 +14,50 @@ function format(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.Dat
   return f;
 }
 
+/** The zone's wall clock, in numbers (en-US with h23: digits only, midnight as 00). */
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** How far the zone's wall clock is ahead of UTC at instant `at`, in ms (Chicago in winter: -6 h). */
+export function zoneOffsetMs(at: number, timeZone: string): number {
+  let f = wallClocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    wallClocks.set(timeZone, f);
+  }
+  const parts = f.formatToParts(at);
+  const n = (t: string) => Number(parts.find((p) => p.type === t)?.value);
+  const wall = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * Today's date in the yard (YYYY-MM-DD): the yard's calendar, whatever the browser's own zone, so
+ * a clerk in a Chicago yard at 23:30 still works "today" while UTC is already tomorrow. The one
+ * home of this rule for every web app (tested in test/unit/ui/time.test.ts).
+ */
+export function yardToday(timeZone: string, now = Date.now()): string {
+  return new Date(now + zoneOffsetMs(now, timeZone)).toISOString().slice(0, 10);
+}
+
+/** The instant a yard day (YYYY-MM-DD) starts in `timeZone`: its local midnight, DST included. */
+export function dayStart(date: string, timeZone: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) throw new RangeError(`not a date: ${date}`);
+  const wall = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  // Midnight's offset may differ from the guess's when a DST change falls within the hours between.
+  const guess = wall - zoneOffsetMs(wall, timeZone);
+  return wall - zoneOffsetMs(guess, timeZone);
+}
+
 /** "14:05" today, "Mon 23 Nov, 14:05" otherwise, in the yard's zone. */
 export function yardTime(iso: string | null | undefined, timeZone: string, now = Date.now()): string {
   if (!iso) return '';

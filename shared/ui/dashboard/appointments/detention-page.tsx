@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { FormMessage } from '../../common/components/field';
-import { yardTime } from '../../common/time';
+import { yardTime, yardToday } from '../../common/time';
 import { useSubmit } from '../../common/use-submit';
 import { type Carrier, loadCarriers } from '../billing/data';
 import { problemText } from '../records/http';
 import { GateMovements } from './gate-movements';
 import { PeriodFilter } from './period-filter';
 import { type DetentionReport, downloadDetentionCsv, loadDetention } from './report-data';
-import { minutesText, type Period, periodOf, yardToday } from './report-values';
+import { minutesText, type Period, periodOf } from './report-values';
 
 const ARRIVAL_WORDS: Record<string, string> = { early: 'early', on_time: 'on time', late: 'late' };
 const BASE = '/dashboard/appointments/detention';

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useLocation } from 'preact-iso';
 import { FormMessage } from '../../common/components/field';
+import { yardToday } from '../../common/time';
 import { problemText } from '../records/http';
 import { PeriodFilter } from './period-filter';
 import { type AppointmentSummary, loadSummary } from './report-data';
-import { minutesText, type Period, percentText, periodOf, yardToday } from './report-values';
+import { minutesText, type Period, percentText, periodOf } from './report-values';
 
 const BASE = '/dashboard/appointments/figures';
 const count = new Intl.NumberFormat();

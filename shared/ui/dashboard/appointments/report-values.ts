@@ -1,19 +1,11 @@
+import { dayStart } from '../../common/time';
+
 /**
  * The report screens' plain data: the period chosen (yard-local dates, kept in the address), minutes
  * and percentages in words. Pure functions, unit-tested in test/unit/ui/appointment-report-values.test.ts.
  */
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** Today's date in the yard's zone, `YYYY-MM-DD`. */
-export function yardToday(timeZone: string, now = Date.now()): string {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(now);
-}
 
 /** A calendar date moved by whole days (no zone: a date is a date). */
 export function addDays(date: string, days: number): string {
@@ -26,32 +18,9 @@ export interface Period {
   to: string;
 }
 
-/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
-function offsetAt(at: number, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(at);
-  const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return (
-    Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second')) - (at - (at % 1000))
-  );
-}
-
-/**
- * The instant a yard-local date begins (its midnight in the zone), as ISO UTC. Twice: the offset at
- * the first guess may be the other side of a DST change.
- */
+/** The instant a yard-local date begins (its midnight in the zone, DST included), as ISO UTC. */
 export function yardMidnight(date: string, timeZone: string): string {
-  const wall = Date.parse(`${date}T00:00:00Z`);
-  const first = wall - offsetAt(wall, timeZone);
-  return new Date(wall - offsetAt(first, timeZone)).toISOString();
+  return new Date(dayStart(date, timeZone)).toISOString();
 }
 
 /** The period as the API's half-open window: from the first day's midnight to the one after the last day. */

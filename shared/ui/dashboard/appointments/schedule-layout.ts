@@ -38,10 +38,11 @@ export function dayBounds(date: string, timeZone: string): { start: number; end:
   return { start: start.toMillis(), end: start.plus({ days: 1 }).toMillis() };
 }
 
-/** Today's yard-local date. */
-export function todayIn(timeZone: string, now = Date.now()): string {
-  return DateTime.fromMillis(now, { zone: timeZone }).toISODate() as string;
-}
+/**
+ * Today's yard-local date: the one rule of shared/ui/common/time.ts, under the name the dock
+ * schedule's screen imports it by.
+ */
+export { yardToday as todayIn } from '../../common/time';
 
 /** The date `days` calendar days from `date`. */
 export function addDays(date: string, days: number): string {

@@ -1,16 +1,11 @@
+import { yardToday } from '../../common/time';
+
 /**
  * Billing periods (DOMAIN.md "Billing"): a calendar month in the yard's time zone, `YYYY-MM`. The
  * ongoing period is the yard's current month; the list offers it and the months before it.
  */
 export function currentPeriod(timeZone: string, now = Date.now()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-  }).formatToParts(now);
-  const year = parts.find((p) => p.type === 'year')?.value ?? '2000';
-  const month = parts.find((p) => p.type === 'month')?.value ?? '01';
-  return `${year}-${month}`;
+  return yardToday(timeZone, now).slice(0, 7);
 }
 
 /** `2026-01` shifted by -1 -> `2025-12`. */

@@ -1,5 +1,6 @@
 import { api, call } from '../../common/api/client';
-import { dayStart, nextDay, yardToday } from '../movements/date-range';
+import { dayStart, yardToday } from '../../common/time';
+import { nextDay } from '../movements/date-range';
 import { type Appointment, SHOWN_STATUSES } from './expected-rows';
 
 /**

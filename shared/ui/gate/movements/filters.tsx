@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { FormMessage } from '../../common/components/field';
+import { yardToday } from '../../common/time';
 import { findUnits } from './data';
-import { rangeQuery, yardToday } from './date-range';
+import { rangeQuery } from './date-range';
 import { type Direction, type MovementFilter, type SearchTarget, searchTarget, type Unit } from './search';
 
 /**
