@@ -1,9 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import express, { type Express } from 'express';
-import { stringify as toYaml } from 'yaml';
 import { EventBus } from './bus.js';
 import type { CameraSources } from './cameras/types.js';
 import { type Clock, systemClock } from './clock.js';
@@ -19,6 +17,7 @@ import { errorHandler, notFoundHandler } from './http/error-handler.js';
 import { ErrorStats } from './http/error-stats.js';
 import { IdempotencyKeys } from './http/idempotency.js';
 import { createMetrics } from './http/metrics.js';
+import { openApiDocument } from './http/openapi-document.js';
 import { requestLog } from './http/request-log.js';
 import { type RouteInfo, RouteRegistrar } from './http/routes.js';
 import { type Logger, silentLogger } from './log.js';
@@ -185,17 +184,7 @@ export function createApp(deps: AppDeps): YardApp {
   app.use(metricsKeyPrincipal(config), authenticate(core.services.auth));
   app.use('/docs', swaggerUiStatic());
 
-  const registry = new OpenAPIRegistry();
-  registry.registerComponent('securitySchemes', 'bearerAuth', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'Token from POST /api/auth/login or /api/auth/driver-login',
-  });
-  registry.registerComponent('securitySchemes', 'apiKey', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-Api-Key',
-  });
+  const docs = openApiDocument();
   const router = express.Router();
   // JSON bodies are read per route, after authentication (routes.ts): never for an anonymous caller.
   const idempotency = new IdempotencyKeys({
@@ -206,34 +195,18 @@ export function createApp(deps: AppDeps): YardApp {
     maxKeysPerCaller: () => core.services.settings.get('idempotency.maxKeysPerCaller'),
     dialect: db.dialect,
   });
-  const registrar = new RouteRegistrar(router, registry, {
+  const registrar = new RouteRegistrar(router, docs.registry, {
     validateResponses: config.validateResponses,
     jsonLimit: config.http.jsonLimit,
     idempotency,
   });
 
-  let document: Record<string, unknown> | undefined;
-  const openapi = () => {
-    document ??= new OpenApiGeneratorV31(registry.definitions).generateDocument({
-      openapi: '3.1.0',
-      info: {
-        title: 'Yard service API',
-        version: '0.1.0',
-        description:
-          'Yard management and gate service for freight yards. Errors are RFC 9457 problem+json with a stable `code`. ' +
-          'Lists take `limit` and `cursor` and answer `{items, nextCursor}`. Times are ISO 8601 UTC. Each operation lists the roles that may call it.',
-      },
-      servers: [{ url: '/' }],
-    }) as unknown as Record<string, unknown>;
-    return document;
-  };
-  let yamlText: string | undefined;
   // After core.sync is set: the status reads the sync runtime.
   const syncStatus = new SyncStatus(core);
   registerPlatformRoutes(
     registrar,
     { ...core, auth: core.services.auth, syncStatus },
-    { json: openapi, yaml: () => (yamlText ??= toYaml(openapi())) },
+    { json: docs.json, yaml: docs.yaml },
     () => metrics.registry.metrics(),
     metrics.registry.contentType,
   );
@@ -248,7 +221,7 @@ export function createApp(deps: AppDeps): YardApp {
     core,
     services: core.services,
     routes: registrar.table,
-    openapi,
+    openapi: docs.json,
     idempotency,
     start: async () => {
       errorStats.start();

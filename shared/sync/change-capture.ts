@@ -8,10 +8,11 @@ import type { DB } from '../db/tables.js';
 import { PreconditionFailedError } from '../http/errors.js';
 import { ChangeLogWriter, INSERT_CHUNK, type PeersFor } from './change-log-writer.js';
 import { entityOfTable, type SyncedEntity, type SyncedTable } from './entities.js';
+import { firstFieldClocks, nextFieldClocks } from './field-clocks.js';
 import type { Hlc } from './hlc.js';
 import { allowEveryWrite, ownerDependsOnRow, type WriteGuard } from './ownership.js';
 import { RowObservers } from './row-observers.js';
-import { cloudFieldsOf, SITE_FIELDS, type SiteWrite } from './site-rules.js';
+import type { SiteWrite } from './site-rules.js';
 
 type Row<T extends SyncedTable> = Selectable<DB[T]>;
 /** What a caller provides on insert: the row without the columns ChangeCapture owns. */
@@ -34,7 +35,8 @@ type Loose = any;
 /**
  * The one way to write a synced record. Each call writes the row and its change_log row in the
  * same transaction (opening one if the caller has none), stamps the row's HLC and version, and for
- * shared records the per-field HLCs that the last-writer-wins merge needs (docs/sync.md "Conflict rules").
+ * shared records the per-field HLCs that the last-writer-wins merge needs (field-clocks.ts,
+ * docs/sync.md "Conflict rules").
  */
 export class ChangeCapture {
   /** Compiled statements per table and column set: writes skip Kysely's rebuild/compile (see prepared.ts). */
@@ -104,9 +106,7 @@ export class ChangeCapture {
       this.check(entity, row as Record<string, unknown>, INSERT);
       const hlc = this.hlc.next();
       const values: Record<string, unknown> = { ...row, hlc, version: 1 };
-      if (entity.ownership === 'shared') {
-        values.fieldHlc = JSON.stringify(Object.fromEntries(Object.keys(row).map((k) => [k, hlc])));
-      }
+      if (entity.ownership === 'shared') values.fieldHlc = firstFieldClocks(Object.keys(row), hlc);
       const columns = Object.keys(values).filter((k) => values[k] !== undefined);
       const [written] = (await this.shapes.run(
         trx,
@@ -140,9 +140,8 @@ export class ChangeCapture {
       for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
         const chunk = rows.slice(start, start + INSERT_CHUNK).map((row) => {
           const values: Record<string, unknown> = { ...row, hlc: this.hlc.next(), version: 1 };
-          if (entity.ownership === 'shared') {
-            values.fieldHlc = JSON.stringify(Object.fromEntries(columns.map((k) => [k, values.hlc])));
-          }
+          if (entity.ownership === 'shared')
+            values.fieldHlc = firstFieldClocks(columns, values.hlc as string);
           return values;
         });
         const allColumns = Object.keys(chunk[0]!);
@@ -206,14 +205,8 @@ export class ChangeCapture {
       };
       if ('updatedAt' in current && !('updatedAt' in values)) values.updatedAt = this.clock.now();
       if (entity.ownership === 'shared') {
-        const fieldHlc = JSON.parse(String(current.fieldHlc ?? '{}')) as Record<string, string>;
-        if (SITE_FIELDS[entity.entity]) {
-          pinFieldClocks(entity, current, fieldHlc);
-          // Its own clock now, so updatedAt too needs one: this write's.
-          if ('updatedAt' in values) fieldHlc.updatedAt = hlc;
-        }
-        for (const [k] of changed) fieldHlc[k] = hlc;
-        values.fieldHlc = JSON.stringify(fieldHlc);
+        const fields = changed.map(([k]) => k);
+        values.fieldHlc = nextFieldClocks(entity, current, fields, hlc, 'updatedAt' in values);
       }
       const columns = Object.keys(values);
       const [written] = (await this.shapes.run(
@@ -288,21 +281,6 @@ export class ChangeCapture {
     if (db.isTransaction) return work(db);
     return db.transaction().execute(work);
   }
-}
-
-/**
- * A record split by field (an appointment): every field gets its own clock before the row's clock
- * moves. A field without one counts as written at the row's clock (merge.ts), so without this a
- * booking's never-set arrival time would count as written by the cloud's next reschedule and win
- * over the arrival its site recorded meanwhile (test/integration/sync/appointments.test.ts).
- */
-function pinFieldClocks(
-  entity: SyncedEntity,
-  current: Record<string, unknown>,
-  fieldHlc: Record<string, string>,
-): void {
-  const fields = [...cloudFieldsOf(entity, current), ...(SITE_FIELDS[entity.entity] ?? [])];
-  for (const f of fields) if (fieldHlc[f] === undefined && f in current) fieldHlc[f] = String(current.hlc);
 }
 
 function definedOnly(patch: object): Record<string, unknown> {

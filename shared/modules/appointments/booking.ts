@@ -1,7 +1,5 @@
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
-import type { Kdb } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/sql-helpers.js';
 import {
   ForbiddenError,
   InvalidTransitionError,
@@ -13,10 +11,10 @@ import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
 import { lockDays } from './availability.js';
-import { newAppointmentCode } from './codes.js';
+import { freeCode, lockedCurrent, retryTakenCode, underDayLocks } from './booking-locks.js';
 import { writeHistory } from './history.js';
 import { placeBooking } from './placement.js';
-import type { AppointmentRepo, AppointmentRow } from './repo.js';
+import type { AppointmentRepo } from './repo.js';
 import type { AppointmentCreateT, AppointmentOutT, AppointmentPatchT } from './schema.js';
 import type { AppointmentService } from './service.js';
 import { bookingContext } from './slot-reads.js';
@@ -35,8 +33,7 @@ export type BookingDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
 /**
  * Book, reschedule and cancel (docs/domain.md "Booking rules"). Overbooking is impossible also
  * with several cloud nodes on one database: the capacity check and the write run in one
- * transaction that first takes the lock of each yard-local day the booking touches, in date order
- * (repo.lockDays), so two bookings of a day run one after the other and the second sees the first.
+ * transaction under the locks of the yard-local days the booking touches (booking-locks.ts).
  * Bookings are made where availability is known: the cloud or a standalone edge.
  */
 export class AppointmentBooking {
@@ -56,54 +53,60 @@ export class AppointmentBooking {
     const startAt = Date.parse(input.startAt);
     const endAt = startAt + ctx.loadType.durationMinutes * MINUTE;
     const id = newId();
-    await this.retryTakenCode(() =>
-      this.underDayLocks(ctx.yardId, lockDays(startAt, endAt, ctx.timeZone), async (trx) => {
-        const doorId = await placeBooking(this.repo, trx, ctx, {
-          now: this.deps.clock.now(),
-          startAt,
-          doorId: input.doorId,
-          override: input.override,
-        });
-        const now = this.deps.clock.now();
-        await this.deps.changes.insert(trx, 'appointment', {
-          id,
-          yardId: ctx.yardId,
-          doorId,
-          loadTypeId: ctx.loadType.id,
-          startAt,
-          endAt,
-          carrierId: input.carrierId,
-          refs: JSON.stringify(input.refs),
-          trailerNumber: input.trailerNumber ?? null,
-          truckPlate: input.truckPlate ?? null,
-          driverName: input.driverName ?? null,
-          driverPhone: input.driverPhone ?? null,
-          notes: input.notes ?? null,
-          code: await this.freeCode(trx, ctx.yardId),
-          overrideReason: input.override?.reason ?? null,
-          createdBy: principal.id,
-          cancelledAt: null,
-          cancelReason: null,
-          arrivedAt: null,
-          arrival: null,
-          movementId: null,
-          dockedAt: null,
-          completedAt: null,
-          departedAt: null,
-          noShowAt: null,
-          createdAt: now,
-          updatedAt: now,
-        });
-        await writeHistory(this.deps, trx, {
-          appointment: { id, yardId: ctx.yardId },
-          kind: 'booked',
-          from: null,
-          to: 'scheduled',
-          actor: principal,
-          reason: input.override?.reason,
-          detail: input.override ? { override: true } : null,
-        });
-      }),
+    await retryTakenCode(() =>
+      underDayLocks(
+        this.deps.kysely,
+        this.repo,
+        ctx.yardId,
+        lockDays(startAt, endAt, ctx.timeZone),
+        async (trx) => {
+          const doorId = await placeBooking(this.repo, trx, ctx, {
+            now: this.deps.clock.now(),
+            startAt,
+            doorId: input.doorId,
+            override: input.override,
+          });
+          const now = this.deps.clock.now();
+          await this.deps.changes.insert(trx, 'appointment', {
+            id,
+            yardId: ctx.yardId,
+            doorId,
+            loadTypeId: ctx.loadType.id,
+            startAt,
+            endAt,
+            carrierId: input.carrierId,
+            refs: JSON.stringify(input.refs),
+            trailerNumber: input.trailerNumber ?? null,
+            truckPlate: input.truckPlate ?? null,
+            driverName: input.driverName ?? null,
+            driverPhone: input.driverPhone ?? null,
+            notes: input.notes ?? null,
+            code: await freeCode(this.repo, trx, ctx.yardId),
+            overrideReason: input.override?.reason ?? null,
+            createdBy: principal.id,
+            cancelledAt: null,
+            cancelReason: null,
+            arrivedAt: null,
+            arrival: null,
+            movementId: null,
+            dockedAt: null,
+            completedAt: null,
+            departedAt: null,
+            noShowAt: null,
+            createdAt: now,
+            updatedAt: now,
+          });
+          await writeHistory(this.deps, trx, {
+            appointment: { id, yardId: ctx.yardId },
+            kind: 'booked',
+            from: null,
+            to: 'scheduled',
+            actor: principal,
+            reason: input.override?.reason,
+            detail: input.override ? { override: true } : null,
+          });
+        },
+      ),
     );
     return this.announce(id);
   }
@@ -141,8 +144,8 @@ export class AppointmentBooking {
         ...lockDays(startAt, endAt, yard.timeZone),
       ]),
     ].sort();
-    await this.underDayLocks(seen.yardId, days, async (trx) => {
-      const current = await this.current(trx, id, expectedVersion);
+    await underDayLocks(this.deps.kysely, this.repo, seen.yardId, days, async (trx) => {
+      const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
       const status = appointmentStatus(current);
       if (FINAL.has(status))
         throw new InvalidTransitionError(status, status, `A ${status} appointment cannot change.`);
@@ -215,67 +218,34 @@ export class AppointmentBooking {
     this.assertBookingHere();
     const seen = await this.deps.appointments.visibleView(principal, id);
     const yard = await this.deps.yards.getRow(seen.yardId);
-    await this.underDayLocks(seen.yardId, lockDays(seen.startAt, seen.endAt, yard.timeZone), async (trx) => {
-      const current = await this.current(trx, id, expectedVersion);
-      const status = appointmentStatus(current);
-      if (status !== 'scheduled' && status !== 'arrived')
-        throw new InvalidTransitionError(status, 'cancelled');
-      await this.deps.changes.update(
-        trx,
-        'appointment',
-        id,
-        { cancelledAt: this.deps.clock.now(), cancelReason: reason },
-        { expectedVersion: current.version },
-      );
-      await writeHistory(this.deps, trx, {
-        appointment: current,
-        kind: 'cancelled',
-        from: status,
-        to: 'cancelled',
-        actor: principal,
-        reason,
-      });
-    });
+    await underDayLocks(
+      this.deps.kysely,
+      this.repo,
+      seen.yardId,
+      lockDays(seen.startAt, seen.endAt, yard.timeZone),
+      async (trx) => {
+        const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
+        const status = appointmentStatus(current);
+        if (status !== 'scheduled' && status !== 'arrived')
+          throw new InvalidTransitionError(status, 'cancelled');
+        await this.deps.changes.update(
+          trx,
+          'appointment',
+          id,
+          { cancelledAt: this.deps.clock.now(), cancelReason: reason },
+          { expectedVersion: current.version },
+        );
+        await writeHistory(this.deps, trx, {
+          appointment: current,
+          kind: 'cancelled',
+          from: status,
+          to: 'cancelled',
+          actor: principal,
+          reason,
+        });
+      },
+    );
     return this.announce(id);
-  }
-
-  /** The row inside the transaction, locked for the write; a stale If-Match is 412. */
-  private async current(trx: Kdb, id: string, expectedVersion: number | undefined): Promise<AppointmentRow> {
-    const row = await this.repo.byIdForWrite(trx, id);
-    if (!row) throw new NotFoundError('Appointment', id);
-    if (expectedVersion !== undefined && expectedVersion !== row.version)
-      throw new PreconditionFailedError(row.version);
-    return row;
-  }
-
-  private underDayLocks<T>(
-    yardId: string,
-    days: readonly string[],
-    work: (trx: Kdb) => Promise<T>,
-  ): Promise<T> {
-    return this.deps.kysely.transaction().execute(async (trx) => {
-      await this.repo.lockDays(trx, yardId, days);
-      return work(trx);
-    });
-  }
-
-  /** A code free in the yard; read under the day lock, so only a booking of another day can race it. */
-  private async freeCode(trx: Kdb, yardId: string): Promise<string> {
-    for (;;) {
-      const code = newAppointmentCode();
-      if (!(await this.repo.codeTaken(trx, yardId, code))) return code;
-    }
-  }
-
-  /** A booking of another day that drew the same code at the same moment: the unique index refuses one; it tries again. */
-  private async retryTakenCode(work: () => Promise<void>): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (err) {
-        if (!isUniqueViolation(err) || attempt >= 3) throw err;
-      }
-    }
   }
 
   private async announce(id: string): Promise<AppointmentOutT> {

@@ -8,17 +8,19 @@ import type { LoadTypeService } from './load-type-service.js';
 import {
   AppointmentCancelBody,
   AppointmentCreateBody,
+  AppointmentPatchBody,
+  LoadTypeCreateBody,
+  LoadTypePatchBody,
+  SchedulingConfigPutBody,
+} from './request-bodies.js';
+import {
   AppointmentListQuery,
   AppointmentOut,
-  AppointmentPatchBody,
   AppointmentWithHistory,
   Availability,
   AvailabilityQuery,
-  LoadTypeCreateBody,
   LoadTypeOut,
-  LoadTypePatchBody,
   SchedulingConfigOut,
-  SchedulingConfigPutBody,
 } from './schema.js';
 import type { AppointmentService } from './service.js';
 import type { SlotService } from './slots-service.js';
