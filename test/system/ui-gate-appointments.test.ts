@@ -381,6 +381,19 @@ describe('gate house: finding the day’s appointment by ref, by carrier + trail
     await screenshot(page, 'ui-gate-expected-320');
     await box.uncheck();
     await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Enter in the box: with two rows left nothing happens; with one, its check-in opens, looked up.
+    await filter.fill('shrd5312');
+    await expect.poll(codes).toEqual([lsShared.code, prShared.code]);
+    await filter.press('Enter');
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/gate/expected');
+    await filter.fill('bol-77031');
+    await expect.poll(codes).toEqual([byRef.code]);
+    await filter.press('Enter');
+    await page.getByRole('heading', { name: 'Check in' }).waitFor();
+    await page.getByText(/Appointment found: Gulf Coast/).waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
   }, 90_000);
 
   it('a ref typed in the appointment field fills the check-in, and the movement carries the appointment', async () => {

@@ -10,10 +10,13 @@ import {
   applyChange,
   countByStatus,
   type ExpectedStatus,
+  expectedStatus,
   matchesFilter,
+  mayCheckIn,
   STATUS_LABEL,
 } from '../appointments/expected-rows';
 import { ExpectedTable } from '../appointments/expected-table';
+import { ExpectedTools } from '../appointments/expected-tools';
 import { timeZone, yard } from '../yard';
 import '../appointments/expected.css';
 
@@ -94,6 +97,8 @@ export function Expected() {
     .map((s) => `${counts[s]} ${STATUS_LABEL[s]}`)
     .join(', ');
 
+  const mayWork = canWorkGate(session.principal.value?.role);
+  const checkIn = (a: Appointment) => route(`/gate/?code=${encodeURIComponent(a.code)}`);
   const open = (rows ?? []).filter((r) => showDone || r.status !== 'completed');
   const shown = filter.trim() ? open.filter((r) => matchesFilter(r, filter)) : open;
   return (
@@ -118,29 +123,20 @@ export function Expected() {
         <p>No appointment today. Bookings made for today appear here as they are made.</p>
       )}
       {rows && rows.length > 0 && (
-        <div class="expected-tools">
-          <div class="field">
-            <label for="expected-filter">Find (code, ref, carrier or trailer)</label>
-            <input
-              id="expected-filter"
-              type="search"
-              value={filter}
-              autoComplete="off"
-              spellcheck={false}
-              onInput={(e) => setFilter(e.currentTarget.value)}
-            />
-          </div>
-          {counts.completed > 0 && (
-            <label class="show-done">
-              <input
-                type="checkbox"
-                checked={showDone}
-                onChange={(e) => setShowDone(e.currentTarget.checked)}
-              />
-              <span>Show the completed ones ({counts.completed})</span>
-            </label>
-          )}
-        </div>
+        <ExpectedTools
+          filter={filter}
+          onFilter={setFilter}
+          onEnter={() => {
+            // One appointment left that may come in: Enter opens its check-in, as its button does.
+            const only = shown.length === 1 ? shown[0] : undefined;
+            if (!only || !mayWork || !mayCheckIn(expectedStatus(only, now, grace))) return false;
+            checkIn(only);
+            return true;
+          }}
+          completed={counts.completed}
+          showDone={showDone}
+          onShowDone={setShowDone}
+        />
       )}
       {rows && rows.length > 0 && open.length === 0 && <p>Every appointment of today is completed.</p>}
       {open.length > 0 && shown.length === 0 && (
@@ -152,9 +148,9 @@ export function Expected() {
           now={now}
           lateGraceMinutes={grace}
           timeZone={tz}
-          mayWork={canWorkGate(session.principal.value?.role)}
+          mayWork={mayWork}
           changed={changed}
-          onCheckIn={(a) => route(`/gate/?code=${encodeURIComponent(a.code)}`)}
+          onCheckIn={checkIn}
         />
       )}
       <p class="muted">Late after {grace} min past the start. The list follows every change as it happens.</p>
