@@ -4,7 +4,7 @@ import { type DoorBookings, freeSlots } from '../shared/modules/appointments/ava
 import type { Scheduling } from './demo-scheduling.js';
 
 /**
- * The demo's week of dock appointments as a plan, without writing anything (edge/demo-appointments.ts
+ * The demo's past dock appointments as a plan, without writing anything (edge/demo-appointments.ts
  * says where each part is written): which load type, door, carrier and start each one has, and what
  * happened to it (on time, early, late, a long stay, a no-show, a cancellation; today's still due).
  * Seeded random numbers: every demo has the same week relative to its start.
@@ -60,8 +60,8 @@ export const DRIVERS = [
 
 /**
  * A week of past appointments and today's up to now (plus a few due within the lead time, booked
- * earlier): free starts and doors come from the booking rules themselves (freeSlots), so the plan
- * never overbooks a door.
+ * earlier), and a few of last month for its invoices: free starts and doors come from the booking
+ * rules themselves (freeSlots), so the plan never overbooks a door.
  */
 export function planAppointments(s: Scheduling, now: number): PastAppointment[] {
   let seed = 20261101;
@@ -77,24 +77,29 @@ export function planAppointments(s: Scheduling, now: number): PastAppointment[] 
   const held = new Map(s.doors.map((d) => [d.id, [] as Array<{ startAt: number; endAt: number }>]));
   const today = DateTime.fromMillis(now, { zone: s.timeZone }).startOf('day');
   const plans: PastAppointment[] = [];
-  for (let back = 7; back >= 0; back--) {
-    const date = today.minus({ days: back }).toISODate() as string;
-    const perDay = back === 0 ? 9 : 8;
+  /** `perDay` bookings of `date` (starting before `latest`), each with the outcome `outcomeOf` gives. */
+  const planDay = (
+    date: string,
+    perDay: number,
+    outcomeOf: (p: PastAppointment) => Outcome,
+    latest = Number.POSITIVE_INFINITY,
+  ) => {
+    // Booked well before: "now" a week before the date, so the lead time allows the whole day.
+    const bookedFrom = DateTime.fromISO(date, { zone: s.timeZone }).toMillis() - 8 * DAY;
     for (let n = 0; n < perDay; n++) {
       const loadType = s.loadTypes[n % s.loadTypes.length] as Scheduling['loadTypes'][number];
       const allowed = new Set(loadType.doorIds);
       const doors: DoorBookings[] = s.doors
         .filter((d) => allowed.size === 0 || allowed.has(d.id))
         .map((d) => ({ ...d, bookings: held.get(d.id) ?? [] }));
-      // Booked well before: "now" a week before the date, so the lead time allows the whole day.
       const slots = freeSlots({
         rules: { ...s.rules, leadTimeMaxDays: 30 },
         durationMinutes: loadType.durationMinutes,
         doors,
         fromDate: date,
         toDate: date,
-        now: now - 8 * DAY,
-      }).filter((slot) => (back > 0 ? true : slot.startAt < now + 100 * MIN));
+        now: bookedFrom,
+      }).filter((slot) => slot.startAt < latest);
       if (slots.length === 0) continue;
       const slot = slots[Math.floor(random() * slots.length)] as (typeof slots)[number];
       const door = slot.doors[Math.floor(random() * slot.doors.length)] as { id: string };
@@ -113,13 +118,35 @@ export function planAppointments(s: Scheduling, now: number): PastAppointment[] 
         outcome: 'on_time',
         bookedAt: slot.startAt - between(1, 6) * DAY,
       };
-      p.outcome = back > 0 ? pastOutcome(random()) : todayOutcome(p, now);
+      p.outcome = outcomeOf(p);
       happen(p, loadType.durationMinutes, between);
       plans.push(p);
     }
+  };
+  // Last month, a day a week before this week's: the invoices are of past months only
+  // (docs/domain.md "Billing"), so each carrier is late and misses one there, in turn, and the
+  // previous month's invoice of every carrier has its LATE and NO_SHOW lines.
+  const weekStart = today.minus({ days: 7 });
+  let lastMonth = 0;
+  for (const day of [4, 11, 18, 25]) {
+    const date = today.minus({ months: 1 }).set({ day });
+    if (date >= weekStart) continue;
+    planDay(date.toISODate() as string, s.carriers.length, () => {
+      const outcome = LAST_MONTH[Math.floor(lastMonth / s.carriers.length) % LAST_MONTH.length];
+      lastMonth++;
+      return outcome as Outcome;
+    });
+  }
+  for (let back = 7; back >= 0; back--) {
+    const date = today.minus({ days: back }).toISODate() as string;
+    if (back > 0) planDay(date, 8, () => pastOutcome(random()));
+    else planDay(date, 9, (p) => todayOutcome(p, now), now + 100 * MIN);
   }
   return plans;
 }
+
+/** Last month's outcomes, a round of the carriers each: late first, then missed, then the rest. */
+const LAST_MONTH: readonly Outcome[] = ['late', 'no_show', 'on_time', 'long_stay'];
 
 function pastOutcome(r: number): Outcome {
   if (r < 0.45) return 'on_time';

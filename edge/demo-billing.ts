@@ -13,7 +13,8 @@ interface DemoRecords {
 /**
  * The demo yard's billing configs (DOMAIN.md "Billing"), made where billing lives: at a standalone
  * edge, or at the cloud when the edge is linked. Dallas: US dollars, Texas sales tax 8.25 %, 30 grace
- * minutes, list prices in cents; each demo carrier has an agreement that overrides some of them.
+ * minutes, list prices in cents (with a fee per late arrival and per no-show of a dock appointment);
+ * each demo carrier has an agreement that overrides some of them.
  */
 export async function seedBillingConfigs(
   api: Call,
@@ -30,6 +31,9 @@ export async function seedBillingConfigs(
     overageDailyRate: 2_500,
     moveFee: 1_500,
     gateFee: 500,
+    // Appointment fees (LATE, NO_SHOW lines): the demo's appointments of last month have both.
+    lateFee: 5_000,
+    noShowFee: 10_000,
     issuerName: 'Dallas Cross-Dock LLC',
     issuerAddress: '1200 Freight Way, Dallas, TX 75212',
     issuerTaxId: '75-1234567',
@@ -47,15 +51,21 @@ export async function seedBillingConfigs(
       billToName: 'Lone Star Logistics – Accounts Payable',
       billToEmail: 'ap@lonestar-logistics.example',
     },
-    // Two spaces at list price, a cheaper move fee.
-    { carrier: prairie, bookedSpaces: 2, moveFee: 1_200, billToEmail: 'billing@prairiehaulers.example' },
+    // Two spaces at list price, a cheaper move fee and a softer no-show fee.
+    {
+      carrier: prairie,
+      bookedSpaces: 2,
+      moveFee: 1_200,
+      noShowFee: 7_500,
+      billToEmail: 'billing@prairiehaulers.example',
+    },
     // Pay as you go: no reserved spaces, every rate the yard's.
     { carrier: gulfCoast, billToEmail: 'payables@gulfcoastcarriers.example' },
   ];
   for (const { carrier, ...rates } of agreements) {
     await api('POST', `/api/billing/config/${yard.id}/carrier`, { carrierId: carrier.id, ...rates });
   }
-  progress('billing configs (USD, 8.25 % tax, a rate agreement per carrier)');
+  progress('billing configs (USD, 8.25 % tax, late and no-show fees, a rate agreement per carrier)');
 }
 
 /** A finished yard move of the history: which trailer, what kind, when it was done, billed to whom. */

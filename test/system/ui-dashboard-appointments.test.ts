@@ -11,6 +11,7 @@ import {
   seriousA11yViolations,
   startDemoEdge,
 } from '../helpers/browser.js';
+import { settled, sidewaysOverflow } from './reflow-check.js';
 
 /**
  * The dashboard's appointments area in Chromium against the demo edge (standalone: it owns the
@@ -20,7 +21,8 @@ import {
  * then reads the detention report of an appointment that was checked in and out through the gate
  * (its times, wait, turn and detention, the gate movements with their pictures) and downloads its
  * CSV, and reads the on-time figures. Each step is checked against the API. The browser runs in
- * Tokyo's zone: what it shows is in the yard's (America/Chicago).
+ * Tokyo's zone: what it shows is in the yard's (America/Chicago). At 320 x 640 every screen of the
+ * area reflows (screenshots dashboard-appointments-320-*.png).
  */
 let edge: DemoEdge;
 let browser: Browser;
@@ -445,6 +447,38 @@ describe('the appointments area, as a dispatcher', () => {
     await shown(perCarrier.getByRole('row', { name: /^All/ }));
     await screenshot(page, 'dashboard-appointments-figures');
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+
+  it('every appointments screen reflows at 320 x 640: nothing scrolls sideways (WCAG 1.4.10)', async () => {
+    const narrow = await openPage(browser, {
+      locale: 'en-US',
+      timezoneId: 'Asia/Tokyo',
+      viewport: { width: 320, height: 640 },
+    });
+    await narrow.goto(`${edge.url}/dashboard/appointments/config`);
+    await logIn(narrow, dispatcher.username, dispatcher.password);
+    await narrow.getByRole('navigation', { name: 'Appointments' }).waitFor();
+    const failures: Record<string, string[]> = {};
+    const check = async (name: string) => {
+      await settled(narrow);
+      await screenshot(narrow, `dashboard-appointments-320-${name}`);
+      const found = await sidewaysOverflow(narrow);
+      if (found.length > 0) failures[name] = found;
+    };
+    // The screens with what the steps above left in them: hours, a closed date, load types, a
+    // door of capacity 2, the detention report and figures of today's appointment.
+    for (const slug of ['config', 'load-types', 'doors', 'detention', 'figures']) {
+      await narrow.goto(`${edge.url}/dashboard/appointments/${slug}`);
+      await narrow.getByRole('navigation', { name: 'Appointments' }).waitFor();
+      await check(slug);
+    }
+    // The load type form, open.
+    await narrow.goto(`${edge.url}/dashboard/appointments/load-types`);
+    await narrow.getByRole('button', { name: 'New load type' }).click();
+    await shown(narrow.getByRole('form', { name: 'New load type' }));
+    await check('load-type-form');
+    await narrow.context().close();
+    expect(failures).toEqual({});
   });
 
   it('a billing clerk reads the config and load types but cannot change them', async () => {

@@ -19,15 +19,33 @@ describe('demo billing configs', () => {
     expect(res.status).toBe(200);
     expect(res.body.items).toHaveLength(1);
     const dallas = res.body.items[0];
-    expect(dallas).toMatchObject({ currency: 'USD', taxRateBp: 825, graceMinutes: 30, moveFee: 1_500 });
+    expect(dallas).toMatchObject({
+      currency: 'USD',
+      taxRateBp: 825,
+      graceMinutes: 30,
+      moveFee: 1_500,
+      lateFee: 5_000,
+      noShowFee: 10_000,
+    });
     const carriers = (await admin.get('/api/carrier')).body.items;
     const byScac = Object.fromEntries(
       dallas.carriers.map((c: any) => [carriers.find((k: any) => k.id === c.carrierId).scac, c.effective]),
     );
     expect(byScac).toEqual({
       LSLG: expect.objectContaining({ bookedSpaces: 6, spaceMonthlyRate: 14_000, minimumMonthly: 75_000 }),
-      PRHL: expect.objectContaining({ bookedSpaces: 2, moveFee: 1_200, spaceMonthlyRate: 15_000 }),
-      GCCA: expect.objectContaining({ bookedSpaces: 0, moveFee: 1_500, minimumMonthly: 0 }),
+      PRHL: expect.objectContaining({
+        bookedSpaces: 2,
+        moveFee: 1_200,
+        spaceMonthlyRate: 15_000,
+        lateFee: 5_000,
+        noShowFee: 7_500,
+      }),
+      GCCA: expect.objectContaining({
+        bookedSpaces: 0,
+        moveFee: 1_500,
+        minimumMonthly: 0,
+        noShowFee: 10_000,
+      }),
     });
   });
 });
