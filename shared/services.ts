@@ -175,9 +175,9 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: plugs.autoDispatch });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
   const billing = plugs.billing({ ...part, yards, carriers });
-  const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards });
   // Appointments: `overdue` is the cloud's view of an offline site's late trucks (out.ts).
   const appointments = new AppointmentService({ ...core, yards, atCloud: plugs.appointmentsAtCloud });
+  const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards, appointments });
   const appointmentBooking = new AppointmentBooking({ ...core, appointments, yards, carriers });
   const appointmentSlots = new SlotService({ ...core, appointments, yards });
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });

@@ -10,6 +10,7 @@ import {
   seriousA11yViolations,
   startDemoEdge,
 } from '../helpers/browser.js';
+import { sidewaysOverflow } from './reflow-check.js';
 
 /**
  * Appointments at the gate house (docs/domain.md "At the gate"), in Debian's Chromium against the
@@ -289,5 +290,168 @@ describe('gate house: appointments', () => {
     await page.getByRole('button', { name: /Check in and open gate/ }).click();
     await page.getByRole('heading', { name: /Checked in: WALK 100200/ }).waitFor();
     expect(walkIn()).toEqual([{ appointment_id: null }]);
+  }, 90_000);
+});
+
+describe('gate house: finding the day’s appointment by ref, by carrier + trailer, on the Expected screen', () => {
+  let byRef: { id: string; code: string };
+  let lsShared: { id: string; code: string };
+  let prShared: { id: string; code: string };
+
+  it('the Expected screen filters by code, ref, carrier and trailer; "Show the completed ones" sits beside its box and reflows at 320 px', async () => {
+    const loadTypeId = (await apiCall('GET', `/api/appointment/load-type?yardId=${yardId}`)).body.items.find(
+      (t: { name: string }) => t.name === 'Gate test live unload',
+    ).id;
+    const soon = Math.floor(Date.now() / QUARTER) * QUARTER + 4 * QUARTER;
+    const at = (ms: number) => new Date(ms).toISOString();
+    byRef = await book({
+      loadTypeId,
+      startAt: at(soon),
+      doorId: doors['Door 3'],
+      carrierId: carriers.GCCA,
+      trailerNumber: 'GCCA5311',
+      refs: ['PO-55120', 'BOL-77031'],
+    });
+    // One trailer number, two carriers' bookings today: only the carrier tells them apart.
+    lsShared = await book({
+      loadTypeId,
+      startAt: at(soon),
+      doorId: doors['Door 5'],
+      carrierId: carriers.LSLG,
+      trailerNumber: 'SHRD5312',
+    });
+    prShared = await book({
+      loadTypeId,
+      startAt: at(soon + QUARTER),
+      doorId: doors['Door 6'],
+      carrierId: carriers.PRHL,
+      trailerNumber: 'SHRD5312',
+    });
+    // A completed one, so "Show the completed ones" is there (completed by hand, as a clerk may).
+    for (const to of ['docked', 'completed']) {
+      const res = await apiCall('POST', `/api/appointment/${other.id}/status`, { to, reason: 'gate test' });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+
+    await page.keyboard.press('Alt+e');
+    await page.getByRole('heading', { name: /Expected arrivals today/ }).waitFor();
+    await row(prShared.code).waitFor();
+    const filter = page.getByLabel('Find (code, ref, carrier or trailer)');
+    const codes = () => page.locator('table.expected tbody tr .code').allTextContents();
+    await filter.fill('bol-77031');
+    await expect.poll(codes).toEqual([byRef.code]);
+    await filter.fill('prairie shrd 5312'); // carrier + trailer: the Prairie Haulers one only
+    await expect.poll(codes).toEqual([prShared.code]);
+    await screenshot(page, 'ui-gate-expected-filter');
+    await filter.fill(lsShared.code.toLowerCase());
+    await expect.poll(codes).toEqual([lsShared.code]);
+    await filter.fill('nothing like this');
+    await page.getByText('No appointment of today matches nothing like this.').waitFor();
+    await filter.fill('');
+    await expect.poll(async () => (await codes()).length).toBeGreaterThanOrEqual(4);
+    expect(await codes()).not.toContain(other.code); // completed: hidden until asked for
+
+    // The checkbox beside its words, on the filter box's line, and it works.
+    const box = page.getByRole('checkbox', { name: /Show the completed ones \(\d+\)/ });
+    const words = page.getByText(/^Show the completed ones/);
+    const [b, w, f] = await Promise.all([box.boundingBox(), words.boundingBox(), filter.boundingBox()]);
+    expect(b!.x + b!.width).toBeLessThanOrEqual(w!.x); // left of its words
+    expect(w!.x - (b!.x + b!.width)).toBeLessThan(16); // right beside them
+    expect(Math.abs(b!.y + b!.height / 2 - (w!.y + w!.height / 2))).toBeLessThan(3); // centred on them
+    expect(Math.abs(b!.y + b!.height / 2 - (f!.y + f!.height / 2))).toBeLessThan(4); // on the box's line
+    expect(b!.x).toBeGreaterThan(f!.x + f!.width); // beside the filter box
+    await screenshot(page, 'ui-gate-expected-tools');
+    await box.check();
+    await expect.poll(codes).toContain(other.code);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    // 320 CSS px: the page does not scroll sideways, the two controls stack, the box still beside its words.
+    await page.setViewportSize({ width: 320, height: 640 });
+    await page.waitForTimeout(300);
+    expect(await sidewaysOverflow(page)).toEqual([]);
+    const [nb, nw, nf] = await Promise.all([box.boundingBox(), words.boundingBox(), filter.boundingBox()]);
+    expect(nb!.y).toBeGreaterThan(nf!.y + nf!.height); // under the filter box
+    expect(nb!.x + nb!.width).toBeLessThanOrEqual(nw!.x);
+    expect(nw!.x + nw!.width).toBeLessThanOrEqual(320);
+    await screenshot(page, 'ui-gate-expected-320');
+    await box.uncheck();
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // Enter in the box: with two rows left nothing happens; with one, its check-in opens, looked up.
+    await filter.fill('shrd5312');
+    await expect.poll(codes).toEqual([lsShared.code, prShared.code]);
+    await filter.press('Enter');
+    await page.waitForTimeout(300);
+    expect(new URL(page.url()).pathname).toBe('/gate/expected');
+    await filter.fill('bol-77031');
+    await expect.poll(codes).toEqual([byRef.code]);
+    await filter.press('Enter');
+    await page.getByRole('heading', { name: 'Check in' }).waitFor();
+    await page.getByText(/Appointment found: Gulf Coast/).waitFor();
+    await page.getByRole('button', { name: 'Clear' }).click();
+  }, 90_000);
+
+  it('a ref typed in the appointment field fills the check-in, and the movement carries the appointment', async () => {
+    await page.getByRole('link', { name: /Check in/ }).click();
+    await page.getByRole('heading', { name: 'Check in' }).waitFor();
+    const field = page.getByLabel('Appointment code');
+    await field.fill('bol-77031');
+    await field.press('Enter');
+    await page
+      .getByText(/Appointment found: Gulf Coast[^,]*, Gate test live unload at [^,]+, Door 3\./)
+      .waitFor();
+    expect(await field.inputValue()).toBe(byRef.code); // the code replaces the ref, as a scan would
+    expect(await page.getByRole('combobox', { name: 'Trailer number' }).inputValue()).toBe('GCCA5311');
+    await page.keyboard.press('Control+Enter');
+    await page.getByRole('heading', { name: /Checked in: GCCA5311/ }).waitFor();
+    const movement = db()
+      .prepare(
+        "SELECT m.appointment_id FROM movement m JOIN trailer t ON t.id = m.trailer_id WHERE t.number = 'GCCA5311'",
+      )
+      .all();
+    expect(movement).toEqual([{ appointment_id: byRef.id }]);
+    expect(
+      db().prepare('SELECT movement_id IS NOT NULL AS linked FROM appointment WHERE id = ?').get(byRef.id),
+    ).toEqual({ linked: 1 });
+  }, 90_000);
+
+  it('a trailer number two carriers booked lists both; the clerk picks the carrier’s with the keyboard and checks in', async () => {
+    const field = page.getByLabel('Appointment code');
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('ci-code');
+    await page.keyboard.type('shrd5312\n');
+    const list = page.getByRole('listbox', { name: "Today's appointments that match" });
+    await page.getByText('2 appointments today match shrd5312').waitFor();
+    const options = list.getByRole('option');
+    expect(await options.count()).toBe(2);
+    expect(await options.nth(0).textContent()).toContain('Lone Star Logistics');
+    expect(await options.nth(1).textContent()).toContain('Prairie Haulers');
+    expect(await field.getAttribute('aria-expanded')).toBe('true');
+    await screenshot(page, 'ui-gate-check-in-choose-appointment');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    // Down to the Prairie Haulers booking, Enter: the form fills from it.
+    await page.keyboard.press('ArrowDown');
+    expect(await options.nth(1).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Enter');
+    await page
+      .getByText(/Appointment found: Prairie Haulers, Gate test live unload at [^,]+, Door 6\./)
+      .waitFor();
+    expect(await list.isHidden()).toBe(true);
+    expect(await field.inputValue()).toBe(prShared.code);
+    expect(await page.getByRole('combobox', { name: 'Carrier (name or SCAC)' }).inputValue()).toMatch(
+      /^Prairie Haulers/,
+    );
+    expect(await page.locator('#ci-spot option:checked').textContent()).toBe('Door 6 (booked, suggested)');
+    await screenshot(page, 'ui-gate-check-in-chosen-appointment');
+    await page.getByRole('button', { name: /Check in and open gate/ }).click();
+    await page.getByRole('heading', { name: /Checked in: SHRD5312/ }).waitFor();
+    const movements = db()
+      .prepare(
+        "SELECT m.appointment_id, m.carrier_id FROM movement m JOIN trailer t ON t.id = m.trailer_id WHERE t.number = 'SHRD5312'",
+      )
+      .all();
+    expect(movements).toEqual([{ appointment_id: prShared.id, carrier_id: carriers.PRHL }]);
+    const status = db().prepare('SELECT arrived_at IS NOT NULL AS arrived FROM appointment WHERE id = ?');
+    expect(status.get(prShared.id)).toEqual({ arrived: 1 });
+    expect(status.get(lsShared.id)).toEqual({ arrived: 0 });
   }, 90_000);
 });

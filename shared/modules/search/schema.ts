@@ -1,20 +1,27 @@
 import { Id, IsoDateTime } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
+import { AppointmentStatusSchema } from '../appointments/schema.js';
 
 /**
- * What the search across kinds finds. A new kind (appointments) is one more value here and one
- * more source in service.ts; its hits have the same shape.
+ * What the search across kinds finds. A new kind is one more value here and one more source in
+ * service.ts; its hits have the same shape.
  */
-export const SEARCH_KINDS = ['trailer', 'truck', 'driver', 'carrier'] as const;
+export const SEARCH_KINDS = ['trailer', 'truck', 'driver', 'carrier', 'appointment'] as const;
 export const SearchKind = z.enum(SEARCH_KINDS);
 export type SearchKindT = z.infer<typeof SearchKind>;
 
 export const SearchQuery = z.object({
-  q: z.string().trim().min(1).max(100).openapi({
-    description:
-      'a trailer number (spaces ignored), a plate, a unit number, a name, a phone, a licence or a SCAC',
-    example: '4821',
-  }),
+  q: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .openapi({
+      description:
+        'a trailer number (spaces ignored), a plate, a unit number, a name, a phone, a licence, a SCAC, ' +
+        'an appointment code or an appointment’s ref (PO / BOL number)',
+      example: '4821',
+    }),
   limit: z.coerce.number().int().min(1).max(50).default(20).openapi({
     type: 'integer',
     minimum: 1,
@@ -46,11 +53,25 @@ export const Whereabouts = z
       'Where a unit is. For a unit that left a yard outside the caller’s yard scope, yard and gate are null.',
   });
 
+export const AppointmentPlace = z
+  .object({
+    yard: Named,
+    startAt: IsoDateTime,
+    door: Named,
+    status: AppointmentStatusSchema,
+    refs: z.array(z.string()),
+  })
+  .openapi('SearchAppointment', {
+    description: 'Where and when an appointment is booked, to open it on the yard’s dock schedule of its day',
+  });
+
 export const SearchHit = z
   .object({
     kind: SearchKind,
     id: Id,
-    label: z.string().openapi({ description: 'the trailer number, the plate (or unit number), the name' }),
+    label: z.string().openapi({
+      description: 'the trailer number, the plate (or unit number), the name, the appointment code',
+    }),
     secondary: z
       .string()
       .nullable()
@@ -59,6 +80,7 @@ export const SearchHit = z
       description: 'how the text matched: is it, starts it, is inside it',
     }),
     where: Whereabouts.nullable().openapi({ description: 'trailers and trucks; null for other kinds' }),
+    appointment: AppointmentPlace.nullable().openapi({ description: 'appointments; null for other kinds' }),
   })
   .openapi('SearchHit');
 
@@ -74,3 +96,4 @@ export const SearchOut = z
 
 export type SearchHitT = z.infer<typeof SearchHit>;
 export type WhereaboutsT = z.infer<typeof Whereabouts>;
+export type AppointmentPlaceT = z.infer<typeof AppointmentPlace>;

@@ -1,50 +1,21 @@
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import { toIso } from '../../clock.js';
-import type { CarrierService } from '../carriers/service.js';
-import type { DriverService } from '../drivers/service.js';
-import type { MovementService } from '../movements/service.js';
-import type { TrailerService } from '../trailers/service.js';
-import type { TruckService } from '../trucks/service.js';
-import type { YardService } from '../yards/service.js';
-import { SEARCH_KINDS, type SearchHitT, type SearchKindT, type WhereaboutsT } from './schema.js';
+import {
+  type AppointmentPlaceT,
+  SEARCH_KINDS,
+  type SearchHitT,
+  type SearchKindT,
+  type WhereaboutsT,
+} from './schema.js';
+import {
+  appointmentSource,
+  type Found,
+  type SearchDeps,
+  type SearchSource,
+  unitAndPartySources,
+} from './sources.js';
 
-export type SearchDeps = {
-  trailers: Pick<TrailerService, 'search'>;
-  trucks: Pick<TruckService, 'search'>;
-  drivers: Pick<DriverService, 'search'>;
-  carriers: Pick<CarrierService, 'search' | 'getRow'>;
-  /** Units' latest visits: since when they are in, or when and through which gate they left. */
-  movements: Pick<MovementService, 'latestVisits'>;
-  /** Names of yards, spots and gates. */
-  yards: Pick<YardService, 'getRow' | 'getLocationRow' | 'getGateRow'>;
-};
-
-/** A record one source found: 3 the text is its label (or a key field), 2 starts it, 1 is inside it. */
-export interface Found {
-  kind: SearchKindT;
-  id: string;
-  label: string;
-  rank: 1 | 2 | 3;
-  carrierId: string | null;
-  /** Said instead of the carrier (a carrier's SCAC, a yard driver). */
-  secondary?: string | null;
-  /** Trailers and trucks: where the unit's record places it. */
-  unit?: {
-    kind: 'trailer' | 'truck';
-    yardId: string | null;
-    locationId: string | null;
-    arrivedAt: number | null;
-  };
-}
-
-/**
- * One kind of record the search reads, through that kind's own service (each keeps its rules:
- * yard scope for units, the driver ranking). Appointments plug in as one more source.
- */
-export interface SearchSource {
-  kind: SearchKindT;
-  find(principal: Principal, q: string, limit: number): Promise<Found[]>;
-}
+export type { Found, SearchDeps, SearchSource } from './sources.js';
 
 const MATCH = { 3: 'exact', 2: 'prefix', 1: 'contains' } as const;
 
@@ -57,7 +28,7 @@ export class SearchService {
   private readonly sources: SearchSource[];
 
   constructor(private readonly deps: SearchDeps) {
-    this.sources = unitAndPartySources(deps);
+    this.sources = [...unitAndPartySources(deps), appointmentSource(deps)];
   }
 
   async search(
@@ -79,6 +50,7 @@ export class SearchService {
         secondary: f.secondary !== undefined ? f.secondary : await names.carrier(f.carrierId),
         match: MATCH[f.rank],
         where: places.get(f.id) ?? null,
+        appointment: f.appointment ? await appointmentPlace(f.appointment, names) : null,
       })),
     );
     return { items, nextCursor: null };
@@ -137,64 +109,11 @@ export class SearchService {
   }
 }
 
-/** The sources of the kinds there are today, each through its module's service. */
-function unitAndPartySources(deps: SearchDeps): SearchSource[] {
-  return [
-    {
-      kind: 'trailer',
-      find: async (principal, q, limit) =>
-        (await deps.trailers.search(principal, q, limit)).map(({ rank, row }) => ({
-          kind: 'trailer' as const,
-          id: row.id,
-          label: row.number,
-          rank,
-          carrierId: row.carrierId,
-          unit: {
-            kind: 'trailer' as const,
-            yardId: row.yardId,
-            locationId: row.locationId,
-            arrivedAt: row.arrivedAt,
-          },
-        })),
-    },
-    {
-      kind: 'truck',
-      find: async (principal, q, limit) =>
-        (await deps.trucks.search(principal, q, limit)).map(({ rank, row }) => ({
-          kind: 'truck' as const,
-          id: row.id,
-          label: [row.plate, row.unitNumber && `unit ${row.unitNumber}`].filter(Boolean).join(', '),
-          rank,
-          carrierId: row.carrierId,
-          unit: { kind: 'truck' as const, yardId: row.yardId, locationId: null, arrivedAt: null },
-        })),
-    },
-    {
-      kind: 'driver',
-      // Drivers belong to no yard: every staff member finds them, as in the driver list.
-      find: async (_principal, q, limit) =>
-        (await deps.drivers.search(q, limit)).items.map(({ score, driver }) => ({
-          kind: 'driver' as const,
-          id: driver.id,
-          label: `${driver.firstName} ${driver.lastName}`,
-          rank: Math.min(3, Math.max(1, score)) as 1 | 2 | 3,
-          carrierId: driver.carrierId,
-          ...(driver.kind === 'yard' ? { secondary: 'Yard driver' } : {}),
-        })),
-    },
-    {
-      kind: 'carrier',
-      find: async (_principal, q, limit) =>
-        (await deps.carriers.search(q, limit)).map(({ rank, row }) => ({
-          kind: 'carrier' as const,
-          id: row.id,
-          label: row.name,
-          rank,
-          carrierId: null,
-          secondary: row.scac,
-        })),
-    },
-  ];
+async function appointmentPlace(
+  { yardId, ...rest }: NonNullable<Found['appointment']>,
+  names: Names,
+): Promise<AppointmentPlaceT> {
+  return { yard: (await names.yard(yardId)) ?? { id: yardId, name: '' }, ...rest };
 }
 
 /** Names looked up once per answer (a page of hits shares few yards, spots and carriers). */

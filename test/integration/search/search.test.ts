@@ -165,6 +165,7 @@ describe.each(TEST_DIALECTS)('search everywhere (%s)', (dialect) => {
           since: '2026-01-15T08:00:00.000Z',
           gate: null,
         },
+        appointment: null,
       },
     ]);
   });

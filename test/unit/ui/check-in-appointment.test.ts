@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   fillFromAppointment,
   type Known,
+  looksLikeCode,
   matchSummary,
   normalCode,
+  preferCarrier,
 } from '../../../shared/ui/gate/check-in/from-appointment';
 import { EMPTY, movementBody } from '../../../shared/ui/gate/check-in/model';
 import { appt } from './appointment-fixture';
@@ -104,5 +106,30 @@ describe('check-in with an appointment code', () => {
     expect(matchSummary({ ...pick, status: 'no_show' }, time)).toMatch(
       /no-show: checking in records it as arrived late/,
     );
+  });
+});
+
+describe('the appointment field: a code, or a ref or trailer number', () => {
+  it('a code is 8 of the code letters and digits, as scanned or typed', () => {
+    expect(looksLikeCode('K7MQ3XPA')).toBe(true);
+    expect(looksLikeCode(' k7mq-3xpa ')).toBe(true);
+    expect(looksLikeCode('ZZZZ9999')).toBe(true);
+    expect(looksLikeCode('K7MQ3XP')).toBe(false); // 7
+    expect(looksLikeCode('K7MQ3XPAB')).toBe(false); // 9
+    expect(looksLikeCode('K7MQ3XP0')).toBe(false); // 0 is never in a code
+    expect(looksLikeCode('K7MQ3XPI')).toBe(false); // nor I, L, O or 1
+    expect(looksLikeCode('PO-55120')).toBe(false);
+  });
+
+  it('several matches: those of the carrier the form names, else all of them', () => {
+    const matches = [
+      { id: 'a', carrierId: 'c1' },
+      { id: 'b', carrierId: 'c2' },
+      { id: 'c', carrierId: 'c2' },
+    ];
+    expect(preferCarrier(matches, 'c2').map((m) => m.id)).toEqual(['b', 'c']);
+    expect(preferCarrier(matches, 'c1').map((m) => m.id)).toEqual(['a']);
+    expect(preferCarrier(matches, 'c9').map((m) => m.id)).toEqual(['a', 'b', 'c']);
+    expect(preferCarrier(matches, undefined).map((m) => m.id)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -4,6 +4,7 @@ import {
   byTime,
   countByStatus,
   expectedStatus,
+  matchesFilter,
   mayCheckIn,
 } from '../../../shared/ui/gate/appointments/expected-rows';
 import { appt } from './appointment-fixture';
@@ -92,5 +93,39 @@ describe('gate house expected arrivals: a live change', () => {
   it('ignores an older version than the row shows (an event that crossed a reload)', () => {
     const current = [appt('a', '08:00', { status: 'arrived', version: 3 })];
     expect(applyChange(current, appt('a', '08:00', { version: 2 }), day)[0]?.status).toBe('arrived');
+  });
+});
+
+describe('gate house expected arrivals: the filter box', () => {
+  const a = appt('a', '10:00', {
+    code: 'K7MQ3XPA',
+    refs: ['PO-55120', 'BOL 77031'],
+    carrierName: 'Prairie Haulers',
+    trailerNumber: 'PRHL 5304',
+    truckPlate: 'TX 5520',
+  });
+
+  it('finds by code, ref or trailer number whatever the case, spaces and dashes', () => {
+    expect(matchesFilter(a, 'k7mq-3xpa')).toBe(true);
+    expect(matchesFilter(a, 'po55120')).toBe(true);
+    expect(matchesFilter(a, 'bol-77031')).toBe(true);
+    expect(matchesFilter(a, 'prhl5304')).toBe(true);
+    expect(matchesFilter(a, '5304')).toBe(true);
+    expect(matchesFilter(a, 'tx5520')).toBe(true);
+    expect(matchesFilter(a, 'K7MQ3XPB')).toBe(false);
+    expect(matchesFilter(a, 'PO-55121')).toBe(false);
+  });
+
+  it('finds by carrier name, and by carrier + trailer when every word matches', () => {
+    expect(matchesFilter(a, 'prairie')).toBe(true);
+    expect(matchesFilter(a, 'HAULERS')).toBe(true);
+    expect(matchesFilter(a, 'prairie 5304')).toBe(true);
+    expect(matchesFilter(a, 'lone star 5304')).toBe(false);
+    expect(matchesFilter(a, 'prairie 9999')).toBe(false);
+  });
+
+  it('an empty filter keeps every row', () => {
+    expect(matchesFilter(a, '')).toBe(true);
+    expect(matchesFilter(a, '   ')).toBe(true);
   });
 });

@@ -5403,15 +5403,15 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Find a trailer, truck, driver or carrier, with where a unit is and since when
-         * @description One ranked page over every kind: exact matches first, then those starting with q, then those containing it (ASCII case ignored; spaces ignored in trailer numbers). Trailers and trucks in yards outside the caller’s yard scope are left out; drivers and carriers are found as their lists show them. nextCursor is always null: narrow q to find others.
+         * Find a trailer, truck, driver, carrier or appointment, with where a unit is and since when, and where and when an appointment is booked
+         * @description One ranked page over every kind: exact matches first, then those starting with q, then those containing it (ASCII case ignored; spaces ignored in trailer numbers). Trailers and trucks in yards outside the caller’s yard scope are left out; drivers and carriers are found as their lists show them. Appointments are found by their code or one of their refs, whole (case, and a code’s spaces and dashes, ignored), in the caller’s yards, the latest first. nextCursor is always null: narrow q to find others.
          *
          *     Access: staff.
          */
         get: {
             parameters: {
                 query: {
-                    /** @description a trailer number (spaces ignored), a plate, a unit number, a name, a phone, a licence or a SCAC */
+                    /** @description a trailer number (spaces ignored), a plate, a unit number, a name, a phone, a licence, a SCAC, an appointment code or an appointment’s ref (PO / BOL number) */
                     q: string;
                     /** @description how many best matches, over every kind */
                     limit?: number;
@@ -17336,13 +17336,13 @@ export interface components {
         };
         SearchHit: {
             /** @enum {string} */
-            kind: "trailer" | "truck" | "driver" | "carrier";
+            kind: "trailer" | "truck" | "driver" | "carrier" | "appointment";
             /**
              * Format: uuid
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             id: string;
-            /** @description the trailer number, the plate (or unit number), the name */
+            /** @description the trailer number, the plate (or unit number), the name, the appointment code */
             label: string;
             /** @description the carrier and its SCAC; a carrier’s SCAC; “Yard driver” */
             secondary: string | null;
@@ -17352,6 +17352,7 @@ export interface components {
              */
             match: "exact" | "prefix" | "contains";
             where: components["schemas"]["Whereabouts"];
+            appointment: components["schemas"]["SearchAppointment"];
         };
         /** @description trailers and trucks; null for other kinds */
         Whereabouts: {
@@ -17392,6 +17393,33 @@ export interface components {
                 id: string;
                 name: string;
             } | null;
+        } | null;
+        /** @description appointments; null for other kinds */
+        SearchAppointment: {
+            yard: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            startAt: string;
+            door: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+            };
+            /** @enum {string} */
+            status: "scheduled" | "arrived" | "docked" | "completed" | "cancelled" | "no_show";
+            refs: string[];
         } | null;
         Attachment: {
             /**

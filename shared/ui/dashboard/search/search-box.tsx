@@ -94,14 +94,14 @@ export function SearchBox() {
         }}
       >
         <label for="search-everywhere" class="visually-hidden">
-          Find a trailer, truck, driver or carrier
+          Find a trailer, truck, driver or carrier, or an appointment by code or ref
         </label>
         <input
           id="search-everywhere"
           ref={input}
           type="search"
           autocomplete="off"
-          placeholder="Find trailer, truck, driver, carrier  ( / )"
+          placeholder="Find trailer, truck, driver, carrier, appointment  ( / )"
           aria-keyshortcuts="/"
           value={q}
           onInput={(e) => {

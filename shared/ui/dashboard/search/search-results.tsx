@@ -1,17 +1,19 @@
 import type { Schemas } from '../../common/api/client';
 import { session } from '../../common/auth';
-import { duration, yardTime } from '../../common/time';
+import { duration, yardDateTime, yardTime, yardToday } from '../../common/time';
 import { mayUse } from '../access';
 import { chooseYard, timeZone, yards } from '../scope';
 
 type Hit = Schemas['SearchHit'];
 type Where = NonNullable<Hit['where']>;
+type Booked = NonNullable<Hit['appointment']>;
 
 const KIND: Record<Hit['kind'], string> = {
   trailer: 'Trailer',
   truck: 'Truck',
   driver: 'Driver',
   carrier: 'Carrier',
+  appointment: 'Appointment',
 };
 
 /** Master data's page of each kind, where a record outside any yard is opened. */
@@ -20,6 +22,7 @@ const MASTER: Record<Hit['kind'], string> = {
   truck: '/dashboard/master/trucks',
   driver: '/dashboard/master/drivers',
   carrier: '/dashboard/master/carriers',
+  appointment: '/dashboard/appointments/schedule',
 };
 
 /**
@@ -55,8 +58,9 @@ export function SearchResults(props: {
                 <a
                   href={linkOf(h)!}
                   onClick={() => {
-                    // The yard map shows the chosen yard: the unit's.
+                    // The yard map and the dock schedule show the chosen yard: the unit's, the appointment's.
                     if (h.where?.state === 'in-yard' && h.where.yard) chooseYard(h.where.yard.id);
+                    if (h.appointment) chooseYard(h.appointment.yard.id);
                     props.onChosen();
                   }}
                 >
@@ -83,6 +87,7 @@ function HitText(props: { hit: Hit }) {
       <strong>{h.label}</strong>
       {h.secondary && <span class="muted"> {h.secondary}</span>}
       {h.where && <span class="search-where">{whereText(h.where)}</span>}
+      {h.appointment && <span class="search-where">{bookedText(h.appointment)}</span>}
     </>
   );
 }
@@ -90,15 +95,33 @@ function HitText(props: { hit: Hit }) {
 /** The screen that shows the record, when the user's role may open it (billing opens neither). */
 function linkOf(h: Hit): string | null {
   const role = session.principal.value?.role;
+  if (h.appointment) {
+    // Its yard's dock schedule on its day (the yard's own date of the start).
+    if (!mayUse('appointments', role)) return null;
+    const date = yardToday(zoneOf(h.appointment.yard.id), Date.parse(h.appointment.startAt));
+    return `${MASTER.appointment}?date=${date}&appointment=${encodeURIComponent(h.id)}`;
+  }
   if (h.where?.state === 'in-yard' && h.where.yard) return mayUse('map', role) ? '/dashboard/map' : null;
   if (!mayUse('master', role)) return null;
   const q = h.kind === 'truck' ? '' : `?q=${encodeURIComponent(h.label)}`;
   return `${MASTER[h.kind]}${q}`;
 }
 
+/** A yard's time zone (the scope's when the yard is not among the user's). */
+function zoneOf(yardId: string | undefined): string {
+  return (yardId && yards.value.find((y) => y.id === yardId)?.timeZone) ?? timeZone.value;
+}
+
+/** "North yard, Tue 3 Mar 08:00, Door 2, scheduled; PO-4711, BOL 88120". */
+export function bookedText(b: Booked): string {
+  const when = yardDateTime(b.startAt, zoneOf(b.yard.id));
+  const refs = b.refs.length > 0 ? `; ${b.refs.join(', ')}` : '';
+  return `${b.yard.name}, ${when}, ${b.door.name}, ${b.status.replace('_', '-')}${refs}`;
+}
+
 /** "North yard, spot N-07, since 08:00 (4 h 5 min)"; "Left North yard at 10:30 through North gate". */
 export function whereText(w: Where, now = Date.now()): string {
-  const zone = (w.yard && yards.value.find((y) => y.id === w.yard!.id)?.timeZone) ?? timeZone.value;
+  const zone = zoneOf(w.yard?.id);
   const at = w.since ? yardTime(w.since, zone, now) : null;
   if (w.state === 'in-yard') {
     const place = [w.yard?.name ?? 'In a yard', w.location && `spot ${w.location.name}`]

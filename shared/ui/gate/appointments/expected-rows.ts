@@ -1,4 +1,5 @@
 import type { Schemas } from '../../common/api/client';
+import { compactCode, normalText } from '../../common/type-ahead-rank';
 
 /**
  * The gate house's Expected arrivals as plain data (docs/domain.md "Appointments", "At the gate"):
@@ -99,4 +100,18 @@ export function countByStatus(
 /** Whether the desk can check this appointment in (not yet arrived; a no-show may still come, late). */
 export function mayCheckIn(status: ExpectedStatus | null): boolean {
   return status === 'due' || status === 'late' || status === 'no_show';
+}
+
+/**
+ * The Expected screen's filter box: each word typed must match the code, a ref, the carrier or the
+ * trailer (or truck) number, so "prairie 5304" finds the Prairie Haulers truck with trailer
+ * PRHL5304. Numbers and codes ignore case, spaces and dashes; the carrier's name is matched within.
+ */
+export function matchesFilter(a: Appointment, text: string): boolean {
+  const words = normalText(text).split(' ').filter(Boolean);
+  const numbers = [a.code, a.trailerNumber, a.truckPlate, ...a.refs].filter((n): n is string => Boolean(n));
+  return words.every(
+    (w) =>
+      numbers.some((n) => compactCode(n).includes(compactCode(w))) || normalText(a.carrierName).includes(w),
+  );
 }

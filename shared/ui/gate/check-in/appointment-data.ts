@@ -1,6 +1,6 @@
 import { api, call, type Schemas } from '../../common/api/client';
 import { compactCode, normalText } from '../../common/type-ahead-rank';
-import { loadTypes } from '../appointments/data';
+import { loadTypes, yardDay } from '../appointments/data';
 import type { Known } from './from-appointment';
 import { driverPick } from './model';
 import { searchDrivers, searchTrailers, searchTrucks } from './search';
@@ -54,4 +54,38 @@ export async function knownUnits(a: Schemas['Appointment'], signal: AbortSignal)
     direction: types?.get(a.loadTypeId)?.direction ?? null,
     doorFree: Boolean(doors?.items.some((d) => d.id === a.doorId)),
   };
+}
+
+/** The statuses a clerk may still pick at the gate (a completed one cannot be used again). */
+const PICKABLE = 'scheduled,arrived,docked,no_show';
+
+/**
+ * Today's appointments of the yard whose ref (PO / BOL number) or trailer number is what the clerk
+ * typed (docs/domain.md "At the gate"; the API matches each exactly, case aside). A text longer
+ * than any ref matches nothing without asking.
+ */
+export async function searchToday(
+  yardId: string,
+  text: string,
+  timeZone: string,
+  signal: AbortSignal,
+): Promise<Schemas['Appointment'][]> {
+  if (text.length > 40) return [];
+  const { from, to } = yardDay(timeZone);
+  const page = await call(
+    api.GET('/api/appointment', {
+      params: {
+        query: {
+          yardId,
+          from: new Date(from).toISOString(),
+          to: new Date(to).toISOString(),
+          q: text,
+          status: PICKABLE,
+          limit: 50,
+        },
+      },
+      signal,
+    }),
+  );
+  return page.items;
 }

@@ -1,87 +1,19 @@
 import type { Ref } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../common/api/client';
-import { ProblemError } from '../../common/api/problem';
 import { describedBy, Field } from '../../common/components/field';
-import { findByCode } from '../appointments/data';
-import { yards } from '../yard';
-import { knownUnits } from './appointment-data';
-import { fillFromAppointment, matchSummary, normalCode } from './from-appointment';
+import type { CodeLookup } from './appointment-lookup';
+import { matchSummary, normalCode } from './from-appointment';
 import type { CheckInValues } from './model';
 
-export type CodeLookup =
-  | { kind: 'idle' }
-  | { kind: 'finding' }
-  | { kind: 'found' }
-  | { kind: 'failed'; message: string };
+type Appointment = Schemas['Appointment'];
 
 /**
- * The appointment code, first on the check-in form (docs/domain.md "At the gate"): a scanner types
- * the code and Enter (a person may type it and press Enter or Tab). The booking then fills the form
- * (from-appointment.ts) and its door is suggested; without a code the check-in is a walk-in.
+ * The appointment field, first on the check-in form: Enter (a scanner's, or the clerk's) looks up
+ * what it holds instead of submitting (appointment-lookup.ts). When several of today's
+ * appointments match a ref or trailer number they are listed under it (the ARIA combobox pattern:
+ * the focus stays in the field, Down/Up move, Enter picks, Esc closes the list).
  */
-export function useAppointmentCode(
-  yardId: string,
-  values: CheckInValues,
-  set: (patch: Partial<CheckInValues>) => void,
-): { lookup: CodeLookup; find: (typed: string) => Promise<void>; reset: () => void } {
-  const [lookup, setLookup] = useState<CodeLookup>({ kind: 'idle' });
-  const latest = useRef({ values, set });
-  latest.current = { values, set };
-  const abort = useRef<AbortController | null>(null);
-
-  const find = async (typed: string) => {
-    const code = normalCode(typed);
-    abort.current?.abort();
-    if (!code) {
-      setLookup({ kind: 'idle' });
-      return;
-    }
-    const ctl = new AbortController();
-    abort.current = ctl;
-    setLookup({ kind: 'finding' });
-    try {
-      const a = await findByCode(code, ctl.signal);
-      const refusal = refusalOf(a, yardId);
-      if (refusal) {
-        if (!ctl.signal.aborted) setLookup({ kind: 'failed', message: refusal });
-        return;
-      }
-      const known = await knownUnits(a, ctl.signal);
-      if (ctl.signal.aborted) return;
-      latest.current.set(fillFromAppointment(latest.current.values, a, known));
-      setLookup({ kind: 'found' });
-    } catch (err) {
-      if (ctl.signal.aborted) return;
-      const notFound = err instanceof ProblemError && err.status === 404;
-      setLookup({
-        kind: 'failed',
-        message: notFound
-          ? `No appointment today with code ${code}. Check the code on the driver's pass, or clear the field to check in without an appointment.`
-          : `The appointment could not be looked up: ${(err as Error).message} Try again, or check in without it.`,
-      });
-    }
-  };
-  const reset = () => {
-    abort.current?.abort();
-    setLookup({ kind: 'idle' });
-  };
-  return { lookup, find, reset };
-}
-
-/** Why this desk cannot check the appointment in, in the clerk's words (null: it can). */
-function refusalOf(a: Schemas['Appointment'], yardId: string): string | null {
-  if (a.yardId !== yardId) {
-    const other = yards.value.find((y) => y.id === a.yardId);
-    return `Appointment ${a.code} is for ${other ? other.name : 'another yard'}: choose that yard above, or send the driver there.`;
-  }
-  if (a.status === 'cancelled')
-    return `Appointment ${a.code} was cancelled${a.cancelReason ? ` (${a.cancelReason})` : ''}. Check the truck in without it, or call the office.`;
-  if (a.status === 'completed') return `Appointment ${a.code} is already completed: it cannot be used again.`;
-  return null;
-}
-
-/** The field itself: Enter (a scanner's, or the clerk's) looks the code up instead of submitting. */
 export function AppointmentCodeField(props: {
   values: CheckInValues;
   error: string | undefined;
@@ -90,16 +22,25 @@ export function AppointmentCodeField(props: {
   time: (iso: string) => string;
   onText: (code: string) => void;
   onFind: (code: string) => void;
+  onPick: (a: Appointment) => void;
+  onClose: () => void;
 }) {
   const { values: v, lookup } = props;
   const matched = v.appointment && normalCode(v.code) === v.appointment.code ? v.appointment : null;
+  const matches = lookup.kind === 'choose' ? lookup.matches : [];
+  const [active, setActive] = useState(0);
+  useEffect(() => setActive(0), [matches]);
   const message = props.error ?? (lookup.kind === 'failed' ? lookup.message : undefined);
   const hint =
     lookup.kind === 'finding'
       ? 'Finding the appointment…'
-      : matched
-        ? `Appointment found: ${matchSummary(matched, props.time)}`
-        : 'Scan the gate pass or type the code and press Enter. Leave empty for a walk-in.';
+      : lookup.kind === 'choose'
+        ? `${matches.length} appointments today match ${lookup.typed}: choose one with the Down and Up arrows and Enter.`
+        : matched
+          ? `Appointment found: ${matchSummary(matched, props.time)}`
+          : 'Scan the gate pass or type the code, a PO / BOL number or the trailer number, and press Enter. Leave empty for a walk-in.';
+  const open = matches.length > 0;
+  const optionId = (i: number) => `ci-code-opt-${i}`;
   return (
     <Field id="ci-code" label="Appointment code" error={message} hint={hint}>
       <input
@@ -107,11 +48,30 @@ export function AppointmentCodeField(props: {
         ref={props.inputRef}
         class={matched ? 'code matched' : 'code'}
         value={v.code}
+        role="combobox"
+        aria-autocomplete="none"
+        aria-expanded={open}
+        aria-controls="ci-code-matches"
+        aria-activedescendant={open ? optionId(active) : undefined}
         onInput={(e) => props.onText(e.currentTarget.value)}
         onKeyDown={(e) => {
+          if (open && (e.key === 'ArrowDown' || e.key === 'ArrowUp')) {
+            e.preventDefault();
+            const step = e.key === 'ArrowDown' ? 1 : -1;
+            setActive((i) => (i + step + matches.length) % matches.length);
+            return;
+          }
+          if (open && e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            props.onClose();
+            return;
+          }
           if (e.key !== 'Enter' || e.ctrlKey || e.altKey) return;
           e.preventDefault(); // never submits: the gate opens only on the clerk's check-in
-          props.onFind(e.currentTarget.value);
+          const chosen = matches[active];
+          if (open && chosen) props.onPick(chosen);
+          else props.onFind(e.currentTarget.value);
         }}
         onBlur={(e) => {
           if (!matched && lookup.kind === 'idle' && normalCode(e.currentTarget.value))
@@ -120,8 +80,36 @@ export function AppointmentCodeField(props: {
         autoComplete="off"
         spellcheck={false}
         autoCapitalize="characters"
-        placeholder="e.g. K7MQ3XPA"
+        placeholder="e.g. K7MQ3XPA or PO-4711"
       />
+      <div
+        id="ci-code-matches"
+        role="listbox"
+        class="appointment-matches"
+        aria-label="Today's appointments that match"
+        hidden={!open}
+      >
+        {matches.map((a, i) => (
+          // Reached with the arrow keys from the field (aria-activedescendant), as the combobox
+          // pattern wants: the options take no focus and need no key handler of their own.
+          // biome-ignore lint/a11y/useFocusableInteractive: see above
+          // biome-ignore lint/a11y/useKeyWithClickEvents: see above
+          <div
+            key={a.id}
+            id={optionId(i)}
+            role="option"
+            aria-selected={i === active}
+            class={i === active ? 'active' : undefined}
+            onMouseDown={(e) => e.preventDefault()} // the field keeps the focus
+            onClick={() => props.onPick(a)}
+          >
+            <strong>{props.time(a.startAt)}</strong> {a.carrierName}
+            {a.trailerNumber && `, trailer ${a.trailerNumber}`}, {a.doorName}
+            {a.refs.length > 0 && <span class="muted"> ({a.refs.join(', ')})</span>}
+            <span class="muted"> code {a.code}</span>
+          </div>
+        ))}
+      </div>
     </Field>
   );
 }

@@ -20,6 +20,26 @@ export function normalCode(typed: string): string {
   return typed.replace(/[\s-]/g, '').toUpperCase();
 }
 
+/**
+ * Whether what was typed can be an appointment code: 8 of the code's letters and digits (no 0/O,
+ * 1/I/L; docs/domain.md "Appointments"). Anything else is looked for as a ref or trailer number.
+ */
+export function looksLikeCode(typed: string): boolean {
+  return /^[A-HJKMNP-Z2-9]{8}$/.test(normalCode(typed));
+}
+
+/**
+ * Several of today's appointments share the ref or trailer number: when the form already names a
+ * carrier that some of them are booked for, those are offered (carrier + trailer number); else all.
+ */
+export function preferCarrier<T extends { carrierId: string }>(
+  matches: T[],
+  carrierId: string | undefined,
+): T[] {
+  const theirs = carrierId ? matches.filter((m) => m.carrierId === carrierId) : [];
+  return theirs.length > 0 ? theirs : matches;
+}
+
 export function appointmentPick(a: Schemas['Appointment'], doorFree: boolean): AppointmentPick {
   return {
     id: a.id,

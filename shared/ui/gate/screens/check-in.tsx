@@ -3,14 +3,15 @@ import { useLocation } from 'preact-iso';
 import { ProblemError } from '../../common/api/problem';
 import { canWorkGate, session } from '../../common/auth';
 import { Dialog } from '../../common/components/dialog';
-import { FormMessage } from '../../common/components/field';
 import { initForm, setFields, withServerErrors } from '../../common/form-state';
 import { useShortcuts } from '../../common/shortcuts';
 import { yardTime } from '../../common/time';
 import { useSubmit } from '../../common/use-submit';
-import { AppointmentCodeField, useAppointmentCode } from '../check-in/appointment-field';
+import { AppointmentCodeField } from '../check-in/appointment-field';
+import { useAppointmentCode } from '../check-in/appointment-lookup';
 import { Confirmation, type Confirmed } from '../check-in/confirmation';
 import { DriverField, useCheckRequired, useDriverCheck } from '../check-in/driver-field';
+import { CheckInMessages } from '../check-in/form-messages';
 import {
   ALIASES,
   type CheckInValues,
@@ -20,24 +21,20 @@ import {
   movementBody,
   saveDraft,
 } from '../check-in/model';
-import { NewUnitConfirm, type NewUnitQuestion, newUnitQuestion } from '../check-in/new-unit';
-import { problemLines } from '../check-in/problem-text';
-import { GateField, SpotField, useDeskGate, useFreeSpots, useSuggestedSpot } from '../check-in/spot-gate';
+import type { NewUnitQuestion } from '../check-in/new-unit';
+import { readRefusal } from '../check-in/refusal';
+import { SpotField, useDeskGate, useFreeSpots, useSuggestedSpot } from '../check-in/spot-gate';
+import { SubmitRow } from '../check-in/submit-row';
 import { CarrierField, LoadSealFields, TrailerField, TruckField } from '../check-in/unit-fields';
 import { RegisterDriverForm } from '../drivers/register-form';
 import { recordMovement } from '../movements/data';
 import { timeZone, yard } from '../yard';
 import '../check-in/check-in.css';
 
-/** A refusal the clerk can overrule by recording anyway (the server's warning is kept on the movement). */
-interface Conflict {
-  detail: string;
-}
-
 /**
- * Check-in on one screen: the appointment code first (a scanned code fills the form from the
- * booking and suggests its door; none is a walk-in), trailer, truck, carrier, driver (admission
- * check at once), load, seal, a suggested free spot, and one action that records the movement,
+ * Check-in on one screen: the appointment first (a scanned code, or a ref or trailer number of
+ * the day's appointments, fills the form from the booking and suggests its door; none is a
+ * walk-in), trailer, truck, carrier, driver (admission check at once), load, seal, a suggested free spot, and one action that records the movement,
  * takes the gate's pictures and opens the gate. The draft lives in sessionStorage; the screen
  * stays mounted under the login dialog when the session ends. `?code=` (from Expected arrivals)
  * looks that code up at once.
@@ -46,7 +43,7 @@ export function CheckIn() {
   const yardId = yard.value!.id;
   const [form, setForm] = useState(loadDraft);
   const [problem, setProblem] = useState<string[]>([]);
-  const [conflict, setConflict] = useState<Conflict | null>(null);
+  const [conflict, setConflict] = useState<string | null>(null);
   const [newUnit, setNewUnit] = useState<NewUnitQuestion | null>(null);
   const [confirmed, setConfirmed] = useState<Confirmed | null>(null);
   const [registering, setRegistering] = useState(false);
@@ -128,7 +125,9 @@ export function CheckIn() {
     if (v.code.trim() && !matched) {
       // A code that matched nothing is not quietly dropped: the clerk decides (walk-in or correct it).
       setProblem([
-        'The appointment code matches no appointment: correct it, or clear it to check in a walk-in.',
+        codes.lookup.kind === 'choose'
+          ? 'Choose the appointment from the list under the appointment field, or clear it to check in a walk-in.'
+          : 'The appointment code matches no appointment: correct it, or clear it to check in a walk-in.',
       ]);
       firstField.current?.focus();
       return;
@@ -139,27 +138,14 @@ export function CheckIn() {
   const onProblem = (err: ProblemError) => {
     const placed = withServerErrors(form, err.fieldErrors(), ALIASES);
     setForm(placed.state);
-    if (err.code === 'already-in-yard') {
-      setConflict({ detail: err.message });
-      return;
+    const refusal = readRefusal(err, yardId, Object.keys(placed.state.errors).length, placed.unplaced);
+    if (refusal.kind === 'conflict') setConflict(refusal.detail);
+    else if (refusal.kind === 'new-unit') setNewUnit(refusal.question);
+    else if (refusal.kind === 'gate') setGateError(refusal.message);
+    else {
+      if (refusal.recheckDriver) setCheckReload((n) => n + 1); // the check changed: show it again
+      setProblem(refusal.lines);
     }
-    const question = newUnitQuestion(err, yardId);
-    if (question) {
-      setNewUnit(question);
-      return;
-    }
-    if (err.code === 'gate-direction') {
-      setGateError(`${err.message} Choose an inbound gate.`);
-      return;
-    }
-    if (err.code === 'driver-not-allowed') setCheckReload((n) => n + 1); // the check changed: show it again
-    if (err.status === 401) {
-      setProblem([
-        'Your session ended: log in again, then press "Check in and open gate" again. Nothing was recorded.',
-      ]);
-      return;
-    }
-    setProblem(problemLines(err, Object.keys(placed.state.errors).length, placed.unplaced));
   };
 
   const latest = useRef(submit);
@@ -191,37 +177,18 @@ export function CheckIn() {
         }}
       >
         <h1 id="ci-heading">Check in</h1>
-        {!mayWork && (
-          <FormMessage kind="warn">
-            Your role ({session.principal.value?.role}) may look but not record check-ins. A gate clerk or an
-            admin checks trucks in.
-          </FormMessage>
-        )}
-        {problem.length > 0 && (
-          <FormMessage kind="error">
-            {problem.map((p) => (
-              <div key={p}>{p}</div>
-            ))}
-          </FormMessage>
-        )}
-        {conflict && (
-          <div class="message warn" role="alert">
-            <p>{conflict.detail}</p>
-            <button type="button" class="danger" onClick={() => void submit(true)} disabled={busy}>
-              Record anyway
-            </button>{' '}
-            <span>The earlier stay is closed and the warning is kept on the movement.</span>
-          </div>
-        )}
-        {newUnit && (
-          <NewUnitConfirm
-            typed={v.trailerText.trim()}
-            question={newUnit}
-            busy={busy}
-            onUseCorrected={(trailerText) => set({ trailerText })}
-            onConfirm={() => void submit(false, true)}
-          />
-        )}
+        <CheckInMessages
+          role={session.principal.value?.role}
+          mayWork={mayWork}
+          problem={problem}
+          conflict={conflict}
+          newUnit={newUnit}
+          typedTrailer={v.trailerText.trim()}
+          busy={busy}
+          onRecordAnyway={() => void submit(true)}
+          onUseCorrected={(trailerText) => set({ trailerText })}
+          onConfirmNew={() => void submit(false, true)}
+        />
         <AppointmentCodeField
           values={v}
           error={form.errors.code}
@@ -233,6 +200,8 @@ export function CheckIn() {
             codes.reset();
           }}
           onFind={(code) => void codes.find(code)}
+          onPick={(a) => void codes.pick(a)}
+          onClose={codes.reset}
         />
         <div class="grid-2">
           <TrailerField values={v} errors={form.errors} set={set} />
@@ -269,22 +238,16 @@ export function CheckIn() {
             }}
           />
         </div>
-        <div class="submit-row">
-          <GateField value={gateId} gates={inbound} error={gateError} onChange={chooseGate} />
-          <button
-            type="submit"
-            class="primary big"
-            disabled={busy || !mayWork}
-            aria-keyshortcuts="Control+Enter F2"
-          >
-            {finding ? 'Finding the appointment…' : busy ? 'Checking in…' : checkInLabel(gateId)}
-            <kbd>Ctrl+Enter</kbd>
-            <kbd>F2</kbd>
-          </button>
-          <button type="button" onClick={clear} disabled={busy}>
-            Clear
-          </button>
-        </div>
+        <SubmitRow
+          gateId={gateId}
+          gates={inbound}
+          gateError={gateError}
+          onGate={chooseGate}
+          finding={finding}
+          busy={busy}
+          mayWork={mayWork}
+          onClear={clear}
+        />
       </form>
       <div class="check-in-side">
         {confirmed ? (
@@ -311,8 +274,4 @@ export function CheckIn() {
       )}
     </div>
   );
-}
-
-function checkInLabel(gateId: string): string {
-  return gateId === 'none' ? 'Check in' : 'Check in and open gate';
 }

@@ -10,9 +10,13 @@ import {
   applyChange,
   countByStatus,
   type ExpectedStatus,
+  expectedStatus,
+  matchesFilter,
+  mayCheckIn,
   STATUS_LABEL,
 } from '../appointments/expected-rows';
 import { ExpectedTable } from '../appointments/expected-table';
+import { ExpectedTools } from '../appointments/expected-tools';
 import { timeZone, yard } from '../yard';
 import '../appointments/expected.css';
 
@@ -40,6 +44,8 @@ export function Expected() {
   const [announce, setAnnounce] = useState('');
   // Completed ones are done with the gate: hidden unless asked for, so what is still to come shows.
   const [showDone, setShowDone] = useState(false);
+  // Code, ref, carrier or trailer: the clerk finds the truck at the window among the day's list.
+  const [filter, setFilter] = useState('');
   const day = useRef(yardDay(tz));
 
   const reload = useCallback(() => {
@@ -91,7 +97,10 @@ export function Expected() {
     .map((s) => `${counts[s]} ${STATUS_LABEL[s]}`)
     .join(', ');
 
-  const shown = (rows ?? []).filter((r) => showDone || r.status !== 'completed');
+  const mayWork = canWorkGate(session.principal.value?.role);
+  const checkIn = (a: Appointment) => route(`/gate/?code=${encodeURIComponent(a.code)}`);
+  const open = (rows ?? []).filter((r) => showDone || r.status !== 'completed');
+  const shown = filter.trim() ? open.filter((r) => matchesFilter(r, filter)) : open;
   return (
     <section class="expected-screen" aria-labelledby="expected-heading">
       <h1 id="expected-heading">
@@ -113,22 +122,35 @@ export function Expected() {
       {rows && rows.length === 0 && (
         <p>No appointment today. Bookings made for today appear here as they are made.</p>
       )}
-      {counts.completed > 0 && (
-        <label class="show-done">
-          <input type="checkbox" checked={showDone} onChange={(e) => setShowDone(e.currentTarget.checked)} />{' '}
-          Show the completed ones ({counts.completed})
-        </label>
+      {rows && rows.length > 0 && (
+        <ExpectedTools
+          filter={filter}
+          onFilter={setFilter}
+          onEnter={() => {
+            // One appointment left that may come in: Enter opens its check-in, as its button does.
+            const only = shown.length === 1 ? shown[0] : undefined;
+            if (!only || !mayWork || !mayCheckIn(expectedStatus(only, now, grace))) return false;
+            checkIn(only);
+            return true;
+          }}
+          completed={counts.completed}
+          showDone={showDone}
+          onShowDone={setShowDone}
+        />
       )}
-      {rows && rows.length > 0 && shown.length === 0 && <p>Every appointment of today is completed.</p>}
+      {rows && rows.length > 0 && open.length === 0 && <p>Every appointment of today is completed.</p>}
+      {open.length > 0 && shown.length === 0 && (
+        <p role="status">No appointment of today matches {filter.trim()}.</p>
+      )}
       {shown.length > 0 && (
         <ExpectedTable
           rows={shown}
           now={now}
           lateGraceMinutes={grace}
           timeZone={tz}
-          mayWork={canWorkGate(session.principal.value?.role)}
+          mayWork={mayWork}
           changed={changed}
-          onCheckIn={(a) => route(`/gate/?code=${encodeURIComponent(a.code)}`)}
+          onCheckIn={checkIn}
         />
       )}
       <p class="muted">Late after {grace} min past the start. The list follows every change as it happens.</p>
