@@ -94,7 +94,13 @@ describe('search everywhere: appointments', () => {
     expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await shown(page.getByRole('button', { name: new RegExp(`code ${booked.code}`) }));
     expect(await page.locator('input[type="date"]').inputValue()).toBe(date);
+    // The appointment itself is open: its details, with its code.
+    const details = page.getByRole('dialog');
+    await shown(details);
+    expect(await details.textContent()).toContain(booked.code);
     await screenshot(page, 'dashboard-search-appointment-schedule');
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'hidden' });
   });
 
   it('part of a code finds no appointment', async () => {

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useLocation } from 'preact-iso';
 import { session } from '../../common/auth';
 import { FormMessage } from '../../common/components/field';
 import { yardToday } from '../../common/time';
@@ -30,16 +31,30 @@ export function DockSchedule(props: { yardId: string }) {
 
 function YardSchedule(props: { yardId: string; yardName: string; timeZone: string }) {
   const tz = props.timeZone;
-  // A link may name the day (?date=2026-03-02); else today in the yard.
-  const [date, setDate] = useState(() => {
-    const asked = new URLSearchParams(location.search).get('date');
-    return asked && /^\d{4}-\d{2}-\d{2}$/.test(asked) ? asked : yardToday(tz);
-  });
+  // A link may name the day (?date=2026-03-02) and an appointment to open (?appointment=<id>, as
+  // "Search everywhere" does); else today in the yard. A new link to the open page moves it too.
+  const { query } = useLocation();
+  const askedDate = query.date && /^\d{4}-\d{2}-\d{2}$/.test(query.date) ? query.date : null;
+  const [date, setDate] = useState(() => askedDate ?? yardToday(tz));
+  useEffect(() => {
+    if (askedDate) setDate(askedDate);
+  }, [askedDate]);
   const { data, problem, reload, apply } = useDaySchedule(props.yardId, date, tz);
   const [said, setSaid] = useState('');
   const [refusal, setRefusal] = useState<string | null>(null);
   const [busyId, setBusyId] = useState<string | null>(null);
   const [open, setOpen] = useState<Appointment | null>(null);
+  // The linked appointment opens once, when its day has loaded.
+  const [openedLink, setOpenedLink] = useState<string | null>(null);
+  useEffect(() => {
+    const id = query.appointment;
+    if (!id || id === openedLink || !data) return;
+    const asked = data.appointments.find((a) => a.id === id);
+    if (asked) {
+      setOpen(asked);
+      setOpenedLink(id);
+    }
+  }, [query.appointment, data, openedLink]);
   const [booking, setBooking] = useState(false);
   const role = session.principal.value?.role;
   // Booking is the cloud's (or a standalone site's): a linked site shows the schedule read-only.
