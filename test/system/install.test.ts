@@ -445,9 +445,12 @@ describe.skipIf(!runnable)('install scripts in a throwaway root', { timeout: 240
 
     // The cloud's first admin password is in its log (docs/cloud.md "Install the cloud"); with it, the
     // cloud shows the site online: the edge logged in to Mosquitto with site:add's credentials.
-    const log = readFileSync(join(cloudRoot, 'var/log/yard/cloud.log'), 'utf8');
-    const password = /one-time password: (\S+)/.exec(log)?.[1];
-    expect(password).toBeTruthy();
+    // pm2 writes the console to the log on its own schedule: a busy machine may show it later.
+    const password = await waitFor(
+      () =>
+        /one-time password: (\S+)/.exec(readFileSync(join(cloudRoot, 'var/log/yard/cloud.log'), 'utf8'))?.[1],
+      { timeoutMs: 15_000, what: "the cloud's first admin password in its log", intervalMs: 200 },
+    );
     const login = await fetch(`http://127.0.0.1:${ports.cloud}/api/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

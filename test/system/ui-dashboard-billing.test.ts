@@ -158,9 +158,13 @@ describe('billing in the dashboard, as a billing clerk', () => {
       1200,
     );
     await form.getByLabel('Bill-to email').fill('billing@prairiehaulers.example');
-    // The appointment fees (docs/domain.md "Billing"): a late fee of its own, the yard's no-show fee.
+    // The appointment fees (docs/domain.md "Billing"): a late fee of its own; the demo's own no-show
+    // fee for Prairie cleared, so the yard's applies (the empty field shows it).
     await form.getByLabel('Late arrival fee (USD)').fill('35.00');
-    expect(await form.getByLabel('No-show fee (USD)').getAttribute('placeholder')).toMatch(/^Yard’s: \$/);
+    const noShow = form.getByLabel('No-show fee (USD)');
+    expect(await noShow.inputValue()).toBe('75.00');
+    await noShow.fill('');
+    expect(await noShow.getAttribute('placeholder')).toMatch(/^Yard’s: \$/);
     await screenshot(page, 'dashboard-billing-agreement-fees');
     await form.getByRole('button', { name: 'Save agreement' }).click();
     await shown(page.getByText('The agreement is saved.'));
