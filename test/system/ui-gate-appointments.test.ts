@@ -79,6 +79,12 @@ beforeAll(async () => {
   });
   expect(clerk.status).toBe(201);
   yardId = (await apiCall('GET', '/api/yard')).body.items[0].id;
+  // "Today" must hold an hour before and after now whenever the suite runs: the yard is moved to
+  // the whole-hour zone where it is about noon (Etc/GMT-7 is UTC+7).
+  const shift = 12 - new Date().getUTCHours();
+  const noonZone = shift === 0 ? 'Etc/GMT' : `Etc/GMT${shift > 0 ? '-' : '+'}${Math.abs(shift)}`;
+  const moved = await apiCall('PATCH', `/api/yard/${yardId}`, { timeZone: noonZone });
+  expect(moved.status, JSON.stringify(moved.body)).toBe(200);
   const config = await apiCall('PUT', `/api/appointment/config/${yardId}`, {
     enabled: true,
     openHours: Object.fromEntries(
