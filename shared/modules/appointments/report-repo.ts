@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
+import { attachmentIdsOfMovements } from '../../db/movement-attachments.js';
 import type { Direction } from '../../enums.js';
 import { APPOINTMENT_STATUS_SQL, type AppointmentStatus } from './status.js';
 
@@ -163,7 +164,7 @@ export class ReportRepo {
         ])
         .where('m.id', 'in', ids)
         .execute();
-      const linked = await this.linkedAttachments(ids);
+      const linked = await attachmentIdsOfMovements(this.db, ids);
       for (const m of found) {
         movements.push({
           id: m.id,
@@ -178,24 +179,6 @@ export class ReportRepo {
       }
     }
     return movements.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /** Attachments uploaded against the movements (refType 'movement'), per movement id. */
-  private async linkedAttachments(movementIds: string[]): Promise<Map<string, string[]>> {
-    const byMovement = new Map<string, string[]>();
-    const rows = await this.db
-      .selectFrom('attachment')
-      .select(['id', 'refId'])
-      .where('refType', '=', 'movement')
-      .where('refId', 'in', movementIds)
-      .execute();
-    for (const r of rows) {
-      if (!r.refId) continue;
-      const list = byMovement.get(r.refId) ?? [];
-      list.push(r.id);
-      byMovement.set(r.refId, list);
-    }
-    return byMovement;
   }
 }
 

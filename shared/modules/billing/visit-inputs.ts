@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
+import { attachmentIdsOfMovements } from '../../db/movement-attachments.js';
 import type { Visit } from './compute/types.js';
 
 /** [start, end) epoch ms. */
@@ -49,7 +50,8 @@ export class VisitInputs {
         base().where('v.inAt', '>=', w.start).where('v.inAt', '<', w.end).execute(),
       ])
     ).flat();
-    const linked = await this.linkedToMovements(
+    const linked = await attachmentIdsOfMovements(
+      this.db,
       rows.flatMap((r) => (r.outMovementId ? [r.inMovementId, r.outMovementId] : [r.inMovementId])),
     );
     return rows.map((r) => ({
@@ -69,36 +71,7 @@ export class VisitInputs {
       ].sort(),
     }));
   }
-
-  /**
-   * Attachments uploaded later against these movements (refType 'movement'), besides those a
-   * movement lists itself, per movement id: read on attachment_ref in chunks of ids, and grouped
-   * here rather than with an aggregate of the database's own (SQLite's json_group_array has no
-   * PostgreSQL namesake).
-   */
-  private async linkedToMovements(movementIds: readonly string[]): Promise<Map<string, string[]>> {
-    const byMovement = new Map<string, string[]>();
-    const ids = [...new Set(movementIds)];
-    for (let i = 0; i < ids.length; i += LINKED_CHUNK) {
-      const rows = await this.db
-        .selectFrom('attachment')
-        .select(['id', 'refId'])
-        .where('refType', '=', 'movement')
-        .where('refId', 'in', ids.slice(i, i + LINKED_CHUNK))
-        .execute();
-      for (const r of rows) {
-        if (!r.refId) continue;
-        const list = byMovement.get(r.refId) ?? [];
-        list.push(r.id);
-        byMovement.set(r.refId, list);
-      }
-    }
-    return byMovement;
-  }
 }
-
-/** Movement ids per attachment read: well under SQLite's 32766 bound parameters and PostgreSQL's 65535. */
-const LINKED_CHUNK = 500;
 
 function parseIds(json: string | null): string[] {
   if (!json) return [];
