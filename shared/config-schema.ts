@@ -118,6 +118,19 @@ export const configSchema = z.object({
       allowLocalEndpoints: z.boolean().default(false),
     })
     .prefault({}),
+  /** Email to carriers over SMTP (docs/configuration.md "Email"); the server itself is set at /api/settings/email. */
+  email: z
+    .object({
+      /**
+       * Tests and labs only: let the SMTP server be on loopback or link-local addresses (private
+       * addresses, where mail relays usually sit, are always allowed). Never in production: an admin
+       * could make the service talk SMTP to the box itself or a cloud metadata address.
+       */
+      allowLocalSmtp: z.boolean().default(false),
+      /** One SMTP conversation (connect, greeting, sending) gives up after this. */
+      timeoutMs: z.coerce.number().int().min(1_000).max(120_000).default(15_000),
+    })
+    .prefault({}),
   /**
    * MQTT link (docs/sync.md). An edge with a url is linked to a cloud; without one it is standalone and
    * owns everything. A cloud with a url uses that broker (Mosquitto in production); without one it

@@ -19,6 +19,7 @@ import type {
   DashboardTruckArrivalTable,
   DashboardYardFigureTable,
 } from './tables/dashboard.js';
+import type { EmailMessageTable, EmailSettingsTable } from './tables/email.js';
 import type { DriverSessionTable, PushTokenTable, SessionLocationTable } from './tables/driver-app.js';
 import type {
   CarrierTable,
@@ -48,6 +49,7 @@ export type * from './tables/appointments.js';
 export type * from './tables/billing.js';
 export type * from './tables/dashboard.js';
 export type * from './tables/driver-app.js';
+export type * from './tables/email.js';
 export type * from './tables/fleet.js';
 export type * from './tables/movements.js';
 export type * from './tables/platform.js';
@@ -110,4 +112,6 @@ export interface DB {
   invoice: InvoiceTable;
   invoiceAdjustment: InvoiceAdjustmentTable;
   billingAutoRun: BillingAutoRunTable;
+  emailSettings: EmailSettingsTable;
+  emailMessage: EmailMessageTable;
 }

@@ -41,6 +41,8 @@ const OWNER: Record<string, string> = {
   deadLetter: ENGINE,
   driver: 'drivers',
   driverSession: 'driver-app',
+  emailMessage: 'email',
+  emailSettings: 'email',
   gate: 'yards',
   gateActuation: 'hardware',
   integration: 'integrations',
