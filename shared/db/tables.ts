@@ -42,6 +42,13 @@ import type {
   SyncTombstoneTable,
 } from './tables/sync.js';
 import type { TaskEventTable, YardTaskTable } from './tables/tasks.js';
+import type {
+  JobLeaseTable,
+  WebhookAttemptTable,
+  WebhookDeliveryTable,
+  WebhookEndpointTable,
+  WebhookEventTable,
+} from './tables/webhooks.js';
 import type { CameraTable, GateTable, IntegrationTable, LocationTable, YardTable } from './tables/yard.js';
 
 export type * from './tables/access.js';
@@ -55,6 +62,7 @@ export type * from './tables/movements.js';
 export type * from './tables/platform.js';
 export type * from './tables/sync.js';
 export type * from './tables/tasks.js';
+export type * from './tables/webhooks.js';
 export type * from './tables/yard.js';
 export type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType };
 
@@ -112,6 +120,11 @@ export interface DB {
   invoice: InvoiceTable;
   invoiceAdjustment: InvoiceAdjustmentTable;
   billingAutoRun: BillingAutoRunTable;
+  jobLease: JobLeaseTable;
+  webhookEndpoint: WebhookEndpointTable;
+  webhookEvent: WebhookEventTable;
+  webhookDelivery: WebhookDeliveryTable;
+  webhookAttempt: WebhookAttemptTable;
   emailSettings: EmailSettingsTable;
   emailMessage: EmailMessageTable;
 }

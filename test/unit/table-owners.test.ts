@@ -69,6 +69,10 @@ const OWNER: Record<string, string> = {
   visit: 'movements',
   yard: 'yards',
   yardTask: 'tasks',
+  webhookAttempt: 'webhooks',
+  webhookDelivery: 'webhooks',
+  webhookEndpoint: 'webhooks',
+  webhookEvent: 'webhooks',
 };
 
 /** Writes outside the owner, kept in the same transaction as the record that causes them. */
