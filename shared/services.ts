@@ -24,6 +24,7 @@ import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverRepo } from './modules/drivers/repo.js';
 import { DriverService } from './modules/drivers/service.js';
+import type { EmailPart } from './modules/email/index.js';
 import type { GateRelays } from './modules/hardware/relays.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
@@ -81,6 +82,8 @@ export interface Services {
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
   noShowSweep: NoShowSweep | null;
+  /** Email to carriers, sent here, or the cloud's (modules/email/index.ts). */
+  email: EmailPart;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -108,6 +111,8 @@ export interface RolePlugs {
   appointmentsAtCloud: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
+  /** Email to carriers sent here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
+  email(deps: RolePartDeps): EmailPart;
 }
 
 /**
@@ -170,6 +175,9 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   core.changes.observers.add(visitsOfMovements(core.db, core.changes.observers));
   core.changes.observers.add(signOutsOnChange(core.db, core.clock));
   core.changes.observers.addBeforeDelete(taskEventsGoWithTask(core.db));
+  // The email outbox: a mail queued in the transaction of each appointment change a carrier is told of.
+  const email = plugs.email(part);
+  if (email.outbox) core.changes.observers.add(email.outbox);
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: plugs.autoDispatch });
@@ -212,5 +220,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentReports,
     gateAppointments,
     noShowSweep,
+    email,
   };
 }

@@ -11,6 +11,7 @@ import { registerCarrierRoutes } from './carriers/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerDriverAppRoutes } from './driver-app/routes.js';
 import { registerDriverRoutes } from './drivers/routes.js';
+import { registerEmail } from './email/index.js';
 import { registerHardwareRoutes } from './hardware/routes.js';
 import { registerIntegrationRoutes } from './integrations/routes.js';
 import { registerMovementRoutes } from './movements/routes.js';
@@ -49,5 +50,6 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerAppointmentRoutes(r, core.services);
   registerReportRoutes(r, core.services);
   registerGateAppointmentRoutes(r, core.services);
+  registerEmail(r, core.services.email);
   registerWebAppRoutes(r, core);
 }

@@ -44,7 +44,8 @@ export async function composeMail(
   kind: EmailKindT,
   to: string,
   a: AppointmentPublicT,
-  pass: PassFiles,
+  /** None until the pass renderers are wired: the mail then goes without attachments. */
+  pass: PassFiles | null,
 ): Promise<OutgoingMail> {
   const when = yardTime(a.startAt, a.yard.timeZone);
   const lines = [
@@ -64,6 +65,7 @@ export async function composeMail(
   ];
   const attachments = [];
   for (const format of ATTACHED[kind]) {
+    if (!pass) break;
     const file = await pass.render(a, format);
     attachments.push({ filename: file.filename, content: file.body, contentType: file.contentType });
   }

@@ -32,7 +32,7 @@ export interface EmailPart {
 
 export type EmailDeps = Pick<CoreParts, 'config' | 'db' | 'kysely' | 'clock' | 'log' | 'changes'> & {
   /** The pass files the mails attach (appointments/pass). */
-  pass: PassFiles;
+  pass: PassFiles | null;
   /** One sender across the cloud's nodes (shared/db/job-lease.ts). */
   lease: SendingLease;
   /** Default: SMTP through nodemailer (tests may count sends). */

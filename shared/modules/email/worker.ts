@@ -18,7 +18,7 @@ export interface SendingLease {
 export type EmailWorkerDeps = Pick<CoreParts, 'kysely' | 'clock' | 'log'> & {
   repo: EmailRepo;
   sender: MailSender;
-  pass: PassFiles;
+  pass: PassFiles | null;
   lease: SendingLease;
   /** Calls back on each commit that may have queued a mail (table generations; commit signals on PostgreSQL). */
   onQueued: (wake: () => void) => void;
