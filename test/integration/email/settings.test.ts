@@ -103,7 +103,7 @@ describe('email settings', () => {
     const res = await put(settingsOf({ fromName: 'Stale' }), { 'if-match': '"v1"' });
     expect(res.status).toBe(412);
     expect(res.body.code).toBe('precondition-failed');
-    expect((await stored()).from_name).toBe('Gate house');
+    expect(await stored()).toMatchObject({ from_name: 'North Yard gate', version: 5 });
   });
 
   it('is for admins without a yard scope only', async () => {
