@@ -147,3 +147,57 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
     expect(sink.received).toEqual([]);
   });
 });
+
+/**
+ * A no-show is marked by the sweep where arrivals are known: here a standalone edge, which also
+ * sends email (it is a complete product). At the cloud the same observer writes the mail when the
+ * site's row arrives by sync (the observer runs on the applier's path too).
+ */
+describe('the no-show mail at a standalone edge', () => {
+  let t: TestApp;
+  let admin: Client;
+  const clock = new ManualClock(Date.parse(NOW));
+  const sink = new SmtpSink();
+
+  beforeAll(async () => {
+    await sink.start();
+    t = await startTestApp({ clock, env: { YARD_EMAIL_ALLOW_LOCAL_SMTP: 'true' } });
+    admin = new Client(t.url, t.adminToken);
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.stop();
+  });
+
+  it('mails the carrier that its truck was recorded as a no-show', async () => {
+    const y = await bookableYard(admin);
+    const carrier = await admin.post('/api/carrier', {
+      name: 'Lone Star Freight',
+      contact: { email: 'ops@lonestar.example' },
+    });
+    const put = await admin.put('/api/settings/email', {
+      enabled: true,
+      host: '127.0.0.1',
+      port: sink.port,
+      security: 'none',
+      fromAddress: 'gate@yard.example.com',
+    });
+    expect(put.status, put.text).toBe(200);
+    const booked = await admin.post('/api/appointment', {
+      yardId: y.yardId,
+      loadTypeId: y.loadTypeId,
+      carrierId: carrier.body.id,
+      startAt: '2026-03-02T09:00:00-06:00',
+    });
+    expect(booked.status, booked.text).toBe(201);
+    clock.set('2026-03-02T16:30:00Z'); // 10:30 in Chicago: 90 minutes after the start
+    expect(await t.services.noShowSweep!.tick()).toEqual([booked.body.id]);
+    expect(await t.services.email.worker!.runDue()).toBe(2);
+    const received = await sink.waitFor(2);
+    const noShow = received[1]!;
+    expect(noShow.envelopeTo).toEqual(['ops@lonestar.example']);
+    expect(noShow.mail.subject).toMatch(/^Missed appointment: .*, Mon 2 Mar 2026, 09:00 CST/);
+    expect(noShow.mail.text).toContain('did not arrive');
+    expect(noShow.mail.attachments).toEqual([]);
+  });
+});
