@@ -118,7 +118,7 @@ export const configSchema = z.object({
       allowLocalEndpoints: z.boolean().default(false),
     })
     .prefault({}),
-  /** Email to carriers over SMTP (docs/configuration.md "Email"); the server itself is set at /api/settings/email. */
+  /** Email to carriers over SMTP (docs/configuration.md "Email to carriers"); the server itself is set at /api/settings/email. */
   email: z
     .object({
       /**

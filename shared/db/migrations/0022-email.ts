@@ -1,7 +1,7 @@
 import { toPostgresDdl } from '../postgres-ddl.js';
 
 /**
- * Email to carriers (docs/domain.md "Email to carriers"): the SMTP settings (one row, the password
+ * Email to carriers (docs/configuration.md "Email to carriers"): the SMTP settings (one row, the password
  * write-only over HTTP) and the email outbox, written in the transaction of the appointment change
  * it tells of and sent later by the email worker (shared/modules/email/worker.ts). Neither is synced
  * (docs/sync.md: cloud only): no hlc, no change_log.

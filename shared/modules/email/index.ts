@@ -16,7 +16,7 @@ import { smtpHostPolicy } from './smtp-policy.js';
 import { EmailWorker, type SendingLease } from './worker.js';
 
 /**
- * Email to carriers (docs/domain.md "Email to carriers"), done where bookings are made and no-shows
+ * Email to carriers (docs/configuration.md "Email to carriers"), done where bookings are made and no-shows
  * arrive: the cloud, or a standalone edge. An edge linked to a cloud leaves it to the cloud: its
  * routes answer 409 `cloud-owned`, and it writes no outbox (the cloud writes it when the site's
  * rows arrive by sync). The composition root picks one of the two parts once (shared/role-parts.ts).

@@ -4,7 +4,7 @@ import type { EmailKindT } from './schema.js';
 const PASS_FIELDS: ReadonlySet<string> = new Set(['refs', 'trailerNumber', 'truckPlate', 'driverName', 'carrierId']);
 
 /**
- * The mail an appointment_event tells the carrier of (docs/domain.md "Email to carriers"), or null:
+ * The mail an appointment_event tells the carrier of (docs/configuration.md "Email to carriers"), or null:
  * booked -> confirmation; rescheduled, or an edit of what the pass shows -> change; cancelled ->
  * cancellation; no_show -> no-show. What happens at the gate (arrived, docked, ...) is not mailed.
  * `detail` is the event's JSON detail (an edit lists its `fields`).

@@ -8,7 +8,7 @@ import { contactEmailOf, emailKindOf } from './kinds.js';
 import { RETRY_WINDOW_MS } from './retry.js';
 
 /**
- * The email outbox (docs/domain.md "Email to carriers"): each appointment_event that a carrier is
+ * The email outbox (docs/configuration.md "Email to carriers"): each appointment_event that a carrier is
  * told of writes its email_message in the transaction of the change, whether the booking was made
  * here or the row came from a site by sync (a no-show is marked at the yard's edge): a row
  * observer on both write paths (shared/sync/row-observers.ts). So a booking never waits for SMTP,

@@ -6,7 +6,7 @@ const HOUR = 60 * MINUTE;
 export const RETRY_WINDOW_MS = 24 * HOUR;
 
 /**
- * The waits after the 1st, 2nd, ... failed attempt (docs/domain.md "Email to carriers"): soon at
+ * The waits after the 1st, 2nd, ... failed attempt (docs/configuration.md "Email to carriers"): soon at
  * first (a server restarting), then further apart; after the last one a final attempt at the end
  * of the 24 hours.
  */

@@ -13,7 +13,7 @@ import {
 } from './schema.js';
 
 /**
- * Email to carriers, for admins (docs/api.md "Email"). Carriers never reach these routes: their
+ * Email to carriers, for admins (docs/configuration.md "Email to carriers"). Carriers never reach these routes: their
  * mails come to them, the settings and the queue are the organisation's.
  */
 export function registerEmailRoutes(r: EmailRoutes): void {

@@ -19,7 +19,7 @@ export type EmailServiceDeps = Pick<CoreParts, 'clock' | 'log'> & {
 };
 
 /**
- * Email as admins run it (docs/api.md "Email"): the SMTP settings, a test mail sent at once, and the
+ * Email as admins run it (docs/configuration.md "Email to carriers"): the SMTP settings, a test mail sent at once, and the
  * outbox with what failed and why, where a failed mail can be put back in the queue.
  */
 export class EmailService {

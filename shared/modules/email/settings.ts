@@ -16,7 +16,7 @@ export type EmailSettingsDeps = Pick<CoreParts, 'kysely' | 'clock'> & {
 };
 
 /**
- * The SMTP settings (docs/configuration.md "Email"): one row, absent until an admin stores a server,
+ * The SMTP settings (docs/configuration.md "Email to carriers"): one row, absent until an admin stores a server,
  * so email is off until configured. The password is write-only (the integrations' rule,
  * integrations/secrets.ts): reads show the mask; a write that leaves it out or sends the mask keeps
  * the stored one, except when the server (host, port) or its security changed, where it must be

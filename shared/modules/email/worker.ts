@@ -31,7 +31,7 @@ const BATCH = 50;
 const MAX_SLEEP_MS = 5_000;
 
 /**
- * Sends the email outbox (docs/domain.md "Email to carriers"): the mails due, one at a time,
+ * Sends the email outbox (docs/configuration.md "Email to carriers"): the mails due, one at a time,
  * through the SMTP server of the settings, on the one node that holds the lease. An attempt's
  * outcome is written under the lease's fence, so a node that lost the lease mid-run writes nothing
  * (its mail may go twice: at least once, never lost). A failure waits by the retry schedule

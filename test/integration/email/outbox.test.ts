@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { bookableYard, NOW } from '../appointments/fixture.js';
 
 /**
- * The email outbox (docs/domain.md "Email to carriers"): a booking, a reschedule and a cancellation
+ * The email outbox (docs/configuration.md "Email to carriers"): a booking, a reschedule and a cancellation
  * each queue a mail to the carrier's contact in the transaction of the change, and the sender
  * delivers it through a real SMTP server, read back with mailparser. Nothing is queued while email
  * is off; a carrier without a contact email gets a skipped mail, shown.

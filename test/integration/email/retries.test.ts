@@ -19,7 +19,7 @@ async function closedPort(): Promise<number> {
 }
 
 /**
- * Failures retried and shown (docs/domain.md "Email to carriers"): a mail that cannot be sent is
+ * Failures retried and shown (docs/configuration.md "Email to carriers"): a mail that cannot be sent is
  * tried by the retry schedule for 24 hours, then failed with its last error; an admin puts it back
  * in the queue and it is sent.
  */

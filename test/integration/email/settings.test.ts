@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 const PASSWORD = 'smtp-secret-Zq8!';
 
 /**
- * The SMTP settings (docs/configuration.md "Email", docs/api.md "Email"): off until configured,
+ * The SMTP settings (docs/configuration.md "Email to carriers"): off until configured,
  * password write-only (the integrations' mask, keep and send-again rule), If-Match, the SMTP
  * address policy, and a test mail through a real SMTP server. The password is never in an answer or
  * a log line.

@@ -8,7 +8,7 @@ import { waitFor } from '../../helpers/wait-for.js';
 import { bookableYard, NOW } from '../appointments/fixture.js';
 
 /**
- * Sending never blocks a booking (docs/domain.md "Email to carriers"): with the SMTP server down,
+ * Sending never blocks a booking (docs/configuration.md "Email to carriers"): with the SMTP server down,
  * here one that takes the connection and never answers, the booking answers 201 at once; the mail
  * stays queued with the error shown, is not retried before its time, and is sent once the server
  * is back and the retry is due.

@@ -6,7 +6,7 @@ import { smtpAddress, smtpHostPolicy } from '../../../shared/modules/email/smtp-
 
 const T0 = Date.parse('2026-03-02T12:00:00Z');
 
-describe('which appointment change is mailed (docs/domain.md "Email to carriers")', () => {
+describe('which appointment change is mailed (docs/configuration.md "Email to carriers")', () => {
   it('maps the history kinds a carrier is told of', () => {
     expect(emailKindOf('booked', null)).toBe('confirmation');
     expect(emailKindOf('rescheduled', '{"from":{},"to":{}}')).toBe('change');
