@@ -4,6 +4,7 @@ import { nothingToFetch } from './modules/attachments/missing-bytes.js';
 import { billingAtCloud, billingHere } from './modules/billing/index.js';
 import { noSiteWait, SiteSyncCheck } from './modules/billing/invoice/waiting.js';
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
+import { GatePass } from './modules/appointments/pass/index.js';
 import { emailAtCloud, emailHere } from './modules/email/index.js';
 import { ForwardToSite } from './modules/hardware/forward-to-site.js';
 import { LocalRelays } from './modules/hardware/local-relays.js';
@@ -51,7 +52,7 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
       profile.integrators === 'here'
         ? emailHere({
             ...deps,
-            pass: null,
+            pass: new GatePass({ clock: deps.clock }),
             lease: new JobLease({
               kysely: deps.kysely,
               clock: deps.clock,

@@ -73,7 +73,7 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
     expect(await messages(first.body.id)).toEqual([]);
   });
 
-  it('mails the confirmation, the change and the cancellation to the carrier’s contact', async () => {
+  it('mails the confirmation, the change and the cancellation to the carrier’s contact, with the pass', async () => {
     expect((await configure(true)).status).toBe(200);
     const booked = await book();
     expect(booked.status, booked.text).toBe(201);
@@ -108,6 +108,23 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
     expect(change!.subject).toMatch(/^Appointment changed: .*, Tue 3 Mar 2026, 10:00 CST/);
     expect(cancellation!.subject).toMatch(/^Appointment cancelled: /);
     expect(cancellation!.text).toContain('Reason: Plant closed');
+    // The pass and the calendar file go with the confirmation and the change; the cancellation
+    // takes the event out of the calendar and carries no pass.
+    const code = booked.body.code as string;
+    const files = (m: (typeof received)[number]['mail']) =>
+      m.attachments.map((a) => [a.filename, a.contentType]);
+    expect(files(confirmation!)).toEqual([
+      [`gate-pass-${code}.pdf`, 'application/pdf'],
+      [`gate-pass-${code}.ics`, 'text/calendar'],
+    ]);
+    expect(files(change!)).toEqual(files(confirmation!));
+    expect(files(cancellation!)).toEqual([[`gate-pass-${code}.ics`, 'text/calendar']]);
+    expect(confirmation!.attachments[0]!.content.subarray(0, 5).toString()).toBe('%PDF-');
+    const ics = (m: (typeof received)[number]['mail']) => m.attachments.at(-1)!.content.toString();
+    expect(ics(confirmation!)).toContain(`UID:${id}@yard-service`);
+    expect(ics(confirmation!)).toContain('DTSTART:20260303T140000Z');
+    expect(ics(change!)).toContain('DTSTART:20260303T160000Z');
+    expect(ics(cancellation!)).toMatch(/METHOD:CANCEL[\s\S]*STATUS:CANCELLED/);
     const rows = await messages(id);
     expect(rows.map((r) => [r.kind, r.status, r.attempts])).toEqual([
       ['confirmation', 'sent', 1],
