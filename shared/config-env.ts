@@ -61,7 +61,12 @@ export const ENV_MAP: Record<string, string> = {
   YARD_DATABASE_STATEMENT_TIMEOUT_MS: 'database.statementTimeoutMs',
 };
 
-const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized', 'push.allowLocalEndpoints', 'email.allowLocalSmtp']);
+const BOOLEAN_PATHS = new Set([
+  'log.pretty',
+  'mqtt.rejectUnauthorized',
+  'push.allowLocalEndpoints',
+  'email.allowLocalSmtp',
+]);
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const parts = path.split('.');

@@ -1,10 +1,10 @@
 import { JobLease } from './db/job-lease.js';
 import { newId } from './ids.js';
+import { GatePass } from './modules/appointments/pass/index.js';
 import { nothingToFetch } from './modules/attachments/missing-bytes.js';
 import { billingAtCloud, billingHere } from './modules/billing/index.js';
 import { noSiteWait, SiteSyncCheck } from './modules/billing/invoice/waiting.js';
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
-import { GatePass } from './modules/appointments/pass/index.js';
 import { emailAtCloud, emailHere } from './modules/email/index.js';
 import { ForwardToSite } from './modules/hardware/forward-to-site.js';
 import { LocalRelays } from './modules/hardware/local-relays.js';

@@ -19,8 +19,8 @@ import type {
   DashboardTruckArrivalTable,
   DashboardYardFigureTable,
 } from './tables/dashboard.js';
-import type { EmailMessageTable, EmailSettingsTable } from './tables/email.js';
 import type { DriverSessionTable, PushTokenTable, SessionLocationTable } from './tables/driver-app.js';
+import type { EmailMessageTable, EmailSettingsTable } from './tables/email.js';
 import type {
   CarrierTable,
   DriverTable,

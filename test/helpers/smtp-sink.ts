@@ -57,7 +57,7 @@ export class SmtpSink {
       server.listen(this.port, '127.0.0.1', () => resolve());
     });
     this.server = server;
-    this.port = ((server.server as unknown as { address(): AddressInfo }).address()).port;
+    this.port = (server.server as unknown as { address(): AddressInfo }).address().port;
     return this;
   }
 

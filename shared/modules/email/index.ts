@@ -1,12 +1,9 @@
-import type { RequestHandler } from 'express';
 import type { CoreParts } from '../../core-parts.js';
-import { ConflictError } from '../../http/errors.js';
-import type { AnyObject, HandlerResult, RouteInput, RouteSpec } from '../../http/route-spec.js';
 import type { RouteRegistrar } from '../../http/routes.js';
-import type { z } from '../../http/zod.js';
 import type { AnyRowObserver } from '../../sync/row-observers.js';
 import type { PassFiles } from './compose.js';
 import { emailOutbox } from './outbox.js';
+import { cloudOwned, type EmailRoutes, servedHere } from './place.js';
 import { EmailRepo } from './repo.js';
 import { registerEmailRoutes } from './routes.js';
 import { type MailSender, NodemailerSender } from './sender.js';
@@ -44,7 +41,9 @@ export function emailHere(deps: EmailDeps): EmailPart & { service: EmailService 
   const { kysely, clock, log, config } = deps;
   const policy = smtpHostPolicy(config.email);
   if (config.email.allowLocalSmtp) {
-    log.warn('email.allowLocalSmtp (YARD_EMAIL_ALLOW_LOCAL_SMTP) is on: the SMTP server may be on this box or a link-local address. Tests and labs only.');
+    log.warn(
+      'email.allowLocalSmtp (YARD_EMAIL_ALLOW_LOCAL_SMTP) is on: the SMTP server may be on this box or a link-local address. Tests and labs only.',
+    );
   }
   const repo = new EmailRepo(kysely);
   const sender = deps.sender ?? new NodemailerSender({ policy, timeoutMs: config.email.timeoutMs });
@@ -58,15 +57,13 @@ export function emailHere(deps: EmailDeps): EmailPart & { service: EmailService 
     lease: deps.lease,
     // A commit that wrote an appointment_event may have queued a mail; on PostgreSQL the commit
     // signal of email_message also tells the node holding the lease of mails queued on the others.
-    onQueued: (wake) => deps.changes.generations.watch(['appointmentEvent', 'emailMessage', 'emailSettings'], wake),
+    onQueued: (wake) =>
+      deps.changes.generations.watch(['appointmentEvent', 'emailMessage', 'emailSettings'], wake),
   });
   const settings = new EmailSettingsService({ kysely, clock, repo, policy });
   const service = new EmailService({ clock, log, repo, settings, sender, wake: () => worker.wake() });
   return {
-    routes: (r) => ({
-      add: (spec) =>
-        r.add({ ...spec, cloudOwnedAtLinkedEdge: AT_LINKED_EDGE, handler: (input) => spec.handler(input, service) }),
-    }),
+    routes: (r) => servedHere(r, service),
     outbox: emailOutbox(deps.db, clock),
     worker,
     service,
@@ -75,56 +72,9 @@ export function emailHere(deps: EmailDeps): EmailPart & { service: EmailService 
 
 /** An edge linked to a cloud: every email route answers 409 `cloud-owned`; nothing is queued or sent. */
 export function emailAtCloud(): EmailPart {
-  const refuse: RequestHandler = () => {
-    throw emailIsTheClouds();
-  };
-  return {
-    routes: (r) => ({
-      add: ({ handler: _handler, ...spec }) =>
-        r.add({
-          ...spec,
-          middleware: [refuse, ...(spec.middleware ?? [])],
-          cloudOwnedAtLinkedEdge: AT_LINKED_EDGE,
-          handler: () => {
-            throw emailIsTheClouds();
-          },
-        }),
-    }),
-    outbox: null,
-    worker: null,
-  };
+  return { routes: (r) => cloudOwned(r), outbox: null, worker: null };
 }
 
 export function registerEmail(registrar: Pick<RouteRegistrar, 'add'>, email: EmailPart): void {
   registerEmailRoutes(email.routes(registrar));
-}
-
-/** An email route: a route spec whose handler also gets the email service. */
-export type EmailRouteSpec<P extends AnyObject, Q extends AnyObject, B extends z.ZodType, R extends z.ZodType> = Omit<
-  RouteSpec<P, Q, B, R>,
-  'handler' | 'cloudOwnedAtLinkedEdge'
-> & {
-  handler: (
-    input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
-    email: EmailService,
-  ) => Promise<HandlerResult<R>> | HandlerResult<R>;
-};
-
-export interface EmailRoutes {
-  add<
-    P extends AnyObject = z.ZodObject<Record<string, never>>,
-    Q extends AnyObject = z.ZodObject<Record<string, never>>,
-    B extends z.ZodType = z.ZodUndefined,
-    R extends z.ZodType = z.ZodUnknown,
-  >(spec: EmailRouteSpec<P, Q, B, R>): void;
-}
-
-/** Each email route's OpenAPI 409 names the refusal of a linked edge, whichever part serves it. */
-const AT_LINKED_EDGE = 'email to carriers is sent by the cloud (nothing is changed)';
-
-function emailIsTheClouds(): ConflictError {
-  return new ConflictError(
-    'cloud-owned',
-    'Email to carriers is sent by the cloud for a site linked to it. Use the cloud’s email settings.',
-  );
 }

@@ -1,7 +1,13 @@
 import type { EmailKindT } from './schema.js';
 
 /** What an edit must have changed for the carrier to be told: what the pass and the driver go by. */
-const PASS_FIELDS: ReadonlySet<string> = new Set(['refs', 'trailerNumber', 'truckPlate', 'driverName', 'carrierId']);
+const PASS_FIELDS: ReadonlySet<string> = new Set([
+  'refs',
+  'trailerNumber',
+  'truckPlate',
+  'driverName',
+  'carrierId',
+]);
 
 /**
  * The mail an appointment_event tells the carrier of (docs/configuration.md "Email to carriers"), or null:

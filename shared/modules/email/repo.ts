@@ -43,7 +43,10 @@ export class EmailRepo {
     if (opts.beforeId) q = q.where('id', '<', opts.beforeId);
     if (opts.status) q = q.where('status', 'in', opts.status);
     if (opts.appointmentId) q = q.where('appointmentId', '=', opts.appointmentId);
-    return q.orderBy('id', 'desc').limit(opts.limit + 1).execute();
+    return q
+      .orderBy('id', 'desc')
+      .limit(opts.limit + 1)
+      .execute();
   }
 
   /** Pending mails due at `now`, oldest due first. */
@@ -101,7 +104,12 @@ export class EmailRepo {
     return Number(res.numUpdatedRows) === 1;
   }
 
-  async queue(): Promise<{ pending: number; failed: number; lastSentAt: number | null; lastError: string | null }> {
+  async queue(): Promise<{
+    pending: number;
+    failed: number;
+    lastSentAt: number | null;
+    lastError: string | null;
+  }> {
     const counts = await this.db
       .selectFrom('emailMessage')
       .select((eb) => ['status', eb.fn.countAll<number>().as('n')])

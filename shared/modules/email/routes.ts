@@ -1,6 +1,6 @@
 import { page } from '../../http/common-schemas.js';
 import { etagOf } from '../../http/routes.js';
-import type { EmailRoutes } from './index.js';
+import type { EmailRoutes } from './place.js';
 import {
   EMAIL_TAG,
   EmailMessageListQuery,
@@ -35,7 +35,8 @@ export function registerEmailRoutes(r: EmailRoutes): void {
     method: 'put',
     path: '/api/settings/email',
     tag: EMAIL_TAG,
-    summary: 'Set the SMTP server (password write-only: left out or masked keeps it, unless the server changed)',
+    summary:
+      'Set the SMTP server (password write-only: left out or masked keeps it, unless the server changed)',
     description:
       'Email is off until this is stored with `enabled: true`. If-Match with the ETag of the read guards ' +
       'against overwriting another admin’s change (412). The host must pass the SMTP address policy ' +

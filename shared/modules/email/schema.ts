@@ -32,7 +32,9 @@ const EmailQueue = z.object({
 
 export const EmailSettingsOut = z
   .object({
-    configured: z.boolean().openapi({ description: 'false until an admin has stored a server: no mail is written or sent' }),
+    configured: z
+      .boolean()
+      .openapi({ description: 'false until an admin has stored a server: no mail is written or sent' }),
     enabled: z.boolean(),
     host: z.string().nullable(),
     port: z.number().int().nullable(),
@@ -89,7 +91,7 @@ export const EmailSettingsPut = z
 export const EmailTestBody = z
   .object({ to: z.email().max(200) })
   .strict()
-  .openapi('EmailTest', { example: { to: 'ops@example.com' } });
+  .openapi('EmailTest', { description: 'Where the test mail goes.', example: { to: 'ops@example.com' } });
 
 export const EmailTestResult = z
   .object({
@@ -107,7 +109,8 @@ export const EmailMessageOut = z
     appointmentId: Id.nullable(),
     toAddress: z.string().nullable(),
     status: z.enum(EMAIL_STATUSES).openapi({
-      description: 'pending (waiting or retried), sent, failed (given up after 24 hours), skipped (the carrier has no contact email)',
+      description:
+        'pending (waiting or retried), sent, failed (given up after 24 hours), skipped (the carrier has no contact email)',
     }),
     attempts: z.number().int(),
     lastError: z.string().nullable(),

@@ -29,7 +29,11 @@ export class EmailService {
     return this.deps.settings.view();
   }
 
-  async put(principal: Principal, body: EmailSettingsPutT, expectedVersion?: number): Promise<EmailSettingsOutT> {
+  async put(
+    principal: Principal,
+    body: EmailSettingsPutT,
+    expectedVersion?: number,
+  ): Promise<EmailSettingsOutT> {
     const out = await this.deps.settings.put(principal, body, expectedVersion);
     this.deps.wake();
     return out;
@@ -43,7 +47,10 @@ export class EmailService {
     assertOrganisationWide(principal, 'Email settings');
     const settings = await this.deps.settings.row();
     if (!settings) {
-      throw new ConflictError('email-not-configured', 'No SMTP server is set: store the email settings first.');
+      throw new ConflictError(
+        'email-not-configured',
+        'No SMTP server is set: store the email settings first.',
+      );
     }
     try {
       const sent = await this.deps.sender.send(settings, {

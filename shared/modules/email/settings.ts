@@ -50,7 +50,11 @@ export class EmailSettingsService {
     };
   }
 
-  async put(principal: Principal, body: EmailSettingsPutT, expectedVersion?: number): Promise<EmailSettingsOutT> {
+  async put(
+    principal: Principal,
+    body: EmailSettingsPutT,
+    expectedVersion?: number,
+  ): Promise<EmailSettingsOutT> {
     assertOrganisationWide(principal, 'Email settings');
     const refusal = await smtpHostRefusal(body.host, this.deps.policy);
     if (refusal) {
@@ -63,7 +67,8 @@ export class EmailSettingsService {
     await this.deps.kysely.transaction().execute(async (trx) => {
       const stored = await this.deps.repo.settings(trx);
       const version = stored?.version ?? 0;
-      if (expectedVersion !== undefined && expectedVersion !== version) throw new PreconditionFailedError(version);
+      if (expectedVersion !== undefined && expectedVersion !== version)
+        throw new PreconditionFailedError(version);
       const fields = {
         enabled: body.enabled ? 1 : 0,
         host: body.host,
@@ -96,7 +101,13 @@ export class EmailSettingsService {
     if (!stored?.password) {
       if (body.password === SECRET_MASK) {
         throw new ValidationError(
-          [{ path: 'body.password', message: 'no password is stored: send the password itself', code: 'secret-required' }],
+          [
+            {
+              path: 'body.password',
+              message: 'no password is stored: send the password itself',
+              code: 'secret-required',
+            },
+          ],
           'No password is stored to keep; nothing was stored.',
         );
       }

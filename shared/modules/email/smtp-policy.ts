@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import {
+  addressRefusal,
   guardedLookup,
   type OutboundPolicy,
   OutboundRefusedError,
-  addressRefusal,
 } from '../../net/outbound-policy.js';
 
 /**

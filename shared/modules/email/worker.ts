@@ -113,7 +113,7 @@ export class EmailWorker implements Component {
     const epoch = await this.deps.lease.hold();
     if (epoch === null) return 0;
     const settings = await this.deps.repo.settings();
-    if (!settings || settings.enabled !== 1) return 0;
+    if (settings?.enabled !== 1) return 0;
     let attempted = 0;
     const tried = new Set<string>();
     for (;;) {

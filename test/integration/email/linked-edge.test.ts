@@ -44,6 +44,8 @@ describe('email at a linked edge', () => {
       expect(res.body.code).toBe('cloud-owned');
     }
     expect(answers[0]!.body.detail).toMatch(/^Email to carriers is sent by the cloud/);
-    expect(await query(standalone.db, 'SELECT enabled, version FROM email_settings')).toEqual([{ enabled: 1, version: 1 }]);
+    expect(await query(standalone.db, 'SELECT enabled, version FROM email_settings')).toEqual([
+      { enabled: 1, version: 1 },
+    ]);
   });
 });

@@ -46,7 +46,11 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
 
   beforeAll(async () => {
     await sink.start();
-    t = await startTestApp({ dialect, clock, env: { YARD_ROLE: 'cloud', YARD_EMAIL_ALLOW_LOCAL_SMTP: 'true' } });
+    t = await startTestApp({
+      dialect,
+      clock,
+      env: { YARD_ROLE: 'cloud', YARD_EMAIL_ALLOW_LOCAL_SMTP: 'true' },
+    });
     admin = new Client(t.url, t.adminToken);
   });
   beforeEach(async () => {
@@ -80,7 +84,11 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
     const id = booked.body.id as string;
     // Queued in the booking's transaction, sent by the worker.
     expect(await messages(id)).toEqual([
-      expect.objectContaining({ kind: 'confirmation', status: 'pending', to_address: 'dispatch@prairie.example' }),
+      expect.objectContaining({
+        kind: 'confirmation',
+        status: 'pending',
+        to_address: 'dispatch@prairie.example',
+      }),
     ]);
     const snapshot = JSON.parse((await messages(id))[0].snapshot);
     expect(snapshot).toMatchObject({ id, code: booked.body.code, startAt: '2026-03-03T08:00:00-06:00' });
@@ -101,7 +109,9 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
     ]);
     const [confirmation, change, cancellation] = received.map((r) => r.mail);
     expect(confirmation!.to).toMatchObject({ text: 'dispatch@prairie.example' });
-    expect(confirmation!.subject).toBe(`Appointment booked: ${snapshot.yard.name}, Tue 3 Mar 2026, 08:00 CST (code ${booked.body.code})`);
+    expect(confirmation!.subject).toBe(
+      `Appointment booked: ${snapshot.yard.name}, Tue 3 Mar 2026, 08:00 CST (code ${booked.body.code})`,
+    );
     expect(confirmation!.text).toContain(`Code: ${booked.body.code}`);
     expect(confirmation!.text).toContain('Door: Door 2');
     expect(confirmation!.text).toContain('References: PO-77');
@@ -134,13 +144,21 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
     const list = await admin.get(`/api/settings/email/message?appointmentId=${id}`);
     expect(list.status).toBe(200);
     expect(list.body.items.map((m: any) => m.kind)).toEqual(['cancellation', 'change', 'confirmation']);
-    expect(list.body.items[0]).toMatchObject({ status: 'sent', toAddress: 'dispatch@prairie.example', nextAttemptAt: null });
+    expect(list.body.items[0]).toMatchObject({
+      status: 'sent',
+      toAddress: 'dispatch@prairie.example',
+      nextAttemptAt: null,
+    });
   });
 
   it('writes a mail once for an event observed twice', async () => {
     expect((await configure(true)).status).toBe(200);
     const booked = await book();
-    const [event] = await query(t.db, 'SELECT * FROM appointment_event WHERE appointment_id = ?', booked.body.id);
+    const [event] = await query(
+      t.db,
+      'SELECT * FROM appointment_event WHERE appointment_id = ?',
+      booked.body.id,
+    );
     const row = Object.fromEntries(
       Object.entries(event).map(([k, v]) => [k.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), v]),
     );
@@ -153,12 +171,18 @@ describe.each(TEST_DIALECTS)('the email outbox at the cloud (%s)', (dialect) => 
 
   it('skips a carrier without a contact email, and shows why', async () => {
     expect((await configure(true)).status).toBe(200);
-    const bare = await admin.post('/api/carrier', { name: `No Mail ${Math.random().toString(36).slice(2, 6)}` });
+    const bare = await admin.post('/api/carrier', {
+      name: `No Mail ${Math.random().toString(36).slice(2, 6)}`,
+    });
     carrierId = bare.body.id;
     const booked = await book();
     expect(booked.status).toBe(201);
     expect(await messages(booked.body.id)).toEqual([
-      expect.objectContaining({ status: 'skipped', to_address: null, last_error: 'The carrier has no contact email: nothing was sent.' }),
+      expect.objectContaining({
+        status: 'skipped',
+        to_address: null,
+        last_error: 'The carrier has no contact email: nothing was sent.',
+      }),
     ]);
     expect(await t.services.email.worker!.runDue()).toBe(0);
     expect(sink.received).toEqual([]);

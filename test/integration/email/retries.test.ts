@@ -41,7 +41,10 @@ describe('a mail retried for 24 hours, then failed, then sent again by an admin'
 
   it('follows the schedule, gives up at 24 hours, and is sent after a retry', async () => {
     const y = await bookableYard(admin);
-    const carrier = await admin.post('/api/carrier', { name: 'Prairie Freight', contact: { email: 'd@prairie.example' } });
+    const carrier = await admin.post('/api/carrier', {
+      name: 'Prairie Freight',
+      contact: { email: 'd@prairie.example' },
+    });
     await admin.put('/api/settings/email', {
       enabled: true,
       host: '127.0.0.1',
@@ -91,12 +94,17 @@ describe('a mail retried for 24 hours, then failed, then sent again by an admin'
     await sink.start();
     const retried = await admin.post(`/api/settings/email/message/${failed.id}/retry`);
     expect(retried.status, retried.text).toBe(200);
-    expect(retried.body).toMatchObject({ status: 'pending', nextAttemptAt: new Date(clock.now()).toISOString() });
+    expect(retried.body).toMatchObject({
+      status: 'pending',
+      nextAttemptAt: new Date(clock.now()).toISOString(),
+    });
     expect(retried.body.giveUpAt).toBe(new Date(clock.now() + 24 * HOUR).toISOString());
     const again = await admin.post(`/api/settings/email/message/${failed.id}/retry`);
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('invalid-transition');
-    expect((await admin.post('/api/settings/email/message/01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f/retry')).status).toBe(404);
+    expect(
+      (await admin.post('/api/settings/email/message/01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f/retry')).status,
+    ).toBe(404);
 
     expect(await t.services.email.worker!.runDue()).toBe(1);
     const [received] = await sink.waitFor(1);

@@ -53,7 +53,13 @@ describe('email settings', () => {
   it('is off until configured: no server, version 0, and a test mail answers 409', async () => {
     const res = await get();
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ configured: false, enabled: false, host: null, password: null, version: 0 });
+    expect(res.body).toMatchObject({
+      configured: false,
+      enabled: false,
+      host: null,
+      password: null,
+      version: 0,
+    });
     expect(res.headers.get('etag')).toBe('"v0"');
     const test = await admin.post('/api/settings/email/test', { to: 'ops@example.com' });
     expect(test.status).toBe(409);
@@ -90,9 +96,16 @@ describe('email settings', () => {
     for (const change of [{ port: sink.port + 1 }, { host: 'localhost' }, { security: 'starttls' }]) {
       const res = await put(settingsOf(change));
       expect(res.status, JSON.stringify(change)).toBe(400);
-      expect(res.body.errors).toEqual([expect.objectContaining({ path: 'body.password', code: 'secret-required' })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ path: 'body.password', code: 'secret-required' }),
+      ]);
     }
-    expect(await stored()).toMatchObject({ port: sink.port, host: '127.0.0.1', security: 'none', version: 3 });
+    expect(await stored()).toMatchObject({
+      port: sink.port,
+      host: '127.0.0.1',
+      security: 'none',
+      version: 3,
+    });
     const again = await put(settingsOf({ port: sink.port + 1, password: PASSWORD }));
     expect(again.status, again.text).toBe(200);
     const back = await put(settingsOf({ password: PASSWORD }));
@@ -170,7 +183,9 @@ describe('the SMTP address policy (default config)', () => {
     for (const host of ['127.0.0.1', '169.254.169.254', '::1', '0.0.0.0', 'localhost']) {
       const res = await put(host);
       expect(res.status, host).toBe(400);
-      expect(res.body.errors, host).toEqual([expect.objectContaining({ path: 'body.host', code: 'address-refused' })]);
+      expect(res.body.errors, host).toEqual([
+        expect.objectContaining({ path: 'body.host', code: 'address-refused' }),
+      ]);
     }
     expect(await query(t.db, 'SELECT * FROM email_settings')).toEqual([]);
   });

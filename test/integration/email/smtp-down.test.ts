@@ -42,7 +42,10 @@ describe('the SMTP server down during a booking', () => {
 
   it('books at once, shows the error, and sends the mail once the server is back', async () => {
     const y = await bookableYard(admin);
-    const carrier = await admin.post('/api/carrier', { name: 'Prairie Freight', contact: { email: 'dispatch@prairie.example' } });
+    const carrier = await admin.post('/api/carrier', {
+      name: 'Prairie Freight',
+      contact: { email: 'dispatch@prairie.example' },
+    });
     const put = await admin.put('/api/settings/email', {
       enabled: true,
       host: '127.0.0.1',
@@ -65,11 +68,14 @@ describe('the SMTP server down during a booking', () => {
     expect(took).toBeLessThan(1000);
 
     // The worker (started with the app) tried, and the mail waits with the error shown.
-    const failed = await waitFor(async () => {
-      const list = await admin.get('/api/settings/email/message');
-      const m = list.body.items[0];
-      return m?.attempts === 1 ? m : undefined;
-    }, { timeoutMs: 10_000, what: "the first attempt recorded" });
+    const failed = await waitFor(
+      async () => {
+        const list = await admin.get('/api/settings/email/message');
+        const m = list.body.items[0];
+        return m?.attempts === 1 ? m : undefined;
+      },
+      { timeoutMs: 10_000, what: 'the first attempt recorded' },
+    );
     expect(failed).toMatchObject({
       kind: 'confirmation',
       status: 'pending',

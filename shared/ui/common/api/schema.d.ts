@@ -15005,6 +15005,431 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * SMTP settings for mail to carriers (password masked) and the state of the queue
+         * @description Access: admin.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailSettings"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: email to carriers is sent by the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        /**
+         * Set the SMTP server (password write-only: left out or masked keeps it, unless the server changed)
+         * @description Email is off until this is stored with `enabled: true`. If-Match with the ETag of the read guards against overwriting another admin’s change (412). The host must pass the SMTP address policy (400 `address-refused`: private addresses are allowed, the box itself and link-local are not). A new host, port or security needs the password again (400 `secret-required`). Organisation-wide: an admin with a yard scope may not change it (403).
+         *
+         *     Access: admin.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            /** @description The SMTP server mails to carriers go through. Off (enabled false) writes no mail. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["EmailSettingsPut"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailSettings"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: email to carriers is sent by the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/email/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test mail through the stored server now; the answer says what the server said
+         * @description `sent: false` with the `error` when the server refused or could not be reached (the answer is 200 either way); 409 `email-not-configured` before a server is stored.
+         *
+         *     Access: admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description Where the test mail goes. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["EmailTest"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailTestResult"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: email to carriers is sent by the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/email/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Mails to carriers, newest first: pending with their last error, sent, failed, skipped
+         * @description Access: admin.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    status?: ("pending" | "sent" | "failed" | "skipped")[];
+                    appointmentId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["EmailMessage"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: email to carriers is sent by the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/email/message/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put a failed mail back in the queue (sent soon, with another 24 hours of retries)
+         * @description Access: admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EmailMessage"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: email to carriers is sent by the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -20117,6 +20542,139 @@ export interface components {
             /** @enum {string} */
             to: "docked" | "completed" | "scheduled";
             reason?: string;
+        };
+        EmailSettings: {
+            /** @description false until an admin has stored a server: no mail is written or sent */
+            configured: boolean;
+            enabled: boolean;
+            host: string | null;
+            port: number | null;
+            /**
+             * @description tls: TLS from the first byte (port 465); starttls: plain then upgraded, refused when the server does not offer it (587); none: plain text (lab servers only)
+             * @enum {string|null}
+             */
+            security: "tls" | "starttls" | "none" | null;
+            username: string | null;
+            /**
+             * @description write-only: the mask when a password is stored, else null
+             * @enum {string|null}
+             */
+            password: "********" | null;
+            fromAddress: string | null;
+            fromName: string | null;
+            replyTo: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string | null;
+            /** @description 0 until configured; If-Match on PUT */
+            version: number;
+            queue: {
+                /** @description mails waiting to be sent (or retried) */
+                pending: number;
+                /** @description mails given up on after 24 hours of retries */
+                failed: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                lastSentAt: string | null;
+                /** @description the error of the latest mail that is not sent */
+                lastError: string | null;
+            };
+        };
+        /**
+         * @description The SMTP server mails to carriers go through. Off (enabled false) writes no mail.
+         * @example {
+         *       "enabled": true,
+         *       "host": "smtp.example.com",
+         *       "port": 587,
+         *       "security": "starttls",
+         *       "username": "yard-mail",
+         *       "password": "app-password",
+         *       "fromAddress": "gate@yard.example.com",
+         *       "fromName": "North Yard gate"
+         *     }
+         */
+        EmailSettingsPut: {
+            enabled: boolean;
+            /** @example smtp.example.com */
+            host: string;
+            port: number;
+            /**
+             * @description tls: TLS from the first byte (port 465); starttls: plain then upgraded, refused when the server does not offer it (587); none: plain text (lab servers only)
+             * @enum {string}
+             */
+            security: "tls" | "starttls" | "none";
+            username?: string | null;
+            /** @description left out or "********": keep the stored password (not after a change of host, port or security: send it again, else 400 secret-required); null: no password */
+            password?: string | null;
+            /** Format: email */
+            fromAddress: string;
+            fromName?: string | null;
+            /** Format: email */
+            replyTo?: string | null;
+        };
+        EmailTestResult: {
+            sent: boolean;
+            messageId: string | null;
+            /** @description the SMTP server's last answer */
+            response: string | null;
+            error: string | null;
+        };
+        /**
+         * @description Where the test mail goes.
+         * @example {
+         *       "to": "ops@example.com"
+         *     }
+         */
+        EmailTest: {
+            /** Format: email */
+            to: string;
+        };
+        EmailMessage: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "confirmation" | "change" | "cancellation" | "no_show";
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            appointmentId: string | null;
+            toAddress: string | null;
+            /**
+             * @description pending (waiting or retried), sent, failed (given up after 24 hours), skipped (the carrier has no contact email)
+             * @enum {string}
+             */
+            status: "pending" | "sent" | "failed" | "skipped";
+            attempts: number;
+            lastError: string | null;
+            smtpResponse: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            sentAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            giveUpAt: string;
         };
     };
     responses: never;
