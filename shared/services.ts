@@ -7,6 +7,7 @@ import { GateAppointmentService } from './modules/appointments/gate-service.js';
 import { AppointmentAnnouncer, type AppointmentViews } from './modules/appointments/gate-writes.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
+import { GatePassService } from './modules/appointments/pass/service.js';
 import { ReportService } from './modules/appointments/report-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
@@ -81,6 +82,8 @@ export interface Services {
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
   noShowSweep: NoShowSweep | null;
+  /** Gate passes (page, PDF, QR code, .ics) and their renderer, also for mail attachments. */
+  gatePasses: GatePassService;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -183,6 +186,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
   const appointmentReports = new ReportService(core);
+  const gatePasses = new GatePassService(core);
   return {
     auth,
     settings,
@@ -212,5 +216,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentReports,
     gateAppointments,
     noShowSweep,
+    gatePasses,
   };
 }
