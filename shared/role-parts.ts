@@ -1,6 +1,5 @@
 import { JobLease } from './db/job-lease.js';
 import { newId } from './ids.js';
-import { GatePass } from './modules/appointments/pass/index.js';
 import { nothingToFetch } from './modules/attachments/missing-bytes.js';
 import { billingAtCloud, billingHere } from './modules/billing/index.js';
 import { noSiteWait, SiteSyncCheck } from './modules/billing/invoice/waiting.js';
@@ -52,7 +51,6 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
       profile.integrators === 'here'
         ? emailHere({
             ...deps,
-            pass: new GatePass({ clock: deps.clock }),
             lease: new JobLease({
               kysely: deps.kysely,
               clock: deps.clock,

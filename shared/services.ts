@@ -7,6 +7,7 @@ import { GateAppointmentService } from './modules/appointments/gate-service.js';
 import { AppointmentAnnouncer, type AppointmentViews } from './modules/appointments/gate-writes.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
+import { GatePassService } from './modules/appointments/pass/service.js';
 import { ReportService } from './modules/appointments/report-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
@@ -24,6 +25,7 @@ import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverRepo } from './modules/drivers/repo.js';
 import { DriverService } from './modules/drivers/service.js';
+import type { PassFiles } from './modules/email/compose.js';
 import type { EmailPart } from './modules/email/index.js';
 import type { GateRelays } from './modules/hardware/relays.js';
 import { HardwareService } from './modules/hardware/service.js';
@@ -82,6 +84,8 @@ export interface Services {
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
   noShowSweep: NoShowSweep | null;
+  /** Gate passes (page, PDF, QR code, .ics) and their renderer, also for mail attachments. */
+  gatePasses: GatePassService;
   /** Email to carriers, sent here, or the cloud's (modules/email/index.ts). */
   email: EmailPart;
 }
@@ -112,7 +116,7 @@ export interface RolePlugs {
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
   /** Email to carriers sent here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
-  email(deps: RolePartDeps): EmailPart;
+  email(deps: RolePartDeps & { pass: PassFiles }): EmailPart;
 }
 
 /**
@@ -175,9 +179,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   core.changes.observers.add(visitsOfMovements(core.db, core.changes.observers));
   core.changes.observers.add(signOutsOnChange(core.db, core.clock));
   core.changes.observers.addBeforeDelete(taskEventsGoWithTask(core.db));
-  // The email outbox: a mail queued in the transaction of each appointment change a carrier is told of.
-  const email = plugs.email(part);
-  if (email.outbox) core.changes.observers.add(email.outbox);
   const dashboard = new DashboardService({ ...core, settings });
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: plugs.autoDispatch });
@@ -191,6 +192,11 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
   const appointmentReports = new ReportService(core);
+  const gatePasses = new GatePassService(core);
+  // Email to carriers, with the gate pass attached: the outbox queues a mail in the transaction of
+  // each appointment change a carrier is told of (docs/configuration.md "Email to carriers").
+  const email = plugs.email({ ...part, pass: gatePasses.passes });
+  if (email.outbox) core.changes.observers.add(email.outbox);
   return {
     auth,
     settings,
@@ -220,6 +226,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentReports,
     gateAppointments,
     noShowSweep,
+    gatePasses,
     email,
   };
 }

@@ -1,6 +1,7 @@
 import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
 import { registerGateAppointmentRoutes } from './appointments/gate-routes.js';
+import { registerPassRoutes } from './appointments/pass/routes.js';
 import { registerReportRoutes } from './appointments/report-routes.js';
 import { registerAppointmentRoutes } from './appointments/routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
@@ -50,6 +51,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerAppointmentRoutes(r, core.services);
   registerReportRoutes(r, core.services);
   registerGateAppointmentRoutes(r, core.services);
+  registerPassRoutes(r, core.services);
   registerEmail(r, core.services.email);
   registerWebAppRoutes(r, core);
 }

@@ -15005,6 +15005,344 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/appointment/{id}/pass": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gate pass: an HTML page to show or print; PDF, QR code PNG or .ics by Accept or `format`
+         * @description The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards. Without `format`, `Accept` chooses among text/html (the default, also for *\/*), application/pdf, image/png and text/calendar; 406 `not-acceptable` when it allows none. The page has no script and carries the web apps’ Content-Security-Policy, its stylesheet allowed by hash.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description html, pdf, png (the QR code) or ics; without it the Accept header chooses */
+                    format?: "html" | "pdf" | "png" | "ics";
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The pass page (or the asked format: see the suffixed routes) */
+                200: {
+                    headers: {
+                        /** @description The appointment version the pass shows */
+                        ETag?: string;
+                        /** @description Accept */
+                        Vary?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Accept allows none of text/html, application/pdf, image/png, text/calendar (not-acceptable) */
+                406: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/{id}/pass.pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The gate pass as a one-page PDF (A6)
+         * @description Shown inline, named `gate-pass-<code>.pdf`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The gate pass as a one-page PDF (A6) */
+                200: {
+                    headers: {
+                        /** @description The appointment version the pass shows */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/pdf": string;
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/{id}/pass.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The QR code of the appointment code (PNG)
+         * @description The code only: no URL, no personal data. Shown inline. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The QR code of the appointment code (PNG) */
+                200: {
+                    headers: {
+                        /** @description The appointment version the pass shows */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/png": string;
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/appointment/{id}/pass.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The appointment as an iCalendar event (.ics)
+         * @description UID `<id>@yard-service` and SEQUENCE = the appointment version, so a calendar updates the same event; a cancelled appointment is METHOD:CANCEL with STATUS:CANCELLED. Times in UTC. Downloaded as `gate-pass-<code>.ics`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The appointment as an iCalendar event (.ics) */
+                200: {
+                    headers: {
+                        /** @description The appointment version the pass shows */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/calendar": string;
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings/email": {
         parameters: {
             query?: never;
