@@ -41,6 +41,7 @@ import { TaskService } from './modules/tasks/service.js';
 import { taskEventsGoWithTask } from './modules/tasks/task-events-go.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
+import type { WebhooksPart } from './modules/webhooks/index.js';
 import { YardService } from './modules/yards/service.js';
 import { commandAtSiteOfYard, type RunAtSiteOfYard } from './sync/commands.js';
 
@@ -81,6 +82,8 @@ export interface Services {
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
   noShowSweep: NoShowSweep | null;
+  /** Signed webhooks here (the cloud, a standalone edge), or the cloud's (modules/webhooks/index.ts). */
+  webhooks: WebhooksPart;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -108,6 +111,8 @@ export interface RolePlugs {
   appointmentsAtCloud: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
+  /** Webhooks registered and delivered here (the cloud, a standalone edge), or at the cloud. */
+  webhooks(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): WebhooksPart;
 }
 
 /**
@@ -183,6 +188,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
   const appointmentReports = new ReportService(core);
+  const webhooks = plugs.webhooks({ ...part, yards, carriers });
   return {
     auth,
     settings,
@@ -212,5 +218,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentReports,
     gateAppointments,
     noShowSweep,
+    webhooks,
   };
 }

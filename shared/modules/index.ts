@@ -22,6 +22,7 @@ import { registerTaskRoutes } from './tasks/routes.js';
 import { registerTrailerRoutes } from './trailers/routes.js';
 import { registerTruckRoutes } from './trucks/routes.js';
 import { registerUiAssetRoutes, registerWebAppRoutes } from './ui-assets/routes.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerYardRoutes } from './yards/routes.js';
 
 /** Every domain module's routes (which one answers a path does not depend on this order: RouteRegistrar). */
@@ -49,5 +50,6 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerAppointmentRoutes(r, core.services);
   registerReportRoutes(r, core.services);
   registerGateAppointmentRoutes(r, core.services);
+  registerWebhookRoutes(r, core.services.webhooks.services);
   registerWebAppRoutes(r, core);
 }
