@@ -188,7 +188,10 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
   const appointmentReports = new ReportService(core);
+  // Signed webhooks: the outbox is written in the transaction of each appointment history row and
+  // gate movement, local or from a site (docs/webhooks.md).
   const webhooks = plugs.webhooks({ ...part, yards, carriers });
+  if (webhooks.outbox) core.changes.observers.add(webhooks.outbox);
   return {
     auth,
     settings,

@@ -25,23 +25,13 @@ const Events = z
   .refine((e) => new Set(e).size === e.length, 'each event type once')
   .openapi({ description: 'the event types sent to this endpoint' });
 
-const YardIds = z
-  .array(Id)
-  .min(1)
-  .max(200)
-  .nullable()
-  .openapi({
-    description: "only these yards' events; null = every yard (an admin without a yard scope only)",
-  });
+const YardIds = z.array(Id).min(1).max(200).nullable().openapi({
+  description: "only these yards' events; null = every yard (an admin without a yard scope only)",
+});
 
-const CarrierIds = z
-  .array(Id)
-  .min(1)
-  .max(200)
-  .nullable()
-  .openapi({
-    description: "only these carriers' events (a carrier's TMS gets only its own); null = every carrier",
-  });
+const CarrierIds = z.array(Id).min(1).max(200).nullable().openapi({
+  description: "only these carriers' events (a carrier's TMS gets only its own); null = every carrier",
+});
 
 export const WebhookEndpointCreate = z
   .object({
