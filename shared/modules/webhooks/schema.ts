@@ -44,6 +44,8 @@ export const WebhookEndpointCreate = z
   })
   .strict()
   .openapi('WebhookEndpointCreate', {
+    description:
+      'A receiver of signed webhooks: where, which event types, and optionally only some yards or carriers.',
     example: {
       url: 'https://tms.example.com/hooks/yard',
       description: 'Our TMS',
@@ -65,7 +67,11 @@ export const WebhookEndpointPatch = z
       .openapi({ description: 'a new signing secret, shown once in the answer; the old one stops at once' }),
   })
   .strict()
-  .openapi('WebhookEndpointPatch', { example: { enabled: false } });
+  .openapi('WebhookEndpointPatch', {
+    description:
+      'Fields to change; the others keep their values. rotateSecret: true makes a new signing secret.',
+    example: { enabled: false },
+  });
 
 export const WebhookEndpointHealth = z.object({
   pending: z.number().int().openapi({ description: 'deliveries waiting (first try or a retry)' }),
