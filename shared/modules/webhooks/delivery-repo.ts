@@ -130,7 +130,12 @@ export class DeliveryRepo {
       .execute();
   }
 
-  /** After a success: the endpoint is back, so its waiting deliveries are due now, not after their backoff. */
+  /**
+   * After a success: the endpoint is reachable again, so the deliveries that waited out their backoff
+   * because it could not be reached (no answer at all: refused, timed out, no route) are due now, not
+   * up to hours later. Those it answered with an error keep their wait: an endpoint that refuses one
+   * event is not asked again at every success of the others.
+   */
   async pullForward(trx: Kdb, endpointId: string, now: number): Promise<void> {
     await trx
       .updateTable('webhookDelivery')
@@ -138,6 +143,8 @@ export class DeliveryRepo {
       .where('endpointId', '=', endpointId)
       .where('status', '=', 'pending')
       .where('nextAttemptAt', '>', now)
+      .where('attempts', '>', 0)
+      .where('lastStatus', 'is', null)
       .execute();
   }
 

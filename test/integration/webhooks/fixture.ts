@@ -10,11 +10,14 @@ import { bookableYard, NOW } from '../appointments/fixture.js';
 export { NOW };
 
 /**
- * A cloud on a ManualClock with a bookable yard and an HTTPS receiver on loopback that it trusts
+ * A cloud (or a standalone edge, which records gate movements itself) on a ManualClock with a bookable yard and an HTTPS receiver on loopback that it trusts
  * (webhooks.allowLocalEndpoints and webhooks.caFile, as a lab would set them). The app is not
  * started: tests run the dispatcher's passes themselves (`runDue`), moving the clock between them.
  */
-export async function webhookWorld(dialect: TestDialect, opts: { postgresUrl?: string } = {}) {
+export async function webhookWorld(
+  dialect: TestDialect,
+  opts: { postgresUrl?: string; role?: 'cloud' | 'edge' } = {},
+) {
   const receiver = await new WebhookReceiver().start();
   const clock = new ManualClock(Date.parse(NOW));
   const t: TestApp<AppDatabase> = await startTestApp({
@@ -22,7 +25,7 @@ export async function webhookWorld(dialect: TestDialect, opts: { postgresUrl?: s
     clock,
     ...(opts.postgresUrl ? { postgresUrl: opts.postgresUrl } : {}),
     env: {
-      YARD_ROLE: 'cloud',
+      YARD_ROLE: opts.role ?? 'cloud',
       YARD_WEBHOOKS_ALLOW_LOCAL_ENDPOINTS: 'true',
       YARD_WEBHOOKS_CA_FILE: receiver.caFile,
     },
