@@ -9,6 +9,7 @@ import { ForwardToSite } from './modules/hardware/forward-to-site.js';
 import { LocalRelays } from './modules/hardware/local-relays.js';
 import { awaitSiteUpload, BlobFetcher } from './modules/sync/blob-fetch.js';
 import { SyncBlobService } from './modules/sync/blob-service.js';
+import { webhooksAtCloud, webhooksHere } from './modules/webhooks/index.js';
 import type { RoleProfile } from './role-profile.js';
 import type { RolePlugs } from './services.js';
 
@@ -60,5 +61,7 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
             }),
           })
         : emailAtCloud(),
+    // Webhooks run where carriers' and integrators' records live (docs/webhooks.md): not at a linked edge.
+    webhooks: (deps) => (profile.integrators === 'here' ? webhooksHere(deps) : webhooksAtCloud()),
   };
 }

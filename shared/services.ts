@@ -44,6 +44,7 @@ import { TaskService } from './modules/tasks/service.js';
 import { taskEventsGoWithTask } from './modules/tasks/task-events-go.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
+import type { WebhooksPart } from './modules/webhooks/index.js';
 import { YardService } from './modules/yards/service.js';
 import { commandAtSiteOfYard, type RunAtSiteOfYard } from './sync/commands.js';
 
@@ -88,6 +89,8 @@ export interface Services {
   gatePasses: GatePassService;
   /** Email to carriers, sent here, or the cloud's (modules/email/index.ts). */
   email: EmailPart;
+  /** Signed webhooks here (the cloud, a standalone edge), or the cloud's (modules/webhooks/index.ts). */
+  webhooks: WebhooksPart;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -117,6 +120,8 @@ export interface RolePlugs {
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
   /** Email to carriers sent here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   email(deps: RolePartDeps & { pass: PassFiles }): EmailPart;
+  /** Webhooks registered and delivered here (the cloud, a standalone edge), or at the cloud. */
+  webhooks(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): WebhooksPart;
 }
 
 /**
@@ -197,6 +202,10 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   // each appointment change a carrier is told of (docs/configuration.md "Email to carriers").
   const email = plugs.email({ ...part, pass: gatePasses.passes });
   if (email.outbox) core.changes.observers.add(email.outbox);
+  // Signed webhooks: the outbox is written in the transaction of each appointment history row and
+  // gate movement, local or from a site (docs/webhooks.md).
+  const webhooks = plugs.webhooks({ ...part, yards, carriers });
+  if (webhooks.outbox) core.changes.observers.add(webhooks.outbox);
   return {
     auth,
     settings,
@@ -228,5 +237,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     noShowSweep,
     gatePasses,
     email,
+    webhooks,
   };
 }

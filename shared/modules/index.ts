@@ -24,6 +24,7 @@ import { registerTaskRoutes } from './tasks/routes.js';
 import { registerTrailerRoutes } from './trailers/routes.js';
 import { registerTruckRoutes } from './trucks/routes.js';
 import { registerUiAssetRoutes, registerWebAppRoutes } from './ui-assets/routes.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerYardRoutes } from './yards/routes.js';
 
 /** Every domain module's routes (which one answers a path does not depend on this order: RouteRegistrar). */
@@ -53,5 +54,6 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerGateAppointmentRoutes(r, core.services);
   registerPassRoutes(r, core.services);
   registerEmail(r, core.services.email);
+  registerWebhookRoutes(r, core.services.webhooks.services);
   registerWebAppRoutes(r, core);
 }

@@ -14,7 +14,9 @@ import { toPostgresDdl } from '../postgres-ddl.js';
  *   change. seq orders the events of one resource; id ('msg_' + the source row's id) is the
  *   webhook-id header, deterministic so a row observed twice adds nothing. payload is the exact body.
  * - webhook_delivery: one per (endpoint, event), fanned out in the same transaction. resource_key is
- *   copied from the event for the query of each stream's head (docs/webhooks.md "Order").
+ *   copied from the event for the query of each stream's head (docs/webhooks.md "Order"). attempts
+ *   counts the tries of the current 24-hour window (an admin's replay starts a new one); replay = 1
+ *   while a replay waits for its try, which goes outside the order of its resource.
  * - webhook_attempt: each try with its answer (status, first 2 KiB of the body, or the error).
  */
 export const up = `
@@ -66,6 +68,7 @@ CREATE TABLE webhook_delivery (
   last_status INTEGER,
   last_error TEXT,
   delivered_at bigint,
+  replay INTEGER NOT NULL DEFAULT 0 CHECK (replay IN (0, 1)),
   created_at bigint NOT NULL
 );
 CREATE UNIQUE INDEX webhook_delivery_once ON webhook_delivery (endpoint_id, event_seq);

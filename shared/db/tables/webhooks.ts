@@ -56,6 +56,7 @@ export interface WebhookDeliveryTable {
   lastStatus: number | null;
   lastError: string | null;
   deliveredAt: number | null;
+  replay: Generated<number>;
   createdAt: number;
 }
 

@@ -4,8 +4,8 @@ import { once, type SqlWork, sqlRow, sqlRun, sqlValue, statement } from '../../d
 import { newId } from '../../ids.js';
 import { type AnyRowObserver, type RowWrite, workObserver } from '../../sync/row-observers.js';
 import { appointmentPublicWork } from '../appointments/public-view.js';
+import { DAY_MS as RETRY_WINDOW_MS } from '../webhooks/backoff.js';
 import { contactEmailOf, emailKindOf } from './kinds.js';
-import { RETRY_WINDOW_MS } from './retry.js';
 
 /**
  * The email outbox (docs/configuration.md "Email to carriers"): each appointment_event that a carrier is

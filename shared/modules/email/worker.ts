@@ -2,9 +2,9 @@ import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import type { Component } from '../../lifecycle.js';
 import type { AppointmentPublicT } from '../appointments/public-view.js';
+import { nextAttemptAt } from '../webhooks/backoff.js';
 import { composeMail, type PassFiles } from './compose.js';
 import type { EmailMessageRow, EmailRepo, EmailSettingsRow } from './repo.js';
-import { nextAttemptAt } from './retry.js';
 import { type MailSender, sendError } from './sender.js';
 
 /** One holder of the sending across the cloud's nodes (shared/db/job-lease.ts). */
@@ -34,8 +34,8 @@ const MAX_SLEEP_MS = 5_000;
  * Sends the email outbox (docs/configuration.md "Email to carriers"): the mails due, one at a time,
  * through the SMTP server of the settings, on the one node that holds the lease. An attempt's
  * outcome is written under the lease's fence, so a node that lost the lease mid-run writes nothing
- * (its mail may go twice: at least once, never lost). A failure waits by the retry schedule
- * (retry.ts) and is given up on after 24 hours (failed, shown with its error; an admin may retry
+ * (its mail may go twice: at least once, never lost). A failure waits by the retry schedule of
+ * webhook deliveries (webhooks/backoff.ts: one table of delays for both) and is given up on after 24 hours (failed, shown with its error; an admin may retry
  * it). A success pulls the other waiting mails forward: the server is back. Nothing is sent while
  * email is off; the mails stay queued.
  */
@@ -147,7 +147,7 @@ export class EmailWorker implements Component {
     } catch (err) {
       const error = sendError(err);
       const now = this.deps.clock.now();
-      const next = nextAttemptAt(attempts, now, m.giveUpAt, this.deps.random);
+      const next = nextAttemptAt(attempts, now, m.giveUpAt, this.deps.random ?? Math.random);
       this.deps.log.warn(
         { mailId: m.id, kind: m.kind, attempts, error, gaveUp: next === null },
         'a mail to a carrier was not sent',

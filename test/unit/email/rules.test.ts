@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ATTACHED, yardTime } from '../../../shared/modules/email/compose.js';
 import { contactEmailOf, emailKindOf } from '../../../shared/modules/email/kinds.js';
-import { nextAttemptAt, RETRY_DELAYS_MS, RETRY_WINDOW_MS } from '../../../shared/modules/email/retry.js';
 import { smtpAddress, smtpHostPolicy } from '../../../shared/modules/email/smtp-policy.js';
-
-const T0 = Date.parse('2026-03-02T12:00:00Z');
 
 describe('which appointment change is mailed (docs/configuration.md "Email to carriers")', () => {
   it('maps the history kinds a carrier is told of', () => {
@@ -44,33 +41,6 @@ describe('which appointment change is mailed (docs/configuration.md "Email to ca
   it('writes times on the yard’s wall clock, DST included', () => {
     expect(yardTime('2026-03-08T08:00:00-05:00', 'America/Chicago')).toBe('Sun 8 Mar 2026, 08:00 CDT');
     expect(yardTime('2026-03-07T08:00:00-06:00', 'America/Chicago')).toBe('Sat 7 Mar 2026, 08:00 CST');
-  });
-});
-
-describe('the retry schedule', () => {
-  const middle = () => 0.5; // no jitter
-
-  it('waits by the schedule after each failed attempt', () => {
-    let now = T0;
-    const giveUp = T0 + RETRY_WINDOW_MS;
-    RETRY_DELAYS_MS.forEach((delay, i) => {
-      const next = nextAttemptAt(i + 1, now, giveUp, middle);
-      expect(next).toBe(now + delay);
-      now = next!;
-    });
-    // The waits used up: a last attempt at the end of the day, then none.
-    expect(nextAttemptAt(RETRY_DELAYS_MS.length + 1, now, giveUp, middle)).toBe(giveUp);
-    expect(nextAttemptAt(RETRY_DELAYS_MS.length + 2, giveUp, giveUp, middle)).toBeNull();
-  });
-
-  it('moves each wait by at most 20 % either way', () => {
-    expect(nextAttemptAt(1, T0, T0 + RETRY_WINDOW_MS, () => 0)).toBe(T0 + 4000);
-    expect(nextAttemptAt(1, T0, T0 + RETRY_WINDOW_MS, () => 0.999999)).toBe(T0 + 6000);
-  });
-
-  it('never waits past the end of the 24 hours', () => {
-    expect(nextAttemptAt(9, T0, T0 + 60_000, middle)).toBe(T0 + 60_000);
-    expect(nextAttemptAt(1, T0 + 1, T0, middle)).toBeNull();
   });
 });
 

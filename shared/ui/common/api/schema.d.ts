@@ -15768,6 +15768,622 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints, with their delivery health
+         * @description Access: admin.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["WebhookEndpoint"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: webhooks are registered and delivered at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Register a webhook endpoint (the signing secret is in this answer only)
+         * @description https on a public address only (400 address-refused otherwise). The answer holds `secret`, used to verify the webhook-signature header (docs/webhooks.md); it is never shown again.
+         *
+         *     Access: admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            /** @description A receiver of signed webhooks: where, which event types, and optionally only some yards or carriers. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreate"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: webhooks are registered and delivered at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint (never its secret)
+         * @description Access: admin.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: webhooks are registered and delivered at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint (its pending deliveries are given up)
+         * @description Access: admin.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Done, no content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: webhooks are registered and delivered at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint, or rotate its secret (the new one is in this answer only)
+         * @description Access: admin.
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: {
+                    /** @description The ETag you read (`"v3"`): the change is refused with 412 if the record changed since */
+                    "If-Match"?: string;
+                };
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description Fields to change; the others keep their values. rotateSecret: true makes a new signing secret. */
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointPatch"];
+                };
+            };
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description The version of the record answered, for If-Match */
+                        ETag?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: webhooks are registered and delivered at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description If-Match does not match the current version (precondition-failed) */
+                412: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/webhook/{id}/delivery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deliveries to an endpoint, newest first, with every attempt and its answer
+         * @description Access: admin.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    status?: ("pending" | "delivered" | "failed")[];
+                    type?: components["schemas"]["WebhookEventType"][];
+                    resourceKey?: string;
+                    /** @description created at or after */
+                    from?: string;
+                    /** @description created before */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["WebhookDelivery"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: webhooks are registered and delivered at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhook/{id}/delivery/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again (same webhook-id), outside the order of its resource
+         * @description The delivery goes back to pending and is attempted at once, whatever its status; the attempt is logged as a replay. Receivers dedupe by webhook-id.
+         *
+         *     Access: admin.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    deliveryId: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: webhooks are registered and delivered at the cloud (nothing is changed) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The disk is full; nothing was stored (storage-full) */
+                507: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -21013,6 +21629,170 @@ export interface components {
              * @example 2026-03-01T08:00:00Z
              */
             giveUpAt: string;
+        };
+        WebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            url: string;
+            description: string | null;
+            events: components["schemas"]["WebhookEventType"][];
+            yardIds: string[] | null;
+            carrierIds: string[] | null;
+            enabled: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            updatedAt: string;
+            version: number;
+            health: {
+                /** @description deliveries waiting (first try or a retry) */
+                pending: number;
+                /** @description deliveries given up after 24 h (replayable) */
+                failed: number;
+                /**
+                 * Format: date-time
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                lastDeliveredAt: string | null;
+                /** @description the answer of the latest failed attempt */
+                lastError: string | null;
+            };
+        };
+        /** @enum {string} */
+        WebhookEventType: "appointment.created" | "appointment.changed" | "appointment.cancelled" | "appointment.arrived" | "appointment.docked" | "appointment.completed" | "appointment.no_show" | "movement.created" | "invoice.issued" | "invoice.voided";
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            /**
+             * @description the signing secret ('whsec_' + base64), only in the answer that creates it or rotates it: store it now, it is never shown again
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret?: string;
+        };
+        /**
+         * @description A receiver of signed webhooks: where, which event types, and optionally only some yards or carriers.
+         * @example {
+         *       "url": "https://tms.example.com/hooks/yard",
+         *       "description": "Our TMS",
+         *       "events": [
+         *         "appointment.created",
+         *         "appointment.changed",
+         *         "appointment.cancelled"
+         *       ]
+         *     }
+         */
+        WebhookEndpointCreate: {
+            /**
+             * Format: uri
+             * @description https on a public address, as push endpoints (docs/security.md): loopback, private, link-local and other special addresses, or a name resolving to one, are refused (400 address-refused)
+             * @example https://tms.example.com/hooks/yard
+             */
+            url: string;
+            description?: string;
+            /** @description the event types sent to this endpoint */
+            events: components["schemas"]["WebhookEventType"][];
+            /** @description only these yards' events; null = every yard (an admin without a yard scope only) */
+            yardIds?: string[] | null;
+            /** @description only these carriers' events (a carrier's TMS gets only its own); null = every carrier */
+            carrierIds?: string[] | null;
+            /** @default true */
+            enabled: boolean;
+        };
+        /**
+         * @description Fields to change; the others keep their values. rotateSecret: true makes a new signing secret.
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        WebhookEndpointPatch: {
+            /**
+             * Format: uri
+             * @description https on a public address, as push endpoints (docs/security.md): loopback, private, link-local and other special addresses, or a name resolving to one, are refused (400 address-refused)
+             * @example https://tms.example.com/hooks/yard
+             */
+            url?: string;
+            description?: string | null;
+            /** @description the event types sent to this endpoint */
+            events?: components["schemas"]["WebhookEventType"][];
+            /** @description only these yards' events; null = every yard (an admin without a yard scope only) */
+            yardIds?: string[] | null;
+            /** @description only these carriers' events (a carrier's TMS gets only its own); null = every carrier */
+            carrierIds?: string[] | null;
+            enabled?: boolean;
+            /**
+             * @description a new signing secret, shown once in the answer; the old one stops at once
+             * @enum {boolean}
+             */
+            rotateSecret?: true;
+        };
+        WebhookDelivery: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            endpointId: string;
+            /** @description the webhook-id header: the same on every attempt and replay */
+            webhookId: string;
+            type: components["schemas"]["WebhookEventType"];
+            /** @example appointment:01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f */
+            resourceKey: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            attempts: components["schemas"]["WebhookAttempt"][];
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description when pending: the next attempt (not before)
+             * @example 2026-03-01T08:00:00Z
+             */
+            nextAttemptAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            deliveredAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            giveUpAt: string;
+            /** @description the body sent: {type, timestamp, data} */
+            payload: {
+                [key: string]: unknown;
+            };
+        };
+        WebhookAttempt: {
+            /** @description 1 for the first attempt */
+            n: number;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            durationMs: number | null;
+            /** @description the receiver's status; null when none came */
+            httpStatus: number | null;
+            /** @description why no answer came (refused address, timeout, connection) */
+            error: string | null;
+            /** @description the first 2 KiB of the receiver's answer */
+            responseBody: string | null;
+            replay: boolean;
         };
     };
     responses: never;
