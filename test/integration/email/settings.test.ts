@@ -152,6 +152,16 @@ describe('email settings', () => {
     expect(JSON.stringify(logs.lines)).not.toContain(wrong);
   });
 
+  it('with starttls, refuses a server that does not offer it rather than log in in clear', async () => {
+    const before = sink.received.length;
+    expect((await put(settingsOf({ security: 'starttls', password: PASSWORD }))).status).toBe(200);
+    const res = await admin.post('/api/settings/email/test', { to: 'ops@example.com' });
+    answers.push(res.text);
+    expect(res.body.sent).toBe(false);
+    expect(res.body.error).toMatch(/STARTTLS/);
+    expect(sink.received).toHaveLength(before);
+  });
+
   it('never shows the password in an answer or a log line', async () => {
     await get();
     expect(answers.length).toBeGreaterThan(8);
