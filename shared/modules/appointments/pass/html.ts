@@ -31,14 +31,19 @@ dd{margin:0}
 }
 `;
 
-const STYLE_HASH = `'sha256-${createHash('sha256').update(PASS_CSS).digest('base64')}'`;
+/**
+ * The CSP source that allows the page's stylesheet. A web app that shows the fetched page from a
+ * blob: URL lends it its own policy (a blob document inherits its creator's CSP), so such an app
+ * must list this source in its pages' style-src too.
+ */
+export const PASS_STYLE_SOURCE = `'sha256-${createHash('sha256').update(PASS_CSS).digest('base64')}'`;
 
 /** The pages' headers, with the pass's stylesheet allowed by its hash and nothing else added. */
 export const PASS_PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...PAGE_HEADERS,
   'Content-Security-Policy': CONTENT_SECURITY_POLICY.replace(
     "style-src 'self'",
-    `style-src 'self' ${STYLE_HASH}`,
+    `style-src 'self' ${PASS_STYLE_SOURCE}`,
   ),
 };
 
