@@ -21,6 +21,7 @@ h1{margin:0;font-size:1.4rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem .9rem;margin:0}
 dt{font-weight:600;color:#4b5563}
 dd{margin:0}
+.nw{white-space:nowrap}
 .hint{margin:1rem 0 0;font-size:.9rem;color:#4b5563}
 @media print{
  @page{size:A6;margin:8mm}
@@ -64,7 +65,11 @@ export function passHtml(p: AppointmentPublicT, qrPng: Buffer): string {
   const cancelled = p.status === 'cancelled';
   const rows = passFields(p)
     .filter(([label]) => label !== 'Code')
-    .map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`)
+    // An offset stays on one line: "(UTC-" at a line's end and "06:00)" on the next misreads.
+    .map(
+      ([label, value]) =>
+        `<dt>${e(label)}</dt><dd>${e(value).replace(/\(UTC[^)]*\)/g, '<span class="nw">$&</span>')}</dd>`,
+    )
     .join('');
   const reason = cancelled && p.cancelReason ? `<dt>Reason</dt><dd>${e(p.cancelReason)}</dd>` : '';
   return `<!doctype html>
