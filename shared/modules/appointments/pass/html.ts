@@ -21,6 +21,7 @@ h1{margin:0;font-size:1.4rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.3rem .9rem;margin:0}
 dt{font-weight:600;color:#4b5563}
 dd{margin:0}
+.nw{white-space:nowrap}
 .hint{margin:1rem 0 0;font-size:.9rem;color:#4b5563}
 @media print{
  @page{size:A6;margin:8mm}
@@ -31,14 +32,19 @@ dd{margin:0}
 }
 `;
 
-const STYLE_HASH = `'sha256-${createHash('sha256').update(PASS_CSS).digest('base64')}'`;
+/**
+ * The CSP source that allows the page's stylesheet. A web app that shows the fetched page from a
+ * blob: URL lends it its own policy (a blob document inherits its creator's CSP), so such an app
+ * must list this source in its pages' style-src too.
+ */
+export const PASS_STYLE_SOURCE = `'sha256-${createHash('sha256').update(PASS_CSS).digest('base64')}'`;
 
 /** The pages' headers, with the pass's stylesheet allowed by its hash and nothing else added. */
 export const PASS_PAGE_HEADERS: Readonly<Record<string, string>> = {
   ...PAGE_HEADERS,
   'Content-Security-Policy': CONTENT_SECURITY_POLICY.replace(
     "style-src 'self'",
-    `style-src 'self' ${STYLE_HASH}`,
+    `style-src 'self' ${PASS_STYLE_SOURCE}`,
   ),
 };
 
@@ -59,7 +65,11 @@ export function passHtml(p: AppointmentPublicT, qrPng: Buffer): string {
   const cancelled = p.status === 'cancelled';
   const rows = passFields(p)
     .filter(([label]) => label !== 'Code')
-    .map(([label, value]) => `<dt>${e(label)}</dt><dd>${e(value)}</dd>`)
+    // An offset stays on one line: "(UTC-" at a line's end and "06:00)" on the next misreads.
+    .map(
+      ([label, value]) =>
+        `<dt>${e(label)}</dt><dd>${e(value).replace(/\(UTC[^)]*\)/g, '<span class="nw">$&</span>')}</dd>`,
+    )
     .join('');
   const reason = cancelled && p.cancelReason ? `<dt>Reason</dt><dd>${e(p.cancelReason)}</dd>` : '';
   return `<!doctype html>
