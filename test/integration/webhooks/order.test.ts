@@ -114,11 +114,9 @@ describe('webhooks of gate movements at a standalone edge', () => {
     };
     await w.t.core.changes.insert(w.t.core.kysely, 'movement', row);
     // The same row told again (a sync batch applied twice): nothing more is queued.
-    await w.t.core.kysely
-      .transaction()
-      .execute((trx) =>
-        w.t.core.changes.observers.notifyIn(trx, 'movement', undefined, { ...row, hlc: 'x' }),
-      );
+    await w.t.core.kysely.transaction().execute(async (trx) => {
+      await w.t.core.changes.observers.notifyIn(trx, 'movement', undefined, { ...row, hlc: 'x' });
+    });
     await w.runDue();
     expect(await deliveriesOf(w.t.db, endpointId)).toHaveLength(1);
     expect(w.receiver.delivered()).toEqual([
