@@ -19,8 +19,7 @@ describe.each(TEST_DIALECTS)('webhook events and their order on %s', (dialect) =
   });
   beforeEach(async () => {
     w.clock.set(NOW);
-    w.receiver.received.length = 0;
-    w.receiver.answer = () => ({ status: 204 });
+    w.receiver.reset();
     for (const e of (await w.admin.get('/api/webhook?limit=500')).body.items)
       await w.admin.delete(`/api/webhook/${e.id}`);
     y = await w.yard();
