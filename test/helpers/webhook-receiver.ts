@@ -14,7 +14,7 @@ export interface Received {
   status: number;
 }
 
-/** What to answer the n-th request (1-based): a status and a body, or hold it until `release()`. */
+/** What to answer the n-th request to arrive (1-based): a status and a body, or hold it until `release()`. */
 export type Answer = (n: number, req: Received) => { status: number; body?: string } | 'hold';
 
 /**
@@ -30,6 +30,8 @@ export class WebhookReceiver {
   private held: Array<() => void> = [];
   private waiters: Array<{ n: number; resolve: () => void }> = [];
   private port = 0;
+  /** Requests that arrived, answered or held. */
+  private arrivals = 0;
   answer: Answer = () => ({ status: 204 });
 
   get caFile(): string {
@@ -65,7 +67,7 @@ export class WebhookReceiver {
         at: Date.now(),
         status: 0,
       };
-      const answer = this.answer(this.received.length + 1, got);
+      const answer = this.answer(++this.arrivals, got);
       const reply = (a: { status: number; body?: string }) => {
         got.status = a.status;
         this.received.push(got);
@@ -87,6 +89,19 @@ export class WebhookReceiver {
 
   async resume(): Promise<void> {
     if (!this.server?.listening) await this.start(this.port);
+  }
+
+  /** Forgets what was received and answers 204 again (between tests). */
+  reset(): void {
+    this.release();
+    this.received.length = 0;
+    this.arrivals = 0;
+    this.answer = () => ({ status: 204 });
+  }
+
+  /** Requests that arrived and are held unanswered. */
+  get heldCount(): number {
+    return this.held.length;
   }
 
   /** Answers the held requests (204). */

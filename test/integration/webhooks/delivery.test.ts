@@ -18,8 +18,7 @@ describe.each(TEST_DIALECTS)('webhook delivery on %s', (dialect) => {
   });
   beforeEach(async () => {
     w.clock.set(NOW);
-    w.receiver.received.length = 0;
-    w.receiver.answer = () => ({ status: 204 });
+    w.receiver.reset();
     await w.receiver.resume();
     // Endpoints of earlier tests stop receiving: each test counts its own deliveries.
     for (const e of (await w.admin.get('/api/webhook?limit=500')).body.items)

@@ -19,8 +19,7 @@ describe.each(TEST_DIALECTS)('webhook events and their order on %s', (dialect) =
   });
   beforeEach(async () => {
     w.clock.set(NOW);
-    w.receiver.received.length = 0;
-    w.receiver.answer = () => ({ status: 204 });
+    w.receiver.reset();
     for (const e of (await w.admin.get('/api/webhook?limit=500')).body.items)
       await w.admin.delete(`/api/webhook/${e.id}`);
     y = await w.yard();
@@ -114,11 +113,9 @@ describe('webhooks of gate movements at a standalone edge', () => {
     };
     await w.t.core.changes.insert(w.t.core.kysely, 'movement', row);
     // The same row told again (a sync batch applied twice): nothing more is queued.
-    await w.t.core.kysely
-      .transaction()
-      .execute((trx) =>
-        w.t.core.changes.observers.notifyIn(trx, 'movement', undefined, { ...row, hlc: 'x' }),
-      );
+    await w.t.core.kysely.transaction().execute(async (trx) => {
+      await w.t.core.changes.observers.notifyIn(trx, 'movement', undefined, { ...row, hlc: 'x' });
+    });
     await w.runDue();
     expect(await deliveriesOf(w.t.db, endpointId)).toHaveLength(1);
     expect(w.receiver.delivered()).toEqual([
