@@ -45,13 +45,16 @@ export class EmailWorker implements Component {
   private running: Promise<number> | null = null;
   private again = false;
   private started = false;
+  private watching = false;
 
   constructor(private readonly deps: EmailWorkerDeps) {}
 
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.deps.onQueued(() => this.wake());
+    // Once per worker: a restarted worker keeps the one watcher (wake does nothing while stopped).
+    if (!this.watching) this.deps.onQueued(() => this.wake());
+    this.watching = true;
     this.wake();
   }
 

@@ -152,6 +152,55 @@ describe('email settings', () => {
     expect(JSON.stringify(logs.lines)).not.toContain(wrong);
   });
 
+  it('keeps the password out of a queued mail’s error and the sender’s log when the login fails', async () => {
+    const wrong = `${PASSWORD}-queued`;
+    expect((await put(settingsOf({ password: wrong }))).status).toBe(200);
+    const snapshot = {
+      id: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f',
+      code: 'K7M2Q9TX',
+      yard: { id: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e60', name: 'North Yard', timeZone: 'America/Chicago' },
+      doorName: 'Door 2',
+      loadTypeName: 'Live unload',
+      startAt: '2026-03-03T08:00:00-06:00',
+      endAt: '2026-03-03T09:00:00-06:00',
+      carrier: { id: '01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e61', name: 'Prairie Freight' },
+      refs: [],
+      trailerNumber: null,
+      truckPlate: null,
+      driverName: null,
+      status: 'scheduled',
+      arrival: null,
+      arrivedAt: null,
+      dockedAt: null,
+      completedAt: null,
+      departedAt: null,
+      noShowAt: null,
+      cancelledAt: null,
+      cancelReason: null,
+      version: 1,
+    };
+    const now = Date.now();
+    await query(
+      t.db,
+      `INSERT INTO email_message (id, kind, to_address, snapshot, next_attempt_at, give_up_at, created_at)
+       VALUES ('01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e62', 'confirmation', 'd@prairie.example', ?, 0, ?, ?)`,
+      JSON.stringify(snapshot),
+      now + 86_400_000,
+      now,
+    );
+    expect(await t.services.email.worker!.runDue()).toBe(1);
+    const [row] = await query(t.db, 'SELECT status, attempts, last_error FROM email_message');
+    expect(row).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(row.last_error).toMatch(/535|Invalid/);
+    expect(row.last_error).not.toContain(wrong);
+    const warned = logs.warnings().find((l) => l.msg === 'a mail to a carrier was not sent');
+    expect(warned).toMatchObject({ attempts: 1, gaveUp: false });
+    expect(JSON.stringify(logs.lines)).not.toContain(wrong);
+    const listed = await admin.get('/api/settings/email/message');
+    answers.push(listed.text);
+    expect(listed.body.items[0]).toMatchObject({ status: 'pending', lastError: row.last_error });
+  });
+
   it('with starttls, refuses a server that does not offer it rather than log in in clear', async () => {
     const before = sink.received.length;
     expect((await put(settingsOf({ security: 'starttls', password: PASSWORD }))).status).toBe(200);
