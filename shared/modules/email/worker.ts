@@ -10,6 +10,8 @@ import { type MailSender, sendError } from './sender.js';
 /** One holder of the sending across the cloud's nodes (shared/db/job-lease.ts). */
 export interface SendingLease {
   hold(): Promise<number | null>;
+  /** Extends this term; false when it is over. */
+  renew(epoch: number): Promise<boolean>;
   /** Fails the transaction (throws) when this term no longer holds the lease. */
   fence(trx: Kdb, epoch: number): Promise<void>;
   release(): Promise<void>;
@@ -123,6 +125,8 @@ export class EmailWorker implements Component {
       const due = (await this.deps.repo.due(this.deps.clock.now(), BATCH)).filter((m) => !tried.has(m.id));
       if (due.length === 0) return attempted;
       for (const message of due) {
+        // A slow server must not outlast the lease unnoticed: each mail goes under a renewed term.
+        if (!(await this.deps.lease.renew(epoch))) return attempted;
         tried.add(message.id);
         attempted += 1;
         if (!(await this.attempt(settings, message, epoch))) return attempted;
