@@ -82,6 +82,17 @@ function* outboxWork(write: RowWrite, now: number): SqlWork<void> {
   if (targets.length > 0) yield* enqueue(event, targets, now);
 }
 
+/** An event made by a module's own code (port.ts): its deliveries go to every endpoint that wants it. */
+export function* eventWork(event: OutboxEvent, now: number): SqlWork<void> {
+  const targets = (yield* liveEndpoints()).filter(
+    (e) =>
+      e.eventTypes.has(event.type) &&
+      (e.yardIds === null || e.yardIds.has(event.yardId)) &&
+      (e.carrierIds === null || (event.carrierId !== null && e.carrierIds.has(event.carrierId))),
+  );
+  if (targets.length > 0) yield* enqueue(event, targets, now);
+}
+
 /** Writes the event and its deliveries; nothing when the event is already there. */
 function* enqueue(event: OutboxEvent, endpoints: LiveEndpoint[], now: number): SqlWork<void> {
   const seq = yield* sqlValue(INSERT_EVENT, [
