@@ -26,13 +26,20 @@ export type Answer = (n: number, req: Received) => { status: number; body?: stri
 export class WebhookReceiver {
   readonly received: Received[] = [];
   private server: Server | undefined;
-  private readonly tls = selfSignedLoopbackCert();
+  private readonly tls: ReturnType<typeof selfSignedLoopbackCert>;
+  private readonly ownsCert: boolean;
   private held: Array<() => void> = [];
   private waiters: Array<{ n: number; resolve: () => void }> = [];
   private port = 0;
   /** Requests that arrived, answered or held. */
   private arrivals = 0;
   answer: Answer = () => ({ status: 204 });
+
+  /** `sameCertAs`: serve that receiver's certificate, so one CA file trusts both. */
+  constructor(sameCertAs?: WebhookReceiver) {
+    this.tls = sameCertAs ? sameCertAs.tls : selfSignedLoopbackCert();
+    this.ownsCert = !sameCertAs;
+  }
 
   get caFile(): string {
     return this.tls.certFile;
@@ -128,7 +135,7 @@ export class WebhookReceiver {
       this.server.closeAllConnections();
       await new Promise<void>((r) => this.server!.close(() => r()));
     }
-    this.tls.remove();
+    if (this.ownsCert) this.tls.remove();
   }
 }
 

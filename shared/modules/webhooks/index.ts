@@ -7,6 +7,7 @@ import { WebhookDispatcher } from './dispatcher.js';
 import { webhookEndpointPolicy } from './endpoint-policy.js';
 import { WebhookEndpoints } from './endpoints.js';
 import { webhookOutbox } from './outbox.js';
+import { type IntegratorEvents, integratorEvents, noIntegratorEvents } from './port.js';
 import { EndpointRepo } from './repo.js';
 import type { WebhookServices } from './routes.js';
 import { WebhookSender } from './sender.js';
@@ -24,6 +25,8 @@ export interface WebhooksPart {
   outbox: AnyRowObserver | null;
   /** Sends the deliveries (started and stopped with the app). */
   dispatcher: WebhookDispatcher | null;
+  /** Events a module makes in its own transaction (invoices issued and voided: port.ts). */
+  events: IntegratorEvents;
 }
 
 export type WebhooksDeps = Pick<CoreParts, 'db' | 'kysely' | 'clock' | 'config' | 'log' | 'changes'> & {
@@ -57,9 +60,10 @@ export function webhooksHere(deps: WebhooksDeps): WebhooksPart {
     services: { endpoints, deliveries },
     outbox: webhookOutbox(deps.db, deps.clock),
     dispatcher,
+    events: integratorEvents(deps.db, deps.clock),
   };
 }
 
 export function webhooksAtCloud(): WebhooksPart {
-  return { services: null, outbox: null, dispatcher: null };
+  return { services: null, outbox: null, dispatcher: null, events: noIntegratorEvents };
 }

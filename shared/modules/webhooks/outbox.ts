@@ -4,7 +4,7 @@ import type { AppDatabase } from '../../db/database.js';
 import { once, type SqlWork, sqlRows, sqlRun, sqlValue, statement } from '../../db/sql-work.js';
 import { type AnyRowObserver, type RowWrite, workObserver } from '../../sync/row-observers.js';
 import { DAY_MS } from './backoff.js';
-import { appointmentEvent, movementEvent, type OutboxEvent } from './events.js';
+import { APPOINTMENT_EVENT_TYPES, appointmentEvent, movementEvent, type OutboxEvent } from './events.js';
 
 /** The namespace of delivery ids: uuid v5 of (endpoint, event), the same however often it is written. */
 const DELIVERY_NAMESPACE = '6f1c7f4e-3a52-4f8e-9d1a-2b7c0e5d9a41';
@@ -63,15 +63,38 @@ export function webhookOutbox(db: AppDatabase, clock: Clock): AnyRowObserver {
 function* outboxWork(write: RowWrite, now: number): SqlWork<void> {
   // Inserts only: both tables' rows are immutable history (a movement correction is a new row).
   if (write.before !== undefined || write.after === undefined) return;
-  const event =
-    write.table === 'appointmentEvent'
-      ? yield* appointmentEvent(write.after)
-      : yield* movementEvent(write.after);
-  if (event) yield* enqueue(event, now);
+  const row = write.after;
+  const type =
+    write.table === 'appointmentEvent' ? APPOINTMENT_EVENT_TYPES[String(row.kind)] : 'movement.created';
+  if (!type) return;
+  // Nothing is written for an event no endpoint wants (a cloud ingesting a week of a site's
+  // movements with no endpoint for them reads one small table per batch, nothing more).
+  const yardId = String(row.yardId);
+  const candidates = (yield* liveEndpoints()).filter(
+    (e) => e.eventTypes.has(type) && (e.yardIds === null || e.yardIds.has(yardId)),
+  );
+  if (candidates.length === 0) return;
+  const event = write.table === 'appointmentEvent' ? yield* appointmentEvent(row) : yield* movementEvent(row);
+  if (!event) return;
+  const targets = candidates.filter(
+    (e) => e.carrierIds === null || (event.carrierId !== null && e.carrierIds.has(event.carrierId)),
+  );
+  if (targets.length > 0) yield* enqueue(event, targets, now);
+}
+
+/** An event made by a module's own code (port.ts): its deliveries go to every endpoint that wants it. */
+export function* eventWork(event: OutboxEvent, now: number): SqlWork<void> {
+  const targets = (yield* liveEndpoints()).filter(
+    (e) =>
+      e.eventTypes.has(event.type) &&
+      (e.yardIds === null || e.yardIds.has(event.yardId)) &&
+      (e.carrierIds === null || (event.carrierId !== null && e.carrierIds.has(event.carrierId))),
+  );
+  if (targets.length > 0) yield* enqueue(event, targets, now);
 }
 
 /** Writes the event and its deliveries; nothing when the event is already there. */
-export function* enqueue(event: OutboxEvent, now: number): SqlWork<void> {
+function* enqueue(event: OutboxEvent, endpoints: LiveEndpoint[], now: number): SqlWork<void> {
   const seq = yield* sqlValue(INSERT_EVENT, [
     event.id,
     event.type,
@@ -83,8 +106,7 @@ export function* enqueue(event: OutboxEvent, now: number): SqlWork<void> {
     now,
   ]);
   if (seq === undefined || seq === null) return;
-  for (const endpoint of yield* liveEndpoints()) {
-    if (!wants(endpoint, event)) continue;
+  for (const endpoint of endpoints) {
     yield* sqlRun(INSERT_DELIVERY, [
       uuidv5(`${endpoint.id}|${event.id}`, DELIVERY_NAMESPACE),
       endpoint.id,
@@ -109,13 +131,4 @@ function liveEndpoints(): SqlWork<LiveEndpoint[]> {
       carrierIds: set(r.carrierIds ?? null),
     }));
   });
-}
-
-/** An endpoint's filters: the event type, and the yard and carrier when it names some. */
-function wants(endpoint: LiveEndpoint, event: OutboxEvent): boolean {
-  if (!endpoint.eventTypes.has(event.type)) return false;
-  if (endpoint.yardIds && !endpoint.yardIds.has(event.yardId)) return false;
-  if (endpoint.carrierIds && (event.carrierId === null || !endpoint.carrierIds.has(event.carrierId)))
-    return false;
-  return true;
 }

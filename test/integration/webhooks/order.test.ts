@@ -65,6 +65,15 @@ describe.each(TEST_DIALECTS)('webhook events and their order on %s', (dialect) =
     expect(w.receiver.received.filter((r) => r.status === 500).length).toBeGreaterThan(10);
   });
 
+  it('writes no event that no endpoint wants', async () => {
+    const events = async () => Number((await query(w.t.db, 'SELECT count(*) AS n FROM webhook_event'))[0].n);
+    const before = await events();
+    await w.endpoint({ events: ['appointment.no_show'] });
+    const a = await book(w, y, 5, 8);
+    expect((await w.admin.post(`/api/appointment/${a.id}/cancel`, { reason: 'no load' })).status).toBe(200);
+    expect(await events()).toBe(before);
+  });
+
   it('sends each endpoint only the event types, yards and carriers it asked for', async () => {
     const otherCarrier = await seed(w.admin).carrier();
     const otherYard = await seed(w.admin).yard();
