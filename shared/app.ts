@@ -229,6 +229,8 @@ export function createApp(deps: AppDeps): YardApp {
       idempotency.start();
       core.services.billing.autoDrafts?.start();
       core.services.noShowSweep?.start();
+      await core.services.email.worker?.start();
+      core.services.webhooks.dispatcher?.start();
       await listener?.start();
       await liveRelay?.start();
       await core.services.hardware.reconfigure();
@@ -240,6 +242,8 @@ export function createApp(deps: AppDeps): YardApp {
       idempotency.stop();
       await core.services.billing.autoDrafts?.stop();
       await core.services.noShowSweep?.stop();
+      await core.services.email.worker?.stop();
+      await core.services.webhooks.dispatcher?.stop();
       await liveRelay?.stop();
       await listener?.stop();
       await core.services.push.stop();

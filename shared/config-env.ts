@@ -34,6 +34,13 @@ export const ENV_MAP: Record<string, string> = {
   YARD_VAPID_PRIVATE_KEY: 'push.vapidPrivateKey',
   YARD_VAPID_SUBJECT: 'push.subject',
   YARD_PUSH_ALLOW_LOCAL_ENDPOINTS: 'push.allowLocalEndpoints',
+  YARD_EMAIL_ALLOW_LOCAL_SMTP: 'email.allowLocalSmtp',
+  YARD_EMAIL_TIMEOUT_MS: 'email.timeoutMs',
+  YARD_WEBHOOKS_ALLOW_LOCAL_ENDPOINTS: 'webhooks.allowLocalEndpoints',
+  YARD_WEBHOOKS_CA_FILE: 'webhooks.caFile',
+  YARD_WEBHOOKS_TIMEOUT_MS: 'webhooks.timeoutMs',
+  YARD_WEBHOOKS_CONCURRENCY: 'webhooks.concurrency',
+  YARD_WEBHOOKS_RETENTION_DAYS: 'webhooks.retentionDays',
   YARD_MQTT_URL: 'mqtt.url',
   YARD_MQTT_USERNAME: 'mqtt.username',
   YARD_MQTT_PASSWORD: 'mqtt.password',
@@ -59,7 +66,13 @@ export const ENV_MAP: Record<string, string> = {
   YARD_DATABASE_STATEMENT_TIMEOUT_MS: 'database.statementTimeoutMs',
 };
 
-const BOOLEAN_PATHS = new Set(['log.pretty', 'mqtt.rejectUnauthorized', 'push.allowLocalEndpoints']);
+const BOOLEAN_PATHS = new Set([
+  'log.pretty',
+  'mqtt.rejectUnauthorized',
+  'push.allowLocalEndpoints',
+  'email.allowLocalSmtp',
+  'webhooks.allowLocalEndpoints',
+]);
 
 function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const parts = path.split('.');

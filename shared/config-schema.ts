@@ -118,6 +118,38 @@ export const configSchema = z.object({
       allowLocalEndpoints: z.boolean().default(false),
     })
     .prefault({}),
+  /** Email to carriers over SMTP (docs/configuration.md "Email to carriers"); the server itself is set at /api/settings/email. */
+  email: z
+    .object({
+      /**
+       * Tests and labs only: let the SMTP server be on loopback or link-local addresses (private
+       * addresses, where mail relays usually sit, are always allowed). Never in production: an admin
+       * could make the service talk SMTP to the box itself or a cloud metadata address.
+       */
+      allowLocalSmtp: z.boolean().default(false),
+      /** One SMTP conversation (connect, greeting, sending) gives up after this. */
+      timeoutMs: z.coerce.number().int().min(1_000).max(120_000).default(15_000),
+    })
+    .prefault({}),
+  /** Signed webhooks (docs/webhooks.md): where their delivery may go and how it is paced. */
+  webhooks: z
+    .object({
+      /**
+       * Tests and labs only: let webhook endpoints be on loopback and private addresses (a receiver
+       * on the same machine). Still https only. Never in production: an admin's URL could make the
+       * cloud POST into its own network.
+       */
+      allowLocalEndpoints: z.boolean().default(false),
+      /** A PEM file of extra CAs trusted for webhook endpoints (a lab's own CA), beside the public ones. */
+      caFile: z.string().optional(),
+      /** How long one attempt may take, answer included. */
+      timeoutMs: z.coerce.number().int().min(1000).max(60_000).default(10_000),
+      /** Deliveries in flight at once (at most one per endpoint and resource). */
+      concurrency: z.coerce.number().int().min(1).max(64).default(8),
+      /** Delivered and failed deliveries, with their events and attempts, are kept this long. */
+      retentionDays: z.coerce.number().int().min(1).max(3650).default(30),
+    })
+    .prefault({}),
   /**
    * MQTT link (docs/sync.md). An edge with a url is linked to a cloud; without one it is standalone and
    * owns everything. A cloud with a url uses that broker (Mosquitto in production); without one it

@@ -1,13 +1,20 @@
+import { JobLease } from './db/job-lease.js';
+import { newId } from './ids.js';
 import { nothingToFetch } from './modules/attachments/missing-bytes.js';
 import { billingAtCloud, billingHere } from './modules/billing/index.js';
 import { noSiteWait, SiteSyncCheck } from './modules/billing/invoice/waiting.js';
 import { onvifOnLan, onvifThroughSite } from './modules/cameras/onvif-reach.js';
+import { emailAtCloud, emailHere } from './modules/email/index.js';
 import { ForwardToSite } from './modules/hardware/forward-to-site.js';
 import { LocalRelays } from './modules/hardware/local-relays.js';
 import { awaitSiteUpload, BlobFetcher } from './modules/sync/blob-fetch.js';
 import { SyncBlobService } from './modules/sync/blob-service.js';
+import { webhooksAtCloud, webhooksHere } from './modules/webhooks/index.js';
 import type { RoleProfile } from './role-profile.js';
 import type { RolePlugs } from './services.js';
+
+/** How long the email sender's lease lasts unrenewed (the sender renews it every few seconds). */
+const EMAIL_LEASE_TTL_MS = 15_000;
 
 /**
  * The parts that differ by role, each chosen from what the profile names (docs/architecture.md
@@ -40,5 +47,21 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
             siteWait: profile.syncMode === 'cloud' ? new SiteSyncCheck(deps.kysely) : noSiteWait,
           })
         : billingAtCloud(),
+    // Email to carriers goes where the integrators' side runs; one node of the cloud sends (the lease).
+    email: (deps) =>
+      profile.integrators === 'here'
+        ? emailHere({
+            ...deps,
+            lease: new JobLease({
+              kysely: deps.kysely,
+              clock: deps.clock,
+              name: 'email-sender',
+              owner: newId(),
+              ttlMs: EMAIL_LEASE_TTL_MS,
+            }),
+          })
+        : emailAtCloud(),
+    // Webhooks run where carriers' and integrators' records live (docs/webhooks.md): not at a linked edge.
+    webhooks: (deps) => (profile.integrators === 'here' ? webhooksHere(deps) : webhooksAtCloud()),
   };
 }

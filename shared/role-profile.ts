@@ -21,6 +21,12 @@ export interface RoleProfile {
    */
   readonly billing: 'here' | 'at-cloud';
   /**
+   * Where the integrators' side runs (webhook endpoints, their outbox and delivery; docs/webhooks.md):
+   * here at the cloud and at a standalone edge, which is a complete product; at the cloud for a
+   * linked edge, which registers no outbox and whose webhook routes answer 409 `cloud-owned`.
+   */
+  readonly integrators: 'here' | 'at-cloud';
+  /**
    * Where the gates' relays are: wired to this box (an edge), or at the sites (the cloud, which
    * forwards an actuation to the edge of the gate's site and drives no relay itself).
    */
@@ -51,6 +57,7 @@ export function roleProfile(config: Config): RoleProfile {
     role: config.role,
     syncMode: mode,
     billing: mode === 'linked' ? 'at-cloud' : 'here',
+    integrators: mode === 'linked' ? 'at-cloud' : 'here',
     relays: cloud ? 'at-sites' : 'local',
     onvif: cloud ? 'through-site' : 'on-lan',
     attachmentBytes: cloud ? 'from-sites' : mode === 'linked' ? 'from-cloud' : 'held-here',

@@ -7,6 +7,7 @@ import { GateAppointmentService } from './modules/appointments/gate-service.js';
 import { AppointmentAnnouncer, type AppointmentViews } from './modules/appointments/gate-writes.js';
 import { LoadTypeService } from './modules/appointments/load-type-service.js';
 import { NoShowSweep } from './modules/appointments/no-show-sweep.js';
+import { GatePassService } from './modules/appointments/pass/service.js';
 import { ReportService } from './modules/appointments/report-service.js';
 import { AppointmentService } from './modules/appointments/service.js';
 import { SlotService } from './modules/appointments/slots-service.js';
@@ -24,6 +25,8 @@ import { DashboardService } from './modules/dashboard/service.js';
 import { DriverAppService } from './modules/driver-app/service.js';
 import { DriverRepo } from './modules/drivers/repo.js';
 import { DriverService } from './modules/drivers/service.js';
+import type { PassFiles } from './modules/email/compose.js';
+import type { EmailPart } from './modules/email/index.js';
 import type { GateRelays } from './modules/hardware/relays.js';
 import { HardwareService } from './modules/hardware/service.js';
 import { IntegrationService } from './modules/integrations/service.js';
@@ -41,6 +44,7 @@ import { TaskService } from './modules/tasks/service.js';
 import { taskEventsGoWithTask } from './modules/tasks/task-events-go.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
+import type { WebhooksPart } from './modules/webhooks/index.js';
 import { YardService } from './modules/yards/service.js';
 import { commandAtSiteOfYard, type RunAtSiteOfYard } from './sync/commands.js';
 
@@ -81,6 +85,12 @@ export interface Services {
   gateAppointments: GateAppointmentService;
   /** The no-show sweep where arrivals are known (an edge); none at the cloud. */
   noShowSweep: NoShowSweep | null;
+  /** Gate passes (page, PDF, QR code, .ics) and their renderer, also for mail attachments. */
+  gatePasses: GatePassService;
+  /** Email to carriers, sent here, or the cloud's (modules/email/index.ts). */
+  email: EmailPart;
+  /** Signed webhooks here (the cloud, a standalone edge), or the cloud's (modules/webhooks/index.ts). */
+  webhooks: WebhooksPart;
 }
 
 /** What a role's part is built from: the core, the settings and a command to a yard's site. */
@@ -108,6 +118,10 @@ export interface RolePlugs {
   appointmentsAtCloud: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
+  /** Email to carriers sent here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
+  email(deps: RolePartDeps & { pass: PassFiles }): EmailPart;
+  /** Webhooks registered and delivered here (the cloud, a standalone edge), or at the cloud. */
+  webhooks(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): WebhooksPart;
 }
 
 /**
@@ -183,6 +197,15 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const schedulingConfigs = new SchedulingConfigService({ ...core, yards });
   const loadTypes = new LoadTypeService({ ...core, yards });
   const appointmentReports = new ReportService(core);
+  const gatePasses = new GatePassService(core);
+  // Email to carriers, with the gate pass attached: the outbox queues a mail in the transaction of
+  // each appointment change a carrier is told of (docs/configuration.md "Email to carriers").
+  const email = plugs.email({ ...part, pass: gatePasses.passes });
+  if (email.outbox) core.changes.observers.add(email.outbox);
+  // Signed webhooks: the outbox is written in the transaction of each appointment history row and
+  // gate movement, local or from a site (docs/webhooks.md).
+  const webhooks = plugs.webhooks({ ...part, yards, carriers });
+  if (webhooks.outbox) core.changes.observers.add(webhooks.outbox);
   return {
     auth,
     settings,
@@ -212,5 +235,8 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     appointmentReports,
     gateAppointments,
     noShowSweep,
+    gatePasses,
+    email,
+    webhooks,
   };
 }

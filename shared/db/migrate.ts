@@ -20,6 +20,8 @@ import * as m0017 from './migrations/0017-appointment-fees.js';
 import * as m0018 from './migrations/0018-appointment-arrivals.js';
 import * as m0019 from './migrations/0019-appointment-signals.js';
 import * as m0020 from './migrations/0020-appointment-capacity.js';
+import * as m0021 from './migrations/0021-webhooks.js';
+import * as m0022 from './migrations/0022-email.js';
 
 /**
  * Forward-only migrations, in order. Append; never edit or reorder a shipped one. `upPostgres` is
@@ -53,6 +55,8 @@ export const MIGRATIONS: ReadonlyArray<{
   { version: 18, name: 'appointment-arrivals', up: m0018.up },
   { version: 19, name: 'appointment-signals', up: m0019.up, upPostgres: m0019.upPostgres },
   { version: 20, name: 'appointment-capacity', up: m0020.up },
+  { version: 21, name: 'webhooks', up: m0021.up, upPostgres: m0021.upPostgres },
+  { version: 22, name: 'email', up: m0022.up, upPostgres: m0022.upPostgres },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;

@@ -20,6 +20,7 @@ import type {
   DashboardYardFigureTable,
 } from './tables/dashboard.js';
 import type { DriverSessionTable, PushTokenTable, SessionLocationTable } from './tables/driver-app.js';
+import type { EmailMessageTable, EmailSettingsTable } from './tables/email.js';
 import type {
   CarrierTable,
   DriverTable,
@@ -41,6 +42,13 @@ import type {
   SyncTombstoneTable,
 } from './tables/sync.js';
 import type { TaskEventTable, YardTaskTable } from './tables/tasks.js';
+import type {
+  JobLeaseTable,
+  WebhookAttemptTable,
+  WebhookDeliveryTable,
+  WebhookEndpointTable,
+  WebhookEventTable,
+} from './tables/webhooks.js';
 import type { CameraTable, GateTable, IntegrationTable, LocationTable, YardTable } from './tables/yard.js';
 
 export type * from './tables/access.js';
@@ -48,11 +56,13 @@ export type * from './tables/appointments.js';
 export type * from './tables/billing.js';
 export type * from './tables/dashboard.js';
 export type * from './tables/driver-app.js';
+export type * from './tables/email.js';
 export type * from './tables/fleet.js';
 export type * from './tables/movements.js';
 export type * from './tables/platform.js';
 export type * from './tables/sync.js';
 export type * from './tables/tasks.js';
+export type * from './tables/webhooks.js';
 export type * from './tables/yard.js';
 export type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType };
 
@@ -110,4 +120,11 @@ export interface DB {
   invoice: InvoiceTable;
   invoiceAdjustment: InvoiceAdjustmentTable;
   billingAutoRun: BillingAutoRunTable;
+  jobLease: JobLeaseTable;
+  webhookEndpoint: WebhookEndpointTable;
+  webhookEvent: WebhookEventTable;
+  webhookDelivery: WebhookDeliveryTable;
+  webhookAttempt: WebhookAttemptTable;
+  emailSettings: EmailSettingsTable;
+  emailMessage: EmailMessageTable;
 }

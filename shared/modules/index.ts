@@ -1,6 +1,7 @@
 import type { Core } from '../core.js';
 import type { RouteRegistrar } from '../http/routes.js';
 import { registerGateAppointmentRoutes } from './appointments/gate-routes.js';
+import { registerPassRoutes } from './appointments/pass/routes.js';
 import { registerReportRoutes } from './appointments/report-routes.js';
 import { registerAppointmentRoutes } from './appointments/routes.js';
 import { registerAttachmentRoutes } from './attachments/routes.js';
@@ -11,6 +12,7 @@ import { registerCarrierRoutes } from './carriers/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerDriverAppRoutes } from './driver-app/routes.js';
 import { registerDriverRoutes } from './drivers/routes.js';
+import { registerEmail } from './email/index.js';
 import { registerHardwareRoutes } from './hardware/routes.js';
 import { registerIntegrationRoutes } from './integrations/routes.js';
 import { registerMovementRoutes } from './movements/routes.js';
@@ -22,6 +24,7 @@ import { registerTaskRoutes } from './tasks/routes.js';
 import { registerTrailerRoutes } from './trailers/routes.js';
 import { registerTruckRoutes } from './trucks/routes.js';
 import { registerUiAssetRoutes, registerWebAppRoutes } from './ui-assets/routes.js';
+import { registerWebhookRoutes } from './webhooks/routes.js';
 import { registerYardRoutes } from './yards/routes.js';
 
 /** Every domain module's routes (which one answers a path does not depend on this order: RouteRegistrar). */
@@ -49,5 +52,8 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerAppointmentRoutes(r, core.services);
   registerReportRoutes(r, core.services);
   registerGateAppointmentRoutes(r, core.services);
+  registerPassRoutes(r, core.services);
+  registerEmail(r, core.services.email);
+  registerWebhookRoutes(r, core.services.webhooks.services);
   registerWebAppRoutes(r, core);
 }

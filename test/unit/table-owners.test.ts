@@ -41,6 +41,8 @@ const OWNER: Record<string, string> = {
   deadLetter: ENGINE,
   driver: 'drivers',
   driverSession: 'driver-app',
+  emailMessage: 'email',
+  emailSettings: 'email',
   gate: 'yards',
   gateActuation: 'hardware',
   integration: 'integrations',
@@ -67,6 +69,10 @@ const OWNER: Record<string, string> = {
   visit: 'movements',
   yard: 'yards',
   yardTask: 'tasks',
+  webhookAttempt: 'webhooks',
+  webhookDelivery: 'webhooks',
+  webhookEndpoint: 'webhooks',
+  webhookEvent: 'webhooks',
 };
 
 /** Writes outside the owner, kept in the same transaction as the record that causes them. */

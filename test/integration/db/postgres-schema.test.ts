@@ -334,7 +334,11 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
     const signals = actual.triggers.filter((t) => t.endsWith('_commit_signal'));
     actual.triggers = actual.triggers.filter((t) => !signals.includes(t));
     expect(actual).toEqual(expected);
-    const signalled = [...SYNCED_ENTITIES.map((e) => toSnake(e.table)), 'visit', 'auth_token', 'change_log'];
+    const signalled = [
+      ...SYNCED_ENTITIES.map((e) => toSnake(e.table)),
+      ...['visit', 'auth_token', 'change_log', 'webhook_endpoint', 'webhook_delivery'],
+      ...['email_settings', 'email_message'],
+    ];
     expect(signals.sort()).toEqual(signalled.map((t) => `${t}_commit_signal`).sort());
   });
 

@@ -1,6 +1,8 @@
 import type { Schemas } from '../../common/api/client';
 import { AttachmentImage } from '../../common/attachment-image';
 import { yardDateTime, yardTime } from '../../common/time';
+import { yard } from '../yard';
+import { PrintableReceipt } from './receipt';
 
 export interface Confirmed {
   movement: Schemas['MovementCreated'];
@@ -12,6 +14,10 @@ export interface Confirmed {
     gate: string | null;
     /** The matched appointment ("K7MQ3XPA, Lone Star at 10:30"); null for a walk-in. */
     appointment?: string | null;
+    /** For the driver's receipt: the numbers as checked in and the appointment's code alone. */
+    trailer?: string | null;
+    truck?: string | null;
+    code?: string | null;
   };
 }
 
@@ -78,9 +84,24 @@ export function Confirmation(props: { confirmed: Confirmed; timeZone: string; on
           )}
         </div>
       )}
-      <button type="button" onClick={props.onDismiss}>
-        Close
-      </button>
+      <div class="actions">
+        <button type="button" onClick={() => window.print()}>
+          Print receipt
+        </button>
+        <button type="button" onClick={props.onDismiss}>
+          Close
+        </button>
+      </div>
+      <PrintableReceipt
+        yardName={yard.value?.name ?? null}
+        trailer={labels.trailer ?? (labels.truck ? null : labels.unit)}
+        truck={labels.truck ?? null}
+        place={labels.spot}
+        at={m.at}
+        code={labels.code ?? null}
+        gate={labels.gate}
+        timeZone={props.timeZone}
+      />
     </section>
   );
 }

@@ -104,6 +104,9 @@ export function CheckIn() {
           spot: spotName(v.locationId) ?? null,
           gate: gate?.name ?? null,
           appointment: matched && `${matched.code}, ${matched.carrierName} at ${time(matched.startAt)}`,
+          trailer: v.trailerText.trim() || null,
+          truck: v.truckText.trim() || null,
+          code: matched?.code ?? null,
         },
       });
       if (v.locationId) free.drop(v.locationId);

@@ -1,0 +1,11 @@
+import QRCode from 'qrcode';
+
+/**
+ * The appointment code as a QR code PNG: what the gate's scanner reads (it types the code and
+ * Enter into the gate's code field, docs/domain.md "At the gate"). Only the code: no URL and no
+ * personal data, so a photographed pass gives nothing away. Error correction M survives a creased
+ * or smudged print; the quiet zone of 2 modules is what handheld scanners need.
+ */
+export function passQrPng(code: string): Promise<Buffer> {
+  return QRCode.toBuffer(code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 8 });
+}
