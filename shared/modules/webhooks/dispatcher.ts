@@ -101,6 +101,9 @@ export class WebhookDispatcher {
   }
 
   private async pass(): Promise<number> {
+    // A read first: with nothing due the lease is not written (an idle gate box writes nothing every tick).
+    const due = await this.repo.nextDueAt();
+    if (due === null || due > this.deps.clock.now()) return 0;
     const epoch = await this.lease.hold();
     if (epoch === null) return 0;
     // Renewed while the pass runs: slow receivers (a timeout each) must not let the lease lapse.
