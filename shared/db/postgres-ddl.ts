@@ -123,3 +123,16 @@ function unmask(sql: string, literals: readonly string[]): string {
  */
 export const CHANGE_LOG_ORDER_LOCK_KEY = '8746397726820560743';
 export const PRUNE_LOCK_KEY = '8746397727039059310';
+
+/**
+ * The commit signal (migration 0011's `yard_table_changed`) on each table: other cloud nodes hear
+ * of a commit on it and drop what they keep from it (shared/sync/postgres-commit-signals.ts).
+ */
+export function commitSignalTriggers(tables: readonly string[]): string {
+  return tables
+    .map(
+      (t) =>
+        `CREATE TRIGGER ${t}_commit_signal AFTER INSERT OR UPDATE OR DELETE ON ${t}\n  FOR EACH STATEMENT EXECUTE FUNCTION yard_table_changed();`,
+    )
+    .join('\n');
+}

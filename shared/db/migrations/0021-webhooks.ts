@@ -1,4 +1,4 @@
-import { toPostgresDdl } from '../postgres-ddl.js';
+import { commitSignalTriggers, toPostgresDdl } from '../postgres-ddl.js';
 
 /**
  * Signed webhooks (docs/webhooks.md) and the leases of background jobs. None of these tables is
@@ -96,10 +96,5 @@ CREATE INDEX webhook_attempt_delivery ON webhook_attempt (delivery_id, n);
  * deliveries, so every cloud node drops its cached endpoint list when an admin changes one, and the
  * node that delivers wakes when another node's transaction queued a delivery.
  */
-export const upPostgres = [
-  toPostgresDdl(up),
-  ...['webhook_endpoint', 'webhook_delivery'].map(
-    (t) =>
-      `CREATE TRIGGER ${t}_commit_signal AFTER INSERT OR UPDATE OR DELETE ON ${t}\n  FOR EACH STATEMENT EXECUTE FUNCTION yard_table_changed();`,
-  ),
-].join('\n');
+export const upPostgres = `${toPostgresDdl(up)}
+${commitSignalTriggers(['webhook_endpoint', 'webhook_delivery'])}`;

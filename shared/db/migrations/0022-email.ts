@@ -1,4 +1,4 @@
-import { toPostgresDdl } from '../postgres-ddl.js';
+import { commitSignalTriggers, toPostgresDdl } from '../postgres-ddl.js';
 
 /**
  * Email to carriers (docs/configuration.md "Email to carriers"): the SMTP settings (one row, the password
@@ -55,10 +55,5 @@ CREATE INDEX email_message_appointment ON email_message (appointment_id);
  * node drops its cached settings and the node holding the email worker's lease wakes on a new mail.
  */
 export const upPostgres = `${toPostgresDdl(up)}
-${['email_settings', 'email_message']
-  .map(
-    (t) =>
-      `CREATE TRIGGER ${t}_commit_signal AFTER INSERT OR UPDATE OR DELETE ON ${t}\n  FOR EACH STATEMENT EXECUTE FUNCTION yard_table_changed();`,
-  )
-  .join('\n')}
+${commitSignalTriggers(['email_settings', 'email_message'])}
 `;
