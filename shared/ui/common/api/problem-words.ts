@@ -119,7 +119,8 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'secret-required': 'Enter the password or key for this connection.',
   'email-not-configured':
     'Email is not set up yet. Enter the mail server under Admin, Email first, then send the test.',
-  'not-acceptable': 'This file type cannot be offered here. Open the gate pass as a page, PDF, picture or calendar entry.',
+  'not-acceptable':
+    'This file type cannot be offered here. Open the gate pass as a page, PDF, picture or calendar entry.',
   'push-not-configured':
     'Notifications are not set up on this server. Ask an admin; tasks still appear while the app is open.',
   // Billing.
