@@ -22,8 +22,15 @@ export type LoadStatus = (typeof LOAD_STATUSES)[number];
 /** "staff" in the API: every role but driver. */
 export const STAFF_ROLES = ['admin', 'dispatcher', 'gate', 'billing', 'viewer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
-export const ROLES = [...STAFF_ROLES, 'driver'] as const;
+/**
+ * A carrier user (docs/api.md "Roles and access"): bound to one carrier, created at the cloud, never
+ * synced to sites; it sees its own carrier's bookings, passes and invoices and nothing else.
+ */
+export const ROLES = [...STAFF_ROLES, 'driver', 'carrier'] as const;
 export type Role = (typeof ROLES)[number];
+/** The roles of a user login (a driver signs in with its code and PIN instead). */
+export const USER_ROLES = [...STAFF_ROLES, 'carrier'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
 
 export const TASK_STATUSES = ['QUEUED', 'ASSIGNED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];

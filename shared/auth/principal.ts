@@ -4,8 +4,10 @@ import { ForbiddenError, NotFoundError } from '../http/errors.js';
 export type { Role };
 
 export const ROLES: readonly Role[] = ROLE_LIST;
-/** "staff" (docs/api.md "Roles and access"): every role but driver. */
+/** "staff" (docs/api.md "Roles and access"): every role but driver and carrier. */
 export const STAFF: readonly Role[] = STAFF_ROLES;
+/** "C" in the route table: a carrier user, for its own carrier only. */
+export const CARRIER: readonly Role[] = ['carrier'];
 
 /** Who is calling: a staff user, a yard driver, or a machine client with an API key. */
 export interface Principal {
@@ -17,6 +19,8 @@ export interface Principal {
   yardIds: string[] | null;
   /** Set for drivers: their driver record id (same as id). */
   driverId?: string;
+  /** Set for carrier users: the one carrier whose records they see. */
+  carrierId?: string;
   /** Hash of the bearer token used, so logout can revoke exactly it. */
   tokenHash?: string;
 }
@@ -39,6 +43,33 @@ export function assertCanSeeYard(principal: Principal, yardId: string | null | u
   if (!canSeeYard(principal, yardId)) {
     throw new ForbiddenError(`${at ? `${at}: ` : ''}Yard ${yardId} is outside your yard scope.`);
   }
+}
+
+/**
+ * The carrier a principal is bound to, or null for staff, drivers and API keys. A carrier user's
+ * every read and write is narrowed to it (docs/domain.md "Carriers and integrators").
+ */
+export function carrierOf(principal: Pick<Principal, 'role' | 'carrierId'>): string | null {
+  if (principal.role !== 'carrier') return null;
+  // A carrier principal without its carrier would see everything: refuse rather than widen.
+  if (!principal.carrierId) throw new ForbiddenError('This carrier login is not bound to a carrier.');
+  return principal.carrierId;
+}
+
+/**
+ * A record looked up by id, as a carrier user sees it: absent, of another carrier, or in a yard out
+ * of scope is 404 (as if it did not exist). Staff pass through to the yard rule alone.
+ */
+export function visibleToCarrierOr404<T extends { yardId: string | null; carrierId: string | null }>(
+  principal: Principal,
+  row: T | undefined,
+  what: string,
+  id: string,
+): T {
+  const visible = visibleOr404(principal, row, what, id);
+  const carrierId = carrierOf(principal);
+  if (carrierId !== null && visible.carrierId !== carrierId) throw new NotFoundError(what, id);
+  return visible;
 }
 
 /** A record looked up by id: absent, or in a yard outside the scope, is 404 (as if it did not exist). */

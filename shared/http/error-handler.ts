@@ -5,6 +5,7 @@ import {
   BadRequestError,
   NotFoundError,
   PayloadTooLargeError,
+  routeNotFound,
   StorageFullError,
   UnsupportedMediaTypeError,
 } from './errors.js';
@@ -12,7 +13,7 @@ import { setRetryAfter } from './request-steps.js';
 
 /** Unknown routes: problem+json 404, not express's HTML page. */
 export const notFoundHandler: RequestHandler = (req, _res, next) => {
-  next(new AppError(404, 'not-found', 'Not found', `No route ${req.method} ${req.path}.`));
+  next(routeNotFound(req.method, req.path));
 };
 
 /**

@@ -71,6 +71,14 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/**
+ * The answer to a route that does not exist. A carrier user gets exactly this on every route its
+ * role does not admit (request-steps.ts `authorize`), so it cannot tell which routes exist.
+ */
+export function routeNotFound(method: string, path: string): AppError {
+  return new AppError(404, 'not-found', 'Not found', `No route ${method} ${path}.`);
+}
+
 export class NotFoundError extends AppError {
   constructor(what: string, id?: string) {
     super(

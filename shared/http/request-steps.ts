@@ -9,6 +9,7 @@ import {
   AppError,
   BadRequestError,
   ForbiddenError,
+  routeNotFound,
   UnauthenticatedError,
   UnsupportedMediaTypeError,
   ValidationError,
@@ -21,10 +22,18 @@ import type { z } from './zod.js';
  * Public routes ignore a credential that is not valid (authenticate() left its reason in
  * `authError`): a client holding an expired token must still reach login, health and docs.
  */
-export function authorize(access: Access, principal: Principal | null, authError: unknown): Principal | null {
+export function authorize(
+  access: Access,
+  principal: Principal | null,
+  authError: unknown,
+  route: { method: string; path: string },
+): Principal | null {
   if (access === 'public') return principal;
   if (!principal) throw authError instanceof UnauthenticatedError ? authError : new UnauthenticatedError();
   if (access !== 'any' && !access.includes(principal.role)) {
+    // A carrier user is outside the yard: a route it may not use answers as if it did not exist
+    // (docs/api.md "Roles and access"), where staff and drivers learn it is their role.
+    if (principal.role === 'carrier') throw routeNotFound(route.method, route.path);
     throw new ForbiddenError(`Role ${principal.role} may not use this operation.`);
   }
   return principal;

@@ -89,7 +89,7 @@ export class RouteRegistrar {
       next();
     };
     const authorizeStep = async (req: Request, res: Response, next: NextFunction) => {
-      authorize(spec.access, res.locals.principal as Principal | null, res.locals.authError);
+      authorize(spec.access, res.locals.principal as Principal | null, res.locals.authError, req);
       if (spec.authenticate) await spec.authenticate(req, res);
       next();
     };

@@ -17412,7 +17412,7 @@ export interface components {
             id: string;
             name: string;
             /** @enum {string} */
-            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "driver";
+            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "driver" | "carrier";
             yardIds: string[] | null;
             /**
              * Format: uuid
