@@ -8,6 +8,8 @@ export interface ReceivedMail {
   /** The AUTH user and password the client logged in with, if it did. */
   login: { username: string; password: string } | undefined;
   mail: ParsedMail;
+  /** When the sink had the whole message (Date.now()), for the benchmark's email lag. */
+  at: number;
 }
 
 /**
@@ -45,6 +47,7 @@ export class SmtpSink {
               envelopeTo: session.envelope.rcptTo.map((r) => r.address),
               login: user,
               mail,
+              at: Date.now(),
             });
             for (const w of this.waiters.splice(0)) w();
             callback();
