@@ -41,7 +41,7 @@ const facts = (over: Partial<Parameters<typeof changeCutoffRefusal>[0]> = {}) =>
   ...over,
 });
 
-function refusal(over: Partial<Parameters<typeof changeCutoffRefusal>[0]>) {
+function refusal(over: Partial<Parameters<typeof changeCutoffRefusal>[0]>): Record<string, unknown> {
   const err = changeCutoffRefusal(facts(over));
   if (!err) throw new Error('expected a refusal');
   return { status: err.status, code: err.code, detail: err.detail, ...err.extra };
