@@ -5,6 +5,7 @@ import { seed } from '../../helpers/builders.js';
 import { CARRIER_PASSWORD, carrierClient } from '../../helpers/carrier-user.js';
 import { Client, clientWithRole, query, type Res } from '../../helpers/http.js';
 import { TEST_DIALECTS } from '../../helpers/postgres.js';
+import { EventStream } from '../../helpers/sse-client.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 import { serveLinkedEdge } from '../billing/fixture.js';
 
@@ -185,6 +186,19 @@ describe.each(TEST_DIALECTS)('carrier users (%s)', (dialect) => {
     expect(disabled.body).toMatchObject({ disabled: true, role: 'carrier' });
     expect((await admin.as(again.body.token).get('/api/auth/me')).status).toBe(401);
     expect((await login(carrier.username, 'another-password-9')).status).toBe(401);
+  });
+
+  it('disabling a carrier user ends its open event stream at once', async () => {
+    const carrier = await carrierClient(admin, carrierA);
+    const stream = await EventStream.open(t.url, carrier.token);
+    try {
+      expect(stream.status).toBe(200);
+      expect((await admin.delete(`/api/user/${carrier.userId}`)).status).toBe(200);
+      await stream.untilEnded();
+      expect(stream.types()).toContain('session.ended');
+    } finally {
+      stream.close();
+    }
   });
 
   it('a yard-scoped admin creates carrier users only inside its own yards', async () => {
