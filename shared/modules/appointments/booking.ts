@@ -12,12 +12,18 @@ import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
 import { lockDays } from './availability.js';
 import { freeCode, lockedCurrent, retryTakenCode, underDayLocks } from './booking-locks.js';
+import {
+  assertCarrierMayChangeNow,
+  assertCarrierPatch,
+  bookingCarrier,
+  bookingContextFor,
+  carrierAppointmentOut,
+} from './carrier-rules.js';
 import { writeHistory } from './history.js';
 import { placeBooking } from './placement.js';
 import type { AppointmentRepo } from './repo.js';
 import type { AppointmentCreateT, AppointmentOutT, AppointmentPatchT } from './schema.js';
 import type { AppointmentService } from './service.js';
-import { bookingContext } from './slot-reads.js';
 import { appointmentStatus, FINAL } from './status.js';
 
 const MINUTE = 60_000;
@@ -45,10 +51,13 @@ export class AppointmentBooking {
 
   async book(principal: Principal, input: AppointmentCreateT): Promise<AppointmentOutT> {
     this.assertBookingHere();
+    // A carrier user books for its own carrier, without door or override (carrier-rules.ts).
+    const carrierId = bookingCarrier(principal, input);
     assertMayOverride(principal, input.override);
     if (!canSeeYard(principal, input.yardId)) throw new NotFoundError('Yard', input.yardId);
-    const ctx = await bookingContext(this.repo, await this.deps.yards.getRow(input.yardId), input.loadTypeId);
-    await this.assertCarrier(input.carrierId);
+    const yard = await this.deps.yards.getRow(input.yardId);
+    const ctx = await bookingContextFor(principal, this.repo, yard, input.loadTypeId);
+    await this.assertCarrier(carrierId);
     if (input.doorId) await this.assertDoor(ctx.yardId, input.doorId);
     const startAt = Date.parse(input.startAt);
     const endAt = startAt + ctx.loadType.durationMinutes * MINUTE;
@@ -74,7 +83,7 @@ export class AppointmentBooking {
             loadTypeId: ctx.loadType.id,
             startAt,
             endAt,
-            carrierId: input.carrierId,
+            carrierId,
             refs: JSON.stringify(input.refs),
             trailerNumber: input.trailerNumber ?? null,
             truckPlate: input.truckPlate ?? null,
@@ -108,7 +117,7 @@ export class AppointmentBooking {
         },
       ),
     );
-    return this.announce(id);
+    return this.announce(principal, id);
   }
 
   /**
@@ -122,6 +131,7 @@ export class AppointmentBooking {
     expectedVersion?: number,
   ): Promise<AppointmentOutT> {
     this.assertBookingHere();
+    assertCarrierPatch(principal, patch);
     assertMayOverride(principal, patch.override);
     const seen = await this.deps.appointments.visibleView(principal, id);
     if (expectedVersion !== undefined && expectedVersion !== seen.version) {
@@ -132,7 +142,11 @@ export class AppointmentBooking {
       (patch.doorId !== undefined && patch.doorId !== seen.doorId) ||
       (patch.loadTypeId !== undefined && patch.loadTypeId !== seen.loadTypeId);
     const yard = await this.deps.yards.getRow(seen.yardId);
-    const ctx = moves ? await bookingContext(this.repo, yard, patch.loadTypeId ?? seen.loadTypeId) : null;
+    // A carrier keeps the load type it has (staff may have booked a hidden one); a new one must be visible.
+    const newLoadType = patch.loadTypeId !== undefined && patch.loadTypeId !== seen.loadTypeId;
+    const ctx = moves
+      ? await bookingContextFor(principal, this.repo, yard, patch.loadTypeId ?? seen.loadTypeId, newLoadType)
+      : null;
     if (patch.carrierId !== undefined) await this.assertCarrier(patch.carrierId);
     if (patch.doorId) await this.assertDoor(seen.yardId, patch.doorId);
     const startAt = patch.startAt !== undefined ? Date.parse(patch.startAt) : seen.startAt;
@@ -147,6 +161,12 @@ export class AppointmentBooking {
     await underDayLocks(this.deps.kysely, this.repo, seen.yardId, days, async (trx) => {
       const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
       const status = appointmentStatus(current);
+      await assertCarrierMayChangeNow(principal, this.repo, trx, {
+        current,
+        status,
+        timeZone: yard.timeZone,
+        now: this.deps.clock.now(),
+      });
       if (FINAL.has(status))
         throw new InvalidTransitionError(status, status, `A ${status} appointment cannot change.`);
       if (moves && status !== 'scheduled') {
@@ -205,7 +225,7 @@ export class AppointmentBooking {
           : { fields: Object.keys(patch).filter((k) => k !== 'override') },
       });
     });
-    return this.announce(id);
+    return this.announce(principal, id);
   }
 
   /** Cancel with a reason: a scheduled or arrived appointment (docs/domain.md "Appointments" states). */
@@ -226,6 +246,12 @@ export class AppointmentBooking {
       async (trx) => {
         const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
         const status = appointmentStatus(current);
+        await assertCarrierMayChangeNow(principal, this.repo, trx, {
+          current,
+          status,
+          timeZone: yard.timeZone,
+          now: this.deps.clock.now(),
+        });
         if (status !== 'scheduled' && status !== 'arrived')
           throw new InvalidTransitionError(status, 'cancelled');
         await this.deps.changes.update(
@@ -245,13 +271,14 @@ export class AppointmentBooking {
         });
       },
     );
-    return this.announce(id);
+    return this.announce(principal, id);
   }
 
-  private async announce(id: string): Promise<AppointmentOutT> {
+  /** After commit: the live event, and the answer as the caller may read it. */
+  private async announce(principal: Principal, id: string): Promise<AppointmentOutT> {
     const out = await this.deps.appointments.view(id);
     this.deps.appointments.publishChanged(out);
-    return out;
+    return carrierAppointmentOut(principal, out);
   }
 
   /**

@@ -1,23 +1,42 @@
 import type express from 'express';
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { canSeeYard, carrierOf, type Principal } from '../../auth/principal.js';
 import type { ResumeRefusal } from '../../bus.js';
 import type { CoreParts } from '../../core-parts.js';
 import { isLive, isSiteWide, type PublishedEvent } from '../../events.js';
+import { carrierAppointmentOut } from '../appointments/carrier-rules.js';
 import type { AuthService } from '../auth/service.js';
 
 /**
- * Who receives a live event: a driver only their own; a site-wide one (sync.link: the state of this
- * site's link) every staff member; an event about a yard whoever may see that yard; an
- * organisation-wide one (or a driver's without a yard) only a user without a yard scope.
+ * Who receives a live event: a driver only their own; a carrier user only the appointment changes
+ * of its own carrier in its yards (never yard inventory, tasks, people or the site's state); a
+ * site-wide one (sync.link: the state of this site's link) every staff member; an event about a
+ * yard whoever may see that yard; an organisation-wide one (or a driver's without a yard) only a
+ * user without a yard scope.
  */
 export function mayReceive(principal: Principal, event: PublishedEvent): boolean {
   // In-process events (events.ts) are for reactions inside this process, never for a client.
   if (!isLive(event.type)) return false;
   if (principal.role === 'driver') return event.driverId === principal.id;
+  if (principal.role === 'carrier') return carrierMayReceive(principal, event);
   if (isSiteWide(event.type)) return true;
   if (event.driverId && !event.yardId) return principal.yardIds === null;
   if (event.yardId) return canSeeYard(principal, event.yardId);
   return principal.yardIds === null;
+}
+
+/** The events a carrier user receives (docs/api.md "Live events"): its own carrier's appointments. */
+function carrierMayReceive(principal: Principal, event: PublishedEvent): boolean {
+  if (event.type !== 'appointment.changed') return false;
+  const carrierId = carrierOf(principal);
+  // The appointment itself names its carrier; a publisher may also name it on the event.
+  const of = event.carrierId ?? event.data.carrierId;
+  return of === carrierId && canSeeYard(principal, event.yardId ?? event.data.yardId);
+}
+
+/** The event as the principal may read it: a carrier user's appointment as its reads show it. */
+function asSeenBy(principal: Principal, event: PublishedEvent): PublishedEvent {
+  if (event.type !== 'appointment.changed') return event;
+  return { ...event, data: carrierAppointmentOut(principal, event.data) };
 }
 
 /**
@@ -49,7 +68,7 @@ export function streamEvents(
   const send = (event: PublishedEvent) => {
     if (!mayReceive(principal, event)) return;
     res.write(
-      `id: ${deps.bus.idOf(event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq: undefined })}\n\n`,
+      `id: ${deps.bus.idOf(event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...asSeenBy(principal, event), seq: undefined })}\n\n`,
     );
   };
   res.write('retry: 3000\n: connected\n\n');

@@ -1064,7 +1064,9 @@ export interface paths {
                     limit?: number;
                     /** @description nextCursor from the previous page */
                     cursor?: string;
-                    role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+                    role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+                    /** @description Only the carrier users of this carrier */
+                    carrierId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1116,7 +1118,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description An admin with a yard scope administers only users and API keys whose yardIds are a non-empty subset of its own yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N).
+         * @description An admin with a yard scope administers only users and API keys whose yardIds are a non-empty subset of its own yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N). A carrier user (role carrier, with its carrierId) signs in as staff do and sees only its own carrier’s bookings, passes and invoices. It lives at the cloud (and a standalone edge) and never syncs to a site: a linked edge answers 409 cloud-owned. A username is one login across staff and carrier users.
          *
          *     Access: admin.
          */
@@ -1127,7 +1129,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description A new staff user; yardIds limits what it may see (null or left out: every yard). */
+            /** @description A new staff user, or a carrier user (role carrier with its carrierId; cloud only, never synced to sites); yardIds limits what it may see (null or left out: every yard). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["UserCreate"];
@@ -1163,6 +1165,15 @@ export interface paths {
                 };
                 /** @description Role or yard scope does not allow this (forbidden) */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The carrier of a carrier user does not exist (not-found) */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1308,7 +1319,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere. */
+            /** @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere. A staff user stays staff and a carrier user stays with its carrier (400 role-kind-change). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["UserPatch"];
@@ -1326,7 +1337,7 @@ export interface paths {
                         "application/json": components["schemas"]["User"];
                     };
                 };
-                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                /** @description A staff user cannot become a carrier user, nor a carrier user staff or another carrier’s (role-kind-change) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -12068,9 +12079,9 @@ export interface paths {
         };
         /**
          * the invoice as PDF, with its per-visit annex
-         * @description A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers.
+         * @description A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers. Carrier users get their own carrier’s issued or void invoices only (a draft or another carrier’s is 404).
          *
-         *     Access: admin, billing.
+         *     Access: admin, billing, carrier.
          */
         get: {
             parameters: {
@@ -13757,7 +13768,9 @@ export interface paths {
         };
         /**
          * List load types (of a yard, or of every yard you see)
-         * @description Access: staff.
+         * @description Carrier users see the carrier-visible load types of the yards in their scope only.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14104,7 +14117,9 @@ export interface paths {
         };
         /**
          * List appointments by start time (filters: yard, carrier, status, from/to, code, ref or trailer)
-         * @description Access: staff.
+         * @description Carrier users see their own carrier’s appointments only (another’s is 404, a filter naming another carrier an empty page), without the override reason, who booked, the gate movement, and the actors and doors of the history.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14173,7 +14188,9 @@ export interface paths {
         put?: never;
         /**
          * Book a door: a free start time of the load type (400 not-bookable with the reason when a rule forbids it; `override: {reason}` for admins and dispatchers skips the rules but never capacity)
-         * @description Access: staff.
+         * @description Carrier users book for their own carrier (carrierId left out or their own; another is 404), carrier-visible load types only (else 404), never a door or an override (400); a yard that takes no appointments is 404 to them.
+         *
+         *     Access: staff, carrier.
          */
         post: {
             parameters: {
@@ -14296,7 +14313,9 @@ export interface paths {
         };
         /**
          * Free start times of a load type on a date or from/to (yard-local dates; staff also see the free doors)
-         * @description Access: staff.
+         * @description Carrier users: carrier-visible load types of yards that take appointments only (else 404), the times without doors.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14386,7 +14405,9 @@ export interface paths {
         };
         /**
          * One appointment with its status history
-         * @description Access: staff.
+         * @description Carrier users see their own carrier’s appointments only (another’s is 404, a filter naming another carrier an empty page), without the override reason, who booked, the gate movement, and the actors and doors of the history.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14453,7 +14474,9 @@ export interface paths {
         head?: never;
         /**
          * Reschedule (start, door, load type: the booking rules again) or edit an appointment; send If-Match with the ETag you read
-         * @description Access: staff.
+         * @description Carrier users book for their own carrier (carrierId left out or their own; another is 404), carrier-visible load types only (else 404), never a door or an override (400); a yard that takes no appointments is 404 to them. They change their own carrier’s scheduled appointments until changeUntil only.
+         *
+         *     Access: staff, carrier.
          */
         patch: {
             parameters: {
@@ -14521,7 +14544,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more; `change-cutoff` (carrier users): changes closed at startAt - the yard’s changeCutoffMinutes, or when the truck arrived; the detail says when in the yard’s wall clock and `changeUntil` gives the instant (null after arrival). Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -14563,7 +14586,9 @@ export interface paths {
         put?: never;
         /**
          * Cancel a scheduled or arrived appointment with a reason (If-Match optional)
-         * @description Access: admin, dispatcher.
+         * @description Carrier users cancel their own carrier’s scheduled appointments until changeUntil only.
+         *
+         *     Access: admin, dispatcher, carrier.
          */
         post: {
             parameters: {
@@ -14631,7 +14656,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `invalid-transition`: only a scheduled or arrived appointment can be cancelled. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                /** @description `invalid-transition`: only a scheduled or arrived appointment can be cancelled; `change-cutoff` (carrier users): changes closed at startAt - the yard’s changeCutoffMinutes, or when the truck arrived; the detail says when in the yard’s wall clock and `changeUntil` gives the instant (null after arrival). Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -15014,9 +15039,9 @@ export interface paths {
         };
         /**
          * The gate pass: an HTML page to show or print; PDF, QR code PNG or .ics by Accept or `format`
-         * @description The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards. Without `format`, `Accept` chooses among text/html (the default, also for *\/*), application/pdf, image/png and text/calendar; 406 `not-acceptable` when it allows none. The page has no script and carries the web apps’ Content-Security-Policy, its stylesheet allowed by hash.
+         * @description The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier. Without `format`, `Accept` chooses among text/html (the default, also for *\/*), application/pdf, image/png and text/calendar; 406 `not-acceptable` when it allows none. The page has no script and carries the web apps’ Content-Security-Policy, its stylesheet allowed by hash.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15109,9 +15134,9 @@ export interface paths {
         };
         /**
          * The gate pass as a one-page PDF (A6)
-         * @description Shown inline, named `gate-pass-<code>.pdf`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         * @description Shown inline, named `gate-pass-<code>.pdf`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15190,9 +15215,9 @@ export interface paths {
         };
         /**
          * The QR code of the appointment code (PNG)
-         * @description The code only: no URL, no personal data. Shown inline. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         * @description The code only: no URL, no personal data. Shown inline. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15271,9 +15296,9 @@ export interface paths {
         };
         /**
          * The appointment as an iCalendar event (.ics)
-         * @description UID `<id>@yard-service` and SEQUENCE = the appointment version, so a calendar updates the same event; a cancelled appointment is METHOD:CANCEL with STATUS:CANCELLED. Times in UTC. Downloaded as `gate-pass-<code>.ics`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         * @description UID `<id>@yard-service` and SEQUENCE = the appointment version, so a calendar updates the same event; a cancelled appointment is METHOD:CANCEL with STATUS:CANCELLED. Times in UTC. Downloaded as `gate-pass-<code>.ics`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15326,6 +15351,161 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carrier-portal/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, its carrier, and the yards it can book (by name, with their time zones)
+         * @description The yards are those of the carrier user’s scope that take appointments and have at least one carrier-visible load type.
+         *
+         *     Access: carrier.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CarrierPortalContext"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: carrier users sign in at the cloud (nothing is read) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carrier-portal/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The carrier’s issued and void invoices, newest first (`yardId?`, `period?`); never a draft
+         * @description The PDF of each is GET /api/billing/invoice/{id}/pdf, which admits a carrier user for its own issued or void invoice. A yard outside the user’s scope gives an empty page.
+         *
+         *     Access: carrier.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["CarrierInvoice"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17216,6 +17396,12 @@ export interface components {
             noShowAt: string | null;
             /**
              * Format: date-time
+             * @description until when a carrier user may change or cancel it (startAt - the yard's changeCutoffMinutes, with the yard's offset); null once it is not scheduled any more (arrived, or over)
+             * @example 2026-03-03T04:00:00-06:00
+             */
+            changeUntil: string | null;
+            /**
+             * Format: date-time
              * @example 2026-03-01T08:00:00Z
              */
             createdAt: string;
@@ -17419,6 +17605,12 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             driverId?: string;
+            /**
+             * Format: uuid
+             * @description Set for a carrier user: the one carrier it acts for
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
         };
         /**
          * @description A staff user signs in; the answer carries the bearer token.
@@ -17451,7 +17643,13 @@ export interface components {
             username: string;
             displayName: string | null;
             /** @enum {string} */
-            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+            /**
+             * Format: uuid
+             * @description The carrier a carrier user is bound to (role carrier only; it never changes)
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string | null;
             yardIds: string[] | null;
             disabled: boolean;
             /**
@@ -17467,7 +17665,7 @@ export interface components {
             version: number;
         };
         /**
-         * @description A new staff user; yardIds limits what it may see (null or left out: every yard).
+         * @description A new staff user, or a carrier user (role carrier with its carrierId; cloud only, never synced to sites); yardIds limits what it may see (null or left out: every yard).
          * @example {
          *       "username": "gate.clerk",
          *       "displayName": "Gate clerk, north gate",
@@ -17482,13 +17680,19 @@ export interface components {
             username: string;
             displayName?: string;
             /** @enum {string} */
-            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+            /**
+             * Format: uuid
+             * @description The carrier a carrier user is bound to (role carrier only; it never changes)
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
             /** @description Yards this principal may see; null = every yard */
             yardIds?: string[] | null;
             password: string;
         };
         /**
-         * @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere.
+         * @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere. A staff user stays staff and a carrier user stays with its carrier (400 role-kind-change).
          * @example {
          *       "role": "dispatcher",
          *       "yardIds": [
@@ -17499,7 +17703,13 @@ export interface components {
         UserPatch: {
             displayName?: string | null;
             /** @enum {string} */
-            role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+            role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+            /**
+             * Format: uuid
+             * @description The carrier a carrier user is bound to (role carrier only; it never changes)
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
             /** @description Yards this principal may see; null = every yard */
             yardIds?: string[] | null;
             password?: string;
@@ -21228,15 +21438,16 @@ export interface components {
             startAt: string;
             /**
              * Format: uuid
-             * @description a door; else the first free allowed door
+             * @description a door; else the first free allowed door (staff only: a carrier user gets 400)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             doorId?: string;
             /**
              * Format: uuid
+             * @description required from staff; a carrier user books for its own carrier (left out, or its own id)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
-            carrierId: string;
+            carrierId?: string;
             /** @default [] */
             refs: string[];
             trailerNumber?: string | null;
@@ -21268,12 +21479,13 @@ export interface components {
             startAt?: string;
             /**
              * Format: uuid
-             * @description a door; else the first free allowed door
+             * @description a door; else the first free allowed door (staff only: a carrier user gets 400)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             doorId?: string;
             /**
              * Format: uuid
+             * @description required from staff; a carrier user books for its own carrier (left out, or its own id)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             carrierId?: string;
@@ -21524,6 +21736,78 @@ export interface components {
             /** @enum {string} */
             to: "docked" | "completed" | "scheduled";
             reason?: string;
+        };
+        /** @description The signed-in carrier user, its carrier, and the yards it can book (scheduling on, at least one carrier-visible load type, in its scope), by name */
+        CarrierPortalContext: {
+            carrier: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+                scac: string | null;
+            };
+            user: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                username: string;
+                displayName: string | null;
+            };
+            yards: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+                timeZone: string;
+            }[];
+        };
+        /** @description An issued or void invoice of the carrier, as its carrier users see it (never a draft) */
+        CarrierInvoice: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            number: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            yardName: string;
+            /** @example 2026-09 */
+            period: string;
+            currency: string;
+            /** @description Integer minor units of `currency` */
+            subtotal: number;
+            /** @description Integer minor units of `currency` */
+            tax: number;
+            /** @description Integer minor units of `currency` */
+            total: number;
+            /** @enum {string} */
+            status: "issued" | "void";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            issuedAt: string;
+            /**
+             * Format: date
+             * @description the yard-local due date (issue date + payment terms); null for a credit note
+             * @example 2027-06-30
+             */
+            dueAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            voidedAt: string | null;
         };
         EmailSettings: {
             /** @description false until an admin has stored a server: no mail is written or sent */
