@@ -1,0 +1,89 @@
+import { type DemoCloud, launchChromium, openPage, startDemoCloud } from '../helpers/browser.js';
+import { verdict } from './lib.js';
+
+/**
+ * The carrier portal's booking flow, first load to confirmation (docs/performance.md), in Debian's
+ * Chromium at a phone's viewport against `npm start` (cloud + linked edge) on loopback. Each round
+ * is a fresh browser context (no HTTP cache: a true first load) with the carrier's session already
+ * stored, as after an earlier login: open /carrier/, pick the load type, the first free time,
+ * type the trailer number, press Book, and stop the clock when the pass says "Booked". No human
+ * pause is counted: the figure is the system's (download, start, the reads and the booking).
+ * Target: median < 1.5 s. Run: npx tsx test/bench/ui-carrier-booking.ts (needs `npm run build:ui`);
+ * BENCH_ROUNDS (5) after one warm-up round.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARM = 1;
+
+async function api(cloud: DemoCloud, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${cloud.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.status === 204 ? undefined : res.json();
+}
+
+async function login(cloud: DemoCloud, who: { username: string; password: string }) {
+  const res = await fetch(`${cloud.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(who),
+  });
+  if (!res.ok) throw new Error(`login ${who.username}: ${res.status} ${await res.text()}`);
+  return { ...((await res.json()) as { token: string }), username: who.username };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+const cloud = await startDemoCloud();
+const browser = await launchChromium();
+try {
+  const admin = await login(cloud, cloud.admin);
+  const yard = (await api(cloud, admin.token, 'GET', '/api/yard')).items[0];
+  // Free times whenever the bench runs: open all day, no lead time.
+  await api(cloud, admin.token, 'PUT', `/api/appointment/config/${yard.id}`, {
+    enabled: true,
+    openHours: Object.fromEntries(['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, [{ from: '00:00', to: '24:00' }]])),
+    slotMinutes: 15,
+    leadTimeMinMinutes: 0,
+  });
+  await api(cloud, admin.token, 'POST', '/api/appointment/load-type', {
+    yardId: yard.id,
+    name: 'Bench drop',
+    durationMinutes: 15,
+    carrierVisible: true,
+  });
+  const carrier = (await api(cloud, admin.token, 'GET', '/api/carrier?q=PRHL')).items[0];
+  const user = { username: 'bench.carrier', password: 'bench-carrier-pass-1' };
+  await api(cloud, admin.token, 'POST', '/api/user', { ...user, role: 'carrier', carrierId: carrier.id });
+  const session = JSON.stringify(await login(cloud, user));
+
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS + WARM; i++) {
+    const page = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.addInitScript((s) => localStorage.setItem('yard.session', s), session);
+    const started = Date.now();
+    await page.goto(`${cloud.url}/carrier/`);
+    await page.getByRole('button', { name: /^Bench drop/ }).click();
+    await page.locator('.slot-picker .time').first().click();
+    await page.getByLabel('Trailer number').fill(`BNCH${1000 + i}`);
+    await page.getByRole('button', { name: 'Book', exact: true }).click();
+    await page.getByText('Booked. Show this pass at the gate').waitFor();
+    const ms = Date.now() - started;
+    if (i >= WARM) times.push(ms);
+    await page.context().close();
+  }
+  const m = median(times);
+  console.log(`carrier portal, first load to confirmation (${ROUNDS} rounds, phone viewport, loopback):`);
+  console.log(`  each: ${times.map((t) => `${t} ms`).join(', ')}`);
+  console.log(`  median ${m.toFixed(0)} ms ${verdict(m < 1500)} [median < 1.5 s]`);
+  if (m >= 1500) process.exitCode = 1;
+} finally {
+  await browser.close();
+  await cloud.stop();
+}
