@@ -8,7 +8,7 @@ import { liveState, startLive, stopLive } from '../common/live';
 import { logOut } from '../common/session-api';
 import { Book } from './book';
 import { Bookings } from './bookings';
-import { context, loadContext } from './data';
+import { context, loadStart, loadTypes } from './data';
 import { screen } from './route';
 
 const NAV = [
@@ -56,7 +56,7 @@ function SignedIn(props: { name: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
     if (!token || expired) return;
-    loadContext().then(
+    loadStart().then(
       () => setProblem(null),
       (err) => setProblem(problemText(err)),
     );
@@ -66,6 +66,7 @@ function SignedIn(props: { name: string }) {
   const logout = async () => {
     await logOut();
     context.value = null;
+    loadTypes.value = null;
     session.signOut();
   };
   const current = screen.value;
@@ -91,7 +92,7 @@ function SignedIn(props: { name: string }) {
       </header>
       <main id="main">
         {problem && <FormMessage kind="error">Your company’s data could not be loaded: {problem}</FormMessage>}
-        {c ? <Screen /> : !problem && <p class="muted">Loading…</p>}
+        {c && loadTypes.value ? <Screen /> : !problem && <p class="muted">Loading…</p>}
       </main>
       <SessionExpiredDialog />
     </div>

@@ -1,5 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
-import { problemText } from '../common/api/problem-text';
+import { useState } from 'preact/hooks';
 import { describedBy, Field, FormMessage } from '../common/components/field';
 import { useSubmit } from '../common/use-submit';
 import { book, context, type FreeSlot, type LoadType, loadTypes, type PortalYard } from './data';
@@ -17,21 +16,9 @@ type Step = 'yard' | 'load' | 'time' | 'details';
 export function Book() {
   const yards = context.value?.yards ?? [];
   const [yard, setYard] = useState<PortalYard | null>(yards.length === 1 ? (yards[0] ?? null) : null);
-  const [types, setTypes] = useState<LoadType[] | null>(null);
   const [loadType, setLoadType] = useState<LoadType | null>(null);
   const [slot, setSlot] = useState<FreeSlot | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  useEffect(() => {
-    if (!yard) return;
-    setTypes(null);
-    loadTypes(yard.id).then(
-      (t) => {
-        setTypes(t);
-        setProblem(null);
-      },
-      (err) => setProblem(problemText(err)),
-    );
-  }, [yard?.id]);
+  const types = yard ? (loadTypes.value ?? []).filter((t) => t.yardId === yard.id) : [];
 
   if (yards.length === 0)
     return (
@@ -65,7 +52,6 @@ export function Book() {
           {slot && yard && <li>{dayAndClock(slot.startAt, yard.timeZone)}</li>}
         </ul>
       )}
-      {problem && <FormMessage kind="error">{problem}</FormMessage>}
       {step === 'yard' && (
         <div class="choices">
           {yards.map((y) => (
@@ -76,9 +62,7 @@ export function Book() {
         </div>
       )}
       {step === 'load' &&
-        (types === null ? (
-          !problem && <p class="muted">Loading…</p>
-        ) : types.length === 0 ? (
+        (types.length === 0 ? (
           <FormMessage kind="warn">This yard has no load type you can book. Call the yard.</FormMessage>
         ) : (
           <div class="choices">

@@ -28,10 +28,21 @@ export function yardOf(yardId: string): { name: string; timeZone: string } {
   return yardsById.value.get(yardId) ?? { name: '', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
 }
 
-/** The load types a carrier may book at a yard (the server lists only carrier-visible ones). */
-export async function loadTypes(yardId: string): Promise<LoadType[]> {
-  const page = await call(api.GET('/api/appointment/load-type', { params: { query: { yardId, limit: 100 } } }));
+/**
+ * The load types the carrier may book, of every yard it sees (the server lists only carrier-visible
+ * ones). Read at login beside the context, so the first booking step needs no request of its own.
+ */
+export const loadTypes = signal<LoadType[] | null>(null);
+
+export async function loadLoadTypes(): Promise<LoadType[]> {
+  const page = await call(api.GET('/api/appointment/load-type', { params: { query: { limit: 200 } } }));
+  loadTypes.value = page.items;
   return page.items;
+}
+
+/** The context and the load types, in parallel (one round trip before the first screen). */
+export async function loadStart(): Promise<void> {
+  await Promise.all([loadContext(), loadLoadTypes()]);
 }
 
 /** The free start times of a load type over yard-local dates `from`..`to`. */
