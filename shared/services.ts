@@ -19,6 +19,7 @@ import { signOutsOnChange } from './modules/auth/sign-outs.js';
 import type { BillingPart } from './modules/billing/index.js';
 import type { OnvifReach } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
+import { CarrierPortalService, principalNames } from './modules/carrier-portal/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { dashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
@@ -87,6 +88,8 @@ export interface Services {
   noShowSweep: NoShowSweep | null;
   /** Gate passes (page, PDF, QR code, .ics) and their renderer, also for mail attachments. */
   gatePasses: GatePassService;
+  /** What the carrier portal reads besides appointments (modules/carrier-portal). */
+  carrierPortal: CarrierPortalService;
   /** Email to carriers, sent here, or the cloud's (modules/email/index.ts). */
   email: EmailPart;
   /** Signed webhooks here (the cloud, a standalone edge), or the cloud's (modules/webhooks/index.ts). */
@@ -116,6 +119,8 @@ export interface RolePlugs {
   noShowSweep: boolean;
   /** The cloud shows an overdue appointment of an offline site as such (docs/domain.md "Appointments"). */
   appointmentsAtCloud: boolean;
+  /** Carrier users are served here (the cloud, a standalone edge); a linked edge has none. */
+  carrierPortalHere: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
   /** Email to carriers sent here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
@@ -198,6 +203,13 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const loadTypes = new LoadTypeService({ ...core, yards });
   const appointmentReports = new ReportService(core);
   const gatePasses = new GatePassService(core);
+  const carrierPortal = new CarrierPortalService({
+    carriers,
+    yards,
+    loadTypes,
+    users: principalNames,
+    here: plugs.carrierPortalHere,
+  });
   // Email to carriers, with the gate pass attached: the outbox queues a mail in the transaction of
   // each appointment change a carrier is told of (docs/configuration.md "Email to carriers").
   const email = plugs.email({ ...part, pass: gatePasses.passes });
@@ -236,6 +248,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     gateAppointments,
     noShowSweep,
     gatePasses,
+    carrierPortal,
     email,
     webhooks,
   };
