@@ -63,7 +63,8 @@ async function loginAt(base: string, who: { username: string; password: string }
 /** The yard's wall clock as the page shows it: the same Intl call, in the browser. */
 function labelInPage(iso: string, options: Intl.DateTimeFormatOptions): Promise<string> {
   return page.evaluate(
-    ([at, tz, o]) => new Intl.DateTimeFormat(undefined, { timeZone: tz, ...o }).format(Date.parse(at)),
+    ([at, tz, o]) =>
+      new Intl.DateTimeFormat(undefined, { timeZone: tz, hourCycle: 'h23', ...o }).format(Date.parse(at)),
     [iso, timeZone, options] as const,
   );
 }
@@ -298,8 +299,14 @@ describe('carrier portal at a phone’s width', () => {
       await desk.context().close();
     }
 
+    // The arrival reaches the cloud by sync; the portal hears of it over its event stream.
+    await expect
+      .poll(async () => (await cloudApi('GET', `/api/appointment/${appointmentId}`)).body.status, {
+        timeout: 30_000,
+      })
+      .toBe('arrived');
     const card = page.locator(`#booking-${code}`);
-    await expect.poll(() => card.locator('.badge.status').textContent(), { timeout: 45_000 }).toBe('Arrived');
+    await expect.poll(() => card.locator('.badge.status').textContent(), { timeout: 15_000 }).toBe('Arrived');
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     expect(listRequests).toEqual([]);
     await a11y('carrier-bookings-arrived');

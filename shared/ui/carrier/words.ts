@@ -23,7 +23,8 @@ function fmt(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTi
   const key = `${timeZone}|${JSON.stringify(options)}`;
   let f = formats.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat(undefined, { timeZone, ...options });
+    // The 24-hour clock, as the yard's own words (the pass, a refusal's reason) write times.
+    f = new Intl.DateTimeFormat(undefined, { timeZone, ...(options.hour ? { hourCycle: 'h23' } : {}), ...options });
     formats.set(key, f);
   }
   return f;
