@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { describedBy, Field, FormMessage } from '../common/components/field';
 import { useSubmit } from '../common/use-submit';
-import { book, context, type FreeSlot, type LoadType, loadTypes, type PortalYard } from './data';
+import { book, context, type FreeSlot, justBooked, type LoadType, loadTypes, type PortalYard } from './data';
 import { go, passHref } from './route';
 import { SlotPicker } from './slot-picker';
 import { dayAndClock, splitRefs } from './words';
@@ -103,6 +103,10 @@ function Details(props: { yard: PortalYard; loadType: LoadType; slot: FreeSlot; 
   const [phone, setPhone] = useState('');
   // One key per booking form: a press repeated after a lost answer gets the same booking back.
   const [key] = useState(() => crypto.randomUUID());
+  // The pass comes next: its code loads while the form is filled in.
+  useEffect(() => {
+    import('./pass').catch(() => undefined);
+  }, []);
   const send = useSubmit(async () => {
     const made = await book(
       { yardId: props.yard.id, loadTypeId: props.loadType.id, startAt: props.slot.startAt },
@@ -115,6 +119,7 @@ function Details(props: { yard: PortalYard; loadType: LoadType; slot: FreeSlot; 
       },
       key,
     );
+    justBooked.value = made;
     go(`${passHref(made.id)}?booked=1`);
   });
   const fields = send.problem?.fieldErrors() ?? {};

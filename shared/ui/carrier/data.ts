@@ -98,6 +98,9 @@ export function cancel(a: Appointment, reason: string): Promise<Appointment> {
   );
 }
 
+/** The booking just made, handed to the pass screen so it shows without reading it again. */
+export const justBooked = signal<Appointment | null>(null);
+
 export function appointment(id: string): Promise<Appointment> {
   return call(api.GET('/api/appointment/{id}', { params: { path: { id } } }));
 }

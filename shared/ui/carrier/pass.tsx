@@ -3,7 +3,7 @@ import { problemText } from '../common/api/problem-text';
 import { FormMessage } from '../common/components/field';
 import { onLive } from '../common/live';
 import { useSubmit } from '../common/use-submit';
-import { type Appointment, appointment, download, fileUrl, yardOf } from './data';
+import { type Appointment, appointment, download, fileUrl, justBooked, yardOf } from './data';
 import { changeText, dayAndClock, STATUS_TONE, STATUS_WORDS } from './words';
 
 /**
@@ -13,7 +13,10 @@ import { changeText, dayAndClock, STATUS_TONE, STATUS_WORDS } from './words';
  * Loaded on first use (a lazy chunk). The status follows `appointment.changed`.
  */
 export function Pass(props: { id: string }) {
-  const [a, setA] = useState<Appointment | null>(null);
+  // Just booked: shown at once from the booking's answer (the events keep it current after).
+  const [a, setA] = useState<Appointment | null>(() =>
+    justBooked.value?.id === props.id ? justBooked.value : null,
+  );
   const [qr, setQr] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const booked = new URLSearchParams(location.search).has('booked');
@@ -25,7 +28,8 @@ export function Pass(props: { id: string }) {
         (x) => alive && setA(x),
         (err) => alive && setProblem(problemText(err)),
       );
-    void load();
+    if (justBooked.value?.id === props.id) justBooked.value = null;
+    else void load();
     fileUrl(`/api/appointment/${encodeURIComponent(props.id)}/pass.png`).then(
       (u) => {
         url = u;
