@@ -19,7 +19,7 @@ import { signOutsOnChange } from './modules/auth/sign-outs.js';
 import type { BillingPart } from './modules/billing/index.js';
 import type { OnvifReach } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
-import { CarrierPortalService, principalNames } from './modules/carrier-portal/service.js';
+import { CarrierPortalService } from './modules/carrier-portal/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { dashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
@@ -207,7 +207,13 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     carriers,
     yards,
     loadTypes,
-    users: principalNames,
+    // A carrier user's own record, read as the user it is (its scope is within itself).
+    users: {
+      namesOf: async (p) => {
+        const user = await auth.getUser(p, p.id);
+        return { username: user.username, displayName: user.displayName };
+      },
+    },
     here: plugs.carrierPortalHere,
   });
   // Email to carriers, with the gate pass attached: the outbox queues a mail in the transaction of

@@ -77,10 +77,10 @@ function cutoffWords(closesIso: string, startIso: string, minutes: number): stri
   const start = wallTime(startIso);
   const call = 'Call the yard to change it.';
   if (minutes === 0) return `Changes closed at the ${start.time} start. ${call}`;
-  const sameDay = closes.date === start.date;
-  const at = sameDay ? closes.time : `${closes.time} on ${closes.date}`;
-  const startAt = sameDay ? start.time : `${start.time} on ${start.date}`;
-  return `Changes closed at ${at}, ${durationWords(minutes)} before the ${startAt} start. ${call}`;
+  const before = durationWords(minutes);
+  if (closes.date === start.date)
+    return `Changes closed at ${closes.time}, ${before} before the ${start.time} start. ${call}`;
+  return `Changes closed at ${closes.time} on ${closes.date}, ${before} before the start at ${start.time} on ${start.date}. ${call}`;
 }
 
 /** 240 -> "4 hours", 90 -> "1 hour 30 minutes", 45 -> "45 minutes", 60 -> "1 hour". */

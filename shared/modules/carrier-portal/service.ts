@@ -10,11 +10,6 @@ export interface CarrierUserNames {
   namesOf(principal: Principal): Promise<{ username: string; displayName: string | null }>;
 }
 
-/** Until a directory is given: the login name the principal carries, no display name. */
-export const principalNames: CarrierUserNames = {
-  namesOf: async (principal) => ({ username: principal.name, displayName: null }),
-};
-
 export type CarrierPortalDeps = {
   carriers: Pick<CarrierService, 'getRow'>;
   yards: Pick<YardService, 'getRow'>;
