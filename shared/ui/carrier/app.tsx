@@ -74,14 +74,16 @@ function SignedIn(props: { name: string }) {
   return (
     <div class="carrier">
       <header class="top carrier-top">
-        <span class="brand">{c?.carrier.name ?? 'Carrier portal'}</span>
-        <span class={`badge live-${liveState.value}`} title="Live updates from the yard">
-          {liveState.value === 'open' ? 'Live' : liveState.value === 'ended' ? 'Not live' : 'Reconnecting…'}
-        </span>
-        <span class="who">{props.name}</span>
-        <button type="button" class="logout" onClick={logout}>
-          Log out
-        </button>
+        <div class="bar">
+          <span class="brand">{c?.carrier.name ?? 'Carrier portal'}</span>
+          <span class={`badge live-${liveState.value}`} title="Live updates from the yard">
+            {liveState.value === 'open' ? 'Live' : liveState.value === 'ended' ? 'Not live' : 'Reconnecting…'}
+          </span>
+          <span class="who">{props.name}</span>
+          <button type="button" class="logout" onClick={logout}>
+            Log out
+          </button>
+        </div>
         <nav aria-label="Screens">
           {NAV.map((n) => (
             <a key={n.href} href={n.href} aria-current={n.screen === current.name ? 'page' : undefined}>
