@@ -14,7 +14,13 @@ import { verdict } from './lib.js';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WARM = 1;
 
-async function api(cloud: DemoCloud, token: string, method: string, path: string, body?: unknown): Promise<any> {
+async function api(
+  cloud: DemoCloud,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<any> {
   const res = await fetch(`${cloud.url}${path}`, {
     method,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -48,7 +54,9 @@ try {
   // Free times whenever the bench runs: open all day, no lead time.
   await api(cloud, admin.token, 'PUT', `/api/appointment/config/${yard.id}`, {
     enabled: true,
-    openHours: Object.fromEntries(['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, [{ from: '00:00', to: '24:00' }]])),
+    openHours: Object.fromEntries(
+      ['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, [{ from: '00:00', to: '24:00' }]]),
+    ),
     slotMinutes: 15,
     leadTimeMinMinutes: 0,
   });
@@ -67,7 +75,11 @@ try {
   /** first screen usable, load type pressed to free times shown, Book pressed to the pass. */
   const phases: [number, number, number][] = [];
   for (let i = 0; i < ROUNDS + WARM; i++) {
-    const page = await openPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await openPage(browser, {
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
     await page.addInitScript((s) => localStorage.setItem('yard.session', s), session);
     const started = Date.now();
     await page.goto(`${cloud.url}/carrier/`);

@@ -103,7 +103,9 @@ beforeAll(async () => {
   expect((await cloudApi('PATCH', `/api/yard/${yardId}`, { timeZone })).status).toBe(200);
   const config = await cloudApi('PUT', `/api/appointment/config/${yardId}`, {
     enabled: true,
-    openHours: Object.fromEntries(['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, [{ from: '00:00', to: '24:00' }]])),
+    openHours: Object.fromEntries(
+      ['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, [{ from: '00:00', to: '24:00' }]]),
+    ),
     slotMinutes: 15,
     leadTimeMinMinutes: 0,
     changeCutoffMinutes: 60,
@@ -179,7 +181,10 @@ describe('carrier portal at a phone’s width', () => {
     await a11y('carrier-book-times');
     steps += 1; // the time
     const label = await labelInPage(bookedAt, { hour: '2-digit', minute: '2-digit' });
-    await page.getByRole('group', { name: /^Free times/ }).getByRole('button', { name: label, exact: true }).click();
+    await page
+      .getByRole('group', { name: /^Free times/ })
+      .getByRole('button', { name: label, exact: true })
+      .click();
     await page.getByText('Step 3 of 3').waitFor();
     await page.getByLabel('PO or BOL numbers').fill('PO-4711, BOL-0815');
     await page.getByLabel('Trailer number').fill('PRHL7001');
@@ -191,7 +196,7 @@ describe('carrier portal at a phone’s width', () => {
     await page.getByText('Booked. Show this pass at the gate').waitFor();
 
     // The code on the pass is the booking's; the QR code was fetched with the bearer (a blob: URL).
-    code = ((await page.locator('.pass-code').textContent()) ?? '').trim();
+    code = ((await page.locator('.pass-code .code').textContent()) ?? '').trim();
     const listed = await apiAt(demo.url, carrierToken, 'GET', `/api/appointment?q=${code}`);
     expect(listed.body.items).toHaveLength(1);
     appointmentId = listed.body.items[0].id;
@@ -232,7 +237,10 @@ describe('carrier portal at a phone’s width', () => {
     await card.getByText(/^Changes until /).waitFor();
     await card.getByRole('button', { name: 'Change' }).click();
     const label = await labelInPage(movedTo, { hour: '2-digit', minute: '2-digit' });
-    await card.getByRole('group', { name: /^Free times to move to/ }).getByRole('button', { name: label, exact: true }).click();
+    await card
+      .getByRole('group', { name: /^Free times to move to/ })
+      .getByRole('button', { name: label, exact: true })
+      .click();
     await card.getByText(/^Moved to /).waitFor();
     const stored = await cloudApi('GET', `/api/appointment/${appointmentId}`);
     expect(Date.parse(stored.body.startAt)).toBe(Date.parse(movedTo));
@@ -244,14 +252,20 @@ describe('carrier portal at a phone’s width', () => {
     // or four hours ahead, is now past it. The list still offers Change; the server refuses.
     const config = await cloudApi('GET', `/api/appointment/config/${yardId}`);
     const { yardId: _y, version: _v, ...rest } = config.body;
-    const put = await cloudApi('PUT', `/api/appointment/config/${yardId}`, { ...rest, changeCutoffMinutes: 600 });
+    const put = await cloudApi('PUT', `/api/appointment/config/${yardId}`, {
+      ...rest,
+      changeCutoffMinutes: 600,
+    });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const card = page.locator(`#booking-${code}`);
     await card.getByRole('button', { name: 'Change' }).click();
     const free = await freeToday((await loginAt(demo.url, CARRIER_USER)) as string, loadTypeId);
     const later = free.find((s) => Date.parse(s) > Date.parse(movedTo) + HOUR) as string;
     const label = await labelInPage(later, { hour: '2-digit', minute: '2-digit' });
-    await card.getByRole('group', { name: /^Free times to move to/ }).getByRole('button', { name: label, exact: true }).click();
+    await card
+      .getByRole('group', { name: /^Free times to move to/ })
+      .getByRole('button', { name: label, exact: true })
+      .click();
     const refusal = card.getByRole('alert');
     await refusal.waitFor();
     const words = (await refusal.textContent()) ?? '';
@@ -277,9 +291,13 @@ describe('carrier portal at a phone’s width', () => {
       .poll(async () => (clerkToken = await loginAt(demo.edgeUrl, CLERK)), { timeout: 30_000 })
       .toBeTruthy();
     await expect
-      .poll(async () => (await apiAt(demo.edgeUrl, clerkToken as string, 'GET', `/api/appointment/by-code/${code}`)).status, {
-        timeout: 30_000,
-      })
+      .poll(
+        async () =>
+          (await apiAt(demo.edgeUrl, clerkToken as string, 'GET', `/api/appointment/by-code/${code}`)).status,
+        {
+          timeout: 30_000,
+        },
+      )
       .toBe(200);
 
     const desk = await openPage(browser);
@@ -307,6 +325,9 @@ describe('carrier portal at a phone’s width', () => {
       .toBe('arrived');
     const card = page.locator(`#booking-${code}`);
     await expect.poll(() => card.locator('.badge.status').textContent(), { timeout: 15_000 }).toBe('Arrived');
+    // What was said about changing it is past: no refusal, no Change.
+    expect(await card.getByRole('alert').count()).toBe(0);
+    expect(await card.getByRole('button', { name: 'Change' }).count()).toBe(0);
     expect(await page.evaluate('window.__sameDocument')).toBe(true);
     expect(listRequests).toEqual([]);
     await a11y('carrier-bookings-arrived');
@@ -314,7 +335,12 @@ describe('carrier portal at a phone’s width', () => {
 
   it('lists the carrier’s issued invoice and downloads its PDF', async () => {
     const period = lastMonth();
-    const made = await cloudApi('POST', '/api/billing/invoice', { yardId, carrierId: prairie.id, period, force: true });
+    const made = await cloudApi('POST', '/api/billing/invoice', {
+      yardId,
+      carrierId: prairie.id,
+      period,
+      force: true,
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
     const issued = await cloudApi('POST', `/api/billing/invoice/${made.body.id}/issue`);
     expect(issued.status, JSON.stringify(issued.body)).toBe(200);

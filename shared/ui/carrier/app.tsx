@@ -93,7 +93,9 @@ function SignedIn(props: { name: string }) {
         </nav>
       </header>
       <main id="main">
-        {problem && <FormMessage kind="error">Your company’s data could not be loaded: {problem}</FormMessage>}
+        {problem && (
+          <FormMessage kind="error">Your company’s data could not be loaded: {problem}</FormMessage>
+        )}
         {c && loadTypes.value ? <Screen /> : !problem && <p class="muted">Loading…</p>}
       </main>
       <SessionExpiredDialog />
@@ -105,11 +107,14 @@ function Screen() {
   const s = screen.value;
   if (s.name === 'book') return <Book />;
   if (s.name === 'bookings') return <Bookings />;
-  if (s.name === 'pass') return <Lazy key="pass" load={() => import('./pass').then((m) => m.Pass)} props={{ id: s.id }} />;
-  if (s.name === 'invoices') return <Lazy key="invoices" load={() => import('./invoices').then((m) => m.Invoices)} props={{}} />;
+  if (s.name === 'pass')
+    return <Lazy key="pass" load={() => import('./pass').then((m) => m.Pass)} props={{ id: s.id }} />;
+  if (s.name === 'invoices')
+    return <Lazy key="invoices" load={() => import('./invoices').then((m) => m.Invoices)} props={{}} />;
   return (
     <p>
-      There is no such screen. <a href="/carrier/">Book a time</a> or see <a href="/carrier/bookings">your bookings</a>.
+      There is no such screen. <a href="/carrier/">Book a time</a> or see{' '}
+      <a href="/carrier/bookings">your bookings</a>.
     </p>
   );
 }
@@ -125,6 +130,10 @@ function Lazy<P extends object>(props: { load: () => Promise<ComponentType<P>>; 
     );
   }, []);
   if (failed)
-    return <FormMessage kind="error">This screen could not be loaded. Check the connection and reload.</FormMessage>;
+    return (
+      <FormMessage kind="error">
+        This screen could not be loaded. Check the connection and reload.
+      </FormMessage>
+    );
   return C ? <C.c {...props.props} /> : <p class="muted">Loading…</p>;
 }

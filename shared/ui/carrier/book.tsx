@@ -25,8 +25,8 @@ export function Book() {
       <section aria-labelledby="book-heading">
         <h1 id="book-heading">Book a time</h1>
         <FormMessage kind="warn">
-          No yard takes bookings from your company here yet. Call the yard to book, or ask it to open
-          bookings for you.
+          No yard takes bookings from your company here yet. Call the yard to book, or ask it to open bookings
+          for you.
         </FormMessage>
       </section>
     );
@@ -38,7 +38,12 @@ export function Book() {
     else if (step === 'load') setYard(null);
   };
   const number = steps.indexOf(step) + 1;
-  const title = { yard: 'Which yard?', load: 'What is it?', time: 'When?', details: 'Trailer and references' }[step];
+  const title = {
+    yard: 'Which yard?',
+    load: 'What is it?',
+    time: 'When?',
+    details: 'Trailer and references',
+  }[step];
   return (
     <section class="book" aria-labelledby="book-heading">
       <h1 id="book-heading">Book a time</h1>
@@ -124,7 +129,14 @@ function Details(props: { yard: PortalYard; loadType: LoadType; slot: FreeSlot; 
   });
   const fields = send.problem?.fieldErrors() ?? {};
   const taken = send.problem?.code === 'slot-taken';
-  const input = (id: string, name: string, value: string, set: (v: string) => void, extra = {}, hint = false) => (
+  const input = (
+    id: string,
+    name: string,
+    value: string,
+    set: (v: string) => void,
+    extra = {},
+    hint = false,
+  ) => (
     <input
       {...describedBy(id, fields[name], hint)}
       name={name}
@@ -145,7 +157,12 @@ function Details(props: { yard: PortalYard; loadType: LoadType; slot: FreeSlot; 
         <strong>{props.loadType.name}</strong> at {props.yard.name},{' '}
         <strong>{dayAndClock(props.slot.startAt, props.yard.timeZone)}</strong> (yard time)
       </p>
-      <Field id="bk-refs" label="PO or BOL numbers" hint="Several? Separate them with commas." error={fields.refs}>
+      <Field
+        id="bk-refs"
+        label="PO or BOL numbers"
+        hint="Several? Separate them with commas."
+        error={fields.refs}
+      >
         {input('bk-refs', 'refs', refs, setRefs, {}, true)}
       </Field>
       <Field id="bk-trailer" label="Trailer number" error={fields.trailerNumber}>
@@ -162,7 +179,9 @@ function Details(props: { yard: PortalYard; loadType: LoadType; slot: FreeSlot; 
       </Field>
       {(send.problem || send.failed) && (
         <FormMessage kind="error">
-          {send.failed ? 'The booking could not be sent. Check the connection and try again.' : send.problem?.message}
+          {send.failed
+            ? 'The booking could not be sent. Check the connection and try again.'
+            : send.problem?.message}
         </FormMessage>
       )}
       {taken ? (

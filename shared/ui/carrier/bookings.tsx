@@ -91,6 +91,12 @@ function BookingCard(props: { a: Appointment; now: number; onChanged: (a: Appoin
     setSaid(`Moved to ${dayAndClock(moved.startAt, yard.timeZone)}.`);
     props.onChanged(moved);
   });
+  // The truck arrived (or the booking ended) meanwhile: what was said about changing it is past.
+  useEffect(() => {
+    if (a.status === 'scheduled') return;
+    move.clear();
+    setMoving(false);
+  }, [a.status]);
   const refused = move.problem ?? null;
   // Refused for the cutoff (it passed, or the yard moved it, since the list was read): the words
   // say why and what to do; the buttons go.
@@ -175,7 +181,9 @@ function BookingCard(props: { a: Appointment; now: number; onChanged: (a: Appoin
 
 function CancelDialog(props: { a: Appointment; onClose: () => void; onDone: (a: Appointment) => void }) {
   const [reason, setReason] = useState('');
-  const send = useSubmit(async () => props.onDone(await cancel(props.a, reason.trim() || 'Cancelled by the carrier')));
+  const send = useSubmit(async () =>
+    props.onDone(await cancel(props.a, reason.trim() || 'Cancelled by the carrier')),
+  );
   return (
     <Dialog id="cancel-booking" title={`Cancel booking ${props.a.code}?`} onClose={props.onClose}>
       <form
@@ -188,7 +196,9 @@ function CancelDialog(props: { a: Appointment; onClose: () => void; onDone: (a: 
           <input id="cancel-reason" value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
         </Field>
         {(send.problem || send.failed) && (
-          <FormMessage kind="error">{send.problem?.message ?? 'The cancellation could not be sent. Try again.'}</FormMessage>
+          <FormMessage kind="error">
+            {send.problem?.message ?? 'The cancellation could not be sent. Try again.'}
+          </FormMessage>
         )}
         <div class="actions">
           <button type="submit" class="danger" disabled={send.busy}>

@@ -13,9 +13,7 @@ export type FreeSlot = Schemas['FreeSlot'];
 /** Who is signed in, for which carrier, and the yards it may book at (loaded once per login). */
 export const context = signal<Context | null>(null);
 
-export const yardsById = computed(
-  () => new Map((context.value?.yards ?? []).map((y) => [y.id, y] as const)),
-);
+export const yardsById = computed(() => new Map((context.value?.yards ?? []).map((y) => [y.id, y] as const)));
 
 export async function loadContext(): Promise<Context> {
   const c = await call(api.GET('/api/carrier-portal/context'));
@@ -25,7 +23,9 @@ export async function loadContext(): Promise<Context> {
 
 /** The yard of a record, for its name and time zone (the browser's zone while it is unknown). */
 export function yardOf(yardId: string): { name: string; timeZone: string } {
-  return yardsById.value.get(yardId) ?? { name: '', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+  return (
+    yardsById.value.get(yardId) ?? { name: '', timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone }
+  );
 }
 
 /**
@@ -46,7 +46,12 @@ export async function loadStart(): Promise<void> {
 }
 
 /** The free start times of a load type over yard-local dates `from`..`to`. */
-export async function freeSlots(yardId: string, loadTypeId: string, from: string, to: string): Promise<FreeSlot[]> {
+export async function freeSlots(
+  yardId: string,
+  loadTypeId: string,
+  from: string,
+  to: string,
+): Promise<FreeSlot[]> {
   const a = await call(
     api.GET('/api/appointment/availability', { params: { query: { yardId, loadTypeId, from, to } } }),
   );

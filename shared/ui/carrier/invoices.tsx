@@ -1,12 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, call, type Schemas } from '../common/api/client';
 import { problemText } from '../common/api/problem-text';
 import { FormMessage } from '../common/components/field';
 import { useSubmit } from '../common/use-submit';
 import { download } from './data';
+import { type Invoice, invoices } from './invoice-data';
 import { dayLabel } from './words';
-
-type Invoice = Schemas['CarrierInvoice'];
 
 /**
  * The carrier's issued (and voided) invoices, newest first, with their PDF (the billing PDF route,
@@ -16,8 +14,8 @@ export function Invoices() {
   const [rows, setRows] = useState<Invoice[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
-    call(api.GET('/api/carrier-portal/invoice', { params: { query: { limit: 100 } } })).then(
-      (p) => setRows(p.items),
+    invoices().then(
+      (items) => setRows(items),
       (err) => setProblem(problemText(err)),
     );
   }, []);

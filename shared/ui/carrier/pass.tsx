@@ -75,10 +75,17 @@ export function Pass(props: { id: string }) {
           </span>
         </p>
         {qr && a.status !== 'cancelled' && (
-          <img class="qr" src={qr} alt={`QR code of the appointment code ${a.code}`} width={240} height={240} />
+          <img
+            class="qr"
+            src={qr}
+            alt={`QR code of the appointment code ${a.code}`}
+            width={240}
+            height={240}
+          />
         )}
-        <p class="pass-code" aria-label={`Appointment code ${a.code.split('').join(' ')}`}>
-          {a.code}
+        <p class="pass-code">
+          <span class="visually-hidden">Appointment code </span>
+          <span class="code">{a.code}</span>
         </p>
         <dl>
           <dt>Yard</dt>

@@ -59,7 +59,8 @@ export function SlotPicker(props: {
   const times = shownDay ? (byDay.get(shownDay) ?? []) : [];
   return (
     <div class="slot-picker">
-      <div class="days" role="group" aria-label="Day">
+      <fieldset class="days">
+        <legend class="visually-hidden">Day</legend>
         {[...byDay].map(([d, s]) => (
           <button
             key={d}
@@ -73,15 +74,16 @@ export function SlotPicker(props: {
             <small>{s.length === 0 ? 'full' : `${s.length} free`}</small>
           </button>
         ))}
-      </div>
+      </fieldset>
       {shownDay && (
-        <div class="times" role="group" aria-label={`${props.label}, ${dayLabel(shownDay)}`}>
+        <fieldset class="times">
+          <legend class="visually-hidden">{`${props.label}, ${dayLabel(shownDay)}`}</legend>
           {times.map((s) => (
             <button key={s.startAt} type="button" class="time" onClick={() => props.onPick(s)}>
               {clock(s.startAt, timeZone)}
             </button>
           ))}
-        </div>
+        </fieldset>
       )}
     </div>
   );

@@ -24,7 +24,11 @@ function fmt(timeZone: string, options: Intl.DateTimeFormatOptions): Intl.DateTi
   let f = formats.get(key);
   if (!f) {
     // The 24-hour clock, as the yard's own words (the pass, a refusal's reason) write times.
-    f = new Intl.DateTimeFormat(undefined, { timeZone, ...(options.hour ? { hourCycle: 'h23' } : {}), ...options });
+    f = new Intl.DateTimeFormat(undefined, {
+      timeZone,
+      ...(options.hour ? { hourCycle: 'h23' } : {}),
+      ...options,
+    });
     formats.set(key, f);
   }
   return f;
@@ -37,14 +41,20 @@ export function clock(iso: string, timeZone: string): string {
 
 /** "Mon 30 Nov, 14:30" in the yard's zone. */
 export function dayAndClock(iso: string, timeZone: string): string {
-  return fmt(timeZone, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }).format(
-    Date.parse(iso),
-  );
+  return fmt(timeZone, {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(Date.parse(iso));
 }
 
 /** A yard-local date (YYYY-MM-DD) as "Mon 30 Nov" (a date has no zone: formatted at its UTC noon). */
 export function dayLabel(date: string): string {
-  return fmt('UTC', { weekday: 'short', day: 'numeric', month: 'short' }).format(Date.parse(`${date}T12:00:00Z`));
+  return fmt('UTC', { weekday: 'short', day: 'numeric', month: 'short' }).format(
+    Date.parse(`${date}T12:00:00Z`),
+  );
 }
 
 /** The date `days` after a YYYY-MM-DD date. */

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Appointment } from '../../../shared/ui/carrier/data';
 import { screenOf } from '../../../shared/ui/carrier/route';
-import { addDays, changeOpen, changeText, clock, localDate, splitRefs } from '../../../shared/ui/carrier/words';
+import {
+  addDays,
+  changeOpen,
+  changeText,
+  clock,
+  localDate,
+  splitRefs,
+} from '../../../shared/ui/carrier/words';
 
 /** The carrier portal's own rules (docs/web-apps.md "Carrier portal"): its addresses, the change window's words. */
 const booking = (over: Partial<Appointment>): Appointment =>
