@@ -40,9 +40,25 @@ export async function loadLoadTypes(): Promise<LoadType[]> {
   return page.items;
 }
 
-/** The context and the load types, in parallel (one round trip before the first screen). */
-export async function loadStart(): Promise<void> {
-  await Promise.all([loadContext(), loadLoadTypes()]);
+let started: { token: string | undefined; done: Promise<void> } | null = null;
+
+/**
+ * The context and the load types, in parallel (one round trip before the first screen); once per
+ * session token, so main.tsx may ask before the first render and the app again after it.
+ */
+export function loadStart(): Promise<void> {
+  const token = session.token();
+  if (!started || started.token !== token) {
+    const done = Promise.all([loadContext(), loadLoadTypes()]).then(
+      () => undefined,
+      (err: unknown) => {
+        started = null; // a later try reads again
+        throw err;
+      },
+    );
+    started = { token, done };
+  }
+  return started.done;
 }
 
 /** The free start times of a load type over yard-local dates `from`..`to`. */
