@@ -333,6 +333,22 @@ describe('carrier portal at a phone’s width', () => {
     await a11y('carrier-bookings-arrived');
   }, 120_000);
 
+  it('cancels a booking still open to changes, with a reason, in a dialog', async () => {
+    // One of the demo's later Prairie bookings (tomorrow's: well before the cutoff).
+    const card = page.locator('li.card', { has: page.getByRole('button', { name: 'Cancel' }) }).last();
+    const cancelCode = ((await card.locator('.code').textContent()) ?? '').trim();
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    const dialog = page.getByRole('dialog', { name: `Cancel booking ${cancelCode}?` });
+    await dialog.getByLabel('Why (optional)').fill('load not ready');
+    await a11y('carrier-cancel-dialog');
+    await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+    const cancelled = page.locator(`#booking-${cancelCode}`);
+    await expect.poll(() => cancelled.locator('.badge.status').textContent()).toBe('Cancelled');
+    expect(await cancelled.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    const stored = await cloudApi('GET', `/api/appointment?q=${cancelCode}`);
+    expect(stored.body.items[0]).toMatchObject({ status: 'cancelled', cancelReason: 'load not ready' });
+  }, 60_000);
+
   it('lists the carrier’s issued invoice and downloads its PDF', async () => {
     const period = lastMonth();
     const made = await cloudApi('POST', '/api/billing/invoice', {
