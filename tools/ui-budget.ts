@@ -8,6 +8,8 @@ export const BUDGETS: Record<string, number> = {
   gate: 60_000,
   driver: 40_000,
   dashboard: 120_000,
+  // The carrier portal on a phone over the internet (UI.md): the pass and invoices load on first use.
+  carrier: 50_000,
 };
 
 interface ChunkLike {

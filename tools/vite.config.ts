@@ -34,6 +34,7 @@ export default defineConfig({
         gate: resolve(uiRoot, 'gate/index.html'),
         driver: resolve(uiRoot, 'driver/index.html'),
         dashboard: resolve(uiRoot, 'dashboard/index.html'),
+        carrier: resolve(uiRoot, 'carrier/index.html'),
         // The driver app's service worker: one file at a fixed address (its scope is /driver/).
         [SW_ENTRY]: resolve(uiRoot, 'driver/offline/sw.ts'),
       },
