@@ -147,7 +147,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const hardware = new HardwareService({ kysely: core.kysely, relays: plugs.relays(part) });
   const yards = new YardService({ ...core, cameras, hardware });
   // Auth reads drivers' credentials through its DriverCredentials interface (drivers call auth, so not the service).
-  const auth = new AuthService({ ...core, yards, driverCredentials: new DriverRepo(core.kysely) });
+  const auth = new AuthService({ ...core, yards, carriers, driverCredentials: new DriverRepo(core.kysely) });
   const drivers = new DriverService({ ...core, auth, carriers });
   const trucks = new TruckService({ ...core, carriers, yards, attachments });
   const trailers = new TrailerService({ ...core, yards, carriers });

@@ -1,5 +1,11 @@
 import type { LoadStatus, StaffRole, TaskStatus, TaskType, TrailerType } from '../enums.js';
-import type { ApiKeyTable, AppUserTable, AuthTokenTable, ServerSecretTable } from './tables/access.js';
+import type {
+  ApiKeyTable,
+  AppUserTable,
+  AuthTokenTable,
+  CarrierUserTable,
+  ServerSecretTable,
+} from './tables/access.js';
 import type {
   AppointmentEventTable,
   AppointmentTable,
@@ -82,6 +88,7 @@ export interface DB {
   syncPeerCount: SyncPeerCountTable;
   blobUpload: BlobUploadTable;
   appUser: AppUserTable;
+  carrierUser: CarrierUserTable;
   apiKey: ApiKeyTable;
   authToken: AuthTokenTable;
   serverSecret: ServerSecretTable;

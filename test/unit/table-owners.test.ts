@@ -34,6 +34,7 @@ const OWNER: Record<string, string> = {
   blobUpload: 'sync',
   camera: 'cameras',
   carrier: 'carriers',
+  carrierUser: 'auth',
   changeLog: ENGINE,
   dashboardMovementCount: 'dashboard',
   dashboardTruckArrival: 'dashboard',

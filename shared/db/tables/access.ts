@@ -13,6 +13,22 @@ export interface AppUserTable extends Synced, Timestamps {
   disabled: Generated<number>;
 }
 
+/**
+ * A carrier user (migration 0023): cloud only, never synced (no hlc). Its tokens are auth_token rows
+ * of principal_kind 'user', resolved here when no app_user has the id.
+ */
+export interface CarrierUserTable extends Timestamps {
+  id: string;
+  username: string;
+  displayName: string | null;
+  carrierId: string;
+  yardIds: string | null;
+  passwordHash: string;
+  disabled: Generated<number>;
+  createdBy: string | null;
+  version: Generated<number>;
+}
+
 export interface ApiKeyTable extends Synced, Timestamps {
   id: string;
   name: string;

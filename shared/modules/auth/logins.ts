@@ -2,6 +2,7 @@ import { HashGate } from '../../auth/hash-gate.js';
 import { hashSecret, verifySecret } from '../../auth/secrets.js';
 import type { CoreParts } from '../../core-parts.js';
 import { UnauthenticatedError } from '../../http/errors.js';
+import type { CarrierUserRepo } from './carrier-user-repo.js';
 import type { AuthRepo } from './repo.js';
 import type { DriverCredentials, Sessions } from './sessions.js';
 
@@ -10,6 +11,7 @@ let dummyHash: Promise<string> | undefined;
 
 export type LoginDeps = Pick<CoreParts, 'config'> & {
   repo: AuthRepo;
+  carrierUsers: CarrierUserRepo;
   driverCredentials: DriverCredentials;
   sessions: Sessions;
 };
@@ -22,8 +24,10 @@ export class Logins {
     this.hashing = new HashGate(deps.config.auth.hashConcurrency, deps.config.auth.hashQueue);
   }
 
+  /** Staff and carrier users alike (a username is one login across both: carrier-users.ts). */
   async login(username: string, password: string) {
-    const user = await this.deps.repo.userByUsername(username);
+    const user =
+      (await this.deps.repo.userByUsername(username)) ?? (await this.deps.carrierUsers.byUsername(username));
     const stored = user?.passwordHash ?? (await dummy());
     const ok = await this.hashing.run(() => verifySecret(password, stored));
     if (!user || !ok || user.disabled)

@@ -1,5 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import { toIso, toIsoOrNull } from '../../clock.js';
+import type { CarrierUserRow } from './carrier-user-repo.js';
 import type { ApiKeyRow, UserRow } from './repo.js';
 import type { ApiKeyOutT, UserOutT } from './schema.js';
 
@@ -17,6 +18,7 @@ export function principalOut(p: Principal) {
     role: p.role,
     yardIds: p.yardIds,
     ...(p.driverId ? { driverId: p.driverId } : {}),
+    ...(p.carrierId ? { carrierId: p.carrierId } : {}),
   };
 }
 
@@ -26,6 +28,22 @@ export function userOut(row: UserRow): UserOutT {
     username: row.username,
     displayName: row.displayName,
     role: row.role,
+    carrierId: null,
+    yardIds: parseScope(row.yardIds),
+    disabled: row.disabled === 1,
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+    version: row.version,
+  };
+}
+
+export function carrierUserOut(row: CarrierUserRow): UserOutT {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.displayName,
+    role: 'carrier',
+    carrierId: row.carrierId,
     yardIds: parseScope(row.yardIds),
     disabled: row.disabled === 1,
     createdAt: toIso(row.createdAt),

@@ -10,6 +10,11 @@ export type ApiKeyRow = Selectable<ApiKeyTable>;
 export class AuthRepo {
   constructor(private readonly db: Kdb) {}
 
+  /** The same reads on another connection (a transaction). */
+  withDb(db: Kdb): AuthRepo {
+    return new AuthRepo(db);
+  }
+
   userByUsername(username: string): Promise<UserRow | undefined> {
     return (
       this.db
@@ -134,7 +139,7 @@ export class AuthRepo {
  * Rows whose yard_ids is a non-empty subset of `yardIds`: isWithinScope (admin-scope.ts) in SQL,
  * for lists that page in the database.
  */
-function scopeWithin(db: Kdb, yardIds: string[]): Expression<SqlBool> {
+export function scopeWithin(db: Kdb, yardIds: string[]): Expression<SqlBool> {
   // false written as a comparison: PostgreSQL wants a boolean in WHERE, SQLite has no false before 3.23.
   if (yardIds.length === 0) return sql<SqlBool>`1 = 0`;
   const scope = (alias: string) => jsonArrayStrings(db, sql.ref('yardIds'), alias);

@@ -32,6 +32,12 @@ const LOGIN_LIMITS =
   '(YARD_LOGIN_ATTEMPTS_PER_DEVICE), so others guessing the account or sharing the address do not lock it out. ' +
   'A stale Authorization header is ignored here.';
 
+/** Carrier users beside staff users (docs/api.md "Roles and access"). */
+const CARRIER_USERS =
+  'A carrier user (role carrier, with its carrierId) signs in as staff do and sees only its own carrier’s ' +
+  'bookings, passes and invoices. It lives at the cloud (and a standalone edge) and never syncs to a site: a ' +
+  'linked edge answers 409 cloud-owned. A username is one login across staff and carrier users.';
+
 const DEVICE_COOKIE_HEADER = {
   'Set-Cookie':
     'The device cookie for this account (yard_device_…; HttpOnly, SameSite=Strict, path /api/auth, 180 days)',
@@ -133,6 +139,7 @@ export function registerAuthRoutes(
         limit: query.limit,
         ...(query.cursor ? { cursor: query.cursor } : {}),
         ...(query.role ? { role: query.role } : {}),
+        ...(query.carrierId ? { carrierId: query.carrierId } : {}),
       }),
   });
 
@@ -141,11 +148,15 @@ export function registerAuthRoutes(
     path: '/api/user',
     tag: TAG,
     summary: 'Create a user',
-    description: ADMIN_SCOPE,
+    description: `${ADMIN_SCOPE} ${CARRIER_USERS}`,
     access: ['admin'],
     body: UserCreate,
     response: { status: 201, schema: UserOut },
-    errors: [409],
+    errors: [404, 409],
+    errorText: {
+      404: 'The carrier of a carrier user does not exist (not-found)',
+      409: 'The username is taken by a staff or carrier user (duplicate); a carrier user at a linked edge (cloud-owned)',
+    },
     handler: async ({ body, res, principal }) => {
       const user = await auth.createUser(principal, body);
       res.setHeader('ETag', etagOf(user.version));
@@ -165,7 +176,10 @@ export function registerAuthRoutes(
     params: IdParams,
     body: UserPatch,
     response: { schema: UserOut },
-    errors: [404, 412],
+    errors: [400, 404, 412],
+    errorText: {
+      400: 'A staff user cannot become a carrier user, nor a carrier user staff or another carrier’s (role-kind-change)',
+    },
     handler: async ({ params, body, ifMatch, res, principal }) => {
       const user = await auth.updateUser(principal, params.id, body, ifMatch);
       res.setHeader('ETag', etagOf(user.version));

@@ -1,10 +1,15 @@
-import { ROLES, STAFF_ROLES } from '../../enums.js';
+import { ROLES, STAFF_ROLES, USER_ROLES } from '../../enums.js';
 import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 
 export const StaffRoleEnum = z.enum(STAFF_ROLES);
 export const RoleEnum = z.enum(ROLES);
+/** The roles of a user login: staff, or carrier (bound to one carrier: `carrierId`). */
+export const UserRoleEnum = z.enum(USER_ROLES);
+const CarrierOfUser = Id.openapi({
+  description: 'The carrier a carrier user is bound to (role carrier only; it never changes)',
+});
 const YardScope = z
   .array(Id)
   .max(500)
@@ -38,6 +43,7 @@ export const PrincipalOut = z
     role: RoleEnum,
     yardIds: z.array(Id).nullable(),
     driverId: Id.optional(),
+    carrierId: Id.optional().openapi({ description: 'Set for a carrier user: the one carrier it acts for' }),
   })
   .openapi('Principal');
 
@@ -55,7 +61,8 @@ export const UserOut = z
     id: Id,
     username: z.string(),
     displayName: z.string().nullable(),
-    role: StaffRoleEnum,
+    role: UserRoleEnum,
+    carrierId: CarrierOfUser.nullable(),
     yardIds: z.array(Id).nullable(),
     disabled: z.boolean(),
     createdAt: IsoDateTime,
@@ -75,13 +82,20 @@ export const UserCreate = z
   .object({
     username: Username,
     displayName: z.string().max(120).optional(),
-    role: StaffRoleEnum,
+    role: UserRoleEnum,
+    carrierId: CarrierOfUser.optional(),
     yardIds: YardScope.optional(),
     password: Password,
   })
   .strict()
+  .refine((u) => (u.role === 'carrier') === (u.carrierId !== undefined), {
+    message: 'Give the carrier for a carrier user, and only for a carrier user.',
+    path: ['carrierId'],
+  })
   .openapi('UserCreate', {
-    description: 'A new staff user; yardIds limits what it may see (null or left out: every yard).',
+    description:
+      'A new staff user, or a carrier user (role carrier with its carrierId; cloud only, never synced to sites); ' +
+      'yardIds limits what it may see (null or left out: every yard).',
     example: {
       username: 'gate.clerk',
       displayName: 'Gate clerk, north gate',
@@ -94,7 +108,8 @@ export const UserCreate = z
 export const UserPatch = z
   .object({
     displayName: z.string().max(120).nullable().optional(),
-    role: StaffRoleEnum.optional(),
+    role: UserRoleEnum.optional(),
+    carrierId: CarrierOfUser.optional(),
     yardIds: YardScope.optional(),
     password: Password.optional(),
     disabled: z.boolean().optional(),
@@ -102,11 +117,15 @@ export const UserPatch = z
   .strict()
   .openapi('UserPatch', {
     description:
-      'Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere.',
+      'Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere. ' +
+      'A staff user stays staff and a carrier user stays with its carrier (400 role-kind-change).',
     example: { role: 'dispatcher', yardIds: [EXAMPLE_ID.yard] },
   });
 
-export const UserListQuery = PageQuery.extend({ role: StaffRoleEnum.optional() });
+export const UserListQuery = PageQuery.extend({
+  role: UserRoleEnum.optional(),
+  carrierId: Id.optional().openapi({ description: 'Only the carrier users of this carrier' }),
+});
 
 export const ApiKeyOut = z
   .object({

@@ -2,6 +2,8 @@ import type { Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { ExistingYards } from './admin-scope.js';
 import { ApiKeyAdmin } from './api-keys.js';
+import { CarrierUserRepo } from './carrier-user-repo.js';
+import type { KnownCarriers } from './carrier-users.js';
 import type { LiveSessions } from './live-sessions.js';
 import { LoginDevices, newDeviceKey } from './login-devices.js';
 import { Logins } from './logins.js';
@@ -13,6 +15,8 @@ import { type NewUser, UserAdmin, type UserPatch } from './users.js';
 export type AuthDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'config' | 'bus' | 'log'> & {
   /** Which yards exist, for the scope an admin grants (the yards service). */
   yards: ExistingYards;
+  /** Whether a carrier exists, for a new carrier user (the carriers service). */
+  carriers: KnownCarriers;
   /** Drivers' codes, PIN hashes and status (the drivers module's records). */
   driverCredentials: DriverCredentials;
 };
@@ -33,15 +37,16 @@ export class AuthService {
 
   constructor(deps: AuthDeps) {
     const repo = new AuthRepo(deps.kysely);
+    const carrierUsers = new CarrierUserRepo(deps.kysely);
     this.devices = new LoginDevices({
       key: () => repo.serverSecret('login-device', newDeviceKey, deps.clock.now()),
       clock: deps.clock,
       maxFailures: deps.config.auth.loginAttemptsPerDevice,
     });
     // Each part is typed to the few fields it names; the rest of deps is invisible to it.
-    this.sessions = new Sessions({ ...deps, repo });
-    this.logins = new Logins({ ...deps, repo, sessions: this.sessions });
-    this.users = new UserAdmin({ ...deps, repo, logins: this.logins, sessions: this.sessions });
+    this.sessions = new Sessions({ ...deps, repo, carrierUsers });
+    this.logins = new Logins({ ...deps, repo, carrierUsers, sessions: this.sessions });
+    this.users = new UserAdmin({ ...deps, repo, carrierUsers, logins: this.logins, sessions: this.sessions });
     this.apiKeys = new ApiKeyAdmin({ ...deps, repo, sessions: this.sessions });
   }
 
@@ -90,7 +95,7 @@ export class AuthService {
 
   // --- users ---
 
-  listUsers(actor: Principal, opts: { limit: number; cursor?: string; role?: string }) {
+  listUsers(actor: Principal, opts: Parameters<UserAdmin['listUsers']>[1]) {
     return this.users.listUsers(actor, opts);
   }
 

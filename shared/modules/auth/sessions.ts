@@ -5,6 +5,7 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { PartyStatus } from '../../enums.js';
 import { AppError } from '../../http/errors.js';
+import type { CarrierUserRepo } from './carrier-user-repo.js';
 import { LiveSessions } from './live-sessions.js';
 import { parseScope, principalOut } from './out.js';
 import type { AuthRepo } from './repo.js';
@@ -29,6 +30,7 @@ export interface DriverCredentials {
 
 export type SessionDeps = Pick<CoreParts, 'clock' | 'bus' | 'log' | 'changes'> & {
   repo: AuthRepo;
+  carrierUsers: CarrierUserRepo;
   driverCredentials: DriverCredentials;
 };
 
@@ -45,7 +47,9 @@ export class Sessions {
   constructor(private readonly deps: SessionDeps) {
     // Tokens, users, drivers and keys changed by another cloud node on PostgreSQL (its commits'
     // signals move these tables' generations): cached principals may be revoked or changed.
-    deps.changes.generations.watch(['authToken', 'appUser', 'driver', 'apiKey'], () => this.cache.clear());
+    deps.changes.generations.watch(['authToken', 'appUser', 'carrierUser', 'driver', 'apiKey'], () =>
+      this.cache.clear(),
+    );
     // A key revoked at the cloud arrives by sync (users' changes call revokeSessionsOf): check the
     // open streams of API keys against the database again.
     deps.bus.on('sync.applied', (event) => {
@@ -85,6 +89,7 @@ export class Sessions {
     return (
       now !== null &&
       now.role === principal.role &&
+      now.carrierId === principal.carrierId &&
       JSON.stringify(now.yardIds) === JSON.stringify(principal.yardIds)
     );
   }
@@ -154,7 +159,10 @@ export class Sessions {
   ): Promise<Principal | null> {
     if (kind === 'user') {
       const user = await this.deps.repo.userById(id);
-      if (!user || user.disabled) return null;
+      // A carrier user's token is a user token too (auth_token.principal_kind): its row is in
+      // carrier_user, with the carrier every read and write of it is narrowed to.
+      if (!user) return this.carrierPrincipal(id, tokenHash);
+      if (user.disabled) return null;
       return {
         kind: 'user',
         id,
@@ -173,6 +181,20 @@ export class Sessions {
       role: 'driver',
       yardIds: null,
       driverId: id,
+      tokenHash,
+    };
+  }
+
+  private async carrierPrincipal(id: string, tokenHash: string): Promise<Principal | null> {
+    const user = await this.deps.carrierUsers.byId(id);
+    if (!user || user.disabled) return null;
+    return {
+      kind: 'user',
+      id,
+      name: user.username,
+      role: 'carrier',
+      yardIds: parseScope(user.yardIds),
+      carrierId: user.carrierId,
       tokenHash,
     };
   }

@@ -2,19 +2,24 @@ import type { Principal } from '../../auth/principal.js';
 import { newPassword } from '../../auth/secrets.js';
 import type { CoreParts } from '../../core-parts.js';
 import { isUniqueViolation } from '../../db/sql-helpers.js';
+import type { UserRole } from '../../enums.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
-import { ConflictError, NotFoundError } from '../../http/errors.js';
+import { BadRequestError, ConflictError, NotFoundError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import { assertManages, assertMayGrant, type ExistingYards } from './admin-scope.js';
+import type { CarrierUserRepo } from './carrier-user-repo.js';
+import { CarrierUserAdmin, type KnownCarriers, withFreeUsername } from './carrier-users.js';
 import type { Logins } from './logins.js';
-import { parseScope, userOut } from './out.js';
+import { carrierUserOut, parseScope, userOut } from './out.js';
 import type { AuthRepo, UserRow } from './repo.js';
 import type { UserOutT } from './schema.js';
 import type { Sessions } from './sessions.js';
 
 export type UserAdminDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'config'> & {
   repo: AuthRepo;
+  carrierUsers: CarrierUserRepo;
   yards: ExistingYards;
+  carriers: KnownCarriers;
   logins: Logins;
   sessions: Sessions;
 };
@@ -22,22 +27,38 @@ export type UserAdminDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'co
 export interface NewUser {
   username: string;
   displayName?: string | undefined;
-  role: UserRow['role'];
+  role: UserRole;
+  /** Required for role carrier, absent otherwise (the schema's rule). */
+  carrierId?: string | undefined;
   yardIds?: string[] | null | undefined;
   password: string;
 }
 
 export interface UserPatch {
   displayName?: string | null | undefined;
-  role?: UserRow['role'] | undefined;
+  role?: UserRole | undefined;
+  carrierId?: string | undefined;
   yardIds?: string[] | null | undefined;
   password?: string | undefined;
   disabled?: boolean | undefined;
 }
 
-/** Staff users: the first admin, and the users an admin administers (admin-scope.ts). */
+type StaffNewUser = NewUser & { role: UserRow['role'] };
+
+const ROLE_KIND_CHANGE =
+  'A staff user cannot become a carrier user, nor a carrier user staff or another carrier’s: create a new user instead.';
+
+/**
+ * Users an admin administers (admin-scope.ts): staff users (app_user, synced to the sites) and
+ * carrier users (carrier_user, the cloud's only: carrier-users.ts), one list and one set of routes.
+ * Also the first admin.
+ */
 export class UserAdmin {
-  constructor(private readonly deps: UserAdminDeps) {}
+  private readonly carriers: CarrierUserAdmin;
+
+  constructor(private readonly deps: UserAdminDeps) {
+    this.carriers = new CarrierUserAdmin(deps);
+  }
 
   /**
    * On first start: create the configured admin, or one with a generated password that is returned
@@ -68,48 +89,86 @@ export class UserAdmin {
     };
   }
 
-  /** The users the actor administers (admin-scope.ts). */
-  async listUsers(actor: Principal, opts: { limit: number; cursor?: string; role?: string }) {
+  /**
+   * The users the actor administers (admin-scope.ts), staff and carrier users in one page by id:
+   * each table gives its next page and the two merge (ids are unique across both, newId).
+   */
+  async listUsers(
+    actor: Principal,
+    opts: { limit: number; cursor?: string; role?: UserRole; carrierId?: string },
+  ) {
     const after = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
-    const rows = await this.deps.repo.listUsers({
-      within: actor.yardIds,
-      limit: opts.limit,
-      ...(after ? { after } : {}),
-      ...(opts.role ? { role: opts.role } : {}),
-    });
-    return toPage(rows, opts.limit, userOut, (r) => [r.id]);
+    const carriersOnly = opts.role === 'carrier' || opts.carrierId !== undefined;
+    const staff = carriersOnly
+      ? []
+      : (
+          await this.deps.repo.listUsers({
+            within: actor.yardIds,
+            limit: opts.limit,
+            ...(after ? { after } : {}),
+            ...(opts.role ? { role: opts.role } : {}),
+          })
+        ).map(userOut);
+    const carrierUsers =
+      opts.role && opts.role !== 'carrier'
+        ? []
+        : (
+            await this.deps.carrierUsers.list({
+              within: actor.yardIds,
+              limit: opts.limit,
+              after,
+              carrierId: opts.carrierId,
+            })
+          ).map(carrierUserOut);
+    const merged = [...staff, ...carrierUsers].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return toPage(
+      merged.slice(0, opts.limit + 1),
+      opts.limit,
+      (u) => u,
+      (u) => [u.id],
+    );
   }
 
   async getUser(actor: Principal, id: string): Promise<UserOutT> {
     const row = await this.deps.repo.userById(id);
-    if (!row) throw new NotFoundError('User', id);
+    if (!row) {
+      const carrierUser = await this.carriers.manageable(actor, id);
+      if (!carrierUser) throw new NotFoundError('User', id);
+      return carrierUserOut(carrierUser);
+    }
     assertManages(actor, parseScope(row.yardIds), 'User', id);
     return userOut(row);
   }
 
   async createUser(actor: Principal, input: NewUser): Promise<UserOutT> {
+    if (input.role === 'carrier') {
+      // The schema requires it (UserCreate); kept for callers other than the route.
+      if (!input.carrierId)
+        throw new BadRequestError('role-kind-change', 'Give the carrier of a carrier user.');
+      return this.carriers.create(actor, { ...input, carrierId: input.carrierId });
+    }
     // Ownership first (a linked edge answers cloud-owned), then the scope it may grant.
     this.deps.changes.assertMayWrite('appUser');
     await assertMayGrant(this.deps.yards, actor, input.yardIds ?? null, 'body.yardIds');
-    return this.insertUser(input);
+    return this.insertUser({ ...input, role: input.role });
   }
 
-  private async insertUser(input: NewUser): Promise<UserOutT> {
-    if (await this.deps.repo.userByUsername(input.username)) {
-      throw new ConflictError('duplicate', `A user named ${input.username} already exists.`);
-    }
+  private async insertUser(input: StaffNewUser): Promise<UserOutT> {
+    const passwordHash = await this.deps.logins.hashSecret(input.password);
     const now = this.deps.clock.now();
-    const row = await this.deps.changes.insert(this.deps.kysely, 'appUser', {
-      id: newId(),
-      username: input.username,
-      displayName: input.displayName ?? null,
-      role: input.role,
-      yardIds: input.yardIds ? JSON.stringify(input.yardIds) : null,
-      passwordHash: await this.deps.logins.hashSecret(input.password),
-      disabled: 0,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const row = await withFreeUsername(this.deps, input.username, (trx) =>
+      this.deps.changes.insert(trx, 'appUser', {
+        id: newId(),
+        username: input.username,
+        displayName: input.displayName ?? null,
+        role: input.role,
+        yardIds: input.yardIds ? JSON.stringify(input.yardIds) : null,
+        passwordHash,
+        disabled: 0,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
     return userOut(row);
   }
 
@@ -122,8 +181,20 @@ export class UserAdmin {
     // Before hashing a new password: a refused write costs nothing.
     this.deps.changes.assertMayWrite('appUser');
     const current = await this.deps.repo.userById(id);
-    if (!current) throw new NotFoundError('User', id);
+    if (!current) {
+      const carrierUser = await this.carriers.manageable(actor, id);
+      if (!carrierUser) throw new NotFoundError('User', id);
+      if (
+        (patch.role && patch.role !== 'carrier') ||
+        (patch.carrierId && patch.carrierId !== carrierUser.carrierId)
+      )
+        throw new BadRequestError('role-kind-change', ROLE_KIND_CHANGE);
+      return this.carriers.update(actor, carrierUser, patch, expectedVersion);
+    }
     assertManages(actor, parseScope(current.yardIds), 'User', id);
+    if (patch.role === 'carrier' || patch.carrierId !== undefined)
+      throw new BadRequestError('role-kind-change', ROLE_KIND_CHANGE);
+    const role = patch.role as UserRow['role'] | undefined;
     if (patch.yardIds !== undefined)
       await assertMayGrant(this.deps.yards, actor, patch.yardIds, 'body.yardIds');
     const passwordHash = patch.password ? await this.deps.logins.hashSecret(patch.password) : undefined;
@@ -133,7 +204,7 @@ export class UserAdmin {
       id,
       {
         ...(patch.displayName !== undefined ? { displayName: patch.displayName } : {}),
-        ...(patch.role ? { role: patch.role } : {}),
+        ...(role ? { role } : {}),
         ...(patch.yardIds !== undefined
           ? { yardIds: patch.yardIds ? JSON.stringify(patch.yardIds) : null }
           : {}),

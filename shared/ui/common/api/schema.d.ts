@@ -1064,7 +1064,9 @@ export interface paths {
                     limit?: number;
                     /** @description nextCursor from the previous page */
                     cursor?: string;
-                    role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+                    role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+                    /** @description Only the carrier users of this carrier */
+                    carrierId?: string;
                 };
                 header?: never;
                 path?: never;
@@ -1116,7 +1118,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user
-         * @description An admin with a yard scope administers only users and API keys whose yardIds are a non-empty subset of its own yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N).
+         * @description An admin with a yard scope administers only users and API keys whose yardIds are a non-empty subset of its own yards: others are left out of lists and are 404 by id, and it may grant only such a subset (403 otherwise: it cannot widen any scope, its own included, nor grant every yard). Every yard in yardIds must exist (400 on body.yardIds.N). A carrier user (role carrier, with its carrierId) signs in as staff do and sees only its own carrier’s bookings, passes and invoices. It lives at the cloud (and a standalone edge) and never syncs to a site: a linked edge answers 409 cloud-owned. A username is one login across staff and carrier users.
          *
          *     Access: admin.
          */
@@ -1127,7 +1129,7 @@ export interface paths {
                 path?: never;
                 cookie?: never;
             };
-            /** @description A new staff user; yardIds limits what it may see (null or left out: every yard). */
+            /** @description A new staff user, or a carrier user (role carrier with its carrierId; cloud only, never synced to sites); yardIds limits what it may see (null or left out: every yard). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["UserCreate"];
@@ -1170,7 +1172,16 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: user records are written in the cloud only (nothing is changed). */
+                /** @description The carrier of a carrier user does not exist (not-found) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description The username is taken by a staff or carrier user (duplicate); a carrier user at a linked edge (cloud-owned). Also `cloud-owned` at an edge linked to a cloud: user records are written in the cloud only (nothing is changed). */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -1308,7 +1319,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere. */
+            /** @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere. A staff user stays staff and a carrier user stays with its carrier (400 role-kind-change). */
             requestBody: {
                 content: {
                     "application/json": components["schemas"]["UserPatch"];
@@ -1326,7 +1337,7 @@ export interface paths {
                         "application/json": components["schemas"]["User"];
                     };
                 };
-                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                /** @description A staff user cannot become a carrier user, nor a carrier user staff or another carrier’s (role-kind-change) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -17419,6 +17430,12 @@ export interface components {
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             driverId?: string;
+            /**
+             * Format: uuid
+             * @description Set for a carrier user: the one carrier it acts for
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
         };
         /**
          * @description A staff user signs in; the answer carries the bearer token.
@@ -17451,7 +17468,13 @@ export interface components {
             username: string;
             displayName: string | null;
             /** @enum {string} */
-            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+            /**
+             * Format: uuid
+             * @description The carrier a carrier user is bound to (role carrier only; it never changes)
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId: string | null;
             yardIds: string[] | null;
             disabled: boolean;
             /**
@@ -17467,7 +17490,7 @@ export interface components {
             version: number;
         };
         /**
-         * @description A new staff user; yardIds limits what it may see (null or left out: every yard).
+         * @description A new staff user, or a carrier user (role carrier with its carrierId; cloud only, never synced to sites); yardIds limits what it may see (null or left out: every yard).
          * @example {
          *       "username": "gate.clerk",
          *       "displayName": "Gate clerk, north gate",
@@ -17482,13 +17505,19 @@ export interface components {
             username: string;
             displayName?: string;
             /** @enum {string} */
-            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+            role: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+            /**
+             * Format: uuid
+             * @description The carrier a carrier user is bound to (role carrier only; it never changes)
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
             /** @description Yards this principal may see; null = every yard */
             yardIds?: string[] | null;
             password: string;
         };
         /**
-         * @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere.
+         * @description Fields to change. A new password, role or yard scope, or disabling, signs the user out everywhere. A staff user stays staff and a carrier user stays with its carrier (400 role-kind-change).
          * @example {
          *       "role": "dispatcher",
          *       "yardIds": [
@@ -17499,7 +17528,13 @@ export interface components {
         UserPatch: {
             displayName?: string | null;
             /** @enum {string} */
-            role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer";
+            role?: "admin" | "dispatcher" | "gate" | "billing" | "viewer" | "carrier";
+            /**
+             * Format: uuid
+             * @description The carrier a carrier user is bound to (role carrier only; it never changes)
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            carrierId?: string;
             /** @description Yards this principal may see; null = every yard */
             yardIds?: string[] | null;
             password?: string;
