@@ -96,12 +96,12 @@ describe('Admin > Email', () => {
     await form.getByLabel('Port (required)').fill(String(sink.port));
     await form.getByLabel('Security').selectOption('none');
     await form.getByLabel('User name').fill(SMTP_USER);
-    await form.getByLabel('Password').fill(SMTP_PASSWORD);
+    await form.getByLabel('Password', { exact: true }).fill(SMTP_PASSWORD);
     await form.getByLabel('From address (required)').fill('gate@yard.example');
     await form.getByRole('button', { name: 'Save email settings' }).click();
     await text(page.getByTestId('email-state')).toContain('Email is on, through 127.0.0.1.');
     // Write-only: the field is empty again, and says a password is kept.
-    await expect.poll(() => form.getByLabel('Password').inputValue()).toBe('');
+    await expect.poll(() => form.getByLabel('Password', { exact: true }).inputValue()).toBe('');
     await text(form.locator('#email-password-hint')).toContain('A password is stored: leave blank to keep it.');
     const stored = await api.get('/api/settings/email');
     expect(stored.body).toMatchObject({ configured: true, enabled: true, password: '********' });
@@ -260,11 +260,11 @@ describe('Admin > Users: carrier users', () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
     await page.getByRole('button', { name: 'New user' }).click();
     const dialog = page.getByRole('dialog', { name: 'New user' });
-    await expect(dialog.getByLabel('Carrier (required)')).toHaveCount(0);
+    expect(await dialog.getByLabel('Carrier (required)').count()).toBe(0);
     await dialog.getByLabel('Username (required)').fill('carrier.dispatch');
     await dialog.getByLabel('Display name').fill('Carrier dispatch desk');
     await dialog.getByLabel('Role (required)').selectOption('carrier');
-    await dialog.getByLabel('Carrier (required)').selectOption({ label: carrier.name });
+    await dialog.getByLabel('Carrier (required)').selectOption(carrier.id);
     await dialog.getByLabel('Password (required)').fill('carrier-password-1');
     await axeClean('carrier user form');
     await screenshot(page, 'dashboard-admin-user-carrier');
