@@ -273,6 +273,8 @@ describe('Admin > Users: carrier users', () => {
     const row = page.getByRole('row', { name: /carrier\.dispatch/ });
     await text(row).toContain('Carrier user');
     await text(row).toContain(carrier.name);
+    await axeClean('users with a carrier user');
+    await screenshot(page, 'dashboard-admin-users');
     // The carrier user signs in and is bound to that carrier.
     const login = await new Client(edge.url).post('/api/auth/login', {
       username: 'carrier.dispatch',

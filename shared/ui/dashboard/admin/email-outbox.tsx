@@ -66,7 +66,14 @@ export function EmailOutbox(props: { generation: number; onChanged: () => void }
             <option value="skipped">Not sent: no contact email</option>
           </select>
         </label>
-        <button type="button" onClick={() => load()}>
+        <button
+          type="button"
+          onClick={() => {
+            load();
+            // The counts above the form come from the settings' read.
+            props.onChanged();
+          }}
+        >
           Read the list again
         </button>
       </div>

@@ -21,6 +21,19 @@ const STATUS: Record<DeliveryStatus, string> = {
 
 type Attempt = WebhookDelivery['attempts'][number];
 
+/** An attempt's time to the second (retries come seconds apart), in the yard's zone. */
+function toTheSecond(iso: string, zone: string): string {
+  return new Intl.DateTimeFormat(undefined, {
+    timeZone: zone,
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    timeZoneName: 'short',
+  }).format(new Date(iso));
+}
+
 /** What came back from one attempt, in words: the receiver's status, or why nothing came. */
 function answerOf(a: Attempt): string {
   if (a.httpStatus !== null) return `HTTP ${a.httpStatus}`;
@@ -87,7 +100,14 @@ export function WebhookDeliveries(props: {
             <option value="delivered">Delivered</option>
           </select>
         </label>
-        <button type="button" onClick={() => load()}>
+        <button
+          type="button"
+          onClick={() => {
+            load();
+            // The endpoint's health in the list above comes from the list's read.
+            props.onChanged();
+          }}
+        >
           Read the log again
         </button>
         <button type="button" onClick={props.onClose}>
@@ -139,7 +159,7 @@ export function WebhookDeliveries(props: {
                           {a.n}
                           {a.replay ? ' (replay)' : ''}
                         </th>
-                        <td>{at(a.at)}</td>
+                        <td>{toTheSecond(a.at, timeZone.value)}</td>
                         <td>{a.durationMs === null ? '—' : `${a.durationMs} ms`}</td>
                         <td>{answerOf(a)}</td>
                         <td class="answer">

@@ -248,7 +248,7 @@ export function SecretOnce(props: { endpoint: WebhookWithSecret }) {
       <h3>The signing secret for {props.endpoint.url}</h3>
       <p>
         <strong>Copy it now: it is shown only this once.</strong> The receiver verifies each request’s
-        signature with it (Standard Webhooks). If it is lost, rotate the secret.
+        signature with it (Standard Webhooks). If it is lost, make a new secret (the old one then stops).
       </p>
       <p class="secret">
         <span class="visually-hidden">Signing secret: </span>
