@@ -102,7 +102,9 @@ describe('Admin > Email', () => {
     await text(page.getByTestId('email-state')).toContain('Email is on, through 127.0.0.1.');
     // Write-only: the field is empty again, and says a password is kept.
     await expect.poll(() => form.getByLabel('Password', { exact: true }).inputValue()).toBe('');
-    await text(form.locator('#email-password-hint')).toContain('A password is stored: leave blank to keep it.');
+    await text(form.locator('#email-password-hint')).toContain(
+      'A password is stored: leave blank to keep it.',
+    );
     const stored = await api.get('/api/settings/email');
     expect(stored.body).toMatchObject({ configured: true, enabled: true, password: '********' });
     expect(JSON.stringify(stored.body)).not.toContain(SMTP_PASSWORD);
@@ -110,7 +112,9 @@ describe('Admin > Email', () => {
     // A change with the password left blank keeps it: the test mail still authenticates.
     await form.getByLabel('From name').fill('Demo yard gate');
     await form.getByRole('button', { name: 'Save email settings' }).click();
-    await expect.poll(async () => (await api.get('/api/settings/email')).body.fromName).toBe('Demo yard gate');
+    await expect
+      .poll(async () => (await api.get('/api/settings/email')).body.fromName)
+      .toBe('Demo yard gate');
     const test = page.getByRole('form', { name: 'Send a test mail' });
     await test.getByLabel('To').fill('ops@yard.example');
     await test.getByRole('button', { name: 'Send test' }).click();
@@ -139,7 +143,9 @@ describe('Admin > Email', () => {
 
     // 24 hours of retries, simulated: the mail is given up (as the sender marks it).
     const id = readDb(edge.dbFile, (db) => {
-      const r = db.prepare("SELECT id FROM email_message WHERE kind = 'cancellation'").get() as { id: string };
+      const r = db.prepare("SELECT id FROM email_message WHERE kind = 'cancellation'").get() as {
+        id: string;
+      };
       return r.id;
     });
     const db = new Database(edge.dbFile);
@@ -151,7 +157,9 @@ describe('Admin > Email', () => {
     await text(row).toContain('Failed');
     await axeClean('email outbox with a failure');
     await screenshot(page, 'dashboard-admin-email-failed');
-    await page.getByRole('button', { name: 'Retry the cancellation mail to dispatch@carrier.example' }).click();
+    await page
+      .getByRole('button', { name: 'Retry the cancellation mail to dispatch@carrier.example' })
+      .click();
     await text(page.getByRole('status').filter({ hasText: 'queued again' })).toContain(
       'The cancellation mail to dispatch@carrier.example is queued again.',
     );
