@@ -155,6 +155,9 @@ export function createApp(deps: AppDeps): YardApp {
     log,
     auth: core.services.auth,
     tasks: core.services.tasks,
+    appointments: core.services.appointments,
+    observers: changes.observers,
+    db,
     // The cloud has no drivers: their sessions and heartbeats live at the edges.
     dispatchQueuedTasks: profile.drivers === 'here',
   });

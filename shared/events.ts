@@ -51,6 +51,12 @@ export interface InProcessEvents {
   'sync.signed-out': { kind: 'user' | 'driver'; id: string };
   /** Applied rows left queued (unassigned) tasks in this yard. */
   'sync.tasks-queued': { yardId: string };
+  /**
+   * An appointment row from a peer was applied (an arrival, dock, completion or no-show made at a
+   * site, or a booking made at the cloud): reactions.ts publishes its `appointment.changed`, which a
+   * local writer publishes itself.
+   */
+  'sync.appointment-applied': { id: string };
 }
 
 export type YardEvents = LiveEvents & InProcessEvents;
@@ -61,6 +67,7 @@ export type LiveEventType = keyof LiveEvents;
 const IN_PROCESS: Record<keyof InProcessEvents, true> = {
   'sync.signed-out': true,
   'sync.tasks-queued': true,
+  'sync.appointment-applied': true,
 };
 
 export function isLive(type: EventType): type is LiveEventType {
@@ -78,13 +85,15 @@ export function isSiteWide(type: EventType): boolean {
 }
 
 /**
- * An event of type K. `yardId` and `driverId` let the SSE stream filter what each principal may see
- * (platform/routes.ts mayReceive).
+ * An event of type K. `yardId`, `driverId` and `carrierId` let the SSE stream filter what each
+ * principal may see (platform/event-stream.ts mayReceive).
  */
 export interface YardEvent<K extends EventType = EventType> {
   type: K;
   yardId?: string | null;
   driverId?: string | null;
+  /** The carrier the event is about: a carrier user receives only its own carrier's. */
+  carrierId?: string | null;
   data: YardEvents[K];
 }
 

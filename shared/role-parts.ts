@@ -38,6 +38,8 @@ export function rolePlugs(profile: RoleProfile): RolePlugs {
     // Arrivals are known at the edge (docs/domain.md "Appointments"); the cloud shows overdue ones instead.
     noShowSweep: profile.role === 'edge',
     appointmentsAtCloud: profile.role === 'cloud',
+    // Carrier users live where the integrators' side runs; a linked edge never holds one.
+    carrierPortalHere: profile.integrators === 'here',
     // The cloud waits for a yard's site to report before invoicing its past period; a standalone
     // edge holds all its own activity (docs/domain.md "Billing").
     billing: (deps) =>

@@ -19,6 +19,7 @@ import { signOutsOnChange } from './modules/auth/sign-outs.js';
 import type { BillingPart } from './modules/billing/index.js';
 import type { OnvifReach } from './modules/cameras/onvif-reach.js';
 import { CameraService } from './modules/cameras/service.js';
+import { CarrierPortalService } from './modules/carrier-portal/service.js';
 import { CarrierService } from './modules/carriers/service.js';
 import { dashboardRollups } from './modules/dashboard/rollups/observer.js';
 import { DashboardService } from './modules/dashboard/service.js';
@@ -88,6 +89,8 @@ export interface Services {
   noShowSweep: NoShowSweep | null;
   /** Gate passes (page, PDF, QR code, .ics) and their renderer, also for mail attachments. */
   gatePasses: GatePassService;
+  /** What the carrier portal reads besides appointments (modules/carrier-portal). */
+  carrierPortal: CarrierPortalService;
   /** Email to carriers, sent here, or the cloud's (modules/email/index.ts). */
   email: EmailPart;
   /** Signed webhooks here (the cloud, a standalone edge), or the cloud's (modules/webhooks/index.ts). */
@@ -117,6 +120,8 @@ export interface RolePlugs {
   noShowSweep: boolean;
   /** The cloud shows an overdue appointment of an offline site as such (docs/domain.md "Appointments"). */
   appointmentsAtCloud: boolean;
+  /** Carrier users are served here (the cloud, a standalone edge); a linked edge has none. */
+  carrierPortalHere: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   billing(
     deps: RolePartDeps & { yards: YardService; carriers: CarrierService; events: IntegratorEvents },
@@ -205,6 +210,19 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const loadTypes = new LoadTypeService({ ...core, yards });
   const appointmentReports = new ReportService(core);
   const gatePasses = new GatePassService(core);
+  const carrierPortal = new CarrierPortalService({
+    carriers,
+    yards,
+    loadTypes,
+    // A carrier user's own record, read as the user it is (its scope is within itself).
+    users: {
+      namesOf: async (p) => {
+        const user = await auth.getUser(p, p.id);
+        return { username: user.username, displayName: user.displayName };
+      },
+    },
+    here: plugs.carrierPortalHere,
+  });
   // Email to carriers, with the gate pass attached: the outbox queues a mail in the transaction of
   // each appointment change a carrier is told of (docs/configuration.md "Email to carriers").
   const email = plugs.email({ ...part, pass: gatePasses.passes });
@@ -239,6 +257,7 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
     gateAppointments,
     noShowSweep,
     gatePasses,
+    carrierPortal,
     email,
     webhooks,
   };

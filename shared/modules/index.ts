@@ -8,6 +8,7 @@ import { registerAttachmentRoutes } from './attachments/routes.js';
 import { registerAuthRoutes } from './auth/routes.js';
 import { registerBillingRoutes } from './billing/index.js';
 import { registerCameraRoutes } from './cameras/routes.js';
+import { registerCarrierPortalRoutes } from './carrier-portal/routes.js';
 import { registerCarrierRoutes } from './carriers/routes.js';
 import { registerDashboardRoutes } from './dashboard/routes.js';
 import { registerDriverAppRoutes } from './driver-app/routes.js';
@@ -53,6 +54,7 @@ export function registerModuleRoutes(r: RouteRegistrar, core: Core): void {
   registerReportRoutes(r, core.services);
   registerGateAppointmentRoutes(r, core.services);
   registerPassRoutes(r, core.services);
+  registerCarrierPortalRoutes(r, core.services);
   registerEmail(r, core.services.email);
   registerWebhookRoutes(r, core.services.webhooks.services);
   registerWebAppRoutes(r, core);

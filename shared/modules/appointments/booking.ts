@@ -1,5 +1,6 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { canSeeYard, carrierOf, type Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
+import type { Kdb } from '../../db/database.js';
 import {
   ForbiddenError,
   InvalidTransitionError,
@@ -9,16 +10,24 @@ import {
 } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
+import type { YardRow } from '../yards/repo.js';
 import type { YardService } from '../yards/service.js';
 import { lockDays } from './availability.js';
 import { freeCode, lockedCurrent, retryTakenCode, underDayLocks } from './booking-locks.js';
+import {
+  assertCarrierMayChange,
+  assertCarrierPatch,
+  bookingCarrier,
+  bookingContextFor,
+  carrierAppointmentOut,
+} from './carrier-rules.js';
 import { writeHistory } from './history.js';
+import { configOut } from './out.js';
 import { placeBooking } from './placement.js';
-import type { AppointmentRepo } from './repo.js';
+import type { AppointmentRepo, AppointmentRow } from './repo.js';
 import type { AppointmentCreateT, AppointmentOutT, AppointmentPatchT } from './schema.js';
 import type { AppointmentService } from './service.js';
-import { bookingContext } from './slot-reads.js';
-import { appointmentStatus, FINAL } from './status.js';
+import { type AppointmentStatus, appointmentStatus, FINAL } from './status.js';
 
 const MINUTE = 60_000;
 /** Roles that may book outside the rules with a reason (docs/domain.md "Booking rules"). */
@@ -45,10 +54,13 @@ export class AppointmentBooking {
 
   async book(principal: Principal, input: AppointmentCreateT): Promise<AppointmentOutT> {
     this.assertBookingHere();
+    // A carrier user books for its own carrier, without door or override (carrier-rules.ts).
+    const carrierId = bookingCarrier(principal, input);
     assertMayOverride(principal, input.override);
     if (!canSeeYard(principal, input.yardId)) throw new NotFoundError('Yard', input.yardId);
-    const ctx = await bookingContext(this.repo, await this.deps.yards.getRow(input.yardId), input.loadTypeId);
-    await this.assertCarrier(input.carrierId);
+    const yard = await this.deps.yards.getRow(input.yardId);
+    const ctx = await bookingContextFor(principal, this.repo, yard, input.loadTypeId);
+    await this.assertCarrier(carrierId);
     if (input.doorId) await this.assertDoor(ctx.yardId, input.doorId);
     const startAt = Date.parse(input.startAt);
     const endAt = startAt + ctx.loadType.durationMinutes * MINUTE;
@@ -74,7 +86,7 @@ export class AppointmentBooking {
             loadTypeId: ctx.loadType.id,
             startAt,
             endAt,
-            carrierId: input.carrierId,
+            carrierId,
             refs: JSON.stringify(input.refs),
             trailerNumber: input.trailerNumber ?? null,
             truckPlate: input.truckPlate ?? null,
@@ -108,7 +120,7 @@ export class AppointmentBooking {
         },
       ),
     );
-    return this.announce(id);
+    return this.announce(principal, id);
   }
 
   /**
@@ -122,6 +134,7 @@ export class AppointmentBooking {
     expectedVersion?: number,
   ): Promise<AppointmentOutT> {
     this.assertBookingHere();
+    assertCarrierPatch(principal, patch);
     assertMayOverride(principal, patch.override);
     const seen = await this.deps.appointments.visibleView(principal, id);
     if (expectedVersion !== undefined && expectedVersion !== seen.version) {
@@ -132,7 +145,11 @@ export class AppointmentBooking {
       (patch.doorId !== undefined && patch.doorId !== seen.doorId) ||
       (patch.loadTypeId !== undefined && patch.loadTypeId !== seen.loadTypeId);
     const yard = await this.deps.yards.getRow(seen.yardId);
-    const ctx = moves ? await bookingContext(this.repo, yard, patch.loadTypeId ?? seen.loadTypeId) : null;
+    // A carrier keeps the load type it has (staff may have booked a hidden one); a new one must be visible.
+    const newLoadType = patch.loadTypeId !== undefined && patch.loadTypeId !== seen.loadTypeId;
+    const ctx = moves
+      ? await bookingContextFor(principal, this.repo, yard, patch.loadTypeId ?? seen.loadTypeId, newLoadType)
+      : null;
     if (patch.carrierId !== undefined) await this.assertCarrier(patch.carrierId);
     if (patch.doorId) await this.assertDoor(seen.yardId, patch.doorId);
     const startAt = patch.startAt !== undefined ? Date.parse(patch.startAt) : seen.startAt;
@@ -147,6 +164,7 @@ export class AppointmentBooking {
     await underDayLocks(this.deps.kysely, this.repo, seen.yardId, days, async (trx) => {
       const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
       const status = appointmentStatus(current);
+      await this.assertCutoff(principal, trx, current, status, yard);
       if (FINAL.has(status))
         throw new InvalidTransitionError(status, status, `A ${status} appointment cannot change.`);
       if (moves && status !== 'scheduled') {
@@ -205,7 +223,7 @@ export class AppointmentBooking {
           : { fields: Object.keys(patch).filter((k) => k !== 'override') },
       });
     });
-    return this.announce(id);
+    return this.announce(principal, id);
   }
 
   /** Cancel with a reason: a scheduled or arrived appointment (docs/domain.md "Appointments" states). */
@@ -226,6 +244,7 @@ export class AppointmentBooking {
       async (trx) => {
         const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
         const status = appointmentStatus(current);
+        await this.assertCutoff(principal, trx, current, status, yard);
         if (status !== 'scheduled' && status !== 'arrived')
           throw new InvalidTransitionError(status, 'cancelled');
         await this.deps.changes.update(
@@ -245,13 +264,37 @@ export class AppointmentBooking {
         });
       },
     );
-    return this.announce(id);
+    return this.announce(principal, id);
   }
 
-  private async announce(id: string): Promise<AppointmentOutT> {
+  /**
+   * A carrier user changes or cancels only before the cutoff and never after arrival (409
+   * change-cutoff, carrier-rules.ts); decided under the lock, on the row as it is now. Staff: no check.
+   */
+  private async assertCutoff(
+    principal: Principal,
+    trx: Kdb,
+    current: AppointmentRow,
+    status: AppointmentStatus,
+    yard: Pick<YardRow, 'id' | 'timeZone'>,
+  ): Promise<void> {
+    if (carrierOf(principal) === null) return;
+    const config = configOut(yard.id, await this.repo.configOf(yard.id, trx));
+    assertCarrierMayChange(principal, {
+      startAt: current.startAt,
+      status,
+      arrivedAt: current.arrivedAt,
+      changeCutoffMinutes: config.changeCutoffMinutes,
+      timeZone: yard.timeZone,
+      now: this.deps.clock.now(),
+    });
+  }
+
+  /** After commit: the live event, and the answer as the caller may read it. */
+  private async announce(principal: Principal, id: string): Promise<AppointmentOutT> {
     const out = await this.deps.appointments.view(id);
     this.deps.appointments.publishChanged(out);
-    return out;
+    return carrierAppointmentOut(principal, out);
   }
 
   /**

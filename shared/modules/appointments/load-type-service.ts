@@ -1,4 +1,4 @@
-import { canSeeYard, type Principal, yardFilter } from '../../auth/principal.js';
+import { canSeeYard, carrierOf, type Principal, yardFilter } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import { pageInMemory } from '../../http/cursor.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../http/errors.js';
@@ -14,7 +14,7 @@ export type LoadTypeDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
 
 /**
  * A yard's load types (docs/domain.md "Appointments"): how long a booking takes and at which doors.
- * A carrier principal (a later role) would see only carrier-visible ones: `carrierVisibleOnly`.
+ * A carrier user sees only carrier-visible ones, of the yards in its scope (carrier-rules.ts).
  */
 export class LoadTypeService {
   private readonly repo: AppointmentRepo;
@@ -27,8 +27,20 @@ export class LoadTypeService {
     principal: Principal,
     query: { yardId?: string | undefined; limit: number; cursor?: string | undefined },
   ) {
-    const rows = await this.repo.loadTypes(yardFilter(principal, query.yardId));
+    const carrier = carrierOf(principal) !== null;
+    // A carrier asking for a yard outside its scope gets an empty page, as if it had none.
+    if (carrier && query.yardId !== undefined && !canSeeYard(principal, query.yardId)) {
+      return { items: [], nextCursor: null };
+    }
+    const rows = await this.repo.loadTypes(yardFilter(principal, query.yardId), {
+      carrierVisibleOnly: carrier,
+    });
     return pageInMemory(rows.map(loadTypeOut), query, (t) => [t.yardId, t.name.toLowerCase(), t.id]);
+  }
+
+  /** The yards of the caller's scope a carrier user can book (scheduling on, a carrier-visible load type). */
+  carrierBookableYardIds(principal: Principal): Promise<string[]> {
+    return this.repo.carrierBookableYardIds(principal.yardIds);
   }
 
   /** The load type, 404 when absent or of a yard outside the caller's yards. */

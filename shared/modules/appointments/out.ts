@@ -2,9 +2,11 @@
  * Rows -> the HTTP shapes of schema.ts (the one mapping: services, gate and report code use it).
  */
 import { toIso, toIsoOrNull } from '../../clock.js';
+import { changeUntil } from './carrier-rules.js';
 import type { AppointmentEventRow, AppointmentView, LoadTypeRow, SchedulingConfigRow } from './repo.js';
 import type { AppointmentOutT, LoadTypeOutT, SchedulingConfigOutT } from './schema.js';
 import { appointmentStatus } from './status.js';
+import { yardClock } from './wall-clock.js';
 
 /** The defaults of a yard without a config row (migration 0016's column defaults). */
 export const CONFIG_DEFAULTS = {
@@ -64,6 +66,10 @@ export interface OverdueRule {
 export function appointmentOut(row: AppointmentView, overdue: OverdueRule): AppointmentOutT {
   const status = appointmentStatus(row);
   const noShowAfter = (row.noShowAfterMinutes ?? CONFIG_DEFAULTS.noShowAfterMinutes) * 60_000;
+  const until = changeUntil(
+    { startAt: row.startAt, status },
+    row.changeCutoffMinutes ?? CONFIG_DEFAULTS.changeCutoffMinutes,
+  );
   return {
     id: row.id,
     yardId: row.yardId,
@@ -99,6 +105,7 @@ export function appointmentOut(row: AppointmentView, overdue: OverdueRule): Appo
     completedAt: toIsoOrNull(row.completedAt),
     departedAt: toIsoOrNull(row.departedAt),
     noShowAt: toIsoOrNull(row.noShowAt),
+    changeUntil: until === null ? null : yardClock(row.timeZone).iso(until),
     createdAt: toIso(row.createdAt),
     updatedAt: toIso(row.updatedAt),
     version: row.version,

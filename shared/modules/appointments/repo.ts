@@ -27,6 +27,10 @@ export type AppointmentView = AppointmentRow & {
   carrierName: string;
   /** The yard's noShowAfterMinutes (null: the yard has no config row; the default applies). */
   noShowAfterMinutes: number | null;
+  /** The yard's changeCutoffMinutes (null: the yard has no config row; the default applies). */
+  changeCutoffMinutes: number | null;
+  /** The yard's time zone (changeUntil is shown with its offset). */
+  timeZone: string;
   /** The link state of the yard's site as the cloud last saw it (null: no such site row). */
   siteLink: 'never' | 'online' | 'offline' | null;
 };
@@ -74,6 +78,28 @@ export class AppointmentRepo {
     if (yardIds !== null) q = q.where('yardId', 'in', scopeInList(yardIds));
     if (opts.carrierVisibleOnly) q = q.where('carrierVisible', '=', 1);
     return q.execute();
+  }
+
+  /**
+   * The yards (of `yardIds`; null = every yard) a carrier user can book: scheduling on and at
+   * least one carrier-visible load type.
+   */
+  async carrierBookableYardIds(yardIds: string[] | null): Promise<string[]> {
+    let q = this.db
+      .selectFrom('schedulingConfig as sc')
+      .select('sc.yardId')
+      .where('sc.enabled', '=', 1)
+      .where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('loadType as lt')
+            .select('lt.id')
+            .whereRef('lt.yardId', '=', 'sc.yardId')
+            .where('lt.carrierVisible', '=', 1),
+        ),
+      );
+    if (yardIds !== null) q = q.where('sc.yardId', 'in', scopeInList(yardIds));
+    return (await q.execute()).map((r) => r.yardId);
   }
 
   loadTypeByName(yardId: string, name: string): Promise<LoadTypeRow | undefined> {
@@ -257,6 +283,8 @@ export class AppointmentRepo {
         'lt.name as loadTypeName',
         'c.name as carrierName',
         'sc.noShowAfterMinutes as noShowAfterMinutes',
+        'sc.changeCutoffMinutes as changeCutoffMinutes',
+        'y.timeZone as timeZone',
         's.linkState as siteLink',
       ]);
   }

@@ -1,4 +1,4 @@
-import { STAFF } from '../../auth/principal.js';
+import { CARRIER, STAFF } from '../../auth/principal.js';
 import { Id, IdParams, PageQuery, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { z } from '../../http/zod.js';
@@ -27,6 +27,8 @@ import type { SlotService } from './slots-service.js';
 
 const TAG = 'Appointment Controller';
 const OFFICE = ['admin', 'dispatcher'] as const;
+/** Staff and carrier users (their own carrier's records only: carrier-rules.ts). */
+const STAFF_AND_CARRIER = [...STAFF, ...CARRIER];
 const YardParams = z.object({ yardId: Id });
 
 export interface AppointmentRouteServices {
@@ -48,7 +50,8 @@ export function registerAppointmentRoutes(r: RouteRegistrar, s: AppointmentRoute
     tag: TAG,
     summary:
       'List appointments by start time (filters: yard, carrier, status, from/to, code, ref or trailer)',
-    access: STAFF,
+    description: CARRIER_READS,
+    access: STAFF_AND_CARRIER,
     query: AppointmentListQuery,
     response: { schema: page(AppointmentOut) },
     handler: ({ principal, query }) => s.appointments.list(principal, query),
@@ -61,7 +64,8 @@ export function registerAppointmentRoutes(r: RouteRegistrar, s: AppointmentRoute
     path: '/api/appointment/{id}',
     tag: TAG,
     summary: 'One appointment with its status history',
-    access: STAFF,
+    description: CARRIER_READS,
+    access: STAFF_AND_CARRIER,
     params: IdParams,
     response: { schema: AppointmentWithHistory },
     errors: [404],
@@ -77,6 +81,12 @@ const BOOKING_AT_CLOUD =
   'appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed.';
 const SLOT_TAKEN =
   '`slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more';
+const CHANGE_CUTOFF =
+  '`change-cutoff` (carrier users): changes closed at startAt - the yard’s changeCutoffMinutes, or when the truck arrived; the detail says when in the yard’s wall clock and `changeUntil` gives the instant (null after arrival)';
+const CARRIER_READS =
+  'Carrier users see their own carrier’s appointments only (another’s is 404, a filter naming another carrier an empty page), without the override reason, who booked, the gate movement, and the actors and doors of the history.';
+const CARRIER_BOOKS =
+  'Carrier users book for their own carrier (carrierId left out or their own; another is 404), carrier-visible load types only (else 404), never a door or an override (400); a yard that takes no appointments is 404 to them.';
 
 function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): void {
   r.add({
@@ -85,7 +95,9 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
     tag: TAG,
     summary:
       'Free start times of a load type on a date or from/to (yard-local dates; staff also see the free doors)',
-    access: STAFF,
+    description:
+      'Carrier users: carrier-visible load types of yards that take appointments only (else 404), the times without doors.',
+    access: STAFF_AND_CARRIER,
     query: AvailabilityQuery,
     response: { schema: Availability },
     errors: [404, 409],
@@ -99,7 +111,8 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
     tag: TAG,
     summary:
       'Book a door: a free start time of the load type (400 not-bookable with the reason when a rule forbids it; `override: {reason}` for admins and dispatchers skips the rules but never capacity)',
-    access: STAFF,
+    description: CARRIER_BOOKS,
+    access: STAFF_AND_CARRIER,
     body: AppointmentCreateBody,
     response: { status: 201, schema: AppointmentOut },
     errors: [404, 409],
@@ -121,12 +134,13 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
     tag: TAG,
     summary:
       'Reschedule (start, door, load type: the booking rules again) or edit an appointment; send If-Match with the ETag you read',
-    access: STAFF,
+    description: `${CARRIER_BOOKS} They change their own carrier’s scheduled appointments until changeUntil only.`,
+    access: STAFF_AND_CARRIER,
     params: IdParams,
     body: AppointmentPatchBody,
     response: { schema: AppointmentOut },
     errors: [404, 409, 412],
-    errorText: { 409: SLOT_TAKEN },
+    errorText: { 409: `${SLOT_TAKEN}; ${CHANGE_CUTOFF}` },
     cloudOwnedAtLinkedEdge: BOOKING_AT_CLOUD,
     handler: async ({ principal, params, body, ifMatch, res }) => {
       const appointment = await s.appointmentBooking.reschedule(principal, params.id, body, ifMatch);
@@ -140,12 +154,15 @@ function registerBookingRoutes(r: RouteRegistrar, s: AppointmentRouteServices): 
     path: '/api/appointment/{id}/cancel',
     tag: TAG,
     summary: 'Cancel a scheduled or arrived appointment with a reason (If-Match optional)',
-    access: OFFICE,
+    access: [...OFFICE, ...CARRIER],
     params: IdParams,
     body: AppointmentCancelBody,
     response: { schema: AppointmentOut },
     errors: [404, 409, 412],
-    errorText: { 409: '`invalid-transition`: only a scheduled or arrived appointment can be cancelled' },
+    description: 'Carrier users cancel their own carrier’s scheduled appointments until changeUntil only.',
+    errorText: {
+      409: `\`invalid-transition\`: only a scheduled or arrived appointment can be cancelled; ${CHANGE_CUTOFF}`,
+    },
     cloudOwnedAtLinkedEdge: BOOKING_AT_CLOUD,
     handler: async ({ principal, params, body, ifMatch, res }) => {
       const appointment = await s.appointmentBooking.cancel(principal, params.id, body.reason, ifMatch);
@@ -200,7 +217,8 @@ function registerLoadTypeRoutes(r: RouteRegistrar, s: AppointmentRouteServices):
     path: '/api/appointment/load-type',
     tag: TAG,
     summary: 'List load types (of a yard, or of every yard you see)',
-    access: STAFF,
+    description: 'Carrier users see the carrier-visible load types of the yards in their scope only.',
+    access: STAFF_AND_CARRIER,
     query: PageQuery.extend({ yardId: Id.optional() }),
     response: { schema: page(LoadTypeOut) },
     handler: ({ principal, query }) => s.loadTypes.list(principal, query),

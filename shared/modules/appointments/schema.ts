@@ -137,6 +137,11 @@ export const AppointmentOut = z
     completedAt: IsoDateTime.nullable(),
     departedAt: IsoDateTime.nullable(),
     noShowAt: IsoDateTime.nullable(),
+    changeUntil: IsoDateTime.nullable().openapi({
+      description:
+        "until when a carrier user may change or cancel it (startAt - the yard's changeCutoffMinutes, with the yard's offset); null once it is not scheduled any more (arrived, or over)",
+      example: '2026-03-03T04:00:00-06:00',
+    }),
     createdAt: IsoDateTime,
     updatedAt: IsoDateTime,
     version: z.number().int(),
@@ -166,8 +171,12 @@ export const AppointmentCreate = z
     yardId: Id,
     loadTypeId: Id,
     startAt: IsoDateTime.openapi({ description: 'a free start time from the availability, with its offset' }),
-    doorId: Id.optional().openapi({ description: 'a door; else the first free allowed door' }),
-    carrierId: Id,
+    doorId: Id.optional().openapi({
+      description: 'a door; else the first free allowed door (staff only: a carrier user gets 400)',
+    }),
+    carrierId: Id.optional().openapi({
+      description: 'required from staff; a carrier user books for its own carrier (left out, or its own id)',
+    }),
     refs: z.array(Ref).max(10).default([]),
     trailerNumber: Text(20).nullable().optional(),
     truckPlate: Text(20).nullable().optional(),

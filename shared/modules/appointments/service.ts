@@ -1,9 +1,16 @@
-import { canSeeYard, type Principal, yardFilter } from '../../auth/principal.js';
+import {
+  canSeeYard,
+  carrierOf,
+  type Principal,
+  visibleToCarrierOr404,
+  yardFilter,
+} from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import type { Kdb } from '../../db/database.js';
 import { decodeCursor, toPage } from '../../http/cursor.js';
 import { NotFoundError } from '../../http/errors.js';
 import type { YardService } from '../yards/service.js';
+import { carrierAppointmentOut, carrierHistoryOut } from './carrier-rules.js';
 import { appointmentEventOut, appointmentOut } from './out.js';
 import { AppointmentRepo, type AppointmentView } from './repo.js';
 import type { AppointmentListQueryT, AppointmentOutT } from './schema.js';
@@ -29,18 +36,30 @@ export class AppointmentService {
     this.repo = new AppointmentRepo(deps.kysely);
   }
 
-  /** One appointment with its history; 404 when absent or outside the caller's yards. */
+  /**
+   * One appointment with its history; 404 when absent, outside the caller's yards or (a carrier
+   * user) of another carrier. A carrier user reads it without the yard's own business
+   * (carrier-rules.ts).
+   */
   async get(principal: Principal, id: string) {
     const view = await this.visibleView(principal, id);
-    const history = await this.repo.events(id);
-    return { ...this.out(view), history: history.map(appointmentEventOut) };
+    const history = carrierHistoryOut(principal, (await this.repo.events(id)).map(appointmentEventOut));
+    return { ...this.outFor(principal, view), history };
   }
 
+  /**
+   * By start time. A carrier user lists its own carrier's only: a filter naming another carrier,
+   * or a yard outside its scope, is an empty page (as if there were none), never an error.
+   */
   async list(principal: Principal, query: AppointmentListQueryT) {
+    const own = carrierOf(principal);
     const after = query.cursor ? decodeCursor(query.cursor, 2) : undefined;
+    const otherCarrier = own !== null && query.carrierId !== undefined && query.carrierId !== own;
+    const outOfScope = own !== null && query.yardId !== undefined && !canSeeYard(principal, query.yardId);
+    if (otherCarrier || outOfScope) return { items: [], nextCursor: null };
     const rows = await this.repo.list({
       yardIds: yardFilter(principal, query.yardId),
-      carrierId: query.carrierId,
+      carrierId: own ?? query.carrierId,
       statuses: query.status,
       from: query.from === undefined ? undefined : Date.parse(query.from),
       to: query.to === undefined ? undefined : Date.parse(query.to),
@@ -51,7 +70,7 @@ export class AppointmentService {
     return toPage(
       rows,
       query.limit,
-      (r) => this.out(r),
+      (r) => this.outFor(principal, r),
       (r) => [r.startAt, r.id],
     );
   }
@@ -63,15 +82,21 @@ export class AppointmentService {
     return this.out(view);
   }
 
-  /** The appointment's view, 404 when absent or of a yard outside the caller's yards. */
+  /**
+   * The appointment's view, 404 when absent, of a yard outside the caller's yards or (a carrier
+   * user) of another carrier.
+   */
   async visibleView(principal: Principal, id: string): Promise<AppointmentView> {
-    const view = await this.repo.viewById(id);
-    if (!view || !canSeeYard(principal, view.yardId)) throw new NotFoundError('Appointment', id);
-    return view;
+    return visibleToCarrierOr404(principal, await this.repo.viewById(id), 'Appointment', id);
   }
 
   out(view: AppointmentView): AppointmentOutT {
     return appointmentOut(view, { atCloud: this.deps.atCloud, now: this.deps.clock.now() });
+  }
+
+  /** The appointment as the caller may read it (a carrier user: carrier-rules.ts). */
+  outFor(principal: Principal, view: AppointmentView): AppointmentOutT {
+    return carrierAppointmentOut(principal, this.out(view));
   }
 
   /** After commit: the live event of a changed appointment (docs/api.md "Live events"). */

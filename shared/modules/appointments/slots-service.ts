@@ -1,13 +1,14 @@
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { canSeeYard, carrierOf, type Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { YardService } from '../yards/service.js';
 import { freeSlots } from './availability.js';
 import { AvailabilityCache } from './availability-cache.js';
 import { availabilityJson } from './availability-json.js';
+import { bookingContextFor } from './carrier-rules.js';
 import type { AppointmentRepo } from './repo.js';
 import type { AppointmentService } from './service.js';
-import { bookingContext, doorBookings, localDate, windowOfDates } from './slot-reads.js';
+import { doorBookings, localDate, windowOfDates } from './slot-reads.js';
 import { dayNumber, yardClock } from './wall-clock.js';
 
 /** The longest range one availability request may ask for, in days. */
@@ -42,7 +43,10 @@ export class SlotService {
     if (!canSeeYard(principal, query.yardId)) throw new NotFoundError('Yard', query.yardId);
     const stamp = this.cache.stamp(); // before the first read: an answer is kept only if still current
     const yard = await this.deps.yards.getRow(query.yardId);
-    const ctx = await bookingContext(this.repo, yard, query.loadTypeId);
+    // A carrier user: carrier-visible load types of yards that take bookings only (else 404).
+    const ctx = await bookingContextFor(principal, this.repo, yard, query.loadTypeId);
+    // Staff see the free doors; a carrier user the times only (the yard chooses the door).
+    const withDoors = carrierOf(principal) === null;
     const now = this.deps.clock.now();
     const fromDate = query.date ?? query.from ?? localDate(now, yard.timeZone);
     const toDate = query.date ?? query.to ?? fromDate;
@@ -56,7 +60,7 @@ export class SlotService {
         },
       ]);
     }
-    const key = `${yard.id}|${ctx.loadType.id}|${fromDate}|${toDate}|doors`;
+    const key = `${yard.id}|${ctx.loadType.id}|${fromDate}|${toDate}|${withDoors ? 'doors' : 'times'}`;
     const kept = this.cache.get(key, now);
     if (kept) return kept;
     const doors = await doorBookings(this.repo, this.deps.kysely, ctx, windowOfDates(fromDate, toDate));
@@ -69,12 +73,11 @@ export class SlotService {
       now,
     });
     const clock = yardClock(yard.timeZone);
-    // Staff see the doors; a carrier principal (a later role) would get the times only.
     const answer = availabilityJson(
       { yardId: yard.id, loadTypeId: ctx.loadType.id, timeZone: yard.timeZone },
       slots,
       clock,
-      true,
+      withDoors,
     );
     // The clock changes the answer only when the first free start drops under the shortest lead
     // time, or at the yard's midnight (the longest lead time reaches one more date).

@@ -155,7 +155,6 @@ export function registerAuthRoutes(
     errors: [404, 409],
     errorText: {
       404: 'The carrier of a carrier user does not exist (not-found)',
-      409: 'The username is taken by a staff or carrier user (duplicate); a carrier user at a linked edge (cloud-owned)',
     },
     handler: async ({ body, res, principal }) => {
       const user = await auth.createUser(principal, body);

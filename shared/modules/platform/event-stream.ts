@@ -1,23 +1,35 @@
 import type express from 'express';
-import { canSeeYard, type Principal } from '../../auth/principal.js';
+import { canSeeYard, carrierOf, type Principal } from '../../auth/principal.js';
 import type { ResumeRefusal } from '../../bus.js';
 import type { CoreParts } from '../../core-parts.js';
 import { isLive, isSiteWide, type PublishedEvent } from '../../events.js';
 import type { AuthService } from '../auth/service.js';
 
 /**
- * Who receives a live event: a driver only their own; a site-wide one (sync.link: the state of this
- * site's link) every staff member; an event about a yard whoever may see that yard; an
- * organisation-wide one (or a driver's without a yard) only a user without a yard scope.
+ * Who receives a live event: a driver only their own; a carrier user only the appointment changes
+ * of its own carrier in its yards (never yard inventory, tasks, people or the site's state); a
+ * site-wide one (sync.link: the state of this site's link) every staff member; an event about a
+ * yard whoever may see that yard; an organisation-wide one (or a driver's without a yard) only a
+ * user without a yard scope.
  */
 export function mayReceive(principal: Principal, event: PublishedEvent): boolean {
   // In-process events (events.ts) are for reactions inside this process, never for a client.
   if (!isLive(event.type)) return false;
   if (principal.role === 'driver') return event.driverId === principal.id;
+  if (principal.role === 'carrier') return carrierMayReceive(principal, event);
   if (isSiteWide(event.type)) return true;
   if (event.driverId && !event.yardId) return principal.yardIds === null;
   if (event.yardId) return canSeeYard(principal, event.yardId);
   return principal.yardIds === null;
+}
+
+/** The events a carrier user receives (docs/api.md "Live events"): its own carrier's appointments. */
+function carrierMayReceive(principal: Principal, event: PublishedEvent): boolean {
+  if (event.type !== 'appointment.changed') return false;
+  const carrierId = carrierOf(principal);
+  // The appointment itself names its carrier; a publisher may also name it on the event.
+  const of = event.carrierId ?? event.data.carrierId;
+  return of === carrierId && canSeeYard(principal, event.yardId ?? event.data.yardId);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { STAFF } from '../../../auth/principal.js';
+import { CARRIER, STAFF } from '../../../auth/principal.js';
 import { IdParams } from '../../../http/common-schemas.js';
 import { AppError } from '../../../http/errors.js';
 import { type Access, etagOf, type RouteRegistrar } from '../../../http/routes.js';
@@ -11,11 +11,10 @@ import type { GatePassService } from './service.js';
 const TAG = 'Appointment Controller';
 
 /**
- * Who may fetch a pass: staff of the appointment's yard. Carrier users (their own carrier's
- * appointments, docs/api.md "Carrier users, email, webhooks") are added here as `'carrier'`, with
- * the own-carrier check in GatePassService.visible.
+ * Who may fetch a pass: staff of the appointment's yard, and carrier users for their own carrier's
+ * appointments (docs/api.md "Appointments"; the own-carrier check is GatePassService.visible).
  */
-export const PASS_ACCESS: Access = STAFF;
+export const PASS_ACCESS: Access = [...STAFF, ...CARRIER];
 
 const PassQuery = z.object({
   format: z
@@ -27,7 +26,7 @@ const PassQuery = z.object({
 const WHAT =
   'The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, ' +
   'door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and ' +
-  'CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.';
+  'CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier.';
 
 const DISPOSITION: Record<PassFormat, 'inline' | 'attachment'> = {
   html: 'inline',

@@ -1,4 +1,4 @@
-import { type Principal, visibleOr404 } from '../../../auth/principal.js';
+import { type Principal, visibleToCarrierOr404 } from '../../../auth/principal.js';
 import type { CoreParts } from '../../../core-parts.js';
 import { type AppointmentPublicT, readAppointmentPublic } from '../public-view.js';
 import { GatePass, type PassFormat, type RenderedPass } from './index.js';
@@ -18,13 +18,14 @@ export class GatePassService {
   }
 
   /**
-   * The appointment as its pass shows it; 404 when absent or in a yard outside the caller's yards
-   * (as if it did not exist). Carrier users: this is where their own-carrier rule goes, beside the
-   * yard rule (another carrier's appointment answers the same 404), when the route admits them.
+   * The appointment as its pass shows it; 404 when absent, in a yard outside the caller's yards or,
+   * for a carrier user, of another carrier (the same 404: as if it did not exist).
    */
   async visible(principal: Principal, id: string): Promise<AppointmentPublicT> {
     const p = await readAppointmentPublic(this.deps.kysely, id);
-    return visibleOr404(principal, p ? { ...p, yardId: p.yard.id } : undefined, 'Appointment', id);
+    const row = p ? { ...p, yardId: p.yard.id, carrierId: p.carrier.id } : undefined;
+    const { yardId: _y, carrierId: _c, ...pass } = visibleToCarrierOr404(principal, row, 'Appointment', id);
+    return pass;
   }
 
   async render(

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { CARRIER } from '../../../auth/principal.js';
 import { IdParams } from '../../../http/common-schemas.js';
 import type { BillingRoutes } from '../place.js';
 import { invoicesCsv } from './csv.js';
@@ -45,8 +46,9 @@ export function registerExportRoutes(r: BillingRoutes): void {
     tag: TAG,
     summary: 'the invoice as PDF, with its per-visit annex',
     description:
-      'A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers.',
-    access: BILLING,
+      'A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers. Carrier users get their own carrier’s issued or void invoices only (a draft or another carrier’s is 404).',
+    // A carrier user: its own carrier's issued or void invoice only, else 404 (export/service.ts one).
+    access: [...BILLING, ...CARRIER],
     params: IdParams,
     query: PdfQuery,
     response: {

@@ -1,11 +1,12 @@
 import type { Principal } from '../../../auth/principal.js';
-import { assertCanSeeYard, canSeeYard } from '../../../auth/principal.js';
+import { assertCanSeeYard, canSeeYard, carrierOf } from '../../../auth/principal.js';
 import type { CoreParts } from '../../../core-parts.js';
 import { NotFoundError } from '../../../http/errors.js';
 import type { YardService } from '../../yards/service.js';
 import { invoiceOut } from '../invoice/out.js';
 import { InvoiceRepo, type InvoiceRow } from '../invoice/repo.js';
 import type { InvoiceOutT } from '../invoice/schema.js';
+import { type CarrierInvoiceQuery, carrierInvoices } from './carrier-invoices.js';
 import type { AdjustmentRecord } from './lines.js';
 
 export type ExportDeps = Pick<CoreParts, 'kysely'> & { yards: Pick<YardService, 'getRow'> };
@@ -28,11 +29,22 @@ export class InvoiceExportService {
     this.invoices = new InvoiceRepo(deps.kysely);
   }
 
-  /** Any status: a draft prints with a DRAFT watermark, a void one with VOID and its reason. */
+  /**
+   * Any status: a draft prints with a DRAFT watermark, a void one with VOID and its reason. A
+   * carrier user gets its own carrier's issued and void invoices only: a draft (not final) or
+   * another carrier's is 404, as if it did not exist (docs/domain.md "Carriers and integrators").
+   */
   async one(principal: Principal, id: string): Promise<ExportInvoice> {
     const row = await this.invoices.byId(id);
-    if (!row || !canSeeYard(principal, row.yardId)) throw new NotFoundError('Invoice', id);
+    if (!row || !canSeeYard(principal, row.yardId) || !carrierMaySee(principal, row)) {
+      throw new NotFoundError('Invoice', id);
+    }
     return this.withContext(row);
+  }
+
+  /** A carrier user's own issued and void invoices (carrier-invoices.ts). */
+  ofCarrier(principal: Principal, query: CarrierInvoiceQuery) {
+    return carrierInvoices(this.deps, principal, query);
   }
 
   /**
@@ -72,4 +84,10 @@ export class InvoiceExportService {
       .execute();
     return { invoice: invoiceOut(row), yard: { code: yard.code, name: yard.name }, adjustments };
   }
+}
+
+/** Staff: every invoice of their yards. A carrier user: its own carrier's, once issued (or void). */
+function carrierMaySee(principal: Principal, row: Pick<InvoiceRow, 'carrierId' | 'status'>): boolean {
+  const own = carrierOf(principal);
+  return own === null || (row.carrierId === own && row.status !== 'draft');
 }

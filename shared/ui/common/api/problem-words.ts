@@ -174,6 +174,8 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'slot-taken':
     'That time is no longer free: another booking took the last room at the door. Choose another time.',
   'scheduling-off': 'This yard takes no appointments: switch on scheduling in its scheduling config first.',
+  // A carrier's change after the yard's cutoff or the truck's arrival; the detail says when it closed.
+  'change-cutoff': 'It is too late to change this booking online. Call the yard to change it.',
   'bad-range': 'The period ends before it starts. Choose a start date before the end date.',
   'range-too-long': 'That period is too long for one report. Choose at most a year.',
   // The apps' own (api/problem.ts).
@@ -200,6 +202,7 @@ export const DETAIL_FIRST = new Set([
   'unauthenticated',
   'forbidden',
   'cannot-disable-self',
+  'change-cutoff',
   'billing-not-configured',
   'invoice-exists',
   'invoice-issued',

@@ -12079,9 +12079,9 @@ export interface paths {
         };
         /**
          * the invoice as PDF, with its per-visit annex
-         * @description A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers.
+         * @description A4: issuer and bill-to, number (and the accounting number beside it when the full one is longer than 21 characters), status (a draft is watermarked DRAFT, a void invoice VOID with its reason), period and the yard’s time zone, issue and due dates, lines, subtotal, tax and total; a negative total is titled CREDIT NOTE and has no due date or payment terms. Then the per-day overage table and the per-visit annex, with page numbers. Carrier users get their own carrier’s issued or void invoices only (a draft or another carrier’s is 404).
          *
-         *     Access: admin, billing.
+         *     Access: admin, billing, carrier.
          */
         get: {
             parameters: {
@@ -13768,7 +13768,9 @@ export interface paths {
         };
         /**
          * List load types (of a yard, or of every yard you see)
-         * @description Access: staff.
+         * @description Carrier users see the carrier-visible load types of the yards in their scope only.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14115,7 +14117,9 @@ export interface paths {
         };
         /**
          * List appointments by start time (filters: yard, carrier, status, from/to, code, ref or trailer)
-         * @description Access: staff.
+         * @description Carrier users see their own carrier’s appointments only (another’s is 404, a filter naming another carrier an empty page), without the override reason, who booked, the gate movement, and the actors and doors of the history.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14184,7 +14188,9 @@ export interface paths {
         put?: never;
         /**
          * Book a door: a free start time of the load type (400 not-bookable with the reason when a rule forbids it; `override: {reason}` for admins and dispatchers skips the rules but never capacity)
-         * @description Access: staff.
+         * @description Carrier users book for their own carrier (carrierId left out or their own; another is 404), carrier-visible load types only (else 404), never a door or an override (400); a yard that takes no appointments is 404 to them.
+         *
+         *     Access: staff, carrier.
          */
         post: {
             parameters: {
@@ -14307,7 +14313,9 @@ export interface paths {
         };
         /**
          * Free start times of a load type on a date or from/to (yard-local dates; staff also see the free doors)
-         * @description Access: staff.
+         * @description Carrier users: carrier-visible load types of yards that take appointments only (else 404), the times without doors.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14397,7 +14405,9 @@ export interface paths {
         };
         /**
          * One appointment with its status history
-         * @description Access: staff.
+         * @description Carrier users see their own carrier’s appointments only (another’s is 404, a filter naming another carrier an empty page), without the override reason, who booked, the gate movement, and the actors and doors of the history.
+         *
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -14464,7 +14474,9 @@ export interface paths {
         head?: never;
         /**
          * Reschedule (start, door, load type: the booking rules again) or edit an appointment; send If-Match with the ETag you read
-         * @description Access: staff.
+         * @description Carrier users book for their own carrier (carrierId left out or their own; another is 404), carrier-visible load types only (else 404), never a door or an override (400); a yard that takes no appointments is 404 to them. They change their own carrier’s scheduled appointments until changeUntil only.
+         *
+         *     Access: staff, carrier.
          */
         patch: {
             parameters: {
@@ -14532,7 +14544,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                /** @description `slot-taken`: no allowed door is free for the whole time (the body lists `freeTimes`, the start times still free that day); `scheduling-off`: the yard takes no appointments; `invalid-transition`: the appointment cannot change any more; `change-cutoff` (carrier users): changes closed at startAt - the yard’s changeCutoffMinutes, or when the truck arrived; the detail says when in the yard’s wall clock and `changeUntil` gives the instant (null after arrival). Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -14574,7 +14586,9 @@ export interface paths {
         put?: never;
         /**
          * Cancel a scheduled or arrived appointment with a reason (If-Match optional)
-         * @description Access: admin, dispatcher.
+         * @description Carrier users cancel their own carrier’s scheduled appointments until changeUntil only.
+         *
+         *     Access: admin, dispatcher, carrier.
          */
         post: {
             parameters: {
@@ -14642,7 +14656,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description `invalid-transition`: only a scheduled or arrived appointment can be cancelled. Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
+                /** @description `invalid-transition`: only a scheduled or arrived appointment can be cancelled; `change-cutoff` (carrier users): changes closed at startAt - the yard’s changeCutoffMinutes, or when the truck arrived; the detail says when in the yard’s wall clock and `changeUntil` gives the instant (null after arrival). Also `cloud-owned` at an edge linked to a cloud: appointments are booked, moved and cancelled in the cloud (or a standalone edge); nothing is changed. */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -15025,9 +15039,9 @@ export interface paths {
         };
         /**
          * The gate pass: an HTML page to show or print; PDF, QR code PNG or .ics by Accept or `format`
-         * @description The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards. Without `format`, `Accept` chooses among text/html (the default, also for *\/*), application/pdf, image/png and text/calendar; 406 `not-acceptable` when it allows none. The page has no script and carries the web apps’ Content-Security-Policy, its stylesheet allowed by hash.
+         * @description The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier. Without `format`, `Accept` chooses among text/html (the default, also for *\/*), application/pdf, image/png and text/calendar; 406 `not-acceptable` when it allows none. The page has no script and carries the web apps’ Content-Security-Policy, its stylesheet allowed by hash.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15120,9 +15134,9 @@ export interface paths {
         };
         /**
          * The gate pass as a one-page PDF (A6)
-         * @description Shown inline, named `gate-pass-<code>.pdf`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         * @description Shown inline, named `gate-pass-<code>.pdf`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15201,9 +15215,9 @@ export interface paths {
         };
         /**
          * The QR code of the appointment code (PNG)
-         * @description The code only: no URL, no personal data. Shown inline. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         * @description The code only: no URL, no personal data. Shown inline. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15282,9 +15296,9 @@ export interface paths {
         };
         /**
          * The appointment as an iCalendar event (.ics)
-         * @description UID `<id>@yard-service` and SEQUENCE = the appointment version, so a calendar updates the same event; a cancelled appointment is METHOD:CANCEL with STATUS:CANCELLED. Times in UTC. Downloaded as `gate-pass-<code>.ics`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards.
+         * @description UID `<id>@yard-service` and SEQUENCE = the appointment version, so a calendar updates the same event; a cancelled appointment is METHOD:CANCEL with STATUS:CANCELLED. Times in UTC. Downloaded as `gate-pass-<code>.ics`. The pass shows the QR code of the appointment code (what the gate scanner reads), the code in letters, the yard, door, time in the yard’s wall clock with its UTC offset, load type, carrier, trailer, truck, driver and refs, and CANCELLED with the reason when it is. 404 for an appointment outside the caller’s yards or, for a carrier user, of another carrier.
          *
-         *     Access: staff.
+         *     Access: staff, carrier.
          */
         get: {
             parameters: {
@@ -15337,6 +15351,161 @@ export interface paths {
                 };
                 /** @description Not found */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carrier-portal/context": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, its carrier, and the yards it can book (by name, with their time zones)
+         * @description The yards are those of the carrier user’s scope that take appointments and have at least one carrier-visible load type.
+         *
+         *     Access: carrier.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CarrierPortalContext"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: carrier users sign in at the cloud (nothing is read) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/carrier-portal/invoice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The carrier’s issued and void invoices, newest first (`yardId?`, `period?`); never a draft
+         * @description The PDF of each is GET /api/billing/invoice/{id}/pdf, which admits a carrier user for its own issued or void invoice. A yard outside the user’s scope gives an empty page.
+         *
+         *     Access: carrier.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description nextCursor from the previous page */
+                    cursor?: string;
+                    yardId?: string;
+                    /** @description A calendar month in the yard’s time zone, YYYY-MM */
+                    period?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["CarrierInvoice"][];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: billing is done at the cloud (nothing is changed) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -17225,6 +17394,12 @@ export interface components {
              * @example 2026-03-01T08:00:00Z
              */
             noShowAt: string | null;
+            /**
+             * Format: date-time
+             * @description until when a carrier user may change or cancel it (startAt - the yard's changeCutoffMinutes, with the yard's offset); null once it is not scheduled any more (arrived, or over)
+             * @example 2026-03-03T04:00:00-06:00
+             */
+            changeUntil: string | null;
             /**
              * Format: date-time
              * @example 2026-03-01T08:00:00Z
@@ -21263,15 +21438,16 @@ export interface components {
             startAt: string;
             /**
              * Format: uuid
-             * @description a door; else the first free allowed door
+             * @description a door; else the first free allowed door (staff only: a carrier user gets 400)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             doorId?: string;
             /**
              * Format: uuid
+             * @description required from staff; a carrier user books for its own carrier (left out, or its own id)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
-            carrierId: string;
+            carrierId?: string;
             /** @default [] */
             refs: string[];
             trailerNumber?: string | null;
@@ -21303,12 +21479,13 @@ export interface components {
             startAt?: string;
             /**
              * Format: uuid
-             * @description a door; else the first free allowed door
+             * @description a door; else the first free allowed door (staff only: a carrier user gets 400)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             doorId?: string;
             /**
              * Format: uuid
+             * @description required from staff; a carrier user books for its own carrier (left out, or its own id)
              * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
              */
             carrierId?: string;
@@ -21559,6 +21736,78 @@ export interface components {
             /** @enum {string} */
             to: "docked" | "completed" | "scheduled";
             reason?: string;
+        };
+        /** @description The signed-in carrier user, its carrier, and the yards it can book (scheduling on, at least one carrier-visible load type, in its scope), by name */
+        CarrierPortalContext: {
+            carrier: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+                scac: string | null;
+            };
+            user: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                username: string;
+                displayName: string | null;
+            };
+            yards: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                id: string;
+                name: string;
+                timeZone: string;
+            }[];
+        };
+        /** @description An issued or void invoice of the carrier, as its carrier users see it (never a draft) */
+        CarrierInvoice: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            number: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            yardName: string;
+            /** @example 2026-09 */
+            period: string;
+            currency: string;
+            /** @description Integer minor units of `currency` */
+            subtotal: number;
+            /** @description Integer minor units of `currency` */
+            tax: number;
+            /** @description Integer minor units of `currency` */
+            total: number;
+            /** @enum {string} */
+            status: "issued" | "void";
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            issuedAt: string;
+            /**
+             * Format: date
+             * @description the yard-local due date (issue date + payment terms); null for a credit note
+             * @example 2027-06-30
+             */
+            dueAt: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            voidedAt: string | null;
         };
         EmailSettings: {
             /** @description false until an admin has stored a server: no mail is written or sent */

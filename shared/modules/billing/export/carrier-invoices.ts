@@ -1,0 +1,101 @@
+/**
+ * A carrier's own invoices as its carrier users list them (docs/domain.md "Carriers and
+ * integrators"): issued and void ones only (a draft is not final and is never shown), newest issue
+ * first, with the yard's name and the due date its PDF prints. Billing's records, read here so the
+ * carrier portal asks billing rather than its tables.
+ */
+import { canSeeYard, carrierOf, type Principal } from '../../../auth/principal.js';
+import { toIso } from '../../../clock.js';
+import type { Kdb } from '../../../db/database.js';
+import { decodeCursor, toPage } from '../../../http/cursor.js';
+import type { YardService } from '../../yards/service.js';
+import type { InvoiceContent } from '../invoice/out.js';
+import type { InvoiceRow } from '../invoice/repo.js';
+import { addDays, localDate } from './money-format.js';
+
+export interface CarrierInvoice {
+  id: string;
+  number: string;
+  yardId: string;
+  yardName: string;
+  period: string;
+  currency: string;
+  subtotal: number;
+  tax: number;
+  total: number;
+  status: 'issued' | 'void';
+  issuedAt: string;
+  /** The yard-local due date (YYYY-MM-DD); null for a credit note (nothing to pay). */
+  dueAt: string | null;
+  voidedAt: string | null;
+}
+
+export interface CarrierInvoiceQuery {
+  yardId?: string | undefined;
+  period?: string | undefined;
+  limit: number;
+  cursor?: string | undefined;
+}
+
+/** The carrier user's page of invoices; a yard outside its scope is an empty page. */
+export async function carrierInvoices(
+  deps: { kysely: Kdb; yards: Pick<YardService, 'getRow'> },
+  principal: Principal,
+  query: CarrierInvoiceQuery,
+): Promise<{ items: CarrierInvoice[]; nextCursor: string | null }> {
+  const carrierId = carrierOf(principal);
+  if (carrierId === null || (query.yardId !== undefined && !canSeeYard(principal, query.yardId))) {
+    return { items: [], nextCursor: null };
+  }
+  let q = deps.kysely
+    .selectFrom('invoice')
+    .selectAll()
+    .where('carrierId', '=', carrierId)
+    .where('status', 'in', ['issued', 'void'])
+    .orderBy('issuedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(query.limit + 1);
+  if (query.yardId !== undefined) q = q.where('yardId', '=', query.yardId);
+  else if (principal.yardIds)
+    q = q.where('yardId', 'in', principal.yardIds.length ? principal.yardIds : ['']);
+  if (query.period !== undefined) q = q.where('period', '=', query.period);
+  if (query.cursor) {
+    const [issuedAt, id] = decodeCursor(query.cursor, 2) as [number, string];
+    q = q.where((eb) =>
+      eb.or([eb('issuedAt', '<', issuedAt), eb.and([eb('issuedAt', '=', issuedAt), eb('id', '<', id)])]),
+    );
+  }
+  const rows = await q.execute();
+  const names = new Map<string, string>();
+  for (const yardId of new Set(rows.map((r) => r.yardId))) {
+    names.set(yardId, (await deps.yards.getRow(yardId)).name);
+  }
+  return toPage(
+    rows,
+    query.limit,
+    (r) => carrierInvoiceOut(r, names.get(r.yardId) ?? ''),
+    (r) => [r.issuedAt, r.id],
+  );
+}
+
+function carrierInvoiceOut(row: InvoiceRow, yardName: string): CarrierInvoice {
+  const content = JSON.parse(row.content) as InvoiceContent;
+  const issuedAt = row.issuedAt ?? row.generatedAt;
+  // The PDF's due date: the yard-local issue date plus the payment terms (export/pdf.ts).
+  const issued = localDate(issuedAt, content.result.timeZone);
+  return {
+    id: row.id,
+    number: row.number,
+    yardId: row.yardId,
+    yardName,
+    period: row.period,
+    currency: row.currency,
+    subtotal: row.subtotal,
+    tax: row.tax,
+    total: row.total,
+    status: row.status === 'void' ? 'void' : 'issued',
+    issuedAt: toIso(issuedAt),
+    dueAt: row.total < 0 ? null : addDays(issued, content.paymentTermsDays),
+    voidedAt: row.voidedAt === null ? null : toIso(row.voidedAt),
+  };
+}
