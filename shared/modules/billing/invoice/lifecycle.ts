@@ -127,9 +127,8 @@ export class InvoiceLifecycle {
           set.status,
           `Invoice ${row.number} was changed meanwhile.`,
         );
-      const out = invoiceOut(changed);
-      await this.deps.events.emit(trx, invoiceEvent(out, yard.name, now));
-      return out;
+      await this.deps.events.emit(trx, invoiceEvent(changed, yard.name, now));
+      return invoiceOut(changed);
     });
   }
 
