@@ -1181,7 +1181,7 @@ export interface paths {
                         "application/problem+json": components["schemas"]["Problem"];
                     };
                 };
-                /** @description The username is taken by a staff or carrier user (duplicate); a carrier user at a linked edge (cloud-owned). Also `cloud-owned` at an edge linked to a cloud: user records are written in the cloud only (nothing is changed). */
+                /** @description Conflict with the current state. Also `cloud-owned` at an edge linked to a cloud: user records are written in the cloud only (nothing is changed). */
                 409: {
                     headers: {
                         [name: string]: unknown;
