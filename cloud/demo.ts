@@ -23,6 +23,7 @@ import { Lifecycle } from '../shared/lifecycle.js';
 import { demoVapidOverrides } from '../shared/modules/push/demo-vapid.js';
 import { SiteRepo } from '../shared/modules/sync/sites.js';
 import { loadConfigOrExit, startFailure, stopOnSignals } from '../shared/process.js';
+import { DEMO_CARRIER_USER, seedCarrierUser } from './demo-carrier-user.js';
 import { startCloud } from './main.js';
 import { provisionSite } from './provision-site.js';
 
@@ -74,6 +75,8 @@ try {
   if (master) await seedBillingConfigs(cloudApi, master, (s) => step(`cloud: ${s}`));
   // Bookings are made where availability is known: the cloud (docs/domain.md "Booking rules").
   const scheduling = master ? await seedScheduling(cloudApi, master, (s) => step(`cloud: ${s}`)) : undefined;
+  // Carrier users live at the cloud only (never synced to a site).
+  if (master) await seedCarrierUser(cloudApi, master.carriers, (s) => step(`cloud: ${s}`));
 
   const edgeDataDir = join(root, 'edge');
   const edgeConfig = loadConfig(
@@ -138,6 +141,7 @@ Yard service is running: a cloud, its MQTT broker, and one edge site (${SITE_ID}
   Office dashboard     ${cloud.url}/dashboard/    every site, yard figures and map, gates, tasks, appointments, master data, billing
   Cloud API            ${cloud.url}/api            docs ${cloud.url}/docs
   Edge (gate house)    ${edge.url}/api            docs ${edge.url}/docs
+  Carrier portal       ${cloud.url}/carrier/      log in as ${DEMO_CARRIER_USER.username} / ${DEMO_CARRIER_USER.password} (Prairie Haulers)
   Gate house (web app) ${edge.url}/gate/          log in with the admin login below
   Driver app (phone)   ${edge.url}/driver/        log in with a driver code and PIN below (a phone needs HTTPS: docs/install.md)
   MQTT broker          mqtt://127.0.0.1:${cloud.broker?.port ?? cloudConfig.mqtt.port}  (embedded; sites log in with their own credentials)

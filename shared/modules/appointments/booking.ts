@@ -1,6 +1,5 @@
-import { canSeeYard, carrierOf, type Principal } from '../../auth/principal.js';
+import { canSeeYard, type Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
-import type { Kdb } from '../../db/database.js';
 import {
   ForbiddenError,
   InvalidTransitionError,
@@ -10,24 +9,22 @@ import {
 } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
-import type { YardRow } from '../yards/repo.js';
 import type { YardService } from '../yards/service.js';
 import { lockDays } from './availability.js';
 import { freeCode, lockedCurrent, retryTakenCode, underDayLocks } from './booking-locks.js';
 import {
-  assertCarrierMayChange,
+  assertCarrierMayChangeNow,
   assertCarrierPatch,
   bookingCarrier,
   bookingContextFor,
   carrierAppointmentOut,
 } from './carrier-rules.js';
 import { writeHistory } from './history.js';
-import { configOut } from './out.js';
 import { placeBooking } from './placement.js';
-import type { AppointmentRepo, AppointmentRow } from './repo.js';
+import type { AppointmentRepo } from './repo.js';
 import type { AppointmentCreateT, AppointmentOutT, AppointmentPatchT } from './schema.js';
 import type { AppointmentService } from './service.js';
-import { type AppointmentStatus, appointmentStatus, FINAL } from './status.js';
+import { appointmentStatus, FINAL } from './status.js';
 
 const MINUTE = 60_000;
 /** Roles that may book outside the rules with a reason (docs/domain.md "Booking rules"). */
@@ -164,7 +161,12 @@ export class AppointmentBooking {
     await underDayLocks(this.deps.kysely, this.repo, seen.yardId, days, async (trx) => {
       const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
       const status = appointmentStatus(current);
-      await this.assertCutoff(principal, trx, current, status, yard);
+      await assertCarrierMayChangeNow(principal, this.repo, trx, {
+        current,
+        status,
+        timeZone: yard.timeZone,
+        now: this.deps.clock.now(),
+      });
       if (FINAL.has(status))
         throw new InvalidTransitionError(status, status, `A ${status} appointment cannot change.`);
       if (moves && status !== 'scheduled') {
@@ -244,7 +246,12 @@ export class AppointmentBooking {
       async (trx) => {
         const current = await lockedCurrent(this.repo, trx, id, expectedVersion);
         const status = appointmentStatus(current);
-        await this.assertCutoff(principal, trx, current, status, yard);
+        await assertCarrierMayChangeNow(principal, this.repo, trx, {
+          current,
+          status,
+          timeZone: yard.timeZone,
+          now: this.deps.clock.now(),
+        });
         if (status !== 'scheduled' && status !== 'arrived')
           throw new InvalidTransitionError(status, 'cancelled');
         await this.deps.changes.update(
@@ -265,29 +272,6 @@ export class AppointmentBooking {
       },
     );
     return this.announce(principal, id);
-  }
-
-  /**
-   * A carrier user changes or cancels only before the cutoff and never after arrival (409
-   * change-cutoff, carrier-rules.ts); decided under the lock, on the row as it is now. Staff: no check.
-   */
-  private async assertCutoff(
-    principal: Principal,
-    trx: Kdb,
-    current: AppointmentRow,
-    status: AppointmentStatus,
-    yard: Pick<YardRow, 'id' | 'timeZone'>,
-  ): Promise<void> {
-    if (carrierOf(principal) === null) return;
-    const config = configOut(yard.id, await this.repo.configOf(yard.id, trx));
-    assertCarrierMayChange(principal, {
-      startAt: current.startAt,
-      status,
-      arrivedAt: current.arrivedAt,
-      changeCutoffMinutes: config.changeCutoffMinutes,
-      timeZone: yard.timeZone,
-      now: this.deps.clock.now(),
-    });
   }
 
   /** After commit: the live event, and the answer as the caller may read it. */

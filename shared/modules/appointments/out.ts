@@ -2,7 +2,7 @@
  * Rows -> the HTTP shapes of schema.ts (the one mapping: services, gate and report code use it).
  */
 import { toIso, toIsoOrNull } from '../../clock.js';
-import { changeUntil } from './carrier-rules.js';
+import { changeUntil } from './change-cutoff.js';
 import type { AppointmentEventRow, AppointmentView, LoadTypeRow, SchedulingConfigRow } from './repo.js';
 import type { AppointmentOutT, LoadTypeOutT, SchedulingConfigOutT } from './schema.js';
 import { appointmentStatus } from './status.js';

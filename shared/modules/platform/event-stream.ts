@@ -3,6 +3,7 @@ import { canSeeYard, carrierOf, type Principal } from '../../auth/principal.js';
 import type { ResumeRefusal } from '../../bus.js';
 import type { CoreParts } from '../../core-parts.js';
 import { isLive, isSiteWide, type PublishedEvent } from '../../events.js';
+import { carrierAppointmentOut } from '../appointments/carrier-rules.js';
 import type { AuthService } from '../auth/service.js';
 
 /**
@@ -30,6 +31,12 @@ function carrierMayReceive(principal: Principal, event: PublishedEvent): boolean
   // The appointment itself names its carrier; a publisher may also name it on the event.
   const of = event.carrierId ?? event.data.carrierId;
   return of === carrierId && canSeeYard(principal, event.yardId ?? event.data.yardId);
+}
+
+/** The event as the principal may read it: a carrier user's appointment as its reads show it. */
+function asSeenBy(principal: Principal, event: PublishedEvent): PublishedEvent {
+  if (event.type !== 'appointment.changed') return event;
+  return { ...event, data: carrierAppointmentOut(principal, event.data) };
 }
 
 /**
@@ -61,7 +68,7 @@ export function streamEvents(
   const send = (event: PublishedEvent) => {
     if (!mayReceive(principal, event)) return;
     res.write(
-      `id: ${deps.bus.idOf(event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...event, seq: undefined })}\n\n`,
+      `id: ${deps.bus.idOf(event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify({ ...asSeenBy(principal, event), seq: undefined })}\n\n`,
     );
   };
   res.write('retry: 3000\n: connected\n\n');

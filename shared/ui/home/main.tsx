@@ -1,38 +1,9 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import '../common/base.css';
-import { type Role, session } from '../common/auth';
+import { session } from '../common/auth';
 import { LoginForm } from '../common/components/login';
-
-/** The web apps and who each is for (UI.md). */
-export const APPS = [
-  {
-    href: '/gate/',
-    name: 'Gate house',
-    text: 'Check trucks and trailers in and out, open gates, yard inventory and move requests.',
-    roles: ['admin', 'gate', 'dispatcher', 'viewer'] as Role[],
-    // Gates, movements and their pictures live at the site: the gate house runs at the edge.
-    servers: ['edge'],
-  },
-  {
-    href: '/driver/',
-    name: 'Driver',
-    text: 'Your yard tasks on the phone: the current move, the queue, start and complete.',
-    roles: ['driver'] as Role[],
-    // Drivers work over the yard Wi-Fi against their site's edge.
-    servers: ['edge'],
-  },
-  {
-    href: '/dashboard/',
-    name: 'Dashboard',
-    text: 'Every site at a glance, yard figures and map, remote gates, tasks, master data and billing.',
-    roles: ['admin', 'dispatcher', 'billing', 'viewer'] as Role[],
-    // The office works at the cloud; a standalone site shows its own dashboard.
-    servers: ['cloud', 'edge'],
-  },
-];
-
-type ServerRole = 'edge' | 'cloud';
+import { appsFor, type ServerRole } from './apps';
 
 /** Which role this server plays (public readiness answer), so the home offers the apps it serves. */
 function useServerRole(): ServerRole | null {
@@ -53,10 +24,7 @@ function useServerRole(): ServerRole | null {
 function Home() {
   const principal = session.principal.value;
   const server = useServerRole();
-  const apps =
-    principal && server
-      ? APPS.filter((a) => a.roles.includes(principal.role) && a.servers.includes(server))
-      : [];
+  const apps = principal && server ? appsFor(principal.role, server) : [];
   useEffect(() => {
     if (principal && apps.length === 1 && apps[0]) location.replace(apps[0].href);
   }, [principal, apps.length]);

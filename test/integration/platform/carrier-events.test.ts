@@ -60,6 +60,9 @@ describe.each(TEST_DIALECTS)('carrier live events (cloud on %s)', (dialect) => {
     });
     await staff.until(() => changesOf(staff, appointmentId).length > 0);
     expect(changesOf(other, appointmentId)).toEqual([]);
+    // The carrier reads it as its API reads show it: without the office's override and author.
+    expect(changesOf(staff, appointmentId)[0]!.data.data.overrideReason).toBe('sync test booking');
+    expect(event!.data.data).toMatchObject({ overrideReason: null, createdBy: null });
   });
 
   it('an arrival made at the site reaches the carrier at the cloud by sync, live', async () => {

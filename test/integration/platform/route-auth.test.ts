@@ -2,14 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../../shared/auth/secrets.js';
 import { newId } from '../../../shared/ids.js';
 import { ROUTE_TABLE } from '../../fixtures/route-table.js';
+import { seed } from '../../helpers/builders.js';
+import { carrierClient } from '../../helpers/carrier-user.js';
 import { Client, clientWithRole } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
 
 /**
  * Derived from the route table: every route exists and is documented, answers 401 without a
- * token, 403 for each role the table does not allow, and lets each allowed role through.
+ * token, 403 for each role the table does not allow (a carrier user: the unknown-route 404, as if
+ * the route did not exist; docs/api.md "Roles and access"), and lets each allowed role through.
  */
-const ALL_ROLES = ['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver'] as const;
+const ALL_ROLES = ['admin', 'dispatcher', 'gate', 'billing', 'viewer', 'driver', 'carrier'] as const;
 let t: TestApp;
 let anon: Client;
 const driverId = newId();
@@ -44,6 +47,8 @@ beforeAll(async () => {
   const login = await anon.post('/api/auth/driver-login', { driverCode: 'J100', pin: '4321' });
   expect(login.status).toBe(200);
   byRole.set('driver', anon.as(login.body.token));
+  const carrier = await seed(admin).carrier({ name: 'Route Walk Freight' });
+  byRole.set('carrier', await carrierClient(admin, carrier.id));
 });
 afterAll(() => t.close());
 
@@ -61,6 +66,16 @@ async function statusOf(
   path: string,
   send: { body?: string; contentType?: string } = {},
 ): Promise<number> {
+  return (await answerOf(client, method, path, send)).status;
+}
+
+/** Status and problem body (null for a success or a stream, which is cut at once). */
+async function answerOf(
+  client: Client,
+  method: string,
+  path: string,
+  send: { body?: string; contentType?: string } = {},
+): Promise<{ status: number; problem: Record<string, unknown> | null }> {
   const controller = new AbortController();
   const headers: Record<string, string> = { 'content-type': send.contentType ?? 'application/json' };
   if (client.token) headers.authorization = `Bearer ${client.token}`;
@@ -71,8 +86,16 @@ async function statusOf(
     signal: controller.signal,
   });
   const status = res.status;
+  const problem = (res.headers.get('content-type') ?? '').startsWith('application/problem+json')
+    ? ((await res.json()) as Record<string, unknown>)
+    : null;
   controller.abort();
-  return status;
+  return { status, problem };
+}
+
+/** The answer to a route that does not exist (shared/http/errors.ts routeNotFound). */
+function unknownRoute(method: string, path: string) {
+  return { status: 404, code: 'not-found', title: 'Not found', detail: `No route ${method} ${path}.` };
 }
 
 describe('route table: authentication and roles', () => {
@@ -102,10 +125,16 @@ describe('route table: authentication and roles', () => {
         const allowed = row.roles === 'any' || row.roles.includes(role);
         // "R (self)": a driver may read its own record only; use its own id for the positive check.
         const own = role === 'driver' && row.path === '/api/driver/{id}' ? `/api/driver/${driverId}` : path;
-        const status = await statusOf(byRole.get(role)!, row.method, own);
-        if (allowed)
+        const { status, problem } = await answerOf(byRole.get(role)!, row.method, own);
+        if (allowed) {
           expect([401, 403], `${label} as ${role} should pass the role check`).not.toContain(status);
-        else expect(status, `${label} as ${role}`).toBe(403);
+          if (role === 'carrier')
+            expect(String(problem?.detail ?? ''), `${label} as carrier: the route exists`).not.toMatch(
+              /^No route /,
+            );
+        } else if (role === 'carrier') {
+          expect(problem, `${label} as carrier`).toMatchObject(unknownRoute(row.method, own));
+        } else expect(status, `${label} as ${role}`).toBe(403);
       }
     });
   }

@@ -8,10 +8,12 @@ import {
   bookingCarrier,
   carrierAppointmentOut,
   carrierHistoryOut,
+} from '../../../shared/modules/appointments/carrier-rules.js';
+import {
   changeCutoffRefusal,
   changeUntil,
   durationWords,
-} from '../../../shared/modules/appointments/carrier-rules.js';
+} from '../../../shared/modules/appointments/change-cutoff.js';
 import type { AppointmentOutT } from '../../../shared/modules/appointments/schema.js';
 
 /** The carrier rules of docs/domain.md "Booking rules", without a database. */

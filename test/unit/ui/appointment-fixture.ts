@@ -34,6 +34,7 @@ export function appt(id: string, start: string, patch: Partial<Appointment> = {}
     completedAt: null,
     departedAt: null,
     noShowAt: null,
+    changeUntil: null,
     createdAt: '2026-03-01T10:00:00.000Z',
     updatedAt: '2026-03-01T10:00:00.000Z',
     version: 1,
