@@ -46,6 +46,7 @@ import { taskEventsGoWithTask } from './modules/tasks/task-events-go.js';
 import { TrailerService } from './modules/trailers/service.js';
 import { TruckService } from './modules/trucks/service.js';
 import type { WebhooksPart } from './modules/webhooks/index.js';
+import type { IntegratorEvents } from './modules/webhooks/port.js';
 import { YardService } from './modules/yards/service.js';
 import { commandAtSiteOfYard, type RunAtSiteOfYard } from './sync/commands.js';
 
@@ -122,7 +123,9 @@ export interface RolePlugs {
   /** Carrier users are served here (the cloud, a standalone edge); a linked edge has none. */
   carrierPortalHere: boolean;
   /** Billing done here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
-  billing(deps: RolePartDeps & { yards: YardService; carriers: CarrierService }): BillingPart;
+  billing(
+    deps: RolePartDeps & { yards: YardService; carriers: CarrierService; events: IntegratorEvents },
+  ): BillingPart;
   /** Email to carriers sent here (the cloud, a standalone edge), or the cloud's (a linked edge refuses it). */
   email(deps: RolePartDeps & { pass: PassFiles }): EmailPart;
   /** Webhooks registered and delivered here (the cloud, a standalone edge), or at the cloud. */
@@ -193,7 +196,11 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   const push = new PushService(core);
   const tasks = new TaskService({ ...core, settings, push, trailers, autoDispatch: plugs.autoDispatch });
   const driverApp = new DriverAppService({ ...core, yards, settings, tasks });
-  const billing = plugs.billing({ ...part, yards, carriers });
+  // Signed webhooks: the outbox is written in the transaction of each appointment history row and
+  // gate movement, local or from a site, and of each invoice issued or voided (docs/webhooks.md).
+  const webhooks = plugs.webhooks({ ...part, yards, carriers });
+  if (webhooks.outbox) core.changes.observers.add(webhooks.outbox);
+  const billing = plugs.billing({ ...part, yards, carriers, events: webhooks.events });
   // Appointments: `overdue` is the cloud's view of an offline site's late trucks (out.ts).
   const appointments = new AppointmentService({ ...core, yards, atCloud: plugs.appointmentsAtCloud });
   const search = new SearchService({ trailers, trucks, drivers, carriers, movements, yards, appointments });
@@ -220,10 +227,6 @@ export function createServices(core: CoreParts, plugs: RolePlugs): Services {
   // each appointment change a carrier is told of (docs/configuration.md "Email to carriers").
   const email = plugs.email({ ...part, pass: gatePasses.passes });
   if (email.outbox) core.changes.observers.add(email.outbox);
-  // Signed webhooks: the outbox is written in the transaction of each appointment history row and
-  // gate movement, local or from a site (docs/webhooks.md).
-  const webhooks = plugs.webhooks({ ...part, yards, carriers });
-  if (webhooks.outbox) core.changes.observers.add(webhooks.outbox);
   return {
     auth,
     settings,

@@ -2,6 +2,7 @@ import type { CoreParts } from '../../core-parts.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { SettingsService } from '../settings/service.js';
+import type { IntegratorEvents } from '../webhooks/port.js';
 import type { YardService } from '../yards/service.js';
 import { registerAdjustmentRoutes } from './adjustment/routes.js';
 import { AdjustmentService } from './adjustment/service.js';
@@ -47,11 +48,13 @@ export type BillingDeps = Pick<CoreParts, 'kysely' | 'clock' | 'log'> & {
   settings: Pick<SettingsService, 'get'>;
   /** Which yards wait for their site before a past period is invoiced (invoice/waiting.ts). */
   siteWait: SiteWait;
+  /** Invoice issued / voided events for webhooks, written in the change's transaction. */
+  events: IntegratorEvents;
 };
 
 /** The full part: billing is done here (the cloud, a standalone edge). */
 export function billingHere(deps: BillingDeps): BillingPart {
-  const { kysely, clock, log, settings, yards, carriers } = deps;
+  const { kysely, clock, log, settings, yards, carriers, events } = deps;
   const calculator = new BillingCalculator(new BillingInputs(kysely));
   const summaries = new SummaryService({ kysely, clock, yards, carriers, calculator });
   const generation = new InvoiceGeneration({
@@ -68,7 +71,7 @@ export function billingHere(deps: BillingDeps): BillingPart {
     carrierConfigs: new CarrierConfigService({ kysely, clock, yards, carriers }),
     summaries,
     generation,
-    invoices: new InvoiceLifecycle({ kysely, clock, yards, carriers }),
+    invoices: new InvoiceLifecycle({ kysely, clock, yards, carriers, events }),
     overage: new InvoiceOverage({ kysely, clock, carriers, calculator, summaries }),
     adjustments: new AdjustmentService({ kysely, clock, yards, carriers }),
     exports: new InvoiceExportService({ kysely, yards }),

@@ -78,7 +78,8 @@ export async function carrierInvoices(
   );
 }
 
-function carrierInvoiceOut(row: InvoiceRow, yardName: string): CarrierInvoice {
+/** One invoice as its carrier sees it (also the body of the invoice webhooks: invoice/carrier-view.ts). */
+export function carrierInvoiceOut(row: InvoiceRow, yardName: string): CarrierInvoice {
   const content = JSON.parse(row.content) as InvoiceContent;
   const issuedAt = row.issuedAt ?? row.generatedAt;
   // The PDF's due date: the yard-local issue date plus the payment terms (export/pdf.ts).

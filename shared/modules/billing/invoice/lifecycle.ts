@@ -1,15 +1,22 @@
+import type { Updateable } from 'kysely';
 import type { Principal } from '../../../auth/principal.js';
 import { assertCanSeeYard, canSeeYard, yardFilter } from '../../../auth/principal.js';
 import type { CoreParts } from '../../../core-parts.js';
-import type { InvoiceStatus } from '../../../db/tables.js';
+import type { InvoiceStatus, InvoiceTable } from '../../../db/tables.js';
 import { decodeCursor, toPage } from '../../../http/cursor.js';
 import { ConflictError, InvalidTransitionError, NotFoundError } from '../../../http/errors.js';
+import type { IntegratorEvents } from '../../webhooks/port.js';
 import type { BillingReads } from '../inputs.js';
+import { invoiceEvent } from './carrier-view.js';
 import { type InvoiceKey, invoiceIssued, invoiceOut, invoiceSummaryOut } from './out.js';
 import { InvoiceRepo, type InvoiceRow } from './repo.js';
 import type { InvoiceOutT } from './schema.js';
 
-export type InvoiceLifecycleDeps = Pick<CoreParts, 'kysely' | 'clock'> & BillingReads;
+export type InvoiceLifecycleDeps = Pick<CoreParts, 'kysely' | 'clock'> &
+  BillingReads & {
+    /** Where invoice.issued / invoice.voided go for the carriers' systems (webhooks/port.ts). */
+    events: IntegratorEvents;
+  };
 
 interface ListQuery {
   limit: number;
@@ -26,6 +33,9 @@ interface ListQuery {
  * invoice cannot (409 `invoice-issued`): void it and generate again, which numbers the new one `-2`,
  * `-3`, ... A void invoice is kept for the record. An invoice of a yard outside the caller's scope
  * is 404 by id.
+ *
+ * Issuing and voiding write the webhook event (invoice.issued, invoice.voided) in the same
+ * transaction as the status change (docs/webhooks.md "Delivery"): both are kept or neither.
  */
 export class InvoiceLifecycle {
   private readonly repo: InvoiceRepo;
@@ -73,10 +83,7 @@ export class InvoiceLifecycle {
       );
     }
     const now = this.deps.clock.now();
-    const issued = await this.repo.updateIf(id, 'draft', { status: 'issued', issuedAt: now, updatedAt: now });
-    if (!issued)
-      throw new InvalidTransitionError('issued', 'issued', `Invoice ${row.number} was changed meanwhile.`);
-    return invoiceOut(issued);
+    return this.changeStatus(row, 'draft', { status: 'issued', issuedAt: now, updatedAt: now }, now);
   }
 
   /** POST /invoice/{id}/void: an issued invoice is voided with a reason; the period can be invoiced again. */
@@ -92,15 +99,37 @@ export class InvoiceLifecycle {
       );
     }
     const now = this.deps.clock.now();
-    const voided = await this.repo.updateIf(id, 'issued', {
-      status: 'void',
-      voidedAt: now,
-      voidReason: reason,
-      updatedAt: now,
+    return this.changeStatus(
+      row,
+      'issued',
+      { status: 'void', voidedAt: now, voidReason: reason, updatedAt: now },
+      now,
+    );
+  }
+
+  /**
+   * The status change (only while the row still has status `from`: a concurrent issue or void
+   * loses with 409) and its webhook event, in one transaction. The yard's name is read first:
+   * a read through another service inside the transaction would wait for it on SQLite.
+   */
+  private async changeStatus(
+    row: InvoiceRow,
+    from: InvoiceStatus,
+    set: Updateable<InvoiceTable> & { status: InvoiceStatus },
+    now: number,
+  ): Promise<InvoiceOutT> {
+    const yard = await this.deps.yards.getRow(row.yardId);
+    return this.deps.kysely.transaction().execute(async (trx) => {
+      const changed = await new InvoiceRepo(trx).updateIf(row.id, from, set);
+      if (!changed)
+        throw new InvalidTransitionError(
+          set.status,
+          set.status,
+          `Invoice ${row.number} was changed meanwhile.`,
+        );
+      await this.deps.events.emit(trx, invoiceEvent(changed, yard.name, now));
+      return invoiceOut(changed);
     });
-    if (!voided)
-      throw new InvalidTransitionError('void', 'void', `Invoice ${row.number} was changed meanwhile.`);
-    return invoiceOut(voided);
   }
 
   private async page(principal: Principal, query: ListQuery): Promise<InvoiceRow[]> {

@@ -170,7 +170,8 @@ export function registerInvoiceRoutes(r: BillingRoutes): void {
     path: '/api/billing/invoice/{id}/issue',
     tag: TAG,
     summary: 'issue a draft invoice (it becomes immutable)',
-    description: '409 `invalid-transition` unless the invoice is a draft.',
+    description:
+      '409 `invalid-transition` unless the invoice is a draft. Webhook endpoints subscribed to `invoice.issued` are told (written with the change).',
     access: BILLING,
     params: IdParams,
     response: { schema: InvoiceOut },
@@ -183,7 +184,8 @@ export function registerInvoiceRoutes(r: BillingRoutes): void {
     path: '/api/billing/invoice/{id}/void',
     tag: TAG,
     summary: 'void an issued invoice (`reason`); the period can be invoiced again',
-    description: '409 `invalid-transition` unless the invoice is issued (delete a draft instead).',
+    description:
+      '409 `invalid-transition` unless the invoice is issued (delete a draft instead). Webhook endpoints subscribed to `invoice.voided` are told (written with the change).',
     access: BILLING,
     params: IdParams,
     body: InvoiceVoidIn,

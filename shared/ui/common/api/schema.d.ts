@@ -13045,7 +13045,7 @@ export interface paths {
         put?: never;
         /**
          * issue a draft invoice (it becomes immutable)
-         * @description 409 `invalid-transition` unless the invoice is a draft.
+         * @description 409 `invalid-transition` unless the invoice is a draft. Webhook endpoints subscribed to `invoice.issued` are told (written with the change).
          *
          *     Access: admin, billing.
          */
@@ -13142,7 +13142,7 @@ export interface paths {
         put?: never;
         /**
          * void an issued invoice (`reason`); the period can be invoiced again
-         * @description 409 `invalid-transition` unless the invoice is issued (delete a draft instead).
+         * @description 409 `invalid-transition` unless the invoice is issued (delete a draft instead). Webhook endpoints subscribed to `invoice.voided` are told (written with the change).
          *
          *     Access: admin, billing.
          */

@@ -1,9 +1,11 @@
 import { api, call, type Schemas } from '../../common/api/client';
 import { may } from '../access';
-import { labelOf, STAFF_ROLE } from '../master/options';
+import { labelOf } from '../master/options';
 import { fromList, ifMatch } from '../records/http';
+import { withCarrierNames } from '../records/lookups';
 import type { EntitySpec } from '../records/types';
 import { yards } from '../scope';
+import { carrierColumn, carrierField, USER_ROLE } from './users-carrier';
 
 type User = Schemas['User'];
 
@@ -19,16 +21,17 @@ const PASSWORD_HINT = 'at least 10 characters';
 const patch = (user: User, etag: string | undefined, body: Schemas['UserPatch']) =>
   call(api.PATCH('/api/user/{id}', { params: { path: { id: user.id } }, body, headers: ifMatch(etag) }));
 
-/** Staff accounts: each with a role and optionally a yard scope. Owned by the cloud. */
+/** Staff accounts and carrier users: each with a role and optionally a yard scope. Owned by the cloud. */
 export const users: EntitySpec<User> = {
   title: 'Users',
   singular: 'user',
   intro:
-    'People who sign in to the gate house and the dashboard. The role decides what they may do; a yard scope limits which yards they see.',
+    'People who sign in to the gate house and the dashboard, and carriers’ dispatchers who sign in to the carrier portal. The role decides what they may do; a yard scope limits which yards they see.',
   columns: [
     { label: 'Username', value: (u) => u.username },
     { label: 'Name', value: (u) => u.displayName ?? '—' },
-    { label: 'Role', value: (u) => labelOf(STAFF_ROLE, u.role) },
+    { label: 'Role', value: (u) => labelOf(USER_ROLE, u.role) },
+    carrierColumn,
     { label: 'Yards', value: (u) => yardScopeText(u.yardIds) },
     { label: 'Status', value: (u) => (u.disabled ? 'Disabled' : 'Active') },
   ],
@@ -41,7 +44,16 @@ export const users: EntitySpec<User> = {
       hint: 'letters, digits and . _ @ -',
     },
     { name: 'displayName', label: 'Display name', nullable: true },
-    { name: 'role', label: 'Role', kind: 'select', options: STAFF_ROLE, initial: 'viewer', required: true },
+    {
+      name: 'role',
+      label: 'Role',
+      kind: 'select',
+      options: USER_ROLE,
+      initial: 'viewer',
+      required: true,
+      hint: 'a staff user stays staff, a carrier user a carrier user',
+    },
+    carrierField,
     { name: 'yardIds', label: 'Yards this user sees', kind: 'yards' },
     {
       name: 'password',
@@ -52,14 +64,15 @@ export const users: EntitySpec<User> = {
       hint: PASSWORD_HINT,
     },
   ],
-  filters: [{ name: 'role', label: 'Role', options: STAFF_ROLE }],
+  filters: [{ name: 'role', label: 'Role', options: USER_ROLE }],
   api: {
-    list: ({ cursor, filter }) =>
+    list: withCarrierNames(({ cursor, filter }) =>
       call(
         api.GET('/api/user', {
           params: { query: { cursor, role: filter.role as User['role'] | undefined } },
         }),
       ),
+    ),
     // No GET of one user: the list's row is the version edited.
     load: async (u) => fromList(u),
     create: (body) => call(api.POST('/api/user', { body: body as Schemas['UserCreate'] })),

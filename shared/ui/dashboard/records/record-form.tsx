@@ -32,6 +32,7 @@ export function RecordForm<T extends { id: string }>(props: {
   );
   const [message, setMessage] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
+  const shown = fields.filter((f) => !f.shownWhen || f.shownWhen(form.values));
 
   // One submit for both sends (a save, or reading their version after a 412): one runs at a time.
   const sending = useSubmit((run: () => Promise<void>) => run());
@@ -39,7 +40,7 @@ export function RecordForm<T extends { id: string }>(props: {
 
   const save = (e: Event) => {
     e.preventDefault();
-    const body = toBody(fields, form.values, form.initial, editing);
+    const body = toBody(shown, form.values, form.initial, editing);
     if (editing && Object.keys(body).length === 0) {
       setMessage('Nothing changed: there is nothing to save.');
       return;
@@ -107,7 +108,7 @@ export function RecordForm<T extends { id: string }>(props: {
           <FormMessage kind={message.startsWith('Reloaded') ? 'ok' : 'error'}>{message}</FormMessage>
         )}
         <div class="record-fields">
-          {fields.map((f) => (
+          {shown.map((f) => (
             <FieldInput
               key={f.name}
               form={formId}

@@ -53,6 +53,8 @@ export interface FieldSpec {
   nullable?: boolean;
   /** The value a new record starts with (as typed: text, or a boolean for a checkbox). */
   initial?: string | boolean;
+  /** Only while the form's other values make it apply (a user's carrier, for role carrier); else neither shown nor sent. */
+  shownWhen?: (values: FormValues) => boolean;
 }
 
 /** A form's values by field name: text as typed, booleans, and yard scopes (null = every yard). */

@@ -1,3 +1,4 @@
+import { lazy } from 'preact-iso';
 import { apiKeys } from '../admin/api-keys';
 import { cameras } from '../admin/cameras';
 import { integrations } from '../admin/integrations';
@@ -10,6 +11,10 @@ import { yard } from '../scope';
 
 const BASE = '/dashboard/admin';
 
+// Email and webhooks load on first use: the admin chunk stays small for the other pages.
+const EmailScreen = lazy(() => import('../admin/email-settings').then((m) => m.EmailScreen));
+const WebhooksScreen = lazy(() => import('../admin/webhooks').then((m) => m.WebhooksScreen));
+
 interface AdminPage {
   slug: string;
   label: string;
@@ -17,6 +22,8 @@ interface AdminPage {
   spec?: EntitySpec<any>;
   /** Records of the yard chosen in the picker: the list follows the pick. */
   perYard?: boolean;
+  /** A page of its own (not a list of records). */
+  screen?: preact.ComponentType;
 }
 
 const PAGES: AdminPage[] = [
@@ -24,11 +31,13 @@ const PAGES: AdminPage[] = [
   { slug: 'api-keys', label: 'API keys', spec: apiKeys },
   { slug: 'cameras', label: 'Cameras', spec: cameras, perYard: true },
   { slug: 'integrations', label: 'Integrations', spec: integrations },
-  { slug: 'settings', label: 'Settings' },
+  { slug: 'email', label: 'Email', screen: EmailScreen },
+  { slug: 'webhooks', label: 'Webhooks', screen: WebhooksScreen },
+  { slug: 'settings', label: 'Settings', screen: Settings },
 ];
 
 /**
- * The admin area: users, API keys, cameras, integrations, settings (docs/web-apps.md, the dashboard's Admin). The router offers it
+ * The admin area: users, API keys, cameras, integrations, email, webhooks, settings (docs/web-apps.md, the dashboard's Admin). The router offers it
  * to admins only; a call refused anyway (403) is shown in words by each list.
  */
 export function Admin() {
@@ -42,9 +51,9 @@ export function Admin() {
         <NoSuchPage base={BASE} first={PAGES[0]!} />
       ) : page.spec ? (
         <RecordsPage key={page.slug} spec={page.spec} {...(scopeKey ? { scopeKey } : {})} />
-      ) : (
-        <Settings />
-      )}
+      ) : page.screen ? (
+        <page.screen key={page.slug} />
+      ) : null}
     </section>
   );
 }
