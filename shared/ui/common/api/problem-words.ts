@@ -117,6 +117,8 @@ export const PROBLEM_WORDS: Record<string, Words> = {
   'edge-only': 'This can only be done at the site itself, on its own dashboard.',
   'wrong-source': 'This camera gets its pictures another way. Edit the camera to change how.',
   'secret-required': 'Enter the password or key for this connection.',
+  'role-kind-change':
+    'A staff user cannot become a carrier user, nor a carrier user staff or another carrier’s. Create a new user instead.',
   'email-not-configured':
     'Email is not set up yet. Enter the mail server under Admin, Email first, then send the test.',
   'not-acceptable':
