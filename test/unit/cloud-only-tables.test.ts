@@ -1,7 +1,12 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../../shared/db/migrate.js';
-import { SYNCED_BY_TABLE, SYNCED_ENTITIES, SYNCED_SQL_TABLES } from '../../shared/sync/entities.js';
+import {
+  SYNCED_BY_TABLE,
+  SYNCED_ENTITIES,
+  SYNCED_SQL_TABLES,
+  toSnake as snake,
+} from '../../shared/sync/entities.js';
 
 /**
  * docs/sync.md "Conflict rules": carrier users, email settings and messages, webhook endpoints and
@@ -20,8 +25,6 @@ const CLOUD_ONLY = [
   'webhookAttempt',
   'jobLease',
 ] as const;
-
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 describe('cloud-only tables never sync', () => {
   it.each(CLOUD_ONLY)('%s is not a synced entity', (table) => {
