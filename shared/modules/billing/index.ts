@@ -1,4 +1,5 @@
 import type { CoreParts } from '../../core-parts.js';
+import { refusedAtLinkedEdge, servedHere } from '../../http/placed-routes.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { SettingsService } from '../settings/service.js';
@@ -19,7 +20,7 @@ import { InvoiceLifecycle } from './invoice/lifecycle.js';
 import { InvoiceOverage } from './invoice/overage.js';
 import { registerInvoiceRoutes } from './invoice/routes.js';
 import type { SiteWait } from './invoice/waiting.js';
-import { type BillingRoutes, type BillingServices, cloudOwned, servedHere } from './place.js';
+import { BILLING_AT_CLOUD, type BillingRoutes, type BillingServices } from './place.js';
 import { AutoDrafts } from './schedule.js';
 import { registerSummaryRoutes } from './summary/routes.js';
 import { SummaryService } from './summary/service.js';
@@ -85,7 +86,7 @@ export function billingHere(deps: BillingDeps): BillingPart {
     inputs: calculator.inputs,
     generation,
   });
-  return { routes: (registrar) => servedHere(registrar, services), autoDrafts };
+  return { routes: (registrar) => servedHere(registrar, services, BILLING_AT_CLOUD), autoDrafts };
 }
 
 /**
@@ -93,7 +94,10 @@ export function billingHere(deps: BillingDeps): BillingPart {
  * `cloud-owned`; no billing service and no automatic drafts exist here.
  */
 export function billingAtCloud(): BillingPart {
-  return { routes: (registrar) => cloudOwned(registrar), autoDrafts: null };
+  return {
+    routes: (registrar) => refusedAtLinkedEdge<BillingServices>(registrar, BILLING_AT_CLOUD),
+    autoDrafts: null,
+  };
 }
 
 export function registerBillingRoutes(registrar: RouteRegistrar, billing: BillingPart): void {

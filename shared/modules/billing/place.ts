@@ -1,7 +1,6 @@
-import type { RequestHandler } from 'express';
 import { ConflictError } from '../../http/errors.js';
-import type { AnyObject, HandlerResult, RouteInput, RouteSpec } from '../../http/route-spec.js';
-import type { RouteRegistrar } from '../../http/routes.js';
+import type { LinkedEdgeRefusal, PlacedRouteSpec, PlacedRoutes } from '../../http/placed-routes.js';
+import type { AnyObject } from '../../http/route-spec.js';
 import type { z } from '../../http/zod.js';
 import type { AdjustmentService } from './adjustment/service.js';
 import type { CarrierConfigService } from './config/carrier-service.js';
@@ -15,8 +14,8 @@ import type { SummaryService } from './summary/service.js';
 /**
  * Where billing is done (docs/domain.md "Billing"): where every site's movements meet and the master
  * data is written, the cloud or a standalone edge. An edge linked to a cloud leaves it to the cloud.
- * The composition root picks one of the two registrars below (billing/index.ts: billingHere,
- * billingAtCloud); nothing inside billing asks again.
+ * The composition root picks one of the two registrars of shared/http/placed-routes.ts
+ * (billing/index.ts: billingHere, billingAtCloud); nothing inside billing asks again.
  */
 
 /** What a billing route's handler is given besides its request: the services of billing done here. */
@@ -43,64 +42,17 @@ export type BillingRouteSpec<
   Q extends AnyObject,
   B extends z.ZodType,
   R extends z.ZodType,
-> = Omit<RouteSpec<P, Q, B, R>, 'handler' | 'cloudOwnedAtLinkedEdge'> & {
-  handler: (
-    input: RouteInput<z.output<P>, z.output<Q>, z.output<B>>,
-    billing: BillingServices,
-  ) => Promise<HandlerResult<R>> | HandlerResult<R>;
-};
+> = PlacedRouteSpec<BillingServices, P, Q, B, R>;
 
 /** Where every billing route is registered (billing/index.ts registers them all, in one order). */
-export interface BillingRoutes {
-  add<
-    P extends AnyObject = z.ZodObject<Record<string, never>>,
-    Q extends AnyObject = z.ZodObject<Record<string, never>>,
-    B extends z.ZodType = z.ZodUndefined,
-    R extends z.ZodType = z.ZodUnknown,
-  >(spec: BillingRouteSpec<P, Q, B, R>): void;
-}
+export type BillingRoutes = PlacedRoutes<BillingServices>;
 
-/** Each billing route's OpenAPI 409 names the refusal of a linked edge, whichever part serves it. */
-const AT_LINKED_EDGE = 'billing is done at the cloud (nothing is changed)';
-
-/** The full part: each route's handler gets the services. */
-export function servedHere(r: Pick<RouteRegistrar, 'add'>, billing: BillingServices): BillingRoutes {
-  return {
-    add: (spec) =>
-      r.add({
-        ...spec,
-        cloudOwnedAtLinkedEdge: AT_LINKED_EDGE,
-        handler: (input) => spec.handler(input, billing),
-      }),
-  };
-}
-
-/**
- * The part of an edge linked to a cloud: every route answers 409 `cloud-owned` right after the role
- * check, before its input is read (so every billing route, reads included, refuses alike), and
- * changes nothing. No billing service exists there.
- */
-export function cloudOwned(r: Pick<RouteRegistrar, 'add'>): BillingRoutes {
-  const refuse: RequestHandler = () => {
-    throw billingIsTheClouds();
-  };
-  return {
-    add: ({ handler: _handler, ...spec }) =>
-      r.add({
-        ...spec,
-        middleware: [refuse, ...(spec.middleware ?? [])],
-        cloudOwnedAtLinkedEdge: AT_LINKED_EDGE,
-        // Never reached (`refuse` answers first); refuses alike should the middleware ever move.
-        handler: () => {
-          throw billingIsTheClouds();
-        },
-      }),
-  };
-}
-
-function billingIsTheClouds(): ConflictError {
-  return new ConflictError(
-    'cloud-owned',
-    'Billing is done at the cloud for a site linked to it. Use the cloud’s billing routes or its dashboard.',
-  );
-}
+/** How a linked edge refuses every billing route (shared/http/placed-routes.ts). */
+export const BILLING_AT_CLOUD: LinkedEdgeRefusal = {
+  documented: 'billing is done at the cloud (nothing is changed)',
+  error: () =>
+    new ConflictError(
+      'cloud-owned',
+      'Billing is done at the cloud for a site linked to it. Use the cloud’s billing routes or its dashboard.',
+    ),
+};

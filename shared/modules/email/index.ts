@@ -1,9 +1,10 @@
 import type { CoreParts } from '../../core-parts.js';
+import { refusedAtLinkedEdge, servedHere } from '../../http/placed-routes.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import type { AnyRowObserver } from '../../sync/row-observers.js';
 import type { PassFiles } from './compose.js';
 import { emailOutbox } from './outbox.js';
-import { cloudOwned, type EmailRoutes, servedHere } from './place.js';
+import { EMAIL_AT_CLOUD, type EmailRoutes } from './place.js';
 import { EmailRepo } from './repo.js';
 import { registerEmailRoutes } from './routes.js';
 import { type MailSender, NodemailerSender } from './sender.js';
@@ -63,7 +64,7 @@ export function emailHere(deps: EmailDeps): EmailPart & { service: EmailService 
   const settings = new EmailSettingsService({ kysely, clock, repo, policy });
   const service = new EmailService({ clock, log, repo, settings, sender, wake: () => worker.wake() });
   return {
-    routes: (r) => servedHere(r, service),
+    routes: (r) => servedHere(r, service, EMAIL_AT_CLOUD),
     outbox: emailOutbox(deps.db, clock),
     worker,
     service,
@@ -72,7 +73,7 @@ export function emailHere(deps: EmailDeps): EmailPart & { service: EmailService 
 
 /** An edge linked to a cloud: every email route answers 409 `cloud-owned`; nothing is queued or sent. */
 export function emailAtCloud(): EmailPart {
-  return { routes: (r) => cloudOwned(r), outbox: null, worker: null };
+  return { routes: (r) => refusedAtLinkedEdge<EmailService>(r, EMAIL_AT_CLOUD), outbox: null, worker: null };
 }
 
 export function registerEmail(registrar: Pick<RouteRegistrar, 'add'>, email: EmailPart): void {
