@@ -337,7 +337,7 @@ describe.skipIf(!postgresAvailable())('the migrations on PostgreSQL', () => {
     const signalled = [
       ...SYNCED_ENTITIES.map((e) => toSnake(e.table)),
       ...['visit', 'auth_token', 'change_log', 'webhook_endpoint', 'webhook_delivery'],
-      ...['email_settings', 'email_message'],
+      ...['email_settings', 'email_message', 'carrier_user'],
     ];
     expect(signals.sort()).toEqual(signalled.map((t) => `${t}_commit_signal`).sort());
   });
