@@ -91,7 +91,9 @@ beforeAll(async () => {
       ['1', '2', '3', '4', '5', '6', '7'].map((d) => [d, [{ from: '00:00', to: '24:00' }]]),
     ),
     leadTimeMinMinutes: 0,
-    lateGraceMinutes: 15,
+    // The one due now stays due (and arrives on time) for at least 30 minutes of a slow run: it
+    // starts on the last quarter hour; the one an hour earlier is late whatever the run's pace.
+    lateGraceMinutes: 45,
     noShowAfterMinutes: 600, // no sweep makes the late one a no-show while the test runs
   });
   expect(config.status, JSON.stringify(config.body)).toBe(200);
@@ -108,7 +110,7 @@ beforeAll(async () => {
   );
   const carrierList = (await apiCall('GET', '/api/carrier?limit=100')).body.items;
   carriers = Object.fromEntries(['LSLG', 'PRHL', 'GCCA'].map((s) => [s, byName(carrierList, s).id]));
-  // Today, on the quarter hour: the one now is due, the one an hour before is late (grace 15 min).
+  // Today, on the quarter hour: the one now is due, the one an hour before is late (grace 45 min).
   const now = Math.floor(Date.now() / QUARTER) * QUARTER;
   const at = (ms: number) => new Date(ms).toISOString();
   due = await book({
