@@ -6256,7 +6256,7 @@ export interface paths {
         put?: never;
         /**
          * Actuate a gate: one pulse of its relay; every request is audited, refusals and faults included
-         * @description 409 `gate-busy` while another actuation of the gate runs, 409 `no-relay` for a manual gate, 429 `rate-limited` above setting `gate.maxActuationsPerMinute` pulses per gate and minute, 503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record. At the cloud the gate's edge pulses it and its answer (record or problem) is returned as is; 504 `site-offline` when the edge did not answer in time (the gate will then not open later).
+         * @description Answers once the relay is energised (durationMs null); the pulse ends in the background and the live event `gate.released` brings the completed record (result fault if the relay could not be de-energised). 409 `gate-busy` while another actuation of the gate runs (until its relay is de-energised), 409 `no-relay` for a manual gate, 429 `rate-limited` above setting `gate.maxActuationsPerMinute` pulses per gate and minute, 503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record. At the cloud the gate's edge pulses it and its answer (record or problem) is returned as is; 504 `site-offline` when the edge did not answer in time (the gate will then not open later).
          *
          *     Access: admin, gate.
          */
@@ -16883,6 +16883,7 @@ export interface components {
             at: string;
             /** @enum {string} */
             result: "ok" | "fault" | "refused";
+            /** @description how long the relay was held (energised to de-energised); null while the pulse runs, for refusals and faults */
             durationMs: number | null;
             /** @description why it was refused or what the driver reported */
             error: string | null;
@@ -18905,7 +18906,7 @@ export interface components {
             override?: {
                 reason: string;
             };
-            /** @description pulse the gate relay after recording (needs gateId) */
+            /** @description pulse the gate relay after recording (needs gateId); answered once the relay is energised (gate.released follows) */
             actuate?: boolean;
             snapshot?: boolean;
             /**
