@@ -67,7 +67,11 @@ export class RelayHub implements GateHardware {
     return result;
   }
 
-  async pulse(gateId: string, relay: RelayBinding, progress?: PulseProgress): Promise<{ durationMs: number }> {
+  async pulse(
+    gateId: string,
+    relay: RelayBinding,
+    progress?: PulseProgress,
+  ): Promise<{ durationMs: number }> {
     if (this.stopped) throw new HardwareFaultError('Gate relays are stopped: the edge is shutting down.');
     const known = this.gates.get(gateId);
     if (!known || !sameBinding(known.relay, relay)) {
@@ -124,7 +128,11 @@ export class RelayHub implements GateHardware {
     return gate && this.devices.get(gate.key)?.driver;
   }
 
-  private async energiseHoldRelease(driver: GateDriver, line: RelayLine, progress?: PulseProgress): Promise<void> {
+  private async energiseHoldRelease(
+    driver: GateDriver,
+    line: RelayLine,
+    progress?: PulseProgress,
+  ): Promise<void> {
     let failure: unknown;
     try {
       await driver.set(line, true);

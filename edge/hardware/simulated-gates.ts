@@ -30,7 +30,11 @@ export class SimulatedGates implements GateHardware {
     }
   }
 
-  async pulse(gateId: string, relay: RelayBinding, progress?: PulseProgress): Promise<{ durationMs: number }> {
+  async pulse(
+    gateId: string,
+    relay: RelayBinding,
+    progress?: PulseProgress,
+  ): Promise<{ durationMs: number }> {
     const started = Date.now();
     this.history.push({ gateId, relay, at: started });
     const gate = this.gates.get(gateId);

@@ -137,7 +137,10 @@ export class LocalRelays implements GateRelays {
         patch = { durationMs: Math.round(performance.now() - (pulse.energisedAt() ?? 0)) };
       } catch (err) {
         const fault = toFault(err);
-        this.deps.log.error({ gateId: gate.id, error: fault.detail }, 'gate relay fault at the end of a pulse');
+        this.deps.log.error(
+          { gateId: gate.id, error: fault.detail },
+          'gate relay fault at the end of a pulse',
+        );
         patch = { result: 'fault', durationMs: null, error: fault.detail };
       }
       const actuation = await recorded.catch(() => undefined);

@@ -71,7 +71,10 @@ describe('gate actuation on simulated gates', () => {
     });
     expect(log.map((r) => r.op)).toEqual(['upsert', 'upsert']);
     expect(JSON.parse(log[0]!.data as string).durationMs).toBeNull();
-    expect(JSON.parse(log[1]!.data as string)).toMatchObject({ result: 'ok', durationMs: expect.any(Number) });
+    expect(JSON.parse(log[1]!.data as string)).toMatchObject({
+      result: 'ok',
+      durationMs: expect.any(Number),
+    });
   });
 
   it('a gate without relay is 409 no-relay, audited as refused', async () => {

@@ -29,7 +29,8 @@ const OFF = [0xa0, 3, 0, 0xa3];
 const since = (before: number) => [...binding.written(PORT).subarray(before)];
 const actuation = (id: string) =>
   rows(t.db, 'SELECT result, duration_ms, error, movement_id FROM gate_actuation WHERE id = ?', id)[0];
-const released = (id: string) => events.events.find((e) => e.event === 'gate.released' && e.data.data.id === id);
+const released = (id: string) =>
+  events.events.find((e) => e.event === 'gate.released' && e.data.data.id === id);
 
 beforeAll(async () => {
   t = await startTestApp({ gates: hub });
