@@ -240,6 +240,8 @@ export function createApp(deps: AppDeps): YardApp {
       for (const c of syncComponents) await c.start();
     },
     stop: async () => {
+      // Gate pulses answered when they energised end and are recorded before sync stops.
+      await core.services.hardware.settled();
       for (const c of [...syncComponents].reverse()) await c.stop();
       core.services.driverApp.stop();
       idempotency.stop();

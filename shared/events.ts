@@ -1,5 +1,6 @@
 import type { AppointmentOutT } from './modules/appointments/schema.js';
 import type { DriverSessionOutT } from './modules/driver-app/schema.js';
+import type { GateActuationOutT } from './modules/hardware/schema.js';
 import type { MovementOutT } from './modules/movements/schema.js';
 import type { SiteSyncStatusOutT } from './modules/sync/schema.js';
 import type { TaskOutT } from './modules/tasks/schema.js';
@@ -11,6 +12,11 @@ import type { TaskOutT } from './modules/tasks/schema.js';
  */
 export interface LiveEvents {
   'movement.created': MovementOutT;
+  /**
+   * A gate's relay pulse ended (an actuation is answered when its relay energises): the completed
+   * actuation record, result fault when the relay could not be de-energised (docs/domain.md "Gate actuation").
+   */
+  'gate.released': GateActuationOutT;
   'task.created': TaskOutT;
   'task.assigned': TaskOutT;
   'task.unassigned': TaskOutT;

@@ -59,6 +59,12 @@ export interface SerialPortSeen {
   productId?: string | undefined;
 }
 
+/** What a pulse reports while it runs. */
+export interface PulseProgress {
+  /** The relay is energised (called at most once, before the pulse's promise settles). */
+  energised(): void;
+}
+
 export interface GateHardware {
   /**
    * Makes these the gates the hardware serves: opens the devices they use and drives every relay to
@@ -68,10 +74,13 @@ export interface GateHardware {
    */
   configure(gates: GateRelay[]): Promise<void>;
   /**
-   * Energise, hold pulseMs, de-energise. Rejects with HardwareFaultError on a driver fault.
-   * A binding that differs from the configured one is configured first.
+   * Energise, hold pulseMs, de-energise; resolves once the relay is de-energised again. Rejects with
+   * HardwareFaultError on a driver fault, at energising or at de-energising. `progress.energised` is
+   * called once the energising command was written (and acknowledged, where the protocol answers):
+   * the gate is opening, and the caller may answer before the pulse ends (docs/domain.md "Gate
+   * actuation"). A binding that differs from the configured one is configured first.
    */
-  pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }>;
+  pulse(gateId: string, relay: RelayBinding, progress?: PulseProgress): Promise<{ durationMs: number }>;
   status(): GateDriverStatus[];
   /** Serial ports the box can see, to help fill in relay.device; absent where there are none. */
   serialPorts?(): Promise<SerialPortSeen[]>;

@@ -1,4 +1,10 @@
-import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '../../shared/hardware.js';
+import type {
+  GateDriverStatus,
+  GateHardware,
+  GateRelay,
+  PulseProgress,
+  RelayBinding,
+} from '../../shared/hardware.js';
 import { HardwareFaultError } from '../../shared/http/errors.js';
 import { type DriverFactory, type DriverSettings, type OnCommand, planDevice } from './device-plan.js';
 import { errorText, type GateDriver, lineKey, RelayFault, type RelayLine } from './gate-driver.js';
@@ -61,7 +67,11 @@ export class RelayHub implements GateHardware {
     return result;
   }
 
-  async pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }> {
+  async pulse(
+    gateId: string,
+    relay: RelayBinding,
+    progress?: PulseProgress,
+  ): Promise<{ durationMs: number }> {
     if (this.stopped) throw new HardwareFaultError('Gate relays are stopped: the edge is shutting down.');
     const known = this.gates.get(gateId);
     if (!known || !sameBinding(known.relay, relay)) {
@@ -75,7 +85,7 @@ export class RelayHub implements GateHardware {
     if (!gate || !driver) throw new HardwareFaultError(`Gate ${gateId} has no relay configured.`);
     // A faulted device rejects set() at once, with what failed and whether it is being retried.
     const started = performance.now();
-    const pulse = this.energiseHoldRelease(driver, gate.line);
+    const pulse = this.energiseHoldRelease(driver, gate.line, progress);
     this.inFlight.add(pulse);
     try {
       await pulse;
@@ -118,10 +128,16 @@ export class RelayHub implements GateHardware {
     return gate && this.devices.get(gate.key)?.driver;
   }
 
-  private async energiseHoldRelease(driver: GateDriver, line: RelayLine): Promise<void> {
+  private async energiseHoldRelease(
+    driver: GateDriver,
+    line: RelayLine,
+    progress?: PulseProgress,
+  ): Promise<void> {
     let failure: unknown;
     try {
       await driver.set(line, true);
+      // set() resolved: the bytes were written (and, for Modbus, echoed by the board).
+      progress?.energised();
       if (!(await this.hold(line.pulseMs))) {
         this.options.log?.warn(
           { device: driver.name, channel: line.channel },

@@ -1,4 +1,10 @@
-import type { GateDriverStatus, GateHardware, GateRelay, RelayBinding } from '../../shared/hardware.js';
+import type {
+  GateDriverStatus,
+  GateHardware,
+  GateRelay,
+  PulseProgress,
+  RelayBinding,
+} from '../../shared/hardware.js';
 import type { Logger } from '../../shared/log.js';
 
 /**
@@ -24,12 +30,17 @@ export class SimulatedGates implements GateHardware {
     }
   }
 
-  async pulse(gateId: string, relay: RelayBinding): Promise<{ durationMs: number }> {
+  async pulse(
+    gateId: string,
+    relay: RelayBinding,
+    progress?: PulseProgress,
+  ): Promise<{ durationMs: number }> {
     const started = Date.now();
     this.history.push({ gateId, relay, at: started });
     const gate = this.gates.get(gateId);
     this.gates.set(gateId, { relay, pulses: (gate?.pulses ?? 0) + 1 });
     this.log?.info({ gateId, channel: relay.channel, pulseMs: relay.pulseMs }, 'simulated relay pulse');
+    progress?.energised();
     if (this.holdScale > 0) await new Promise((r) => setTimeout(r, relay.pulseMs * this.holdScale));
     return { durationMs: Date.now() - started };
   }

@@ -29,7 +29,9 @@ export const SYNCED_ENTITIES = [
   { entity: 'truck', table: 'truck', key: 'id', ownership: 'shared' },
   { entity: 'truck_inspection', table: 'truckInspection', key: 'id', ownership: 'edge-immutable' },
   { entity: 'trailer', table: 'trailer', key: 'id', ownership: 'shared' },
-  { entity: 'gate_actuation', table: 'gateActuation', key: 'id', ownership: 'edge-immutable' },
+  // Written when the relay energises and completed once when it is de-energised (docs/domain.md
+  // "Gate actuation"): the edge's second write must reach the cloud, so the edge's row wins.
+  { entity: 'gate_actuation', table: 'gateActuation', key: 'id', ownership: 'edge-mutable' },
   { entity: 'movement', table: 'movement', key: 'id', ownership: 'edge-immutable' },
   { entity: 'attachment', table: 'attachment', key: 'id', ownership: 'edge-immutable' },
   { entity: 'setting', table: 'setting', key: 'name', ownership: 'edge-mutable' },

@@ -35,4 +35,6 @@ export class ForwardToSite implements GateRelays {
   busy(): boolean {
     return false;
   }
+
+  async settled(): Promise<void> {}
 }

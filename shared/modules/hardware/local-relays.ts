@@ -1,5 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
+import type { GateHardware, RelayBinding } from '../../hardware.js';
 import { AppError, ConflictError, HardwareFaultError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { SettingsService } from '../settings/service.js';
@@ -10,19 +11,22 @@ import type { GateActuationOutT } from './schema.js';
 
 const MINUTE_MS = 60_000;
 
-export type LocalRelaysDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'log' | 'gates'> & {
+export type LocalRelaysDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'log' | 'gates' | 'bus'> & {
   /** `gate.maxActuationsPerMinute`. */
   settings: Pick<SettingsService, 'get'>;
 };
 
 /**
  * An edge's relays, wired to this box (GateHardware: the relay hub, or simulated gates): one pulse
- * per request, one at a time per gate, at most `gate.maxActuationsPerMinute` pulses per gate and
- * minute; every request leaves a gate_actuation row.
+ * per request, one at a time per gate (for the whole pulse), at most `gate.maxActuationsPerMinute`
+ * pulses per gate and minute; every request leaves a gate_actuation row. A pulse is answered as soon
+ * as its relay is energised; its record is completed when the relay is de-energised again.
  */
 export class LocalRelays implements GateRelays {
   private readonly repo: HardwareRepo;
   private readonly busyGates = new Set<string>();
+  /** Pulses answered when they energised whose end is not recorded yet. */
+  private readonly finishing = new Set<Promise<void>>();
   private configuring: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: LocalRelaysDeps) {
@@ -72,25 +76,39 @@ export class LocalRelays implements GateRelays {
       return this.refuse(gate, request, at, busy);
     }
     this.busyGates.add(gate.id);
+    // Once the relay is energised the gate stays busy until the pulse's end is recorded (finish()).
+    let holding = false;
     try {
       const limited = await this.rateLimit(gate, at);
       if (limited) return this.refuse(gate, request, at, limited);
       const refused = request.guard?.();
       if (refused) return this.refuse(gate, request, at, refused);
-      try {
-        const { durationMs } = await this.deps.gates.pulse(gate.id, relay);
-        return { actuation: await this.record(gate, request, at, 'ok', durationMs, null) };
-      } catch (err) {
-        const fault =
-          err instanceof HardwareFaultError
-            ? err
-            : new HardwareFaultError(`Relay driver failed: ${(err as Error).message ?? String(err)}`);
-        const actuation = await this.record(gate, request, at, 'fault', null, fault.detail);
-        return { actuation, error: fault };
+      const pulse = startPulse(this.deps.gates, gate.id, relay);
+      await Promise.race([pulse.energised, pulse.ended]);
+      if (pulse.energisedAt() === undefined) {
+        // Failed before the relay energised (or hardware that does not say when it energises).
+        try {
+          const { durationMs } = await pulse.done;
+          return { actuation: await this.record(gate, request, at, 'ok', durationMs, null) };
+        } catch (err) {
+          const fault = toFault(err);
+          const actuation = await this.record(gate, request, at, 'fault', null, fault.detail);
+          return { actuation, error: fault };
+        }
       }
+      // The gate is opening: answer now, the pulse ends in the background (docs/domain.md "Gate actuation").
+      holding = true;
+      const recorded = this.record(gate, request, at, 'ok', null, null);
+      this.track(this.finish(gate, recorded, pulse));
+      return { actuation: await recorded };
     } finally {
-      this.busyGates.delete(gate.id);
+      if (!holding) this.busyGates.delete(gate.id);
     }
+  }
+
+  /** Resolves once every pulse that was answered before its end has ended and been recorded. */
+  async settled(): Promise<void> {
+    while (this.finishing.size > 0) await Promise.allSettled([...this.finishing]);
   }
 
   async devices() {
@@ -99,6 +117,46 @@ export class LocalRelays implements GateRelays {
 
   busy(gateId: string): boolean {
     return this.busyGates.has(gateId);
+  }
+
+  /**
+   * The end of a pulse answered when it energised: its record gets how long the relay was held
+   * (energised to de-energised), or result fault with what the driver reported when the relay could
+   * not be de-energised; `gate.released` announces it. The gate stays busy until then. A device that
+   * failed stays in fault (hardware status) and refuses the next pulse until it works again.
+   */
+  private async finish(
+    gate: ActuatedGate,
+    recorded: Promise<GateActuationOutT>,
+    pulse: RunningPulse,
+  ): Promise<void> {
+    try {
+      let patch: { durationMs: number } | { result: 'fault'; durationMs: null; error: string };
+      try {
+        await pulse.done;
+        patch = { durationMs: Math.round(performance.now() - (pulse.energisedAt() ?? 0)) };
+      } catch (err) {
+        const fault = toFault(err);
+        this.deps.log.error(
+          { gateId: gate.id, error: fault.detail },
+          'gate relay fault at the end of a pulse',
+        );
+        patch = { result: 'fault', durationMs: null, error: fault.detail };
+      }
+      const actuation = await recorded.catch(() => undefined);
+      if (!actuation) return; // its error went to the caller; nothing to complete
+      const row = await this.deps.changes.update(this.deps.kysely, 'gateActuation', actuation.id, patch);
+      if (row) this.deps.bus.publish({ type: 'gate.released', yardId: row.yardId, data: actuationOut(row) });
+    } catch (err) {
+      this.deps.log.error({ err, gateId: gate.id }, 'recording the end of a gate pulse failed');
+    } finally {
+      this.busyGates.delete(gate.id);
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.finishing.add(work);
+    void work.finally(() => this.finishing.delete(work));
   }
 
   private async rateLimit(gate: ActuatedGate, at: number): Promise<AppError | undefined> {
@@ -151,4 +209,38 @@ export class LocalRelays implements GateRelays {
     });
     return actuationOut(row);
   }
+}
+
+interface RunningPulse {
+  /** Resolves when the hardware reports the relay energised (never, if it fails first). */
+  energised: Promise<void>;
+  /** The pulse's end: resolved when de-energised, rejected on a fault. */
+  done: Promise<{ durationMs: number }>;
+  /** Settles with done, never rejects. */
+  ended: Promise<void>;
+  /** performance.now() when the relay energised; undefined until then. */
+  energisedAt(): number | undefined;
+}
+
+function startPulse(gates: GateHardware, gateId: string, relay: RelayBinding): RunningPulse {
+  let energisedAt: number | undefined;
+  let energised!: () => void;
+  const whenEnergised = new Promise<void>((resolve) => (energised = resolve));
+  const done = gates.pulse(gateId, relay, {
+    energised: () => {
+      energisedAt ??= performance.now();
+      energised();
+    },
+  });
+  const ended = done.then(
+    () => undefined,
+    () => undefined,
+  );
+  return { energised: whenEnergised, done, ended, energisedAt: () => energisedAt };
+}
+
+function toFault(err: unknown): HardwareFaultError {
+  return err instanceof HardwareFaultError
+    ? err
+    : new HardwareFaultError(`Relay driver failed: ${(err as Error).message ?? String(err)}`);
 }

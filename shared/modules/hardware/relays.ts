@@ -33,12 +33,17 @@ export type ActuatedGate = Pick<GateRow, 'id' | 'yardId' | 'name' | 'relay'>;
 export interface GateRelays {
   /** Hands the relay bindings to the hardware (at start and after a gate write); never throws. */
   reconfigure(): Promise<void>;
-  /** A person's request to open a gate; a refusal or fault is thrown (after its audit record, if any). */
+  /**
+   * A person's request to open a gate; a refusal or fault is thrown (after its audit record, if any).
+   * Answers once the relay is energised: the pulse ends in the background (docs/domain.md "Gate actuation").
+   */
   open(gate: ActuatedGate, principal: Principal, reason?: string): Promise<GateActuationOutT>;
-  /** A pulse asked for by a movement or a cloud command; a refusal or fault is in the answer. */
+  /** A pulse asked for by a movement or a cloud command; a refusal or fault is in the answer (as open()). */
   attempt(gate: ActuatedGate, request: ActuationRequest): Promise<ActuationAttempt>;
   /** The relay drivers and serial ports this process has (none where the relays are at the sites). */
   devices(): Promise<{ drivers: GateDriverStatus[]; serialPorts: SerialPortSeen[] }>;
   /** Whether a pulse of this gate is running now (only known where its relay is). */
   busy(gateId: string): boolean;
+  /** Resolves once every pulse answered before its end has ended and its record is complete (at stop). */
+  settled(): Promise<void>;
 }

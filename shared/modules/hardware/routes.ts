@@ -19,7 +19,9 @@ export function registerHardwareRoutes(r: RouteRegistrar, { hardware }: { hardwa
     tag: TAG,
     summary: 'Actuate a gate: one pulse of its relay; every request is audited, refusals and faults included',
     description:
-      '409 `gate-busy` while another actuation of the gate runs, 409 `no-relay` for a manual gate, ' +
+      'Answers once the relay is energised (durationMs null); the pulse ends in the background and the live ' +
+      'event `gate.released` brings the completed record (result fault if the relay could not be de-energised). ' +
+      '409 `gate-busy` while another actuation of the gate runs (until its relay is de-energised), 409 `no-relay` for a manual gate, ' +
       '429 `rate-limited` above setting `gate.maxActuationsPerMinute` pulses per gate and minute, ' +
       '503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record. ' +
       "At the cloud the gate's edge pulses it and its answer (record or problem) is returned as is; " +

@@ -14,7 +14,10 @@ export const GateActuationOut = z
     reason: z.string().nullable(),
     at: IsoDateTime,
     result: ActuationResult,
-    durationMs: z.number().int().nullable(),
+    durationMs: z.number().int().nullable().openapi({
+      description:
+        'how long the relay was held (energised to de-energised); null while the pulse runs, for refusals and faults',
+    }),
     error: z.string().nullable().openapi({ description: 'why it was refused or what the driver reported' }),
     movementId: Id.nullable().openapi({ description: 'the gate movement that asked for it, if any' }),
     createdAt: IsoDateTime,

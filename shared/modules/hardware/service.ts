@@ -35,6 +35,14 @@ export class HardwareService {
     await this.deps.relays.reconfigure();
   }
 
+  /**
+   * Resolves once every pulse answered when it energised has ended and its record is complete: the
+   * app's stop awaits it, so a shutdown neither loses the end of a pulse nor writes after the database closed.
+   */
+  settled(): Promise<void> {
+    return this.deps.relays.settled();
+  }
+
   /** Pulses the gate's relay; throws (after auditing) when refused or faulted. */
   async actuate(gateId: string, request: ActuationRequest): Promise<GateActuationOutT> {
     const { actuation, error } = await this.attempt(await this.gateRow(gateId), request);

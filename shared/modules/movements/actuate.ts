@@ -13,7 +13,8 @@ export type MovementActuation = NonNullable<MovementCreatedT['actuation']>;
 /**
  * The relay pulse of a gate movement (`actuate: true`), after the commit: the movement stands
  * whatever the gate does (busy, rate limit, fault), and the answer reports it. The hardware
- * module checks, pulses and writes the audit row (gate_actuation).
+ * module checks, pulses and writes the audit row (gate_actuation); it answers once the relay is
+ * energised, so the check-in is confirmed while the gate opens (docs/domain.md "Gate actuation").
  */
 export class GateActuation {
   constructor(private readonly deps: GateActuationDeps) {}

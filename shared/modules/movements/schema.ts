@@ -81,10 +81,10 @@ export const MovementCreate = z
       .strict()
       .optional()
       .openapi({ description: 'admit a driver the driver check refuses; the reason is recorded' }),
-    actuate: z
-      .boolean()
-      .optional()
-      .openapi({ description: 'pulse the gate relay after recording (needs gateId)' }),
+    actuate: z.boolean().optional().openapi({
+      description:
+        'pulse the gate relay after recording (needs gateId); answered once the relay is energised (gate.released follows)',
+    }),
     snapshot: z.boolean().optional(),
     correctsId: Id.optional().openapi({ description: 'the movement this one corrects' }),
     appointmentId: Id.optional().openapi({

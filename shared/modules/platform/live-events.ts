@@ -9,6 +9,7 @@ import { IsoDateTime } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 import { AppointmentOut } from '../appointments/schema.js';
 import { DriverSessionOut } from '../driver-app/schema.js';
+import { GateActuationOut } from '../hardware/schema.js';
 import { MovementOut } from '../movements/schema.js';
 import { SiteSyncStatusOut, SyncLinkData } from '../sync/schema.js';
 import { TaskOut } from '../tasks/schema.js';
@@ -23,6 +24,7 @@ const SyncAppliedData = z.object({
 
 const DATA = {
   'movement.created': MovementOut,
+  'gate.released': GateActuationOut,
   'task.created': TaskOut,
   'task.assigned': TaskOut,
   'task.unassigned': TaskOut,

@@ -5,6 +5,7 @@ import { newId } from '../../../shared/ids.js';
 import { seedRows } from '../../helpers/builders.js';
 import { Client, clientWithRole, rows } from '../../helpers/http.js';
 import { startTestApp, type TestApp } from '../../helpers/test-app.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const RELAY: RelayBinding = { driver: 'simulated', channel: 2, pulseMs: 300, activeLow: false };
 
@@ -39,7 +40,7 @@ describe('gate actuation on simulated gates', () => {
   });
   afterAll(() => t.close());
 
-  it('pulses the relay once, answers the audited record and logs the change', async () => {
+  it('pulses the relay once, answers the audited record and logs the change (energised, then released)', async () => {
     const res = await admin.post(`/api/hardware/gate/${gateId}/actuate`, {
       reason: 'truck stuck at barrier',
     });
@@ -59,12 +60,21 @@ describe('gate actuation on simulated gates', () => {
     expect(actuationsOf(t, gateId)).toEqual([
       { result: 'ok', error: null, requested_by: 'admin', reason: 'truck stuck at barrier' },
     ]);
-    const log = rows(
-      t.db,
-      "SELECT op FROM change_log WHERE entity = 'gate_actuation' AND entity_id = ?",
-      res.body.id,
-    );
-    expect(log).toEqual([{ op: 'upsert' }]);
+    // Written when the relay energised, completed when it was released: both writes go to peers.
+    const log = await waitFor(() => {
+      const logged = rows(
+        t.db,
+        "SELECT op, data FROM change_log WHERE entity = 'gate_actuation' AND entity_id = ? ORDER BY seq",
+        res.body.id,
+      );
+      return logged.length === 2 ? logged : undefined;
+    });
+    expect(log.map((r) => r.op)).toEqual(['upsert', 'upsert']);
+    expect(JSON.parse(log[0]!.data as string).durationMs).toBeNull();
+    expect(JSON.parse(log[1]!.data as string)).toMatchObject({
+      result: 'ok',
+      durationMs: expect.any(Number),
+    });
   });
 
   it('a gate without relay is 409 no-relay, audited as refused', async () => {

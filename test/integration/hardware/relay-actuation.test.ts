@@ -63,6 +63,8 @@ describe('gate actuation on a serial relay board', () => {
     const res = await admin.post(`/api/hardware/gate/${gateId}/actuate`, { reason: 'truck at the gate' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ gateId, result: 'ok', reason: 'truck at the gate' });
+    // Answered once energised (relay-answer.test.ts); the off frame follows pulseMs later.
+    await waitFor(async () => binding.written(PORT).length - before === 8, 'the off frame');
     expect([...binding.written(PORT).subarray(before)]).toEqual([...frame(2, true), ...frame(2, false)]);
     expect(board.commands.slice(-2)).toEqual([
       { protocol: 'serial-lcus', channel: 2, energised: true },
@@ -109,6 +111,7 @@ describe('gate actuation on a serial relay board', () => {
     );
     const before = binding.written(PORT).length;
     expect((await admin.post(`/api/hardware/gate/${gateId}/actuate`, {})).status).toBe(200);
+    await waitFor(async () => binding.written(PORT).length - before === 8, 'the off frame');
     expect([...binding.written(PORT).subarray(before)]).toEqual([...frame(2, true), ...frame(2, false)]);
   });
 

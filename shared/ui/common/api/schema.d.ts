@@ -6256,7 +6256,7 @@ export interface paths {
         put?: never;
         /**
          * Actuate a gate: one pulse of its relay; every request is audited, refusals and faults included
-         * @description 409 `gate-busy` while another actuation of the gate runs, 409 `no-relay` for a manual gate, 429 `rate-limited` above setting `gate.maxActuationsPerMinute` pulses per gate and minute, 503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record. At the cloud the gate's edge pulses it and its answer (record or problem) is returned as is; 504 `site-offline` when the edge did not answer in time (the gate will then not open later).
+         * @description Answers once the relay is energised (durationMs null); the pulse ends in the background and the live event `gate.released` brings the completed record (result fault if the relay could not be de-energised). 409 `gate-busy` while another actuation of the gate runs (until its relay is de-energised), 409 `no-relay` for a manual gate, 429 `rate-limited` above setting `gate.maxActuationsPerMinute` pulses per gate and minute, 503 `hardware-fault` when the relay driver fails. Each of these also writes a gate actuation record. At the cloud the gate's edge pulses it and its answer (record or problem) is returned as is; 504 `site-offline` when the edge did not answer in time (the gate will then not open later).
          *
          *     Access: admin, gate.
          */
@@ -16737,7 +16737,7 @@ export interface components {
             [key: string]: unknown;
         };
         /** @description The JSON data of each GET /api/events event, by `type` (also the SSE event name). Live events carry `at`, and `yardId` / `driverId` when they concern one. */
-        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["SiteStatusEvent"] | components["schemas"]["AppointmentChangedEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
+        LiveEvent: components["schemas"]["MovementCreatedEvent"] | components["schemas"]["GateReleasedEvent"] | components["schemas"]["TaskCreatedEvent"] | components["schemas"]["TaskAssignedEvent"] | components["schemas"]["TaskUnassignedEvent"] | components["schemas"]["TaskStartedEvent"] | components["schemas"]["TaskCompletedEvent"] | components["schemas"]["TaskCancelledEvent"] | components["schemas"]["TaskUpdatedEvent"] | components["schemas"]["TaskDeletedEvent"] | components["schemas"]["DriverSessionStartedEvent"] | components["schemas"]["DriverSessionEndedEvent"] | components["schemas"]["DriverLastCheckEvent"] | components["schemas"]["SettingsChangedEvent"] | components["schemas"]["SyncAppliedEvent"] | components["schemas"]["SyncLinkEvent"] | components["schemas"]["SiteStatusEvent"] | components["schemas"]["AppointmentChangedEvent"] | components["schemas"]["StreamResetEvent"] | components["schemas"]["SessionEndedEvent"];
         MovementCreatedEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -16837,6 +16837,67 @@ export interface components {
              */
             createdAt: string;
             version: number;
+        };
+        GateReleasedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "gate.released";
+            /** @description the yard it happened in */
+            yardId?: string | null;
+            /** @description the driver it is addressed to */
+            driverId?: string | null;
+            /**
+             * Format: date-time
+             * @description when it was published
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            data: components["schemas"]["GateActuation"];
+        };
+        GateActuation: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            gateId: string;
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            requestedBy: string | null;
+            /** @enum {string} */
+            requestedVia: "local" | "cloud";
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            at: string;
+            /** @enum {string} */
+            result: "ok" | "fault" | "refused";
+            /** @description how long the relay was held (energised to de-energised); null while the pulse runs, for refusals and faults */
+            durationMs: number | null;
+            /** @description why it was refused or what the driver reported */
+            error: string | null;
+            /**
+             * Format: uuid
+             * @description the gate movement that asked for it, if any
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            movementId: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-03-01T08:00:00Z
+             */
+            createdAt: string;
         };
         TaskCreatedEvent: {
             /**
@@ -18845,7 +18906,7 @@ export interface components {
             override?: {
                 reason: string;
             };
-            /** @description pulse the gate relay after recording (needs gateId) */
+            /** @description pulse the gate relay after recording (needs gateId); answered once the relay is energised (gate.released follows) */
             actuate?: boolean;
             snapshot?: boolean;
             /**
@@ -19098,48 +19159,6 @@ export interface components {
             settings: {
                 [key: string]: unknown;
             };
-        };
-        GateActuation: {
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            id: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            gateId: string;
-            /**
-             * Format: uuid
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            yardId: string;
-            requestedBy: string | null;
-            /** @enum {string} */
-            requestedVia: "local" | "cloud";
-            reason: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            at: string;
-            /** @enum {string} */
-            result: "ok" | "fault" | "refused";
-            durationMs: number | null;
-            /** @description why it was refused or what the driver reported */
-            error: string | null;
-            /**
-             * Format: uuid
-             * @description the gate movement that asked for it, if any
-             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
-             */
-            movementId: string | null;
-            /**
-             * Format: date-time
-             * @example 2026-03-01T08:00:00Z
-             */
-            createdAt: string;
         };
         /**
          * @description Why the gate is opened by hand (recorded with the actuation).
