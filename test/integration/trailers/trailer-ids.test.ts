@@ -55,15 +55,17 @@ describe.each(TEST_DIALECTS)('trailer list by ids (%s)', (dialect) => {
   });
 
   it('pages like the list, and answers 304 to its ETag', async () => {
-    const all = made.map((m) => m.id);
-    const p1 = await admin.get(`/api/trailer?ids=${all.join(',')}&limit=3`);
-    expect(idsOf(p1)).toEqual([...all].sort().slice(0, 3));
+    const named = made.slice(1).map((m) => m.id);
+    const sorted = [...named].sort();
+    const p1 = await admin.get(`/api/trailer?ids=${named.join(',')}&limit=2`);
+    expect(idsOf(p1)).toEqual(sorted.slice(0, 2));
     expect(p1.body.nextCursor).not.toBeNull();
-    const p2 = await admin.get(`/api/trailer?ids=${all.join(',')}&limit=3&cursor=${p1.body.nextCursor}`);
-    expect(p2.body).toMatchObject({ items: [{ id: [...all].sort()[3] }], nextCursor: null });
+    const p2 = await admin.get(`/api/trailer?ids=${named.join(',')}&limit=2&cursor=${p1.body.nextCursor}`);
+    expect(p2.body).toMatchObject({ items: [{ id: sorted[2] }], nextCursor: null });
+    expect(p2.body.items).toHaveLength(1);
     const etag = p1.headers.get('etag');
     expect(etag).toBeTruthy();
-    const again = await admin.get(`/api/trailer?ids=${all.join(',')}&limit=3`, { 'if-none-match': etag! });
+    const again = await admin.get(`/api/trailer?ids=${named.join(',')}&limit=2`, { 'if-none-match': etag! });
     expect(again.status).toBe(304);
   });
 
