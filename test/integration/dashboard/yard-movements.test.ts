@@ -65,7 +65,7 @@ describe.each(SIDES)('per-yard movements of the local day (%s)', (_name, side) =
   const figures = (res: { body: { items: any[] } }) =>
     res.body.items.map((i) => [i.yardCode, i.from, i.to, i.in, i.out]);
 
-  it("every yard in one answer, each over its own local day (a :30 zone, a 23-hour DST day)", async () => {
+  it('every yard in one answer, each over its own local day (a :30 zone, a 23-hour DST day)', async () => {
     const res = await admin.get('/api/dashboard/yard/movement?at=2026-03-09T12:00:00Z');
     expect(res.status).toBe(200);
     expect(figures(res)).toEqual([
@@ -73,7 +73,11 @@ describe.each(SIDES)('per-yard movements of the local day (%s)', (_name, side) =
       ['CHI', '2026-03-09T05:00:00.000Z', '2026-03-10T05:00:00.000Z', 1, 1],
       ['KOL', '2026-03-08T18:30:00.000Z', '2026-03-09T18:30:00.000Z', 1, 1],
     ]);
-    expect(res.body.items[1]).toMatchObject({ yardId: chicago, yardName: expect.any(String), timeZone: 'America/Chicago' });
+    expect(res.body.items[1]).toMatchObject({
+      yardId: chicago,
+      yardName: expect.any(String),
+      timeZone: 'America/Chicago',
+    });
     const dst = await admin.get(`/api/dashboard/yard/movement?yardId=${chicago}&at=2026-03-08T12:00:00Z`);
     expect(figures(dst)).toEqual([['CHI', '2026-03-08T06:00:00.000Z', '2026-03-09T05:00:00.000Z', 1, 0]]);
   });
@@ -91,7 +95,11 @@ describe.each(SIDES)('per-yard movements of the local day (%s)', (_name, side) =
       const one = await admin.get(
         `/api/dashboard/movement?yardId=${item.yardId}&bucket=day&from=2026-03-09T18:24:59.000Z&to=${at}`,
       );
-      expect([item.yardCode, item.in, item.out]).toEqual([item.yardCode, one.body.totals.in, one.body.totals.out]);
+      expect([item.yardCode, item.in, item.out]).toEqual([
+        item.yardCode,
+        one.body.totals.in,
+        one.body.totals.out,
+      ]);
     }
   });
 

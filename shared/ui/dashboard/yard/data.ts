@@ -61,37 +61,23 @@ export interface YardRow {
   openTasks: number;
 }
 
-/** One row per yard for the overview: figures routes that cover every yard in one call, and today's movements per yard. */
+/**
+ * One row per yard for the overview: three requests whatever the number of yards, each covering
+ * every yard in the user's scope (trailers, today's movements in each yard's own day, tasks).
+ */
 export async function loadAllYards(yards: Schemas['Yard'][]): Promise<YardRow[]> {
-  const now = Date.now();
   const [figures, tasks, today] = await Promise.all([
     call(api.GET('/api/dashboard/yard/trailer')),
     call(api.GET('/api/yard-task/summary')),
-    Promise.all(
-      yards.map((y) =>
-        // One day bucket: the route widens [now - 1 s, now) to the yard's whole local day.
-        call(
-          api.GET('/api/dashboard/movement', {
-            params: {
-              query: {
-                yardId: y.id,
-                bucket: 'day',
-                from: new Date(now - 1000).toISOString(),
-                to: new Date(now).toISOString(),
-              },
-            },
-          }),
-        ),
-      ),
-    ),
+    call(api.GET('/api/dashboard/yard/movement')),
   ]);
-  return yards.map((yard, i) => {
+  return yards.map((yard) => {
     const t = tasks.items.find((s) => s.yardId === yard.id);
-    const m = today[i]!;
+    const m = today.items.find((i) => i.yardId === yard.id);
     return {
       yard,
       trailersInYard: figures.items.find((f) => f.yardId === yard.id)?.trailersInYard ?? 0,
-      movementsToday: m.totals.in + m.totals.out,
+      movementsToday: m ? m.in + m.out : 0,
       openTasks: t ? t.counts.QUEUED + t.counts.ASSIGNED + t.counts.IN_PROGRESS : 0,
     };
   });
