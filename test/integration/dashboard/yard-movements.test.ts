@@ -73,6 +73,7 @@ describe.each(SIDES)('per-yard movements of the local day (%s)', (_name, side) =
       ['CHI', '2026-03-09T05:00:00.000Z', '2026-03-10T05:00:00.000Z', 1, 1],
       ['KOL', '2026-03-08T18:30:00.000Z', '2026-03-09T18:30:00.000Z', 1, 1],
     ]);
+    expect(res.body.items[0]).toMatchObject({ yardId: berlin, timeZone: 'Europe/Berlin' });
     expect(res.body.items[1]).toMatchObject({
       yardId: chicago,
       yardName: expect.any(String),
