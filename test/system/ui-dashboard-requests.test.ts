@@ -86,6 +86,9 @@ describe('one request per panel', () => {
     // The chart's own range, and one request for the overview: not one per yard.
     expect(count(/^\/api\/dashboard\/movement\?/), sent.join('\n')).toBe(1);
     expect(count(/^\/api\/dashboard\/yard\/movement(\?|$)/), sent.join('\n')).toBe(1);
+    // The chosen yard's trailers: by place and the longest there in one request, not page by page.
+    expect(count(/^\/api\/trailer\/in-yard\?/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/trailer\?/), sent.join('\n')).toBe(0);
     expect(sent.length, sent.join('\n')).toBeLessThan(20);
     // What the overview shows is the API's answer for each yard.
     const today = (await apiCall('GET', '/api/dashboard/yard/movement')).body.items as Array<{

@@ -4983,6 +4983,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trailer/in-yard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trailers in one yard: how many on each place, and the ones there longest
+         * @description One request for what a yard overview shows, whatever the yard holds: per place (locationId null: on no place) the trailers on it, and the `longest` (default 20) earliest arrivals.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query: {
+                    yardId: string;
+                    /** @description how many of the longest in the yard */
+                    longest?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TrailersInYard"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trailer/{id}": {
         parameters: {
             query?: never;
@@ -18735,6 +18816,26 @@ export interface components {
              */
             updatedAt: string;
             version: number;
+        };
+        TrailersInYard: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /** @description trailers in the yard */
+            trailers: number;
+            byLocation: {
+                /**
+                 * Format: uuid
+                 * @description null: on no place (last among equal counts)
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                locationId: string | null;
+                trailers: number;
+            }[];
+            /** @description the trailers in the yard longest, earliest arrival first (no arrival time last) */
+            longest: components["schemas"]["Trailer"][];
         };
         /**
          * @description A trailer known before it arrives (a gate check-in also creates unknown ones).

@@ -8,13 +8,15 @@ export type TaskSummary = Schemas['YardTaskSummary'];
 export type Bucket = 'hour' | 'day';
 
 const limit = 500;
+/** Rows of the longest-dwell table. */
+export const DWELL_ROWS = 20;
 
 /** What the yard figures show of one yard, read in parallel. */
 export interface YardFiguresData {
   /** null: no trailer of this yard (the figures route lists yards with trailers). */
   trailers: TrailerFigures | null;
-  /** The trailers in the yard, for dwell and occupancy by place (the gate inventory reads the same). */
-  inYard: Schemas['Trailer'][];
+  /** The trailers in the yard per place and the longest there: one request whatever the yard holds. */
+  inYard: Schemas['TrailersInYard'];
   locations: Schemas['Location'][];
   carriers: Schemas['Carrier'][];
   tasks: TaskSummary;
@@ -25,9 +27,7 @@ export interface YardFiguresData {
 export async function loadYardFigures(yardId: string): Promise<YardFiguresData> {
   const [figures, inYard, locations, carriers, tasks, errors4xx, errors5xx] = await Promise.all([
     call(api.GET('/api/dashboard/yard/trailer', { params: { query: { yardId } } })),
-    allPages((cursor) =>
-      call(api.GET('/api/trailer', { params: { query: { yardId, inYard: true, limit, cursor } } })),
-    ),
+    call(api.GET('/api/trailer/in-yard', { params: { query: { yardId, longest: DWELL_ROWS } } })),
     allPages((cursor) =>
       call(
         api.GET('/api/yard/{id}/location', { params: { path: { id: yardId }, query: { limit, cursor } } }),
