@@ -33,6 +33,32 @@ export class DashboardRepo {
       .execute();
   }
 
+  /**
+   * In and out per scope, each group of scopes over its own window [from, to) in buckets of its
+   * grain: one statement for many yards, each a primary-key range (yards of one time zone share a
+   * window, so there are as many ranges as zones).
+   */
+  movementCountsPerScope(windows: Array<{ scopes: string[]; grain: number; from: number; to: number }>) {
+    if (windows.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('dashboardMovementCount')
+      .select((eb) => ['scope', 'direction', eb.fn.sum<number>('n').as('n')])
+      .where((eb) =>
+        eb.or(
+          windows.map((w) =>
+            eb.and([
+              eb('scope', 'in', scopeInList(w.scopes)),
+              eb('grain', '=', w.grain),
+              eb('bucket', '>=', w.from),
+              eb('bucket', '<', w.to),
+            ]),
+          ),
+        ),
+      )
+      .groupBy(['scope', 'direction'])
+      .execute();
+  }
+
   errorCounts(opts: { yardIds: string[]; from: number; to: number; minStatus: number; maxStatus: number }) {
     return this.db
       .selectFrom('httpErrorStat')

@@ -9,6 +9,8 @@ import {
   TrailerFiguresOut,
   TruckFiguresOut,
   YardFilterQuery,
+  YardMovementOut,
+  YardMovementQuery,
 } from './schema.js';
 import type { DashboardService } from './service.js';
 
@@ -68,6 +70,22 @@ export function registerDashboardRoutes(
     errors: [404],
     handler: ({ query, principal }) =>
       shared('trailer', query, principal, () => dashboard.trailers(query.yardId, principal)),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/dashboard/yard/movement',
+    tag: TAG,
+    summary: "Per yard: check-ins and check-outs during the yard's local day",
+    description:
+      "Every yard in your scope (or `yardId`), each with its own local day (in the yard's time zone) " +
+      'that holds `at` (default now): the all-yards overview in one request.',
+    access: STAFF,
+    query: YardMovementQuery,
+    response: { schema: YardMovementOut },
+    errors: [404],
+    handler: ({ query, principal }) =>
+      shared('yard-movement', query, principal, () => dashboard.yardMovements(query, principal)),
   });
 
   r.add({

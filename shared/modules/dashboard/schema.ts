@@ -105,8 +105,33 @@ export const TruckFiguresOut = z
   })
   .openapi('DashboardTruckFigures');
 
+/** Per yard, the movements of one local day each: the all-yards overview in one request. */
+export const YardMovementQuery = YardFilterQuery.extend({
+  at: IsoDateTimeMs.optional().openapi({
+    description: "the moment whose day is counted, in each yard's own time zone; default now",
+  }),
+});
+
+export const YardMovementOut = z
+  .object({
+    items: z.array(
+      z.object({
+        ...YardLabel,
+        yardId: Id,
+        timeZone: z.string().openapi({ description: "the yard's IANA zone" }),
+        from: IsoDateTime.openapi({ description: "start of the yard's local day" }),
+        to: IsoDateTime.openapi({ description: 'end of that day (23 or 25 hours after from on DST days)' }),
+        in: z.number().int(),
+        out: z.number().int(),
+      }),
+    ),
+  })
+  .openapi('DashboardYardMovementFigures');
+
 export type MovementFiguresQueryT = z.infer<typeof MovementFiguresQuery>;
 export type MovementFiguresOutT = z.infer<typeof MovementFiguresOut>;
 export type ErrorFiguresOutT = z.infer<typeof ErrorFiguresOut>;
 export type TrailerFiguresOutT = z.infer<typeof TrailerFiguresOut>;
+export type YardMovementQueryT = z.infer<typeof YardMovementQuery>;
+export type YardMovementOutT = z.infer<typeof YardMovementOut>;
 export type TruckFiguresOutT = z.infer<typeof TruckFiguresOut>;

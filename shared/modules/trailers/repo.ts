@@ -105,6 +105,7 @@ export class TrailerRepo {
   private filtered(f: DerivedFilter) {
     let q = this.db.selectFrom('trailer');
     if (f.afterId !== undefined) q = q.where('id', '>', f.afterId);
+    if (f.ids !== undefined) q = q.where('id', 'in', f.ids);
     if (f.yardId !== undefined) q = q.where('yardId', '=', f.yardId);
     if (f.carrierId !== undefined) q = q.where('carrierId', '=', f.carrierId);
     if (f.loadStatus !== undefined) q = q.where('loadStatus', '=', f.loadStatus as TrailerRow['loadStatus']);
@@ -135,6 +136,7 @@ const listShapes = new ShapeCache();
 /** The filter with every value the SQL binds already computed (LIKE patterns, normalised plate). */
 interface DerivedFilter {
   afterId?: string | undefined;
+  ids?: string[] | undefined;
   yardId?: string | undefined;
   carrierId?: string | undefined;
   loadStatus?: string | undefined;
@@ -149,6 +151,7 @@ function derive(opts: TrailerFilter): DerivedFilter {
   const plate = opts.q ? normalizePlate(opts.q) : undefined;
   return {
     afterId: opts.afterId,
+    ids: opts.ids,
     yardId: opts.yardId,
     carrierId: opts.carrierId,
     loadStatus: opts.loadStatus,
@@ -182,18 +185,23 @@ function shapeOf(f: DerivedFilter): {
 } {
   const present = SCALARS.filter((k) => f[k] !== undefined);
   const scope = f.scope ?? null;
-  const key = `${present.join(',')}|inYard=${f.inYard ?? '-'}|scope=${scope ? scope.length : '-'}`;
-  const values = [...present.map((k) => f[k]), ...(scope ?? [])];
+  const ids = f.ids ?? null;
+  const key = `${present.join(',')}|inYard=${f.inYard ?? '-'}|scope=${scope ? scope.length : '-'}|ids=${ids ? ids.length : '-'}`;
+  const values = [...present.map((k) => f[k]), ...(scope ?? []), ...(ids ?? [])];
+  const scopeEnd = present.length + (scope?.length ?? 0);
   const rebuild = (ph: string[]): DerivedFilter => ({
     ...Object.fromEntries(present.map((k, i) => [k, ph[i]])),
     inYard: f.inYard,
-    scope: scope ? ph.slice(present.length, present.length + scope.length) : undefined,
+    scope: scope ? ph.slice(present.length, scopeEnd) : undefined,
+    ids: ids ? ph.slice(scopeEnd, scopeEnd + ids.length) : undefined,
   });
   return { key, values, rebuild };
 }
 
 export interface TrailerFilter {
   afterId?: string | undefined;
+  /** Only these trailers (the tasks screen names the trailers of the tasks it lists in one request). */
+  ids?: string[] | undefined;
   yardId?: string | undefined;
   carrierId?: string | undefined;
   inYard?: boolean | undefined;

@@ -1,6 +1,7 @@
 import { STAFF } from '../../auth/principal.js';
 import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
+import { InYardOut, InYardQuery } from './in-yard.js';
 import { TrailerCreate, TrailerListQuery, TrailerOut, TrailerPatch } from './schema.js';
 import type { TrailerService } from './service.js';
 import { trailerOut } from './service.js';
@@ -27,6 +28,22 @@ export function registerTrailerRoutes(r: RouteRegistrar, { trailers }: { trailer
       }
       return page.body;
     },
+  });
+
+  // Before /api/trailer/{id}: "in-yard" is not an id.
+  r.add({
+    method: 'get',
+    path: '/api/trailer/in-yard',
+    tag: TAG,
+    summary: 'Trailers in one yard: how many on each place, and the ones there longest',
+    description:
+      'One request for what a yard overview shows, whatever the yard holds: per place (locationId ' +
+      'null: on no place) the trailers on it, and the `longest` (default 20) earliest arrivals.',
+    access: STAFF,
+    query: InYardQuery,
+    response: { schema: InYardOut },
+    errors: [403, 404],
+    handler: ({ query, principal }) => trailers.inYard(principal, query.yardId, query.longest),
   });
 
   r.add({

@@ -1,6 +1,6 @@
 import { asciiLower } from '../../db/sql-helpers.js';
 import { LOAD_STATUSES, TRAILER_TYPES } from '../../enums.js';
-import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, PageQuery, QueryBool, queryList } from '../../http/common-schemas.js';
 import { EXAMPLE_ID } from '../../http/examples.js';
 import { z } from '../../http/zod.js';
 import { Plate, PlateRegion } from '../trucks/schema.js';
@@ -84,7 +84,15 @@ export const TrailerPatch = z
     example: { loadStatus: 'loaded', sealNumber: 'SL-99812', locationId: EXAMPLE_ID.location },
   });
 
+/** At most this many ids in one list request: 100 ids keep the URL far below the server's header limit. */
+export const MAX_IDS = 100;
+
 export const TrailerListQuery = PageQuery.extend({
+  ids: queryList(Id)
+    .refine((ids) => ids === undefined || ids.length <= MAX_IDS, `at most ${MAX_IDS} ids`)
+    .openapi({
+      description: `only these trailers (repeat or comma-separate, at most ${MAX_IDS}); ids you may not see are left out`,
+    }),
   yardId: Id.optional(),
   carrierId: Id.optional(),
   inYard: QueryBool.optional(),

@@ -12,6 +12,7 @@ import { normalizePlate } from '../trucks/schema.js';
 import { assertYardFilterAllowed, canSeeUnit } from '../trucks/yard-scope.js';
 import type { YardService } from '../yards/service.js';
 import { type TrailerAtGate, writeTrailerAtGate } from './at-gate.js';
+import { readInYard } from './in-yard.js';
 import { TrailerRepo, type TrailerRow } from './repo.js';
 import {
   type TrailerCreateT,
@@ -65,6 +66,12 @@ export class TrailerService {
       return `{"items":${rows.items},"nextCursor":${nextCursor}}`;
     });
     return { body: new RawJson(page.text), etag: page.etag };
+  }
+
+  /** Trailers in a yard by place and the longest there (in-yard.ts); 403 outside the scope, 404 no such yard. */
+  async inYard(principal: Principal, yardId: string, longest: number): Promise<RawJson> {
+    await this.deps.yards.getVisibleRow(principal, yardId);
+    return readInYard(this.deps.kysely, yardId, longest);
   }
 
   /**

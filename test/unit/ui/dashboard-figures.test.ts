@@ -122,7 +122,11 @@ describe('yard figures', () => {
   ];
 
   it('counts capacity from the yard record, else from the active places (a zone is no place)', () => {
-    const trailers = [{ locationId: 's1' }, { locationId: 'st' }, { locationId: 'st' }, { locationId: null }];
+    const trailers = [
+      { locationId: 's1', trailers: 1 },
+      { locationId: 'st', trailers: 2 },
+      { locationId: null, trailers: 1 },
+    ];
     expect(occupancy(120, 4, locations, trailers)).toEqual({
       trailers: 4,
       capacity: 120,

@@ -1977,6 +1977,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/yard/movement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per yard: check-ins and check-outs during the yard's local day
+         * @description Every yard in your scope (or `yardId`), each with its own local day (in the yard's time zone) that holds `at` (default now): the all-yards overview in one request.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    yardId?: string;
+                    /** @description the moment whose day is counted, in each yard's own time zone; default now */
+                    at?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DashboardYardMovementFigures"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/yard/truck": {
         parameters: {
             query?: never;
@@ -4754,6 +4835,8 @@ export interface paths {
                     limit?: number;
                     /** @description nextCursor from the previous page */
                     cursor?: string;
+                    /** @description only these trailers (repeat or comma-separate, at most 100); ids you may not see are left out */
+                    ids?: string[];
                     yardId?: string;
                     carrierId?: string;
                     inYard?: boolean;
@@ -4894,6 +4977,87 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/trailer/in-yard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trailers in one yard: how many on each place, and the ones there longest
+         * @description One request for what a yard overview shows, whatever the yard holds: per place (locationId null: on no place) the trailers on it, and the `longest` (default 20) earliest arrivals.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query: {
+                    yardId: string;
+                    /** @description how many of the longest in the yard */
+                    longest?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TrailersInYard"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -17916,6 +18080,33 @@ export interface components {
                 averageDwellMs: number | null;
             }[];
         };
+        DashboardYardMovementFigures: {
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                yardId: string;
+                yardCode: string | null;
+                yardName: string | null;
+                /** @description the yard's IANA zone */
+                timeZone: string;
+                /**
+                 * Format: date-time
+                 * @description start of the yard's local day
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                from: string;
+                /**
+                 * Format: date-time
+                 * @description end of that day (23 or 25 hours after from on DST days)
+                 * @example 2026-03-01T08:00:00Z
+                 */
+                to: string;
+                in: number;
+                out: number;
+            }[];
+        };
         DashboardTruckFigures: {
             items: {
                 /**
@@ -18686,6 +18877,26 @@ export interface components {
              */
             updatedAt: string;
             version: number;
+        };
+        TrailersInYard: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /** @description trailers in the yard */
+            trailers: number;
+            byLocation: {
+                /**
+                 * Format: uuid
+                 * @description null: on no place (last among equal counts)
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                locationId: string | null;
+                trailers: number;
+            }[];
+            /** @description the trailers in the yard longest, earliest arrival first (no arrival time last) */
+            longest: components["schemas"]["Trailer"][];
         };
         /**
          * @description A trailer known before it arrives (a gate check-in also creates unknown ones).

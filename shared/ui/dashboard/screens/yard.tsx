@@ -68,11 +68,13 @@ function Figures(props: { yardId: string }) {
   }, [props.yardId, version]);
 
   const occ = useMemo(
-    () => data && occupancy(y.capacity, data.trailers?.trailersInYard ?? 0, data.locations, data.inYard),
+    () =>
+      data &&
+      occupancy(y.capacity, data.trailers?.trailersInYard ?? 0, data.locations, data.inYard.byLocation),
     [data, y.capacity],
   );
   const dwell = useMemo(
-    () => (data ? longestDwell(data.inYard, data.carriers, data.locations, now) : []),
+    () => (data ? longestDwell(data.inYard.longest, data.carriers, data.locations, now) : []),
     [data, now],
   );
 
@@ -106,7 +108,7 @@ function Figures(props: { yardId: string }) {
           </>
         )}
         <Movements yardId={props.yardId} timeZone={tz} version={version} />
-        {data && <DwellTable rows={dwell} total={data.inYard.length} timeZone={tz} now={now} />}
+        {data && <DwellTable rows={dwell} total={data.inYard.trailers} timeZone={tz} now={now} />}
         {yards.value.length > 1 && (
           <AllYards yards={yards.value} chosen={props.yardId} version={version} onChoose={chooseYard} />
         )}

@@ -31,6 +31,33 @@ async function allPages(yardId: string, status: readonly Task['status'][]): Prom
   return out;
 }
 
+/** Most trailer ids in one list request (the API's limit). */
+const TRAILER_IDS = 100;
+
+function chunks<T>(list: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** These trailers' numbers and spots in one request; those not answered are unknown to the user. */
+async function loadTrailers(ids: string[]): Promise<Array<[string, TrailerWords]>> {
+  const unknown = (id: string): [string, TrailerWords] => [
+    id,
+    { number: 'unknown trailer', locationId: null },
+  ];
+  try {
+    const page = await call(api.GET('/api/trailer', { params: { query: { ids, limit: TRAILER_IDS } } }));
+    const got = new Map(page.items.map((t) => [t.id, t]));
+    return ids.map((id) => {
+      const t = got.get(id);
+      return t ? [id, { number: t.number, locationId: t.locationId }] : unknown(id);
+    });
+  } catch {
+    return ids.map(unknown);
+  }
+}
+
 /**
  * The tasks screen's data: the yard's open tasks, the recently finished ones, its drivers with
  * availability, its locations and trailer numbers. Task events update the lists in place; driver
@@ -104,21 +131,22 @@ export function useTaskData(yardId: string | undefined) {
     );
   }, [yardId, reload, loadDrivers]);
 
-  // Trailer numbers of the tasks shown, each asked once.
+  // Trailer numbers of the tasks shown, each asked once: one list request per 100 trailers (the
+  // API's most ids per request), not one per task. A trailer not answered (gone, or in a yard out
+  // of the user's scope) reads "unknown trailer".
   useEffect(() => {
-    const wanted = [...(open ?? []), ...done]
-      .map((t) => t.trailerId)
-      .filter((id): id is string => id !== null && !asked.current.has(id));
+    const wanted = [
+      ...new Set(
+        [...(open ?? []), ...done]
+          .map((t) => t.trailerId)
+          .filter((id): id is string => id !== null && !asked.current.has(id)),
+      ),
+    ];
     if (wanted.length === 0) return;
     for (const id of wanted) asked.current.add(id);
-    void Promise.all(
-      wanted.map((id) =>
-        call(api.GET('/api/trailer/{id}', { params: { path: { id } } })).then(
-          (t): [string, TrailerWords] => [id, { number: t.number, locationId: t.locationId }],
-          (): [string, TrailerWords] => [id, { number: 'unknown trailer', locationId: null }],
-        ),
-      ),
-    ).then((found) => setTrailers((m) => new Map([...m, ...found])));
+    void Promise.all(chunks(wanted, TRAILER_IDS).map(loadTrailers)).then((found) =>
+      setTrailers((m) => new Map([...m, ...found.flat()])),
+    );
   }, [open, done]);
 
   /** Knows a trailer number the user picked already (no need to ask the server). */

@@ -8,13 +8,15 @@ export type TaskSummary = Schemas['YardTaskSummary'];
 export type Bucket = 'hour' | 'day';
 
 const limit = 500;
+/** Rows of the longest-dwell table. */
+export const DWELL_ROWS = 20;
 
 /** What the yard figures show of one yard, read in parallel. */
 export interface YardFiguresData {
   /** null: no trailer of this yard (the figures route lists yards with trailers). */
   trailers: TrailerFigures | null;
-  /** The trailers in the yard, for dwell and occupancy by place (the gate inventory reads the same). */
-  inYard: Schemas['Trailer'][];
+  /** The trailers in the yard per place and the longest there: one request whatever the yard holds. */
+  inYard: Schemas['TrailersInYard'];
   locations: Schemas['Location'][];
   carriers: Schemas['Carrier'][];
   tasks: TaskSummary;
@@ -25,9 +27,7 @@ export interface YardFiguresData {
 export async function loadYardFigures(yardId: string): Promise<YardFiguresData> {
   const [figures, inYard, locations, carriers, tasks, errors4xx, errors5xx] = await Promise.all([
     call(api.GET('/api/dashboard/yard/trailer', { params: { query: { yardId } } })),
-    allPages((cursor) =>
-      call(api.GET('/api/trailer', { params: { query: { yardId, inYard: true, limit, cursor } } })),
-    ),
+    call(api.GET('/api/trailer/in-yard', { params: { query: { yardId, longest: DWELL_ROWS } } })),
     allPages((cursor) =>
       call(
         api.GET('/api/yard/{id}/location', { params: { path: { id: yardId }, query: { limit, cursor } } }),
@@ -61,37 +61,23 @@ export interface YardRow {
   openTasks: number;
 }
 
-/** One row per yard for the overview: figures routes that cover every yard in one call, and today's movements per yard. */
+/**
+ * One row per yard for the overview: three requests whatever the number of yards, each covering
+ * every yard in the user's scope (trailers, today's movements in each yard's own day, tasks).
+ */
 export async function loadAllYards(yards: Schemas['Yard'][]): Promise<YardRow[]> {
-  const now = Date.now();
   const [figures, tasks, today] = await Promise.all([
     call(api.GET('/api/dashboard/yard/trailer')),
     call(api.GET('/api/yard-task/summary')),
-    Promise.all(
-      yards.map((y) =>
-        // One day bucket: the route widens [now - 1 s, now) to the yard's whole local day.
-        call(
-          api.GET('/api/dashboard/movement', {
-            params: {
-              query: {
-                yardId: y.id,
-                bucket: 'day',
-                from: new Date(now - 1000).toISOString(),
-                to: new Date(now).toISOString(),
-              },
-            },
-          }),
-        ),
-      ),
-    ),
+    call(api.GET('/api/dashboard/yard/movement')),
   ]);
-  return yards.map((yard, i) => {
+  return yards.map((yard) => {
     const t = tasks.items.find((s) => s.yardId === yard.id);
-    const m = today[i]!;
+    const m = today.items.find((i) => i.yardId === yard.id);
     return {
       yard,
       trailersInYard: figures.items.find((f) => f.yardId === yard.id)?.trailersInYard ?? 0,
-      movementsToday: m.totals.in + m.totals.out,
+      movementsToday: m ? m.in + m.out : 0,
       openTasks: t ? t.counts.QUEUED + t.counts.ASSIGNED + t.counts.IN_PROGRESS : 0,
     };
   });

@@ -18,23 +18,25 @@ export interface Occupancy {
   unplaced: number;
 }
 
+/** `byLocation`: the trailers in the yard per place (null: on none), as GET /api/trailer/in-yard counts them. */
 export function occupancy(
   yardCapacity: number | null,
   trailersInYard: number,
   locations: Location[],
-  inYard: { locationId: string | null }[],
+  byLocation: { locationId: string | null; trailers: number }[],
 ): Occupancy {
   const parking = locations.filter((l) => l.status === 'active' && PARKING.has(l.kind));
   const ids = new Set(parking.map((l) => l.id));
-  const used = new Set(inYard.map((t) => t.locationId).filter((id): id is string => !!id && ids.has(id)));
+  const onPlaces = byLocation.filter((p) => p.trailers > 0 && p.locationId !== null && ids.has(p.locationId));
   const placeCapacity = parking.reduce((n, l) => n + Math.max(1, l.capacity), 0);
+  const all = byLocation.reduce((n, p) => n + p.trailers, 0);
   return {
     trailers: trailersInYard,
     capacity: yardCapacity ?? placeCapacity,
     capacitySource: yardCapacity === null ? 'places' : 'yard',
     places: parking.length,
-    placesInUse: used.size,
-    unplaced: inYard.filter((t) => !t.locationId || !ids.has(t.locationId)).length,
+    placesInUse: onPlaces.length,
+    unplaced: all - onPlaces.reduce((n, p) => n + p.trailers, 0),
   };
 }
 

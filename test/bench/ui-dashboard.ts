@@ -1,0 +1,165 @@
+import { constants, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium, openPage } from '../helpers/browser.js';
+import { AppProcess, freePort } from '../helpers/sync-processes.js';
+import { describeScale, scaleFrom } from './dashboard-scale.js';
+import { dashboardDatabase, printSeeded } from './dashboard-seed.js';
+import { verdict } from './lib.js';
+
+/**
+ * The dashboard's Yard screen in Debian's Chromium against the cloud at an organisation's scale
+ * (docs/performance.md; the database of dashboard-seed.ts, `--sites 10` for a quick run):
+ * (a) open: from the click on "Yard" in the screen list (the app already loaded on the sites
+ *     page) until every panel shows its figures: occupancy, load and carrier, tasks, errors, the
+ *     movement chart's summary, the longest dwell, and the all-yards overview with a row per yard;
+ *     target p95 < 300 ms. Timed in the page (click event to the frame where all are there).
+ * (b) cold: a new browser context (empty cache) opening /dashboard/yard, from navigation start.
+ * With the API requests each sends. Run: npx tsx test/bench/ui-dashboard.ts [--sites N]
+ * (needs `npm run build:ui`). BENCH_OPENS (15) opens, BENCH_LOADS (5) cold loads.
+ */
+const OPENS = Number(process.env.BENCH_OPENS ?? 15);
+const LOADS = Number(process.env.BENCH_LOADS ?? 5);
+const TARGET_MS = 300;
+const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
+
+const argv = process.argv.slice(2);
+const scale = scaleFrom(argv);
+console.log(`Dashboard Yard screen in Chromium: ${describeScale(scale)}`);
+const seeded = await dashboardDatabase(scale);
+printSeeded(seeded);
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/**
+ * In the page: resolves with performance.now() at the first frame where every panel of the Yard
+ * screen holds its figures (the overview with `yards` rows). No named functions inside: tsx would
+ * wrap them in a helper the page does not have.
+ */
+function panelsReady(page: Page, yards: number): Promise<number> {
+  return page
+    .waitForFunction(
+      (n) => {
+        const screen = document.querySelector('.yard-screen');
+        if (!screen) return null;
+        const ready =
+          !!screen.querySelector('[data-figure="trailers-in-yard"]') &&
+          !!screen.querySelector('[data-figure="open-tasks"]') &&
+          !!screen.querySelector('.chart-summary') &&
+          !!screen.querySelector('.dwell') &&
+          (n < 2 || screen.querySelectorAll('.all-yards tbody tr').length === n);
+        return ready ? performance.now() : null;
+      },
+      yards,
+      { polling: 'raf', timeout: 60_000 },
+    )
+    .then((h) => h.jsonValue() as Promise<number>);
+}
+
+function countApi(page: Page): { sent: string[] } {
+  const log = { sent: [] as string[] };
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/')) log.sent.push(url.pathname);
+  });
+  return log;
+}
+
+async function opens(browser: Browser, url: string, session: unknown, yards: number) {
+  const page = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+  await page.addInitScript((s) => localStorage.setItem('yard.session', s), JSON.stringify(session));
+  const log = countApi(page);
+  const times: number[] = [];
+  let requests = 0;
+  for (let i = 0; i < OPENS + 2; i++) {
+    await page.goto(`${url}/dashboard/`);
+    await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 30_000 });
+    // The app keeps its live stream open (never network-idle): let the sites page settle.
+    await page.waitForTimeout(1000);
+    log.sent.length = 0;
+    const clicked = page.evaluate(
+      () =>
+        new Promise<number>((resolve) =>
+          document.addEventListener('click', () => resolve(performance.now()), { capture: true, once: true }),
+        ),
+    );
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Yard/ }).click();
+    const at = await clicked;
+    const ready = await panelsReady(page, yards);
+    if (i >= 2) times.push(ready - at); // the first two warm the server's statements and the page's code
+    await page.waitForTimeout(500);
+    requests = log.sent.length;
+  }
+  const sample = [...log.sent];
+  await page.context().close();
+  return { times, requests, sample };
+}
+
+async function coldLoads(browser: Browser, url: string, session: unknown, yards: number) {
+  const times: number[] = [];
+  let requests = 0;
+  for (let i = 0; i < LOADS; i++) {
+    const page = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+    await page.addInitScript((s) => localStorage.setItem('yard.session', s), JSON.stringify(session));
+    const log = countApi(page);
+    await page.goto(`${url}/dashboard/yard`);
+    times.push(await panelsReady(page, yards));
+    await page.waitForTimeout(500);
+    requests = log.sent.length;
+    await page.context().close();
+  }
+  return { times, requests };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'yard-dash-ui-bench-'));
+let cloud: AppProcess | undefined;
+let browser: Browser | undefined;
+try {
+  copyFileSync(seeded.file, join(dir, 'yard.db'), constants.COPYFILE_FICLONE);
+  cloud = new AppProcess('cloud', 'cloud/main.ts', await freePort(), {
+    YARD_ROLE: 'cloud',
+    YARD_DATA_DIR: dir,
+    YARD_MQTT_HOST: '127.0.0.1',
+    YARD_MQTT_PORT: String(await freePort()),
+    YARD_ADMIN_USER: ADMIN.username,
+    YARD_ADMIN_PASSWORD: ADMIN.password,
+    YARD_LOG_LEVEL: 'warn',
+  });
+  await cloud.start();
+  const login = await fetch(`${cloud.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if (!login.ok) throw new Error(`log in: ${login.status} ${await login.text()}`);
+  const session = { ...((await login.json()) as object), username: ADMIN.username };
+  const yards = seeded.yards.length;
+  browser = await launchChromium();
+  const open = await opens(browser, cloud.url, session, yards);
+  const cold = await coldLoads(browser, cloud.url, session, yards);
+  const f = (n: number) => `${n.toFixed(0)} ms`;
+  const byPath = new Map<string, number>();
+  for (const p of open.sample) {
+    const key = p.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}');
+    byPath.set(key, (byPath.get(key) ?? 0) + 1);
+  }
+  console.log(`API requests when the Yard screen opens: ${open.requests}`);
+  for (const [path, n] of [...byPath].sort((a, b) => b[1] - a[1]))
+    console.log(`  ${String(n).padStart(4)}  ${path}`);
+  console.log(
+    `open the Yard screen, click to every panel (${OPENS} opens, ${yards} yards): p50 ${f(percentile(open.times, 50))}, p95 ${f(percentile(open.times, 95))}, max ${f(Math.max(...open.times))} ${verdict(percentile(open.times, 95) < TARGET_MS)} [p95 < ${TARGET_MS} ms]`,
+  );
+  console.log(
+    `cold load of /dashboard/yard to every panel (${LOADS} loads, ${cold.requests} API requests): p50 ${f(percentile(cold.times, 50))}, max ${f(Math.max(...cold.times))}`,
+  );
+} finally {
+  await browser?.close();
+  await cloud?.stop();
+  if (cloud?.alive === false && cloud.exits.some((e) => e.code !== 0 && e.code !== null))
+    console.log(cloud.log);
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,132 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type DemoEdge,
+  launchChromium,
+  logIn,
+  openPage,
+  screenshot,
+  startDemoEdge,
+} from '../helpers/browser.js';
+
+/**
+ * The dashboard asks once per panel, not once per row (docs/web-apps.md "Requests"), counted in
+ * Chromium against the demo edge with a dozen more yards: the Yard screen's all-yards overview
+ * reads every yard's movements today in one request, and the Tasks screen names every listed
+ * task's trailer in one request.
+ */
+const EXTRA_YARDS = 12;
+
+let edge: DemoEdge;
+let browser: Browser;
+let page: Page;
+let token: string;
+/** Paths (with query) of the API requests the page sent. */
+let sent: string[] = [];
+
+async function apiCall(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${edge.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined };
+}
+
+const shown = (l: ReturnType<Page['locator']>) => l.waitFor({ state: 'visible', timeout: 15_000 });
+const count = (pattern: RegExp) => sent.filter((p) => pattern.test(p)).length;
+
+beforeAll(async () => {
+  [edge, browser] = await Promise.all([startDemoEdge(), launchChromium()]);
+  const login = await fetch(`${edge.url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(edge.admin),
+  });
+  token = ((await login.json()) as { token: string }).token;
+  for (let i = 1; i <= EXTRA_YARDS; i++) {
+    const res = await apiCall('POST', '/api/yard', {
+      code: `RQ${String(i).padStart(2, '0')}`,
+      name: `Request Count ${i}`,
+      timeZone: i % 2 ? 'Asia/Kolkata' : 'Europe/Berlin',
+      capacity: 50,
+    });
+    expect(res.status).toBe(201);
+  }
+  page = await openPage(browser, { viewport: { width: 1366, height: 900 } });
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith('/api/')) sent.push(`${url.pathname}${url.search}`);
+  });
+  await page.goto(`${edge.url}/dashboard/`);
+  await logIn(page, edge.admin.username, edge.admin.password);
+  await shown(page.getByRole('navigation', { name: 'Screens' }));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await edge?.stop();
+});
+
+describe('one request per panel', () => {
+  it("the Yard screen reads every yard's movements today in one request, and shows them", async () => {
+    const yards = (await apiCall('GET', '/api/yard?limit=500')).body.items as Array<{
+      id: string;
+      code: string;
+    }>;
+    expect(yards.length).toBe(EXTRA_YARDS + 1);
+    sent = [];
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: /^Yard/ }).click();
+    const overview = page.getByRole('region', { name: 'All yards' });
+    await expect.poll(() => overview.locator('tbody tr').count(), { timeout: 15_000 }).toBe(yards.length);
+    await shown(page.getByRole('heading', { name: 'Gate movements' }));
+    await shown(page.locator('.chart-summary'));
+    await page.waitForLoadState('networkidle');
+    // The chart's own range, and one request for the overview: not one per yard.
+    expect(count(/^\/api\/dashboard\/movement\?/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/dashboard\/yard\/movement(\?|$)/), sent.join('\n')).toBe(1);
+    // The chosen yard's trailers: by place and the longest there in one request, not page by page.
+    expect(count(/^\/api\/trailer\/in-yard\?/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/trailer\?/), sent.join('\n')).toBe(0);
+    expect(sent.length, sent.join('\n')).toBeLessThan(20);
+    // What the overview shows is the API's answer for each yard.
+    const today = (await apiCall('GET', '/api/dashboard/yard/movement')).body.items as Array<{
+      yardCode: string;
+      in: number;
+      out: number;
+    }>;
+    for (const y of today) {
+      const row = overview.getByRole('row', { name: new RegExp(`\\(${y.yardCode}\\)`) });
+      await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(String(y.in + y.out));
+    }
+    expect(
+      today.some((y) => y.in + y.out > 0),
+      'the demo yard has movements today',
+    ).toBe(true);
+    await screenshot(page, 'dashboard-requests-yard');
+  });
+
+  it("the Tasks screen names every task's trailer in one request", async () => {
+    const yardId = (await apiCall('GET', '/api/yard?limit=500')).body.items.find(
+      (y: { code: string }) => y.code === 'DAL1',
+    ).id;
+    await page.evaluate((id) => localStorage.setItem('yard.dashboard.yardId', id), yardId);
+    sent = [];
+    await page.goto(`${edge.url}/dashboard/tasks`);
+    await shown(page.getByRole('heading', { name: /^Yard tasks of Dallas/ }));
+    const tasks = (await apiCall('GET', `/api/yard-task?yardId=${yardId}&limit=500`)).body.items as Array<{
+      trailerId: string | null;
+    }>;
+    const trailerIds = [...new Set(tasks.map((t) => t.trailerId).filter((id): id is string => !!id))];
+    expect(trailerIds.length).toBeGreaterThanOrEqual(4);
+    const trailers = (await apiCall('GET', `/api/trailer?ids=${trailerIds.join(',')}&limit=100`)).body.items;
+    for (const t of trailers as Array<{ number: string }>) await shown(page.getByText(t.number).first());
+    // The screen keeps its live stream and driver list going (never network-idle): a second for
+    // any late per-row request to show up.
+    await page.waitForTimeout(1000);
+    expect(count(/^\/api\/trailer\/[0-9a-f-]{36}/), sent.join('\n')).toBe(0);
+    expect(count(/^\/api\/trailer\?(.*&)?ids=/), sent.join('\n')).toBe(1);
+    await screenshot(page, 'dashboard-requests-tasks');
+  });
+});
