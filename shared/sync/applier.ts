@@ -4,6 +4,7 @@ import { SCHEMA_VERSION } from '../db/migrate.js';
 import { SqliteWork, type SqlWork, sqlRow, sqlRun, statement } from '../db/sql-work.js';
 import { type AdoptionPlan, planAdoption } from './adoption.js';
 import { Backlog } from './apply-backlog.js';
+import { InsertRuns } from './apply-runs.js';
 import { type Received, RowApplier } from './apply-rows.js';
 import { RowRules } from './apply-rules.js';
 import type { SyncDeps } from './deps.js';
@@ -74,7 +75,7 @@ export class ApplyWork {
       given === undefined ? side.routingWork : 'invalidate' in given ? routingWork(given) : given;
     // The hub checks what each site may write and forwards its rows to the others that need them.
     const hub = side.hub ? { trust: new SiteTrust(sql, routing), routing } : undefined;
-    this.rows = new RowApplier(deps, rules, hub);
+    this.rows = new RowApplier(deps, rules, hub, new InsertRuns(deps, rules, sql, hub?.trust));
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
     this.backlog = new Backlog(this.rows, deps.clock, this.schemaVersion);
   }
