@@ -80,7 +80,7 @@ export class RowSql {
   *selectMany(shape: TableShape, ids: readonly string[]): SqlWork<Map<string, Fields>> {
     const stmt = this.statement(`select-many|${shape.table}`, 'rows', (dialect) => {
       const list = shape.columns.map((c) => `"${c.column}"`).join(', ');
-      return `SELECT ${list} FROM "${shape.table}" WHERE "${shape.keyColumn}" IN (${jsonTexts(dialect)})${forUpdate(dialect)}`;
+      return `SELECT ${list} FROM "${shape.table}" WHERE ${inJsonTexts(shape.keyColumn, dialect)}${forUpdate(dialect)}`;
     });
     const raws = (yield step(stmt, [JSON.stringify(ids)])) as Array<Record<string, unknown>>;
     const found = new Map<string, Fields>();
@@ -224,11 +224,15 @@ export function forUpdate(dialect: Dialect): string {
   return dialect === 'postgres' ? ' FOR UPDATE' : '';
 }
 
-/** The text elements of a JSON array parameter, as a subquery of one column. */
-function jsonTexts(dialect: Dialect): string {
+/**
+ * `key IN` the text elements of a JSON array parameter. On PostgreSQL as `= ANY(ARRAY(...))`: the
+ * array is computed once and the condition is an index condition on the key, however few rows the
+ * table has (an IN subquery was planned as a hash join over a sequential scan of a small table).
+ */
+function inJsonTexts(column: string, dialect: Dialect): string {
   return dialect === 'postgres'
-    ? 'SELECT json_array_elements_text(?::json)'
-    : 'SELECT value FROM json_each(?)';
+    ? `"${column}" = ANY(ARRAY(SELECT json_array_elements_text(?::json)))`
+    : `"${column}" IN (SELECT value FROM json_each(?))`;
 }
 
 /**

@@ -31,7 +31,10 @@ describe.each(TEST_DIALECTS)('set-based apply of a site’s batches (%s)', (dial
     p = await CloudAndEdge.start(dialect);
     for (const site of [OTHER_SITE, ...MORE_SITES]) await registerSiteAt(p.cloud.db, site, p.clock.now());
     ({ m, gateId } = await p.linked());
-    const login = await new Client(p.edge.url).post('/api/auth/driver-login', { driverCode: 'J01', pin: '2468' });
+    const login = await new Client(p.edge.url).post('/api/auth/driver-login', {
+      driverCode: 'J01',
+      pin: '2468',
+    });
     expect(login.status, login.text).toBe(200);
     driver = new Client(p.edge.url, login.body.token);
     const session = await driver.post('/api/yard-task/driver/session/start', { yardId: m.yardId });
@@ -92,19 +95,28 @@ describe.each(TEST_DIALECTS)('set-based apply of a site’s batches (%s)', (dial
     const rows = batches.reduce((n, b) => n + b.rows.length, 0);
     const outcomes = await p.cloudApplier.applyMany(SITE, batches);
     expect(total(outcomes)).toMatchObject({ applied: rows - 1, deadLetters: 1 });
-    expect(await countIn(p.cloud.db, 'session_location', sent.map((r) => r.id))).toBe(7);
+    expect(
+      await countIn(
+        p.cloud.db,
+        'session_location',
+        sent.map((r) => r.id),
+      ),
+    ).toBe(7);
     const letters = await query(
       p.cloud.db,
       'SELECT entity, error FROM dead_letter WHERE peer = ? AND entity_id = ?',
       SITE,
       refused.id,
     );
-    expect(letters).toEqual([{ entity: 'session_location', error: expect.stringContaining('[clock-ahead]') }]);
+    expect(letters).toEqual([
+      { entity: 'session_location', error: expect.stringContaining('[clock-ahead]') },
+    ]);
   });
 
   it('rows forwarded to several sites are written in one statement, in the order applied, each counted', async () => {
     const trailers: string[] = [];
-    for (const k of [1, 2, 3]) trailers.push((await checkIn(p.edgeApi, m, gateId, `FW-${k}`, `FWX${k}`)).trailerId);
+    for (const k of [1, 2, 3])
+      trailers.push((await checkIn(p.edgeApi, m, gateId, `FW-${k}`, `FWX${k}`)).trailerId);
     const before = Number(await value(p.cloud.db, 'SELECT coalesce(max(seq), 0) FROM change_log'));
     const counts = await queued(p.cloud.db);
 
@@ -121,7 +133,12 @@ describe.each(TEST_DIALECTS)('set-based apply of a site’s batches (%s)', (dial
     // Each trailer to every other site, the trailers in the order the site checked them in.
     expect(forwarded.map((f) => f.id)).toEqual(trailers.flatMap((t) => others.map(() => t)));
     for (const t of trailers)
-      expect(forwarded.filter((f) => f.id === t).map((f) => f.peer).sort()).toEqual(others);
+      expect(
+        forwarded
+          .filter((f) => f.id === t)
+          .map((f) => f.peer)
+          .sort(),
+      ).toEqual(others);
     expect(new Set(forwarded.map((f) => f.origin))).toEqual(new Set([SITE]));
     // The queue counters (migration 0011's triggers) count every forwarded row for its site.
     const after = await queued(p.cloud.db);
