@@ -6,6 +6,7 @@ import { type AdoptionPlan, planAdoption } from './adoption.js';
 import { Backlog } from './apply-backlog.js';
 import { type Received, RowApplier } from './apply-rows.js';
 import { RowRules } from './apply-rules.js';
+import { InsertRuns } from './apply-runs.js';
 import type { SyncDeps } from './deps.js';
 import type { Batch } from './protocol.js';
 import { type Routing, type RoutingWork, routingWork } from './routing.js';
@@ -74,7 +75,7 @@ export class ApplyWork {
       given === undefined ? side.routingWork : 'invalidate' in given ? routingWork(given) : given;
     // The hub checks what each site may write and forwards its rows to the others that need them.
     const hub = side.hub ? { trust: new SiteTrust(sql, routing), routing } : undefined;
-    this.rows = new RowApplier(deps, rules, hub);
+    this.rows = new RowApplier(deps, rules, hub, new InsertRuns(deps, rules, sql, hub?.trust));
     this.schemaVersion = options.schemaVersion ?? SCHEMA_VERSION;
     this.backlog = new Backlog(this.rows, deps.clock, this.schemaVersion);
   }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import type { InsertRuns } from './apply-runs.js';
 import { assertClockWithinSkew } from './clock-bounds.js';
 import type { SyncDeps } from './deps.js';
 import { parseHlc } from './hlc.js';
@@ -49,6 +50,8 @@ export class RowApplier {
     private readonly rules: RowRules,
     /** The hub's part (SyncSide.hub): none at an edge (it trusts its cloud and forwards nothing). */
     private readonly hub?: SiteRelay,
+    /** Runs of insert-only rows applied in one statement each (apply-runs.ts). */
+    private readonly runs?: InsertRuns,
   ) {}
 
   /**
@@ -129,9 +132,14 @@ export class RowApplier {
    * for the outbox), which must be held as briefly as possible.
    */
   *writeForwards(touched: Touched): SqlWork<void> {
+    const rows: unknown[][] = [];
     for (const f of touched.forwards) {
-      for (const [i, p] of f.peers.entries()) yield* sqlRun(FORWARD, [p, ...f.params, f.data[i]]);
+      for (const [i, p] of f.peers.entries()) rows.push([p, ...f.params, f.data[i]]);
     }
+    // One statement per FORWARD_CHUNK rows (a trailer goes to every other site: one round trip, not
+    // one per site), inserted in the order applied, so their seqs are in that order.
+    for (let i = 0; i < rows.length; i += FORWARD_CHUNK)
+      yield* sqlRun(FORWARD, [JSON.stringify(rows.slice(i, i + FORWARD_CHUNK))]);
     touched.forwards.length = 0;
   }
 
@@ -168,9 +176,22 @@ export class RowApplier {
     touched.deadLetters.note(row, error);
   }
 
+  /** The group's rows in order; runs of insert-only rows in one statement each (apply-runs.ts). */
   private *applyGroup(peer: string, group: readonly Received[]): SqlWork<Done[]> {
     const done: Done[] = [];
-    for (const row of group) done.push(yield* this.applyOne(peer, row, false));
+    for (let i = 0; i < group.length; ) {
+      const run = this.runs ? yield* this.runs.runAt(group, i) : undefined;
+      if (!run) {
+        done.push(yield* this.applyOne(peer, group[i]!, false));
+        i += 1;
+        continue;
+      }
+      for (const { row, effect } of yield* this.runs!.apply(peer, run)) {
+        const forward = effect.changed && this.hub ? yield* this.forward(peer, row, effect) : undefined;
+        done.push({ row, effect, forward });
+      }
+      i += run.rows.length;
+    }
     return done;
   }
 
@@ -239,10 +260,21 @@ export class RowApplier {
   }
 }
 
-const FORWARD = statement(
-  'change_log|forward',
-  'changes',
-  'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+/** Forwarded rows per statement (8 values each, sent as one JSON parameter). */
+const FORWARD_CHUNK = 1000;
+
+/**
+ * Forwarded rows from a JSON array of [peer, entity, entity_id, op, hlc, origin, schema_v, data],
+ * inserted in array order (ORDER BY its index): the log's seqs follow that order.
+ */
+const FORWARD = statement('change_log|forward-many', 'changes', (dialect) =>
+  dialect === 'postgres'
+    ? 'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) ' +
+      'SELECT r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, (r->>6)::bigint, r->>7 ' +
+      'FROM json_array_elements(?::json) WITH ORDINALITY AS f(r, n) ORDER BY n'
+    : 'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) ' +
+      'SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7 ' +
+      'FROM json_each(?) ORDER BY key',
 );
 
 const DEAD_LETTER_PUT = statement(

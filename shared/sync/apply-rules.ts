@@ -33,6 +33,8 @@ export interface RowEffect {
 
 const UNCHANGED: RowEffect = { changed: false };
 
+type UpsertRule = 'ignore' | 'merge' | 'task-event' | 'insert-if-absent' | 'overwrite';
+
 /** The stored row (or its absence) as already read, FOR UPDATE, in this transaction (SiteTrust). */
 export interface StoredRow {
   row: Fields | undefined;
@@ -101,21 +103,51 @@ export class RowRules {
   }
 
   private applyTo(shape: TableShape, change: RowChange, opts: ApplyOptions): SqlWork<RowEffect> {
-    const entity = shape.entity;
     const known = opts.stored;
     if (change.op === 'delete') return this.applyDelete(shape, change, known);
 
     const data = withKey(shape, change);
-    if (entity.entity === 'setting' && data.scope === 'site') return unchanged();
+    switch (this.ruleOf(shape.entity, data)) {
+      case 'ignore':
+        return unchanged();
+      case 'merge':
+        return this.merge(shape, data, known);
+      case 'task-event':
+        return this.taskEvent(shape, data);
+      case 'insert-if-absent':
+        return this.insertIfAbsent(shape, data);
+      case 'overwrite':
+        return this.overwrite(shape, data, opts.retry ? change.hlc : undefined, known);
+    }
+  }
+
+  /** Which rule an upsert of this entity with this data gets here (see the class comment). */
+  private ruleOf(entity: SyncedEntity, data: Fields): UpsertRule {
+    if (entity.entity === 'setting' && data.scope === 'site') return 'ignore';
     const owner = ownerOf(entity, data);
     if (owner === 'both') {
-      if (entity.ownership === 'shared') return this.merge(shape, data, known);
-      if (entity.entity === 'task_event') return this.taskEvent(shape, data);
-      return this.insertIfAbsent(shape, data);
+      if (entity.ownership === 'shared') return 'merge';
+      if (entity.entity === 'task_event') return 'task-event';
+      return 'insert-if-absent';
     }
-    if (!this.ownerSide(owner) || entity.ownership === 'edge-immutable')
-      return this.insertIfAbsent(shape, data);
-    return this.overwrite(shape, data, opts.retry ? change.hlc : undefined, known);
+    if (!this.ownerSide(owner) || entity.ownership === 'edge-immutable') return 'insert-if-absent';
+    return 'overwrite';
+  }
+
+  /**
+   * The change's table and data when its whole rule is an insert if absent and no observer follows
+   * the table: such rows of one table can be written together in one statement (apply-runs.ts) with
+   * the same effect as one by one. Undefined for any other change (or a shape not read yet).
+   */
+  plainInsert(change: RowChange): { shape: TableShape; data: Fields } | undefined {
+    if (change.op !== 'upsert') return undefined;
+    const entity = BY_NAME.get(change.entity);
+    const shape = entity && this.sql.knownShape(entity);
+    if (!shape || this.observers.watches(shape.entity.table)) return undefined;
+    const key = change.data[shape.keyField];
+    if (key !== undefined && key !== change.id) return undefined; // refused one by one (withKey)
+    const data = key === undefined ? { ...change.data, [shape.keyField]: change.id } : change.data;
+    return this.ruleOf(shape.entity, data) === 'insert-if-absent' ? { shape, data } : undefined;
   }
 
   /** A task event: inserted if absent, unless its task was deleted (tombstoned). */

@@ -73,6 +73,21 @@ export class RowSql {
     return raw ? this.toFields(shape, raw) : undefined;
   }
 
+  /**
+   * The stored rows with these keys (camelCase fields, by key), in one statement: a run of rows
+   * applied together (apply-runs.ts). Locked for the transaction on PostgreSQL, as select() is.
+   */
+  *selectMany(shape: TableShape, ids: readonly string[]): SqlWork<Map<string, Fields>> {
+    const stmt = this.statement(`select-many|${shape.table}`, 'rows', (dialect) => {
+      const list = shape.columns.map((c) => `"${c.column}"`).join(', ');
+      return `SELECT ${list} FROM "${shape.table}" WHERE ${inJsonTexts(shape.keyColumn, dialect)}${forUpdate(dialect)}`;
+    });
+    const raws = (yield step(stmt, [JSON.stringify(ids)])) as Array<Record<string, unknown>>;
+    const found = new Map<string, Fields>();
+    for (const raw of raws) found.set(String(raw[shape.keyColumn]), this.toFields(shape, raw));
+    return found;
+  }
+
   /** A raw stored row (snake_case columns) -> camelCase fields. */
   toFields(shape: TableShape, raw: Record<string, unknown>): Fields {
     const out: Fields = {};
@@ -92,6 +107,32 @@ export class RowSql {
       return `INSERT INTO "${shape.table}" (${list}) VALUES (${columns.map(() => '?').join(', ')})${conflict}`;
     });
     return ((yield step(stmt, values)) as number) > 0;
+  }
+
+  /**
+   * INSERT of many rows in one statement, each as insert(shape, row, true) would write it (an
+   * existing key leaves the stored row alone): the keys of the rows written. Rows are sent as one
+   * JSON parameter, so the text is one per column set, whatever the number of rows. Rows with other
+   * column sets than the first go in a statement of their own (a column a row lacks keeps its
+   * default, as in insert()). The caller gives distinct keys.
+   */
+  *insertManyIfAbsent(shape: TableShape, rows: readonly Fields[]): SqlWork<Set<string>> {
+    const bySignature = new Map<string, { columns: string[]; values: Array<Record<string, unknown>> }>();
+    for (const row of rows) {
+      const { columns, values, signature } = this.bind(shape, row);
+      const entry = bySignature.get(signature) ?? { columns, values: [] };
+      bySignature.set(signature, entry);
+      entry.values.push(Object.fromEntries(columns.map((c, i) => [c, values[i]])));
+    }
+    const written = new Set<string>();
+    for (const [signature, { columns, values }] of bySignature) {
+      const stmt = this.statement(`insert-many|${shape.table}|${signature}`, 'rows', (dialect) =>
+        insertManyText(shape, columns, dialect),
+      );
+      const raws = (yield step(stmt, [JSON.stringify(values)])) as Array<Record<string, unknown>>;
+      for (const raw of raws) written.add(String(raw[shape.keyColumn]));
+    }
+    return written;
   }
 
   /** UPDATE of the given fields (the key excluded) of the row with this key. */
@@ -181,6 +222,33 @@ function step(statement: SqlStatement, params: readonly unknown[]): SqlStep {
  */
 export function forUpdate(dialect: Dialect): string {
   return dialect === 'postgres' ? ' FOR UPDATE' : '';
+}
+
+/**
+ * `key IN` the text elements of a JSON array parameter. On PostgreSQL as `= ANY(ARRAY(...))`: the
+ * array is computed once and the condition is an index condition on the key, however few rows the
+ * table has (an IN subquery was planned as a hash join over a sequential scan of a small table).
+ */
+function inJsonTexts(column: string, dialect: Dialect): string {
+  return dialect === 'postgres'
+    ? `"${column}" = ANY(ARRAY(SELECT json_array_elements_text(?::json)))`
+    : `"${column}" IN (SELECT value FROM json_each(?))`;
+}
+
+/**
+ * INSERT ... SELECT from a JSON array of objects keyed by column: PostgreSQL converts each value to
+ * its column's type (json_populate_recordset, the column's input function as for a text parameter);
+ * SQLite takes JSON numbers, strings and null as the values they are. `WHERE true` lets SQLite tell
+ * the ON CONFLICT clause from a join's.
+ */
+function insertManyText(shape: TableShape, columns: readonly string[], dialect: Dialect): string {
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  const key = `"${shape.keyColumn}"`;
+  const source =
+    dialect === 'postgres'
+      ? `SELECT ${list} FROM json_populate_recordset(NULL::"${shape.table}", ?::json)`
+      : `SELECT ${columns.map((c) => `value ->> '$."${c}"'`).join(', ')} FROM json_each(?) WHERE true`;
+  return `INSERT INTO "${shape.table}" (${list}) ${source} ON CONFLICT (${key}) DO NOTHING RETURNING ${key}`;
 }
 
 function scalar(value: unknown, field: string): unknown {

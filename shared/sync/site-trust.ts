@@ -51,13 +51,17 @@ export class SiteTrust {
   /**
    * The change as the cloud may apply it from `site` (possibly with fields stripped), or throws;
    * with the stored row it was judged against (locked on PostgreSQL), which the rules then use
-   * instead of reading it again.
+   * instead of reading it again. `known`: the stored row as the caller read it (locked) already.
    */
-  *admit(site: string, change: RowChange): SqlWork<{ change: RowChange; stored?: StoredRow }> {
+  *admit(
+    site: string,
+    change: RowChange,
+    known?: StoredRow,
+  ): SqlWork<{ change: RowChange; stored?: StoredRow }> {
     const entity = entityByName(change.entity);
     if (!entity) return { change }; // the rules refuse unknown entities
     const shape = this.sql.knownShape(entity) ?? (yield* this.sql.shape(entity));
-    const stored = yield* this.sql.select(shape, change.id);
+    const stored = known ? known.row : yield* this.sql.select(shape, change.id);
     return { change: yield* this.judge(site, change, entity, stored), stored: { row: stored } };
   }
 

@@ -1,0 +1,96 @@
+import type { SqlWork } from '../db/sql-work.js';
+import { entityByName, type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import { assertClockWithinSkew } from './clock-bounds.js';
+import type { SyncDeps } from './deps.js';
+import type { Fields, RowSql, TableShape } from './row-sql.js';
+import type { SiteTrust } from './site-trust.js';
+
+/** Consecutive rows of one table whose rule is a plain insert if absent (RowRules.plainInsert). */
+export interface InsertRun {
+  shape: TableShape;
+  rows: Array<{ change: RowChange; data: Fields }>;
+}
+
+/** A run shorter than this is applied row by row (nothing to save). */
+const MIN_RUN = 2;
+
+/**
+ * Set-based apply of runs of insert-only rows (docs/sync.md "Apply, ack, resume"): a site's batch is
+ * mostly its drivers' location pings, task events and gate actuations, immutable rows that are
+ * inserted if absent and that no observer follows. Row by row each costs a read of the stored row
+ * (the trust check) and an insert: on PostgreSQL two round trips a row. A run of them costs one
+ * read of the stored rows and one insert for the whole run, with the same effect:
+ * - the rules are RowRules' (plainInsert says which rows qualify; nothing else is decided here);
+ * - every row passes the clock bounds and, at the cloud, the site's trust check, against the stored
+ *   rows read together (locked on PostgreSQL, as the row-by-row read is);
+ * - the trust check reads other tables only (a session's or a parent record's yard), never the
+ *   run's table, and the run's ids are distinct, so inserting the run after checking all of it
+ *   writes what inserting each row after checking it would;
+ * - any failure (a refused row, a foreign key that a later row of the batch satisfies, a value the
+ *   column refuses) throws: the caller's group savepoint rolls everything back and the group is
+ *   applied again row by row (apply-rows.ts), where dead letters and deferred foreign keys are
+ *   decided exactly as before.
+ */
+export class InsertRuns {
+  constructor(
+    private readonly deps: Pick<SyncDeps, 'hlc'>,
+    private readonly rules: RowRules,
+    private readonly sql: RowSql,
+    /** The hub's trust check (SiteTrust): none at an edge. */
+    private readonly trust?: SiteTrust,
+  ) {}
+
+  /** The run that starts at `rows[start]`, or undefined when that row is to be applied alone. */
+  *runAt(rows: readonly RowChange[], start: number): SqlWork<InsertRun | undefined> {
+    // The table's shape is read once per applier; the rules need it to say whether rows qualify.
+    const entity = entityByName(rows[start]!.entity);
+    if (entity && !this.sql.knownShape(entity)) yield* this.sql.shape(entity);
+    const first = this.rules.plainInsert(rows[start]!);
+    if (!first) return undefined;
+    const run: InsertRun = { shape: first.shape, rows: [{ change: rows[start]!, data: first.data }] };
+    const ids = new Set([rows[start]!.id]);
+    for (let i = start + 1; i < rows.length; i++) {
+      const change = rows[i]!;
+      if (change.entity !== rows[start]!.entity || ids.has(change.id)) break;
+      const plain = this.rules.plainInsert(change);
+      if (!plain) break;
+      run.rows.push({ change, data: plain.data });
+      ids.add(change.id);
+    }
+    return run.rows.length >= MIN_RUN ? run : undefined;
+  }
+
+  /** The run's rows, each with what applying it did, in order. Throws as one row would. */
+  *apply(peer: string, run: InsertRun): SqlWork<Array<{ row: RowChange; effect: RowEffect }>> {
+    const { shape } = run;
+    for (const { change } of run.rows) assertClockWithinSkew(this.deps.hlc, change); // clock-bounds.ts
+    const admitted: Array<{ row: RowChange; data: Fields }> = [];
+    if (this.trust) {
+      const stored = yield* this.sql.selectMany(
+        shape,
+        run.rows.map((r) => r.change.id),
+      );
+      for (const { change, data } of run.rows) {
+        const verdict = yield* this.trust.admit(peer, change, { row: stored.get(change.id) });
+        // The trust check returns these records as sent. Should it ever change one into something
+        // else than a plain insert, the throw sends the group back to row by row (see above).
+        const plain = verdict.change === change ? { data } : this.rules.plainInsert(verdict.change);
+        if (!plain) throw new RowRejected(`${change.entity} ${change.id} is applied alone`);
+        admitted.push({ row: verdict.change, data: plain.data });
+      }
+    } else for (const { change, data } of run.rows) admitted.push({ row: change, data });
+
+    const written = yield* this.sql.insertManyIfAbsent(
+      shape,
+      admitted.map((a) => a.data),
+    );
+    return admitted.map(({ row, data }) => {
+      // As in RowApplier.applyOne: a row the rules took (written or already there) advances our clock.
+      this.deps.hlc.receive(row.hlc);
+      const effect: RowEffect = written.has(String(data[shape.keyField]))
+        ? { changed: true, entity: shape.entity, stored: data }
+        : { changed: false };
+      return { row, effect };
+    });
+  }
+}
