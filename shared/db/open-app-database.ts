@@ -3,7 +3,6 @@ import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import { type AppDatabase, openDatabase } from './database.js';
 import { migratePostgres } from './migrate-postgres.js';
-import { openPostgres } from './postgres-database.js';
 
 /**
  * The role's database, migrated: PostgreSQL when `database.url` is set (the cloud in production;
@@ -13,6 +12,8 @@ import { openPostgres } from './postgres-database.js';
 export async function openAppDatabase(config: Config, log?: Logger): Promise<AppDatabase> {
   const url = config.database.url;
   if (!url) return openDatabase(join(resolve(config.dataDir), 'yard.db'));
+  // Loaded only here (shared/lazy-module.ts's reason): a SQLite node never holds the pg driver.
+  const { openPostgres } = await import('./postgres-database.js');
   const db = openPostgres({
     url,
     poolMax: config.database.poolMax,

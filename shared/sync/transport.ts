@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
-import mqtt, { type IClientOptions, type ISubscriptionMap, type MqttClient } from 'mqtt';
+import type { IClientOptions, ISubscriptionMap, MqttClient } from 'mqtt';
 import type { Config } from '../config.js';
+import { lazyModule } from '../lazy-module.js';
 import type { Logger } from '../log.js';
+
+/** mqtt.js, loaded when a link starts (shared/lazy-module.ts): a standalone edge has none. */
+const loadMqtt = lazyModule(async () => (await import('mqtt')).default);
 
 /** What a receiver may need to know about a message besides its topic and payload. */
 export interface MessageMeta {
@@ -96,6 +100,7 @@ export class MqttTransport implements SyncTransport {
         ? { will: { topic: o.will.topic, payload: Buffer.from(o.will.payload), qos: 1, retain: true } }
         : {}),
     };
+    const mqtt = await loadMqtt();
     const client = mqtt.connect(o.url, clientOptions);
     this.client = client;
     client.on('connect', (connack) => {

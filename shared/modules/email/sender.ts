@@ -1,8 +1,11 @@
 import { isIP } from 'node:net';
-import nodemailer from 'nodemailer';
+import { lazyModule } from '../../lazy-module.js';
 import type { OutboundPolicy } from '../../net/outbound-policy.js';
 import type { EmailSettingsRow } from './repo.js';
 import { smtpAddress } from './smtp-policy.js';
+
+/** nodemailer, loaded at the first mail (shared/lazy-module.ts): email is off until configured. */
+const loadNodemailer = lazyModule(async () => (await import('nodemailer')).default);
 
 /** A mail as the outbox renders it (compose.ts). */
 export interface OutgoingMail {
@@ -36,6 +39,7 @@ export class NodemailerSender implements MailSender {
   async send(settings: EmailSettingsRow, mail: OutgoingMail): Promise<SentMail> {
     const address = await smtpAddress(settings.host, this.opts.policy);
     const name = settings.host.replace(/^\[|\]$/g, '');
+    const nodemailer = await loadNodemailer();
     const transport = nodemailer.createTransport({
       host: address,
       port: settings.port,

@@ -1,8 +1,12 @@
 import axios, { type AxiosResponse } from 'axios';
-import webpush from 'web-push';
+import type { RequestDetails } from 'web-push';
+import { lazyModule } from '../../lazy-module.js';
 import { type OutboundPolicy, PUSH_ENDPOINTS, requestGuard } from '../../net/outbound-policy.js';
 import { type PushMessage, parseWebPushToken } from './schema.js';
 import type { PushOutcome, PushSender } from './sender.js';
+
+/** web-push, loaded at the first notification (shared/lazy-module.ts). */
+const loadWebPush = lazyModule(async () => (await import('web-push')).default);
 
 export interface VapidKeys {
   publicKey: string;
@@ -51,7 +55,8 @@ export class WebPushSender implements PushSender {
     const parsed = parseWebPushToken(token);
     // A token the API accepted cannot be malformed unless the stored row was damaged: drop it.
     if (!parsed.ok) return { status: 'gone' };
-    let details: webpush.RequestDetails;
+    const webpush = await loadWebPush();
+    let details: RequestDetails;
     try {
       details = webpush.generateRequestDetails(parsed.subscription, payloadOf(message), {
         vapidDetails: this.keys,

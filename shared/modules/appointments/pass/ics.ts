@@ -1,4 +1,5 @@
-import { createEvent, type EventAttributes } from 'ics';
+import type { EventAttributes } from 'ics';
+import { lazyModule } from '../../../lazy-module.js';
 import type { AppointmentPublicT } from '../public-view.js';
 
 /**
@@ -10,7 +11,10 @@ import type { AppointmentPublicT } from '../public-view.js';
  */
 export const ICS_PRODUCT_ID = 'yard-service/gate-pass';
 
-export function passIcs(p: AppointmentPublicT, description: string, now: number): string {
+const loadIcs = lazyModule(() => import('ics'));
+
+export async function passIcs(p: AppointmentPublicT, description: string, now: number): Promise<string> {
+  const { createEvent } = await loadIcs();
   const cancelled = p.status === 'cancelled';
   const event: EventAttributes & { timestamp: number } = {
     uid: `${p.id}@yard-service`,

@@ -58,7 +58,7 @@ export class GatePass implements GatePassRenderer {
       case 'ics': {
         const method = p.status === 'cancelled' ? 'CANCEL' : 'PUBLISH';
         return {
-          body: passIcs(p, passText(p), this.deps.clock.now()),
+          body: await passIcs(p, passText(p), this.deps.clock.now()),
           contentType: `text/calendar; charset=utf-8; method=${method}`,
           filename: `${name}.ics`,
         };

@@ -1,6 +1,5 @@
-import PDFDocument from 'pdfkit';
 // Helvetica in PDF readers is WinAnsi: the invoice PDF's rule for names outside it is the one rule.
-import { winAnsi } from '../../billing/export/pdf.js';
+import { loadPdfkit, winAnsi } from '../../billing/export/pdf.js';
 import type { AppointmentPublicT } from '../public-view.js';
 import { passFields } from './fields.js';
 
@@ -22,7 +21,8 @@ const HEAD_HEIGHT = 240;
  * A pass whose fields are longer than A6 holds (ten long refs) gets a taller page, never a second
  * one: a driver shows one page.
  */
-export function passPdf(p: AppointmentPublicT, qrPng: Buffer): Promise<Buffer> {
+export async function passPdf(p: AppointmentPublicT, qrPng: Buffer): Promise<Buffer> {
+  const PDFDocument = await loadPdfkit();
   const doc = new PDFDocument({
     autoFirstPage: false,
     info: { Title: winAnsi(`Gate pass ${p.code}`), Subject: winAnsi(p.yard.name) },

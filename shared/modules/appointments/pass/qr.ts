@@ -1,4 +1,6 @@
-import QRCode from 'qrcode';
+import { lazyModule } from '../../../lazy-module.js';
+
+const loadQrcode = lazyModule(async () => (await import('qrcode')).default);
 
 /**
  * The appointment code as a QR code PNG: what the gate's scanner reads (it types the code and
@@ -6,6 +8,7 @@ import QRCode from 'qrcode';
  * personal data, so a photographed pass gives nothing away. Error correction M survives a creased
  * or smudged print; the quiet zone of 2 modules is what handheld scanners need.
  */
-export function passQrPng(code: string): Promise<Buffer> {
+export async function passQrPng(code: string): Promise<Buffer> {
+  const QRCode = await loadQrcode();
   return QRCode.toBuffer(code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 8 });
 }

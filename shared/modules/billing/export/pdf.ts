@@ -1,4 +1,8 @@
-import PDFDocument from 'pdfkit';
+import { lazyModule } from '../../../lazy-module.js';
+
+/** pdfkit, loaded at the first PDF (shared/lazy-module.ts); the gate pass uses it too. */
+export const loadPdfkit = lazyModule(async () => (await import('pdfkit')).default);
+
 import { invoiceLines, isCreditNote } from './lines.js';
 import { addDays, formatMoney, localDate, localDateTime, percentOf } from './money-format.js';
 import type { ExportInvoice } from './service.js';
@@ -49,7 +53,8 @@ const MARGIN = 50;
  * the yard's time zone, dates, lines, subtotal, tax, total; then the per-day overage table and the
  * per-visit annex on following pages; page numbers at the foot. Returned unended: pipe it, then end().
  */
-export function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, options: PdfOptions) {
+export async function invoicePdf({ invoice: inv, yard, adjustments }: ExportInvoice, options: PdfOptions) {
+  const PDFDocument = await loadPdfkit();
   const doc = new PDFDocument({ size: 'A4', margin: MARGIN, bufferPages: true, info: { Title: inv.number } });
   const money = (minor: number) => winAnsi(formatMoney(minor, inv.currency, options.locale));
   const t = (s: string) => winAnsi(s);

@@ -60,7 +60,7 @@ export function registerExportRoutes(r: BillingRoutes): void {
     handler: async ({ principal, params, query, res }, { exports }) => {
       const item = await exports.one(principal, params.id);
       // Built whole before the first byte goes out, so a failure is still a problem answer.
-      const doc = invoicePdf(item, { locale: query.locale ?? 'en-US' });
+      const doc = await invoicePdf(item, { locale: query.locale ?? 'en-US' });
       res.setHeader('Content-Type', 'application/pdf');
       res.setHeader('Content-Disposition', attachment(`${item.invoice.number}.pdf`));
       res.setHeader('Cache-Control', 'no-store');
