@@ -142,6 +142,21 @@ describe.each(TEST_DIALECTS)('task summary figures (%s)', (dialect) => {
     expect(res.body.items.find((i: { yardId: string }) => i.yardId === yards[4]).wait.count).toBe(0);
   });
 
+  it('ten dashboards asking at once get the same answer, and a task completed since is in the next one', async () => {
+    const one = await w.admin.get('/api/yard-task/summary');
+    const ten = await Promise.all(Array.from({ length: 10 }, () => w.admin.get('/api/yard-task/summary')));
+    expect(ten.map((a) => a.status)).toEqual(Array(10).fill(200));
+    for (const a of ten) expect(a.body).toEqual(one.body);
+    // No answer is kept past its build: the write is in the next one.
+    await task(yards[4]!, {
+      created: clock.now() - 60_000,
+      started: clock.now() - 50_000,
+      completed: clock.now(),
+    });
+    const after = await w.admin.get('/api/yard-task/summary');
+    expect(after.body.items.find((i: { yardId: string }) => i.yardId === yards[4]).duration.count).toBe(1);
+  });
+
   it('reads the samples from an index range per yard, with no sort and no table row', async () => {
     const statements: Array<{ sql: string; parameters: readonly unknown[] }> = [];
     const stop = w.t.db.onQuery((sql, parameters) => {
