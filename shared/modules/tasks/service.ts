@@ -6,6 +6,7 @@ import { NotFoundError } from '../../http/errors.js';
 import type { TrailerService } from '../trailers/service.js';
 import { type DispatchDeps, Dispatcher, type DriverState } from './dispatch.js';
 import { createTasks, deleteTask, loadForStaff, patchTask, replaceTask, type WriteOutcome } from './edits.js';
+import { NextBuild } from './next-build.js';
 import { taskEventOut, taskOut } from './out.js';
 import { type TaskRow, taskRepo } from './repo.js';
 import type {
@@ -35,6 +36,8 @@ export type TaskDeps = DispatchDeps &
  */
 export class TaskService {
   private readonly dispatcher: Dispatcher;
+  /** Dashboards polling the summaries at once share builds, each begun after its request (next-build.ts). */
+  private readonly summaryBuilds = new NextBuild<{ items: TaskSummaryT[] }>();
 
   constructor(private readonly deps: TaskDeps) {
     this.dispatcher = new Dispatcher(deps);
@@ -166,7 +169,11 @@ export class TaskService {
   }
 
   /** Every yard in the principal's scope; drivers counted in the yard of their open session. */
-  async summaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
+  summaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
+    return this.summaryBuilds.get(principal.yardIds?.join(',') ?? '*', () => this.buildSummaries(principal));
+  }
+
+  private async buildSummaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
     const yards = await taskRepo.yardsIn(this.deps.kysely, principal.yardIds);
     // Figures: read by the read pool, off the event loop (a few hundred yards' drivers).
     const drivers = await this.dispatcher.availabilityOf(undefined, {

@@ -1,15 +1,18 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-import type { DB } from '../../db/tables.js';
+import { timeStats } from './samples.js';
 
 /**
  * The figures of the task summaries of many yards (summary.ts) in four grouped statements,
  * however many yards: open tasks by yard and status (yard_task_queue); completions since each
- * yard's local midnight (yard_task_completed, one range per time zone's midnight); and wait and
- * duration (count, sum, p90) over the tasks started / completed since `since` (yard_task_started,
- * yard_task_completed). The p90 is ranked in SQL (window functions, which SQLite and PostgreSQL
- * both run) over that bounded window only: history is never scanned, and no sample reaches Node.
+ * yard's local midnight (yard_task_completed, one range per time zone's midnight); and the wait and
+ * duration samples of the tasks started / completed since `since`: one index range per yard over
+ * that bounded window, read from the index alone on SQLite (yard_task_started, yard_task_completed
+ * hold both times of a sample: migration 0025), grouped in index order, with no sort: history is
+ * never scanned, and no table row is read. SQL counts and sums each yard's samples and hands them
+ * over as one row per yard; the p90 is ranked from them (samples.ts): ranking in SQL with window
+ * functions sorted the whole window in a temporary B-tree (docs/performance.md).
  */
 export async function summaryFigures(db: Kdb, yards: Array<{ id: string; dayStart: number }>, since: number) {
   const ids = scopeInList(yards.map((y) => y.id));
@@ -37,58 +40,34 @@ export async function summaryFigures(db: Kdb, yards: Array<{ id: string; dayStar
       )
       .groupBy('yardId')
       .execute(),
-    timeStats(
-      db,
-      db
-        .selectFrom('yardTask')
-        .select(['yardId', sql<number>`started_at - created_at`.as('ms')])
-        .where('yardId', 'in', ids)
-        .where('startedAt', '>=', since),
-    ),
-    timeStats(
-      db,
-      db
-        .selectFrom('yardTask')
-        .select(['yardId', sql<number>`completed_at - started_at`.as('ms')])
-        .where('yardId', 'in', ids)
-        .where('completedAt', '>=', since)
-        .where('startedAt', 'is not', null),
-    ),
+    db
+      .selectFrom('yardTask')
+      .select(['yardId', ...samples(sql`started_at - created_at`)])
+      .where('yardId', 'in', ids)
+      .where('startedAt', '>=', since)
+      .groupBy('yardId')
+      .execute(),
+    db
+      .selectFrom('yardTask')
+      .select(['yardId', ...samples(sql`completed_at - started_at`)])
+      .where('yardId', 'in', ids)
+      .where('completedAt', '>=', since)
+      .where('startedAt', 'is not', null)
+      .groupBy('yardId')
+      .execute(),
   ]);
-  return { open, completedToday, wait, duration };
+  return { open, completedToday, wait: timeStats(wait), duration: timeStats(duration) };
 }
 
 /**
- * Per yard: how many samples, their sum and their p90 (nearest rank: the ceil(0.9 n)-th smallest,
- * the ceil taken in integers as (9 n + 9) / 10), in one statement.
+ * A yard's samples as one row: how many, their sum, and the samples themselves as one text
+ * (string_agg: PostgreSQL's aggregate, which SQLite 3.44+ also has), in index order, unsorted. A
+ * row per yard rather than per sample: each row answered costs an object on the event loop.
  */
-function timeStats(
-  db: Kdb,
-  samples: SelectQueryBuilder<DB, 'yardTask', { yardId: string; ms: number }>,
-): Promise<Array<{ yardId: string; n: number; total: number; p90: number | null }>> {
-  const yard = sql.ref('samples.yardId');
-  const ms = sql.ref('samples.ms');
-  const ranked = db
-    .selectFrom(samples.as('samples'))
-    .select([
-      'samples.yardId',
-      'samples.ms',
-      sql<number>`row_number() over (partition by ${yard} order by ${ms})`.as('rn'),
-      sql<number>`count(*) over (partition by ${yard})`.as('cnt'),
-    ])
-    .as('ranked');
-  return db
-    .selectFrom(ranked)
-    .select((eb) => [
-      'ranked.yardId',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('ranked.ms').as('total'),
-      sql<
-        number | null
-      >`max(case when ${sql.ref('ranked.rn')} = (9 * ${sql.ref('ranked.cnt')} + 9) / 10 then ${sql.ref('ranked.ms')} end)`.as(
-        'p90',
-      ),
-    ])
-    .groupBy('ranked.yardId')
-    .execute();
+function samples(ms: RawBuilder<unknown>) {
+  return [
+    sql<number>`count(*)`.as('n'),
+    sql<number>`sum(${ms})`.as('total'),
+    sql<string>`string_agg(CAST(${ms} AS TEXT), ',')`.as('samples'),
+  ];
 }

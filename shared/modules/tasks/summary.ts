@@ -10,11 +10,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 type SummaryYard = { id: string; code: string; timeZone: string };
 
 /**
- * The task figures of these yards, in the yards' order. The same four grouped statements for one
- * yard or two hundred (summary-repo.ts, run by the read pool off the event loop): open tasks now,
+ * The task figures of these yards, in the yards' order. The same four statements for one yard or
+ * two hundred (summary-repo.ts, run by the read pool off the event loop): open tasks now,
  * completions since each yard's local midnight, and wait / duration over the last 24 h, each an
- * index range of that window only; the p90s are ranked in SQL, so neither the history nor the
- * day's samples are read into Node.
+ * index range of that window only (the samples from the index alone, never the history); the
+ * p90s are ranked here from each yard's day of samples (samples.ts).
  */
 export async function yardSummaries(
   deps: Pick<CoreParts, 'clock' | 'reads'>,

@@ -8,7 +8,7 @@ import { startTaskWorld, type TaskWorld } from './fixture.js';
 
 /**
  * The summary of every yard is a fixed set of grouped statements, not a few per yard, and the p90s
- * it ranks in SQL are the nearest-rank p90s of the samples: at the cloud, on each database (docs/architecture.md "Two databases, and several cloud nodes").
+ * it ranks are the nearest-rank p90s of the samples: at the cloud, on each database (docs/architecture.md "Two databases, and several cloud nodes").
  */
 describe.each(TEST_DIALECTS)('task summaries of many yards (%s)', (dialect) => {
   let w: TaskWorld;
