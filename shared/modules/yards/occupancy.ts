@@ -39,7 +39,7 @@ export const OccupancyOut = z
 
 export type OccupancyOutT = z.infer<typeof OccupancyOut>;
 
-/** Three counts, each an index range of this yard's rows (location_yard_name, trailer_yard). */
+/** Three counts, each on an index range of this yard's rows (location_yard_name, trailer_yard). */
 export async function readOccupancy(db: Kdb, yard: Pick<YardRow, 'id' | 'capacity'>): Promise<OccupancyOutT> {
   const [places, trailers, onPlaces] = await Promise.all([
     db
@@ -57,17 +57,23 @@ export async function readOccupancy(db: Kdb, yard: Pick<YardRow, 'id' | 'capacit
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('yardId', '=', yard.id)
       .executeTakeFirstOrThrow(),
+    // The yard's places as a set first: the trailers are then counted on one index range with a
+    // lookup each (a join that read each trailer's place row took three times as long at 5,000).
     db
-      .selectFrom('trailer as t')
-      .innerJoin('location as l', 'l.id', 't.locationId')
+      .selectFrom('trailer')
       .select((eb) => [
         eb.fn.countAll<number>().as('n'),
-        sql<number>`count(distinct t.location_id)`.as('places'),
+        sql<number>`count(distinct location_id)`.as('places'),
       ])
-      .where('t.yardId', '=', yard.id)
-      .where('l.yardId', '=', yard.id)
-      .where('l.status', '=', 'active')
-      .where('l.kind', 'in', PARKING)
+      .where('yardId', '=', yard.id)
+      .where('locationId', 'in', (eb) =>
+        eb
+          .selectFrom('location')
+          .select('id')
+          .where('yardId', '=', yard.id)
+          .where('status', '=', 'active')
+          .where('kind', 'in', PARKING),
+      )
       .executeTakeFirstOrThrow(),
   ]);
   const total = Number(trailers.n);
