@@ -67,28 +67,34 @@ async function locationsById(yardId: string, ids: string[]): Promise<Schemas['Lo
  * yard's lists.
  */
 export async function loadYardFigures(yardId: string): Promise<YardFiguresData> {
-  const [figures, occupancy, inYard, tasks, errors4xx, errors5xx] = await Promise.all([
-    call(api.GET('/api/dashboard/yard/trailer', { params: { query: { yardId } } })),
+  const figuresP = call(api.GET('/api/dashboard/yard/trailer', { params: { query: { yardId } } }));
+  const inYardP = call(
+    api.GET('/api/trailer/in-yard', {
+      params: { query: { yardId, longest: DWELL_ROWS, byLocation: false } },
+    }),
+  );
+  // The names as soon as the two answers that hold their ids are in, while the others are read.
+  const namesP = Promise.all([figuresP, inYardP]).then(([figures, inYard]) =>
+    Promise.all([
+      locationsById(yardId, distinct(inYard.longest.map((t) => t.locationId))),
+      carriersById(
+        distinct([
+          ...(figures.items.find((i) => i.yardId === yardId)?.byCarrier ?? []).map((c) => c.carrierId),
+          ...inYard.longest.map((t) => t.carrierId),
+        ]),
+      ),
+    ]),
+  );
+  const [figures, occupancy, inYard, tasks, errors4xx, errors5xx, [locations, carriers]] = await Promise.all([
+    figuresP,
     call(api.GET('/api/yard/{id}/occupancy', { params: { path: { id: yardId } } })),
-    call(
-      api.GET('/api/trailer/in-yard', {
-        params: { query: { yardId, longest: DWELL_ROWS, byLocation: false } },
-      }),
-    ),
+    inYardP,
     call(api.GET('/api/yard-task/summary/{yardId}', { params: { path: { yardId } } })),
     call(api.GET('/api/dashboard/yard/error4xx', { params: { query: { yardId } } })),
     call(api.GET('/api/dashboard/yard/error5xx', { params: { query: { yardId } } })),
+    namesP,
   ]);
   const trailers = figures.items.find((i) => i.yardId === yardId) ?? null;
-  const [locations, carriers] = await Promise.all([
-    locationsById(yardId, distinct(inYard.longest.map((t) => t.locationId))),
-    carriersById(
-      distinct([
-        ...(trailers?.byCarrier ?? []).map((c) => c.carrierId),
-        ...inYard.longest.map((t) => t.carrierId),
-      ]),
-    ),
-  ]);
   return { trailers, occupancy, inYard, locations, carriers, tasks, errors4xx, errors5xx };
 }
 
