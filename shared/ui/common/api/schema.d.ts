@@ -1977,6 +1977,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/yard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per yard: trailers in the yard, movements of its local day, open tasks
+         * @description Every yard in your scope, only the numbers of the Yard screen's all-yards overview, in one request (each yard's day in its own time zone; open tasks: queued, assigned or in progress).
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DashboardYardOverview"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/yard/movement": {
         parameters: {
             query?: never;
@@ -18163,6 +18222,21 @@ export interface components {
                 openVisits: number;
                 /** @description over open trailer visits, up to now */
                 averageDwellMs: number | null;
+            }[];
+        };
+        DashboardYardOverview: {
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                yardId: string;
+                yardCode: string;
+                trailersInYard: number;
+                /** @description check-ins and check-outs during the yard's local day (its time zone) */
+                movementsToday: number;
+                /** @description yard tasks queued, assigned or in progress */
+                openTasks: number;
             }[];
         };
         DashboardYardMovementFigures: {
