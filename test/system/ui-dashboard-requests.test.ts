@@ -85,7 +85,12 @@ describe('one request per panel', () => {
     await page.waitForLoadState('networkidle');
     // The chart's own range, and one request for the overview: not one per yard.
     expect(count(/^\/api\/dashboard\/movement\?/), sent.join('\n')).toBe(1);
-    expect(count(/^\/api\/dashboard\/yard\/movement(\?|$)/), sent.join('\n')).toBe(1);
+    // The overview: one request with its rows' numbers, not the all-yards trailer figures, task
+    // summaries and day's movements.
+    expect(count(/^\/api\/dashboard\/yard\/overview$/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/dashboard\/yard\/movement(\?|$)/), sent.join('\n')).toBe(0);
+    expect(count(/^\/api\/dashboard\/yard\/trailer$/), sent.join('\n')).toBe(0);
+    expect(count(/^\/api\/yard-task\/summary$/), sent.join('\n')).toBe(0);
     // The chosen yard's trailers: the longest there in one request, without per-place counts; the
     // occupancy counted by the API; only the places and carriers the panels name, by ids: not every
     // place page by page, nor every carrier.
@@ -110,6 +115,26 @@ describe('one request per panel', () => {
     expect(
       today.some((y) => y.in + y.out > 0),
       'the demo yard has movements today',
+    ).toBe(true);
+    // ... and its trailers and open tasks are those of the fuller answers.
+    const figures = (await apiCall('GET', '/api/dashboard/yard/trailer')).body.items as Array<{
+      yardCode: string;
+      trailersInYard: number;
+    }>;
+    const tasks = (await apiCall('GET', '/api/yard-task/summary')).body.items as Array<{
+      yardCode: string;
+      counts: { QUEUED: number; ASSIGNED: number; IN_PROGRESS: number };
+    }>;
+    for (const y of tasks) {
+      const row = overview.getByRole('row', { name: new RegExp(`\\(${y.yardCode}\\)`) });
+      const trailers = figures.find((f) => f.yardCode === y.yardCode)?.trailersInYard ?? 0;
+      await expect.poll(() => row.locator('td').nth(0).textContent()).toBe(String(trailers));
+      const open = y.counts.QUEUED + y.counts.ASSIGNED + y.counts.IN_PROGRESS;
+      await expect.poll(() => row.locator('td').nth(3).textContent()).toBe(String(open));
+    }
+    expect(
+      tasks.some((y) => y.counts.QUEUED + y.counts.ASSIGNED + y.counts.IN_PROGRESS > 0),
+      'the demo yard has open tasks',
     ).toBe(true);
     // The occupancy panel shows the API's count, and the longest-dwell table names the places and
     // carriers it asked for by ids.

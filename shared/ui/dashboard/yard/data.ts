@@ -111,23 +111,20 @@ export interface YardRow {
 }
 
 /**
- * One row per yard for the overview: three requests whatever the number of yards, each covering
- * every yard in the user's scope (trailers, today's movements in each yard's own day, tasks).
+ * One row per yard for the overview: one request whatever the number of yards, with only the
+ * numbers the rows show (GET /api/dashboard/yard/overview: trailers, today's movements in each
+ * yard's own day, open tasks).
  */
 export async function loadAllYards(yards: Schemas['Yard'][]): Promise<YardRow[]> {
-  const [figures, tasks, today] = await Promise.all([
-    call(api.GET('/api/dashboard/yard/trailer')),
-    call(api.GET('/api/yard-task/summary')),
-    call(api.GET('/api/dashboard/yard/movement')),
-  ]);
+  const overview = await call(api.GET('/api/dashboard/yard/overview'));
+  const byYard = new Map(overview.items.map((i) => [i.yardId, i]));
   return yards.map((yard) => {
-    const t = tasks.items.find((s) => s.yardId === yard.id);
-    const m = today.items.find((i) => i.yardId === yard.id);
+    const o = byYard.get(yard.id);
     return {
       yard,
-      trailersInYard: figures.items.find((f) => f.yardId === yard.id)?.trailersInYard ?? 0,
-      movementsToday: m ? m.in + m.out : 0,
-      openTasks: t ? t.counts.QUEUED + t.counts.ASSIGNED + t.counts.IN_PROGRESS : 0,
+      trailersInYard: o?.trailersInYard ?? 0,
+      movementsToday: o?.movementsToday ?? 0,
+      openTasks: o?.openTasks ?? 0,
     };
   });
 }
