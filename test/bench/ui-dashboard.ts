@@ -60,6 +60,25 @@ function panelsReady(page: Page, yards: number): Promise<number> {
     .then((h) => h.jsonValue() as Promise<number>);
 }
 
+/** An API request's path with ids as `{id}`, and its query's keys (not values): one row per kind. */
+function kind(raw: string): string {
+  const url = new URL(raw);
+  const keys = [...new Set(url.searchParams.keys())].sort().join('&');
+  return `${url.pathname.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '{id}')}${keys ? `?${keys}` : ''}`;
+}
+
+interface Timed {
+  kind: string;
+  /** Request start to response end, and response end after the click (ms); body size in bytes. */
+  ms: number;
+  endMs: number;
+  bytes: number;
+}
+
+/**
+ * Counts the API requests a page sends and times each from the page's Resource Timing entries
+ * (where the time goes: which request ends last after the click, and how long each took).
+ */
 function countApi(page: Page): { sent: string[] } {
   const log = { sent: [] as string[] };
   page.on('request', (r) => {
@@ -69,11 +88,27 @@ function countApi(page: Page): { sent: string[] } {
   return log;
 }
 
+function apiTimings(page: Page, since: number): Promise<Array<Omit<Timed, 'kind'> & { url: string }>> {
+  return page.evaluate(
+    (t0) =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((e) => e.startTime >= t0 && new URL(e.name).pathname.startsWith('/api/') && e.responseEnd > 0)
+        .map((e) => ({
+          url: e.name,
+          ms: e.responseEnd - e.startTime,
+          endMs: e.responseEnd - t0,
+          bytes: e.encodedBodySize,
+        })),
+    since,
+  );
+}
+
 async function opens(browser: Browser, url: string, session: unknown, yards: number) {
   const page = await openPage(browser, { viewport: { width: 1366, height: 900 } });
   await page.addInitScript((s) => localStorage.setItem('yard.session', s), JSON.stringify(session));
   const log = countApi(page);
   const times: number[] = [];
+  const timed: Timed[] = [];
   let requests = 0;
   for (let i = 0; i < OPENS + 2; i++) {
     await page.goto(`${url}/dashboard/`);
@@ -92,11 +127,40 @@ async function opens(browser: Browser, url: string, session: unknown, yards: num
     const ready = await panelsReady(page, yards);
     if (i >= 2) times.push(ready - at); // the first two warm the server's statements and the page's code
     await page.waitForTimeout(500);
+    if (i >= 2) for (const t of await apiTimings(page, at)) timed.push({ ...t, kind: kind(t.url) });
     requests = log.sent.length;
   }
   const sample = [...log.sent];
   await page.context().close();
-  return { times, requests, sample };
+  return { times, requests, sample, timed };
+}
+
+/** Per kind of request: how many per open, median duration, median end after the click, body size. */
+function printTimings(timed: Timed[], opens: number) {
+  const kinds = new Map<string, Timed[]>();
+  for (const t of timed) kinds.set(t.kind, [...(kinds.get(t.kind) ?? []), t]);
+  const rows = [...kinds].map(([k, ts]) => ({
+    k,
+    n: ts.length / opens,
+    ms: percentile(
+      ts.map((t) => t.ms),
+      50,
+    ),
+    end: percentile(
+      ts.map((t) => t.endMs),
+      50,
+    ),
+    endMax: percentile(
+      ts.map((t) => t.endMs),
+      95,
+    ),
+    kb: Math.max(...ts.map((t) => t.bytes)) / 1024,
+  }));
+  console.log('per kind of request (per open; duration p50; end after the click p50 / p95; largest body):');
+  for (const r of rows.sort((a, b) => b.end - a.end))
+    console.log(
+      `  ${r.n.toFixed(1).padStart(5)} x ${r.ms.toFixed(0).padStart(5)} ms, ends ${r.end.toFixed(0).padStart(5)} / ${r.endMax.toFixed(0).padStart(5)} ms, ${r.kb.toFixed(1).padStart(7)} KiB  ${r.k}`,
+    );
 }
 
 async function coldLoads(browser: Browser, url: string, session: unknown, yards: number) {
@@ -150,6 +214,7 @@ try {
   console.log(`API requests when the Yard screen opens: ${open.requests}`);
   for (const [path, n] of [...byPath].sort((a, b) => b[1] - a[1]))
     console.log(`  ${String(n).padStart(4)}  ${path}`);
+  printTimings(open.timed, open.times.length);
   console.log(
     `open the Yard screen, click to every panel (${OPENS} opens, ${yards} yards): p50 ${f(percentile(open.times, 50))}, p95 ${f(percentile(open.times, 95))}, max ${f(Math.max(...open.times))} ${verdict(percentile(open.times, 95) < TARGET_MS)} [p95 < ${TARGET_MS} ms]`,
   );

@@ -85,10 +85,22 @@ describe('one request per panel', () => {
     await page.waitForLoadState('networkidle');
     // The chart's own range, and one request for the overview: not one per yard.
     expect(count(/^\/api\/dashboard\/movement\?/), sent.join('\n')).toBe(1);
-    expect(count(/^\/api\/dashboard\/yard\/movement(\?|$)/), sent.join('\n')).toBe(1);
-    // The chosen yard's trailers: by place and the longest there in one request, not page by page.
-    expect(count(/^\/api\/trailer\/in-yard\?/), sent.join('\n')).toBe(1);
+    // The overview: one request with its rows' numbers, not the all-yards trailer figures, task
+    // summaries and day's movements.
+    expect(count(/^\/api\/dashboard\/yard\/overview$/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/dashboard\/yard\/movement(\?|$)/), sent.join('\n')).toBe(0);
+    expect(count(/^\/api\/dashboard\/yard\/trailer$/), sent.join('\n')).toBe(0);
+    expect(count(/^\/api\/yard-task\/summary$/), sent.join('\n')).toBe(0);
+    // The chosen yard's trailers: the longest there in one request, without per-place counts; the
+    // occupancy counted by the API; only the places and carriers the panels name, by ids: not every
+    // place page by page, nor every carrier.
+    expect(count(/^\/api\/trailer\/in-yard\?(.*&)?byLocation=false/), sent.join('\n')).toBe(1);
     expect(count(/^\/api\/trailer\?/), sent.join('\n')).toBe(0);
+    expect(count(/^\/api\/yard\/[0-9a-f-]{36}\/occupancy$/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/yard\/[0-9a-f-]{36}\/location\?/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/yard\/[0-9a-f-]{36}\/location\?(.*&)?ids=/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/carrier\?/), sent.join('\n')).toBe(1);
+    expect(count(/^\/api\/carrier\?(.*&)?ids=/), sent.join('\n')).toBe(1);
     expect(sent.length, sent.join('\n')).toBeLessThan(20);
     // What the overview shows is the API's answer for each yard.
     const today = (await apiCall('GET', '/api/dashboard/yard/movement')).body.items as Array<{
@@ -104,6 +116,44 @@ describe('one request per panel', () => {
       today.some((y) => y.in + y.out > 0),
       'the demo yard has movements today',
     ).toBe(true);
+    // ... and its trailers and open tasks are those of the fuller answers.
+    const figures = (await apiCall('GET', '/api/dashboard/yard/trailer')).body.items as Array<{
+      yardCode: string;
+      trailersInYard: number;
+    }>;
+    const tasks = (await apiCall('GET', '/api/yard-task/summary')).body.items as Array<{
+      yardCode: string;
+      counts: { QUEUED: number; ASSIGNED: number; IN_PROGRESS: number };
+    }>;
+    for (const y of tasks) {
+      const row = overview.getByRole('row', { name: new RegExp(`\\(${y.yardCode}\\)`) });
+      const trailers = figures.find((f) => f.yardCode === y.yardCode)?.trailersInYard ?? 0;
+      await expect.poll(() => row.locator('td').nth(0).textContent()).toBe(String(trailers));
+      const open = y.counts.QUEUED + y.counts.ASSIGNED + y.counts.IN_PROGRESS;
+      await expect.poll(() => row.locator('td').nth(3).textContent()).toBe(String(open));
+    }
+    expect(
+      tasks.some((y) => y.counts.QUEUED + y.counts.ASSIGNED + y.counts.IN_PROGRESS > 0),
+      'the demo yard has open tasks',
+    ).toBe(true);
+    // The occupancy panel shows the API's count, and the longest-dwell table names the places and
+    // carriers it asked for by ids.
+    const yardId = yards.find((y) => y.code === 'DAL1')!.id;
+    const occ = (await apiCall('GET', `/api/yard/${yardId}/occupancy`)).body;
+    await expect
+      .poll(() => page.locator('[data-figure="trailers-in-yard"]').textContent())
+      .toMatch(new RegExp(`^${occ.trailers}\\s*of ${occ.capacity.toLocaleString('en')} trailer spaces`));
+    await shown(page.getByText(new RegExp(`Places in use: ${occ.placesInUse} of ${occ.places} spots`)));
+    const longest = (await apiCall('GET', `/api/trailer/in-yard?yardId=${yardId}&byLocation=false`)).body
+      .longest as Array<{ number: string; locationId: string | null; carrierId: string | null }>;
+    const placed = longest.find((t) => t.locationId && t.carrierId);
+    expect(placed, 'a trailer of the longest stands on a place and has a carrier').toBeTruthy();
+    const place = (await apiCall('GET', `/api/yard/${yardId}/location?ids=${placed!.locationId}`)).body
+      .items[0];
+    const carrier = (await apiCall('GET', `/api/carrier?ids=${placed!.carrierId}`)).body.items[0];
+    const row = page.locator('.dwell tbody tr', { hasText: placed!.number });
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe(place.name);
+    await expect.poll(() => row.locator('td').nth(3).textContent()).toContain(carrier.name);
     await screenshot(page, 'dashboard-requests-yard');
   });
 

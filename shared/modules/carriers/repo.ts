@@ -23,6 +23,7 @@ export class CarrierRepo {
     afterId?: string | undefined;
     q?: string | undefined;
     status?: string | undefined;
+    ids?: string[] | undefined;
   }) {
     let q = this.db
       .selectFrom('carrier')
@@ -30,6 +31,7 @@ export class CarrierRepo {
       .orderBy('id')
       .limit(opts.limit + 1);
     if (opts.afterId) q = q.where('id', '>', opts.afterId);
+    if (opts.ids !== undefined) q = q.where('id', 'in', opts.ids);
     if (opts.status) q = q.where('status', '=', opts.status as CarrierRow['status']);
     if (opts.q) {
       const text = opts.q;

@@ -1,7 +1,8 @@
 import { PARTY_STATUSES } from '../../enums.js';
-import { Id, IsoDateTime, PageQuery } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, PageQuery, queryList } from '../../http/common-schemas.js';
 import { exportName } from '../../http/export-text.js';
 import { z } from '../../http/zod.js';
+import { MAX_IDS } from '../trailers/schema.js';
 
 export const CarrierStatus = z.enum(PARTY_STATUSES);
 
@@ -65,6 +66,9 @@ export const CarrierPatch = CarrierCreate.partial().openapi('CarrierPatch', {
 });
 
 export const CarrierListQuery = PageQuery.extend({
+  ids: queryList(Id)
+    .refine((ids) => ids === undefined || ids.length <= MAX_IDS, `at most ${MAX_IDS} ids`)
+    .openapi({ description: `only these carriers (repeat or comma-separate, at most ${MAX_IDS})` }),
   q: z.string().trim().min(1).max(100).optional().openapi({ description: 'name or SCAC contains' }),
   status: CarrierStatus.optional(),
 });

@@ -20,6 +20,7 @@ export class CarrierService {
     cursor?: string | undefined;
     q?: string | undefined;
     status?: string | undefined;
+    ids?: string[] | undefined;
   }) {
     const afterId = opts.cursor ? String(decodeCursor(opts.cursor, 1)[0]) : undefined;
     const rows = await this.repo.list({ ...opts, afterId });

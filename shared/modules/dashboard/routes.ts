@@ -1,6 +1,7 @@
 import { type Principal, STAFF } from '../../auth/principal.js';
 import type { RouteRegistrar } from '../../http/routes.js';
 import type { SharedAnswers } from '../../http/shared-answers.js';
+import { YardOverviewOut } from './overview.js';
 import {
   ErrorFiguresOut,
   ErrorWindowQuery,
@@ -70,6 +71,20 @@ export function registerDashboardRoutes(
     errors: [404],
     handler: ({ query, principal }) =>
       shared('trailer', query, principal, () => dashboard.trailers(query.yardId, principal)),
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/dashboard/yard/overview',
+    tag: TAG,
+    summary: 'Per yard: trailers in the yard, movements of its local day, open tasks',
+    description:
+      "Every yard in your scope, only the numbers of the Yard screen's all-yards overview, in one request " +
+      "(each yard's day in its own time zone; open tasks: queued, assigned or in progress).",
+    access: STAFF,
+    response: { schema: YardOverviewOut },
+    // Not a shared answer: the open tasks have no rollup to signal their change.
+    handler: ({ principal }) => dashboard.overview(principal),
   });
 
   r.add({

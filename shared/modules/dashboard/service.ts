@@ -4,6 +4,7 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { SettingsService } from '../settings/service.js';
+import { openTaskCounts, type YardOverviewOutT } from './overview.js';
 import { DashboardRepo, TRAILER_FIGURES, TRUCK_FIGURES } from './repo.js';
 import { DAY_MS, EVERY_YARD, EVERY_YARD_GRAINS, FIGURE, NO_CARRIER, YARD_GRAINS } from './rollups/rules.js';
 import type {
@@ -211,6 +212,30 @@ export class DashboardService {
           averageDwellMs: meanDwell(now, open?.mean),
         };
       }),
+    };
+  }
+
+  /**
+   * Per yard in scope: trailers in the yard, movements of its local day, open tasks (overview.ts).
+   * The day's movements are yardMovements' own; the trailers its load figures added up.
+   */
+  async overview(principal: Principal): Promise<YardOverviewOutT> {
+    const today = await this.yardMovements({}, principal);
+    const ids = today.items.map((d) => d.yardId);
+    const [loads, open] = await Promise.all([
+      this.repo.figures(ids, [FIGURE.trailerLoad]),
+      openTaskCounts(this.deps.reads.kysely, ids),
+    ]);
+    const trailers = new Map<string, number>();
+    for (const f of loads) trailers.set(f.yardId, (trailers.get(f.yardId) ?? 0) + Number(f.n));
+    return {
+      items: today.items.map((d) => ({
+        yardId: d.yardId,
+        yardCode: d.yardCode ?? '',
+        trailersInYard: trailers.get(d.yardId) ?? 0,
+        movementsToday: d.in + d.out,
+        openTasks: open.get(d.yardId) ?? 0,
+      })),
     };
   }
 

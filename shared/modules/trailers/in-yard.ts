@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Kdb } from '../../db/database.js';
-import { Id } from '../../http/common-schemas.js';
+import { Id, QueryBool } from '../../http/common-schemas.js';
 import { RawJson } from '../../http/raw-json.js';
 import { z } from '../../http/zod.js';
 import { TrailerOut } from './schema.js';
@@ -20,18 +20,28 @@ export const InYardQuery = z.object({
     default: 20,
     description: 'how many of the longest in the yard',
   }),
+  byLocation: QueryBool.default(true).openapi({
+    type: 'boolean',
+    default: true,
+    description:
+      'false: leave out `byLocation` (a yard of 4,000 places answers it in some 280 kB); the places in ' +
+      'use are counted by GET /api/yard/{id}/occupancy',
+  }),
 });
 
 export const InYardOut = z
   .object({
     yardId: Id,
     trailers: z.number().int().openapi({ description: 'trailers in the yard' }),
-    byLocation: z.array(
-      z.object({
-        locationId: Id.nullable().openapi({ description: 'null: on no place (last among equal counts)' }),
-        trailers: z.number().int(),
-      }),
-    ),
+    byLocation: z
+      .array(
+        z.object({
+          locationId: Id.nullable().openapi({ description: 'null: on no place (last among equal counts)' }),
+          trailers: z.number().int(),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'absent when asked with byLocation=false' }),
     longest: z.array(TrailerOut).openapi({
       description: 'the trailers in the yard longest, earliest arrival first (no arrival time last)',
     }),
@@ -40,14 +50,28 @@ export const InYardOut = z
 
 export type InYardQueryT = z.infer<typeof InYardQuery>;
 
-/** The two reads, each on the trailer_yard (yard_id, id) index: a count per place and a sort of one yard's rows. */
-export async function readInYard(db: Kdb, yardId: string, longest: number): Promise<RawJson> {
-  const places = await db
-    .selectFrom('trailer')
-    .select((eb) => ['locationId', eb.fn.countAll<number>().as('n')])
-    .where('yardId', '=', yardId)
-    .groupBy('locationId')
-    .execute();
+/**
+ * The two reads, each on the trailer_yard (yard_id, id) index: a count per place (or, without
+ * byLocation, of the yard) and a sort of one yard's rows.
+ */
+export async function readInYard(
+  db: Kdb,
+  yardId: string,
+  longest: number,
+  withPlaces: boolean,
+): Promise<RawJson> {
+  const places = withPlaces
+    ? await db
+        .selectFrom('trailer')
+        .select((eb) => ['locationId', eb.fn.countAll<number>().as('n')])
+        .where('yardId', '=', yardId)
+        .groupBy('locationId')
+        .execute()
+    : await db
+        .selectFrom('trailer')
+        .select((eb) => [sql<null>`null`.as('locationId'), eb.fn.countAll<number>().as('n')])
+        .where('yardId', '=', yardId)
+        .execute();
   const rows =
     longest === 0
       ? []
@@ -71,7 +95,7 @@ export async function readInYard(db: Kdb, yardId: string, longest: number): Prom
   const head = JSON.stringify({
     yardId,
     trailers: byLocation.reduce((sum, p) => sum + p.trailers, 0),
-    byLocation,
+    ...(withPlaces ? { byLocation } : {}),
   });
   // The rows' JSON is the list's own (api_json, the same text as trailerOut): spliced in as it is.
   return new RawJson(`${head.slice(0, -1)},"longest":[${rows.map((r) => r.apiJson).join(',')}]}`);

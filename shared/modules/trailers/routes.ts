@@ -43,7 +43,8 @@ export function registerTrailerRoutes(r: RouteRegistrar, { trailers }: { trailer
     query: InYardQuery,
     response: { schema: InYardOut },
     errors: [403, 404],
-    handler: ({ query, principal }) => trailers.inYard(principal, query.yardId, query.longest),
+    handler: ({ query, principal }) =>
+      trailers.inYard(principal, query.yardId, query.longest, query.byLocation),
   });
 
   r.add({

@@ -69,9 +69,9 @@ export class TrailerService {
   }
 
   /** Trailers in a yard by place and the longest there (in-yard.ts); 403 outside the scope, 404 no such yard. */
-  async inYard(principal: Principal, yardId: string, longest: number): Promise<RawJson> {
+  async inYard(principal: Principal, yardId: string, longest: number, byLocation = true): Promise<RawJson> {
     await this.deps.yards.getVisibleRow(principal, yardId);
-    return readInYard(this.deps.kysely, yardId, longest);
+    return readInYard(this.deps.kysely, yardId, longest, byLocation);
   }
 
   /**

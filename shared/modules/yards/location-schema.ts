@@ -1,5 +1,6 @@
-import { Id, IsoDateTime, PageQuery, QueryBool } from '../../http/common-schemas.js';
+import { Id, IsoDateTime, PageQuery, QueryBool, queryList } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
+import { MAX_IDS } from '../trailers/schema.js';
 import { ActiveStatus } from './schema.js';
 
 export const LocationKind = z.enum(['spot', 'door', 'zone', 'staging']);
@@ -80,6 +81,11 @@ export const LocationPatch = LocationCreate.partial().openapi('LocationPatch', {
 export const LocationParams = z.object({ id: Id, locationId: Id });
 
 export const LocationListQuery = PageQuery.extend({
+  ids: queryList(Id)
+    .refine((ids) => ids === undefined || ids.length <= MAX_IDS, `at most ${MAX_IDS} ids`)
+    .openapi({
+      description: `only these locations of the yard (repeat or comma-separate, at most ${MAX_IDS}); others are left out`,
+    }),
   kind: LocationKind.optional(),
   status: ActiveStatus.optional(),
   q: z.string().trim().min(1).max(80).optional().openapi({ description: 'name contains' }),

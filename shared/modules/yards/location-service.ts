@@ -27,6 +27,7 @@ export class LocationService {
       status?: LocationRow['status'] | undefined;
       q?: string | undefined;
       free?: boolean | undefined;
+      ids?: string[] | undefined;
     },
   ) {
     await this.deps.yards.getVisibleRow(principal, yardId);

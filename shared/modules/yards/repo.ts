@@ -93,8 +93,10 @@ export class YardRepo {
     status?: LocationRow['status'] | undefined;
     q?: string | undefined;
     free?: boolean | undefined;
+    ids?: string[] | undefined;
   }): Promise<LocationRow[]> {
     let q = pageInYardByName(this.db.selectFrom('location').selectAll(), opts);
+    if (opts.ids !== undefined) q = q.where('id', 'in', opts.ids);
     if (opts.kind) q = q.where('kind', '=', opts.kind);
     if (opts.status) q = q.where('status', '=', opts.status);
     if (opts.q) {

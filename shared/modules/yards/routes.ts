@@ -3,6 +3,7 @@ import { IdParams, page } from '../../http/common-schemas.js';
 import { etagOf, type RouteRegistrar } from '../../http/routes.js';
 import { registerGateRoutes } from './gate-routes.js';
 import { registerLocationRoutes } from './location-routes.js';
+import { OccupancyOut } from './occupancy.js';
 import { YARD_TAG, YardCreate, YardListQuery, YardOut, YardPatch } from './schema.js';
 import type { YardService } from './service.js';
 
@@ -51,6 +52,22 @@ export function registerYardRoutes(r: RouteRegistrar, { yards }: { yards: YardSe
       res.setHeader('ETag', etagOf(yard.version));
       return yard;
     },
+  });
+
+  r.add({
+    method: 'get',
+    path: '/api/yard/{id}/occupancy',
+    tag: YARD_TAG,
+    summary: "A yard's occupancy: trailers against capacity, places in use, trailers on no place",
+    description:
+      "One request whatever the yard holds (the Yard screen's occupancy panel): the places are active " +
+      'spots, doors and staging lanes; a zone is an area, not a place.',
+    access: STAFF,
+    params: IdParams,
+    yardParam: 'id',
+    response: { schema: OccupancyOut },
+    errors: [404],
+    handler: ({ principal, params }) => yards.occupancy(principal, params.id),
   });
 
   r.add({

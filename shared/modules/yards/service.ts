@@ -7,10 +7,11 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../../http/errors.
 import { newId } from '../../ids.js';
 import { type GateDeps, type GateRecord, GateService } from './gate-service.js';
 import { LocationService } from './location-service.js';
+import { type OccupancyOutT, readOccupancy } from './occupancy.js';
 import { type LocationRow, YardRepo, type YardRow } from './repo.js';
 import type { YardCreateT, YardOutT, YardPatchT } from './schema.js';
 
-export type YardDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'config'> &
+export type YardDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes' | 'config' | 'reads'> &
   Pick<GateDeps, 'cameras' | 'hardware'>;
 
 /**
@@ -39,6 +40,11 @@ export class YardService {
 
   async get(principal: Principal, id: string): Promise<YardOutT> {
     return yardOut(await this.getVisibleRow(principal, id));
+  }
+
+  /** Trailers against capacity and places in use (occupancy.ts), read off the event loop; 403/404 as get. */
+  async occupancy(principal: Principal, id: string): Promise<OccupancyOutT> {
+    return readOccupancy(this.deps.reads.kysely, await this.getVisibleRow(principal, id));
   }
 
   async getRow(id: string): Promise<YardRow> {

@@ -24,6 +24,7 @@ const REPORTS = new Set([
   '/api/dashboard/yard/error4xx',
   '/api/dashboard/yard/error5xx',
   '/api/dashboard/yard/movement',
+  '/api/dashboard/yard/overview',
   '/api/dashboard/yard/trailer',
   '/api/dashboard/yard/truck',
   '/api/yard-task/summary',

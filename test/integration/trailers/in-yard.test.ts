@@ -64,6 +64,20 @@ describe.each(TEST_DIALECTS)('trailers in a yard (%s)', (dialect) => {
     });
   });
 
+  it('byLocation=false leaves the per-place counts out and keeps the rest', async () => {
+    const full = await admin.get(`/api/trailer/in-yard?yardId=${yardA}&longest=3`);
+    const lean = await admin.get(`/api/trailer/in-yard?yardId=${yardA}&longest=3&byLocation=false`);
+    expect(lean.status, lean.text).toBe(200);
+    const { byLocation: _, ...rest } = full.body;
+    expect(lean.body).toEqual(rest);
+    expect(lean.body.trailers).toBe(4);
+    expect('byLocation' in lean.body).toBe(false);
+    const empty = await admin.get(`/api/trailer/in-yard?yardId=${newId()}&byLocation=false`);
+    expect(empty.status).toBe(404);
+    const bad = await admin.get(`/api/trailer/in-yard?yardId=${yardA}&byLocation=no`);
+    expect([bad.status, bad.body.errors?.[0]?.path]).toEqual([400, 'query.byLocation']);
+  });
+
   it('a yard outside the scope is 403, an unknown one 404, bad input 400 naming the field', async () => {
     const scoped = await clientWithRole(admin, 'viewer', { yardIds: [yardB] });
     expect((await scoped.get(`/api/trailer/in-yard?yardId=${yardB}`)).status).toBe(200);

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/ui/dashboard/sites/site-words';
 import { touchesYard } from '../../../shared/ui/dashboard/yard/live-refresh';
 import { movementSummary } from '../../../shared/ui/dashboard/yard/movement-chart';
-import { longestDwell, occupancy } from '../../../shared/ui/dashboard/yard/occupancy';
+import { longestDwell } from '../../../shared/ui/dashboard/yard/occupancy';
 
 const NOW = Date.parse('2026-11-25T20:14:00Z');
 const TZ = 'UTC';
@@ -121,23 +121,7 @@ describe('yard figures', () => {
     location('off', { status: 'inactive' }),
   ];
 
-  it('counts capacity from the yard record, else from the active places (a zone is no place)', () => {
-    const trailers = [
-      { locationId: 's1', trailers: 1 },
-      { locationId: 'st', trailers: 2 },
-      { locationId: null, trailers: 1 },
-    ];
-    expect(occupancy(120, 4, locations, trailers)).toEqual({
-      trailers: 4,
-      capacity: 120,
-      capacitySource: 'yard',
-      places: 4,
-      placesInUse: 2,
-      unplaced: 1,
-    });
-    expect(occupancy(null, 4, locations, trailers)).toMatchObject({ capacity: 7, capacitySource: 'places' });
-  });
-
+  // Occupancy (capacity, places in use) is counted by the API: test/integration/yards/occupancy.test.ts.
   it('lists the longest dwell first, at most 20', () => {
     const trailers = Array.from({ length: 25 }, (_, i) => ({
       id: `t${i}`,

@@ -1977,6 +1977,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/yard/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Per yard: trailers in the yard, movements of its local day, open tasks
+         * @description Every yard in your scope, only the numbers of the Yard screen's all-yards overview, in one request (each yard's day in its own time zone; open tasks: queued, assigned or in progress).
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DashboardYardOverview"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/yard/movement": {
         parameters: {
             query?: never;
@@ -2536,6 +2595,85 @@ export interface paths {
         };
         trace?: never;
     };
+    "/api/yard/{id}/occupancy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A yard's occupancy: trailers against capacity, places in use, trailers on no place
+         * @description One request whatever the yard holds (the Yard screen's occupancy panel): the places are active spots, doors and staging lanes; a zone is an area, not a place.
+         *
+         *     Access: staff.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["YardOccupancy"];
+                    };
+                };
+                /** @description Bad input (problem+json, code validation-failed or more specific) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description No valid token (unauthenticated) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Role or yard scope does not allow this (forbidden) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+                /** @description Not found */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/problem+json": components["schemas"]["Problem"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/yard/{id}/gate": {
         parameters: {
             query?: never;
@@ -2915,6 +3053,8 @@ export interface paths {
                     limit?: number;
                     /** @description nextCursor from the previous page */
                     cursor?: string;
+                    /** @description only these locations of the yard (repeat or comma-separate, at most 100); others are left out */
+                    ids?: string[];
                     kind?: "spot" | "door" | "zone" | "staging";
                     status?: "active" | "inactive";
                     /** @description name contains */
@@ -3282,6 +3422,8 @@ export interface paths {
                     limit?: number;
                     /** @description nextCursor from the previous page */
                     cursor?: string;
+                    /** @description only these carriers (repeat or comma-separate, at most 100) */
+                    ids?: string[];
                     /** @description name or SCAC contains */
                     q?: string;
                     status?: "active" | "blocked";
@@ -5002,6 +5144,8 @@ export interface paths {
                     yardId: string;
                     /** @description how many of the longest in the yard */
                     longest?: number;
+                    /** @description false: leave out `byLocation` (a yard of 4,000 places answers it in some 280 kB); the places in use are counted by GET /api/yard/{id}/occupancy */
+                    byLocation?: boolean;
                 };
                 header?: never;
                 path?: never;
@@ -18080,6 +18224,21 @@ export interface components {
                 averageDwellMs: number | null;
             }[];
         };
+        DashboardYardOverview: {
+            items: {
+                /**
+                 * Format: uuid
+                 * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+                 */
+                yardId: string;
+                yardCode: string;
+                trailersInYard: number;
+                /** @description check-ins and check-outs during the yard's local day (its time zone) */
+                movementsToday: number;
+                /** @description yard tasks queued, assigned or in progress */
+                openTasks: number;
+            }[];
+        };
         DashboardYardMovementFigures: {
             items: {
                 /**
@@ -18196,6 +18355,28 @@ export interface components {
             lat?: number;
             lon?: number;
         } | null;
+        YardOccupancy: {
+            /**
+             * Format: uuid
+             * @example 01936b2e-8f3a-7c4d-9e5f-0a1b2c3d4e5f
+             */
+            yardId: string;
+            /** @description trailers in the yard */
+            trailers: number;
+            /** @description trailer spaces: the yard record's capacity when set, else the capacities of its active spots, doors and staging lanes added up (each at least 1) */
+            capacity: number;
+            /**
+             * @description where `capacity` comes from
+             * @enum {string}
+             */
+            capacitySource: "yard" | "places";
+            /** @description active spots, doors and staging lanes */
+            places: number;
+            /** @description of `places`, those holding at least one trailer */
+            placesInUse: number;
+            /** @description trailers in the yard on none of `places` (just checked in, in a zone, or on an inactive place) */
+            unplaced: number;
+        };
         /**
          * @description Fields to change; the others keep their values.
          * @example {
@@ -18886,7 +19067,8 @@ export interface components {
             yardId: string;
             /** @description trailers in the yard */
             trailers: number;
-            byLocation: {
+            /** @description absent when asked with byLocation=false */
+            byLocation?: {
                 /**
                  * Format: uuid
                  * @description null: on no place (last among equal counts)

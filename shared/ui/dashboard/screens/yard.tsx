@@ -10,7 +10,7 @@ import { DwellTable } from '../yard/dwell-table';
 import { ErrorFiguresPanel } from '../yard/error-figures';
 import { useLiveVersion } from '../yard/live-refresh';
 import { Movements } from '../yard/movements';
-import { longestDwell, occupancy } from '../yard/occupancy';
+import { longestDwell } from '../yard/occupancy';
 import { TaskFigures } from '../yard/task-figures';
 import { LoadAndCarrier, OccupancyPanel } from '../yard/trailer-figures';
 import '../yard/yard.css';
@@ -67,12 +67,6 @@ function Figures(props: { yardId: string }) {
     };
   }, [props.yardId, version]);
 
-  const occ = useMemo(
-    () =>
-      data &&
-      occupancy(y.capacity, data.trailers?.trailersInYard ?? 0, data.locations, data.inYard.byLocation),
-    [data, y.capacity],
-  );
   const dwell = useMemo(
     () => (data ? longestDwell(data.inYard.longest, data.carriers, data.locations, now) : []),
     [data, now],
@@ -97,9 +91,9 @@ function Figures(props: { yardId: string }) {
       )}
       {!data && !problem && <p class="muted">Loading the yard's figures…</p>}
       <div class="figures">
-        {data && occ && (
+        {data && (
           <>
-            <OccupancyPanel o={occ} averageDwellMs={data.trailers?.averageDwellMs ?? null} />
+            <OccupancyPanel o={data.occupancy} averageDwellMs={data.trailers?.averageDwellMs ?? null} />
             <LoadAndCarrier f={data.trailers} carriers={data.carriers} />
             <div class="figure-stack">
               <TaskFigures t={data.tasks} />
