@@ -1,5 +1,6 @@
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
+import { UNFINISHED_TASK_STATUSES } from '../../enums.js';
 import { Id } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
 
@@ -28,9 +29,6 @@ export const YardOverviewOut = z
 
 export type YardOverviewOutT = z.infer<typeof YardOverviewOut>;
 
-/** Open, as the task summary counts them (tasks/summary-repo.ts): waiting for a driver, assigned, under way. */
-const OPEN = ['QUEUED', 'ASSIGNED', 'IN_PROGRESS'] as const;
-
 /** Open tasks per yard: one grouped statement on the yard_task_queue index (yard, status). */
 export async function openTaskCounts(db: Kdb, yardIds: string[]): Promise<Map<string, number>> {
   if (yardIds.length === 0) return new Map();
@@ -39,7 +37,7 @@ export async function openTaskCounts(db: Kdb, yardIds: string[]): Promise<Map<st
     .select('yardId')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('yardId', 'in', scopeInList(yardIds))
-    .where('status', 'in', OPEN)
+    .where('status', 'in', UNFINISHED_TASK_STATUSES)
     .groupBy('yardId')
     .execute();
   return new Map(rows.map((r) => [r.yardId, Number(r.n)]));

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
+import { UNFINISHED_TASK_STATUSES } from '../../enums.js';
 import { timeStats } from './samples.js';
 
 /**
@@ -24,7 +25,7 @@ export async function summaryFigures(db: Kdb, yards: Array<{ id: string; dayStar
       .select(['yardId', 'status'])
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('yardId', 'in', ids)
-      .where('status', 'in', ['QUEUED', 'ASSIGNED', 'IN_PROGRESS'])
+      .where('status', 'in', UNFINISHED_TASK_STATUSES)
       .groupBy(['yardId', 'status'])
       .execute(),
     db
