@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDatabase } from '../../../shared/db/database.js';
 import { PostgresWork, SqliteWork, type SqlWork } from '../../../shared/db/sql-work.js';
+import { everyYardScope } from '../../../shared/modules/dashboard/rollups/rules.js';
 import { type ApplyOutcome, ApplyWork } from '../../../shared/sync/applier.js';
 import { exclusive } from '../../../shared/sync/exclusive.js';
 import type { Batch } from '../../../shared/sync/protocol.js';
@@ -191,6 +192,14 @@ describe.each(TEST_DIALECTS)('set-based apply of a site’s batches (%s)', (dial
     );
     const all = await query(p.cloud.db, 'SELECT count(*) AS n FROM movement');
     expect(Number(hours[0]!.n)).toBe(Number(all[0]!.n));
+    // Every yard's counts go to the shard of the movements' yard (rollups/rules.ts), not to one row
+    // that every site's apply would update.
+    const everyYard = await query(
+      p.cloud.db,
+      "SELECT DISTINCT scope FROM dashboard_movement_count WHERE scope LIKE '*%' AND n <> 0",
+    );
+    expect(everyYard.map((r) => r.scope)).toEqual([everyYardScope(m.yardId)]);
+    expect(everyYardScope(m.yardId)).toMatch(/^\*:([0-9]|1[0-5])$/);
     expect(Number(recount[0]!.n)).toBeGreaterThanOrEqual(moved.length);
   });
 });
