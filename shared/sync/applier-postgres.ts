@@ -8,24 +8,34 @@ import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ApplyWork } f
 import type { Batch } from './protocol.js';
 import { publishTouched, Touched } from './touched.js';
 
-/** Attempts of a transaction that PostgreSQL ended as a deadlock or serialization failure. */
-const ATTEMPTS = 5;
+/**
+ * Attempts of a transaction that PostgreSQL ended as a deadlock or serialization failure. Sites apply
+ * side by side: the rows two of them share (a trailer both edit) are locked in key order within a
+ * group (apply-runs.ts prefetch), counters at the end in key order (counter-adds.ts), but two groups
+ * may still meet in the other order; the loser is run again, enough times that it never reaches the
+ * sender as a failure under the load test/bench/sync-ingest.ts puts on it.
+ */
+const ATTEMPTS = 8;
 /** Backoff before attempt n+1: up to n x this, jittered, so two nodes that collided spread out. */
 const BACKOFF_MS = 20;
 /** serialization_failure, deadlock_detected: the transaction did nothing; run it again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
- * Apply transactions run one at a time across the cloud's nodes (the key of a transaction-level
- * advisory lock, taken first). Every site's apply writes the same few rows: the all-yards dashboard
- * counts of the hour and the sites' queue counters (each trailer is forwarded to every site), held
- * until commit. Run side by side, 50 sites' applies queued on those rows, took them in different
- * orders and deadlocked: nothing was applied at all (test/bench/sync-ingest.ts). One at a time,
- * they never wait for each other's rows. The cost: a second node adds availability, not ingest
- * rate (docs/cloud.md says so). Taken before any row lock, so waiting for it holds nothing.
+ * Applies of different sites run side by side, on every node; what must not run beside them takes
+ * the same transaction-level advisory lock exclusively: the work that spans sites (dead letters
+ * retried or adopted, the parked backlog, an adoption preview), as every apply did before sites ran
+ * side by side. A site's applies take it shared. Taken first, before any row lock, so waiting for
+ * it holds nothing. The all-yards dashboard counts and the sites' queue counters, on which side by
+ * side applies once deadlocked, are now written at the end of a transaction in key order
+ * (counter-adds.ts, migration 0024), and the every-yard counts in shards (rollups/rules.ts).
  */
 const APPLY_LOCK_KEY = 0x79617070; // 'yapp'
-const TAKE_APPLY_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`);
+const TAKE_SITE_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock_shared(${APPLY_LOCK_KEY})`);
+const TAKE_ALL_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`);
+
+/** Pool connections an applier leaves to the node's other work (requests, senders, signals). */
+const KEEP_FOR_OTHERS = 2;
 
 /**
  * The change applier on PostgreSQL (the cloud with several nodes): the same work as ChangeApplier
@@ -39,14 +49,22 @@ const TAKE_APPLY_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_
 export class PostgresChangeApplier {
   private readonly work: ApplyWork;
   private readonly driver = new PostgresWork();
-  /** This node's apply transactions, one after the other: one pool connection waits for the lock, not all. */
-  private turn: Promise<unknown> = Promise.resolve();
+  /** Each site's apply transactions at this node, one after the other (its batches in order). */
+  private readonly turns = new Map<string, Promise<unknown>>();
+  /** Transactions under way at this node, and those waiting for one to end (ApplierOptions.concurrency). */
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly concurrency: number;
+  /** Transactions run again after a deadlock or serialization failure (logged with each retry). */
+  retried = 0;
 
   constructor(
     private readonly deps: ApplierDeps & { db: PostgresDatabase },
     options: ApplierOptions = {},
   ) {
     this.work = new ApplyWork(deps, options);
+    // Applies at most the pool's size less what the node's requests and senders need at once.
+    this.concurrency = Math.max(1, (deps.db.pool.options.max ?? 10) - KEEP_FOR_OTHERS);
   }
 
   async apply(peer: string, batch: Batch): Promise<ApplyOutcome> {
@@ -55,7 +73,7 @@ export class PostgresChangeApplier {
 
   /** Several batches of one peer, in order, in one transaction; ack the last. */
   async applyMany(peer: string, batches: readonly Batch[]): Promise<ApplyOutcome[]> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(peer, () => {
       const t = new Touched();
       return { touched: t, work: this.work.applyBatches(peer, batches, t) };
     });
@@ -66,7 +84,7 @@ export class PostgresChangeApplier {
   async retryDeadLetters(
     filter: { peer?: string; ids?: number[] } = {},
   ): Promise<{ retried: number; applied: number }> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(ALL, () => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.retryDeadLetters(filter, byPeer) };
     });
@@ -78,7 +96,7 @@ export class PostgresChangeApplier {
     peer: string,
     ids: readonly number[],
   ): Promise<{ adopted: number; applied: number }> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(ALL, () => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.adoptDeadLetters(peer, ids, byPeer) };
     });
@@ -87,7 +105,7 @@ export class PostgresChangeApplier {
   }
 
   async previewAdoption(peer: string): Promise<AdoptionPlan> {
-    const { result } = await this.inTransaction(() => ({
+    const { result } = await this.inTransaction(ALL, () => ({
       touched: undefined,
       work: this.work.previewAdoption(peer),
     }));
@@ -95,7 +113,7 @@ export class PostgresChangeApplier {
   }
 
   async applyPending(): Promise<number> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(ALL, () => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.applyPending(byPeer) };
     });
@@ -104,7 +122,7 @@ export class PostgresChangeApplier {
   }
 
   async resetPosition(peer: string, stream: string, appliedUpTo: number): Promise<void> {
-    await this.inTransaction(() => ({
+    await this.inTransaction(peer, () => ({
       touched: undefined,
       work: this.work.writeCursor(peer, stream, appliedUpTo),
     }));
@@ -112,31 +130,54 @@ export class PostgresChangeApplier {
 
   /**
    * Runs the work in a transaction, again from the start (fresh work and effects from `make`) when
-   * PostgreSQL ends it as a deadlock or serialization failure.
+   * PostgreSQL ends it as a deadlock or serialization failure. `site`: after that site's earlier
+   * transactions at this node, beside other sites'; ALL: alone across the nodes (APPLY_LOCK_KEY).
    */
   private inTransaction<T, E>(
+    site: string | typeof ALL,
     make: () => { touched: E; work: SqlWork<T> },
   ): Promise<{ result: T; touched: E }> {
-    const mine = this.turn.then(() => this.attempts(make));
-    this.turn = mine.catch(() => undefined);
+    const key = site === ALL ? '' : `site:${site}`;
+    const before = this.turns.get(key) ?? Promise.resolve();
+    const mine = before.then(() => this.bounded(() => this.attempts(site === ALL, make)));
+    const settled = mine.catch(() => undefined);
+    this.turns.set(key, settled);
+    void settled.then(() => {
+      if (this.turns.get(key) === settled) this.turns.delete(key);
+    });
     return mine;
   }
 
+  /** At most `concurrency` transactions at once at this node; the others wait their turn in order. */
+  private async bounded<T>(run: () => Promise<T>): Promise<T> {
+    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await run();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+
   private async attempts<T, E>(
+    alone: boolean,
     make: () => { touched: E; work: SqlWork<T> },
   ): Promise<{ result: T; touched: E }> {
     for (let attempt = 1; ; attempt += 1) {
       const { touched, work } = make();
       try {
         const result = await this.deps.db.kysely.transaction().execute(async (trx) => {
-          await trx.executeQuery(TAKE_APPLY_LOCK);
+          await trx.executeQuery(alone ? TAKE_ALL_LOCK : TAKE_SITE_LOCK);
           return this.driver.run(trx, work);
         });
         return { result, touched };
       } catch (err) {
         if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
-        this.deps.log.debug(
-          { code: (err as pg.DatabaseError).code, attempt },
+        this.retried += 1;
+        this.deps.log.info(
+          { code: (err as pg.DatabaseError).code, attempt, retried: this.retried },
           'sync apply transaction ended by PostgreSQL (deadlock or serialization): running it again',
         );
         await sleep(Math.random() * BACKOFF_MS * attempt);
@@ -144,6 +185,9 @@ export class PostgresChangeApplier {
     }
   }
 }
+
+/** The work that spans sites (inTransaction). */
+const ALL = Symbol('every site');
 
 function isRetryable(err: unknown): boolean {
   return err instanceof pg.DatabaseError && RETRYABLE.has(err.code ?? '');

@@ -105,6 +105,34 @@ describe.skipIf(!postgresAvailable())('sites apply side by side (postgres)', () 
     await sql`DELETE FROM sync_cursor WHERE peer = 'peer-x'`.execute(p.cloud.db.kysely);
   });
 
+  it('a site whose apply waits holds up no other site, on the same node', async () => {
+    await checkIn(p.edgeApi, m, gateId, 'TR-WAIT', 'TXWAIT');
+    const waiting = await p.upBatches();
+    // Another session holds SITE's cursor row: SITE's apply waits for it (as behind another node's).
+    const holder = await otherPool.pool.connect();
+    let siteApply: Promise<ApplyOutcome[]> | undefined;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM sync_cursor WHERE peer = $1 FOR UPDATE', [SITE]);
+      siteApply = nodes[0].applyMany(SITE, waiting);
+      const edit = otherSiteEdit('edited while the other site waits', 5);
+      const other = await Promise.race([
+        nodes[0].apply(OTHER_SITE, edit),
+        new Promise<'held up'>((resolve) => setTimeout(() => resolve('held up'), 8_000)),
+      ]);
+      expect(other).toMatchObject({ applied: 1, deadLetters: 0 });
+      expect(await value(p.cloud.db, 'SELECT notes FROM trailer WHERE id = ?', trailer.id)).toBe(
+        'edited while the other site waits',
+      );
+    } finally {
+      await holder.query('COMMIT');
+      holder.release();
+    }
+    const outcomes = await siteApply!;
+    expect(outcomes.reduce((n, o) => n + o.deadLetters, 0)).toBe(0);
+    expect(outcomes.at(-1)!.upTo).toBe(waiting.at(-1)!.to);
+  });
+
   it('two sites’ batches through two nodes at once: all applied, each site in order, counters exact', async () => {
     const moved = [];
     for (let n = 1; n <= 8; n++) moved.push(await checkIn(p.edgeApi, m, gateId, `TR-P${n}`, `TP${n}`));
