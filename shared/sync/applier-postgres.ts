@@ -16,6 +16,8 @@ import { publishTouched, Touched } from './touched.js';
  * sender as a failure under the load test/bench/sync-ingest.ts puts on it.
  */
 const ATTEMPTS = 8;
+/** Attempts of a site's apply beside other sites' before it is run alone (attempts()). */
+const ALONE_AFTER = 2;
 /** Backoff before attempt n+1: up to n x this, jittered, so two nodes that collided spread out. */
 const BACKOFF_MS = 20;
 /** serialization_failure, deadlock_detected: the transaction did nothing; run it again. */
@@ -36,6 +38,25 @@ const TAKE_ALL_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LO
 
 /** Pool connections an applier leaves to the node's other work (requests, senders, signals). */
 const KEEP_FOR_OTHERS = 2;
+/**
+ * Applies at once per node, at most. The applies that forward rows end one at a time (the change
+ * log's order lock, held from their forwards to their commit), and all share one event loop: with
+ * 18 at once (a pool of 20), 50 sites' applies queued behind each other's locks past the statement
+ * timeout, and the node's requests found no free connection (test/bench/sync-ingest.ts). A few at
+ * once keep PostgreSQL busy while one commits.
+ */
+const MAX_CONCURRENT = 4;
+
+export interface PostgresApplierOptions extends ApplierOptions {
+  /**
+   * Different sites' applies side by side (each still in order). Off by default: measured with 50
+   * sites at once (test/bench/sync-ingest.ts, docs/performance.md) side by side applied fewer rows a
+   * second than one at a time, with deadlocks PostgreSQL broke each costing a second; until that is
+   * understood, the cloud applies one site at a time across its nodes, as before. The rules that
+   * make side by side safe (key order, counters at the end, shards) hold either way.
+   */
+  sitesSideBySide?: boolean;
+}
 
 /**
  * The change applier on PostgreSQL (the cloud with several nodes): the same work as ChangeApplier
@@ -55,16 +76,21 @@ export class PostgresChangeApplier {
   private running = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly concurrency: number;
+  private readonly sideBySide: boolean;
   /** Transactions run again after a deadlock or serialization failure (logged with each retry). */
   retried = 0;
 
   constructor(
     private readonly deps: ApplierDeps & { db: PostgresDatabase },
-    options: ApplierOptions = {},
+    options: PostgresApplierOptions = {},
   ) {
     this.work = new ApplyWork(deps, options);
-    // Applies at most the pool's size less what the node's requests and senders need at once.
-    this.concurrency = Math.max(1, (deps.db.pool.options.max ?? 10) - KEEP_FOR_OTHERS);
+    this.sideBySide = options.sitesSideBySide === true;
+    // Never more than the pool's size less what the node's requests and senders need at once.
+    this.concurrency = Math.max(
+      1,
+      Math.min(MAX_CONCURRENT, (deps.db.pool.options.max ?? 10) - KEEP_FOR_OTHERS),
+    );
   }
 
   async apply(peer: string, batch: Batch): Promise<ApplyOutcome> {
@@ -168,8 +194,12 @@ export class PostgresChangeApplier {
     for (let attempt = 1; ; attempt += 1) {
       const { touched, work } = make();
       try {
+        // A site's apply that deadlocked twice runs alone (two sites whose groups lock shared rows
+        // in opposite orders would otherwise meet again on every retry): it cannot deadlock with
+        // another apply, and its sender gets its ack instead of a failure.
+        const exclusive = alone || !this.sideBySide || attempt > ALONE_AFTER;
         const result = await this.deps.db.kysely.transaction().execute(async (trx) => {
-          await trx.executeQuery(alone ? TAKE_ALL_LOCK : TAKE_SITE_LOCK);
+          await trx.executeQuery(exclusive ? TAKE_ALL_LOCK : TAKE_SITE_LOCK);
           return this.driver.run(trx, work);
         });
         return { result, touched };

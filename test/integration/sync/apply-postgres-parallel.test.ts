@@ -38,8 +38,8 @@ describe.skipIf(!postgresAvailable())('sites apply side by side (postgres)', () 
     otherPool = openPostgres({ url: p.cloud.postgresUrl!, poolMax: 6, statementTimeoutMs: 0 });
     const core = p.cloud.core;
     nodes = [
-      new PostgresChangeApplier({ ...core, db: core.db as PostgresDatabase }),
-      new PostgresChangeApplier({ ...core, db: otherPool }),
+      new PostgresChangeApplier({ ...core, db: core.db as PostgresDatabase }, { sitesSideBySide: true }),
+      new PostgresChangeApplier({ ...core, db: otherPool }, { sitesSideBySide: true }),
     ];
     // A trailer of SITE that OTHER_SITE edits too (a shared record: both may write it).
     const moved = await checkIn(p.edgeApi, m, gateId, 'TR-SIDE', 'TXSIDE');
