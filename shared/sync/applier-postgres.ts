@@ -24,10 +24,10 @@ const BACKOFF_MS = 20;
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
- * Applies of different sites run side by side, on every node; what must not run beside them takes
- * the same transaction-level advisory lock exclusively: the work that spans sites (dead letters
- * retried or adopted, the parked backlog, an adoption preview), as every apply did before sites ran
- * side by side. A site's applies take it shared. Taken first, before any row lock, so waiting for
+ * With `sitesSideBySide`, applies of different sites run side by side, on every node, taking this
+ * transaction-level advisory lock shared; what must not run beside them takes it exclusively: the
+ * work that spans sites (dead letters retried or adopted, the parked backlog, an adoption preview).
+ * Without it (the default) every apply takes it exclusively: one at a time across the nodes. Taken first, before any row lock, so waiting for
  * it holds nothing. The all-yards dashboard counts and the sites' queue counters, on which side by
  * side applies once deadlocked, are now written at the end of a transaction in key order
  * (counter-adds.ts, migration 0024), and the every-yard counts in shards (rollups/rules.ts).
