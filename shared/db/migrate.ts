@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020-appointment-capacity.js';
 import * as m0021 from './migrations/0021-webhooks.js';
 import * as m0022 from './migrations/0022-email.js';
 import * as m0023 from './migrations/0023-carrier-users.js';
+import * as m0024 from './migrations/0024-ingest-counters.js';
 import * as m0025 from './migrations/0025-task-summary-indexes.js';
 
 /**
@@ -60,6 +61,7 @@ export const MIGRATIONS: ReadonlyArray<{
   { version: 21, name: 'webhooks', up: m0021.up, upPostgres: m0021.upPostgres },
   { version: 22, name: 'email', up: m0022.up, upPostgres: m0022.upPostgres },
   { version: 23, name: 'carrier-users', up: m0023.up, upPostgres: m0023.upPostgres },
+  { version: 24, name: 'ingest-counters', up: m0024.up, upPostgres: m0024.upPostgres },
   { version: 25, name: 'task-summary-indexes', up: m0025.up },
 ];
 

@@ -8,24 +8,55 @@ import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ApplyWork } f
 import type { Batch } from './protocol.js';
 import { publishTouched, Touched } from './touched.js';
 
-/** Attempts of a transaction that PostgreSQL ended as a deadlock or serialization failure. */
-const ATTEMPTS = 5;
+/**
+ * Attempts of a transaction that PostgreSQL ended as a deadlock or serialization failure. Sites apply
+ * side by side: the rows two of them share (a trailer both edit) are locked in key order within a
+ * group (apply-runs.ts prefetch), counters at the end in key order (counter-adds.ts), but two groups
+ * may still meet in the other order; the loser is run again, enough times that it never reaches the
+ * sender as a failure under the load test/bench/sync-ingest.ts puts on it.
+ */
+const ATTEMPTS = 8;
+/** Attempts of a site's apply beside other sites' before it is run alone (attempts()). */
+const ALONE_AFTER = 2;
 /** Backoff before attempt n+1: up to n x this, jittered, so two nodes that collided spread out. */
 const BACKOFF_MS = 20;
 /** serialization_failure, deadlock_detected: the transaction did nothing; run it again. */
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
- * Apply transactions run one at a time across the cloud's nodes (the key of a transaction-level
- * advisory lock, taken first). Every site's apply writes the same few rows: the all-yards dashboard
- * counts of the hour and the sites' queue counters (each trailer is forwarded to every site), held
- * until commit. Run side by side, 50 sites' applies queued on those rows, took them in different
- * orders and deadlocked: nothing was applied at all (test/bench/sync-ingest.ts). One at a time,
- * they never wait for each other's rows. The cost: a second node adds availability, not ingest
- * rate (docs/cloud.md says so). Taken before any row lock, so waiting for it holds nothing.
+ * With `sitesSideBySide`, applies of different sites run side by side, on every node, taking this
+ * transaction-level advisory lock shared; what must not run beside them takes it exclusively: the
+ * work that spans sites (dead letters retried or adopted, the parked backlog, an adoption preview).
+ * Without it (the default) every apply takes it exclusively: one at a time across the nodes. Taken first, before any row lock, so waiting for
+ * it holds nothing. The all-yards dashboard counts and the sites' queue counters, on which side by
+ * side applies once deadlocked, are now written at the end of a transaction in key order
+ * (counter-adds.ts, migration 0024), and the every-yard counts in shards (rollups/rules.ts).
  */
 const APPLY_LOCK_KEY = 0x79617070; // 'yapp'
-const TAKE_APPLY_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`);
+const TAKE_SITE_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock_shared(${APPLY_LOCK_KEY})`);
+const TAKE_ALL_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`);
+
+/** Pool connections an applier leaves to the node's other work (requests, senders, signals). */
+const KEEP_FOR_OTHERS = 2;
+/**
+ * Applies at once per node, at most. The applies that forward rows end one at a time (the change
+ * log's order lock, held from their forwards to their commit), and all share one event loop: with
+ * 18 at once (a pool of 20), 50 sites' applies queued behind each other's locks past the statement
+ * timeout, and the node's requests found no free connection (test/bench/sync-ingest.ts). A few at
+ * once keep PostgreSQL busy while one commits.
+ */
+const MAX_CONCURRENT = 4;
+
+export interface PostgresApplierOptions extends ApplierOptions {
+  /**
+   * Different sites' applies side by side (each still in order). Off by default: measured with 50
+   * sites at once (test/bench/sync-ingest.ts, docs/performance.md) side by side applied fewer rows a
+   * second than one at a time, with deadlocks PostgreSQL broke each costing a second; until that is
+   * understood, the cloud applies one site at a time across its nodes, as before. The rules that
+   * make side by side safe (key order, counters at the end, shards) hold either way.
+   */
+  sitesSideBySide?: boolean;
+}
 
 /**
  * The change applier on PostgreSQL (the cloud with several nodes): the same work as ChangeApplier
@@ -39,14 +70,27 @@ const TAKE_APPLY_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_
 export class PostgresChangeApplier {
   private readonly work: ApplyWork;
   private readonly driver = new PostgresWork();
-  /** This node's apply transactions, one after the other: one pool connection waits for the lock, not all. */
-  private turn: Promise<unknown> = Promise.resolve();
+  /** Each site's apply transactions at this node, one after the other (its batches in order). */
+  private readonly turns = new Map<string, Promise<unknown>>();
+  /** Transactions under way at this node, and those waiting for one to end (ApplierOptions.concurrency). */
+  private running = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly concurrency: number;
+  private readonly sideBySide: boolean;
+  /** Transactions run again after a deadlock or serialization failure (logged with each retry). */
+  retried = 0;
 
   constructor(
     private readonly deps: ApplierDeps & { db: PostgresDatabase },
-    options: ApplierOptions = {},
+    options: PostgresApplierOptions = {},
   ) {
     this.work = new ApplyWork(deps, options);
+    this.sideBySide = options.sitesSideBySide === true;
+    // Never more than the pool's size less what the node's requests and senders need at once.
+    this.concurrency = Math.max(
+      1,
+      Math.min(MAX_CONCURRENT, (deps.db.pool.options.max ?? 10) - KEEP_FOR_OTHERS),
+    );
   }
 
   async apply(peer: string, batch: Batch): Promise<ApplyOutcome> {
@@ -55,7 +99,7 @@ export class PostgresChangeApplier {
 
   /** Several batches of one peer, in order, in one transaction; ack the last. */
   async applyMany(peer: string, batches: readonly Batch[]): Promise<ApplyOutcome[]> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(peer, () => {
       const t = new Touched();
       return { touched: t, work: this.work.applyBatches(peer, batches, t) };
     });
@@ -66,7 +110,7 @@ export class PostgresChangeApplier {
   async retryDeadLetters(
     filter: { peer?: string; ids?: number[] } = {},
   ): Promise<{ retried: number; applied: number }> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(ALL, () => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.retryDeadLetters(filter, byPeer) };
     });
@@ -78,7 +122,7 @@ export class PostgresChangeApplier {
     peer: string,
     ids: readonly number[],
   ): Promise<{ adopted: number; applied: number }> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(ALL, () => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.adoptDeadLetters(peer, ids, byPeer) };
     });
@@ -87,7 +131,7 @@ export class PostgresChangeApplier {
   }
 
   async previewAdoption(peer: string): Promise<AdoptionPlan> {
-    const { result } = await this.inTransaction(() => ({
+    const { result } = await this.inTransaction(ALL, () => ({
       touched: undefined,
       work: this.work.previewAdoption(peer),
     }));
@@ -95,7 +139,7 @@ export class PostgresChangeApplier {
   }
 
   async applyPending(): Promise<number> {
-    const { result, touched } = await this.inTransaction(() => {
+    const { result, touched } = await this.inTransaction(ALL, () => {
       const byPeer = new Map<string, Touched>();
       return { touched: byPeer, work: this.work.applyPending(byPeer) };
     });
@@ -104,7 +148,7 @@ export class PostgresChangeApplier {
   }
 
   async resetPosition(peer: string, stream: string, appliedUpTo: number): Promise<void> {
-    await this.inTransaction(() => ({
+    await this.inTransaction(peer, () => ({
       touched: undefined,
       work: this.work.writeCursor(peer, stream, appliedUpTo),
     }));
@@ -112,31 +156,58 @@ export class PostgresChangeApplier {
 
   /**
    * Runs the work in a transaction, again from the start (fresh work and effects from `make`) when
-   * PostgreSQL ends it as a deadlock or serialization failure.
+   * PostgreSQL ends it as a deadlock or serialization failure. `site`: after that site's earlier
+   * transactions at this node, beside other sites'; ALL: alone across the nodes (APPLY_LOCK_KEY).
    */
   private inTransaction<T, E>(
+    site: string | typeof ALL,
     make: () => { touched: E; work: SqlWork<T> },
   ): Promise<{ result: T; touched: E }> {
-    const mine = this.turn.then(() => this.attempts(make));
-    this.turn = mine.catch(() => undefined);
+    const key = site === ALL ? '' : `site:${site}`;
+    const before = this.turns.get(key) ?? Promise.resolve();
+    const mine = before.then(() => this.bounded(() => this.attempts(site === ALL, make)));
+    const settled = mine.catch(() => undefined);
+    this.turns.set(key, settled);
+    void settled.then(() => {
+      if (this.turns.get(key) === settled) this.turns.delete(key);
+    });
     return mine;
   }
 
+  /** At most `concurrency` transactions at once at this node; the others wait their turn in order. */
+  private async bounded<T>(run: () => Promise<T>): Promise<T> {
+    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      return await run();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+
   private async attempts<T, E>(
+    alone: boolean,
     make: () => { touched: E; work: SqlWork<T> },
   ): Promise<{ result: T; touched: E }> {
     for (let attempt = 1; ; attempt += 1) {
       const { touched, work } = make();
       try {
+        // A site's apply that deadlocked twice runs alone (two sites whose groups lock shared rows
+        // in opposite orders would otherwise meet again on every retry): it cannot deadlock with
+        // another apply, and its sender gets its ack instead of a failure.
+        const exclusive = alone || !this.sideBySide || attempt > ALONE_AFTER;
         const result = await this.deps.db.kysely.transaction().execute(async (trx) => {
-          await trx.executeQuery(TAKE_APPLY_LOCK);
+          await trx.executeQuery(exclusive ? TAKE_ALL_LOCK : TAKE_SITE_LOCK);
           return this.driver.run(trx, work);
         });
         return { result, touched };
       } catch (err) {
         if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
-        this.deps.log.debug(
-          { code: (err as pg.DatabaseError).code, attempt },
+        this.retried += 1;
+        this.deps.log.info(
+          { code: (err as pg.DatabaseError).code, attempt, retried: this.retried },
           'sync apply transaction ended by PostgreSQL (deadlock or serialization): running it again',
         );
         await sleep(Math.random() * BACKOFF_MS * attempt);
@@ -144,6 +215,9 @@ export class PostgresChangeApplier {
     }
   }
 }
+
+/** The work that spans sites (inTransaction). */
+const ALL = Symbol('every site');
 
 function isRetryable(err: unknown): boolean {
   return err instanceof pg.DatabaseError && RETRYABLE.has(err.code ?? '');

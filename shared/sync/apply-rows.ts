@@ -2,9 +2,10 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { SCHEMA_VERSION } from '../db/migrate.js';
 import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
-import { type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import { type RowChange, type RowEffect, RowRejected, type RowRules, type StoredRow } from './apply-rules.js';
 import type { InsertRuns } from './apply-runs.js';
 import { assertClockWithinSkew } from './clock-bounds.js';
+import { type CounterAdds, CounterSums } from './counter-adds.js';
 import type { SyncDeps } from './deps.js';
 import { parseHlc } from './hlc.js';
 import type { RoutingWork } from './routing.js';
@@ -45,6 +46,9 @@ const GROUP = 64;
  * their change logs.
  */
 export class RowApplier {
+  /** Counter additions of the rows applied so far (savepoints released), per transaction (Touched). */
+  private readonly counters = new WeakMap<Touched, CounterSums>();
+
   constructor(
     private readonly deps: Pick<SyncDeps, 'clock' | 'log' | 'hlc'>,
     private readonly rules: RowRules,
@@ -85,12 +89,14 @@ export class RowApplier {
       // The group in one savepoint (inline, not a method: one level of yield* less per statement);
       // undefined, and nothing written, if any row failed.
       let results: Done[] | undefined;
+      const sums = new CounterSums();
       try {
-        results = yield* inSavepoint(() => this.applyGroup(peer, group));
+        results = yield* inSavepoint(() => this.applyGroup(peer, group, sums));
       } catch (err) {
         if (!isRowError(err)) throw err;
       }
       if (results) {
+        this.countersOf(touched).absorb(sums);
         for (const [k, r] of results.entries()) {
           if (r.effect.changed) this.record(touched, r.effect, r.forward);
           done(group[k]!, r.effect.changed);
@@ -129,9 +135,16 @@ export class RowApplier {
    * Writes the rows forwarded by the changes applied so far (their savepoints released) into the
    * other sites' change logs, in the order applied. Called once at the end of the transaction's
    * work: on PostgreSQL an append to change_log holds a lock until commit (seq order = commit order
-   * for the outbox), which must be held as briefly as possible.
+   * for the outbox), which must be held as briefly as possible. The observers' counter additions
+   * summed meanwhile are written first (counter-adds.ts), so the counters' row locks too are held
+   * only from here to the commit, and taken before the change log's lock, never while holding it.
    */
   *writeForwards(touched: Touched): SqlWork<void> {
+    const sums = this.counters.get(touched);
+    if (sums) {
+      this.counters.delete(touched);
+      yield* sums.write();
+    }
     const rows: unknown[][] = [];
     for (const f of touched.forwards) {
       for (const [i, p] of f.peers.entries()) rows.push([p, ...f.params, f.data[i]]);
@@ -149,7 +162,9 @@ export class RowApplier {
    */
   *tryRow(peer: string, row: RowChange, touched: Touched, retry: boolean, adopt = false): SqlWork<Attempt> {
     try {
-      const { effect, forward } = yield* inSavepoint(() => this.applyOne(peer, row, retry, adopt));
+      const sums = new CounterSums();
+      const { effect, forward } = yield* inSavepoint(() => this.applyOne(peer, row, retry, adopt, sums));
+      this.countersOf(touched).absorb(sums);
       if (effect.changed) this.record(touched, effect, forward);
       return { ok: true, changed: effect.changed || effect.superseded === true };
     } catch (err) {
@@ -176,13 +191,19 @@ export class RowApplier {
     touched.deadLetters.note(row, error);
   }
 
-  /** The group's rows in order; runs of insert-only rows in one statement each (apply-runs.ts). */
-  private *applyGroup(peer: string, group: readonly Received[]): SqlWork<Done[]> {
+  /**
+   * The group's rows in order; runs of insert-only rows in one statement each, the other rows' stored
+   * rows read together first (apply-runs.ts); counter additions summed into `sums`.
+   */
+  private *applyGroup(peer: string, group: readonly Received[], sums: CounterAdds): SqlWork<Done[]> {
     const done: Done[] = [];
+    const stored = this.runs
+      ? yield* this.runs.prefetch(group, (table) => this.rules.writtenBeside(table))
+      : undefined;
     for (let i = 0; i < group.length; ) {
       const run = this.runs ? yield* this.runs.runAt(group, i) : undefined;
       if (!run) {
-        done.push(yield* this.applyOne(peer, group[i]!, false));
+        done.push(yield* this.applyOne(peer, group[i]!, false, false, sums, stored?.get(i)));
         i += 1;
         continue;
       }
@@ -199,12 +220,19 @@ export class RowApplier {
    * `adopt`: an admin took this row of a formerly standalone edge as the cloud's own (Backlog.adopt):
    * it skips the site trust check and is inserted if absent, as the rules do for a non-owner's row.
    */
-  private *applyOne(peer: string, row: RowChange, retry: boolean, adopt = false): SqlWork<Done> {
+  private *applyOne(
+    peer: string,
+    row: RowChange,
+    retry: boolean,
+    adopt: boolean,
+    counters: CounterAdds,
+    known?: StoredRow,
+  ): SqlWork<Done> {
     assertClockWithinSkew(this.deps.hlc, row); // clock-bounds.ts
     // At the cloud every row a site sends passes its trust check first (site-trust.ts).
-    const admitted = this.hub && !adopt ? yield* this.hub.trust.admit(peer, row) : { change: row };
+    const admitted = this.hub && !adopt ? yield* this.hub.trust.admit(peer, row, known) : { change: row };
     const change = admitted.change;
-    const effect = yield* this.rules.apply(change, { retry, stored: admitted.stored });
+    const effect = yield* this.rules.apply(change, { retry, stored: admitted.stored, counters });
     // Only a change that applied advances our clock (and records a peer running ahead).
     this.deps.hlc.receive(row.hlc);
     const forward = effect.changed && this.hub ? yield* this.forward(peer, change, effect) : undefined;
@@ -236,6 +264,15 @@ export class RowApplier {
       params: [entity.entity, row.id, row.op, hlc, origin, SCHEMA_VERSION],
       data: routes.map((r) => dataFor(r.share)),
     };
+  }
+
+  private countersOf(touched: Touched): CounterSums {
+    let sums = this.counters.get(touched);
+    if (!sums) {
+      sums = new CounterSums();
+      this.counters.set(touched, sums);
+    }
+    return sums;
   }
 
   private record(touched: Touched, effect: RowEffect, forward: Forward | undefined): void {

@@ -1,4 +1,5 @@
 import { type SqlWork, sqlRun, sqlValue, statement } from '../db/sql-work.js';
+import type { CounterAdds } from './counter-adds.js';
 import { SYNCED_ENTITIES, type SyncedEntity } from './entities.js';
 import { mergeShared } from './merge.js';
 import { ownerOf } from './ownership.js';
@@ -45,6 +46,8 @@ export interface ApplyOptions {
   retry?: boolean;
   /** The stored row, read just before (saves reading it again). */
   stored?: StoredRow | undefined;
+  /** Where observers' counter additions are summed (RowWrite.counters); absent: written at once. */
+  counters?: CounterAdds | undefined;
 }
 
 // biome-ignore lint/correctness/useYield: work that needs no statement
@@ -104,20 +107,21 @@ export class RowRules {
 
   private applyTo(shape: TableShape, change: RowChange, opts: ApplyOptions): SqlWork<RowEffect> {
     const known = opts.stored;
-    if (change.op === 'delete') return this.applyDelete(shape, change, known);
+    const counters = opts.counters;
+    if (change.op === 'delete') return this.applyDelete(shape, change, known, counters);
 
     const data = withKey(shape, change);
     switch (this.ruleOf(shape.entity, data)) {
       case 'ignore':
         return unchanged();
       case 'merge':
-        return this.merge(shape, data, known);
+        return this.merge(shape, data, known, counters);
       case 'task-event':
-        return this.taskEvent(shape, data);
+        return this.taskEvent(shape, data, counters);
       case 'insert-if-absent':
-        return this.insertIfAbsent(shape, data);
+        return this.insertIfAbsent(shape, data, counters);
       case 'overwrite':
-        return this.overwrite(shape, data, opts.retry ? change.hlc : undefined, known);
+        return this.overwrite(shape, data, opts.retry ? change.hlc : undefined, known, counters);
     }
   }
 
@@ -151,9 +155,9 @@ export class RowRules {
   }
 
   /** A task event: inserted if absent, unless its task was deleted (tombstoned). */
-  private *taskEvent(shape: TableShape, data: Fields): SqlWork<RowEffect> {
+  private *taskEvent(shape: TableShape, data: Fields, counters: CounterAdds | undefined): SqlWork<RowEffect> {
     if (yield* this.tombstoned('yard_task', data.taskId)) return UNCHANGED;
-    return yield* this.insertIfAbsent(shape, data);
+    return yield* this.insertIfAbsent(shape, data, counters);
   }
 
   /** Whether this side receives rows of this owner from the owner (the owner's word is final). */
@@ -161,11 +165,15 @@ export class RowRules {
     return owner === this.finalFrom;
   }
 
-  private *insertIfAbsent(shape: TableShape, data: Fields): SqlWork<RowEffect> {
+  private *insertIfAbsent(
+    shape: TableShape,
+    data: Fields,
+    counters: CounterAdds | undefined,
+  ): SqlWork<RowEffect> {
     if (!(yield* this.sql.insert(shape, data, true))) return UNCHANGED;
     const effect: RowEffect = { changed: true, entity: shape.entity, stored: data };
     if (this.observers.watches(shape.entity.table))
-      yield* this.written(shape, undefined, String(data[shape.keyField]), effect);
+      yield* this.written(shape, undefined, String(data[shape.keyField]), effect, counters);
     return effect;
   }
 
@@ -178,27 +186,33 @@ export class RowRules {
     data: Fields,
     retryHlc: string | undefined,
     known: StoredRow | undefined,
+    counters: CounterAdds | undefined,
   ): SqlWork<RowEffect> {
     const id = String(data[shape.keyField]);
     // Other ids only: the row itself stays as read.
     if (shape.entity.entity === 'push_token') yield* this.replacePushTokens(data);
     const effect: RowEffect = { changed: true, entity: shape.entity, stored: data };
-    const local = yield* this.selectOrInsert(shape, id, data, known, effect);
+    const local = yield* this.selectOrInsert(shape, id, data, known, effect, counters);
     if (!local) return effect;
     if (retryHlc !== undefined && String(local.hlc) >= retryHlc) return { changed: false, superseded: true };
     if (sameValues(local, data)) return UNCHANGED;
     yield* this.sql.update(shape, id, data);
     effect.stored = { ...local, ...data };
     effect.before = local;
-    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id, effect);
+    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id, effect, counters);
     return effect;
   }
 
-  private *merge(shape: TableShape, data: Fields, known: StoredRow | undefined): SqlWork<RowEffect> {
+  private *merge(
+    shape: TableShape,
+    data: Fields,
+    known: StoredRow | undefined,
+    counters: CounterAdds | undefined,
+  ): SqlWork<RowEffect> {
     const id = String(data[shape.keyField]);
     if (yield* this.tombstoned(shape.entity.entity, id)) return UNCHANGED;
     const effect: RowEffect = { changed: true, entity: shape.entity, stored: data };
-    const local = yield* this.selectOrInsert(shape, id, data, known, effect);
+    const local = yield* this.selectOrInsert(shape, id, data, known, effect, counters);
     if (!local) return effect;
     const fields = shape.columns.map((c) => c.field);
     const result = mergeShared(local, data, fields, shape.keyField, shape.entity.entity === 'yard_task');
@@ -207,7 +221,7 @@ export class RowRules {
     effect.stored = { ...local, ...result.row };
     effect.before = local;
     effect.combined = result.kind === 'merged';
-    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id, effect);
+    if (this.observers.watches(shape.entity.table)) yield* this.written(shape, local, id, effect, counters);
     return effect;
   }
 
@@ -222,11 +236,13 @@ export class RowRules {
     data: Fields,
     known: StoredRow | undefined,
     effect: RowEffect,
+    counters: CounterAdds | undefined,
   ): SqlWork<Fields | undefined> {
     const local = known ? known.row : yield* this.sql.select(shape, id);
     if (local) return local;
     if (yield* this.sql.insert(shape, data, true)) {
-      if (this.observers.watches(shape.entity.table)) yield* this.written(shape, undefined, id, effect);
+      if (this.observers.watches(shape.entity.table))
+        yield* this.written(shape, undefined, id, effect, counters);
       return undefined;
     }
     const raced = yield* this.sql.select(shape, id);
@@ -238,6 +254,7 @@ export class RowRules {
     shape: TableShape,
     change: RowChange,
     known: StoredRow | undefined,
+    counters: CounterAdds | undefined,
   ): SqlWork<RowEffect> {
     const entity = shape.entity;
     const local = known ? known.row : yield* this.sql.select(shape, change.id);
@@ -255,7 +272,7 @@ export class RowRules {
     // What references the row goes first (RowObservers.addBeforeDelete: a yard task's events).
     if (this.observers.watchesDeletes(entity.table)) yield* this.observers.deletingWork(entity.table, local);
     yield* this.sql.delete(shape, change.id);
-    if (this.observers.watches(entity.table)) yield* this.written(shape, local, undefined, effect);
+    if (this.observers.watches(entity.table)) yield* this.written(shape, local, undefined, effect, counters);
     return effect;
   }
 
@@ -270,12 +287,14 @@ export class RowRules {
     before: Fields | undefined,
     afterId: string | undefined,
     effect: RowEffect,
+    counters: CounterAdds | undefined,
   ): SqlWork<void> {
     const table = shape.entity.table;
     const after = afterId === undefined ? undefined : yield* this.sql.select(shape, afterId);
-    yield* this.observers.work(table, before, after, (event) => {
+    const announce = (event: AfterCommitEvent) => {
       effect.announced = [...(effect.announced ?? []), event];
-    });
+    };
+    yield* this.observers.work(table, before, after, announce, counters);
   }
 
   /** The tables observers write beside a row of this table (their caches go with the row's). */

@@ -1,5 +1,12 @@
 import type { SqlWork } from '../db/sql-work.js';
-import { entityByName, type RowChange, type RowEffect, RowRejected, type RowRules } from './apply-rules.js';
+import {
+  entityByName,
+  type RowChange,
+  type RowEffect,
+  RowRejected,
+  type RowRules,
+  type StoredRow,
+} from './apply-rules.js';
 import { assertClockWithinSkew } from './clock-bounds.js';
 import type { SyncDeps } from './deps.js';
 import type { Fields, RowSql, TableShape } from './row-sql.js';
@@ -58,6 +65,49 @@ export class InsertRuns {
       ids.add(change.id);
     }
     return run.rows.length >= MIN_RUN ? run : undefined;
+  }
+
+  /**
+   * At the hub: the stored rows of a group's rows that are applied one by one (not in a run), read
+   * before the group applies, one statement per table, tables in name order and rows in key order
+   * (RowSql.selectMany): the trust check and the rules use them instead of a read per row, and two
+   * nodes applying groups that share rows (a trailer two sites both edit) lock them in one order.
+   * By the index of the row in the group; only a record's first row in the group (a later one reads
+   * what the first wrote) and only rows no other row of the group can write first: not the tables
+   * that observers of the group's tables write beside them (`beside`: a movement's visits, a deleted
+   * task's events), nor push tokens (a token replaces other ids' rows).
+   */
+  *prefetch(
+    group: readonly RowChange[],
+    beside: (table: string) => ReadonlySet<string>,
+  ): SqlWork<Map<number, StoredRow>> {
+    const found = new Map<number, StoredRow>();
+    if (!this.trust) return found;
+    const derived = new Set<string>();
+    for (const row of group) {
+      const table = entityByName(row.entity)?.table;
+      if (table) for (const t of beside(table)) derived.add(t);
+    }
+    const byEntity = new Map<string, Map<string, number>>();
+    const seen = new Set<string>();
+    for (const [i, row] of group.entries()) {
+      const entity = entityByName(row.entity);
+      const first = !seen.has(`${row.entity}|${row.id}`);
+      seen.add(`${row.entity}|${row.id}`);
+      if (!entity || !first || derived.has(entity.table) || entity.entity === 'push_token') continue;
+      if (!this.sql.knownShape(entity)) yield* this.sql.shape(entity);
+      if (this.rules.plainInsert(row)) continue; // read with its run (or alone)
+      const ids = byEntity.get(entity.entity) ?? new Map<string, number>();
+      byEntity.set(entity.entity, ids);
+      ids.set(row.id, i);
+    }
+    for (const name of [...byEntity.keys()].sort()) {
+      const ids = byEntity.get(name)!;
+      const shape = this.sql.knownShape(entityByName(name)!)!;
+      const stored = yield* this.sql.selectMany(shape, [...ids.keys()]);
+      for (const [id, i] of ids) found.set(i, { row: stored.get(id) });
+    }
+    return found;
   }
 
   /** The run's rows, each with what applying it did, in order. Throws as one row would. */

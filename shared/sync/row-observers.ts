@@ -1,6 +1,7 @@
 import type { AppDatabase, Kdb } from '../db/database.js';
 import { PostgresWork, SqliteWork, type SqlWork } from '../db/sql-work.js';
 import type { InProcessEvents, YardEvent } from '../events.js';
+import type { CounterAdds } from './counter-adds.js';
 
 /** A row as the observers see it: camelCase field names, SQLite scalar values. */
 export type ObservedRow = Record<string, unknown>;
@@ -22,6 +23,11 @@ export interface RowWrite {
    * service that wrote does its own after-commit step.
    */
   announce?: ((event: AfterCommitEvent) => void) | undefined;
+  /**
+   * Collects additions to counter tables, for a writer that writes them summed at the end of its
+   * transaction (the sync applier: counter-adds.ts). Absent: the observer writes them itself.
+   */
+  counters?: CounterAdds | undefined;
 }
 
 /** What every observer declares. */
@@ -134,8 +140,9 @@ export class RowObservers {
     before: ObservedRow | undefined,
     after: ObservedRow | undefined,
     announce?: RowWrite['announce'],
+    counters?: CounterAdds,
   ): SqlWork<void> {
-    return tellWork(this.byTable.get(table), { table, before, after, announce });
+    return tellWork(this.byTable.get(table), { table, before, after, announce, counters });
   }
 
   /** The same before a delete (addBeforeDelete), from inside SqlWork. */

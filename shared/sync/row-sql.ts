@@ -75,12 +75,15 @@ export class RowSql {
 
   /**
    * The stored rows with these keys (camelCase fields, by key), in one statement: a run of rows
-   * applied together (apply-runs.ts). Locked for the transaction on PostgreSQL, as select() is.
+   * applied together (apply-runs.ts). Locked for the transaction on PostgreSQL, as select() is, in
+   * key order (PostgreSQL locks the rows as the sort hands them over): two transactions reading
+   * overlapping keys take their locks in the same order, so they wait for each other, never deadlock.
    */
   *selectMany(shape: TableShape, ids: readonly string[]): SqlWork<Map<string, Fields>> {
     const stmt = this.statement(`select-many|${shape.table}`, 'rows', (dialect) => {
       const list = shape.columns.map((c) => `"${c.column}"`).join(', ');
-      return `SELECT ${list} FROM "${shape.table}" WHERE ${inJsonTexts(shape.keyColumn, dialect)}${forUpdate(dialect)}`;
+      const order = ` ORDER BY "${shape.keyColumn}"`;
+      return `SELECT ${list} FROM "${shape.table}" WHERE ${inJsonTexts(shape.keyColumn, dialect)}${order}${forUpdate(dialect)}`;
     });
     const raws = (yield step(stmt, [JSON.stringify(ids)])) as Array<Record<string, unknown>>;
     const found = new Map<string, Fields>();

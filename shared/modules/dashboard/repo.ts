@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-import { FIGURE } from './rollups/rules.js';
+import { EVERY_YARD, EVERY_YARD_SCOPES, FIGURE } from './rollups/rules.js';
 
 type YardIds = string[] | null;
 
@@ -20,12 +20,16 @@ export class DashboardRepo {
     return q.execute();
   }
 
-  /** Movement counts of these scopes (yard ids, or EVERY_YARD) in buckets of `grain` within [from, to). */
+  /**
+   * Movement counts of these scopes (yard ids, or EVERY_YARD) in buckets of `grain` within [from, to).
+   * EVERY_YARD is the sum of its shards (rollups/rules.ts EVERY_YARD_SCOPES).
+   */
   movementCounts(opts: { scopes: string[]; grain: number; from: number; to: number }) {
+    const scopes = opts.scopes.flatMap((s) => (s === EVERY_YARD ? EVERY_YARD_SCOPES : [s]));
     return this.db
       .selectFrom('dashboardMovementCount')
       .select((eb) => ['bucket', 'direction', eb.fn.sum<number>('n').as('n')])
-      .where('scope', 'in', scopeInList(opts.scopes))
+      .where('scope', 'in', scopeInList(scopes))
       .where('grain', '=', opts.grain)
       .where('bucket', '>=', opts.from)
       .where('bucket', '<', opts.to)

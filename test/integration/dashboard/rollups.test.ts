@@ -20,12 +20,17 @@ import { linkedEdge, type MasterData, SyncPair, total } from '../sync/apply-fixt
 
 type Sqlite = Database.Database;
 
-/** Every counter of the rollups, in a stable order; counters back at zero count as absent. */
+const MOVEMENTS =
+  "SELECT CASE WHEN scope LIKE '*%' THEN '*' ELSE scope END AS scope, grain, bucket, direction, " +
+  'CAST(sum(n) AS INTEGER) AS n FROM dashboard_movement_count GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0 ORDER BY 1, 2, 3, 4';
+
+/**
+ * Every counter of the rollups, in a stable order; counters back at zero count as absent. The
+ * every-yard counts as read: their shards summed (rollups/rules.ts EVERY_YARD_SCOPES).
+ */
 function rollups(sqlite: Sqlite) {
   return {
-    movements: sqlite
-      .prepare('SELECT * FROM dashboard_movement_count WHERE n <> 0 ORDER BY scope, grain, bucket, direction')
-      .all(),
+    movements: sqlite.prepare(MOVEMENTS).all(),
     figures: sqlite
       .prepare(
         'SELECT yard_id, figure, item, n, CAST(total AS TEXT) AS total FROM dashboard_yard_figure ' +

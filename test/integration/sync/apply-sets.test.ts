@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppDatabase } from '../../../shared/db/database.js';
 import { PostgresWork, SqliteWork, type SqlWork } from '../../../shared/db/sql-work.js';
+import { everyYardScope } from '../../../shared/modules/dashboard/rollups/rules.js';
 import { type ApplyOutcome, ApplyWork } from '../../../shared/sync/applier.js';
 import { exclusive } from '../../../shared/sync/exclusive.js';
 import type { Batch } from '../../../shared/sync/protocol.js';
@@ -149,6 +150,57 @@ describe.each(TEST_DIALECTS)('set-based apply of a site’s batches (%s)', (dial
       expect(logged).toBeGreaterThanOrEqual(trailers.length);
       expect((after.get(site) ?? 0) - (counts.get(site) ?? 0)).toBe(logged);
     }
+  });
+
+  it('the dashboard counters of a batch of movements are added in one statement, summed, and exact', async () => {
+    const moved = [];
+    for (const k of [1, 2, 3, 4]) moved.push(await checkIn(p.edgeApi, m, gateId, `CT-${k}`, `CTX${k}`));
+    const counts = () =>
+      query(
+        p.cloud.db,
+        "SELECT scope LIKE '*%' AS every, grain, sum(n) AS n FROM dashboard_movement_count GROUP BY 1, 2 ORDER BY 1, 2",
+      );
+    const before = await counts();
+
+    const { outcomes, keys } = await countedApply(p.cloud, SITE, await p.upBatches());
+    expect(total(outcomes).deadLetters).toBe(0);
+    // No statement per movement and bucket: one addition per counter table for the whole apply
+    // (the visits the movements open add their figures as the movements module writes them).
+    expect(keys.filter((k) => k === 'rollup|movement|add')).toEqual([]);
+    expect(keys.filter((k) => k === 'counter|add|dashboard_movement_count')).toHaveLength(1);
+    expect(keys.filter((k) => k === 'counter|add|dashboard_yard_figure')).toHaveLength(1);
+    // The trailers' stored rows read together (the trust check), not one read each before the write.
+    expect(keys.filter((k) => k === 'select-many|trailer')).toHaveLength(1);
+    expect(keys.filter((k) => k === 'select|trailer').length).toBeLessThanOrEqual(moved.length);
+
+    // Each movement counted once in each grain of its yard and of every yard.
+    const after = await counts();
+    expect(after.map((r, i) => Number(r.n) - Number(before[i]?.n ?? 0))).toEqual(
+      after.map(() => moved.length),
+    );
+    // And the counters equal a recount of the movements (rollups/rebuild.ts counts the same sums).
+    const recount = await query(
+      p.cloud.db,
+      'SELECT count(*) AS n FROM movement WHERE yard_id = ? AND at >= ? AND at < ?',
+      m.yardId,
+      0,
+      Number.MAX_SAFE_INTEGER,
+    );
+    const hours = await query(
+      p.cloud.db,
+      "SELECT sum(n) AS n FROM dashboard_movement_count WHERE scope LIKE '*%' AND grain = 3600000",
+    );
+    const all = await query(p.cloud.db, 'SELECT count(*) AS n FROM movement');
+    expect(Number(hours[0]!.n)).toBe(Number(all[0]!.n));
+    // Every yard's counts go to the shard of the movements' yard (rollups/rules.ts), not to one row
+    // that every site's apply would update.
+    const everyYard = await query(
+      p.cloud.db,
+      "SELECT DISTINCT scope FROM dashboard_movement_count WHERE scope LIKE '*%' AND n <> 0",
+    );
+    expect(everyYard.map((r) => r.scope)).toEqual([everyYardScope(m.yardId)]);
+    expect(everyYardScope(m.yardId)).toMatch(/^\*:([0-9]|1[0-5])$/);
+    expect(Number(recount[0]!.n)).toBeGreaterThanOrEqual(moved.length);
   });
 });
 

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Kdb } from '../../../db/database.js';
-import { EVERY_YARD, EVERY_YARD_GRAINS, FIGURE, NO_CARRIER, YARD_GRAINS } from './rules.js';
+import { EVERY_YARD_GRAINS, everyYardScopeSql, FIGURE, NO_CARRIER, YARD_GRAINS } from './rules.js';
 
 /**
  * Recomputes every dashboard rollup from the rows they count (rules.ts), in one transaction: for a
@@ -13,14 +13,15 @@ import { EVERY_YARD, EVERY_YARD_GRAINS, FIGURE, NO_CARRIER, YARD_GRAINS } from '
 const movementCounts = (scope: string, grain: number) =>
   'INSERT INTO dashboard_movement_count (scope, grain, bucket, direction, n) ' +
   `SELECT ${scope}, ${grain}, (at / ${grain}) * ${grain}, direction, count(*) FROM movement ` +
-  `GROUP BY ${scope === 'yard_id' ? 'yard_id, ' : ''}(at / ${grain}), direction`;
+  `GROUP BY ${scope}, (at / ${grain}), direction`;
 
-const REBUILD: readonly string[] = [
+/** The recount; the every-yard shards' scope is written in each database's SQL (rules.ts). */
+const rebuild = (dialect: 'sqlite' | 'postgres'): readonly string[] => [
   'DELETE FROM dashboard_movement_count',
   'DELETE FROM dashboard_yard_figure',
   'DELETE FROM dashboard_truck_arrival',
   ...YARD_GRAINS.map((grain) => movementCounts('yard_id', grain)),
-  ...EVERY_YARD_GRAINS.map((grain) => movementCounts(`'${EVERY_YARD}'`, grain)),
+  ...EVERY_YARD_GRAINS.map((grain) => movementCounts(everyYardScopeSql('yard_id', dialect), grain)),
   'INSERT INTO dashboard_truck_arrival (truck_id, yard_id, at) ' +
     'SELECT truck_id, yard_id, max(in_at) FROM visit WHERE truck_id IS NOT NULL GROUP BY truck_id, yard_id',
   'INSERT INTO dashboard_yard_figure (yard_id, figure, item, n, total) ' +
@@ -40,6 +41,8 @@ const REBUILD: readonly string[] = [
     'ON dashboard_truck_arrival.truck_id = truck.id AND dashboard_truck_arrival.yard_id = truck.yard_id ' +
     'GROUP BY truck.yard_id',
 ];
+const REBUILD_SQLITE = rebuild('sqlite');
+const REBUILD_POSTGRES = rebuild('postgres');
 
 /**
  * On SQLite: takes the better-sqlite3 Database (not Kysely): it runs beside bulk inserts made on
@@ -47,7 +50,7 @@ const REBUILD: readonly string[] = [
  */
 export function rebuildDashboardRollups(sqlite: Database.Database): void {
   sqlite.transaction(() => {
-    for (const text of REBUILD) sqlite.prepare(text).run();
+    for (const text of REBUILD_SQLITE) sqlite.prepare(text).run();
   })();
 }
 
@@ -61,7 +64,7 @@ export async function rebuildDashboardRollupsPostgres(db: Kdb): Promise<void> {
   const work = async (trx: Kdb) => {
     const tables = 'dashboard_movement_count, dashboard_yard_figure, dashboard_truck_arrival';
     await sql.raw(`LOCK TABLE ${tables} IN EXCLUSIVE MODE`).execute(trx);
-    for (const text of REBUILD) await sql.raw(text).execute(trx);
+    for (const text of REBUILD_POSTGRES) await sql.raw(text).execute(trx);
   };
   if (db.isTransaction) await work(db);
   else await db.transaction().execute(work);

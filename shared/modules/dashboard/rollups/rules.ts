@@ -27,6 +27,30 @@ export const DAY_MS = 86_400_000;
 export const EVERY_YARD = '*';
 
 /**
+ * The every-yard counts are kept in shards, summed where read (repo.ts): every site's movements of
+ * an hour would otherwise add to the same two rows, and the cloud applies sites side by side
+ * (docs/sync.md "Apply, ack, resume"): one row would make them wait for each other's commits. A
+ * movement counts in the shard of its yard: the yard id's last character code modulo the count,
+ * which SQL computes the same way (everyYardScopeSql: the recount, rebuild.ts). '*' itself (the
+ * scope migration 0010 backfilled) is read as one more shard.
+ */
+export const EVERY_YARD_SHARDS = 16;
+export const EVERY_YARD_SCOPES: readonly string[] = [
+  EVERY_YARD,
+  ...Array.from({ length: EVERY_YARD_SHARDS }, (_, i) => `${EVERY_YARD}:${i}`),
+];
+
+export function everyYardScope(yardId: string): string {
+  return `${EVERY_YARD}:${(yardId.charCodeAt(yardId.length - 1) || 0) % EVERY_YARD_SHARDS}`;
+}
+
+/** everyYardScope in SQL, for a yard id column (SQLite's unicode(), PostgreSQL's ascii()). */
+export function everyYardScopeSql(column: string, dialect: 'sqlite' | 'postgres'): string {
+  const last = dialect === 'sqlite' ? `unicode(substr(${column}, -1))` : `ascii(right(${column}, 1))`;
+  return `'${EVERY_YARD}:' || (coalesce(${last}, 0) % ${EVERY_YARD_SHARDS})`;
+}
+
+/**
  * Movement buckets kept per yard and for every yard. A yard's hour and day buckets in its own zone
  * start on UTC quarter hours (every real zone offset is a multiple of 15 min), so the quarter-hour
  * counts answer any zone exactly; the coarser ones let a reader take fewer rows whenever its buckets
@@ -87,7 +111,7 @@ export function movementBuckets(row: ObservedRow | undefined, sign: 1 | -1): Mov
       n: sign,
     })),
     ...EVERY_YARD_GRAINS.map((grain) => ({
-      scope: EVERY_YARD,
+      scope: everyYardScope(yardId),
       grain,
       bucket: bucketOf(at, grain),
       direction,

@@ -1,4 +1,5 @@
 import { type SqlStatement, type SqlWork, statement } from '../../../db/sql-work.js';
+import type { Counter, CounterAdds } from '../../../sync/counter-adds.js';
 import type { ObservedRow, RowWrite } from '../../../sync/row-observers.js';
 import {
   FIGURE,
@@ -37,6 +38,18 @@ const addMovement = statement(
       ON CONFLICT (scope, grain, bucket, direction) DO UPDATE SET n = dashboard_movement_count.n + excluded.n`,
 );
 
+/** The two counter tables, for writers that sum additions before writing them (RowWrite.counters). */
+export const YARD_FIGURES: Counter = {
+  table: 'dashboard_yard_figure',
+  keys: ['yard_id', 'figure', 'item'],
+  amounts: ['n', 'total'],
+};
+export const MOVEMENT_COUNTS: Counter = {
+  table: 'dashboard_movement_count',
+  keys: ['scope', 'grain', 'bucket', 'direction'],
+  amounts: ['n'],
+};
+
 const arrivalAt = statement(
   'rollup|arrival|get',
   'value',
@@ -62,22 +75,51 @@ function step(statement: SqlStatement, params: readonly unknown[]): Step {
 /** The tables whose rows the rollups count. */
 export const ROLLUP_TABLES: ReadonlySet<string> = new Set(['movement', 'trailer', 'truck', 'visit']);
 
-/** The statements that keep the rollups in step with one row write (see the top of this file). */
-export function rollupWork({ table, before, after }: RowWrite): RollupWork {
+/**
+ * The statements that keep the rollups in step with one row write (see the top of this file). A
+ * writer that sums counter additions (`counters`: the sync applier, docs/sync.md) is handed the
+ * additions instead of their statements; reads and the arrivals (not counters) are statements still.
+ */
+export function rollupWork({ table, before, after, counters }: RowWrite): RollupWork {
+  const add = counters ? collect(counters) : undefined;
   // The table's generator itself, not delegated to: each level of yield* costs on SQLite's hot path.
-  if (table === 'movement') return movementWritten(before, after);
-  if (table === 'trailer') return addFigures(netFigures(trailerFigures(before), trailerFigures(after)));
-  if (table === 'truck') return truckWritten(before, after);
-  if (table === 'visit') return visitWritten(before, after);
-  return addFigures([]);
+  if (table === 'movement') return movementWritten(before, after, add);
+  if (table === 'trailer') return addFigures(netFigures(trailerFigures(before), trailerFigures(after)), add);
+  if (table === 'truck') return truckWritten(before, after, add);
+  if (table === 'visit') return visitWritten(before, after, add);
+  return addFigures([], add);
 }
 
-function* movementWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): RollupWork {
+/** Both kinds of addition handed to the writer's collector; undefined: written here as statements. */
+interface Collect {
+  figure(d: FigureDelta): void;
+  movement(d: MovementDelta): void;
+}
+
+function collect(counters: CounterAdds): Collect {
+  return {
+    figure: (d) => counters.add(YARD_FIGURES, [d.yardId, d.figure, d.item], [d.n, d.total]),
+    movement: (d) => counters.add(MOVEMENT_COUNTS, [d.scope, d.grain, d.bucket, d.direction], [d.n]),
+  };
+}
+
+function* movementWritten(
+  before: ObservedRow | undefined,
+  after: ObservedRow | undefined,
+  add: Collect | undefined,
+): RollupWork {
   if (before && after && sameMovementBucket(before, after)) return;
-  for (const d of [...movementBuckets(before, -1), ...movementBuckets(after, 1)]) yield addMovementStep(d);
+  for (const d of [...movementBuckets(before, -1), ...movementBuckets(after, 1)]) {
+    if (add) add.movement(d);
+    else yield addMovementStep(d);
+  }
 }
 
-function* truckWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): RollupWork {
+function* truckWritten(
+  before: ObservedRow | undefined,
+  after: ObservedRow | undefined,
+  add: Collect | undefined,
+): RollupWork {
   if (before?.yardId === after?.yardId && before && after) return;
   const beforeFigures = before
     ? truckFigures(before.yardId, yield* arrival(String(before.id), before.yardId))
@@ -85,11 +127,15 @@ function* truckWritten(before: ObservedRow | undefined, after: ObservedRow | und
   const afterFigures = after
     ? truckFigures(after.yardId, yield* arrival(String(after.id), after.yardId))
     : [];
-  for (const d of netFigures(beforeFigures, afterFigures)) yield figureStep(d);
+  yield* addFigures(netFigures(beforeFigures, afterFigures), add);
 }
 
-function* visitWritten(before: ObservedRow | undefined, after: ObservedRow | undefined): RollupWork {
-  for (const d of netFigures(visitFigures(before), visitFigures(after))) yield figureStep(d);
+function* visitWritten(
+  before: ObservedRow | undefined,
+  after: ObservedRow | undefined,
+  add: Collect | undefined,
+): RollupWork {
+  yield* addFigures(netFigures(visitFigures(before), visitFigures(after)), add);
   // A visit's unit, yard and check-in time never change: only a new visit moves an arrival.
   if (before || !after || typeof after.truckId !== 'string') return;
   const truckId = after.truckId;
@@ -99,8 +145,12 @@ function* visitWritten(before: ObservedRow | undefined, after: ObservedRow | und
   if (previous !== undefined && previous >= inAt) return;
   yield step(putArrival, [truckId, yardId, inAt]);
   if ((yield step(truckYard, [truckId])) !== yardId) return;
-  for (const d of netFigures(truckFigures(yardId, previous), truckFigures(yardId, inAt)))
-    if (d.figure === FIGURE.truckArrival) yield figureStep(d);
+  yield* addFigures(
+    netFigures(truckFigures(yardId, previous), truckFigures(yardId, inAt)).filter(
+      (d) => d.figure === FIGURE.truckArrival,
+    ),
+    add,
+  );
 }
 
 /** The truck's latest check-in into the yard, if it has one there. */
@@ -110,8 +160,11 @@ function* arrival(truckId: string, yardId: unknown): SqlWork<number | undefined>
   return at === undefined || at === null ? undefined : Number(at);
 }
 
-function* addFigures(deltas: FigureDelta[]): RollupWork {
-  for (const d of deltas) yield figureStep(d);
+function* addFigures(deltas: FigureDelta[], add: Collect | undefined): RollupWork {
+  for (const d of deltas) {
+    if (add) add.figure(d);
+    else yield figureStep(d);
+  }
 }
 
 function figureStep(d: FigureDelta): Step {
