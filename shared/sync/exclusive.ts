@@ -15,3 +15,27 @@ export async function exclusive<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): P
     return work();
   });
 }
+
+/** Per database: the slice that has the turn, or last had it (settled). */
+const turns = new WeakMap<object, Promise<unknown>>();
+
+/**
+ * One slice of a long apply (SlicedApply.step), run inside exclusive() when the slices before it,
+ * of any peer, are done: then the event loop is let go once (setImmediate) before the next slice
+ * may start. So between two slices everything that is ready runs: requests read from their sockets,
+ * their Kysely queries (which queue for the connection ahead of the next slice), answers of the
+ * read workers. Without the turn, the slices of 20 sites catching up at once would follow each
+ * other on the connection's mutex with nothing else in between.
+ */
+export function applyTurn<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): Promise<T> {
+  const key = deps.db;
+  const before = turns.get(key) ?? Promise.resolve();
+  const run = before.then(() => exclusive(deps, work));
+  const handedOn = run.then(letGo, letGo);
+  turns.set(key, handedOn);
+  return run;
+}
+
+function letGo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
