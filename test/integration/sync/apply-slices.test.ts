@@ -59,6 +59,8 @@ describe('a SQLite cloud applying a backlog in slices', () => {
     return p.upBatches();
   }
 
+  const edgeCount = (sql: string) =>
+    Number((p.edge as TestApp<SqliteDatabase>).db.sqlite.prepare(sql).pluck().get());
   const cloudCount = (sql: string, ...args: unknown[]) =>
     Number(
       cloud.db.sqlite
@@ -97,7 +99,7 @@ describe('a SQLite cloud applying a backlog in slices', () => {
     expect(outcomes.at(-1)!.upTo).toBe(last);
     expect(total(outcomes)).toMatchObject({ applied: rowsOf(batches).length, deadLetters: 0 });
     expect(cloudCount('SELECT count(*) FROM session_location')).toBe(
-      Number(p.edge.db.sqlite.prepare('SELECT count(*) FROM session_location').pluck().get()),
+      edgeCount('SELECT count(*) FROM session_location'),
     );
   });
 
