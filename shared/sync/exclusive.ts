@@ -20,12 +20,20 @@ export async function exclusive<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): P
 const turns = new WeakMap<object, Promise<unknown>>();
 
 /**
+ * A turn of the event loop that took longer than this ran other work (a request, a read worker's
+ * answer): the next slice waits another turn, since that work often needs one more (its answer).
+ */
+const BUSY_TURN_MS = 0.5;
+/** At most this long between two slices, however busy the loop: the drain goes on under load. */
+const MAX_YIELD_MS = 10;
+
+/**
  * One slice of a long apply (SlicedApply.step), run inside exclusive() when the slices before it,
- * of any peer, are done: then the event loop is let go once (setImmediate) before the next slice
- * may start. So between two slices everything that is ready runs: requests read from their sockets,
- * their Kysely queries (which queue for the connection ahead of the next slice), answers of the
- * read workers. Without the turn, the slices of 20 sites catching up at once would follow each
- * other on the connection's mutex with nothing else in between.
+ * of any peer, are done; then the event loop is let go (letGo) before the next slice may start. So
+ * between two slices what is ready runs: requests read from their sockets, their Kysely queries
+ * (which queue for the connection ahead of the next slice), the read workers' answers. Without the
+ * turn, the slices of 20 sites catching up at once would follow each other on the connection's
+ * mutex with nothing else in between.
  */
 export function applyTurn<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): Promise<T> {
   const key = deps.db;
@@ -36,6 +44,17 @@ export function applyTurn<T>(deps: Pick<SyncDeps, 'db'>, work: () => T): Promise
   return run;
 }
 
-function letGo(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/**
+ * Turns of the event loop until one passes with nothing else to do, or MAX_YIELD_MS: a request
+ * takes a few turns (its query, then its answer; a read worker's reply), and each turn the apply
+ * took would cost it a whole slice. With nothing else to do, one turn.
+ */
+async function letGo(): Promise<void> {
+  const until = performance.now() + MAX_YIELD_MS;
+  for (;;) {
+    const t0 = performance.now();
+    await new Promise((resolve) => setImmediate(resolve));
+    const now = performance.now();
+    if (now - t0 < BUSY_TURN_MS || now >= until) return;
+  }
 }

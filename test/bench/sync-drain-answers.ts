@@ -77,34 +77,6 @@ interface Figures {
   loadavg: number[];
 }
 
-const results: Record<string, unknown> = { sites: SITES, target: TARGET, rps: RPS };
-const checks: Check[] = [];
-const children: BenchChild[] = [];
-let broker: MosquittoProcess | undefined;
-try {
-  const brokerUrl = await startMosquitto(join(dir, 'broker'));
-  const seed = await seedOnce(brokerUrl);
-  const runs: Array<[string, string]> = [['this tree', process.cwd()]];
-  const before = process.env.BENCH_DRAIN_BEFORE;
-  if (before) runs.push([before, archive(before)]);
-  for (const [name, root] of runs) {
-    const figures = await measure(name, root, brokerUrl, seed);
-    results[name] = figures;
-    if (name === 'this tree') {
-      checks.push([
-        `${name}: other requests during the drain p99 ${ms(figures.during.p99, 1)} ms < ${P99_TARGET_MS} ms`,
-        figures.during.p99 < P99_TARGET_MS,
-      ]);
-      checks.push([`${name}: every answer 200 (${figures.failedAnswers} not)`, figures.failedAnswers === 0]);
-    }
-  }
-} finally {
-  for (const c of children) await c.exit().catch(() => {});
-  await broker?.stop();
-  rmSync(dir, { recursive: true, force: true });
-}
-finish('sync-drain-answers', results, checks);
-
 interface Seed {
   cloudDir: string;
   rowsFile: string;
@@ -174,10 +146,14 @@ async function seedOnce(brokerUrl: string): Promise<Seed> {
 /** The cloud process of `root` on a copy of the seeded file; the sites drain into it while a client asks. */
 async function measure(name: string, root: string, brokerUrl: string, seed: Seed): Promise<Figures> {
   console.log(`\n== the cloud of ${name} ==`);
-  const dataDir = join(dir, `cloud-${children.length}`);
+  runs += 1;
+  const dataDir = join(dir, `cloud-${runs}`);
   execFileSync('cp', ['-r', seed.cloudDir, dataDir]);
   const port = await freePort();
-  const cloud = spawn(process.execPath, ['--import', 'tsx', join(root, 'cloud/main.ts')], {
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const cloud = spawn(process.execPath, ['--import', 'tsx', ...prof, join(root, 'cloud/main.ts')], {
     cwd: root,
     env: {
       ...baseEnv,
@@ -226,6 +202,11 @@ async function measure(name: string, root: string, brokerUrl: string, seed: Seed
     const d = await done;
     await stop();
     const during = asker.take();
+    if (process.env.BENCH_DRAIN_WORST) {
+      const t0 = during.all[0]?.at ?? 0;
+      const worst = [...during.all].sort((a, b) => b.ms - a.ms).slice(0, 15);
+      console.log(worst.map((w) => `${((w.at - t0) / 1000).toFixed(2)}s:${w.ms.toFixed(0)}ms`).join(' '));
+    }
     await sim.exit();
     children.splice(children.indexOf(sim), 1);
     const drainMs = d.endedAt - d.startedAt;
@@ -269,7 +250,7 @@ const ROUTES = {
 
 /** Asks the cloud at a fixed rate, alternating the routes, without waiting for answers. */
 class Asker {
-  private answers: Array<{ route: string; ms: number }> = [];
+  private answers: Array<{ route: string; ms: number; at: number }> = [];
   private failed = 0;
   private readonly inFlight = new Set<Promise<void>>();
 
@@ -295,7 +276,7 @@ class Asker {
         .then(async (res) => {
           await res.arrayBuffer();
           if (res.status !== 200) this.failed += 1;
-          this.answers.push({ route, ms: performance.now() - t0 });
+          this.answers.push({ route, ms: performance.now() - t0, at: t0 });
         })
         .catch(() => {
           this.failed += 1;
@@ -309,7 +290,7 @@ class Asker {
     };
   }
 
-  take(): { all: Array<{ route: string; ms: number }>; failed: number } {
+  take(): { all: Array<{ route: string; ms: number; at: number }>; failed: number } {
     const out = { all: this.answers, failed: this.failed };
     this.answers = [];
     this.failed = 0;
@@ -348,3 +329,40 @@ async function startMosquitto(brokerDir: string): Promise<string> {
   await broker.start();
   return `mqtt://127.0.0.1:${port}`;
 }
+
+const results: Record<string, unknown> = { sites: SITES, target: TARGET, rps: RPS };
+const checks: Check[] = [];
+const children: BenchChild[] = [];
+let broker: MosquittoProcess | undefined;
+let runs = 0;
+
+async function main(): Promise<void> {
+  try {
+    const brokerUrl = await startMosquitto(join(dir, 'broker'));
+    const seed = await seedOnce(brokerUrl);
+    const runs: Array<[string, string]> = [['this tree', process.cwd()]];
+    const before = process.env.BENCH_DRAIN_BEFORE;
+    if (before) runs.push([before, archive(before)]);
+    for (const [name, root] of runs) {
+      const figures = await measure(name, root, brokerUrl, seed);
+      results[name] = figures;
+      if (name === 'this tree') {
+        checks.push([
+          `${name}: other requests during the drain p99 ${ms(figures.during.p99, 1)} ms < ${P99_TARGET_MS} ms`,
+          figures.during.p99 < P99_TARGET_MS,
+        ]);
+        checks.push([
+          `${name}: every answer 200 (${figures.failedAnswers} not)`,
+          figures.failedAnswers === 0,
+        ]);
+      }
+    }
+  } finally {
+    for (const c of children) await c.exit().catch(() => {});
+    await broker?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  finish('sync-drain-answers', results, checks);
+}
+
+await main();
