@@ -2,7 +2,7 @@ import type { PostgresDatabase } from '../db/database.js';
 import type { AdoptionPlan } from './adoption.js';
 import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ChangeApplier } from './applier.js';
 import { PostgresChangeApplier } from './applier-postgres.js';
-import { applyTurn, exclusive } from './exclusive.js';
+import { applySlices, exclusive } from './exclusive.js';
 import type { Batch } from './protocol.js';
 
 /**
@@ -29,7 +29,7 @@ export function syncApplier(deps: ApplierDeps, options: ApplierOptions = {}): Sy
 
 /**
  * SQLite: the synchronous applier, each call inside exclusive(). Batches are applied in slices of
- * about SLICE_MS (apply-slices.ts), one slice at a time across the peers (applyTurn), so requests
+ * about SLICE_MS (apply-slices.ts), one group at a time across the peers (applySlices), so requests
  * and the read workers' answers are served between them while a backlog drains; the outcomes come
  * once the whole group is applied (the ack goes after it). A failing slice rejects the call: the
  * slices before it stay committed, their rows skipped as duplicates when the peer resends.
@@ -47,9 +47,7 @@ export class ExclusiveChangeApplier implements SyncApplier {
   async applyMany(peer: string, batches: readonly Batch[]) {
     const sliced = this.applier.sliced(peer, batches);
     try {
-      while (!(await applyTurn(this.deps, () => sliced.step()))) {
-        // The next slice, after others had their turn.
-      }
+      await applySlices(this.deps, () => sliced.step());
     } finally {
       sliced.publish();
     }
