@@ -23,8 +23,8 @@ import type { WorkloadRefs } from './sync-workload.js';
  * docs/sync.md "Apply, ack, resume": the apply goes in slices).
  *
  * BENCH_DRAIN_SITES (20) sites come back from a day offline at once, each with the same real
- * edge's offline work (BENCH_DRAIN_TARGET: the log rows it writes; about 3,100 rows reach the
- * cloud), through Debian's Mosquitto (deploy config) to the real cloud process (cloud/main.ts: its
+ * edge's offline work (BENCH_DRAIN_TARGET, 2500: the log rows it writes; 2,515 rows per site reach
+ * the cloud), through Debian's Mosquitto (deploy config) to the real cloud process (cloud/main.ts: its
  * HTTP API, its read workers, its sync link) on its SQLite file (synchronous=FULL). Meanwhile a
  * client asks the cloud, at a fixed rate (BENCH_DRAIN_RPS, 40 a second, not waiting for answers,
  * so a stall is not hidden by asking less), in turn for the yards (a read on the main thread's
@@ -39,7 +39,7 @@ import type { WorkloadRefs } from './sync-workload.js';
  * The sites, the template edge and the seeding run from this tree (sync-node.ts, sync-sim-sites.ts).
  */
 const SITES = Number(process.env.BENCH_DRAIN_SITES ?? 20);
-const TARGET = Number(process.env.BENCH_DRAIN_TARGET ?? 7500);
+const TARGET = Number(process.env.BENCH_DRAIN_TARGET ?? 2500);
 const RPS = Number(process.env.BENCH_DRAIN_RPS ?? 40);
 const ACK_TIMEOUT_MS = 10_000;
 const P99_TARGET_MS = 50;
