@@ -7,6 +7,15 @@ import { Backlog } from './apply-backlog.js';
 import { type Received, RowApplier } from './apply-rows.js';
 import { RowRules } from './apply-rules.js';
 import { InsertRuns } from './apply-runs.js';
+import {
+  type ApplyOutcome,
+  newOutcome,
+  SLICE_STEP,
+  type SliceBudget,
+  SlicedApply,
+  SliceRedo,
+  type SliceState,
+} from './apply-slices.js';
 import type { SyncDeps } from './deps.js';
 import type { Batch } from './protocol.js';
 import { type Routing, type RoutingWork, routingWork } from './routing.js';
@@ -15,23 +24,7 @@ import { SiteTrust } from './site-trust.js';
 import { publishTouched, Touched } from './touched.js';
 
 export type { DeadLetterPayload } from './apply-rows.js';
-
-export interface ApplyOutcome {
-  /** The peer's applied position after this call: ack {upTo}. */
-  upTo: number;
-  /** Rows that changed local data. */
-  applied: number;
-  /** Rows with seq <= the applied position (skipped). */
-  duplicates: number;
-  /** Rows that failed and went to dead_letter. */
-  deadLetters: number;
-  /** Rows kept in sync_pending (a newer schema than ours). */
-  pending: number;
-  /** batch.from > position + 1: nothing applied. */
-  gap: boolean;
-  /** The peer's stream id changed: its position restarted at 0 first. */
-  streamReset: boolean;
-}
+export type { ApplyOutcome } from './apply-slices.js';
 
 export type ApplierDeps = Pick<SyncDeps, 'db' | 'clock' | 'log' | 'hlc' | 'changes' | 'bus' | 'syncSide'>;
 
@@ -40,6 +33,8 @@ export interface ApplierOptions {
   schemaVersion?: number;
   /** The hub's routing (default: the side's). */
   routing?: Routing | RoutingWork;
+  /** When a slice of a group applied in slices ends (SQLite; default: after SLICE_MS). */
+  slice?: SliceBudget;
 }
 
 /** A Kysely (async) transaction is open on the connection: apply again shortly. */
@@ -88,65 +83,132 @@ export class ApplyWork {
   *applyBatches(peer: string, batches: readonly Batch[], touched: Touched): SqlWork<ApplyOutcome[]> {
     yield* sqlRun(CURSOR_ENSURE, [peer]);
     const outcomes: ApplyOutcome[] = [];
-    // Each batch inline (not a method: one level of yield* less for every statement below).
     for (const batch of batches) {
-      const outcome: ApplyOutcome = {
-        upTo: 0,
-        applied: 0,
-        duplicates: 0,
-        deadLetters: 0,
-        pending: 0,
-        gap: false,
-        streamReset: false,
-      };
+      const outcome = newOutcome();
       outcomes.push(outcome);
-      const cursor = (yield* sqlRow(CURSOR_GET, [peer])) as
-        | { position: number; stream: string | null }
-        | undefined;
-      let position = Number(cursor?.position ?? 0);
-      if (cursor?.stream !== batch.stream) {
-        if (cursor?.stream || position > 0) {
-          this.deps.log.warn(
-            { peer, previous: cursor?.stream ?? null, stream: batch.stream, position },
-            'sync peer has a new change stream (replaced or restored database): its applied position restarts at 0',
-          );
-          outcome.streamReset = true;
-        }
-        position = 0;
-        yield* this.writeCursor(peer, batch.stream, 0);
-      }
-      outcome.upTo = position;
-      if (batch.from > position + 1) {
-        outcome.gap = true;
-        continue;
-      }
-      const fresh: Received[] = [];
-      for (const row of batch.rows) {
-        if (row.seq <= position) outcome.duplicates += 1;
-        else fresh.push(row);
-      }
-      fresh.sort((a, b) => a.seq - b.seq);
-      const newPosition = Math.max(position, batch.to, fresh.at(-1)?.seq ?? 0);
-
-      if (
-        fresh.length > 0 &&
-        (batch.schemaV > this.schemaVersion || (yield* this.backlog.hasPending(peer)))
-      ) {
-        // A newer schema than ours (or older rows of this peer still parked): keep them, in order.
-        // receive() ignores a clock too far ahead; the row is refused when it is applied.
-        for (const row of fresh) this.deps.hlc.receive(row.hlc);
-        yield* this.backlog.park(peer, batch.schemaV, fresh);
-        outcome.pending = fresh.length;
-      } else {
-        const { applied, dead } = yield* this.rows.applyRows(peer, fresh, touched);
+      const plan = yield* this.beginBatch(peer, batch, outcome);
+      if (!plan) continue;
+      if (plan.fresh.length > 0) {
+        const { applied, dead } = yield* this.rows.applyRows(peer, plan.fresh, touched);
         outcome.applied = applied;
         outcome.deadLetters = dead;
       }
-      yield* this.writeCursor(peer, batch.stream, newPosition);
-      outcome.upTo = newPosition;
+      yield* this.writeCursor(peer, batch.stream, plan.newPosition);
+      outcome.upTo = plan.newPosition;
     }
     yield* this.rows.writeForwards(touched);
     return outcomes;
+  }
+
+  /**
+   * One slice of a group (SlicedApply, apply-slices.ts), the whole of one transaction's work: rows
+   * of the group from where `state` stands, whole steps of SLICE_STEP rows, until `more` says
+   * enough (asked after each step, so a slice makes progress), then the cursor at the last row
+   * applied and the rows forwarded meanwhile. True when the group is done.
+   */
+  *applySlice(
+    peer: string,
+    state: SliceState,
+    touched: Touched,
+    more: (rows: number) => boolean,
+  ): SqlWork<boolean> {
+    if (state.next === 0) yield* sqlRun(CURSOR_ENSURE, [peer]);
+    let taken = 0;
+    for (;;) {
+      if (!state.open) {
+        const batch = state.batches[state.next];
+        if (!batch) break;
+        state.next += 1;
+        const outcome = newOutcome();
+        state.outcomes.push(outcome);
+        const plan = yield* this.beginBatch(peer, batch, outcome);
+        if (!plan) continue;
+        state.open = { stream: batch.stream, ...plan, offset: 0 };
+      }
+      const open = state.open;
+      const outcome = state.outcomes.at(-1)!;
+      const whole = state.whole;
+      const end = whole ? open.fresh.length : Math.min(open.fresh.length, open.offset + SLICE_STEP);
+      if (end > open.offset) {
+        const { applied, dead } = yield* this.rows.applyRows(
+          peer,
+          open.fresh.slice(open.offset, end),
+          touched,
+        );
+        outcome.applied += applied;
+        outcome.deadLetters += dead;
+        // A row that failed on a reference may have waited for a later row of its batch
+        // (RowApplier.applyRows): the slice is undone and the batch's rest applied in one piece.
+        if (dead > 0 && end < open.fresh.length) throw new SliceRedo();
+        taken += end - open.offset;
+        open.offset = end;
+      }
+      if (end === open.fresh.length) {
+        yield* this.writeCursor(peer, open.stream, open.newPosition);
+        outcome.upTo = open.newPosition;
+        state.open = undefined;
+        state.whole = false;
+      }
+      // A batch redone whole ends its slice: the next batch starts in steps again.
+      if (whole || !more(taken)) break;
+    }
+    const open = state.open;
+    if (open) {
+      // Mid-batch: the position after the last row applied (rows are applied in seq order).
+      const at = open.fresh[open.offset - 1]!.seq;
+      yield* this.writeCursor(peer, open.stream, at);
+      state.outcomes.at(-1)!.upTo = at;
+    }
+    yield* this.rows.writeForwards(touched);
+    return !open && state.next >= state.batches.length;
+  }
+
+  /**
+   * A batch's start: the peer's cursor (locked on PostgreSQL), a new stream, a gap (undefined:
+   * nothing to apply, nothing written), duplicates skipped, rows of a newer schema parked. The rows
+   * to apply, in seq order, and the position after the batch.
+   */
+  private *beginBatch(
+    peer: string,
+    batch: Batch,
+    outcome: ApplyOutcome,
+  ): SqlWork<{ fresh: Received[]; newPosition: number } | undefined> {
+    const cursor = (yield* sqlRow(CURSOR_GET, [peer])) as
+      | { position: number; stream: string | null }
+      | undefined;
+    let position = Number(cursor?.position ?? 0);
+    if (cursor?.stream !== batch.stream) {
+      if (cursor?.stream || position > 0) {
+        this.deps.log.warn(
+          { peer, previous: cursor?.stream ?? null, stream: batch.stream, position },
+          'sync peer has a new change stream (replaced or restored database): its applied position restarts at 0',
+        );
+        outcome.streamReset = true;
+      }
+      position = 0;
+      yield* this.writeCursor(peer, batch.stream, 0);
+    }
+    outcome.upTo = position;
+    if (batch.from > position + 1) {
+      outcome.gap = true;
+      return undefined;
+    }
+    const fresh: Received[] = [];
+    for (const row of batch.rows) {
+      if (row.seq <= position) outcome.duplicates += 1;
+      else fresh.push(row);
+    }
+    fresh.sort((a, b) => a.seq - b.seq);
+    const newPosition = Math.max(position, batch.to, fresh.at(-1)?.seq ?? 0);
+    if (fresh.length > 0 && (batch.schemaV > this.schemaVersion || (yield* this.backlog.hasPending(peer)))) {
+      // A newer schema than ours (or older rows of this peer still parked): keep them, in order.
+      // receive() ignores a clock too far ahead; the row is refused when it is applied.
+      for (const row of fresh) this.deps.hlc.receive(row.hlc);
+      yield* this.backlog.park(peer, batch.schemaV, fresh);
+      outcome.pending = fresh.length;
+      return { fresh: [], newPosition };
+    }
+    return { fresh, newPosition };
   }
 
   *retryDeadLetters(
@@ -208,13 +270,14 @@ const CURSOR_PUT = statement(
 
 /**
  * Applies a peer's change batches to the local SQLite database (docs/sync.md "Apply, ack, resume"):
- * one better-sqlite3 transaction per call, rows in seq order, duplicates skipped by the peer's
- * applied position, gaps refused, a failing row alone to dead_letter (apply-rows.ts), rows of a
- * newer schema parked in sync_pending. Conflict rules: apply-rules.ts. The work is ApplyWork's,
- * shared with PostgreSQL; here it is driven synchronously (SqliteWork).
+ * one better-sqlite3 transaction per call (or per slice: `sliced`), rows in seq order, duplicates
+ * skipped by the peer's applied position, gaps refused, a failing row alone to dead_letter
+ * (apply-rows.ts), rows of a newer schema parked in sync_pending. Conflict rules: apply-rules.ts.
+ * The work is ApplyWork's, shared with PostgreSQL; here it is driven synchronously (SqliteWork).
  *
  * Synchronous on purpose: statements prepared once, no Kysely, no awaits, so a week of an edge's
- * changes applies at tens of thousands of rows per second and nothing can interleave with a batch.
+ * changes applies at tens of thousands of rows per second and nothing can interleave with a
+ * transaction. The link applies in slices (ExclusiveChangeApplier) so that others get their turn.
  */
 export class ChangeApplier {
   private readonly work: ApplyWork;
@@ -223,7 +286,7 @@ export class ChangeApplier {
 
   constructor(
     private readonly deps: ApplierDeps,
-    options: ApplierOptions = {},
+    private readonly options: ApplierOptions = {},
   ) {
     this.sqlite = sqliteOf(deps.db, 'the sync applier');
     this.driver = new SqliteWork(this.sqlite);
@@ -244,6 +307,21 @@ export class ChangeApplier {
     const outcomes = this.inTransaction(() => this.work.applyBatches(peer, batches, touched));
     publishTouched(this.deps, peer, touched);
     return outcomes;
+  }
+
+  /**
+   * The same batches as applyMany, as several transactions of about SLICE_MS each (apply-slices.ts):
+   * the caller runs `step()` until it answers true, letting others use the event loop and the
+   * connection in between, then `publish()`.
+   */
+  sliced(peer: string, batches: readonly Batch[]): SlicedApply {
+    return new SlicedApply(
+      this.deps,
+      peer,
+      batches,
+      (state, touched, more) => this.inTransaction(() => this.work.applySlice(peer, state, touched, more)),
+      this.options.slice,
+    );
   }
 
   /**

@@ -9,7 +9,7 @@ import { ACCEPTED_ENCODINGS, decodeBatchPayload, isZlibStream } from './wire-enc
  */
 export interface BatchApplier {
   apply(peer: string, batch: Batch): Promise<Applied> | Applied;
-  /** Several batches in one transaction (one commit); outcomes in order. */
+  /** Several batches together (one transaction, or on SQLite a few slices); outcomes in order. */
   applyMany?(peer: string, batches: readonly Batch[]): Promise<Applied[]> | Applied[];
 }
 
@@ -39,9 +39,10 @@ export interface BatchReceiverOptions {
 /** Batches from the peer waiting to be applied; beyond this they are dropped (the peer resends). */
 const MAX_QUEUE = 64;
 /**
- * Batches already waiting are applied together, in one transaction: one commit (one fsync with
- * synchronous=FULL) for a backlog instead of one per batch. Each batch is still applied whole, in
- * order, by the same rules; the ack names the position after the last. At most half the default
+ * Batches already waiting are applied together: one transaction (on SQLite, slices of about 10 ms
+ * that may span batches, sync-applier.ts), so one commit (one fsync with synchronous=FULL) for a
+ * backlog of small batches instead of one per batch. Each batch is applied in order by the same
+ * rules; the ack names the position after the last. At most half the default
  * window (8), so an ack reaches the sender while the rest of its window is still arriving: with
  * groups of a whole window the sender idled during every apply (150k-row catch-up: 4 per group
  * 8.9 s, 16 per group 15.6 s, 1 per group 12-13 s; npx tsx test/bench/sync-catchup.ts).
@@ -90,6 +91,9 @@ export class BatchReceiver {
     this.intake = this.intake
       .then(async () => {
         const result = await decoded;
+        // A turn of the event loop per batch: a resent window of many sites, inflated at once, is
+        // otherwise parsed batch after batch (JSON and schema, tens of ms each) with nothing between.
+        await new Promise((r) => setImmediate(r));
         this.intakePending -= 1;
         if (result.ok) this.take(result.text);
         else {
@@ -216,7 +220,9 @@ export class BatchReceiver {
     try {
       upTo = await this.applyInTurn(group);
     } catch (err) {
-      // Nothing of the group was committed (one transaction): the peer resends from our last ack.
+      // Not acknowledged: the peer resends from our last ack. Nothing of the group was committed,
+      // or on SQLite the slices before the failure were, with the cursor at their last row: their
+      // rows are skipped as duplicates when they come again.
       this.o.deps.log.error(
         { peer: this.o.peer, from: group[0]!.from, batches: group.length, err: (err as Error).message },
         'batches not applied',
@@ -249,7 +255,7 @@ export class BatchReceiver {
   }
 
   /**
-   * The group in one transaction when the applier can: the position after it, and how many of its
+   * The group together when the applier can (applyMany): the position after it, and how many of its
    * batches came before the first that starts past the position (that one and the rest applied nothing).
    */
   private async applyGroup(group: Batch[]): Promise<{ upTo: number; applied: number }> {

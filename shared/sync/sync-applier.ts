@@ -2,7 +2,7 @@ import type { PostgresDatabase } from '../db/database.js';
 import type { AdoptionPlan } from './adoption.js';
 import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ChangeApplier } from './applier.js';
 import { PostgresChangeApplier } from './applier-postgres.js';
-import { exclusive } from './exclusive.js';
+import { applySlices, exclusive } from './exclusive.js';
 import type { Batch } from './protocol.js';
 
 /**
@@ -27,19 +27,31 @@ export function syncApplier(deps: ApplierDeps, options: ApplierOptions = {}): Sy
   return new ExclusiveChangeApplier(deps, new ChangeApplier(deps, options));
 }
 
-/** SQLite: the synchronous applier, each call inside exclusive() as the callers did before. */
+/**
+ * SQLite: the synchronous applier, each call inside exclusive(). Batches are applied in slices of
+ * about SLICE_MS (apply-slices.ts), one group at a time across the peers (applySlices), so requests
+ * and the read workers' answers are served between them while a backlog drains; the outcomes come
+ * once the whole group is applied (the ack goes after it). A failing slice rejects the call: the
+ * slices before it stay committed, their rows skipped as duplicates when the peer resends.
+ */
 export class ExclusiveChangeApplier implements SyncApplier {
   constructor(
     private readonly deps: Pick<ApplierDeps, 'db'>,
     readonly applier: ChangeApplier,
   ) {}
 
-  apply(peer: string, batch: Batch) {
-    return exclusive(this.deps, () => this.applier.apply(peer, batch));
+  async apply(peer: string, batch: Batch) {
+    return (await this.applyMany(peer, [batch]))[0]!;
   }
 
-  applyMany(peer: string, batches: readonly Batch[]) {
-    return exclusive(this.deps, () => this.applier.applyMany(peer, batches));
+  async applyMany(peer: string, batches: readonly Batch[]) {
+    const sliced = this.applier.sliced(peer, batches);
+    try {
+      await applySlices(this.deps, () => sliced.step());
+    } finally {
+      sliced.publish();
+    }
+    return sliced.outcomes;
   }
 
   retryDeadLetters(filter: { peer?: string; ids?: number[] } = {}) {
