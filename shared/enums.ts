@@ -34,8 +34,6 @@ export type UserRole = (typeof USER_ROLES)[number];
 
 export const TASK_STATUSES = ['QUEUED', 'ASSIGNED', 'IN_PROGRESS', 'COMPLETED', 'CANCELLED'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
-/** A yard's open tasks, as its figures count them: waiting for a driver, assigned, under way. */
-export const UNFINISHED_TASK_STATUSES = ['QUEUED', 'ASSIGNED', 'IN_PROGRESS'] as const;
 
 export const TASK_TYPES = ['move', 'pull_to_door', 'return_to_spot', 'shunt', 'inspect', 'other'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];

@@ -1,8 +1,8 @@
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-import { UNFINISHED_TASK_STATUSES } from '../../enums.js';
 import { Id } from '../../http/common-schemas.js';
 import { z } from '../../http/zod.js';
+import { UNFINISHED_TASK_STATUSES } from '../tasks/state-machine.js';
 
 /**
  * The all-yards overview of the Yard screen (docs/web-apps.md "Yard"): per yard only what its row

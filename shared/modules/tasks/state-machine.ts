@@ -43,3 +43,10 @@ export function assertEditable(from: TaskStatus): void {
     );
   }
 }
+
+/** A yard's open tasks, as its figures count them: waiting for a driver, assigned, under way. */
+export const UNFINISHED_TASK_STATUSES = [
+  'QUEUED',
+  'ASSIGNED',
+  'IN_PROGRESS',
+] as const satisfies readonly TaskStatus[];

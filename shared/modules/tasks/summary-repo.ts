@@ -1,8 +1,8 @@
 import { type RawBuilder, sql } from 'kysely';
 import { scopeInList } from '../../auth/principal.js';
 import type { Kdb } from '../../db/database.js';
-import { UNFINISHED_TASK_STATUSES } from '../../enums.js';
 import { timeStats } from './samples.js';
+import { UNFINISHED_TASK_STATUSES } from './state-machine.js';
 
 /**
  * The figures of the task summaries of many yards (summary.ts) in four grouped statements,
