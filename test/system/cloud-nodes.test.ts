@@ -480,6 +480,17 @@ describe.skipIf(skip)('two cloud nodes on PostgreSQL and Mosquitto, three edges'
         reason: `intercom via node ${name}`,
       });
       ids.push(res.body.id);
+      // The answer comes when the relay is energised (docs/domain.md "Gate actuation"): the gate is
+      // busy (409 gate-busy) until its pulse ends and the edge completes the record.
+      await waitFor(
+        () =>
+          readDb(edgeDb('site-b'), (db) =>
+            db
+              .prepare('SELECT 1 FROM gate_actuation WHERE id = ? AND duration_ms IS NOT NULL')
+              .get(res.body.id),
+          ) !== undefined,
+        { timeoutMs: 10_000, what: `the pulse through node ${name} to end` },
+      );
     }
     const atEdge = readDb(edgeDb('site-b'), (db) =>
       db.prepare(`SELECT reason, result FROM gate_actuation WHERE id IN (?, ?) ORDER BY reason`).all(...ids),
