@@ -82,7 +82,14 @@ describe('one request per panel', () => {
     await expect.poll(() => overview.locator('tbody tr').count(), { timeout: 15_000 }).toBe(yards.length);
     await shown(page.getByRole('heading', { name: 'Gate movements' }));
     await shown(page.locator('.chart-summary'));
-    await page.waitForLoadState('networkidle');
+    // Not 'networkidle': the live stream's refreshes may never leave the page quiet for 500 ms on a
+    // busy machine. Wait for the last panels' requests, then give any per-row request time to show.
+    await expect
+      .poll(() => count(/^\/api\/carrier\?(.*&)?ids=/) + count(/^\/api\/yard\/[0-9a-f-]{36}\/occupancy$/), {
+        timeout: 15_000,
+      })
+      .toBeGreaterThanOrEqual(2);
+    await page.waitForTimeout(1_000);
     // The chart's own range, and one request for the overview: not one per yard.
     expect(count(/^\/api\/dashboard\/movement\?/), sent.join('\n')).toBe(1);
     // The overview: one request with its rows' numbers, not the all-yards trailer figures, task

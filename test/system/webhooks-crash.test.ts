@@ -90,16 +90,27 @@ describe('webhooks when the cloud is killed mid-delivery', () => {
     expect(ids.filter((id) => id === later.body.id)).toHaveLength(1);
     const first = got.filter((e) => e.data.appointment.id === booked.body.id);
     expect(first[0]!.id).toBe(first[1]!.id);
-    const rows = readDb(join(dir, 'yard.db'), (db) =>
-      db
-        .prepare(
-          `SELECT d.status, (SELECT count(*) FROM webhook_attempt a WHERE a.delivery_id = d.id) AS attempts
-           FROM webhook_delivery d ORDER BY d.event_seq`,
-        )
-        .all(),
+    const rows = () =>
+      readDb(join(dir, 'yard.db'), (db) =>
+        db
+          .prepare(
+            `SELECT d.status, (SELECT count(*) FROM webhook_attempt a WHERE a.delivery_id = d.id) AS attempts
+             FROM webhook_delivery d ORDER BY d.event_seq`,
+          )
+          .all(),
+      );
+    // The receiver has answered; the cloud records the attempt once it has read that answer.
+    await waitFor(
+      () => {
+        const r = rows() as { status: string }[];
+        return r.length === 2 && r.every((x) => x.status === 'delivered');
+      },
+      {
+        what: () => JSON.stringify(rows()),
+      },
     );
     // The killed process never recorded its attempt: the log shows the one that it knows succeeded.
-    expect(rows).toEqual([
+    expect(rows()).toEqual([
       { status: 'delivered', attempts: 1 },
       { status: 'delivered', attempts: 1 },
     ]);
