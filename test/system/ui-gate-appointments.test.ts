@@ -10,6 +10,7 @@ import {
   seriousA11yViolations,
   startDemoEdge,
 } from '../helpers/browser.js';
+import { freeDemoDoors } from '../helpers/demo-doors.js';
 import { sidewaysOverflow } from './reflow-check.js';
 
 /**
@@ -51,31 +52,6 @@ async function book(fields: Record<string, unknown>) {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; code: string; startAt: string };
-}
-
-/**
- * The demo books its doors through the day, so a test booking on a fixed door at "now" would meet
- * 409 slot-taken at some hours: the demo's open bookings on the test's doors, from six hours back to
- * a day ahead, are cancelled first, as the office would to free a door.
- */
-async function clearDemoBookings(doorIds: string[]) {
-  const from = new Date(Date.now() - 6 * 3_600_000).toISOString();
-  const to = new Date(Date.now() + 24 * 3_600_000).toISOString();
-  let cursor: string | null = null;
-  do {
-    const query = new URLSearchParams({ yardId, from, to, status: 'scheduled,arrived', limit: '100' });
-    if (cursor) query.set('cursor', cursor);
-    const list = await apiCall('GET', `/api/appointment?${query}`);
-    expect(list.status, JSON.stringify(list.body)).toBe(200);
-    for (const a of list.body.items as { id: string; doorId: string | null }[]) {
-      if (!a.doorId || !doorIds.includes(a.doorId)) continue;
-      const res = await apiCall('POST', `/api/appointment/${a.id}/cancel`, {
-        reason: 'door freed for the gate test',
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-    }
-    cursor = list.body.nextCursor;
-  } while (cursor);
 }
 
 /** The Expected screen's row of an appointment, and its status badge. */
@@ -133,7 +109,7 @@ beforeAll(async () => {
   doors = Object.fromEntries(
     ['Door 3', 'Door 4', 'Door 5', 'Door 6'].map((n) => [n, byName(locations, n).id]),
   );
-  await clearDemoBookings(Object.values(doors));
+  await freeDemoDoors(apiCall, yardId, Object.values(doors));
   const carrierList = (await apiCall('GET', '/api/carrier?limit=100')).body.items;
   carriers = Object.fromEntries(['LSLG', 'PRHL', 'GCCA'].map((s) => [s, byName(carrierList, s).id]));
   // Today, on the quarter hour: the one now is due, the one an hour before is late (grace 45 min).

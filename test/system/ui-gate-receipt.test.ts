@@ -10,6 +10,7 @@ import {
   seriousA11yViolations,
   startDemoEdge,
 } from '../helpers/browser.js';
+import { freeDemoDoors } from '../helpers/demo-doors.js';
 
 /**
  * The driver's gate receipt (UI.md "Gate house": trailer, spot or door, time, code), in Debian's
@@ -78,11 +79,13 @@ beforeAll(async () => {
   expect(loadType.status).toBe(201);
   const doors = (await apiCall('GET', `/api/yard/${yardId}/location?kind=door&limit=100`)).body.items;
   const carriers = (await apiCall('GET', '/api/carrier?limit=100')).body.items;
+  const door4 = doors.find((d: { name: string }) => d.name === 'Door 4').id;
+  await freeDemoDoors(apiCall, yardId, [door4]);
   const res = await apiCall('POST', '/api/appointment', {
     yardId,
     loadTypeId: loadType.body.id,
     startAt: new Date(Math.floor(Date.now() / QUARTER) * QUARTER).toISOString(),
-    doorId: doors.find((d: { name: string }) => d.name === 'Door 4').id,
+    doorId: door4,
     carrierId: carriers.find((c: { scac: string }) => c.scac === 'LSLG').id,
     trailerNumber: 'LSLG7001',
     truckPlate: 'TX 7001',
