@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { postgresErrorCode } from '../db/postgres-errors.js';
 import type { Logger } from '../log.js';
 import {
   AppError,
@@ -156,14 +157,14 @@ function constraintViolated(what?: string): AppError {
  * reached are 503s with Retry-After (retrying is what fixes them). Undefined for anything else.
  */
 function postgresError(err: unknown): AppError | undefined {
-  const e = err as { code?: unknown; severity?: unknown; constraint?: unknown };
-  if (typeof e?.code !== 'string') return undefined;
-  if (e.code === 'ECONNREFUSED' || e.code === 'ETIMEDOUT') return databaseUnavailable();
-  if (typeof e.severity !== 'string' || !/^[0-9A-Z]{5}$/.test(e.code)) return undefined;
+  const e = err as { code?: unknown; constraint?: unknown };
+  if (e?.code === 'ECONNREFUSED' || e?.code === 'ETIMEDOUT') return databaseUnavailable();
+  const code = postgresErrorCode(err);
+  if (code === undefined) return undefined;
   // On PostgreSQL a race is real: requests run on several connections, so two can pass a service's
   // "is it free?" check and the unique index decides (SQLite's one connection runs them in turn).
   const constraint = typeof e.constraint === 'string' ? e.constraint : undefined;
-  switch (e.code) {
+  switch (code) {
     case '23503': // foreign_key_violation
       return inUse();
     case '23505': // unique_violation

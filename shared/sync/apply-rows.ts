@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { SCHEMA_VERSION } from '../db/migrate.js';
+import { postgresErrorCode } from '../db/postgres-errors.js';
 import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
 import { type RowChange, type RowEffect, RowRejected, type RowRules, type StoredRow } from './apply-rules.js';
 import type { InsertRuns } from './apply-runs.js';
@@ -335,7 +335,8 @@ export function isRowError(err: unknown): boolean {
   if (err instanceof Database.SqliteError)
     return err.code.startsWith('SQLITE_CONSTRAINT') || ROW_SQLITE_CODES.has(err.code);
   // SQLSTATE class 23 (integrity constraint) and 22 (data exception: a value the column refuses).
-  if (err instanceof pg.DatabaseError) return /^2[23]/.test(err.code ?? '');
+  const code = postgresErrorCode(err);
+  if (code !== undefined) return /^2[23]/.test(code);
   if (!(err instanceof Error)) return false;
   // A client-side failure of the connection (pg's own errors, or the socket's with an errno code).
   if (typeof (err as { code?: unknown }).code === 'string') return false;
