@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
+import type { PoolClient } from 'pg';
 import type { Dialect, Kdb } from './database.js';
 
 /**
@@ -166,21 +167,48 @@ export class SqliteWork {
   }
 }
 
+/** What PostgresWork needs of a connection: a statement's rows and how many rows it changed. */
+type PostgresQuery = (
+  text: string,
+  params: unknown[],
+  name?: string,
+) => Promise<{ rows: Row[]; changes: number }>;
+
 /**
- * Drives work on PostgreSQL through a Kysely transaction, one awaited round trip per statement.
- * Rows come back with their column names as stored (no camelCase plugin), as on SQLite.
+ * Drives work on PostgreSQL, one awaited round trip per statement: through a Kysely transaction
+ * (`run`), or straight on a node-postgres connection in a transaction (`runOnClient`), where each
+ * statement is prepared once per connection under a name and then only bound and executed: no parse
+ * and plan per row for the sync applier's thousands of statements a second (docs/sync.md "Apply,
+ * ack, resume"). Rows come back with their column names as stored (no camelCase plugin), as on SQLite.
  */
 export class PostgresWork {
   private readonly texts = new Map<string, string>();
 
-  async run<T>(trx: Kdb, work: SqlWork<T>): Promise<T> {
+  run<T>(trx: Kdb, work: SqlWork<T>): Promise<T> {
     const raw = trx.withoutPlugins();
+    return this.drive(work, async (text, params) => {
+      const result = await raw.executeQuery<Row>(CompiledQuery.raw(text, params));
+      return { rows: result.rows as Row[], changes: Number(result.numAffectedRows ?? 0n) };
+    });
+  }
+
+  /** On a connection already in a transaction (the caller begins and ends it). */
+  runOnClient<T>(client: PoolClient, work: SqlWork<T>): Promise<T> {
+    return this.drive(work, async (text, params, name) => {
+      const result = await client.query<Row>(
+        name ? { name, text, values: params } : { text, values: params },
+      );
+      return { rows: result.rows, changes: result.rowCount ?? 0 };
+    });
+  }
+
+  private async drive<T>(work: SqlWork<T>, query: PostgresQuery): Promise<T> {
     const memo = new Map<string, unknown>();
     let step = work.next();
     while (!step.done) {
       let result: unknown;
       try {
-        result = step.value.kind === 'memo' ? memo : await this.execute(raw, step.value);
+        result = step.value.kind === 'memo' ? memo : await this.execute(query, step.value);
       } catch (err) {
         step = work.throw(err);
         continue;
@@ -190,10 +218,10 @@ export class PostgresWork {
     return step.value;
   }
 
-  private async execute(trx: Kdb, step: Exclude<SqlStep, { kind: 'memo' }>): Promise<unknown> {
+  private async execute(query: PostgresQuery, step: Exclude<SqlStep, { kind: 'memo' }>): Promise<unknown> {
     if (step.kind === 'savepoint') {
       // pg's simple protocol takes the two statements of a rollback in one round trip.
-      await trx.executeQuery(CompiledQuery.raw(SAVEPOINT[step.action]));
+      await query(SAVEPOINT[step.action], []);
       return undefined;
     }
     const { statement, params } = step;
@@ -202,7 +230,7 @@ export class PostgresWork {
       text = numberPlaceholders(statement.text('postgres'));
       this.texts.set(statement.key, text);
     }
-    const result = await trx.executeQuery<Row>(CompiledQuery.raw(text, [...params]));
+    const result = await query(text, [...params], preparedName(text));
     switch (statement.returns) {
       case 'row':
         return result.rows[0];
@@ -213,9 +241,26 @@ export class PostgresWork {
       case 'rows':
         return result.rows;
       case 'changes':
-        return Number(result.numAffectedRows ?? 0n);
+        return result.changes;
     }
   }
+}
+
+/**
+ * One name per statement text for the whole process: node-postgres prepares a named statement once
+ * per connection and refuses a name given another text, so a name is never reused. The texts are
+ * the work's own statements (a few per table); past MAX_PREPARED, further texts run unnamed, so
+ * no connection ever holds an unbounded number of prepared statements.
+ */
+const preparedNames = new Map<string, string>();
+const MAX_PREPARED = 1_000;
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `yard_work_${preparedNames.size + 1}`;
+    preparedNames.set(text, name);
+  }
+  return name;
 }
 
 /**

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CompiledQuery } from 'kysely';
-import pg from 'pg';
 import type { PostgresDatabase } from '../db/database.js';
+import { postgresErrorCode } from '../db/postgres-errors.js';
 import { PostgresWork, type SqlWork } from '../db/sql-work.js';
 import type { AdoptionPlan } from './adoption.js';
 import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ApplyWork } from './applier.js';
@@ -24,17 +23,20 @@ const BACKOFF_MS = 20;
 const RETRYABLE = new Set(['40001', '40P01']);
 
 /**
- * With `sitesSideBySide`, applies of different sites run side by side, on every node, taking this
- * transaction-level advisory lock shared; what must not run beside them takes it exclusively: the
- * work that spans sites (dead letters retried or adopted, the parked backlog, an adoption preview).
- * Without it (the default) every apply takes it exclusively: one at a time across the nodes. Taken first, before any row lock, so waiting for
- * it holds nothing. The all-yards dashboard counts and the sites' queue counters, on which side by
- * side applies once deadlocked, are now written at the end of a transaction in key order
- * (counter-adds.ts, migration 0024), and the every-yard counts in shards (rollups/rules.ts).
+ * Applies of different sites run side by side, on every node, taking this transaction-level
+ * advisory lock shared; what must not run beside them takes it exclusively: the work that spans
+ * sites (dead letters retried or adopted, the parked backlog, an adoption preview), and an apply
+ * that deadlocked twice. Taken first, before any row lock, so waiting for it holds nothing. What
+ * side by side applies share is locked in one order or not at all: rows in key order, counters at
+ * the end in key order (counter-adds.ts, migration 0024), the every-yard counts in shards
+ * (rollups/rules.ts), and no row lock held while waiting for the change log's order lock that its
+ * holder may want (ensureCursor).
  */
 const APPLY_LOCK_KEY = 0x79617070; // 'yapp'
-const TAKE_SITE_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock_shared(${APPLY_LOCK_KEY})`);
-const TAKE_ALL_LOCK = CompiledQuery.raw(`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`);
+const TAKE_SITE_LOCK = `SELECT pg_advisory_xact_lock_shared(${APPLY_LOCK_KEY})`;
+const TAKE_ALL_LOCK = `SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`;
+
+const CURSOR_ENSURE = 'INSERT INTO sync_cursor (peer) VALUES ($1) ON CONFLICT (peer) DO NOTHING';
 
 /** Pool connections an applier leaves to the node's other work (requests, senders, signals). */
 const KEEP_FOR_OTHERS = 2;
@@ -49,11 +51,10 @@ const MAX_CONCURRENT = 4;
 
 export interface PostgresApplierOptions extends ApplierOptions {
   /**
-   * Different sites' applies side by side (each still in order). Off by default: measured with 50
-   * sites at once (test/bench/sync-ingest.ts, docs/performance.md) side by side applied fewer rows a
-   * second than one at a time, with deadlocks PostgreSQL broke each costing a second; until that is
-   * understood, the cloud applies one site at a time across its nodes, as before. The rules that
-   * make side by side safe (key order, counters at the end, shards) hold either way.
+   * Different sites' applies side by side (each still in order): the default. False runs them one
+   * at a time across the nodes, as the cloud did before side by side stopped deadlocking (a new
+   * site's cursor row committed before its apply: ensureCursor); kept for comparison in
+   * test/bench/sync-ingest.ts.
    */
   sitesSideBySide?: boolean;
 }
@@ -77,6 +78,8 @@ export class PostgresChangeApplier {
   private readonly waiting: Array<() => void> = [];
   private readonly concurrency: number;
   private readonly sideBySide: boolean;
+  /** Peers whose cursor row exists (ensureCursor). */
+  private readonly cursors = new Set<string>();
   /** Transactions run again after a deadlock or serialization failure (logged with each retry). */
   retried = 0;
 
@@ -85,7 +88,7 @@ export class PostgresChangeApplier {
     options: PostgresApplierOptions = {},
   ) {
     this.work = new ApplyWork(deps, options);
-    this.sideBySide = options.sitesSideBySide === true;
+    this.sideBySide = options.sitesSideBySide !== false;
     // Never more than the pool's size less what the node's requests and senders need at once.
     this.concurrency = Math.max(
       1,
@@ -99,12 +102,26 @@ export class PostgresChangeApplier {
 
   /** Several batches of one peer, in order, in one transaction; ack the last. */
   async applyMany(peer: string, batches: readonly Batch[]): Promise<ApplyOutcome[]> {
+    await this.ensureCursor(peer);
     const { result, touched } = await this.inTransaction(peer, () => {
       const t = new Touched();
       return { touched: t, work: this.work.applyBatches(peer, batches, t) };
     });
     publishTouched(this.deps, peer, touched);
     return result;
+  }
+
+  /**
+   * A site's first cursor row, committed on its own before its first apply. Inserting it counts the
+   * site's log rows (sync_cursor_count_insert, migration 0011), which locks the site's sync_peer_count
+   * row; inside the apply that lock would be held while the apply waits for the change log's order
+   * lock, and the apply holding that lock, forwarding a trailer to the new site, would wait for it:
+   * the deadlock that side by side applies of new sites met (test/bench/sync-ingest.ts).
+   */
+  private async ensureCursor(peer: string): Promise<void> {
+    if (this.cursors.has(peer)) return;
+    await this.deps.db.pool.query(CURSOR_ENSURE, [peer]);
+    this.cursors.add(peer);
   }
 
   async retryDeadLetters(
@@ -187,6 +204,32 @@ export class PostgresChangeApplier {
     }
   }
 
+  /**
+   * One transaction on a connection of its own, the work's statements prepared on it
+   * (PostgresWork.runOnClient): the apply's statements are the same few thousand times a second.
+   * A connection whose transaction failed in a way ROLLBACK cannot answer is dropped, not reused.
+   */
+  private async transaction<T>(lock: string, work: SqlWork<T>): Promise<T> {
+    const client = await this.deps.db.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      try {
+        await client.query(lock);
+        const result = await this.driver.runOnClient(client, work);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+          broken = rollbackError;
+        });
+        throw err;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
   private async attempts<T, E>(
     alone: boolean,
     make: () => { touched: E; work: SqlWork<T> },
@@ -198,16 +241,13 @@ export class PostgresChangeApplier {
         // in opposite orders would otherwise meet again on every retry): it cannot deadlock with
         // another apply, and its sender gets its ack instead of a failure.
         const exclusive = alone || !this.sideBySide || attempt > ALONE_AFTER;
-        const result = await this.deps.db.kysely.transaction().execute(async (trx) => {
-          await trx.executeQuery(exclusive ? TAKE_ALL_LOCK : TAKE_SITE_LOCK);
-          return this.driver.run(trx, work);
-        });
+        const result = await this.transaction(exclusive ? TAKE_ALL_LOCK : TAKE_SITE_LOCK, work);
         return { result, touched };
       } catch (err) {
         if (attempt >= ATTEMPTS || !isRetryable(err)) throw err;
         this.retried += 1;
         this.deps.log.info(
-          { code: (err as pg.DatabaseError).code, attempt, retried: this.retried },
+          { code: postgresErrorCode(err), attempt, retried: this.retried },
           'sync apply transaction ended by PostgreSQL (deadlock or serialization): running it again',
         );
         await sleep(Math.random() * BACKOFF_MS * attempt);
@@ -220,5 +260,5 @@ export class PostgresChangeApplier {
 const ALL = Symbol('every site');
 
 function isRetryable(err: unknown): boolean {
-  return err instanceof pg.DatabaseError && RETRYABLE.has(err.code ?? '');
+  return RETRYABLE.has(postgresErrorCode(err) ?? '');
 }

@@ -46,12 +46,15 @@ import type { WorkloadRefs } from './sync-workload.js';
  * configuration (one that has not drained by then is reported with what it applied, as a failed check).
  * E.g. BENCH_INGEST_CONFIGS=pg2 BENCH_INGEST_ROWS=1000 npx tsx test/bench/sync-ingest.ts
  * BENCH_CPU_PROF=<dir> writes a V8 CPU profile of every child process there.
+ * BENCH_PG_STATEMENTS=<n> prints the n statements PostgreSQL spent most time in during each drain
+ * (pg_stat_statements, triggers' statements included): where the database's share of a row goes.
  * BENCH_LOG_LEVEL (warn): the cloud nodes' log level; BENCH_PG_DIR=<dir> keeps the PostgreSQL cluster's
  * folder (its server.log names the statements of each deadlock).
  */
 const SITES = Number(process.env.BENCH_INGEST_SITES ?? 50);
 const ROWS = Number(process.env.BENCH_INGEST_ROWS ?? 3000);
 /** The simulated edges' ack timeout: an edge's default (sync.ackTimeoutMs); raise it to see the cloud without resends. */
+const TOP_STATEMENTS = Number(process.env.BENCH_PG_STATEMENTS ?? 0);
 const ACK_TIMEOUT_MS = Number(process.env.BENCH_INGEST_ACK_TIMEOUT_MS ?? 10_000);
 /** A configuration that has not drained by then is reported as not finished (and the run goes on). */
 const TIMEOUT_MS = Number(process.env.BENCH_INGEST_TIMEOUT_S ?? 600) * 1000;
@@ -112,7 +115,15 @@ try {
   if (CONFIGS.some((c) => c.postgres)) {
     cluster = await PostgresCluster.start({
       ...(process.env.BENCH_PG_DIR ? { dir: process.env.BENCH_PG_DIR } : {}),
-      settings: { fsync: 'on', synchronous_commit: 'on', full_page_writes: 'on', shared_buffers: "'256MB'" },
+      settings: {
+        fsync: 'on',
+        synchronous_commit: 'on',
+        full_page_writes: 'on',
+        shared_buffers: "'256MB'",
+        ...(TOP_STATEMENTS > 0
+          ? { shared_preload_libraries: "'pg_stat_statements'", 'pg_stat_statements.track': "'all'" }
+          : {}),
+      },
     });
   }
   for (const config of CONFIGS) {
@@ -207,6 +218,7 @@ async function runConfig(config: IngestConfig): Promise<Record<string, unknown>>
     const cpu0 = await Promise.all(nodes.map((n) => n.call<NodeJS.CpuUsage>('cpu')));
     const pg0 = postgresCpuMs();
     const deadlocks0 = postgresDeadlocks();
+    if (databaseUrl && TOP_STATEMENTS > 0) await topStatements(databaseUrl, 'reset');
     const done = sim.next<Done>('done');
     const goAt = performance.now();
     sim.child.send({ go: true });
@@ -243,6 +255,7 @@ async function runConfig(config: IngestConfig): Promise<Record<string, unknown>>
     const cpu1 = await Promise.all(nodes.map((n) => n.call<NodeJS.CpuUsage>('cpu')));
     const pg1 = postgresCpuMs();
     const deadlocks = postgresDeadlocks() - deadlocks0;
+    if (databaseUrl && TOP_STATEMENTS > 0) await topStatements(databaseUrl, 'print');
     const status1 = await Promise.all(nodes.map((n) => n.call<NodeStatus>('status')));
     const forwarded = (await cloud.call<number>('logTotal')) - log0;
     const wallMs = d.endedAt - d.startedAt;
@@ -424,6 +437,33 @@ async function createDatabase(c: PostgresCluster, name: string): Promise<string>
     await admin.end();
   }
   return c.adminUrl.replace(/\/postgres$/, `/${name}`);
+}
+
+/** pg_stat_statements: emptied before a drain, its top statements by total time printed after it. */
+async function topStatements(url: string, what: 'reset' | 'print'): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    if (what === 'reset') {
+      await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      await c.query('SELECT pg_stat_statements_reset()');
+      return;
+    }
+    const { rows } = await c.query(
+      `SELECT calls, rows, round(total_exec_time::numeric, 0) AS ms,
+              round((100 * total_exec_time / sum(total_exec_time) OVER ())::numeric, 1) AS pct,
+              regexp_replace(query, '\\s+', ' ', 'g') AS query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+       ORDER BY total_exec_time DESC LIMIT $1`,
+      [TOP_STATEMENTS],
+    );
+    console.log('  PostgreSQL statements by total time (calls, rows, ms, % of all):');
+    for (const r of rows) {
+      console.log(`  ${r.calls}\t${r.rows}\t${r.ms}\t${r.pct}%\t${String(r.query).slice(0, 220)}`);
+    }
+  } finally {
+    await c.end();
+  }
 }
 
 /** The PostgreSQL server's CPU so far (postmaster, backends, and backends that ended). */

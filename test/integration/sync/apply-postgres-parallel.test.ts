@@ -10,6 +10,7 @@ import { allPeerFiguresWork } from '../../../shared/sync/peer-counts.js';
 import type { Batch } from '../../../shared/sync/protocol.js';
 import { countsByRecountOn } from '../../helpers/peer-counts.js';
 import { postgresAvailable } from '../../helpers/postgres.js';
+import { waitFor } from '../../helpers/wait-for.js';
 import { checkIn, type MasterData, OTHER_SITE, SITE } from './apply-fixture.js';
 import { CloudAndEdge, registerSiteAt, value } from './cloud-apply-fixture.js';
 
@@ -54,15 +55,15 @@ describe.skipIf(!postgresAvailable())('sites apply side by side (postgres)', () 
   });
 
   /** OTHER_SITE's next batch: an edit of the shared trailer's notes, stamped `ms` after the clock. */
-  function otherSiteEdit(text: string, ms: number): Batch {
-    const hlc = `${String(p.clock.now() + ms).padStart(13, '0')}-0000-${OTHER_SITE}`;
+  function otherSiteEdit(text: string, ms: number, site = OTHER_SITE): Batch {
+    const hlc = `${String(p.clock.now() + ms).padStart(13, '0')}-0000-${site}`;
     const clocks = JSON.parse(String(trailer.data.fieldHlc ?? '{}')) as Record<string, string>;
-    const seq = (positions[OTHER_SITE] ?? 0) + 1;
-    positions[OTHER_SITE] = seq;
+    const seq = (positions[site] ?? 0) + 1;
+    positions[site] = seq;
     const data = { ...trailer.data, notes: text, hlc, fieldHlc: JSON.stringify({ ...clocks, notes: hlc }) };
     return {
       v: 1,
-      site: OTHER_SITE,
+      site,
       stream: STREAM,
       from: seq,
       to: seq,
@@ -131,6 +132,57 @@ describe.skipIf(!postgresAvailable())('sites apply side by side (postgres)', () 
     const outcomes = await siteApply!;
     expect(outcomes.reduce((n, o) => n + o.deadLetters, 0)).toBe(0);
     expect(outcomes.at(-1)!.upTo).toBe(waiting.at(-1)!.to);
+  });
+
+  it('a new site’s first apply, waiting for the change log’s order lock, holds no lock that lock’s holder needs', async () => {
+    // The deadlock side by side applies of new sites met: the first apply of a site inserted its
+    // cursor row, which locks the site's queue counter (sync_peer_count), and then waited for the
+    // change log's order lock to forward its rows; the transaction holding that lock, forwarding a
+    // row to the new site, waited for the counter. The cursor row is now committed before the apply.
+    const NEW_SITE = 'site-new-beside';
+    await registerSiteAt(p.cloud.db, NEW_SITE, p.clock.now());
+    const retriedBefore = nodes[0].retried;
+    const holder = await otherPool.pool.connect();
+    let firstApply: Promise<ApplyOutcome> | undefined;
+    try {
+      await holder.query('BEGIN');
+      // Holds the change log's order lock (change_log_seq_order) until it commits.
+      await holder.query(
+        `INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data)
+         VALUES ('peer-beside', 'trailer', 'T-beside', 'upsert', '0', 'cloud', 1, '{}')`,
+      );
+      // The new site's edit of the shared trailer is forwarded to the trailer's site: its apply
+      // waits for the order lock.
+      firstApply = nodes[0].apply(NEW_SITE, otherSiteEdit('edited by a new site', 6, NEW_SITE));
+      await waitFor(
+        async () =>
+          (
+            await holder.query(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'",
+            )
+          ).rows[0].n > 0,
+        { what: 'the new site’s apply waiting for the change log’s order lock' },
+      );
+      // The order lock's holder now writes a row for the new site: its counter must be free.
+      await holder.query('SET LOCAL lock_timeout = 5000');
+      await holder.query(
+        `INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data)
+         VALUES ($1, 'trailer', 'T-beside', 'upsert', '0', 'cloud', 1, '{}')`,
+        [NEW_SITE],
+      );
+      await holder.query('COMMIT');
+    } catch (err) {
+      await holder.query('ROLLBACK');
+      throw err;
+    } finally {
+      holder.release();
+    }
+    expect(await firstApply).toMatchObject({ applied: 1, deadLetters: 0 });
+    expect(nodes[0].retried).toBe(retriedBefore); // not ended by PostgreSQL as a deadlock and run again
+    expect(await value(p.cloud.db, 'SELECT notes FROM trailer WHERE id = ?', trailer.id)).toBe(
+      'edited by a new site',
+    );
+    await sql`DELETE FROM change_log WHERE peer IN ('peer-beside', ${NEW_SITE})`.execute(p.cloud.db.kysely);
   });
 
   it('two sites’ batches through two nodes at once: all applied, each site in order, counters exact', async () => {
