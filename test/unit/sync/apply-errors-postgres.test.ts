@@ -2,10 +2,14 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { isRowError } from '../../../shared/sync/apply-rows.js';
 
-/** A server error as pg reports it (the class pg's protocol parser makes, with the SQLSTATE). */
+/**
+ * A server error as pg reports it: the class pg's protocol parser makes, with the SQLSTATE and the
+ * severity every ErrorResponse carries.
+ */
 function serverError(code: string): pg.DatabaseError {
   const err = new pg.DatabaseError(`server error ${code}`, 0, 'error');
   err.code = code;
+  err.severity = 'ERROR';
   return err;
 }
 
