@@ -254,7 +254,14 @@ export class PostgresWork {
  */
 const preparedNames = new Map<string, string>();
 const MAX_PREPARED = 1_000;
+/**
+ * Statements over a JSON list of keys or rows (the set-based ones: once per group, so planning them
+ * costs little) are planned each time: a generic plan made while a table was small (a sequential
+ * scan of the location pings) stayed cached as the table grew, 1.8 ms a call instead of 0.08.
+ */
+const PLANNED_EACH_TIME = /::json\b/;
 function preparedName(text: string): string | undefined {
+  if (PLANNED_EACH_TIME.test(text)) return undefined;
   let name = preparedNames.get(text);
   if (name === undefined && preparedNames.size < MAX_PREPARED) {
     name = `yard_work_${preparedNames.size + 1}`;

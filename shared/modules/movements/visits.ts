@@ -25,20 +25,24 @@ export function visitsOfMovements(db: AppDatabase, observers: RowObservers): Any
 const MOVEMENT: ReadonlySet<string> = new Set(['movement']);
 const VISIT: ReadonlySet<string> = new Set(['visit']);
 
-/** A movement is immutable: only its insert opens or closes visits. */
-function* movementWritten({ before, after }: RowWrite, observers: RowObservers): SqlWork<void> {
+/**
+ * A movement is immutable: only its insert opens or closes visits. The visits' own observers (the
+ * dashboard's rollups) get the movement write's counter sums, when its writer keeps them (the sync
+ * applier: one summed statement per apply instead of one per visit).
+ */
+function* movementWritten({ before, after, counters }: RowWrite, observers: RowObservers): SqlWork<void> {
   if (before || !after) return;
   const at = Number(after.at);
   const trailerId = typeof after.trailerId === 'string' ? after.trailerId : null;
   const truckId = typeof after.truckId === 'string' ? after.truckId : null;
   if (after.direction !== 'in') {
-    if (trailerId) yield* closeVisits(observers, 'trailer', trailerId, String(after.id), at);
-    if (truckId) yield* closeVisits(observers, 'truck', truckId, String(after.id), at);
+    if (trailerId) yield* closeVisits(observers, counters, 'trailer', trailerId, String(after.id), at);
+    if (truckId) yield* closeVisits(observers, counters, 'truck', truckId, String(after.id), at);
     return;
   }
   if (warningsOf(after).some((w) => w.startsWith('already-in-yard'))) {
-    if (trailerId) yield* closeVisits(observers, 'trailer', trailerId, null, at);
-    if (truckId) yield* closeVisits(observers, 'truck', truckId, null, at);
+    if (trailerId) yield* closeVisits(observers, counters, 'trailer', trailerId, null, at);
+    if (truckId) yield* closeVisits(observers, counters, 'truck', truckId, null, at);
   }
   const visit: ObservedRow = {
     id: newId(),
@@ -63,12 +67,13 @@ function* movementWritten({ before, after }: RowWrite, observers: RowObservers):
     visit.inMovementId,
     visit.inAt,
   ]);
-  yield* observers.work('visit', undefined, visit);
+  yield* observers.work('visit', undefined, visit, undefined, counters);
 }
 
 /** Closes the unit's open visits (a trailer's, or a truck's own truck visits). */
 function* closeVisits(
   observers: RowObservers,
+  counters: RowWrite['counters'],
   kind: 'trailer' | 'truck',
   unitId: string,
   outMovementId: string | null,
@@ -77,7 +82,13 @@ function* closeVisits(
   const closed = yield* sqlRows(VISIT_CLOSE[kind], [outMovementId, at, unitId]);
   for (const raw of closed) {
     const after = visitOf(raw);
-    yield* observers.work('visit', { ...after, outMovementId: null, outAt: null }, after);
+    yield* observers.work(
+      'visit',
+      { ...after, outMovementId: null, outAt: null },
+      after,
+      undefined,
+      counters,
+    );
   }
 }
 
