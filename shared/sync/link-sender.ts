@@ -1,3 +1,4 @@
+import { AckWait } from './ack-wait.js';
 import { AckedPosition } from './acked-position.js';
 import type { SyncDeps } from './deps.js';
 import { PeerEncodings } from './peer-encodings.js';
@@ -33,7 +34,7 @@ export interface SenderOptions {
  *
  * Up to sync.window batches in flight, read from our change log (send-window.ts); resend from the
  * acknowledged position (acked-position.ts) on (re)activation and when no ack came within
- * sync.ackTimeoutMs. Acks only ever raise the position. A lower ack is either stale (reordered
+ * sync.ackTimeoutMs (doubled after each such resend, up to 8 times, until an ack comes: ack-wait.ts). Acks only ever raise the position. A lower ack is either stale (reordered
  * delivery) or a peer that went back (restored database): it is remembered, and if no ack moves us
  * forward within the ack timeout, the peer is taken at its word and we resend from there.
  *
@@ -47,6 +48,8 @@ export class BatchSender {
   private wakeScheduled = false;
   private ackChain: Promise<void> = Promise.resolve();
   private readonly acked: AckedPosition;
+  /** How long to wait for the next ack: backs off while the peer does not answer. */
+  private readonly ackWait: AckWait;
   /** What the peer decodes, and our batches encoded for it (compressed when it takes that). */
   private readonly encodings: PeerEncodings;
   private readonly window: SendWindow;
@@ -54,6 +57,7 @@ export class BatchSender {
   constructor(private readonly o: SenderOptions) {
     this.encodings = new PeerEncodings({ deps: o.deps, store: o.store, peer: o.peer });
     this.acked = new AckedPosition(o);
+    this.ackWait = new AckWait(() => o.deps.config.sync.ackTimeoutMs);
     this.window = new SendWindow({
       ...o,
       encodings: this.encodings,
@@ -88,6 +92,7 @@ export class BatchSender {
   activate(reason: string): void {
     if (this.stopped) return;
     this.active = true;
+    this.ackWait.progressed(); // a new connection: no reason yet to wait longer than configured
     this.window.probeDue = true;
     void this.resendFrom(this.acked.seq + 1, reason);
   }
@@ -175,6 +180,7 @@ export class BatchSender {
 
   private progress(upTo: number): void {
     this.acked.acknowledged(upTo);
+    this.ackWait.progressed();
     this.o.onProgress?.();
     this.window.acknowledged(upTo);
     this.clearAckTimer();
@@ -209,7 +215,9 @@ export class BatchSender {
       void this.resendFrom(low + 1, 'peer went back');
       return;
     }
-    if (this.window.size > 0) void this.resendFrom(this.acked.seq + 1, 'ack timeout');
+    if (this.window.size === 0) return;
+    this.ackWait.timedOut();
+    void this.resendFrom(this.acked.seq + 1, 'ack timeout');
   }
 
   private reset(): void {
@@ -247,7 +255,7 @@ export class BatchSender {
 
   private armAckTimer(): void {
     if (this.ackTimer || this.stopped) return;
-    this.ackTimer = setTimeout(() => this.onAckTimeout(), this.o.deps.config.sync.ackTimeoutMs);
+    this.ackTimer = setTimeout(() => this.onAckTimeout(), this.ackWait.ms);
     this.ackTimer.unref();
   }
 

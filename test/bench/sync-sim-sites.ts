@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import mqtt, { type MqttClient } from 'mqtt';
+import { AckWait } from '../../shared/sync/ack-wait.js';
 import type { OutboxBatch } from '../../shared/sync/outbox.js';
 import { Ack, decode, topicsFor } from '../../shared/sync/protocol.js';
 import { Outbox, StreamId } from '../helpers/send-sync.js';
@@ -16,7 +17,8 @@ import { Outbox, StreamId } from '../helpers/send-sync.js';
  * by the real Outbox (so the wire format is the edge's) and published with mqtt.js (QoS 1, clean:
  * false, MQTT 3.1.1; as user {site} with SIM_PASSWORD when set) on yards/{site}/up/changes, at most SIM_WINDOW (8) unacknowledged per site; the
  * cloud's acks on yards/{site}/down/ack free the window; no ack for SIM_ACK_TIMEOUT_MS resends from
- * the acknowledged position, as an edge does.
+ * the acknowledged position, as an edge does (and waits twice as long for the next ack, up to 8x,
+ * until one comes: shared/sync/ack-wait.ts).
  *
  * IPC: after {ready}, {go: true} starts every site at once; {done: {startedAt, endedAt, rows, bytes,
  * batches, resent}} when every site's last row was acknowledged. Times: epoch ms (sub-ms precision).
@@ -96,6 +98,7 @@ async function runSite(
   let nextFrom = 1;
   let inFlight: OutboxBatch[] = [];
   let lastProgress = now();
+  const wait = new AckWait(() => ackTimeoutMs); // as the edge's sender backs off (link-sender.ts)
   await new Promise<void>((resolve) => {
     const fill = () => {
       while (inFlight.length < window && nextFrom <= last) {
@@ -115,6 +118,7 @@ async function runSite(
       totals.rows += ack.upTo - acked;
       acked = ack.upTo;
       lastProgress = now();
+      wait.progressed();
       inFlight = inFlight.filter((b) => b.to > acked);
       if (acked >= last) {
         clearInterval(watchdog);
@@ -124,7 +128,8 @@ async function runSite(
       fill();
     });
     const watchdog = setInterval(() => {
-      if (now() - lastProgress < ackTimeoutMs) return;
+      if (now() - lastProgress < wait.ms) return;
+      wait.timedOut();
       totals.resent += inFlight.length;
       inFlight = [];
       nextFrom = acked + 1;
