@@ -70,8 +70,8 @@ function labelInPage(iso: string, options: Intl.DateTimeFormatOptions): Promise<
 }
 
 /** The free start times of the load type today, as the carrier's API answers them. */
-async function freeToday(carrierToken: string, loadTypeId: string): Promise<string[]> {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone }).format(Date.now());
+async function freeToday(carrierToken: string, loadTypeId: string, daysAhead = 0): Promise<string[]> {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone }).format(Date.now() + daysAhead * 24 * HOUR);
   const res = await apiAt(
     demo.url,
     carrierToken,
@@ -337,9 +337,24 @@ describe('carrier portal at a phone’s width', () => {
   }, 120_000);
 
   it('cancels a booking still open to changes, with a reason, in a dialog', async () => {
-    // One of the demo's later Prairie bookings (tomorrow's: well before the cutoff).
-    const card = page.locator('li.card', { has: page.getByRole('button', { name: 'Cancel' }) }).last();
-    const cancelCode = ((await card.locator('.code').textContent()) ?? '').trim();
+    // A booking of tomorrow, well before the ten-hour cutoff of the test before, made by the
+    // carrier's system meanwhile (the demo's own Prairie bookings of tomorrow depend on the hour):
+    // the open list shows it live, from the event stream.
+    const carrierToken = (await loginAt(demo.url, CARRIER_USER)) as string;
+    const tomorrow = await freeToday(carrierToken, loadTypeId, 1);
+    const startAt = tomorrow.find((t) => Date.parse(t) >= Date.now() + 14 * HOUR) as string;
+    expect(startAt, 'a free time tomorrow').toBeTruthy();
+    const booked = await apiAt(demo.url, carrierToken, 'POST', '/api/appointment', {
+      yardId,
+      loadTypeId,
+      carrierId: prairie.id,
+      startAt,
+      trailerNumber: 'PRHL7002',
+      refs: ['PO-4712'],
+    });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    const cancelCode = booked.body.code as string;
+    const card = page.locator(`#booking-${cancelCode}`);
     await card.getByRole('button', { name: 'Cancel' }).click();
     const dialog = page.getByRole('dialog', { name: `Cancel booking ${cancelCode}?` });
     await dialog.getByLabel('Why (optional)').fill('load not ready');
