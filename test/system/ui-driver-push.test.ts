@@ -303,11 +303,15 @@ describe("the service worker's push handling", () => {
     ]);
 
     // A second message about the same task replaces the first; one that cannot be read still shows.
+    // One at a time: each is seen shown before the next is delivered, as pushes arrive in life.
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin: edge.url,
       registrationId,
       data: JSON.stringify({ ...message, title: 'Task reassigned', body: 'taken off your list' }),
     });
+    await expect
+      .poll(async () => (await shown()).map((n) => [n.tag, n.title]), WAIT)
+      .toEqual([['task-task-4711', 'Task reassigned']]);
     await cdp.send('ServiceWorker.deliverPushMessage', { origin: edge.url, registrationId, data: 'garbled' });
     await expect
       .poll(async () => (await shown()).map((n) => [n.tag, n.title]).sort(), WAIT)
