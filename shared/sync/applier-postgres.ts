@@ -1,9 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PostgresDatabase } from '../db/database.js';
 import { postgresErrorCode } from '../db/postgres-errors.js';
-import { PostgresWork, type SqlWork } from '../db/sql-work.js';
+import { PostgresWork, type SqlWork, sqlRun } from '../db/sql-work.js';
 import type { AdoptionPlan } from './adoption.js';
-import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ApplyWork } from './applier.js';
+import {
+  type ApplierDeps,
+  type ApplierOptions,
+  type ApplyOutcome,
+  ApplyWork,
+  CURSOR_ENSURE,
+} from './applier.js';
 import type { Batch } from './protocol.js';
 import { publishTouched, Touched } from './touched.js';
 
@@ -35,8 +41,6 @@ const RETRYABLE = new Set(['40001', '40P01']);
 const APPLY_LOCK_KEY = 0x79617070; // 'yapp'
 const TAKE_SITE_LOCK = `SELECT pg_advisory_xact_lock_shared(${APPLY_LOCK_KEY})`;
 const TAKE_ALL_LOCK = `SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`;
-
-const CURSOR_ENSURE = 'INSERT INTO sync_cursor (peer) VALUES ($1) ON CONFLICT (peer) DO NOTHING';
 
 /** Pool connections an applier leaves to the node's other work (requests, senders, signals). */
 const KEEP_FOR_OTHERS = 2;
@@ -120,7 +124,7 @@ export class PostgresChangeApplier {
    */
   private async ensureCursor(peer: string): Promise<void> {
     if (this.cursors.has(peer)) return;
-    await this.deps.db.pool.query(CURSOR_ENSURE, [peer]);
+    await this.driver.run(this.deps.db.kysely, sqlRun(CURSOR_ENSURE, [peer]));
     this.cursors.add(peer);
   }
 
@@ -214,17 +218,15 @@ export class PostgresChangeApplier {
     let broken: Error | undefined;
     try {
       await client.query('BEGIN');
-      try {
-        await client.query(lock);
-        const result = await this.driver.runOnClient(client, work);
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
-          broken = rollbackError;
-        });
-        throw err;
-      }
+      await client.query(lock);
+      const result = await this.driver.runOnClient(client, work);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((rollbackError: Error) => {
+        broken = rollbackError;
+      });
+      throw err;
     } finally {
       client.release(broken);
     }

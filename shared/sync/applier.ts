@@ -247,7 +247,7 @@ export class ApplyWork {
 }
 
 /** The peer's cursor row exists before it is locked (a first batch has nothing to lock). */
-const CURSOR_ENSURE = statement(
+export const CURSOR_ENSURE = statement(
   'cursor|ensure',
   'changes',
   'INSERT INTO sync_cursor (peer) VALUES (?) ON CONFLICT (peer) DO NOTHING',

@@ -34,7 +34,8 @@ export interface SenderOptions {
  *
  * Up to sync.window batches in flight, read from our change log (send-window.ts); resend from the
  * acknowledged position (acked-position.ts) on (re)activation and when no ack came within
- * sync.ackTimeoutMs (doubled after each such resend, up to 8 times, until an ack comes: ack-wait.ts). Acks only ever raise the position. A lower ack is either stale (reordered
+ * sync.ackTimeoutMs (doubled after each such resend, up to 8 times, until an ack comes:
+ * ack-wait.ts). Acks only ever raise the position. A lower ack is either stale (reordered
  * delivery) or a peer that went back (restored database): it is remembered, and if no ack moves us
  * forward within the ack timeout, the peer is taken at its word and we resend from there.
  *
