@@ -163,8 +163,8 @@ export class TaskService {
     assertCanSeeYard(principal, yardId);
     const yard = await taskRepo.yard(this.deps.kysely, yardId);
     if (!yard) throw new NotFoundError('Yard', yardId);
-    const drivers = await this.dispatcher.availabilityOf(yardId);
-    const [summary] = await yardSummaries(this.deps, [yard], () => drivers);
+    const drivers = this.dispatcher.availabilityOf(yardId).then((list) => () => list);
+    const [summary] = await yardSummaries(this.deps, [yard], drivers);
     return summary!;
   }
 
@@ -174,20 +174,24 @@ export class TaskService {
   }
 
   private async buildSummaries(principal: Principal): Promise<{ items: TaskSummaryT[] }> {
+    // Figures: read by the read pool, off the event loop (a few hundred yards' drivers). The
+    // drivers' reads (three statements in a row) run beside the yards' and the task figures'.
+    const drivers = this.dispatcher
+      .availabilityOf(undefined, { onShift: true, db: this.deps.reads.kysely })
+      .then((list) => {
+        const byYard = new Map<string, DriverState[]>();
+        for (const d of list) {
+          if (!d.session) continue;
+          const inYard = byYard.get(d.session.yardId);
+          if (inYard) inYard.push(d);
+          else byYard.set(d.session.yardId, [d]);
+        }
+        return (yardId: string) => byYard.get(yardId) ?? [];
+      });
+    // A failed yards read must not leave the drivers' promise rejected with no one awaiting it.
+    drivers.catch(() => undefined);
     const yards = await taskRepo.yardsIn(this.deps.kysely, principal.yardIds);
-    // Figures: read by the read pool, off the event loop (a few hundred yards' drivers).
-    const drivers = await this.dispatcher.availabilityOf(undefined, {
-      onShift: true,
-      db: this.deps.reads.kysely,
-    });
-    const byYard = new Map<string, DriverState[]>();
-    for (const d of drivers) {
-      if (!d.session) continue;
-      const inYard = byYard.get(d.session.yardId);
-      if (inYard) inYard.push(d);
-      else byYard.set(d.session.yardId, [d]);
-    }
-    return { items: await yardSummaries(this.deps, yards, (id) => byYard.get(id) ?? []) };
+    return { items: await yardSummaries(this.deps, yards, drivers) };
   }
 
   private async single(outcome: WriteOutcome): Promise<TaskOutT> {

@@ -19,7 +19,7 @@ type SummaryYard = { id: string; code: string; timeZone: string };
 export async function yardSummaries(
   deps: Pick<CoreParts, 'clock' | 'reads'>,
   yards: SummaryYard[],
-  driversOf: (yardId: string) => DriverState[],
+  drivers: Promise<(yardId: string) => DriverState[]>,
 ): Promise<TaskSummaryT[]> {
   if (yards.length === 0) return [];
   const now = deps.clock.now();
@@ -34,11 +34,14 @@ export async function yardSummaries(
     return at;
   };
   // In the read pool: four statements, each at its own snapshot (figures, not a ledger).
-  const figures = await summaryFigures(
-    deps.reads.kysely,
-    yards.map((y) => ({ id: y.id, dayStart: dayStart(y) })),
-    now - DAY_MS,
-  );
+  const [figures, driversOf] = await Promise.all([
+    summaryFigures(
+      deps.reads.kysely,
+      yards.map((y) => ({ id: y.id, dayStart: dayStart(y) })),
+      now - DAY_MS,
+    ),
+    drivers,
+  ]);
   const open = new Map<string, TaskSummaryT['counts']>();
   for (const r of figures.open) {
     const counts = open.get(r.yardId) ?? { QUEUED: 0, ASSIGNED: 0, IN_PROGRESS: 0 };
