@@ -1,16 +1,11 @@
 import { canSeeYard, type Principal } from '../../auth/principal.js';
 import type { CoreParts } from '../../core-parts.js';
-import {
-  ForbiddenError,
-  InvalidTransitionError,
-  NotFoundError,
-  PreconditionFailedError,
-  ValidationError,
-} from '../../http/errors.js';
+import { InvalidTransitionError, NotFoundError, PreconditionFailedError } from '../../http/errors.js';
 import { newId } from '../../ids.js';
 import type { CarrierService } from '../carriers/service.js';
 import type { YardService } from '../yards/service.js';
 import { lockDays } from './availability.js';
+import { assertCarrierExists, assertDoorOfYard, assertMayOverride } from './booking-checks.js';
 import { freeCode, lockedCurrent, retryTakenCode, underDayLocks } from './booking-locks.js';
 import {
   assertCarrierMayChangeNow,
@@ -27,8 +22,6 @@ import type { AppointmentService } from './service.js';
 import { appointmentStatus, FINAL } from './status.js';
 
 const MINUTE = 60_000;
-/** Roles that may book outside the rules with a reason (docs/domain.md "Booking rules"). */
-const OVERRIDERS: ReadonlySet<string> = new Set(['admin', 'dispatcher']);
 
 export type BookingDeps = Pick<CoreParts, 'kysely' | 'clock' | 'changes'> & {
   appointments: AppointmentService;
@@ -57,8 +50,8 @@ export class AppointmentBooking {
     if (!canSeeYard(principal, input.yardId)) throw new NotFoundError('Yard', input.yardId);
     const yard = await this.deps.yards.getRow(input.yardId);
     const ctx = await bookingContextFor(principal, this.repo, yard, input.loadTypeId);
-    await this.assertCarrier(carrierId);
-    if (input.doorId) await this.assertDoor(ctx.yardId, input.doorId);
+    await assertCarrierExists(this.deps.carriers, carrierId);
+    if (input.doorId) await assertDoorOfYard(this.repo, ctx.yardId, input.doorId);
     const startAt = Date.parse(input.startAt);
     const endAt = startAt + ctx.loadType.durationMinutes * MINUTE;
     const id = newId();
@@ -147,8 +140,8 @@ export class AppointmentBooking {
     const ctx = moves
       ? await bookingContextFor(principal, this.repo, yard, patch.loadTypeId ?? seen.loadTypeId, newLoadType)
       : null;
-    if (patch.carrierId !== undefined) await this.assertCarrier(patch.carrierId);
-    if (patch.doorId) await this.assertDoor(seen.yardId, patch.doorId);
+    if (patch.carrierId !== undefined) await assertCarrierExists(this.deps.carriers, patch.carrierId);
+    if (patch.doorId) await assertDoorOfYard(this.repo, seen.yardId, patch.doorId);
     const startAt = patch.startAt !== undefined ? Date.parse(patch.startAt) : seen.startAt;
     const endAt = ctx ? startAt + ctx.loadType.durationMinutes * MINUTE : seen.endAt;
     // The old days and the new ones, in date order: one order for every writer, so no lock cycle.
@@ -287,30 +280,5 @@ export class AppointmentBooking {
    */
   private assertBookingHere(): void {
     this.deps.changes.assertMayWrite('appointment', undefined, { op: 'insert' });
-  }
-
-  private async assertCarrier(carrierId: string): Promise<void> {
-    try {
-      await this.deps.carriers.getRow(carrierId);
-    } catch (err) {
-      if (!(err instanceof NotFoundError)) throw err;
-      throw new ValidationError([
-        { path: 'carrierId', code: 'not-found', message: 'There is no such carrier.' },
-      ]);
-    }
-  }
-
-  private async assertDoor(yardId: string, doorId: string): Promise<void> {
-    if (!(await this.repo.doorIdsOf(yardId, [doorId])).has(doorId)) {
-      throw new ValidationError([
-        { path: 'doorId', code: 'not-a-door', message: 'This is not a door of the yard.' },
-      ]);
-    }
-  }
-}
-
-function assertMayOverride(principal: Principal, override: { reason: string } | undefined): void {
-  if (override && !OVERRIDERS.has(principal.role)) {
-    throw new ForbiddenError('Only admins and dispatchers may book outside the booking rules.');
   }
 }

@@ -4,9 +4,10 @@ import { toIso } from '../../clock.js';
 import type { CoreParts } from '../../core-parts.js';
 import { NotFoundError, ValidationError } from '../../http/errors.js';
 import type { SettingsService } from '../settings/service.js';
+import { checkRange, coarsestGrain, DEFAULT_RANGE, lastAtOrBefore } from './buckets.js';
 import { openTaskCounts, type YardOverviewOutT } from './overview.js';
 import { DashboardRepo, TRAILER_FIGURES, TRUCK_FIGURES } from './repo.js';
-import { DAY_MS, EVERY_YARD, EVERY_YARD_GRAINS, FIGURE, NO_CARRIER, YARD_GRAINS } from './rollups/rules.js';
+import { EVERY_YARD, EVERY_YARD_GRAINS, FIGURE, NO_CARRIER, YARD_GRAINS } from './rollups/rules.js';
 import type {
   ErrorFiguresOutT,
   MovementFiguresOutT,
@@ -16,9 +17,6 @@ import type {
   YardMovementOutT,
   YardMovementQueryT,
 } from './schema.js';
-
-const MAX_RANGE = { hour: 31 * DAY_MS, day: 366 * DAY_MS } as const;
-const DEFAULT_RANGE = { hour: DAY_MS, day: 30 * DAY_MS } as const;
 
 type Yard = Awaited<ReturnType<DashboardRepo['yards']>>[number];
 
@@ -272,14 +270,6 @@ export class DashboardService {
   }
 }
 
-function checkRange(from: number, to: number, bucket: 'hour' | 'day'): void {
-  if (from >= to) throw new ValidationError([{ path: 'query.from', message: 'must be before to' }]);
-  if (to - from > MAX_RANGE[bucket]) {
-    const most = bucket === 'hour' ? '31 days with hour buckets' : '366 days with day buckets';
-    throw new ValidationError([{ path: 'query.from', message: `the range may span at most ${most}` }]);
-  }
-}
-
 function groupByYard<R extends { yardId: string }>(rows: R[]): Map<string, R[]> {
   const out = new Map<string, R[]>();
   for (const r of rows) {
@@ -288,29 +278,6 @@ function groupByYard<R extends { yardId: string }>(rows: R[]): Map<string, R[]> 
     else out.set(r.yardId, [r]);
   }
   return out;
-}
-
-/**
- * The longest kept bucket length that divides every boundary (bucket starts and the end): each
- * stored bucket then lies inside one answered bucket. A yard in a zone a whole number of hours
- * from UTC reads hour counts (a year of day buckets: at most 366 x 24 x 2 rows), one in UTC or
- * across yards day counts; a zone such as +05:30 quarter hours.
- */
-function coarsestGrain(grains: readonly number[], boundaries: number[]): number {
-  const fits = [...grains].sort((a, b) => b - a).find((g) => boundaries.every((t) => t % g === 0));
-  return fits ?? Math.min(...grains);
-}
-
-/** Index of the last start <= t (starts ascending, t >= starts[0]). */
-function lastAtOrBefore(starts: number[], t: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? Number.POSITIVE_INFINITY) <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 function meanDwell(now: number, meanInAt: number | string | null | undefined): number | null {

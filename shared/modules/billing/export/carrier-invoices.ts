@@ -1,16 +1,15 @@
 /**
  * A carrier's own invoices as its carrier users list them (docs/domain.md "Carriers and
  * integrators"): issued and void ones only (a draft is not final and is never shown), newest issue
- * first, with the yard's name and the due date its PDF prints. Billing's records, read here so the
- * carrier portal asks billing rather than its tables.
+ * first, with the yard's name and the due date its PDF prints. The rows come from billing's invoice
+ * repository (InvoiceRepo.issuedOrVoidOfCarrier), so the carrier portal asks billing rather than its tables.
  */
 import { canSeeYard, carrierOf, type Principal } from '../../../auth/principal.js';
 import { toIso } from '../../../clock.js';
-import type { Kdb } from '../../../db/database.js';
 import { decodeCursor, toPage } from '../../../http/cursor.js';
 import type { YardService } from '../../yards/service.js';
 import type { InvoiceContent } from '../invoice/out.js';
-import type { InvoiceRow } from '../invoice/repo.js';
+import type { InvoiceRepo, InvoiceRow } from '../invoice/repo.js';
 import { addDays, localDate } from './money-format.js';
 
 export interface CarrierInvoice {
@@ -39,7 +38,7 @@ export interface CarrierInvoiceQuery {
 
 /** The carrier user's page of invoices; a yard outside its scope is an empty page. */
 export async function carrierInvoices(
-  deps: { kysely: Kdb; yards: Pick<YardService, 'getRow'> },
+  deps: { invoices: Pick<InvoiceRepo, 'issuedOrVoidOfCarrier'>; yards: Pick<YardService, 'getRow'> },
   principal: Principal,
   query: CarrierInvoiceQuery,
 ): Promise<{ items: CarrierInvoice[]; nextCursor: string | null }> {
@@ -47,25 +46,15 @@ export async function carrierInvoices(
   if (carrierId === null || (query.yardId !== undefined && !canSeeYard(principal, query.yardId))) {
     return { items: [], nextCursor: null };
   }
-  let q = deps.kysely
-    .selectFrom('invoice')
-    .selectAll()
-    .where('carrierId', '=', carrierId)
-    .where('status', 'in', ['issued', 'void'])
-    .orderBy('issuedAt', 'desc')
-    .orderBy('id', 'desc')
-    .limit(query.limit + 1);
-  if (query.yardId !== undefined) q = q.where('yardId', '=', query.yardId);
-  else if (principal.yardIds)
-    q = q.where('yardId', 'in', principal.yardIds.length ? principal.yardIds : ['']);
-  if (query.period !== undefined) q = q.where('period', '=', query.period);
-  if (query.cursor) {
-    const [issuedAt, id] = decodeCursor(query.cursor, 2) as [number, string];
-    q = q.where((eb) =>
-      eb.or([eb('issuedAt', '<', issuedAt), eb.and([eb('issuedAt', '=', issuedAt), eb('id', '<', id)])]),
-    );
-  }
-  const rows = await q.execute();
+  const after = query.cursor ? (decodeCursor(query.cursor, 2) as [number, string]) : undefined;
+  const rows = await deps.invoices.issuedOrVoidOfCarrier({
+    carrierId,
+    limit: query.limit,
+    yardId: query.yardId,
+    yardIds: principal.yardIds,
+    period: query.period,
+    after: after && { issuedAt: after[0], id: after[1] },
+  });
   const names = new Map<string, string>();
   for (const yardId of new Set(rows.map((r) => r.yardId))) {
     names.set(yardId, (await deps.yards.getRow(yardId)).name);

@@ -44,7 +44,7 @@ export class InvoiceExportService {
 
   /** A carrier user's own issued and void invoices (carrier-invoices.ts). */
   ofCarrier(principal: Principal, query: CarrierInvoiceQuery) {
-    return carrierInvoices(this.deps, principal, query);
+    return carrierInvoices({ invoices: this.invoices, yards: this.deps.yards }, principal, query);
   }
 
   /**

@@ -93,6 +93,41 @@ export class InvoiceRepo {
     return r.numDeletedRows > 0n;
   }
 
+  /**
+   * A carrier's issued and void invoices (never a draft), newest issue first: one page of `limit + 1`
+   * rows after the `after` position (the carrier portal's list, export/carrier-invoices.ts).
+   */
+  issuedOrVoidOfCarrier(filter: {
+    carrierId: string;
+    limit: number;
+    yardId?: string | undefined;
+    yardIds: string[] | null;
+    period?: string | undefined;
+    after?: { issuedAt: number; id: string } | undefined;
+  }): Promise<InvoiceRow[]> {
+    let q = this.db
+      .selectFrom('invoice')
+      .selectAll()
+      .where('carrierId', '=', filter.carrierId)
+      .where('status', 'in', ['issued', 'void'])
+      .orderBy('issuedAt', 'desc')
+      .orderBy('id', 'desc')
+      .limit(filter.limit + 1);
+    if (filter.yardId !== undefined) q = q.where('yardId', '=', filter.yardId);
+    else if (filter.yardIds) q = q.where('yardId', 'in', filter.yardIds.length ? filter.yardIds : ['']);
+    if (filter.period !== undefined) q = q.where('period', '=', filter.period);
+    const after = filter.after;
+    if (after) {
+      q = q.where((eb) =>
+        eb.or([
+          eb('issuedAt', '<', after.issuedAt),
+          eb.and([eb('issuedAt', '=', after.issuedAt), eb('id', '<', after.id)]),
+        ]),
+      );
+    }
+    return q.execute();
+  }
+
   list(filter: {
     limit: number;
     afterId?: string | undefined;

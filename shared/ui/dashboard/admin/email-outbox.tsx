@@ -4,6 +4,7 @@ import { yardDateTime } from '../../common/time';
 import { useSubmit } from '../../common/use-submit';
 import { problemText } from '../records/http';
 import { timeZone } from '../scope';
+import { StatusFilterTools } from '../status-filter-tools';
 import { type EmailMessage, type EmailStatus, loadEmailMessages, retryEmail } from './data';
 
 const KIND: Record<EmailMessage['kind'], string> = {
@@ -55,28 +56,23 @@ export function EmailOutbox(props: { generation: number; onChanged: () => void }
   return (
     <section class="integrator-log" aria-labelledby="email-outbox-heading">
       <h3 id="email-outbox-heading">Mails to carriers</h3>
-      <div class="records-tools">
-        <label>
-          Show
-          <select value={status} onChange={(e) => setStatus(e.currentTarget.value as EmailStatus | '')}>
-            <option value="">All mails</option>
-            <option value="failed">Failed</option>
-            <option value="pending">Waiting</option>
-            <option value="sent">Sent</option>
-            <option value="skipped">Not sent: no contact email</option>
-          </select>
-        </label>
-        <button
-          type="button"
-          onClick={() => {
-            load();
-            // The counts above the form come from the settings' read.
-            props.onChanged();
-          }}
-        >
-          Read the list again
-        </button>
-      </div>
+      <StatusFilterTools
+        status={status}
+        allLabel="All mails"
+        choices={[
+          { value: 'failed', label: 'Failed' },
+          { value: 'pending', label: 'Waiting' },
+          { value: 'sent', label: 'Sent' },
+          { value: 'skipped', label: 'Not sent: no contact email' },
+        ]}
+        onStatus={setStatus}
+        reloadLabel="Read the list again"
+        onReload={() => {
+          load();
+          // The counts above the form come from the settings' read.
+          props.onChanged();
+        }}
+      />
       {notice && <FormMessage kind="ok">{notice}</FormMessage>}
       {problem && <FormMessage kind="error">{problem}</FormMessage>}
       {items && items.length === 0 && <p class="muted">No mails here yet.</p>}

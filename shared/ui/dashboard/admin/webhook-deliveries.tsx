@@ -4,6 +4,7 @@ import { yardDateTime } from '../../common/time';
 import { useSubmit } from '../../common/use-submit';
 import { problemText } from '../records/http';
 import { timeZone } from '../scope';
+import { StatusFilterTools } from '../status-filter-tools';
 import {
   type DeliveryStatus,
   loadDeliveries,
@@ -90,30 +91,26 @@ export function WebhookDeliveries(props: {
       <h3 id="deliveries-heading" tabIndex={-1} ref={heading}>
         Deliveries to {e.url}
       </h3>
-      <div class="records-tools">
-        <label>
-          Show
-          <select value={status} onChange={(ev) => setStatus(ev.currentTarget.value as DeliveryStatus | '')}>
-            <option value="">All deliveries</option>
-            <option value="failed">Failed</option>
-            <option value="pending">Waiting</option>
-            <option value="delivered">Delivered</option>
-          </select>
-        </label>
-        <button
-          type="button"
-          onClick={() => {
-            load();
-            // The endpoint's health in the list above comes from the list's read.
-            props.onChanged();
-          }}
-        >
-          Read the log again
-        </button>
+      <StatusFilterTools
+        status={status}
+        allLabel="All deliveries"
+        choices={[
+          { value: 'failed', label: 'Failed' },
+          { value: 'pending', label: 'Waiting' },
+          { value: 'delivered', label: 'Delivered' },
+        ]}
+        onStatus={setStatus}
+        reloadLabel="Read the log again"
+        onReload={() => {
+          load();
+          // The endpoint's health in the list above comes from the list's read.
+          props.onChanged();
+        }}
+      >
         <button type="button" onClick={props.onClose}>
           Close the log
         </button>
-      </div>
+      </StatusFilterTools>
       {notice && <FormMessage kind="ok">{notice}</FormMessage>}
       {problem && <FormMessage kind="error">{problem}</FormMessage>}
       {items && items.length === 0 && <p class="muted">Nothing has been sent to this endpoint yet.</p>}
