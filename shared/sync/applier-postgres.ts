@@ -3,13 +3,8 @@ import type { PostgresDatabase } from '../db/database.js';
 import { postgresErrorCode } from '../db/postgres-errors.js';
 import { PostgresWork, type SqlWork, sqlRun } from '../db/sql-work.js';
 import type { AdoptionPlan } from './adoption.js';
-import {
-  type ApplierDeps,
-  type ApplierOptions,
-  type ApplyOutcome,
-  ApplyWork,
-  CURSOR_ENSURE,
-} from './applier.js';
+import type { ApplyOutcome } from './apply-slices.js';
+import { type ApplierDeps, type ApplierOptions, ApplyWork, CURSOR_ENSURE } from './apply-work.js';
 import type { Batch } from './protocol.js';
 import { publishTouched, Touched } from './touched.js';
 
@@ -65,11 +60,11 @@ export interface PostgresApplierOptions extends ApplierOptions {
 
 /**
  * The change applier on PostgreSQL (the cloud with several nodes): the same work as ChangeApplier
- * (ApplyWork, applier.ts), each call one Kysely transaction driven by PostgresWork. Batches of one
+ * (ApplyWork, apply-work.ts), each call one Kysely transaction driven by PostgresWork. Batches of one
  * site may reach several nodes at once: the work locks the site's sync_cursor row first, so they
  * apply one at a time, in order; rows read and then written are read FOR UPDATE (row-sql.ts). A
  * transaction PostgreSQL ends as a deadlock or serialization failure is run again whole (a few
- * times, jittered); anything else that is not a row's fault (apply-rows.ts isRowError) propagates
+ * times, jittered); anything else that is not a row's fault (row-errors.ts isRowError) propagates
  * and nothing is acknowledged.
  */
 export class PostgresChangeApplier {

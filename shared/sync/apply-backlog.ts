@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { type SqlWork, sqlRows, sqlRun, sqlValue, statement } from '../db/sql-work.js';
 import { chosenRows, planAdoption } from './adoption.js';
-import type { DeadLetterPayload, Received, RowApplier } from './apply-rows.js';
+import type { RowApplier } from './apply-rows.js';
+import type { DeadLetterPayload, Received } from './row-change.js';
 import { Touched } from './touched.js';
 
 /**

@@ -1,29 +1,15 @@
-import Database from 'better-sqlite3';
-import { SCHEMA_VERSION } from '../db/migrate.js';
-import { postgresErrorCode } from '../db/postgres-errors.js';
 import { inSavepoint, type SqlWork, sqlRun, statement } from '../db/sql-work.js';
-import { type RowChange, type RowEffect, RowRejected, type RowRules, type StoredRow } from './apply-rules.js';
+import type { RowRules } from './apply-rules.js';
 import type { InsertRuns } from './apply-runs.js';
 import { assertClockWithinSkew } from './clock-bounds.js';
 import { type CounterAdds, CounterSums } from './counter-adds.js';
 import type { SyncDeps } from './deps.js';
-import { parseHlc } from './hlc.js';
+import { routeForward, writeForwardedRows } from './forward-rows.js';
 import type { RoutingWork } from './routing.js';
+import type { DeadLetterPayload, Received, RowChange, RowEffect, StoredRow } from './row-change.js';
+import { isRowError, rowFailure } from './row-errors.js';
 import type { SiteTrust } from './site-trust.js';
 import type { Forward, Touched } from './touched.js';
-import { dataOfShares } from './unit-shares.js';
-
-/** A received change with its position in the peer's log. */
-export interface Received extends RowChange {
-  seq: number;
-}
-
-/** What dead_letter.data holds: the change as received, enough to apply it again. */
-export interface DeadLetterPayload {
-  op: 'upsert' | 'delete';
-  hlc: string;
-  data: Record<string, unknown>;
-}
 
 /** At the cloud: the check of what a site may write, and the routing of rows on to other sites. */
 export interface SiteRelay {
@@ -43,7 +29,7 @@ const GROUP = 64;
 /**
  * Applies received rows inside the caller's transaction, as SqlWork (either database): rules
  * (apply-rules.ts), dead letters, and at the cloud the forwarding of rows other sites need into
- * their change logs.
+ * their change logs (forward-rows.ts).
  */
 export class RowApplier {
   /** Counter additions of the rows applied so far (savepoints released), per transaction (Touched). */
@@ -145,14 +131,7 @@ export class RowApplier {
       this.counters.delete(touched);
       yield* sums.write();
     }
-    const rows: unknown[][] = [];
-    for (const f of touched.forwards) {
-      for (const [i, p] of f.peers.entries()) rows.push([p, ...f.params, f.data[i]]);
-    }
-    // One statement per FORWARD_CHUNK rows (a trailer goes to every other site: one round trip, not
-    // one per site), inserted in the order applied, so their seqs are in that order.
-    for (let i = 0; i < rows.length; i += FORWARD_CHUNK)
-      yield* sqlRun(FORWARD, [JSON.stringify(rows.slice(i, i + FORWARD_CHUNK))]);
+    yield* writeForwardedRows(touched.forwards);
     touched.forwards.length = 0;
   }
 
@@ -169,11 +148,7 @@ export class RowApplier {
       return { ok: true, changed: effect.changed || effect.superseded === true };
     } catch (err) {
       if (!isRowError(err)) throw err;
-      const code = (err as { code?: unknown }).code;
-      const foreignKey = code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === PG_FOREIGN_KEY;
-      const message =
-        err instanceof RowRejected ? err.message : `${String(code ?? 'error')}: ${(err as Error).message}`;
-      return { ok: false, foreignKey, error: message };
+      return { ok: false, ...rowFailure(err) };
     }
   }
 
@@ -208,7 +183,8 @@ export class RowApplier {
         continue;
       }
       for (const { row, effect } of yield* this.runs!.apply(peer, run)) {
-        const forward = effect.changed && this.hub ? yield* this.forward(peer, row, effect) : undefined;
+        const forward =
+          effect.changed && this.hub ? yield* routeForward(this.hub.routing, peer, row, effect) : undefined;
         done.push({ row, effect, forward });
       }
       i += run.rows.length;
@@ -235,35 +211,10 @@ export class RowApplier {
     const effect = yield* this.rules.apply(change, { retry, stored: admitted.stored, counters });
     // Only a change that applied advances our clock (and records a peer running ahead).
     this.deps.hlc.receive(row.hlc);
-    const forward = effect.changed && this.hub ? yield* this.forward(peer, change, effect) : undefined;
+    // At the cloud the other sites that need the row get it (forward-rows.ts).
+    const forward =
+      effect.changed && this.hub ? yield* routeForward(this.hub.routing, peer, change, effect) : undefined;
     return { row: change, effect, forward };
-  }
-
-  /**
-   * At the cloud: the other sites that need the row (a driver or trailer edited at one site) get it
-   * in their change logs, in the same transaction, with the row's original origin; a unit's
-   * identity or departure only where that is all a site needs, and the merged unit back to the
-   * sender when the merge gave it what it lacked (routing.ts, unit-shares.ts). Routed here (the
-   * routing reads the row's transaction); written by writeForwards at the end of the work.
-   */
-  private *forward(peer: string, row: RowChange, effect: RowEffect): SqlWork<Forward | undefined> {
-    if (!this.hub || !effect.entity || !effect.stored) return undefined;
-    const entity = effect.entity;
-    const stored = effect.stored;
-    const routes = yield* this.hub.routing.routes(entity, stored, {
-      op: row.op,
-      before: effect.before,
-      from: { site: peer, combined: effect.combined === true },
-    });
-    if (routes.length === 0) return undefined;
-    const dataFor = dataOfShares(entity, row.op === 'delete' ? { [entity.key]: row.id } : stored, row.op);
-    const hlc = row.op === 'delete' ? row.hlc : String(stored.hlc ?? row.hlc);
-    const origin = parseHlc(row.hlc).origin;
-    return {
-      peers: routes.map((r) => r.peer),
-      params: [entity.entity, row.id, row.op, hlc, origin, SCHEMA_VERSION],
-      data: routes.map((r) => dataFor(r.share)),
-    };
   }
 
   private countersOf(touched: Touched): CounterSums {
@@ -297,54 +248,8 @@ export class RowApplier {
   }
 }
 
-/** Forwarded rows per statement (8 values each, sent as one JSON parameter). */
-const FORWARD_CHUNK = 1000;
-
-/**
- * Forwarded rows from a JSON array of [peer, entity, entity_id, op, hlc, origin, schema_v, data],
- * inserted in array order (ORDER BY its index): the log's seqs follow that order.
- */
-const FORWARD = statement('change_log|forward-many', 'changes', (dialect) =>
-  dialect === 'postgres'
-    ? 'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) ' +
-      'SELECT r->>0, r->>1, r->>2, r->>3, r->>4, r->>5, (r->>6)::bigint, r->>7 ' +
-      'FROM json_array_elements(?::json) WITH ORDINALITY AS f(r, n) ORDER BY n'
-    : 'INSERT INTO change_log (peer, entity, entity_id, op, hlc, origin, schema_v, data) ' +
-      'SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7 ' +
-      'FROM json_each(?) ORDER BY key',
-);
-
 const DEAD_LETTER_PUT = statement(
   'dead|put',
   'changes',
   'INSERT INTO dead_letter (peer, seq, entity, entity_id, error, data, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
 );
-
-/** PostgreSQL's foreign_key_violation: a reference that may arrive later in the batch. */
-const PG_FOREIGN_KEY = '23503';
-
-/**
- * Whether an error is the row's fault (a constraint, a value the database cannot store, a refused
- * or malformed change): the row goes to dead_letter. Anything else (disk full, I/O error, a locked
- * or corrupt database; on PostgreSQL a lost connection, a timeout, a deadlock or serialization
- * failure) is the database's: it propagates, the whole transaction rolls back, nothing is
- * acknowledged, and the batch is applied again later (PostgresChangeApplier retries 40001/40P01).
- */
-export function isRowError(err: unknown): boolean {
-  if (err instanceof RowRejected) return true;
-  if (err instanceof Database.SqliteError)
-    return err.code.startsWith('SQLITE_CONSTRAINT') || ROW_SQLITE_CODES.has(err.code);
-  // SQLSTATE class 23 (integrity constraint) and 22 (data exception: a value the column refuses).
-  const code = postgresErrorCode(err);
-  if (code !== undefined) return /^2[23]/.test(code);
-  if (!(err instanceof Error)) return false;
-  // A client-side failure of the connection (pg's own errors, or the socket's with an errno code).
-  if (typeof (err as { code?: unknown }).code === 'string') return false;
-  if (PG_CLIENT_FAILURE.test(err.message)) return false;
-  return true;
-}
-
-const ROW_SQLITE_CODES = new Set(['SQLITE_MISMATCH', 'SQLITE_TOOBIG', 'SQLITE_RANGE']);
-
-/** pg's messages for a connection that broke or timed out (they carry no SQLSTATE). */
-const PG_CLIENT_FAILURE = /connection|terminated|timeout|timed out|not queryable/i;

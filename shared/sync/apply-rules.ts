@@ -1,45 +1,18 @@
-import { type SqlWork, sqlRun, sqlValue, statement } from '../db/sql-work.js';
+import { type SqlWork, sqlRun, statement } from '../db/sql-work.js';
 import type { CounterAdds } from './counter-adds.js';
-import { SYNCED_ENTITIES, type SyncedEntity } from './entities.js';
+import { entityByName, type SyncedEntity } from './entities.js';
 import { mergeShared } from './merge.js';
 import { ownerOf } from './ownership.js';
+import { keyedData, sameValues, withKey } from './received-data.js';
+import type { RowChange, RowEffect, StoredRow } from './row-change.js';
+import { RowRejected } from './row-errors.js';
 import type { AfterCommitEvent, RowObservers } from './row-observers.js';
 import type { Fields, RowSql, TableShape } from './row-sql.js';
-
-/** One received change, as on the wire (WireRow without its seq). */
-export interface RowChange {
-  entity: string;
-  id: string;
-  op: 'upsert' | 'delete';
-  hlc: string;
-  data: Fields;
-}
-
-/** What applying one row did. */
-export interface RowEffect {
-  /** The row changed local data. */
-  changed: boolean;
-  /** An old change that a newer one already replaced (dead-letter retry only). */
-  superseded?: boolean;
-  entity?: SyncedEntity;
-  /** The row as now stored (upsert) or as it was before it was deleted (delete): for forwarding. */
-  stored?: Fields;
-  /** The row as stored before this change (undefined: the change inserted it): for forwarding. */
-  before?: Fields;
-  /** A merge kept fields of the local row: what is stored is not what the sender holds. */
-  combined?: boolean;
-  /** What observers of the row announced for after the commit (a sign-out: cached principals go). */
-  announced?: AfterCommitEvent[];
-}
+import { isTombstoned, leaveTombstone } from './tombstones.js';
 
 const UNCHANGED: RowEffect = { changed: false };
 
 type UpsertRule = 'ignore' | 'merge' | 'task-event' | 'insert-if-absent' | 'overwrite';
-
-/** The stored row (or its absence) as already read, FOR UPDATE, in this transaction (SiteTrust). */
-export interface StoredRow {
-  row: Fields | undefined;
-}
 
 export interface ApplyOptions {
   /** A dead letter applied again (a newer change of the row may have replaced it). */
@@ -53,15 +26,6 @@ export interface ApplyOptions {
 // biome-ignore lint/correctness/useYield: work that needs no statement
 function* unchanged(): SqlWork<RowEffect> {
   return UNCHANGED;
-}
-
-/** A row that cannot be applied for a reason of its own (not a database error). */
-export class RowRejected extends Error {}
-
-const BY_NAME: ReadonlyMap<string, SyncedEntity> = new Map(SYNCED_ENTITIES.map((e) => [e.entity, e]));
-
-export function entityByName(name: string): SyncedEntity | undefined {
-  return BY_NAME.get(name);
 }
 
 /**
@@ -95,7 +59,7 @@ export class RowRules {
    * path resumes one level of `yield*` less for each statement.
    */
   apply(change: RowChange, opts: ApplyOptions = {}): SqlWork<RowEffect> {
-    const entity = BY_NAME.get(change.entity);
+    const entity = entityByName(change.entity);
     if (!entity) throw new RowRejected(`unknown entity "${change.entity}"`);
     const shape = this.sql.knownShape(entity);
     return shape ? this.applyTo(shape, change, opts) : this.applyAfterShape(entity, change, opts);
@@ -145,18 +109,17 @@ export class RowRules {
    */
   plainInsert(change: RowChange): { shape: TableShape; data: Fields } | undefined {
     if (change.op !== 'upsert') return undefined;
-    const entity = BY_NAME.get(change.entity);
+    const entity = entityByName(change.entity);
     const shape = entity && this.sql.knownShape(entity);
     if (!shape || this.observers.watches(shape.entity.table)) return undefined;
-    const key = change.data[shape.keyField];
-    if (key !== undefined && key !== change.id) return undefined; // refused one by one (withKey)
-    const data = key === undefined ? { ...change.data, [shape.keyField]: change.id } : change.data;
+    const data = keyedData(shape, change);
+    if (!data) return undefined; // refused one by one (withKey)
     return this.ruleOf(shape.entity, data) === 'insert-if-absent' ? { shape, data } : undefined;
   }
 
   /** A task event: inserted if absent, unless its task was deleted (tombstoned). */
   private *taskEvent(shape: TableShape, data: Fields, counters: CounterAdds | undefined): SqlWork<RowEffect> {
-    if (yield* this.tombstoned('yard_task', data.taskId)) return UNCHANGED;
+    if (yield* isTombstoned('yard_task', data.taskId)) return UNCHANGED;
     return yield* this.insertIfAbsent(shape, data, counters);
   }
 
@@ -210,7 +173,7 @@ export class RowRules {
     counters: CounterAdds | undefined,
   ): SqlWork<RowEffect> {
     const id = String(data[shape.keyField]);
-    if (yield* this.tombstoned(shape.entity.entity, id)) return UNCHANGED;
+    if (yield* isTombstoned(shape.entity.entity, id)) return UNCHANGED;
     const effect: RowEffect = { changed: true, entity: shape.entity, stored: data };
     const local = yield* this.selectOrInsert(shape, id, data, known, effect, counters);
     if (!local) return effect;
@@ -259,7 +222,7 @@ export class RowRules {
     const entity = shape.entity;
     const local = known ? known.row : yield* this.sql.select(shape, change.id);
     if (entity.ownership === 'shared') {
-      yield* sqlRun(TOMBSTONE_PUT, [entity.entity, change.id, change.hlc]);
+      yield* leaveTombstone(entity.entity, change.id, change.hlc);
     } else {
       if (!local) return UNCHANGED;
       // Site settings are this side's own; other rows are deleted by their owner or creator only.
@@ -315,50 +278,10 @@ export class RowRules {
       data.token ?? null,
     ]);
   }
-
-  private *tombstoned(entity: string, id: unknown): SqlWork<boolean> {
-    if (typeof id !== 'string') return false;
-    return (yield* sqlValue(TOMBSTONE_GET, [entity, id])) !== undefined;
-  }
 }
-
-/** A delete's tombstone keeps the latest clock (a scalar max, written as CASE for PostgreSQL). */
-const TOMBSTONE_PUT = statement(
-  'tombstone|put',
-  'changes',
-  'INSERT INTO sync_tombstone (entity, entity_id, hlc) VALUES (?, ?, ?) ON CONFLICT (entity, entity_id) DO UPDATE SET ' +
-    'hlc = CASE WHEN excluded.hlc > sync_tombstone.hlc THEN excluded.hlc ELSE sync_tombstone.hlc END',
-);
-
-const TOMBSTONE_GET = statement(
-  'tombstone|get',
-  'value',
-  'SELECT 1 FROM sync_tombstone WHERE entity = ? AND entity_id = ?',
-);
 
 const PUSH_TOKENS_REPLACED = statement(
   'push_token|replace',
   'changes',
   'DELETE FROM push_token WHERE id <> ? AND ((driver_id = ? AND device_id = ?) OR token = ?)',
 );
-
-/** The change's data with its key set from the wire id (and refused if they disagree). */
-function withKey(shape: TableShape, change: RowChange): Fields {
-  const key = change.data[shape.keyField];
-  if (key === undefined) return { ...change.data, [shape.keyField]: change.id };
-  if (key !== change.id)
-    throw new RowRejected(`data.${shape.keyField} "${String(key)}" is not the row id "${change.id}"`);
-  return change.data;
-}
-
-/** Whether every field of `data` already has that value in `local`. */
-function sameValues(local: Fields, data: Fields): boolean {
-  for (const [k, v] of Object.entries(data)) {
-    if (!(k in local)) continue; // a field this table does not store
-    const stored = local[k];
-    if (Object.is(stored, v)) continue;
-    if (typeof v === 'boolean' && stored === (v ? 1 : 0)) continue;
-    return false;
-  }
-  return true;
-}

@@ -1,14 +1,10 @@
 import type { SqlWork } from '../db/sql-work.js';
-import {
-  entityByName,
-  type RowChange,
-  type RowEffect,
-  RowRejected,
-  type RowRules,
-  type StoredRow,
-} from './apply-rules.js';
+import type { RowRules } from './apply-rules.js';
 import { assertClockWithinSkew } from './clock-bounds.js';
 import type { SyncDeps } from './deps.js';
+import { entityByName } from './entities.js';
+import type { RowChange, RowEffect, StoredRow } from './row-change.js';
+import { RowRejected } from './row-errors.js';
 import type { Fields, RowSql, TableShape } from './row-sql.js';
 import type { SiteTrust } from './site-trust.js';
 

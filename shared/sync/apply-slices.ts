@@ -1,6 +1,6 @@
-import type { Received } from './apply-rows.js';
 import type { SyncDeps } from './deps.js';
 import type { Batch } from './protocol.js';
+import type { Received } from './row-change.js';
 import { publishTouched, Touched } from './touched.js';
 
 export interface ApplyOutcome {

@@ -1,5 +1,5 @@
-import { RowRejected } from './apply-rules.js';
 import type { Hlc } from './hlc.js';
+import { RowRejected } from './row-errors.js';
 
 /** A received change as far as its clocks go: the change's hlc, the row's own and its field clocks. */
 export interface StampedChange {

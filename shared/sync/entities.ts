@@ -82,6 +82,13 @@ export const SYNCED_BY_TABLE: ReadonlyMap<string, SyncedEntity> = new Map(
   SYNCED_ENTITIES.map((e) => [e.table as string, e]),
 );
 
+const SYNCED_BY_NAME: ReadonlyMap<string, SyncedEntity> = new Map(SYNCED_ENTITIES.map((e) => [e.entity, e]));
+
+/** The synced entity of this name (a change's `entity`), or undefined for a name that does not sync. */
+export function entityByName(name: string): SyncedEntity | undefined {
+  return SYNCED_BY_NAME.get(name);
+}
+
 /** The synced entity stored in `table`; throws for a table that does not sync (a programming error). */
 export function entityOfTable(table: string): SyncedEntity {
   const entity = SYNCED_BY_TABLE.get(table);

@@ -1,10 +1,10 @@
 import { once, type SqlWork, sqlValue } from '../db/sql-work.js';
 import { mayBeAdopted } from './adoption.js';
-import { entityByName, type RowChange, type StoredRow } from './apply-rules.js';
-import type { SyncedEntity } from './entities.js';
+import { entityByName, type SyncedEntity } from './entities.js';
 import { parseHlc } from './hlc.js';
 import { ownerOf } from './ownership.js';
 import type { RoutingWork } from './routing.js';
+import type { RowChange, StoredRow } from './row-change.js';
 import type { Fields, RowSql } from './row-sql.js';
 import {
   CLOUD_ONLY_FIELDS,

@@ -1,5 +1,6 @@
-import { type RowChange, RowRejected } from './apply-rules.js';
 import type { SyncedEntity } from './entities.js';
+import type { RowChange } from './row-change.js';
+import { RowRejected } from './row-errors.js';
 import type { Fields } from './row-sql.js';
 import { cloudFieldsOf, type OwnYard, sharedWriteRefusal } from './site-rules.js';
 

@@ -1,7 +1,8 @@
 import type { PostgresDatabase } from '../db/database.js';
 import type { AdoptionPlan } from './adoption.js';
-import { type ApplierDeps, type ApplierOptions, type ApplyOutcome, ChangeApplier } from './applier.js';
+import { type ApplyOutcome, ChangeApplier } from './applier.js';
 import { PostgresChangeApplier } from './applier-postgres.js';
+import type { ApplierDeps, ApplierOptions } from './apply-work.js';
 import { applySlices, exclusive } from './exclusive.js';
 import type { Batch } from './protocol.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { isRowError } from '../../../shared/sync/apply-rows.js';
+import { isRowError } from '../../../shared/sync/row-errors.js';
 
 /**
  * A server error as pg reports it: the class pg's protocol parser makes, with the SQLSTATE and the

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { isRowError } from '../../../shared/sync/apply-rows.js';
-import { RowRejected } from '../../../shared/sync/apply-rules.js';
+import { isRowError, RowRejected } from '../../../shared/sync/row-errors.js';
 
 describe('which failures are a row’s own (dead letter) and which are the database’s (roll back, retry)', () => {
   it('constraints, unstorable values and refused changes are the row’s', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../shared/clock.js';
-import { RowRejected } from '../../../shared/sync/apply-rules.js';
 import { assertClockWithinSkew } from '../../../shared/sync/clock-bounds.js';
 import { DEFAULT_MAX_AHEAD_MS, format, Hlc } from '../../../shared/sync/hlc.js';
+import { RowRejected } from '../../../shared/sync/row-errors.js';
 
 /** docs/sync.md "Clock bounds": every clock a received change carries is checked against the bound. */
 describe('a received change stamped too far ahead is refused (clock-bounds.ts)', () => {

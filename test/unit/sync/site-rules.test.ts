@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entityByName } from '../../../shared/sync/apply-rules.js';
+import { entityByName } from '../../../shared/sync/entities.js';
 import { CLOUD_ONLY_FIELDS, deleteRefusal, sharedWriteRefusal } from '../../../shared/sync/site-rules.js';
 
 /** docs/sync.md "Trust": what a site may do to a shared record (site-rules.ts). */

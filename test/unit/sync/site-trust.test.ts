@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteDatabase } from '../../../shared/db/database.js';
 import { SqliteWork } from '../../../shared/db/sql-work.js';
-import { type RowChange, RowRejected } from '../../../shared/sync/apply-rules.js';
 import type { RoutingWork } from '../../../shared/sync/routing.js';
+import type { RowChange } from '../../../shared/sync/row-change.js';
+import { RowRejected } from '../../../shared/sync/row-errors.js';
 import { RowSql } from '../../../shared/sync/row-sql.js';
 import { SiteTrust } from '../../../shared/sync/site-trust.js';
 
