@@ -22,12 +22,14 @@ import { verdict } from './lib.js';
  *
  * Flags: the seed's scale flags (`--sites 10` for a quick run), --seconds S (10) per load run,
  * --seed FILE: a database seeded by an older schema (the cloud migrates its copy; the statements
- * of part 1 then run on that copy after the migration), --check exits 1 when the target fails.
+ * of part 1 then run on that copy after the migration), --check exits 1 when the target fails,
+ * --cpu-prof DIR: the cloud writes V8 CPU profiles there (its main thread and the read worker).
  */
 const argv = process.argv.slice(2);
 const flag = (name: string) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
 const SECONDS = Number(flag('--seconds') ?? 10);
 const CHECK = argv.includes('--check');
+const CPU_PROFILE_DIR = flag('--cpu-prof');
 const CLIENTS = 10;
 const TARGET_P95_MS = 50;
 const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
@@ -50,15 +52,21 @@ let cloud: AppProcess | undefined;
 let ok = true;
 try {
   copyFileSync(seeded.file, join(dir, 'yard.db'), constants.COPYFILE_FICLONE);
-  cloud = new AppProcess('cloud', 'cloud/main.ts', await freePort(), {
-    YARD_ROLE: 'cloud',
-    YARD_DATA_DIR: dir,
-    YARD_MQTT_HOST: '127.0.0.1',
-    YARD_MQTT_PORT: String(await freePort()),
-    YARD_ADMIN_USER: ADMIN.username,
-    YARD_ADMIN_PASSWORD: ADMIN.password,
-    YARD_LOG_LEVEL: 'warn',
-  });
+  cloud = new AppProcess(
+    'cloud',
+    'cloud/main.ts',
+    await freePort(),
+    {
+      YARD_ROLE: 'cloud',
+      YARD_DATA_DIR: dir,
+      YARD_MQTT_HOST: '127.0.0.1',
+      YARD_MQTT_PORT: String(await freePort()),
+      YARD_ADMIN_USER: ADMIN.username,
+      YARD_ADMIN_PASSWORD: ADMIN.password,
+      YARD_LOG_LEVEL: 'warn',
+    },
+    CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
+  );
   await cloud.start(); // migrates the copy
   await statements(join(dir, 'yard.db'));
   ok = await route(await Api.logIn(cloud.url, ADMIN.username, ADMIN.password));
