@@ -150,7 +150,11 @@ async function login(url: string): Promise<string> {
 /** The production artifact (`node <pm2 node_args> dist/edge/main.js`) on the seeded database. */
 async function startBuiltEdge() {
   const port = await freePort();
-  const child = spawn(process.execPath, [...PRODUCTION_NODE_ARGS, 'dist/edge/main.js'], {
+  // BENCH_CPU_PROF=<dir>: the edge writes V8 CPU profiles there (its main thread and read worker).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
+  const child = spawn(process.execPath, [...PRODUCTION_NODE_ARGS, ...profile, 'dist/edge/main.js'], {
     env: { ...env, YARD_HTTP_PORT: String(port) },
     stdio: 'inherit',
   });
