@@ -263,6 +263,47 @@ describe('Admin > Webhooks', () => {
   });
 });
 
+describe('Admin > Webhooks for an admin limited to a yard', () => {
+  it('offers only that admin’s yards, already ticked, and creates the endpoint for them', async () => {
+    const yardList = (await api.get('/api/yard')).body.items as { id: string; name: string; code: string }[];
+    const yard = yardList[0]!;
+    const created = await api.post('/api/user', {
+      username: 'yard.admin',
+      password: 'yard-admin-password-1',
+      role: 'admin',
+      displayName: 'Yard admin',
+      yardIds: [yard.id],
+    });
+    expect(created.status, created.text).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    try {
+      const scoped = await context.newPage();
+      await scoped.goto(`${edge.url}/dashboard/admin/webhooks`);
+      await logIn(scoped, 'yard.admin', 'yard-admin-password-1');
+      await scoped.getByRole('button', { name: 'New endpoint' }).click();
+      const dialog = scoped.getByRole('dialog', { name: 'New webhook endpoint' });
+      const yards = dialog.getByRole('group', { name: 'Yards' });
+      await yards.getByLabel(`${yard.name} (${yard.code})`).waitFor();
+      // The server refuses "every yard" from a scoped admin, so the form does not offer it.
+      expect(await yards.getByLabel('Every yard').count()).toBe(0);
+      expect(await yards.getByLabel(`${yard.name} (${yard.code})`).isChecked()).toBe(true);
+      await dialog.getByLabel('URL (required)').fill(receiver.url);
+      await dialog.getByLabel('Description').fill('Yard WMS');
+      await dialog.getByLabel('Gate check-in or check-out').check();
+      await screenshot(scoped, 'dashboard-admin-webhook-scoped');
+      await dialog.getByRole('button', { name: 'Create endpoint' }).click();
+      await gone(dialog);
+      await shown(scoped.getByTestId('webhook-secret'));
+      const stored = ((await api.get('/api/webhook')).body.items as { description: string }[]).find(
+        (e) => e.description === 'Yard WMS',
+      );
+      expect(stored).toMatchObject({ yardIds: [yard.id], events: ['movement.created'] });
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('Admin > Users: carrier users', () => {
   it('creates a carrier user bound to a carrier picked in the form; staff users have no carrier', async () => {
     await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Users' }).click();
@@ -291,5 +332,22 @@ describe('Admin > Users: carrier users', () => {
     expect(login.status, login.text).toBe(200);
     const me = await new Client(edge.url, login.body.token).get('/api/auth/me');
     expect(me.body).toMatchObject({ role: 'carrier', carrierId: carrier.id });
+
+    // Editing offers only the roles the server allows: a carrier user stays one, staff stay staff.
+    const roles = (dialog: Locator) =>
+      dialog.getByLabel('Role (required)').locator('option').allTextContents();
+    await page.getByRole('button', { name: 'Edit carrier.dispatch' }).click();
+    const editCarrier = page.getByRole('dialog', { name: /Edit user carrier\.dispatch/ });
+    await shown(editCarrier);
+    expect(await roles(editCarrier)).toEqual(['Carrier user']);
+    await editCarrier.getByRole('button', { name: 'Cancel' }).click();
+    await gone(editCarrier);
+    await page.getByRole('button', { name: `Edit ${edge.admin.username}` }).click();
+    const editStaff = page.getByRole('dialog', { name: new RegExp(`Edit user ${edge.admin.username}`) });
+    await shown(editStaff);
+    const staffRoles = await roles(editStaff);
+    expect(staffRoles).toContain('Admin');
+    expect(staffRoles).not.toContain('Carrier user');
+    await editStaff.getByRole('button', { name: 'Cancel' }).click();
   });
 });

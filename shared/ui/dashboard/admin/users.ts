@@ -49,6 +49,9 @@ export const users: EntitySpec<User> = {
       label: 'Role',
       kind: 'select',
       options: USER_ROLE,
+      // The server keeps staff users staff and carrier users carrier users (400 role-kind-change).
+      editOptions: (loaded) =>
+        USER_ROLE.filter((o) => (o.value === 'carrier') === (loaded.role === 'carrier')),
       initial: 'viewer',
       required: true,
       hint: 'a staff user stays staff, a carrier user a carrier user',

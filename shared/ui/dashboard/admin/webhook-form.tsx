@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ProblemError } from '../../common/api/problem';
+import { session } from '../../common/auth';
 import { Dialog } from '../../common/components/dialog';
 import { describedBy, Field, FormMessage } from '../../common/components/field';
 import { useSubmit } from '../../common/use-submit';
@@ -105,7 +106,10 @@ export function WebhookForm(props: {
   const [url, setUrl] = useState(e0?.url ?? 'https://');
   const [description, setDescription] = useState(e0?.description ?? '');
   const [events, setEvents] = useState<string[] | null>(e0?.events ?? []);
-  const [yardIds, setYardIds] = useState<string[] | null>(e0?.yardIds ?? null);
+  // An admin limited to some yards may not choose "every yard" (the server refuses it): such an
+  // admin starts from all of their own yards and picks among them.
+  const scope = session.principal.value?.yardIds ?? null;
+  const [yardIds, setYardIds] = useState<string[] | null>(e0 ? e0.yardIds : scope && [...scope]);
   const [carrierIds, setCarrierIds] = useState<string[] | null>(e0?.carrierIds ?? null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [message, setMessage] = useState<string | null>(null);
@@ -199,7 +203,7 @@ export function WebhookForm(props: {
           <Choices
             id="webhook-yards"
             legend="Yards"
-            all="Every yard"
+            all={scope === null ? 'Every yard' : undefined}
             options={yards.value.map((y) => ({ value: y.id, label: `${y.name} (${y.code})` }))}
             value={yardIds}
             error={errors.yardIds}

@@ -32,7 +32,9 @@ export function RecordForm<T extends { id: string }>(props: {
   );
   const [message, setMessage] = useState<string | null>(null);
   const [stale, setStale] = useState(false);
-  const shown = fields.filter((f) => !f.shownWhen || f.shownWhen(form.values));
+  const shown = fields
+    .filter((f) => !f.shownWhen || f.shownWhen(form.values))
+    .map((f) => (editing && f.editOptions ? { ...f, options: f.editOptions(form.initial) } : f));
 
   // One submit for both sends (a save, or reading their version after a 412): one runs at a time.
   const sending = useSubmit((run: () => Promise<void>) => run());

@@ -43,6 +43,8 @@ export interface FieldSpec {
   kind?: FieldKind;
   hint?: string;
   options?: readonly Option[];
+  /** When editing: the choices the record as loaded may change to (a staff user's role stays a staff role). */
+  editOptions?: (loaded: FormValues) => readonly Option[];
   lookup?: Lookup;
   required?: boolean;
   /** Only when creating (a username, a yard's site): shown, not editable, afterwards. */
