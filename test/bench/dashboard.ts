@@ -1,14 +1,15 @@
 import { fork } from 'node:child_process';
-import { constants, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AppProcess, freePort } from '../helpers/sync-processes.js';
+import type { AppProcess } from '../helpers/sync-processes.js';
 import { Api, figures, measureRoute, percentile, type RouteFigures, type Timing } from './dashboard-http.js';
 import type { PollerData } from './dashboard-pollers.js';
 import { describeScale, scaleFrom } from './dashboard-scale.js';
 import { dashboardDatabase, printSeeded } from './dashboard-seed.js';
 import { verdict } from './lib.js';
+import { BENCH_ADMIN, seededCloud } from './seeded-cloud.js';
 
 /** .ts under tsx, .js when built: the pollers' worker file has the same . */
 const OWN_EXTENSION = extname(fileURLToPath(import.meta.url));
@@ -41,7 +42,7 @@ const CPU_PROFILE_DIR = argv.includes('--cpu-prof') ? argv[argv.indexOf('--cpu-p
 const DASHBOARDS = 5;
 const ROUTE_P95_MS = 200;
 const LIST_P99_MS = 20;
-const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
+const ADMIN = BENCH_ADMIN;
 
 const scale = scaleFrom(argv);
 console.log(`Dashboard benchmark: ${describeScale(scale)}`);
@@ -64,24 +65,9 @@ let cloud: AppProcess | undefined;
 let failed = false;
 try {
   const copying = performance.now();
-  copyFileSync(seeded.file, join(dir, 'yard.db'), constants.COPYFILE_FICLONE);
+  // A V8 CPU profile per thread of the cloud, written when it stops (open it in Chrome DevTools).
+  cloud = await seededCloud(seeded.file, dir, CPU_PROFILE_DIR);
   console.log(`Copied the database in ${((performance.now() - copying) / 1000).toFixed(1)} s`);
-  cloud = new AppProcess(
-    'cloud',
-    'cloud/main.ts',
-    await freePort(),
-    {
-      YARD_ROLE: 'cloud',
-      YARD_DATA_DIR: dir,
-      YARD_MQTT_HOST: '127.0.0.1',
-      YARD_MQTT_PORT: String(await freePort()),
-      YARD_ADMIN_USER: ADMIN.username,
-      YARD_ADMIN_PASSWORD: ADMIN.password,
-      YARD_LOG_LEVEL: 'warn',
-    },
-    // A V8 CPU profile per thread of the cloud, written when it stops (open it in Chrome DevTools).
-    CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
-  );
   const startedCloud = performance.now();
   await cloud.start();
   console.log(`Cloud ready in ${((performance.now() - startedCloud) / 1000).toFixed(1)} s at ${cloud.url}`);

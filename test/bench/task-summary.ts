@@ -1,15 +1,16 @@
-import { constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CamelCasePlugin, Kysely, SqliteDialect } from 'kysely';
 import type { Kdb } from '../../shared/db/database.js';
 import { summaryFigures } from '../../shared/modules/tasks/summary-repo.js';
-import { AppProcess, freePort } from '../helpers/sync-processes.js';
+import type { AppProcess } from '../helpers/sync-processes.js';
 import { Api, figures, type RouteFigures } from './dashboard-http.js';
 import { describeScale, scaleFrom } from './dashboard-scale.js';
 import { dashboardDatabase } from './dashboard-seed.js';
 import { verdict } from './lib.js';
+import { BENCH_ADMIN, seededCloud } from './seeded-cloud.js';
 
 /**
  * The all-yards task summary at an organisation's scale (docs/performance.md): the seeded
@@ -32,7 +33,7 @@ const CHECK = argv.includes('--check');
 const CPU_PROFILE_DIR = flag('--cpu-prof');
 const CLIENTS = 10;
 const TARGET_P95_MS = 50;
-const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
+const ADMIN = BENCH_ADMIN;
 const PATH = '/api/yard-task/summary';
 
 const scale = scaleFrom(argv);
@@ -51,22 +52,7 @@ const dir = mkdtempSync(join(tmpdir(), 'yard-task-summary-bench-'));
 let cloud: AppProcess | undefined;
 let ok = true;
 try {
-  copyFileSync(seeded.file, join(dir, 'yard.db'), constants.COPYFILE_FICLONE);
-  cloud = new AppProcess(
-    'cloud',
-    'cloud/main.ts',
-    await freePort(),
-    {
-      YARD_ROLE: 'cloud',
-      YARD_DATA_DIR: dir,
-      YARD_MQTT_HOST: '127.0.0.1',
-      YARD_MQTT_PORT: String(await freePort()),
-      YARD_ADMIN_USER: ADMIN.username,
-      YARD_ADMIN_PASSWORD: ADMIN.password,
-      YARD_LOG_LEVEL: 'warn',
-    },
-    CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`] : [],
-  );
+  cloud = await seededCloud(seeded.file, dir, CPU_PROFILE_DIR);
   await cloud.start(); // migrates the copy
   await statements(join(dir, 'yard.db'));
   ok = await route(await Api.logIn(cloud.url, ADMIN.username, ADMIN.password));

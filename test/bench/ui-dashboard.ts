@@ -1,12 +1,13 @@
-import { constants, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, openPage } from '../helpers/browser.js';
-import { AppProcess, freePort } from '../helpers/sync-processes.js';
+import type { AppProcess } from '../helpers/sync-processes.js';
 import { describeScale, scaleFrom } from './dashboard-scale.js';
 import { dashboardDatabase, printSeeded } from './dashboard-seed.js';
 import { verdict } from './lib.js';
+import { BENCH_ADMIN, seededCloud } from './seeded-cloud.js';
 
 /**
  * The dashboard's Yard screen in Debian's Chromium against the cloud at an organisation's scale
@@ -22,7 +23,7 @@ import { verdict } from './lib.js';
 const OPENS = Number(process.env.BENCH_OPENS ?? 15);
 const LOADS = Number(process.env.BENCH_LOADS ?? 5);
 const TARGET_MS = 300;
-const ADMIN = { username: 'bench-admin', password: 'bench-admin-password-1' };
+const ADMIN = BENCH_ADMIN;
 
 const argv = process.argv.slice(2);
 const scale = scaleFrom(argv);
@@ -183,16 +184,7 @@ const dir = mkdtempSync(join(tmpdir(), 'yard-dash-ui-bench-'));
 let cloud: AppProcess | undefined;
 let browser: Browser | undefined;
 try {
-  copyFileSync(seeded.file, join(dir, 'yard.db'), constants.COPYFILE_FICLONE);
-  cloud = new AppProcess('cloud', 'cloud/main.ts', await freePort(), {
-    YARD_ROLE: 'cloud',
-    YARD_DATA_DIR: dir,
-    YARD_MQTT_HOST: '127.0.0.1',
-    YARD_MQTT_PORT: String(await freePort()),
-    YARD_ADMIN_USER: ADMIN.username,
-    YARD_ADMIN_PASSWORD: ADMIN.password,
-    YARD_LOG_LEVEL: 'warn',
-  });
+  cloud = await seededCloud(seeded.file, dir);
   await cloud.start();
   const login = await fetch(`${cloud.url}/api/auth/login`, {
     method: 'POST',
