@@ -172,11 +172,13 @@ describe('one request per panel', () => {
     sent = [];
     await page.goto(`${edge.url}/dashboard/tasks`);
     await shown(page.getByRole('heading', { name: /^Yard tasks of Dallas/ }));
-    const tasks = (await apiCall('GET', `/api/yard-task?yardId=${yardId}&limit=500`)).body.items as Array<{
-      trailerId: string | null;
-    }>;
+    // The open tasks: the screen lists all of them (of the finished ones only the latest few, and
+    // how many the demo has finished depends on the hour the suite runs).
+    const tasks = (
+      await apiCall('GET', `/api/yard-task?yardId=${yardId}&status=QUEUED,ASSIGNED,IN_PROGRESS&limit=500`)
+    ).body.items as Array<{ trailerId: string | null }>;
     const trailerIds = [...new Set(tasks.map((t) => t.trailerId).filter((id): id is string => !!id))];
-    expect(trailerIds.length).toBeGreaterThanOrEqual(4);
+    expect(trailerIds.length).toBeGreaterThanOrEqual(2);
     const trailers = (await apiCall('GET', `/api/trailer?ids=${trailerIds.join(',')}&limit=100`)).body.items;
     for (const t of trailers as Array<{ number: string }>) await shown(page.getByText(t.number).first());
     // The screen keeps its live stream and driver list going (never network-idle): a second for
